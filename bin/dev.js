@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+// The `tradeseal` CLI, running the TypeScript sources directly through tsx.
+//
+// Not oclif's `execute({development: true})`: its TypeScript path mapping assumes a rootDir such as `src`; with
+// this project's rootDir "." it maps every command path a second time, misses, and prints a warning with a
+// stack trace per command on every run. So tsx is registered here, oclif's mapping is off, and the commands
+// are read from ./commands (the sources) instead of ./dist/commands. A stale oclif.manifest.json is ignored.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { execute, settings } from '@oclif/core';
+import { register } from 'tsx/esm/api';
+
+register();
+settings.enableAutoTranspile = false;
+const root = fileURLToPath(new URL('..', import.meta.url));
+const pjson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+await execute({
+  loadOptions: { root, ignoreManifest: true, pjson: { ...pjson, oclif: { ...pjson.oclif, commands: './commands' } } },
+});

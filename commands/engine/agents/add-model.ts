@@ -1,0 +1,28 @@
+import { Args, Flags } from '@oclif/core';
+import { TradesealCommand } from '../../../src/cli/base-command.js';
+import { assertValid, checkUuid, MODEL_FORM, parseModelSpec } from '../../../src/cli/engine-input.js';
+import { renderAgent } from '../../../src/cli/engine-views.js';
+import { addModel, type Agent } from '../../../src/engine/store/agents.js';
+import { notFound, type FieldError } from '../../../src/errors.js';
+
+export default class EngineAgentsAddModel extends TradesealCommand {
+  static override summary = 'Approve another model version for an agent';
+  static override description = 'The versions approved before stay approved; approving one twice changes nothing.';
+  static override examples = [`<%= config.bin %> engine agents add-model 0b6f3c1e-2a4d-4c5e-9f1a-7d2b3c4e5f60 --model alpha-8:${'5d'.repeat(32)}`];
+  static override args = { agent_id: Args.string({ description: 'The agent\'s id', required: true }) };
+  static override flags = {
+    model: Flags.string({ summary: `The model version to approve, ${MODEL_FORM}`, required: true, helpValue: MODEL_FORM }),
+  };
+
+  async run(): Promise<Agent> {
+    const { args, flags } = await this.parse(EngineAgentsAddModel);
+    const errors: FieldError[] = [];
+    const agentId = checkUuid(args.agent_id, 'AGENT_ID', errors);
+    const model = parseModelSpec(flags.model, errors);
+    assertValid(errors, `--model is ${MODEL_FORM}`);
+    const agent = await this.withStore((store) => addModel(store.sql, agentId, model!));
+    if (!agent) throw notFound(`no agent ${agentId}`);
+    this.log(renderAgent(agent));
+    return agent;
+  }
+}

@@ -1,0 +1,16 @@
+import { TradesealCommand } from '../../../src/cli/base-command.js';
+import { renderTokens } from '../../../src/cli/engine-views.js';
+import { listTokens, type TokenRecord } from '../../../src/engine/store/tokens.js';
+
+export default class EngineTokensList extends TradesealCommand {
+  static override summary = 'List engine tokens (never their secrets)';
+  static override description = 'Newest first, live, revoked and expired alike; the store holds no secret to show.';
+  static override examples = ['<%= config.bin %> engine tokens list', '<%= config.bin %> engine tokens list --json'];
+
+  async run(): Promise<{ count: number; tokens: TokenRecord[] }> {
+    await this.parse(EngineTokensList);
+    const tokens = await this.withStore((store) => listTokens(store.sql));
+    this.log(renderTokens(tokens));
+    return { count: tokens.length, tokens };
+  }
+}

@@ -1,0 +1,28 @@
+import { Args } from '@oclif/core';
+import { TradesealCommand } from '../../../src/cli/base-command.js';
+import { assertValid, checkUuid } from '../../../src/cli/engine-input.js';
+import { getTrace } from '../../../src/engine/store/traces.js';
+import { traceDocument } from '../../../src/engine/trace/read.js';
+import { notFound, type FieldError } from '../../../src/errors.js';
+
+export default class EngineTracesShow extends TradesealCommand {
+  static override summary = 'Show one trace as its Reasoning_Trace_v1 document';
+  static override description = 'The document the HTTP API returns for GET /engine/trace/{trace_id}: the sealed trace, the personal data (null once erased) and the integrity block. --json prints the document alone.';
+  static override examples = ['<%= config.bin %> engine traces show 7c9e6679-7425-40de-944b-e07fc1f90ae7', '<%= config.bin %> engine traces show 7c9e6679-7425-40de-944b-e07fc1f90ae7 --json | jq .integrity'];
+  static override args = { trace_id: Args.string({ description: 'The trace id', required: true }) };
+
+  async run(): Promise<Record<string, unknown>> {
+    const { args } = await this.parse(EngineTracesShow);
+    const errors: FieldError[] = [];
+    const traceId = checkUuid(args.trace_id, 'TRACE_ID', errors);
+    assertValid(errors);
+    const row = await this.withStore((store) => getTrace(store.sql, traceId));
+    if (!row) throw notFound(`no trace ${traceId}`);
+    const document = traceDocument(row);
+    this.log(`trace ${row.trace_id}  agent ${row.agent_id}  ${row.status} (${row.verification_status})  txn_time ${row.txn_time.toISOString()}`);
+    this.log(`reasoning_hash ${row.reasoning_hash}  final_proof ${row.final_proof ?? '-'}`);
+    this.log('');
+    this.log(JSON.stringify(document, null, 2));
+    return document;
+  }
+}

@@ -1,0 +1,30 @@
+import { Args } from '@oclif/core';
+import { TradesealCommand } from '../../../src/cli/base-command.js';
+import { assertValid, checkUuid } from '../../../src/cli/engine-input.js';
+import { renderVerification } from '../../../src/cli/engine-views.js';
+import { getTrace } from '../../../src/engine/store/traces.js';
+import { verifyTrace, type TraceVerification } from '../../../src/engine/trace/read.js';
+import { EXIT, notFound, type FieldError } from '../../../src/errors.js';
+
+export default class EngineTracesVerify extends TradesealCommand {
+  static override summary = 'Recompute a trace\'s reasoning_hash and final_proof; exit 5 when it is not valid';
+  static override description = `Recomputes reasoning_hash from the sealed text (and checks it is canonical JSON), the regulatory commitment from the personal data and its salt, final_proof from the hash and exchange_tx_id, and compares the listing columns with the sealed facts. Exit code 0 when every check passes, ${EXIT.refused} when any fails (scripts can rely on it), ${EXIT.notFound} when there is no such trace.`;
+  static override examples = [
+    '<%= config.bin %> engine traces verify 7c9e6679-7425-40de-944b-e07fc1f90ae7',
+    '<%= config.bin %> engine traces verify 7c9e6679-7425-40de-944b-e07fc1f90ae7 --json || echo "tampered"',
+  ];
+  static override args = { trace_id: Args.string({ description: 'The trace id', required: true }) };
+
+  async run(): Promise<TraceVerification> {
+    const { args } = await this.parse(EngineTracesVerify);
+    const errors: FieldError[] = [];
+    const traceId = checkUuid(args.trace_id, 'TRACE_ID', errors);
+    assertValid(errors);
+    const row = await this.withStore((store) => getTrace(store.sql, traceId));
+    if (!row) throw notFound(`no trace ${traceId}`);
+    const verification = verifyTrace(row);
+    this.log(renderVerification(verification));
+    if (!verification.valid) this.exitWith(verification, EXIT.refused);
+    return verification;
+  }
+}

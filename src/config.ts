@@ -1,0 +1,175 @@
+/**
+ * Every setting of tradeseal, read from the environment once, validated, frozen and passed down.
+ *
+ * Nothing else in the code base reads `process.env`. `loadConfig()` collects every bad setting and fails
+ * with one message that lists each with its expected form, so an operator fixes them all in one go.
+ * The README's settings table is generated from `SETTINGS` (`npm run docs:settings`), so it cannot drift.
+ */
+import path from 'node:path';
+import { parsePublicKey } from './crypto/ed25519.js';
+import { TradesealError } from './errors.js';
+
+type Parser<T> = (raw: string) => T;
+
+export interface Setting<T> {
+  env: string;
+  description: string;
+  /** The expected form, shown in error messages and the README. */
+  form: string;
+  /** Default as written in the README; `undefined` means "unset". */
+  defaultText: string;
+  parse: Parser<T>;
+  fallback: () => T;
+}
+
+class BadSetting extends Error {}
+
+const setting = <T>(env: string, form: string, defaultText: string, fallback: () => T, parse: Parser<T>, description: string): Setting<T> => ({
+  env,
+  form,
+  defaultText,
+  fallback,
+  parse,
+  description,
+});
+
+const str: Parser<string> = (raw) => {
+  if (raw.trim() === '') throw new BadSetting();
+  return raw;
+};
+
+const int = (min: number, max: number): Parser<number> => (raw) => {
+  if (!/^\d+$/.test(raw.trim())) throw new BadSetting();
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new BadSetting();
+  return n;
+};
+
+const num = (min: number, max: number): Parser<number> => (raw) => {
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new BadSetting();
+  return n;
+};
+
+const bool: Parser<boolean> = (raw) => {
+  const v = raw.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  throw new BadSetting();
+};
+
+const oneOf = <T extends string>(...values: T[]): Parser<T> => (raw) => {
+  if (!(values as string[]).includes(raw)) throw new BadSetting();
+  return raw as T;
+};
+
+const postgresUrl: Parser<string> = (raw) => {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new BadSetting();
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new BadSetting();
+  return raw;
+};
+
+const engineToken: Parser<string> = (raw) => {
+  if (!/^tse_[A-Za-z0-9_-]{43,}$/.test(raw)) throw new BadSetting();
+  return raw;
+};
+
+const publicKey: Parser<Uint8Array> = (raw) => {
+  try {
+    return parsePublicKey(raw.includes('\\n') ? raw.replace(/\\n/g, '\n') : raw);
+  } catch {
+    throw new BadSetting();
+  }
+};
+
+const secretKey: Parser<Uint8Array> = (raw) => {
+  const text = raw.trim();
+  const bytes = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : /^[A-Za-z0-9+/]{43}=?$/.test(text) ? Buffer.from(text, 'base64') : null;
+  if (!bytes || bytes.length !== 32) throw new BadSetting();
+  return new Uint8Array(bytes);
+};
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The table of settings. Order is the README's order. */
+export const SETTINGS = {
+  databaseUrl: setting<string | null>('DATABASE_URL', 'postgres://user:pass@host:port/db', 'unset (embedded PGlite store)', () => null, postgresUrl,
+    'Postgres server of both services. Unset: the embedded PGlite store under `TRADESEAL_HOME`.'),
+  home: setting('TRADESEAL_HOME', 'a directory path', '`./.tradeseal`', () => path.resolve('.tradeseal'), (raw) => path.resolve(str(raw)),
+    'Directory of the embedded store and local state.'),
+  host: setting('HOST', 'an interface address or host name', '`127.0.0.1`', () => '127.0.0.1', str,
+    'Address `tradeseal serve` listens on (`0.0.0.0` for every interface).'),
+  port: setting('PORT', 'an integer 0-65535', '`8080`', () => 8080, int(0, 65535),
+    'TCP port `tradeseal serve` listens on.'),
+  logLevel: setting<LogLevel>('LOG_LEVEL', LOG_LEVELS.join('|'), '`info`', () => 'info', oneOf(...LOG_LEVELS),
+    'Server log level (JSON lines on stderr).'),
+  policyPath: setting('POLICY_PATH', 'a path to a policy JSON file', '`data/policy/default.json`', () => path.resolve('data/policy/default.json'), (raw) => path.resolve(str(raw)),
+    'The engine\'s policy document, validated at start (`tradeseal engine policy check FILE`).'),
+  engineOwnerToken: setting<string | null>('ENGINE_OWNER_TOKEN', '`tse_` followed by at least 43 base64url characters', 'unset', () => null, engineToken,
+    'On a start with no owner token in the store, registers this one as the first owner token (else use `tradeseal engine tokens bootstrap`).'),
+  layer2Enabled: setting('LAYER2_ENABLED', 'true|false', '`false`', () => false, bool,
+    'Layer 2: authorize requires a signed heartbeat of the regime operator and rejects it (403) when any check fails.'),
+  regimeOperatorPubkey: setting<Uint8Array | null>('REGIME_OPERATOR_PUBKEY', 'Ed25519 public key: 64 hex chars, base64 of 32 bytes, or PEM', 'unset', () => null, publicKey,
+    'The regime operator\'s public key that heartbeat signatures are verified against (`tradeseal engine keys gen` makes a pair).'),
+  regimeOperatorSecretKey: setting<Uint8Array | null>('REGIME_OPERATOR_SECRET_KEY', 'Ed25519 secret key (32-byte seed): 64 hex chars or base64', 'unset', () => null, secretKey,
+    'The regime operator\'s signing key, for issuing heartbeats (`tradeseal regime heartbeat`). Keep it out of the engine\'s environment.'),
+  heartbeatReplayWindowMs: setting('HEARTBEAT_REPLAY_WINDOW_MS', 'an integer of milliseconds 1-3600000', '`30000`', () => 30_000, int(1, 3_600_000),
+    'A heartbeat\'s `timestamp_ms` must be within this many ms of the engine clock, both directions.'),
+  heartbeatRequireMtaRef: setting('HEARTBEAT_REQUIRE_MTA_REF', 'true|false', '`false`', () => false, bool,
+    'Layer 2 also requires the heartbeat\'s `mta_ref` (the current regime broadcast\'s hash).'),
+  traceExpiryMs: setting('TRACE_EXPIRY_MS', 'an integer of milliseconds >= 1000', '`86400000` (24 h)', () => 86_400_000, int(1000, Number.MAX_SAFE_INTEGER),
+    'A PENDING trace older than this becomes EXPIRED (sweeper every minute in the server; `tradeseal engine sweep`).'),
+  bindQuantityTolerance: setting('BIND_QUANTITY_TOLERANCE', 'a number 0-1', '`0.0001`', () => 1e-4, num(0, 1),
+    'Relative tolerance of executed against authorized quantity at bind before the trace is Divergent.'),
+  stateRefreshMs: setting('ENGINE_STATE_REFRESH_MS', 'an integer of milliseconds 50-1000', '`250`', () => 250, int(50, 1000),
+    'How often each engine instance re-reads the shared regime broadcast and shadow mode (a change reaches every instance within this time).'),
+} satisfies Record<string, Setting<unknown>>;
+
+type Settings = typeof SETTINGS;
+export type Config = Readonly<{ [K in keyof Settings]: ReturnType<Settings[K]['fallback']> }>;
+
+export type Env = Record<string, string | undefined>;
+
+/** Reads every setting once. Throws one `config_invalid` error naming every bad setting and its form. */
+export function loadConfig(env: Env = process.env): Config {
+  const out: Record<string, unknown> = {};
+  const bad: string[] = [];
+  for (const [key, s] of Object.entries(SETTINGS) as [string, Setting<unknown>][]) {
+    const raw = env[s.env];
+    if (raw === undefined || raw === '') {
+      out[key] = s.fallback();
+      continue;
+    }
+    try {
+      out[key] = s.parse(raw);
+    } catch {
+      bad.push(`${s.env}=${JSON.stringify(raw)} (expected ${s.form})`);
+    }
+  }
+  if (bad.length > 0) {
+    throw new TradesealError('config_invalid', `invalid settings: ${bad.join('; ')}`, {
+      errors: bad.map((b) => ({ field: b.slice(0, b.indexOf('=')), message: b.slice(b.indexOf('=') + 1) })),
+      hint: 'fix each setting listed; the README has the table of settings',
+    });
+  }
+  return Object.freeze(out) as Config;
+}
+
+/** A config for tests and tools: defaults, overridden. */
+export function configWith(overrides: Partial<Config> = {}, env: Env = {}): Config {
+  return Object.freeze({ ...loadConfig(env), ...overrides });
+}
+
+/** The README table of settings, generated from `SETTINGS`. */
+export function settingsTable(): string {
+  const rows = Object.values(SETTINGS).map((s: Setting<unknown>) => `| \`${s.env}\` | ${s.defaultText} | ${s.form.replace(/\|/g, '\\|')} | ${s.description} |`);
+  return ['| Setting | Default | Form | What it does |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+export const parsers = { str, int, num, bool, oneOf, postgresUrl, engineToken, publicKey, secretKey };

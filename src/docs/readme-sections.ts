@@ -1,0 +1,25 @@
+/**
+ * The README sections generated from code, so documented tables cannot drift from the code that defines
+ * them (settings now; denial codes and error codes as they come).
+ */
+import { settingsTable } from '../config.js';
+
+export function generatedSections(): Record<string, string> {
+  return {
+    settings: settingsTable(),
+  };
+}
+
+/** Replaces the body between `<!-- name:start -->` and `<!-- name:end -->` for each section. */
+export function replaceSections(text: string, sections: Record<string, string>): string {
+  let out = text;
+  for (const [name, body] of Object.entries(sections)) {
+    const start = `<!-- ${name}:start -->`;
+    const end = `<!-- ${name}:end -->`;
+    const i = out.indexOf(start);
+    const j = out.indexOf(end);
+    if (i < 0 || j < i) throw new Error(`README has no ${start} … ${end} markers`);
+    out = `${out.slice(0, i + start.length)}\n${body}\n${out.slice(j)}`;
+  }
+  return out;
+}

@@ -1,0 +1,103 @@
+/**
+ * Bind-execution: ties the exchange confirmation to the sealed trace. `final_proof` =
+ * SHA-256(reasoning_hash ‖ "||" ‖ exchange_tx_id). The verification (spec/DECISIONS.md):
+ * - executed side opposite to the intent → Mismatch;
+ * - a trace that had Expired → Divergent, "bound after expiry";
+ * - asset differs, or executed quantity outside the relative tolerance of the authorized quantity (a Partial
+ *   fill below the quantity is within it) → Divergent, the reason naming the field and both values;
+ * - otherwise Matched.
+ * Rejected and Cancelled executions moved nothing, so their quantity is not compared (asset and side are).
+ */
+import { conflict, forbidden, notFound } from '../errors.js';
+import { mayActFor } from './auth.js';
+import type { EngineContext } from './context.js';
+import { bindTrace, type BindUpdate, type TraceRow } from './store/traces.js';
+import type { TokenRecord } from './store/tokens.js';
+import { finalProof } from './trace/seal.js';
+import type { ExecutionStatus, TradeAction, VerificationStatus } from './vocabulary.js';
+
+export interface BindRequest {
+  trace_id: string;
+  exchange_tx_id: string;
+  execution_status: ExecutionStatus;
+  asset?: string | null;
+  executed_quantity?: number | null;
+  executed_side?: TradeAction | null;
+  execution_price?: number | null;
+  execution_time_ms?: number | null;
+}
+
+export interface BindResult {
+  trace_id: string;
+  final_proof: string;
+  verification_status: VerificationStatus;
+  execution_status: string;
+  execution_time: Date;
+  divergence_reason: string | null;
+}
+
+const OPPOSITE: Partial<Record<TradeAction, TradeAction>> = { Long: 'Short', Short: 'Long' };
+
+export interface AuthorizedFacts {
+  action: string;
+  asset: string;
+  quantity: number;
+  expired: boolean;
+}
+
+/**
+ * The verification of an execution against the authorized intent: a pure function. An expired trace is
+ * Divergent "bound after expiry" whatever else differs (as decided); what else differs is appended to the
+ * reason, so a side mismatch on a late bind is still on record.
+ */
+export function verifyExecution(intent: AuthorizedFacts, exec: BindRequest, tolerance: number): { status: VerificationStatus; reason: string | null } {
+  const side = exec.executed_side ?? null;
+  const opposite = side !== null && OPPOSITE[intent.action as TradeAction] === side;
+  const reasons: string[] = [];
+  if (side && side !== intent.action) reasons.push(`executed_side: authorized ${intent.action}, executed ${side}`);
+  if (exec.asset != null && exec.asset !== intent.asset) reasons.push(`asset: authorized ${intent.asset}, executed ${exec.asset}`);
+  const moved = exec.execution_status === 'Filled' || exec.execution_status === 'Partial';
+  if (moved && exec.executed_quantity != null) {
+    const q = exec.executed_quantity;
+    const relative = Math.abs(q - intent.quantity) / intent.quantity;
+    const partialBelow = exec.execution_status === 'Partial' && q <= intent.quantity;
+    if (!partialBelow && relative > tolerance) {
+      reasons.push(`executed_quantity: authorized ${intent.quantity}, executed ${q} (relative difference ${Number(relative.toPrecision(6))} > tolerance ${tolerance})`);
+    }
+  }
+  if (intent.expired) return { status: 'Divergent', reason: ['bound after expiry', ...reasons].join('; ') };
+  if (opposite) return { status: 'Mismatch', reason: reasons.join('; ') };
+  return reasons.length > 0 ? { status: 'Divergent', reason: reasons.join('; ') } : { status: 'Matched', reason: null };
+}
+
+export async function bindExecution(ctx: EngineContext, principal: TokenRecord | undefined, req: BindRequest): Promise<BindResult> {
+  const outcome = await bindTrace(ctx.sql, req.trace_id, (row: TraceRow): BindUpdate => {
+    if (!mayActFor(principal, row.agent_id)) {
+      throw forbidden('agent_not_permitted', `this token may not bind traces of agent ${row.agent_id}`);
+    }
+    const v = verifyExecution(
+      { action: row.action, asset: row.asset, quantity: row.quantity, expired: row.verification_status === 'Expired' },
+      req, ctx.config.bindQuantityTolerance,
+    );
+    return {
+      exchange_tx_id: req.exchange_tx_id, execution_status: req.execution_status,
+      execution_time: new Date(req.execution_time_ms ?? ctx.now()), executed_asset: req.asset ?? null,
+      executed_quantity: req.executed_quantity ?? null, executed_side: req.executed_side ?? null,
+      execution_price: req.execution_price ?? null, verification_status: v.status, divergence_reason: v.reason,
+      final_proof: finalProof(row.reasoning_hash, req.exchange_tx_id),
+    };
+  });
+  if (outcome.kind === 'not_found') throw notFound(`no trace ${req.trace_id}`);
+  if (outcome.kind === 'already_bound') {
+    // Scope first: a token of another agent must not learn that the trace is bound, nor its exchange_tx_id.
+    if (!mayActFor(principal, outcome.trace.agent_id)) {
+      throw forbidden('agent_not_permitted', `this token may not bind traces of agent ${outcome.trace.agent_id}`);
+    }
+    throw conflict('trace_already_bound', `trace ${req.trace_id} is already bound (exchange_tx_id ${outcome.trace.exchange_tx_id ?? 'n/a'})`);
+  }
+  const t = outcome.trace;
+  return {
+    trace_id: t.trace_id, final_proof: t.final_proof as string, verification_status: t.verification_status,
+    execution_status: t.execution_status as string, execution_time: t.execution_time as Date, divergence_reason: t.divergence_reason,
+  };
+}

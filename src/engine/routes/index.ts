@@ -1,0 +1,16 @@
+/** The compliance engine's routes (`/engine/...`), over one shared `EngineContext`. */
+import type { FastifyInstance } from 'fastify';
+import type { EngineContext } from '../context.js';
+import { agentRoutes } from './agents.js';
+import { authorizeBindRoutes } from './authorize-bind.js';
+import { shadowAndRegimeRoutes } from './shadow-regime.js';
+import { tokenRoutes } from './tokens.js';
+import { traceRoutes } from './traces.js';
+
+export function engineRoutes(app: FastifyInstance, ctx: EngineContext): void {
+  authorizeBindRoutes(app, ctx);
+  traceRoutes(app, ctx);
+  shadowAndRegimeRoutes(app, ctx);
+  tokenRoutes(app, ctx);
+  agentRoutes(app, ctx);
+}

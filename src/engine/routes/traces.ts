@@ -1,0 +1,105 @@
+/** Reading traces: one trace, its verification, and the listings officers work from. */
+import type { FastifyInstance } from 'fastify';
+import { forbidden, notFound } from '../../errors.js';
+import { mayActFor, readScope, requireToken } from '../auth.js';
+import type { EngineContext } from '../context.js';
+import { getTrace, listTraces, type TraceFilter } from '../store/traces.js';
+import type { TokenRecord } from '../store/tokens.js';
+import { traceDocument, verifyTrace } from '../trace/read.js';
+import type { TraceStatus } from '../vocabulary.js';
+import { bearer, dateTime, errorResponses, hex64, storedUnixMs, traceStatus, uuid } from './schemas.js';
+
+
+const listingItem = {
+  type: 'object',
+  properties: {
+    trace_id: uuid, agent_id: uuid, status: traceStatus, verification_status: { type: 'string' }, action: { type: 'string' },
+    asset: { type: 'string' }, notional: { type: 'number' }, notional_currency: { type: 'string' }, txn_time: dateTime,
+    reasoning_hash: hex64, final_proof: { type: ['string', 'null'] },
+  },
+} as const;
+
+const listing = {
+  type: 'object',
+  properties: { count: { type: 'integer' }, has_more: { type: 'boolean' }, traces: { type: 'array', items: listingItem } },
+} as const;
+
+const limit = { type: 'integer', minimum: 1, maximum: 5000, default: 500 } as const;
+const traceParams = { type: 'object', required: ['trace_id'], properties: { trace_id: uuid } } as const;
+
+export function traceRoutes(app: FastifyInstance, ctx: EngineContext): void {
+  const read = requireToken(ctx.sql, 'read');
+  const tags = ['engine traces'];
+
+  const list = async (principal: TokenRecord | undefined, filter: Omit<TraceFilter, 'agentIds'> & { agentId?: string }) => {
+    const scope = readScope(principal);
+    if (filter.agentId && scope && !scope.includes(filter.agentId)) throw forbidden('agent_not_permitted', `this token may not read traces of agent ${filter.agentId}`);
+    const { agentId, ...rest } = filter;
+    const { items, hasMore } = await listTraces(ctx.sql, { ...rest, agentIds: agentId ? [agentId] : scope });
+    return { count: items.length, has_more: hasMore, traces: items };
+  };
+
+  const loadReadable = async (principal: TokenRecord | undefined, traceId: string) => {
+    const row = await getTrace(ctx.sql, traceId);
+    if (!row) throw notFound(`no trace ${traceId}`);
+    if (!mayActFor(principal, row.agent_id)) throw forbidden('agent_not_permitted', `this token may not read traces of agent ${row.agent_id}`);
+    return row;
+  };
+
+  app.get<{ Params: { trace_id: string } }>('/engine/trace/:trace_id', {
+    onRequest: read,
+    schema: { tags, security: bearer, summary: 'One trace, in the Reasoning_Trace_v1 layout', params: traceParams,
+      response: { 200: { type: 'object', additionalProperties: true }, ...errorResponses(401, 403, 404, 422) } },
+  }, async (req) => traceDocument(await loadReadable(req.principal, req.params.trace_id)));
+
+  app.get<{ Params: { trace_id: string } }>('/engine/trace/:trace_id/verify', {
+    onRequest: read,
+    schema: { tags, security: bearer, summary: 'Recompute reasoning_hash and final_proof from the stored trace', params: traceParams,
+      response: { 200: { type: 'object', additionalProperties: true }, ...errorResponses(401, 403, 404, 422) } },
+  }, async (req) => verifyTrace(await loadReadable(req.principal, req.params.trace_id)));
+
+  app.get<{ Querystring: { agent_id?: string; from?: number; to?: number; status?: TraceStatus; limit: number } }>('/engine/traces', {
+    onRequest: read,
+    schema: {
+      tags, security: bearer, summary: 'Traces by filter, newest first (txn_time, then trace_id)',
+      querystring: {
+        type: 'object', additionalProperties: false,
+        properties: { agent_id: uuid, from: storedUnixMs, to: storedUnixMs, status: traceStatus, limit },
+      },
+      response: { 200: listing, ...errorResponses(401, 403, 422) },
+    },
+  }, async (req) => {
+    const q = req.query;
+    return list(req.principal, {
+      limit: q.limit, ...(q.agent_id ? { agentId: q.agent_id } : {}), ...(q.from !== undefined ? { from: new Date(q.from) } : {}),
+      ...(q.to !== undefined ? { to: new Date(q.to) } : {}), ...(q.status ? { statuses: [q.status] } : {}),
+    });
+  });
+
+  app.get<{ Querystring: { age_seconds: number; limit: number } }>('/engine/pending', {
+    onRequest: read,
+    schema: {
+      tags, security: bearer, summary: 'PENDING traces older than age_seconds',
+      querystring: { type: 'object', additionalProperties: false, properties: { age_seconds: { type: 'integer', minimum: 0, maximum: 31_622_400, default: 3600 }, limit } },
+      response: { 200: listing, ...errorResponses(401, 422) },
+    },
+  }, async (req) => list(req.principal, { limit: req.query.limit, statuses: ['PENDING'], olderThan: new Date(ctx.now() - req.query.age_seconds * 1000) }));
+
+  app.get<{ Querystring: { limit: number } }>('/engine/orphans', {
+    onRequest: read,
+    schema: {
+      tags, security: bearer, summary: 'Traces that need attention: DIVERGENT, EXPIRED, MISMATCH, ORPHAN, and SHADOW_HALTED ones whose verification failed',
+      querystring: { type: 'object', additionalProperties: false, properties: { limit } },
+      response: { 200: listing, ...errorResponses(401, 422) },
+    },
+  }, async (req) => list(req.principal, { limit: req.query.limit, needsAttention: true }));
+
+  app.get<{ Querystring: { limit: number } }>('/engine/shadow-violations', {
+    onRequest: read,
+    schema: {
+      tags, security: bearer, summary: 'SHADOW_HALTED traces',
+      querystring: { type: 'object', additionalProperties: false, properties: { limit } },
+      response: { 200: listing, ...errorResponses(401, 422) },
+    },
+  }, async (req) => list(req.principal, { limit: req.query.limit, statuses: ['SHADOW_HALTED'] }));
+}

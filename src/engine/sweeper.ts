@@ -1,0 +1,51 @@
+/**
+ * The engine's housekeeping, once a minute in every server (and once by `tradeseal engine sweep`):
+ * PENDING traces older than `TRACE_EXPIRY_MS` become EXPIRED; order-rate counters older than a minute
+ * are dropped; the monthly trace partitions of this month and the next two exist.
+ * Every statement is idempotent, so N instances sweeping at once do no harm.
+ */
+import type { Sql } from 'postgres';
+import { pruneOrderRate } from './store/rate-and-marks.js';
+import { expirePending } from './store/traces.js';
+
+export const SWEEP_INTERVAL_MS = 60_000;
+
+export interface SweepResult {
+  expired: number;
+  rate_rows_pruned: number;
+  partitions_created: number;
+}
+
+export async function sweep(sql: Sql, nowMs: number, expiryMs: number): Promise<SweepResult> {
+  const expired = await expirePending(sql, new Date(nowMs - expiryMs));
+  const pruned = await pruneOrderRate(sql, nowMs);
+  let created = 0;
+  try {
+    const [row] = await sql<Array<{ n: number }>>`select ensure_trace_partitions(${new Date(nowMs)}, 3) as n`;
+    created = row?.n ?? 0;
+  } catch {
+    // A month's rows already sitting in the default partition block its partition; traces stay readable there.
+  }
+  return { expired, rate_rows_pruned: pruned, partitions_created: created };
+}
+
+/** Runs `sweep` every minute until stopped; a failed sweep is logged and retried at the next tick. */
+export function startSweeper(sql: Sql, now: () => number, expiryMs: number, log: (msg: string, err?: unknown) => void): () => void {
+  let running = false;
+  const tick = (): void => {
+    if (running) return;
+    running = true;
+    sweep(sql, now(), expiryMs)
+      .then((r) => {
+        if (r.expired > 0) log(`sweeper: ${r.expired} pending trace(s) expired`);
+      })
+      .catch((err) => log('sweeper failed', err))
+      .finally(() => {
+        running = false;
+      });
+  };
+  const timer = setInterval(tick, SWEEP_INTERVAL_MS);
+  timer.unref();
+  tick();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,62 @@
+/**
+ * `buildApp(config, deps)`: the Fastify application of both services, ready for `inject()` in tests.
+ * Listening is done elsewhere (src/http/server.ts), so tests need no port.
+ *
+ * One process serves the compliance engine (`/engine`) and the regime signal service (`/v1`) by default,
+ * or only one of them (`services: ['engine']`), each behind the same error handling, validation,
+ * request ids and OpenAPI document.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Sql } from 'postgres';
+import type { Config } from '../config.js';
+import { createEngineContext, type EngineContext } from '../engine/context.js';
+import { engineRoutes } from '../engine/routes/index.js';
+import { installErrorHandling } from './error-handler.js';
+import { registerHealth, type CertExpiryStatus } from './health.js';
+import { installOpenApi } from './openapi.js';
+import { genRequestId, installRequestIdHeader } from './request-id.js';
+import { validatorCompiler } from './validation.js';
+
+export type ServiceName = 'engine' | 'signals';
+export const SERVICES: readonly ServiceName[] = ['engine', 'signals'];
+
+/** 1 MiB: the body limit of the interface decisions (413 above it). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface AppDeps {
+  sql: Sql;
+  services?: readonly ServiceName[];
+  certExpiryStatus?: () => CertExpiryStatus | null;
+  /** Log to stderr at `config.logLevel`; tests pass false. */
+  logger?: boolean;
+  /** The engine's context; built from `config` when not given (tests pass one to control policy and clock). */
+  engine?: EngineContext;
+}
+
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const services = deps.services ?? SERVICES;
+  const app = Fastify({
+    logger: deps.logger === false || config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: genRequestId,
+    requestIdLogLabel: 'reqId',
+    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    ajv: { customOptions: { allErrors: true, removeAdditional: false } },
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  installErrorHandling(app);
+  installRequestIdHeader(app);
+  await installOpenApi(app);
+
+  const health = { sql: deps.sql, ...(deps.certExpiryStatus ? { certExpiryStatus: deps.certExpiryStatus } : {}) };
+  if (services.includes('engine')) {
+    registerHealth(app, '/engine/health', 'engine', health);
+    const engine = deps.engine ?? (await createEngineContext(config, deps.sql));
+    if (!deps.engine) app.addHook('onClose', async () => engine.state.stop());
+    engineRoutes(app, engine);
+  }
+  if (services.includes('signals')) registerHealth(app, '/v1/health', 'signals', health);
+
+  return app;
+}

@@ -1,0 +1,56 @@
+/**
+ * Session advisory locks: one process at a time for work that must not overlap across processes or replicas.
+ *
+ * `ADVISORY_LOCKS` is the one table of lock keys, so two features never pick the same number; add a key
+ * here for each new use. A session lock belongs to a connection, so the work runs on one reserved
+ * connection that holds the lock throughout and is handed to `fn`.
+ *
+ * On the embedded store every connection is the same PGlite session and these locks never block; the
+ * embedded store runs one statement at a time anyway, but work done under a lock must still be written to
+ * tolerate a concurrent run (e.g. re-check its precondition inside its transaction).
+ */
+import type postgres from 'postgres';
+import type { Sql } from './driver.js';
+
+export const ADVISORY_LOCKS = {
+  /** Applying migrations (`migrate.ts`). Arbitrary but fixed: every version of tradeseal must agree on it. */
+  migrate: 7_265_000_001,
+} as const;
+
+/** Runs `fn` on a reserved connection holding the session advisory lock `key`, waiting for it as long as needed. */
+export async function withAdvisoryLock<T>(sql: Sql, key: number, fn: (conn: postgres.ReservedSql) => Promise<T>): Promise<T> {
+  const conn = await sql.reserve();
+  try {
+    await conn`select pg_advisory_lock(${key})`;
+    let result: T;
+    try {
+      result = await fn(conn);
+    } catch (error) {
+      // fn's error is the one that matters; if unlocking fails too, the connection is broken and the
+      // server has released the lock with the session.
+      await conn`select pg_advisory_unlock(${key})`.catch(() => {});
+      throw error;
+    }
+    await conn`select pg_advisory_unlock(${key})`;
+    return result;
+  } finally {
+    conn.release();
+  }
+}
+
+/**
+ * Runs `fn` in a transaction on a reserved connection. A reserved handle has no `begin()` (postgres.js
+ * only puts it on the pool), so this issues BEGIN/COMMIT itself, which postgres.js allows on a reserved
+ * connection.
+ */
+export async function transactionOn<T>(conn: postgres.ReservedSql, fn: (conn: postgres.ReservedSql) => Promise<T>): Promise<T> {
+  await conn.unsafe('begin');
+  try {
+    const result = await fn(conn);
+    await conn.unsafe('commit');
+    return result;
+  } catch (error) {
+    await conn.unsafe('rollback').catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Opens the store: the Postgres server of `DATABASE_URL`, or without it the embedded PGlite under `TRADESEAL_HOME`.
+ *
+ * Both are used through one postgres.js handle and one SQL dialect; the embedded store is served over a
+ * loopback socket (see `embedded-store.ts`). Opening is lazy for a server (the first query connects) and
+ * eager for the embedded store (the directory is opened now). Migrations are not applied here: `serve` and
+ * `tradeseal db migrate` call `migrate()`.
+ */
+import type postgres from 'postgres';
+import type { Config } from '../config.js';
+import { connect } from './driver.js';
+import { openEmbeddedStore } from './embedded-store.js';
+
+export { pingStore } from './ping.js';
+export type { Sql } from './driver.js';
+
+export interface Store {
+  sql: postgres.Sql;
+  kind: 'postgres' | 'embedded';
+  /**
+   * Where `sql` connects. For a server it is `DATABASE_URL` itself and may carry a password: redact before
+   * logging. For the embedded store it is the owner's loopback URL.
+   */
+  url: string;
+  /**
+   * Ends the connections (letting running queries finish for up to 5 s). The embedded store's owner also
+   * stops serving, which disconnects other processes using it, and closes PGlite. Idempotent.
+   */
+  close(): Promise<void>;
+}
+
+export interface OpenStoreOptions {
+  /** Connections in the pool; default 10. */
+  max?: number;
+}
+
+export async function openStore(config: Config, options: OpenStoreOptions = {}): Promise<Store> {
+  if (config.databaseUrl !== null) {
+    const sql = connect(config.databaseUrl, options);
+    let ending: Promise<void> | undefined;
+    return { sql, kind: 'postgres', url: config.databaseUrl, close: () => (ending ??= sql.end({ timeout: 5 })) };
+  }
+  const embedded = await openEmbeddedStore(config.home, options);
+  return { ...embedded, kind: 'embedded' };
+}

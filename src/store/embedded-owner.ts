@@ -1,0 +1,196 @@
+/**
+ * Which process serves the embedded store of a home directory: the owner file `<home>/embedded.json`.
+ *
+ * Two processes must never open one PGlite data directory (each would write the files behind the other's
+ * back). So the first process to claim the file owns the directory and serves it on a loopback port; any
+ * other process (a CLI command while `tradeseal serve` runs) finds `{pid, port}` there and connects to that
+ * port instead.
+ *
+ * Races are settled by the file system, never by read-then-write:
+ * - claiming is `link(tmp, embedded.json)`, which fails if the file exists, and makes a complete file appear;
+ * - publishing the port is `rename(tmp, embedded.json)`, atomic;
+ * - a stale file (its pid is dead, or it names this very pid but was not written by this process, as after a
+ *   container restart where the server is pid 1 again) is moved aside with `rename`, which only one racer
+ *   wins; the winner checks it moved the stale file and not a fresh claim, and puts a fresh one back.
+ * A live owner that has not yet published its port (PGlite takes seconds to initialise a new directory) or
+ * that does not answer (it is closing) is waited for, up to a deadline.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync, unlinkSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { TradesealError } from '../errors.js';
+
+export const OWNER_FILE = 'embedded.json';
+
+export interface OwnerRecord {
+  pid: number;
+  /** Null while the owner is still starting. */
+  port: number | null;
+  /** Tells apart two owners that had the same pid. */
+  token: string;
+  startedAt: string;
+}
+
+export interface Ownership {
+  role: 'owner';
+  /** Records the port clients should connect to. */
+  publish(port: number): Promise<void>;
+  /** Removes the owner file if it is still this process's. Idempotent. */
+  release(): Promise<void>;
+}
+
+export interface Tenancy {
+  role: 'client';
+  pid: number;
+  port: number;
+}
+
+export interface ClaimOptions {
+  /** How long to wait for a starting or closing owner. Default 60 s: a first PGlite start can take a while. */
+  timeoutMs?: number;
+}
+
+/** Tokens of the owner files this process wrote and has not released. */
+const ownedHere = new Set<string>();
+
+/** Becomes the owner of the embedded store under `home`, or finds the live owner to connect to. */
+export async function claimEmbeddedStore(home: string, options: ClaimOptions = {}): Promise<Ownership | Tenancy> {
+  const file = path.join(home, OWNER_FILE);
+  await fs.mkdir(home, { recursive: true });
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  let last = 'no owner file';
+  for (;;) {
+    const ownership = await tryClaim(file);
+    if (ownership) return ownership;
+
+    const raw = await fs.readFile(file, 'utf8').catch(() => null);
+    if (raw !== null) {
+      const record = parseRecord(raw);
+      if (record === null || isStale(record)) {
+        await moveAsideIfUnchanged(file, raw);
+        continue;
+      }
+      if (record.port === null) {
+        last = `process ${record.pid} is starting the store`;
+      } else if (await answers(record.port)) {
+        return { role: 'client', pid: record.pid, port: record.port };
+      } else {
+        last = `process ${record.pid} does not answer on port ${record.port}`;
+      }
+    }
+    if (Date.now() > deadline) {
+      throw new TradesealError('service_unavailable', `the embedded store in ${home} is owned by another process: ${last}`, {
+        hint: `if no tradeseal process is running, remove ${file}`,
+      });
+    }
+    await sleep(100);
+  }
+}
+
+async function tryClaim(file: string): Promise<Ownership | null> {
+  const record: OwnerRecord = { pid: process.pid, port: null, token: randomBytes(12).toString('hex'), startedAt: new Date().toISOString() };
+  const tmp = await writeTemp(file, record);
+  // Registered before the file appears: a claimant in this same process that reads it a moment later must
+  // not take a file naming this pid for a leftover of an earlier process.
+  ownedHere.add(record.token);
+  try {
+    await fs.link(tmp, file);
+  } catch (error) {
+    ownedHere.delete(record.token);
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return null;
+    throw error;
+  } finally {
+    await fs.unlink(tmp).catch(() => {});
+  }
+  // A process that exits without close() (an uncaught error, process.exit) still leaves no file behind.
+  const onExit = (): void => releaseSync(file, record.token);
+  process.once('exit', onExit);
+
+  let released = false;
+  return {
+    role: 'owner',
+    async publish(port) {
+      record.port = port;
+      await fs.rename(await writeTemp(file, record), file);
+    },
+    async release() {
+      if (released) return;
+      released = true;
+      process.removeListener('exit', onExit);
+      releaseSync(file, record.token);
+    },
+  };
+}
+
+function releaseSync(file: string, token: string): void {
+  ownedHere.delete(token);
+  try {
+    if (parseRecord(readFileSync(file, 'utf8'))?.token === token) unlinkSync(file);
+  } catch {
+    // Already gone: nothing to release.
+  }
+}
+
+async function writeTemp(file: string, record: OwnerRecord): Promise<string> {
+  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  await fs.writeFile(tmp, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+  return tmp;
+}
+
+function parseRecord(raw: string): OwnerRecord | null {
+  try {
+    const r = JSON.parse(raw) as Partial<OwnerRecord>;
+    if (!Number.isInteger(r.pid) || typeof r.token !== 'string') return null;
+    if (r.port !== null && !Number.isInteger(r.port)) return null;
+    return r as OwnerRecord;
+  } catch {
+    return null;
+  }
+}
+
+/** A corrupt file, a dead pid, or this pid without this process having written it. */
+function isStale(record: OwnerRecord): boolean {
+  if (record.pid === process.pid) return !ownedHere.has(record.token);
+  return !isAlive(record.pid);
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the owner file if it still holds `raw`; puts a fresh claim back if one was moved by mistake. */
+async function moveAsideIfUnchanged(file: string, raw: string): Promise<void> {
+  const aside = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.stale`;
+  try {
+    await fs.rename(file, aside);
+  } catch {
+    return; // Another process moved it first.
+  }
+  const moved = await fs.readFile(aside, 'utf8').catch(() => raw);
+  // Between our read and our rename another process replaced the stale file with its own claim: restore it.
+  if (moved !== raw) await fs.link(aside, file).catch(() => {});
+  await fs.unlink(aside).catch(() => {});
+}
+
+/** Whether something accepts TCP connections on the loopback port. */
+function answers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port, timeout: 1000 });
+    const done = (ok: boolean): void => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+    socket.once('timeout', () => done(false));
+  });
+}

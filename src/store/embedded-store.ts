@@ -1,0 +1,62 @@
+/**
+ * The embedded store: a file-backed PGlite under `<home>/pgdata`, opened by at most one process at a time.
+ *
+ * The process that claims `<home>/embedded.json` (see `embedded-owner.ts`) opens the directory and serves it
+ * on a loopback port; every other process connects to that port. Either way the caller gets a postgres.js
+ * handle, so no code outside this directory knows which one it has.
+ */
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { TradesealError } from '../errors.js';
+import { connect, type ConnectOptions, type Sql } from './driver.js';
+import { claimEmbeddedStore } from './embedded-owner.js';
+import { embeddedUrl, serveEmbedded } from './embedded-server.js';
+
+export interface EmbeddedHandle {
+  sql: Sql;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** How long `close()` lets running queries finish before it drops the connections. */
+const END_TIMEOUT_SECONDS = 5;
+
+export async function openEmbeddedStore(home: string, options: ConnectOptions = {}): Promise<EmbeddedHandle> {
+  const claim = await claimEmbeddedStore(home);
+  if (claim.role === 'client') {
+    const url = embeddedUrl(claim.port);
+    const sql = connect(url, options);
+    return { sql, url, close: once(() => sql.end({ timeout: END_TIMEOUT_SECONDS })) };
+  }
+
+  let db: PGlite | undefined;
+  try {
+    db = await PGlite.create({ dataDir: path.join(home, 'pgdata') });
+    const server = await serveEmbedded(db);
+    await claim.publish(server.port);
+    const sql = connect(server.url, options);
+    const opened = db;
+    return {
+      sql,
+      url: server.url,
+      // Clients first (so their sessions end cleanly), then the socket, then PGlite, which flushes its files,
+      // and only then the owner file: a process that finds no file may open the directory at once.
+      close: once(async () => {
+        await sql.end({ timeout: END_TIMEOUT_SECONDS });
+        await server.stop();
+        await opened.close();
+        await claim.release();
+      }),
+    };
+  } catch (error) {
+    await db?.close().catch(() => {});
+    await claim.release();
+    throw new TradesealError('store_error', `cannot open the embedded store in ${home}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** Runs `fn` once; later calls get the first call's promise. */
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  return () => (running ??= fn());
+}

@@ -1,0 +1,92 @@
+/** The CLI's shape: topics shown by `--help`, the engine's subtopics, and every command's summary and examples. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { TradesealCommand } from '../../src/cli/base-command.js';
+import { cliEnv, describeRun, REPO_ROOT, runCli, tempHome } from '../helpers/cli.js';
+
+const pjson = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+  oclif: { topics: Record<string, { description: string; subtopics?: Record<string, { description: string }> }> };
+};
+const COMMANDS = path.join(REPO_ROOT, 'commands');
+const env = cliEnv(tempHome());
+
+/** The lines of one help section ("TOPICS", "COMMANDS"), up to the next blank line. */
+function section(help: string, title: string): string[] {
+  const lines = help.split('\n');
+  const start = lines.indexOf(title);
+  if (start === -1) return [];
+  const end = lines.findIndex((l, i) => i > start && l.trim() === '');
+  return lines.slice(start + 1, end === -1 ? undefined : end);
+}
+
+const firstWords = (lines: string[], prefix = ''): string[] =>
+  lines.filter((l) => /^ {2}\S/.test(l)).map((l) => l.trim().slice(prefix.length).split(/\s+/)[0] as string);
+
+const isDir = (p: string): boolean => fs.existsSync(p) && fs.statSync(p).isDirectory();
+
+describe('tradeseal --help', () => {
+  it('lists exactly the topics that have commands, and the engine subtopics with their descriptions', async () => {
+    const [top, engine] = await Promise.all([runCli(['--help'], env), runCli(['engine', '--help'], env)]);
+    expect(top.code, describeRun(top)).toBe(0);
+    expect(engine.code, describeRun(engine)).toBe(0);
+
+    const withCommands = Object.keys(pjson.oclif.topics).filter((t) => isDir(path.join(COMMANDS, t))).sort();
+    expect(withCommands).toEqual(expect.arrayContaining(['db', 'engine', 'regime']));
+    expect(firstWords(section(top.stdout, 'TOPICS')).sort()).toEqual(withCommands);
+    for (const t of withCommands) expect(top.stdout).toContain(pjson.oclif.topics[t]!.description.slice(0, 40));
+    expect(firstWords(section(top.stdout, 'COMMANDS'))).toContain('serve');
+
+    const subtopics = Object.keys(pjson.oclif.topics.engine!.subtopics ?? {}).sort();
+    expect(subtopics).toEqual(fs.readdirSync(path.join(COMMANDS, 'engine')).filter((d) => isDir(path.join(COMMANDS, 'engine', d))).sort());
+    expect(firstWords(section(engine.stdout, 'TOPICS'), 'engine ').sort()).toEqual(subtopics);
+    expect(firstWords(section(engine.stdout, 'COMMANDS'), 'engine ').sort()).toEqual(['orphans', 'pending', 'sweep']);
+  }, 60_000);
+});
+
+describe('flag errors', () => {
+  // oclif alone exits 1 on a bad flag value, and 1 again (with the message lost) for any error under --json.
+  it('exit 2 with the message, as text and as JSON', async () => {
+    const [text, json, instant] = await Promise.all([
+      runCli(['engine', 'traces', 'list', '--limit', '6000'], env),
+      runCli(['engine', 'pending', '--age-seconds', '-1', '--json'], env),
+      runCli(['engine', 'traces', 'list', '--from', '2026-03-01T09:30', '--json'], env),
+    ]);
+    expect(text.code, describeRun(text)).toBe(2);
+    expect(text.stderr).toMatch(/--limit[\s\S]*less than or equal to 5000/);
+    expect(json.code, describeRun(json)).toBe(2);
+    expect(json.json()).toMatchObject({ error: { code: 'usage', exit: 2, detail: expect.stringContaining('--age-seconds') } });
+    expect(instant.code, describeRun(instant)).toBe(2);
+    expect(instant.json().error.detail).toMatch(/not an instant: use an ISO 8601 date-time with a zone/);
+  }, 60_000);
+});
+
+/** Commands that opt out of `--json`, each for a reason; any other command answers `--json`. */
+const WITHOUT_JSON_FLAG: Record<string, string> = {
+  'serve.ts': 'runs until a signal; it has no result',
+  [path.join('regime', 'heartbeat.ts')]: 'its output is the heartbeat as JSON already',
+};
+
+describe('every command', () => {
+  const files = (fs.readdirSync(COMMANDS, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).sort();
+
+  it('finds the commands', () => {
+    expect(files.length).toBeGreaterThanOrEqual(25);
+    expect(files).toContain(path.join('engine', 'traces', 'verify.ts'));
+  });
+
+  it.each(files)('%s has a summary, examples that run it, and --json unless it opts out for a reason', async (file) => {
+    const mod = (await import(pathToFileURL(path.join(COMMANDS, file)).href)) as { default: typeof TradesealCommand };
+    const cmd = mod.default;
+    expect(cmd.prototype).toBeInstanceOf(TradesealCommand);
+    expect(typeof cmd.summary === 'string' && cmd.summary.length > 10).toBe(true);
+    expect(cmd.summary).not.toMatch(/\.$/);
+    const examples = cmd.examples ?? [];
+    expect(examples.length).toBeGreaterThanOrEqual(1);
+    // Each example runs this very command (a copied example naming another command is a classic slip).
+    const id = file.replace(/\.ts$/, '').split(path.sep).join(' ');
+    for (const e of examples) expect(typeof e === 'string' ? e : e.command).toContain(`<%= config.bin %> ${id}`);
+    expect(cmd.enableJsonFlag).toBe(!(file in WITHOUT_JSON_FLAG));
+  });
+});

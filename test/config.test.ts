@@ -1,0 +1,40 @@
+/** Settings: read once, validated, every bad one reported together with its expected form. */
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { TradesealError } from '../src/errors.js';
+
+describe('loadConfig', () => {
+  it('uses the documented defaults when nothing is set', () => {
+    const c = loadConfig({});
+    expect(c.databaseUrl).toBeNull();
+    expect(c.port).toBe(8080);
+    expect(c.host).toBe('127.0.0.1');
+    expect(c.logLevel).toBe('info');
+    expect(c.home).toMatch(/\.tradeseal$/);
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it('reads valid settings', () => {
+    const c = loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/x', PORT: '9000', LOG_LEVEL: 'warn', TRADESEAL_HOME: '/tmp/ts-home' });
+    expect(c).toMatchObject({ databaseUrl: 'postgres://u:p@db:5432/x', port: 9000, logLevel: 'warn', home: '/tmp/ts-home' });
+  });
+
+  it('lists every bad setting in one error, each with its expected form', () => {
+    let err: unknown;
+    try {
+      loadConfig({ DATABASE_URL: 'mysql://x', PORT: '80a', LOG_LEVEL: 'loud' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(TradesealError);
+    const e = err as TradesealError;
+    expect(e.code).toBe('config_invalid');
+    expect(e.errors?.map((x) => x.field)).toEqual(['DATABASE_URL', 'PORT', 'LOG_LEVEL']);
+    expect(e.message).toContain('PORT="80a" (expected an integer 0-65535)');
+    expect(e.message).toContain('LOG_LEVEL="loud" (expected fatal|error|warn|info|debug|trace|silent)');
+  });
+
+  it('refuses ports out of range', () => {
+    expect(() => loadConfig({ PORT: '65536' })).toThrow(/PORT/);
+  });
+});

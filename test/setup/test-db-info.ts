@@ -1,0 +1,31 @@
+/**
+ * What the global setup tells test workers about the test database, through vitest's `provide`/`inject`.
+ *
+ * The mode is chosen once per run (see `global-db.ts`); workers only read it, so every test file of a run
+ * uses the same kind of database.
+ */
+
+export type TestDbInfo =
+  | {
+      mode: 'postgres';
+      /** A database on the server in which the tests may `CREATE DATABASE` and `DROP DATABASE`. */
+      adminUrl: string;
+      /** Database migrated once, the template of every migrated test database. */
+      template: string;
+      description: string;
+    }
+  | {
+      mode: 'pglite';
+      /** PGlite data directory dumps (tar): freshly initialised, and migrated. */
+      emptyDump: string;
+      migratedDump: string;
+      description: string;
+    };
+
+export const TEST_DB_KEY = 'tradesealTestDb';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    [TEST_DB_KEY]: TestDbInfo;
+  }
+}
