@@ -3,7 +3,7 @@ import { limitFlag, renderTraceListing, toListing, type TraceListing } from '../
 import { listTraces } from '../../src/engine/store/traces.js';
 
 export default class EngineOrphans extends TradesealCommand {
-  static override summary = 'List the traces that need an officer: DIVERGENT, EXPIRED, MISMATCH and ORPHAN';
+  static override summary = 'List the traces that need an officer: DIVERGENT, EXPIRED, MISMATCH, ORPHAN, and SHADOW_HALTED ones whose verification failed';
   static override description = 'The listing of GET /engine/orphans, newest first.';
   static override examples = ['<%= config.bin %> engine orphans', '<%= config.bin %> engine orphans --limit 1000 --json'];
   static override flags = { limit: limitFlag };

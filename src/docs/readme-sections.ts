@@ -3,10 +3,19 @@
  * them (settings now; denial codes and error codes as they come).
  */
 import { settingsTable } from '../config.js';
+import { denialsTable } from '../engine/denials.js';
+import { ERROR_CODES } from '../errors.js';
+
+function errorsTable(): string {
+  const rows = Object.entries(ERROR_CODES).map(([code, s]) => `| \`${code}\` | ${s.status} | ${s.exit} | ${s.description} |`);
+  return ['| Code | HTTP | CLI exit | Meaning |', '|---|---|---|---|', ...rows].join('\n');
+}
 
 export function generatedSections(): Record<string, string> {
   return {
     settings: settingsTable(),
+    denials: denialsTable(),
+    errors: errorsTable(),
   };
 }
 

@@ -6,7 +6,7 @@
  * or only one of them (`services: ['engine']`), each behind the same error handling, validation,
  * request ids and OpenAPI document.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Sql } from 'postgres';
 import type { Config } from '../config.js';
 import { createEngineContext, type EngineContext } from '../engine/context.js';
@@ -39,8 +39,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     logger: deps.logger === false || config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: genRequestId,
-    requestIdLogLabel: 'reqId',
-    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    logController: new LogController({
+      requestIdLogLabel: 'reqId',
+      disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    }),
     ajv: { customOptions: { allErrors: true, removeAdditional: false } },
     routerOptions: { ignoreTrailingSlash: true },
   });

@@ -90,6 +90,8 @@ export async function bootstrapOwnerToken(sql: Sql, secret?: string): Promise<Is
   return sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(hashtext('tradeseal.engine.bootstrap'))`;
     if (await hasOwnerToken(tx as unknown as Sql)) return null;
+    // A configured token that was registered before (and since revoked or expired) is not brought back.
+    if (secret && (await tx`select 1 from engine_tokens where token_hash = ${tokenHash(secret)}`).length > 0) return null;
     return issueToken(tx as unknown as Sql, { client_name: secret ? 'ENGINE_OWNER_TOKEN' : 'bootstrap', role: 'owner' }, secret ?? newTokenSecret());
   }) as Promise<IssuedToken | null>;
 }
