@@ -23,7 +23,7 @@ const jcs = (v: unknown): string => {
   return text;
 };
 
-const REGIME_FIELDS = ['date', 'hash', 'model_version', 'probabilities', 'published_at', 'published_by', 'reason', 'regime', 'regime_id', 'risk_score', 'source'];
+const REGIME_FIELDS = ['date', 'effective_since', 'hash', 'model_version', 'probabilities', 'published_at', 'published_by', 'reason', 'regime', 'regime_id', 'risk_score', 'source'];
 /** Over the harness agent's 200 000 cap: a policy violation. */
 const TOO_BIG = { quantity: 2000, limit_price: 190, notional: 380_000 };
 
@@ -313,5 +313,34 @@ describe('EngineState: a local change is never undone by a refresh that began be
     await state.refresh();
     expect(state.regime).toMatchObject({ id: b.id, regime: 'recovery', hash: b.hash });
     expect(state.shadow).toMatchObject({ enabled: true, reason: 'dry run' });
+  });
+});
+
+describe('effective_since of a repeated broadcast', () => {
+  it('keeps the time the regime content took effect, so agents acting on it are not behind; a change resets it', async () => {
+    // No lag allowed at all: an agent must act on the regime content in force.
+    const e = await engineHarness({ policy: { agent_valid_time_max_lag_ms: 0 } });
+    try {
+      const first = (await e.call('POST', '/engine/admin/regime', { regime: 'recovery', risk_score: 0.3, reason: 'r1', date: '2026-11-20' })).json();
+      await new Promise((r) => setTimeout(r, 20));
+      const repeat = (await e.call('POST', '/engine/admin/regime', { regime: 'recovery', risk_score: 0.3, reason: 'r2', date: '2026-11-20' })).json();
+      expect(repeat.hash).toBe(first.hash);
+      expect(repeat.effective_since).toBe(first.effective_since);
+      expect(Date.parse(repeat.published_at)).toBeGreaterThan(Date.parse(first.published_at));
+      const changed = (await e.call('POST', '/engine/admin/regime', { regime: 'tightening', risk_score: 0.6, reason: 'r3', date: '2026-11-20' })).json();
+      expect(changed.effective_since).toBe(changed.published_at);
+
+      // An agent whose agent_valid_time is the moment the recovery regime took effect is not lagging after a repeat.
+      const again = (await e.call('POST', '/engine/admin/regime', { regime: 'tightening', risk_score: 0.6, reason: 'r4', date: '2026-11-20' })).json();
+      const { agent_id, token } = await e.registerAgent();
+      e.clock.now = Date.parse(again.published_at) + 10 * 60_000;
+      const res = await e.call('POST', '/engine/authorize', e.order(agent_id, { agent_valid_time: Date.parse(changed.effective_since) }), token);
+      expect(res.statusCode, res.body).toBe(200);
+      // One millisecond before the content took effect is behind it.
+      const behind = await e.call('POST', '/engine/authorize', e.order(agent_id, { agent_valid_time: Date.parse(changed.effective_since) - 1 }), token);
+      expect(behind.json().code).toBe('agent_valid_time_lag');
+    } finally {
+      await e.close();
+    }
   });
 });

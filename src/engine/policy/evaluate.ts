@@ -33,8 +33,10 @@ export interface AgentFacts {
 
 export interface RegimeFacts {
   regime: Regime;
-  /** When the broadcast was published (Unix ms). */
+  /** When the broadcast was published (Unix ms): its freshness. */
   published_at_ms: number;
+  /** When this regime content took effect (Unix ms); the agent_valid_time lag is measured from it. Defaults to published_at_ms. */
+  effective_since_ms?: number;
 }
 
 export interface EvaluationInput {
@@ -66,7 +68,7 @@ export function evaluatePolicy({ order, agent, regime, policy, now }: Evaluation
   if (age > policy.regime_max_age_ms) {
     return deny('regime_stale', `regime published ${fmt(age)} ms ago exceeds the maximum age ${fmt(policy.regime_max_age_ms)} ms`);
   }
-  const lag = regime.published_at_ms - order.agent_valid_time;
+  const lag = (regime.effective_since_ms ?? regime.published_at_ms) - order.agent_valid_time;
   if (lag > policy.agent_valid_time_max_lag_ms) {
     return deny('agent_valid_time_lag', `agent_valid_time is ${fmt(lag)} ms behind the current regime (maximum ${fmt(policy.agent_valid_time_max_lag_ms)} ms)`);
   }

@@ -86,6 +86,7 @@ export const regimeBroadcast = {
     reason: { type: ['string', 'null'] },
     published_by: { type: ['string', 'null'] },
     published_at: dateTime,
+    effective_since: dateTime,
   },
 } as const;
 

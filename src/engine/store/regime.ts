@@ -24,6 +24,8 @@ export interface RegimeBroadcast extends RegimeState {
   reason: string | null;
   published_by: string | null;
   published_at: Date;
+  /** When this regime content (this hash) took effect: a repeat broadcast keeps the earlier time. */
+  effective_since: Date;
   hash: string;
 }
 
@@ -54,7 +56,7 @@ const toBroadcast = (r: Row): RegimeBroadcast => ({
   date: typeof r.date === 'string' ? r.date.slice(0, 10) : r.date.toISOString().slice(0, 10),
 });
 
-const COLUMNS = 'id, date::text as date, regime, regime_id, risk_score, probabilities, model_version, source, reason, published_by, published_at, hash';
+const COLUMNS = 'id, date::text as date, regime, regime_id, risk_score, probabilities, model_version, source, reason, published_by, published_at, effective_since, hash';
 
 export async function currentRegime(sql: Sql | TransactionSql): Promise<RegimeBroadcast | null> {
   const rows = await sql.unsafe<Row[]>(`select ${COLUMNS} from regime_broadcasts order by id desc limit 1`);
@@ -77,8 +79,11 @@ export async function publishRegime(sql: Sql | TransactionSql, input: PublishReg
   };
   const hash = broadcastHash(state);
   const rows = await sql.unsafe<Row[]>(
-    `insert into regime_broadcasts (date, regime, regime_id, risk_score, probabilities, model_version, source, reason, published_by, hash)
-     values ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10) returning ${COLUMNS}`,
+    `insert into regime_broadcasts (date, regime, regime_id, risk_score, probabilities, model_version, source, reason, published_by, hash, effective_since)
+     values ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10,
+             coalesce((select effective_since from (select hash, effective_since from regime_broadcasts order by id desc limit 1) last
+                       where last.hash = $10), clock_timestamp()))
+     returning ${COLUMNS}`,
     [state.date, state.regime, state.regime_id, state.risk_score, state.probabilities, state.model_version,
       input.source, input.reason ?? null, input.published_by ?? null, hash],
   );
