@@ -11,8 +11,9 @@
  * - `POST /bench/floor-5rt`: four `select 1` and the same INSERT, in sequence: five round trips, as many as
  *   authorize and bind make, each as cheap as a statement can be (a diagnostic, not the floor).
  *
- * Talks to the parent over IPC: sends `{type: 'ready', url, ownerToken}`; answers `profile-start` and
- * `profile-stop` (a V8 CPU profile of this process, written to the file named) and ends on `stop`.
+ * Talks to the parent over IPC: sends `{type: 'ready', url, ownerToken}`; answers `counts` (responses by route
+ * and status class, requests in flight), `profile-start` and `profile-stop` (a V8 CPU profile of this process,
+ * written to the file named), and ends on `stop`.
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -56,15 +57,18 @@ async function main(): Promise<void> {
 
   const app = await buildApp(config, { sql: store.sql, logger: false });
   const sql = store.sql;
-  // The server's own count of what it finished: the parent divides CPU time and statements by it, so the
-  // requests still in flight when a load run ends are neither lost nor charged to the wrong run.
+  // The server's own count of what it answered: the parent divides CPU time and statements by it, so the
+  // requests still in flight when a load run ends are neither lost nor charged to the wrong run. A request
+  // leaves `inFlight` when its response closes, answered or not: a client that disconnects while an async
+  // onRequest hook (the engine's token lookup) is pending leaves a request that Fastify never answers.
   const counts: ServerCounts = { finished: {}, inFlight: 0 };
-  app.addHook('onRequest', async () => {
+  app.addHook('onRequest', async (_req, reply) => {
     counts.inFlight++;
+    reply.raw.once('close', () => {
+      counts.inFlight--;
+    });
   });
-  // onSend: every request that got this far is answered through it, also when its client has gone.
   app.addHook('onSend', async (req, reply, payload) => {
-    counts.inFlight--;
     const key = `${req.method} ${req.routeOptions.url ?? '(no route)'} ${Math.floor(reply.statusCode / 100)}xx`;
     counts.finished[key] = (counts.finished[key] ?? 0) + 1;
     return payload;

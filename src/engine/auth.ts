@@ -6,9 +6,9 @@
  *   clients authorize, bind and read, and a client token bound to agent ids acts and reads for those only.
  */
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import type { Sql } from 'postgres';
 import { forbidden, unauthorized } from '../errors.js';
-import { findLiveToken, type TokenRecord } from './store/tokens.js';
+import type { TokenRecord } from './store/tokens.js';
+import type { TokenCache } from './token-cache.js';
 
 /** What a route needs: `read` (any role), `write` (client or owner), `owner`. */
 export type Access = 'read' | 'write' | 'owner';
@@ -21,7 +21,7 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-export function requireToken(sql: Sql, access: Access): onRequestAsyncHookHandler {
+export function requireToken(ctx: { tokens: TokenCache }, access: Access): onRequestAsyncHookHandler {
   return async function authenticate(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const header = req.headers.authorization;
     const match = typeof header === 'string' ? BEARER.exec(header) : null;
@@ -29,7 +29,7 @@ export function requireToken(sql: Sql, access: Access): onRequestAsyncHookHandle
       void reply.header('www-authenticate', 'Bearer realm="tradeseal-engine"');
       throw unauthorized('an engine token is required: Authorization: Bearer tse_…');
     }
-    const token = await findLiveToken(sql, match[1]);
+    const token = await ctx.tokens.find(match[1]);
     if (!token) {
       void reply.header('www-authenticate', 'Bearer realm="tradeseal-engine", error="invalid_token"');
       throw unauthorized('the token is unknown, revoked or expired');

@@ -18,7 +18,7 @@ import type { EngineContext } from './context.js';
 import { type DenialCode, type Verdict } from './denials.js';
 import { checkHeartbeat, heartbeatSignatureValid, type SignedHeartbeat } from './heartbeat/check.js';
 import { checkOrderRate, evaluatePolicy } from './policy/evaluate.js';
-import { agentForAuthorize } from './store/agents.js';
+import { authorizeLookup } from './store/agents.js';
 import { findIdempotent, type AuthorizeResponse } from './store/idempotency.js';
 import { acceptHeartbeatSequence, countOrder } from './store/rate-and-marks.js';
 import { insertTrace } from './store/traces.js';
@@ -75,10 +75,9 @@ export async function authorize(ctx: EngineContext, principal: TokenRecord | und
   const action = plainAction(req.action, req.quantity);
   const hash = orderHash(req, action);
 
-  const prior = await findIdempotent(ctx.sql, req.agent_id, req.client_order_id);
-  if (prior) return replay(prior.order_hash, hash, prior.response, req.client_order_id);
+  const { prior, agent } = await authorizeLookup(ctx.sql, req.agent_id, req.client_order_id, req.model_id, req.model_hash_hex);
+  if (prior) return replay(prior.order_hash, hash, prior.response as AuthorizeResponse, req.client_order_id);
 
-  const agent = await agentForAuthorize(ctx.sql, req.agent_id, req.model_id, req.model_hash_hex);
   if (!agent || agent.status !== 'Active') {
     throw denied('agent_not_active', agent ? `agent ${req.agent_id} is ${agent.status}` : `agent ${req.agent_id} is not registered`);
   }

@@ -6,12 +6,14 @@ import type { Sql } from 'postgres';
 import type { Config } from '../config.js';
 import { loadPolicy, type Policy } from './policy/policy.js';
 import { EngineState } from './state.js';
+import { TokenCache } from './token-cache.js';
 
 export interface EngineContext {
   sql: Sql;
   config: Config;
   policy: Policy;
   state: EngineState;
+  tokens: TokenCache;
   /** Unix ms; injectable so that tests control time. */
   now: () => number;
 }
@@ -25,5 +27,5 @@ export async function createEngineContext(config: Config, sql: Sql, options: Eng
   const policy = options.policy ?? loadPolicy(config.policyPath);
   const state = new EngineState(sql, config.stateRefreshMs);
   await state.start();
-  return { sql, config, policy, state, now: options.now ?? Date.now };
+  return { sql, config, policy, state, tokens: new TokenCache(sql, config.stateRefreshMs), now: options.now ?? Date.now };
 }

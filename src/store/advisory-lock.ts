@@ -15,7 +15,15 @@ import type { Sql } from './driver.js';
 export const ADVISORY_LOCKS = {
   /** Applying migrations (`migrate.ts`). Arbitrary but fixed: every version of tradeseal must agree on it. */
   migrate: 7_265_000_001,
+  /** A pipeline run (`pipeline/run-lock.ts`): two runs never overlap. */
+  pipeline: 7_265_000_002,
 } as const;
+
+/** Tries to take the session advisory lock `key` on `conn` without waiting; true when taken. */
+export async function tryAdvisoryLock(conn: postgres.ReservedSql, key: number): Promise<boolean> {
+  const [row] = await conn<Array<{ locked: boolean }>>`select pg_try_advisory_lock(${key}) as locked`;
+  return row?.locked === true;
+}
 
 /** Runs `fn` on a reserved connection holding the session advisory lock `key`, waiting for it as long as needed. */
 export async function withAdvisoryLock<T>(sql: Sql, key: number, fn: (conn: postgres.ReservedSql) => Promise<T>): Promise<T> {

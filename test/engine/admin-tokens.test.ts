@@ -81,6 +81,8 @@ describe('POST /engine/admin/tokens', () => {
     expect(Date.parse(body.expires_at) - Date.parse(body.created_at)).toBe(86_400_000);
     expect(await canRead(body.token)).toBe(200);
     await h.store.sql`update engine_tokens set expires_at = now() - interval '1 second' where token_id = ${body.token_id}`;
+    // A change made behind this instance's back reaches it within ENGINE_STATE_REFRESH_MS (the token cache's TTL).
+    await new Promise((r) => setTimeout(r, h.config.stateRefreshMs + 50));
     const res = await h.call('GET', '/engine/traces', undefined, body.token);
     expect(res.statusCode).toBe(401);
     expect(res.json().code).toBe('unauthorized');
@@ -178,5 +180,21 @@ describe('token issue needs an owner', () => {
     expect(none.headers['www-authenticate']).toMatch(/^Bearer /);
     const [count] = await h.store.sql`select count(*)::int as n from engine_tokens where client_name in ('escalate', 'anon')`;
     expect(count!.n).toBe(0);
+  });
+});
+
+describe('token cache across instances', () => {
+  it('a token revoked on another instance stops working here within ENGINE_STATE_REFRESH_MS', async () => {
+    const body = (await h.call('POST', '/engine/admin/tokens', { client_name: 'elsewhere' })).json();
+    expect(await canRead(body.token)).toBe(200);
+    // Another instance revokes it: straight in the store, this instance's cache is not told.
+    await h.store.sql`update engine_tokens set revoked_at = now() where token_id = ${body.token_id}`;
+    const deadline = Date.now() + 1000;
+    let status = 200;
+    while (Date.now() < deadline && status === 200) {
+      status = await canRead(body.token);
+      if (status === 200) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(status).toBe(401);
   });
 });

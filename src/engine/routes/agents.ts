@@ -9,7 +9,7 @@ import { agent, bearer, errorResponses, model, positive, regime, safeText, uuid 
 const agentParams = { type: 'object', required: ['agent_id'], properties: { agent_id: uuid } } as const;
 
 export function agentRoutes(app: FastifyInstance, ctx: EngineContext): void {
-  const owner = requireToken(ctx.sql, 'owner');
+  const owner = requireToken(ctx, 'owner');
   const tags = ['engine admin'];
 
   app.post<{ Body: RegisterAgentInput }>('/engine/admin/agents', {

@@ -94,7 +94,7 @@ export const bindBody = {
 } as const;
 
 export function authorizeBindRoutes(app: FastifyInstance, ctx: EngineContext): void {
-  const write = requireToken(ctx.sql, 'write');
+  const write = requireToken(ctx, 'write');
 
   app.post<{ Body: AuthorizeRequest }>('/engine/authorize', {
     onRequest: write,

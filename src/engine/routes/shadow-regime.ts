@@ -12,8 +12,8 @@ import type { Regime } from '../vocabulary.js';
 import { bearer, errorResponses, probabilities, regime, regimeBroadcast, safeText, shadowMode } from './schemas.js';
 
 export function shadowAndRegimeRoutes(app: FastifyInstance, ctx: EngineContext): void {
-  const owner = requireToken(ctx.sql, 'owner');
-  const anyToken = requireToken(ctx.sql, 'read');
+  const owner = requireToken(ctx, 'owner');
+  const anyToken = requireToken(ctx, 'read');
 
   app.get('/engine/admin/shadow-mode', {
     onRequest: owner,

@@ -19,7 +19,7 @@ const issueBody = {
 } as const;
 
 export function tokenRoutes(app: FastifyInstance, ctx: EngineContext): void {
-  const owner = requireToken(ctx.sql, 'owner');
+  const owner = requireToken(ctx, 'owner');
 
   app.post<{ Body: IssueTokenInput }>('/engine/admin/tokens', {
     onRequest: owner,
@@ -54,6 +54,7 @@ export function tokenRoutes(app: FastifyInstance, ctx: EngineContext): void {
     },
   }, async (req) => {
     const revoked = await revokeToken(ctx.sql, req.params.token_id);
+    ctx.tokens.clear();
     if (!revoked) throw notFound(`no token ${req.params.token_id}`);
     return revoked;
   });

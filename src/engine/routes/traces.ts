@@ -28,7 +28,7 @@ const limit = { type: 'integer', minimum: 1, maximum: 5000, default: 500 } as co
 const traceParams = { type: 'object', required: ['trace_id'], properties: { trace_id: uuid } } as const;
 
 export function traceRoutes(app: FastifyInstance, ctx: EngineContext): void {
-  const read = requireToken(ctx.sql, 'read');
+  const read = requireToken(ctx, 'read');
   const tags = ['engine traces'];
 
   const list = async (principal: TokenRecord | undefined, filter: Omit<TraceFilter, 'agentIds'> & { agentId?: string }) => {

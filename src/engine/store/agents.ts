@@ -78,13 +78,25 @@ export interface AgentForAuthorize {
   model_registered: boolean;
 }
 
-export async function agentForAuthorize(sql: Sql, agentId: string, modelId: string, modelHashHex: string): Promise<AgentForAuthorize | null> {
-  const rows = await sql<AgentForAuthorize[]>`
-    select a.status, a.max_notional, a.allowed_regimes,
-           exists (select 1 from agent_models m where m.agent_id = a.agent_id and m.model_id = ${modelId} and m.model_hash_hex = ${modelHashHex}) as model_registered
-    from agents a where a.agent_id = ${agentId}`;
-  return rows[0] ?? null;
+/**
+ * Authorize's one read: the idempotency record of (agent, client_order_id) if any, and the agent's facts,
+ * in a single round trip.
+ */
+export async function authorizeLookup(sql: Sql, agentId: string, clientOrderId: string, modelId: string, modelHashHex: string):
+  Promise<{ prior: { order_hash: string; response: unknown } | null; agent: AgentForAuthorize | null }> {
+  const [row] = await sql<Array<{ order_hash: string | null; response: unknown; status: AgentStatus | null; max_notional: number; allowed_regimes: Regime[] | null; model_registered: boolean }>>`
+    select i.order_hash, i.response, a.status, a.max_notional, a.allowed_regimes,
+           exists (select 1 from agent_models m where m.agent_id = ${agentId} and m.model_id = ${modelId} and m.model_hash_hex = ${modelHashHex}) as model_registered
+    from (select 1) as one
+    left join trace_idempotency i on i.agent_id = ${agentId} and i.client_order_id = ${clientOrderId}
+    left join agents a on a.agent_id = ${agentId}`;
+  if (!row) return { prior: null, agent: null };
+  return {
+    prior: row.order_hash === null ? null : { order_hash: row.order_hash, response: row.response },
+    agent: row.status === null ? null : { status: row.status, max_notional: row.max_notional, allowed_regimes: row.allowed_regimes, model_registered: row.model_registered },
+  };
 }
+
 
 function dedupeModels(models: ApprovedModel[]): ApprovedModel[] {
   const seen = new Map<string, ApprovedModel>();
