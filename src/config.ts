@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { parsePublicKey } from './crypto/ed25519.js';
 import { TradesealError } from './errors.js';
+import { packageRoot } from './store/migration-files.js';
 
 type Parser<T> = (raw: string) => T;
 
@@ -94,6 +95,24 @@ const secretKey: Parser<Uint8Array> = (raw) => {
   return new Uint8Array(bytes);
 };
 
+const httpUrl: Parser<string> = (raw) => {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new BadSetting();
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BadSetting();
+  // Stored without a trailing slash so callers append `/fred/...` paths without doubling it.
+  return url.toString().replace(/\/+$/, '');
+};
+
+const fredKey: Parser<string> = (raw) => {
+  // FRED's own rule ("a 32 character alpha-numeric lower-case string"), checked here so a typo fails at start.
+  if (!/^[a-z0-9]{32}$/.test(raw.trim())) throw new BadSetting();
+  return raw.trim();
+};
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -109,7 +128,7 @@ export const SETTINGS = {
     'TCP port `tradeseal serve` listens on.'),
   logLevel: setting<LogLevel>('LOG_LEVEL', LOG_LEVELS.join('|'), '`info`', () => 'info', oneOf(...LOG_LEVELS),
     'Server log level (JSON lines on stderr).'),
-  policyPath: setting('POLICY_PATH', 'a path to a policy JSON file', '`data/policy/default.json`', () => path.resolve('data/policy/default.json'), (raw) => path.resolve(str(raw)),
+  policyPath: setting('POLICY_PATH', 'a path to a policy JSON file', '`data/policy/default.json`', () => path.join(packageRoot(), 'data/policy/default.json'), (raw) => path.resolve(str(raw)),
     'The engine\'s policy document, validated at start (`tradeseal engine policy check FILE`).'),
   engineOwnerToken: setting<string | null>('ENGINE_OWNER_TOKEN', '`tse_` followed by at least 43 base64url characters', 'unset', () => null, engineToken,
     'On a start with no owner token in the store, registers this one as the first owner token (else use `tradeseal engine tokens bootstrap`).'),
@@ -129,7 +148,20 @@ export const SETTINGS = {
     'Relative tolerance of executed against authorized quantity at bind before the trace is Divergent.'),
   stateRefreshMs: setting('ENGINE_STATE_REFRESH_MS', 'an integer of milliseconds 50-1000', '`250`', () => 250, int(50, 1000),
     'How often each engine instance re-reads the shared regime broadcast and shadow mode (a change reaches every instance within this time).'),
+  fredApiKey: setting<string | null>('FRED_API_KEY', 'a FRED API key (32 lower-case letters and digits)', 'unset (the bundled CSV files only)', () => null, fredKey,
+    'Key of the FRED API, for refreshing the macro series (`pipeline/fred.ts`). Unset: the pipeline runs on the files in `PIPELINE_DATA_DIR`.'),
+  fredBaseUrl: setting('FRED_BASE_URL', 'an http(s) URL', '`https://api.stlouisfed.org`', () => 'https://api.stlouisfed.org', httpUrl,
+    'Base address of the FRED API (tests point it at a local server).'),
+  pipelineDataDir: setting('PIPELINE_DATA_DIR', 'a directory path', '`data/macro`', () => path.join(packageRoot(), 'data/macro'), (raw) => path.resolve(str(raw)),
+    'Directory of the macro and market CSV files the pipeline reads (and the FRED refresh rewrites).'),
+  pipelineSeed: setting('PIPELINE_SEED', 'an integer 0-4294967295', '`7`', () => 7, int(0, 4_294_967_295),
+    'Seed of the pipeline\'s model fits: the same data and seed publish the same numbers.'),
+  pipelineCron: setting('PIPELINE_CRON', 'a cron expression (5 or 6 fields)', '`30 6 * * 1-5`', () => '30 6 * * 1-5', str,
+    'When `tradeseal pipeline schedule` runs the pipeline (server local time), unless `--cron` is given.'),
 } satisfies Record<string, Setting<unknown>>;
+
+/** Settings whose values are secrets: never repeated in an error message. */
+const SECRET_SETTINGS = new Set(['DATABASE_URL', 'ENGINE_OWNER_TOKEN', 'REGIME_OPERATOR_SECRET_KEY', 'FRED_API_KEY']);
 
 type Settings = typeof SETTINGS;
 export type Config = Readonly<{ [K in keyof Settings]: ReturnType<Settings[K]['fallback']> }>;
@@ -149,7 +181,8 @@ export function loadConfig(env: Env = process.env): Config {
     try {
       out[key] = s.parse(raw);
     } catch {
-      bad.push(`${s.env}=${JSON.stringify(raw)} (expected ${s.form})`);
+      // Secrets are never echoed, not even mistyped ones: error messages end up in logs.
+      bad.push(`${s.env}=${SECRET_SETTINGS.has(s.env) ? '(value hidden)' : JSON.stringify(raw)} (expected ${s.form})`);
     }
   }
   if (bad.length > 0) {
@@ -172,4 +205,4 @@ export function settingsTable(): string {
   return ['| Setting | Default | Form | What it does |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-export const parsers = { str, int, num, bool, oneOf, postgresUrl, engineToken, publicKey, secretKey };
+export const parsers = { str, int, num, bool, oneOf, postgresUrl, httpUrl, fredKey, engineToken, publicKey, secretKey };

@@ -34,6 +34,18 @@ describe('loadConfig', () => {
     expect(e.message).toContain('LOG_LEVEL="loud" (expected fatal|error|warn|info|debug|trace|silent)');
   });
 
+  it('never repeats a secret in its error message', () => {
+    let message = '';
+    try {
+      loadConfig({ FRED_API_KEY: 'abcdefgh-secret-key', ENGINE_OWNER_TOKEN: 'tse_short', DATABASE_URL: 'mysql://u:hunter2@h/db' });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toContain('FRED_API_KEY=(value hidden)');
+    expect(message).toContain('ENGINE_OWNER_TOKEN=(value hidden)');
+    expect(message).not.toMatch(/secret-key|tse_short|hunter2/);
+  });
+
   it('refuses ports out of range', () => {
     expect(() => loadConfig({ PORT: '65536' })).toThrow(/PORT/);
   });

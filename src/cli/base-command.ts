@@ -11,6 +11,7 @@ import { Command, Errors } from '@oclif/core';
 import { loadConfig, type Config } from '../config.js';
 import { EXIT, isTradesealError, type FieldError } from '../errors.js';
 import { openStore, type Store } from '../store/db.js';
+import { migrate } from '../store/migrate.js';
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'CONNECT_TIMEOUT', 'ECONNRESET']);
 
@@ -34,9 +35,12 @@ export abstract class TradesealCommand extends Command {
   }
 
   /** Runs `fn` with an open store and always closes it. */
-  protected async withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
+  protected async withStore<T>(fn: (store: Store) => Promise<T>, options: { migrate?: boolean } = {}): Promise<T> {
     const store = await openStore(this.settings);
     try {
+      // Pending migrations are applied first (idempotent, under their advisory lock), as `serve` does, so a
+      // command on a fresh store answers instead of failing on a missing table. `db status|migrate` opt out.
+      if (options.migrate !== false) await migrate(store.sql);
       return await fn(store);
     } finally {
       await store.close();

@@ -66,6 +66,7 @@ describe('flag errors', () => {
 const WITHOUT_JSON_FLAG: Record<string, string> = {
   'serve.ts': 'runs until a signal; it has no result',
   [path.join('regime', 'heartbeat.ts')]: 'its output is the heartbeat as JSON already',
+  [path.join('pipeline', 'schedule.ts')]: 'runs until a signal, logging each run as a JSON line',
 };
 
 describe('every command', () => {

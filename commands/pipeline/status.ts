@@ -1,0 +1,23 @@
+import { Flags } from '@oclif/core';
+import { TradesealCommand } from '../../src/cli/base-command.js';
+import { renderTable } from '../../src/cli/table.js';
+import { recentRuns, type RunSummaryRow } from '../../pipeline/publish/run-lock.js';
+
+export default class PipelineStatus extends TradesealCommand {
+  static override summary = 'Show recent pipeline runs: when, status, days published, fit dates, timings';
+  static override examples = ['<%= config.bin %> pipeline status', '<%= config.bin %> pipeline status --limit 30 --json'];
+  static override flags = { limit: Flags.integer({ summary: 'How many runs', default: 10, min: 1, max: 1000 }) };
+
+  async run(): Promise<{ runs: RunSummaryRow[] }> {
+    const { flags } = await this.parse(PipelineStatus);
+    const runs = await this.withStore((store) => recentRuns(store.sql, flags.limit));
+    if (runs.length === 0) this.log('no pipeline run yet: `tradeseal pipeline run`');
+    else {
+      this.log(renderTable(['started_at', 'status', 'days', 'last_day', 'hmm_fit_date', 'seconds', 'run_id', 'error'], runs.map((r) => [
+        r.started_at.toISOString(), r.status, r.days, r.last_day, r.hmm_fit_date,
+        r.finished_at ? ((r.finished_at.getTime() - r.started_at.getTime()) / 1000).toFixed(1) : null, r.run_id, r.error?.slice(0, 60) ?? null,
+      ])));
+    }
+    return { runs };
+  }
+}

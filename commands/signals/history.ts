@@ -1,0 +1,31 @@
+import { Flags } from '@oclif/core';
+import { TradesealCommand } from '../../src/cli/base-command.js';
+import { renderTable } from '../../src/cli/table.js';
+import { compactHistory, type CompactHistoryRow } from '../../src/signals/store/history.js';
+
+const date = (name: string) => Flags.string({ summary: `${name} date, YYYY-MM-DD (inclusive)` });
+
+export default class SignalsHistory extends TradesealCommand {
+  static override summary = 'Print the published regime history: date, regime, risk_score and the four probabilities';
+  static override examples = [
+    '<%= config.bin %> signals history --start 2020-02-15 --end 2020-04-30',
+    '<%= config.bin %> signals history --start 2008-09-01 --json',
+  ];
+  static override flags = { start: date('First'), end: date('Last') };
+
+  async run(): Promise<CompactHistoryRow[]> {
+    const { flags } = await this.parse(SignalsHistory);
+    for (const [name, value] of [['--start', flags.start], ['--end', flags.end]] as const) {
+      if (value !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value)))) this.error(`${name} must be a date YYYY-MM-DD, got ${value}`, { exit: 2 });
+    }
+    if (flags.start && flags.end && flags.start > flags.end) this.error(`--start ${flags.start} is after --end ${flags.end}`, { exit: 2 });
+    const rows = await this.withStore((store) => compactHistory(store.sql, { start: flags.start ?? null, end: flags.end ?? null }));
+    if (rows.length === 0) this.log('no published days in that range (has the pipeline run? `tradeseal pipeline status`)');
+    else {
+      const f = (x: number): string => x.toFixed(4);
+      this.log(renderTable(['date', 'regime', 'risk_score', 'expansion', 'recovery', 'tightening', 'risk_off'],
+        rows.map((r) => [r.date, r.regime, f(r.risk_score), f(r.prob_expansion), f(r.prob_recovery), f(r.prob_tightening), f(r.prob_risk_off)])));
+    }
+    return rows;
+  }
+}

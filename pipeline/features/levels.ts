@@ -1,0 +1,82 @@
+/**
+ * Daily levels on the trading calendar, strictly point in time: for each calendar day t and each series,
+ * the latest non-missing observation with `usable_from <= t` (a DuckDB ASOF join on `usable_from`).
+ * A Wednesday H.4.1 value is therefore seen from Thursday on, and the Wednesday itself still sees the
+ * week before.
+ *
+ * Three rules beyond "latest usable value":
+ * - RRP before daily operations (RRP_DAILY_FROM): the value of that very day, else 0 (no operation).
+ * - The 10Y−2Y curve is T10Y2Y, unless DGS10 and DGS2 both have a newer observation than T10Y2Y: then
+ *   DGS10 − DGS2 rounded to 2 decimals (FRED's T10Y2Y is that difference at 2 decimals; in the bundled
+ *   data the two agree on every day since 1996, so this only bridges a late T10Y2Y).
+ * - The dollar is DTWEXBGS, and before its first usable value DTWEXB × the fixed splice ratio (params.ts).
+ * Instrument returns are close-to-close on each instrument's own rows, so the first calendar day has one.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { queryRows, sqlDate, sqlString } from '../ingest/duckdb.js';
+import { DOLLAR_SPLICE, RRP_DAILY_FROM } from './params.js';
+
+/** The usable, non-missing observations of one series, as a joinable subquery. */
+const usable = (series: string): string => `(SELECT date, value, usable_from FROM pit WHERE series = ${sqlString(series)} AND value IS NOT NULL)`;
+
+/** `ASOF LEFT JOIN` of one series onto the calendar: the alias carries that day's latest usable `value` and its `date`. */
+const asof = (series: string, alias: string): string => `ASOF LEFT JOIN ${usable(series)} AS ${alias} ON c.date >= ${alias}.usable_from`;
+
+/** Close and simple return of an instrument on its own trading days. */
+const instrument = (series: string): string => `
+  (SELECT date, value AS close, value / lag(value) OVER (ORDER BY date) - 1 AS ret FROM ${usable(series)})`;
+
+const SPLICE_RATIO = `(${DOLLAR_SPLICE.DTWEXBGS}::DOUBLE / ${DOLLAR_SPLICE.DTWEXB}::DOUBLE)`;
+
+export const LEVELS_SQL = `
+CREATE OR REPLACE TEMP TABLE levels AS
+SELECT
+  c.date,
+  walcl.value AS walcl_mn,
+  tga.value AS wtregen_mn,
+  CASE WHEN c.date < ${sqlDate(RRP_DAILY_FROM)}
+       THEN CASE WHEN rrp.date = c.date THEN rrp.value ELSE 0 END
+       ELSE rrp.value END AS rrp_bn,
+  dgs10.value AS ust10y_pct,
+  CASE WHEN t10y2y.value IS NOT NULL AND (dgs10.date IS NULL OR dgs2.date IS NULL OR t10y2y.date >= greatest(dgs10.date, dgs2.date))
+       THEN t10y2y.value
+       ELSE round(dgs10.value - dgs2.value, 2) END AS curve_10y2y_pp,
+  hy.value AS hy_spread_pct,
+  vix.value AS vix,
+  coalesce(bgs.value, b.value * ${SPLICE_RATIO}) AS dollar,
+  gspc.close AS equity_close, gspc.ret AS ret_equity,
+  spy.close AS spy_close, spy.ret AS ret_spy,
+  gld.close AS gold_close, gld.ret AS ret_gold
+FROM calendar AS c
+${asof('WALCL', 'walcl')}
+${asof('WTREGEN', 'tga')}
+${asof('RRPONTSYD', 'rrp')}
+${asof('DGS10', 'dgs10')}
+${asof('DGS2', 'dgs2')}
+${asof('T10Y2Y', 't10y2y')}
+${asof('BAMLH0A0HYM2', 'hy')}
+${asof('VIXCLS', 'vix')}
+${asof('DTWEXBGS', 'bgs')}
+${asof('DTWEXB', 'b')}
+LEFT JOIN ${instrument('GSPC')} AS gspc ON gspc.date = c.date
+LEFT JOIN ${instrument('SPY')} AS spy ON spy.date = c.date
+LEFT JOIN ${instrument('GLD')} AS gld ON gld.date = c.date
+ORDER BY c.date`;
+
+/**
+ * Compares the fixed splice link with the data: if DTWEXBGS and DTWEXB have a common date in `pit`, the first
+ * one should be DOLLAR_SPLICE's date with its two values. A mismatch (an H.10 revision of 2006 history) does
+ * not stop the run, since the fixed ratio keeps every published value as it was, but it is reported in the
+ * vintage's warnings so an operator can decide on a model-version change. Returns null when they agree.
+ */
+export async function dollarSpliceWarning(conn: DuckDBConnection): Promise<string | null> {
+  const [first] = await queryRows(conn, `
+    SELECT strftime(bgs.date, '%Y-%m-%d') AS date, bgs.value AS bgs, b.value AS b
+    FROM ${usable('DTWEXBGS')} AS bgs JOIN ${usable('DTWEXB')} AS b USING (date)
+    ORDER BY bgs.date LIMIT 1`);
+  if (!first) return null;
+  if (first.date === DOLLAR_SPLICE.date && first.bgs === DOLLAR_SPLICE.DTWEXBGS && first.b === DOLLAR_SPLICE.DTWEXB) return null;
+  return `dollar splice link differs from the data: first common DTWEXBGS/DTWEXB date ${String(first.date)} `
+    + `(${String(first.bgs)} / ${String(first.b)}), pipeline/features/params.ts fixes ${DOLLAR_SPLICE.date} `
+    + `(${DOLLAR_SPLICE.DTWEXBGS} / ${DOLLAR_SPLICE.DTWEXB}); pre-2006 dollar levels keep the fixed ratio`;
+}

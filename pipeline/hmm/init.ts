@@ -1,0 +1,192 @@
+/**
+ * Starting points for EM: a seeded k-means++ initialisation for a cold fit, and seeded perturbations of a
+ * previous model for a warm (walk-forward) refit.
+ *
+ * k-means++ (D. Arthur and S. Vassilvitskii, "k-means++: the advantages of careful seeding", SODA 2007): the
+ * first centre uniformly at random, each further centre drawn with probability proportional to the squared
+ * distance to the nearest centre chosen so far; then Lloyd's iterations (S. P. Lloyd, IEEE Trans. Inf. Theory
+ * 28, 1982) to convergence. Clustering is done on standardised data (each column to mean 0, sd 1) so that a
+ * factor with a large scale does not decide the clusters alone; the model is then built in the original units:
+ * means and covariances of the clusters, and transitions counted along the cluster sequence with one
+ * pseudo-count per entry (Laplace smoothing) so no transition starts at probability 0, which EM could never
+ * leave.
+ */
+import type { Rng } from '../random.js';
+import { stationaryDistribution } from './chain.js';
+import { floorCovariance } from './linalg.js';
+import type { GaussianHmm, Observations } from './model.js';
+import type { StartProbMode } from './transition-update.js';
+
+export interface InitSettings {
+  covFloor: number;
+  tiedCovariance: boolean;
+  startProb: StartProbMode;
+}
+
+/** Column means and standard deviations of X (sd 1 for a constant column, so standardising is safe). */
+export function columnMoments(X: Observations, d: number): { mean: Float64Array; sd: Float64Array } {
+  const T = X.length;
+  const mean = new Float64Array(d);
+  const sd = new Float64Array(d);
+  for (const row of X) for (let j = 0; j < d; j++) mean[j] = mean[j]! + row[j]! / T;
+  for (const row of X) for (let j = 0; j < d; j++) sd[j] = sd[j]! + (row[j]! - mean[j]!) ** 2 / T;
+  for (let j = 0; j < d; j++) sd[j] = sd[j]! > 0 ? Math.sqrt(sd[j]!) : 1;
+  return { mean, sd };
+}
+
+function squaredDistance(a: ArrayLike<number>, b: ArrayLike<number>, d: number): number {
+  let s = 0;
+  for (let j = 0; j < d; j++) s += (a[j]! - b[j]!) ** 2;
+  return s;
+}
+
+/** k-means++ seeding followed by Lloyd's iterations; returns the cluster of each row. */
+export function kmeans(Z: readonly Float64Array[], K: number, rng: Rng, maxIter = 100): Int32Array {
+  const T = Z.length;
+  const d = Z[0]!.length;
+  const centres: Float64Array[] = [Float64Array.from(Z[rng.int(T)]!)];
+  const nearest = Float64Array.from(Z, (z) => squaredDistance(z, centres[0]!, d));
+  while (centres.length < K) {
+    let total = 0;
+    for (let t = 0; t < T; t++) total += nearest[t]!;
+    let pick = rng.int(T);
+    if (total > 0) {
+      // Inverse-CDF draw proportional to D(x)²; `pick` stays the last positive-weight row if rounding runs out.
+      let target = rng.uniform() * total;
+      for (let t = 0; t < T; t++) {
+        if (nearest[t]! <= 0) continue;
+        pick = t;
+        target -= nearest[t]!;
+        if (target < 0) break;
+      }
+    }
+    const centre = Float64Array.from(Z[pick]!);
+    centres.push(centre);
+    for (let t = 0; t < T; t++) nearest[t] = Math.min(nearest[t]!, squaredDistance(Z[t]!, centre, d));
+  }
+  const labels = new Int32Array(T).fill(-1);
+  for (let iter = 0; iter < maxIter; iter++) {
+    let changed = false;
+    for (let t = 0; t < T; t++) {
+      let best = 0;
+      let bestDistance = Infinity;
+      for (let k = 0; k < K; k++) {
+        const dist = squaredDistance(Z[t]!, centres[k]!, d);
+        if (dist < bestDistance) {
+          bestDistance = dist;
+          best = k;
+        }
+      }
+      if (labels[t] !== best) {
+        labels[t] = best;
+        changed = true;
+      }
+    }
+    if (!changed) break;
+    const counts = new Float64Array(K);
+    for (const c of centres) c.fill(0);
+    for (let t = 0; t < T; t++) {
+      const k = labels[t]!;
+      counts[k] = counts[k]! + 1;
+      for (let j = 0; j < d; j++) centres[k]![j] = centres[k]![j]! + Z[t]![j]!;
+    }
+    for (let k = 0; k < K; k++) {
+      if (counts[k]! > 0) {
+        for (let j = 0; j < d; j++) centres[k]![j] = centres[k]![j]! / counts[k]!;
+      } else {
+        // An empty cluster takes the row farthest from its centre, so K clusters survive.
+        let far = 0;
+        let farDistance = -1;
+        for (let t = 0; t < T; t++) {
+          const dist = squaredDistance(Z[t]!, centres[labels[t]!]!, d);
+          if (dist > farDistance) {
+            farDistance = dist;
+            far = t;
+          }
+        }
+        centres[k]!.set(Z[far]!);
+      }
+    }
+  }
+  return labels;
+}
+
+/** Mean, covariance (divided by n) and count n of the rows of X selected by `member` (zeros when n = 0). */
+function moments(X: Observations, d: number, member: (t: number) => boolean): { mean: Float64Array; cov: Float64Array; n: number } {
+  const mean = new Float64Array(d);
+  const cov = new Float64Array(d * d);
+  let n = 0;
+  for (let t = 0; t < X.length; t++) {
+    if (!member(t)) continue;
+    n++;
+    for (let j = 0; j < d; j++) mean[j] = mean[j]! + X[t]![j]!;
+  }
+  if (n === 0) return { mean, cov, n };
+  for (let j = 0; j < d; j++) mean[j] = mean[j]! / n;
+  for (let t = 0; t < X.length; t++) {
+    if (!member(t)) continue;
+    for (let i = 0; i < d; i++) for (let j = 0; j < d; j++) cov[i * d + j] = cov[i * d + j]! + ((X[t]![i]! - mean[i]!) * (X[t]![j]! - mean[j]!)) / n;
+  }
+  return { mean, cov, n };
+}
+
+/** A cold-start model from a seeded k-means++ clustering of X. */
+export function kmeansModel(X: Observations, K: number, rng: Rng, settings: InitSettings): GaussianHmm {
+  const d = X[0]!.length;
+  const { mean, sd } = columnMoments(X, d);
+  const Z = X.map((row) => Float64Array.from({ length: d }, (_, j) => (row[j]! - mean[j]!) / sd[j]!));
+  const labels = kmeans(Z, K, rng);
+  const global = moments(X, d, () => true);
+  const pooled = new Float64Array(d * d);
+  const means: Float64Array[] = [];
+  const covars: Float64Array[] = [];
+  for (let k = 0; k < K; k++) {
+    const cluster = moments(X, d, (t) => labels[t] === k);
+    means.push(cluster.n > 0 ? cluster.mean : Float64Array.from(global.mean));
+    // A cluster with too few rows for a full covariance borrows the global one.
+    covars.push(cluster.n > d ? cluster.cov : Float64Array.from(global.cov));
+    for (let i = 0; i < d * d; i++) pooled[i] = pooled[i]! + (cluster.cov[i]! * cluster.n) / X.length;
+  }
+  const floored = (c: Float64Array): Float64Array => floorCovariance(c, d, settings.covFloor);
+  const transmat = new Float64Array(K * K).fill(1);
+  for (let t = 0; t + 1 < labels.length; t++) transmat[labels[t]! * K + labels[t + 1]!] = transmat[labels[t]! * K + labels[t + 1]!]! + 1;
+  normaliseRows(transmat, K);
+  return {
+    K,
+    d,
+    startProb: settings.startProb === 'stationary' ? stationaryDistribution(transmat) : new Float64Array(K).fill(1 / K),
+    transmat,
+    means,
+    covars: settings.tiedCovariance ? covars.map(() => floored(pooled)) : covars.map(floored),
+  };
+}
+
+function normaliseRows(a: Float64Array, K: number): void {
+  for (let i = 0; i < K; i++) {
+    let s = 0;
+    for (let j = 0; j < K; j++) s += a[i * K + j]!;
+    for (let j = 0; j < K; j++) a[i * K + j] = a[i * K + j]! / s;
+  }
+}
+
+/**
+ * A seeded perturbation of a previous model, for the extra restarts of a warm fit: each mean moves by
+ * `scale` × (the column's sd) × N(0, 1) per coordinate, and each transition row (and the start distribution)
+ * is mixed 90/10 with a random distribution. Covariances are kept: they are the slowest part of a fit to move
+ * and the least likely to be in the wrong basin.
+ */
+export function perturbModel(model: GaussianHmm, X: Observations, rng: Rng, settings: InitSettings, scale = 0.25): GaussianHmm {
+  const { K, d } = model;
+  const { sd } = columnMoments(X, d);
+  const means = model.means.map((m) => Float64Array.from(m, (v, j) => v + scale * sd[j]! * rng.normal()));
+  const transmat = new Float64Array(K * K);
+  for (let i = 0; i < K; i++) {
+    const noise = Float64Array.from({ length: K }, () => rng.uniform() + 1e-3);
+    const total = noise.reduce((s, v) => s + v, 0);
+    for (let j = 0; j < K; j++) transmat[i * K + j] = 0.9 * model.transmat[i * K + j]! + (0.1 * noise[j]!) / total;
+  }
+  normaliseRows(transmat, K);
+  const startProb =
+    settings.startProb === 'stationary' ? stationaryDistribution(transmat) : Float64Array.from(model.startProb, (p) => 0.9 * p + 0.1 / K);
+  return { K, d, startProb, transmat, means, covars: model.covars.map((c) => Float64Array.from(c)) };
+}

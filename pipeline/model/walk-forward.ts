@@ -1,0 +1,181 @@
+/**
+ * The walk-forward regime model (PIPELINE.md, "Walk-forward"): on the first trading day of every month
+ * (and on the first day after the burn-in), refit on an expanding window of everything known up to and
+ * including that day: PCA of the standardized features, then a 4-state Gaussian HMM on the four factors,
+ * its states named by the label rule and stored in regime order. Between refits, each day's factors use the
+ * last PCA and its probabilities are the HMM's filtered (forward-only) probabilities, one step at a time.
+ * So the published probabilities of day t depend only on data usable on t: the no-look-ahead rule.
+ *
+ * Deterministic for a given seed. Refits after the first warm-start from the previous fit's states,
+ * re-expressed in the new factor basis through the previous smoothed posteriors, which keeps EM short.
+ * Pure: a feature frame in, per-day model outputs out.
+ */
+import { fit as fitHmm } from '../hmm/fit.js';
+import { backward, filterStep, forward, smoothed } from '../hmm/inference.js';
+import { permuteModel } from '../hmm/matching.js';
+import { logEmissions, type GaussianHmm } from '../hmm/model.js';
+import { labelStates, stateProfiles } from './labels.js';
+import { fitPca, N_FACTORS, PCA_INPUTS, project, type PcaFit } from './pca.js';
+
+export interface WalkForwardOptions {
+  seed: number;
+  /** Trading days of data before the first fit (3 years). */
+  burnInDays: number;
+  /** EM restarts of the first (cold) fit; later refits start from the previous fit and run once. */
+  restarts: number;
+  /** Restarts of a warm refit (the warm start, then seeded perturbations of it). */
+  warmRestarts: number;
+  maxIter: number;
+  tol: number;
+  covFloor: number;
+}
+
+export const DEFAULT_WALK_FORWARD: WalkForwardOptions = Object.freeze({ seed: 7, burnInDays: 756, restarts: 6, warmRestarts: 1, maxIter: 200, tol: 1e-3, covFloor: 1e-3 });
+
+export interface ModelDay {
+  /** Index into the frame's dates. */
+  index: number;
+  /** Probabilities in regime order (expansion, recovery, tightening, risk_off). */
+  probs: Float64Array;
+  factors: Float64Array;
+  variance_explained_pct: number[];
+  pca_fit_date: string;
+  hmm_fit_date: string;
+  /** a_ii of each regime in the model in force. */
+  stay: Float64Array;
+}
+
+export interface ModelFit {
+  fit_date: string;
+  pca: PcaFit;
+  hmm: { startProb: number[]; transmat: number[]; means: number[][]; covars: number[][] };
+  log_likelihood: number;
+  iterations: number;
+}
+
+export interface WalkForwardResult {
+  days: ModelDay[];
+  fits: ModelFit[];
+  firstIndex: number;
+}
+
+export interface FrameLike {
+  dates: string[];
+  columns: Record<string, Float64Array>;
+}
+
+const LABEL_INPUTS = { hy: 'hy_spread_pct', vix: 'vix', ret: 'ret_equity', y10Mom: 'mom_z_ust10y', liqChange: 'net_liq_change_4w_bn' } as const;
+
+function columnOf(frame: FrameLike, name: string): Float64Array {
+  const c = frame.columns[name];
+  if (!c) throw new Error(`feature frame has no column ${name}`);
+  return c;
+}
+
+/** The first index from which every model input is a finite number on every day. */
+export function firstCompleteIndex(frame: FrameLike): number {
+  const cols = [...PCA_INPUTS, ...Object.values(LABEL_INPUTS)].map((n) => columnOf(frame, n));
+  let last = -1;
+  for (let t = 0; t < frame.dates.length; t++) if (cols.some((c) => !Number.isFinite(c[t]))) last = t;
+  return last + 1;
+}
+
+/** Refit days: the first fit day, then the first trading day of each month. */
+export function refitIndices(dates: readonly string[], first: number): number[] {
+  const out: number[] = [];
+  for (let t = first; t < dates.length; t++) {
+    if (t === first || dates[t]!.slice(0, 7) !== dates[t - 1]!.slice(0, 7)) out.push(t);
+  }
+  return out;
+}
+
+/** A warm start in the new basis: the previous fit's states, re-estimated from its smoothed posteriors. */
+function warmStartFrom(prev: { gamma: Float64Array; model: GaussianHmm }, X: Float64Array[]): GaussianHmm {
+  const K = prev.model.K;
+  const d = X[0]!.length;
+  const T = prev.gamma.length / K;
+  const means: Float64Array[] = [];
+  const covars: Float64Array[] = [];
+  for (let k = 0; k < K; k++) {
+    const m = new Float64Array(d);
+    let w = 0;
+    for (let t = 0; t < T; t++) {
+      const g = prev.gamma[t * K + k]!;
+      w += g;
+      for (let j = 0; j < d; j++) m[j]! += g * X[t]![j]!;
+    }
+    for (let j = 0; j < d; j++) m[j] = m[j]! / (w || 1);
+    const c = new Float64Array(d * d);
+    for (let t = 0; t < T; t++) {
+      const g = prev.gamma[t * K + k]!;
+      for (let a = 0; a < d; a++) for (let b = 0; b < d; b++) c[a * d + b]! += (g * (X[t]![a]! - m[a]!) * (X[t]![b]! - m[b]!)) / (w || 1);
+    }
+    for (let a = 0; a < d; a++) c[a * d + a]! += 1e-3;
+    means.push(m);
+    covars.push(c);
+  }
+  return { K, d, startProb: Float64Array.from(prev.model.startProb), transmat: Float64Array.from(prev.model.transmat), means, covars };
+}
+
+const plain = (m: GaussianHmm): ModelFit['hmm'] => ({
+  startProb: [...m.startProb], transmat: [...m.transmat], means: m.means.map((x) => [...x]), covars: m.covars.map((x) => [...x]),
+});
+
+export function walkForward(frame: FrameLike, options: Partial<WalkForwardOptions> = {}): WalkForwardResult {
+  const o = { ...DEFAULT_WALK_FORWARD, ...options };
+  const s0 = firstCompleteIndex(frame);
+  const f0 = s0 + o.burnInDays;
+  if (f0 >= frame.dates.length) throw new RangeError(`not enough history: ${frame.dates.length - s0} complete days, the burn-in needs ${o.burnInDays + 1}`);
+  const inputs = PCA_INPUTS.map((n) => columnOf(frame, n));
+  const rowAt = (t: number): Float64Array => Float64Array.from(inputs, (c) => c[t]!);
+  const label = Object.fromEntries(Object.entries(LABEL_INPUTS).map(([k, n]) => [k, columnOf(frame, n)])) as Record<keyof typeof LABEL_INPUTS, Float64Array>;
+
+  const refits = refitIndices(frame.dates, f0);
+  const days: ModelDay[] = [];
+  const fits: ModelFit[] = [];
+  let prev: { gamma: Float64Array; model: GaussianHmm } | null = null;
+
+  for (let r = 0; r < refits.length; r++) {
+    const at = refits[r]!;
+    const end = r + 1 < refits.length ? refits[r + 1]! : frame.dates.length;
+    const rows: Float64Array[] = [];
+    for (let t = s0; t <= at; t++) rows.push(rowAt(t));
+    const pca = fitPca(rows);
+    const X = rows.map((row) => project(pca, row));
+
+    const result = fitHmm(X, {
+      K: 4, restarts: prev ? o.warmRestarts : o.restarts, maxIter: o.maxIter, tol: o.tol, covFloor: o.covFloor, seed: (o.seed + r * 7919) >>> 0,
+      ...(prev ? { warmStart: warmStartFrom(prev, X) } : {}),
+    });
+    const raw = result.model;
+    const le = logEmissions(raw, X);
+    const fw = forward(raw, le);
+    const gamma = smoothed(fw, backward(raw, le, fw.logNormalizers));
+    const slice = (c: Float64Array): Float64Array => c.subarray(s0, at + 1);
+    const profiles = stateProfiles(gamma, 4, { hy: slice(label.hy), vix: slice(label.vix), ret: slice(label.ret), y10Mom: slice(label.y10Mom), liqChange: slice(label.liqChange) });
+    const names = labelStates(profiles);
+    const perm = [names.expansion, names.recovery, names.tightening, names.risk_off];
+    const model = permuteModel(raw, perm);
+    const T = X.length;
+    const gammaOrdered = new Float64Array(T * 4);
+    for (let t = 0; t < T; t++) for (let k = 0; k < 4; k++) gammaOrdered[t * 4 + k] = gamma[t * 4 + perm[k]!]!;
+    prev = { gamma: gammaOrdered, model };
+
+    const fitDate = frame.dates[at]!;
+    fits.push({ fit_date: fitDate, pca, hmm: plain(model), log_likelihood: result.logLikelihood, iterations: result.iterations });
+    const stay = Float64Array.from({ length: 4 }, (_, k) => model.transmat[k * 4 + k]!);
+
+    // The refit day: its filtered probability under the new model, then one filter step per day after it.
+    let filtered = Float64Array.from({ length: 4 }, (_, k) => fw.filtered[(T - 1) * 4 + perm[k]!]!);
+    days.push({ index: at, probs: filtered, factors: X[T - 1]!, variance_explained_pct: pca.variance_explained_pct, pca_fit_date: fitDate, hmm_fit_date: fitDate, stay });
+    for (let t = at + 1; t < end; t++) {
+      const x = project(pca, rowAt(t));
+      const step = filterStep(filtered, logEmissions(model, [x]), model.transmat);
+      filtered = Float64Array.from(step.filtered);
+      days.push({ index: t, probs: filtered, factors: x, variance_explained_pct: pca.variance_explained_pct, pca_fit_date: fitDate, hmm_fit_date: fitDate, stay });
+    }
+  }
+  return { days, fits, firstIndex: f0 };
+}
+
+export { N_FACTORS };

@@ -1,0 +1,67 @@
+/**
+ * Assembling the published rows from the feature frame and the walk-forward output: a pure function.
+ * Every published day is a walk-forward day; its net liquidity and scorecard come from the same frame row.
+ */
+import { trendLabel } from '../features/params.js';
+import type { ModelDay } from '../model/walk-forward.js';
+import { confidence, expectedRemainingDays, mostLikely, persistence, REGIME_ORDER, riskScore } from '../regime/signals.js';
+import type { LiquidityDay, ScorecardDay, SignalDay } from './types.js';
+
+export interface FrameColumns {
+  dates: string[];
+  columns: Record<string, Float64Array>;
+}
+
+const round = (x: number, digits = 10): number => Number(x.toFixed(digits));
+
+function col(frame: FrameColumns, name: string): Float64Array {
+  const c = frame.columns[name];
+  if (!c) throw new Error(`feature frame has no column ${name}`);
+  return c;
+}
+
+export function assemble(frame: FrameColumns, days: readonly ModelDay[]): { signals: SignalDay[]; liquidity: LiquidityDay[]; scorecard: ScorecardDay[] } {
+  const level = col(frame, 'net_liq_bn');
+  const change = col(frame, 'net_liq_change_4w_bn');
+  const z = col(frame, 'net_liq_zscore');
+  const trend = col(frame, 'net_liq_trend');
+  const fed = col(frame, 'fed_assets_bn');
+  const rrp = col(frame, 'rrp_bn');
+  const tga = col(frame, 'tga_bn');
+  const gauges = ['growth_momentum', 'inflation_momentum', 'liquidity', 'financial_stress', 'dollar_strength'].map((n) => col(frame, n));
+
+  const top = days.map((d) => mostLikely(d.probs));
+  const runs = persistence(top);
+  const signals: SignalDay[] = [];
+  const liquidity: LiquidityDay[] = [];
+  const scorecard: ScorecardDay[] = [];
+  days.forEach((d, i) => {
+    const t = d.index;
+    const date = frame.dates[t] as string;
+    const k = top[i] as number;
+    const probs = [...d.probs].map((p) => round(p, 12));
+    const liqTrend = trendLabel(trend[t] as number);
+    if (!liqTrend) throw new Error(`no net liquidity trend on ${date}`);
+    signals.push({
+      date,
+      regime: REGIME_ORDER[k]!,
+      prob_expansion: probs[0]!, prob_recovery: probs[1]!, prob_tightening: probs[2]!, prob_risk_off: probs[3]!,
+      risk_score: round(riskScore(d.probs), 12),
+      confidence: confidence(d.probs[k] as number),
+      persistence_days: runs[i] as number,
+      expected_duration_remaining_days: expectedRemainingDays(d.stay[k] as number),
+      level_bn: round(level[t] as number, 6), change_4w_bn: round(change[t] as number, 6),
+      liquidity_zscore: round(z[t] as number, 10), liquidity_trend: liqTrend,
+      pc1: round(d.factors[0] as number), pc2: round(d.factors[1] as number), pc3: round(d.factors[2] as number), pc4: round(d.factors[3] as number),
+      variance_explained_pct: d.variance_explained_pct.map((v) => round(v, 6)),
+      pca_fit_date: d.pca_fit_date, hmm_fit_date: d.hmm_fit_date,
+    });
+    liquidity.push({
+      date, fed_assets_bn: round(fed[t] as number, 6), rrp_bn: round(rrp[t] as number, 6), tga_bn: round(tga[t] as number, 6),
+      level_bn: round(level[t] as number, 6), change_4w_bn: round(change[t] as number, 6), zscore: round(z[t] as number, 10), trend: liqTrend,
+    });
+    const [g, inf, liq, fs, usd] = gauges.map((c) => round(c[t] as number, 10));
+    scorecard.push({ date, growth_momentum: g!, inflation_momentum: inf!, liquidity: liq!, financial_stress: fs!, dollar_strength: usd! });
+  });
+  return { signals, liquidity, scorecard };
+}

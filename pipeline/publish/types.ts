@@ -1,0 +1,78 @@
+/** What a pipeline run publishes: rows shaped like the store's tables (see migration 0004_signals.sql). */
+import type { Regime } from '../../src/engine/vocabulary.js';
+import type { Confidence } from '../regime/signals.js';
+
+export type Trend = 'EXPANDING' | 'CONTRACTING' | 'FLAT';
+
+export interface SignalDay {
+  date: string;
+  regime: Regime;
+  prob_expansion: number;
+  prob_recovery: number;
+  prob_tightening: number;
+  prob_risk_off: number;
+  risk_score: number;
+  confidence: Confidence;
+  persistence_days: number;
+  expected_duration_remaining_days: number;
+  level_bn: number;
+  change_4w_bn: number;
+  liquidity_zscore: number;
+  liquidity_trend: Trend;
+  pc1: number;
+  pc2: number;
+  pc3: number;
+  pc4: number;
+  variance_explained_pct: number[];
+  pca_fit_date: string;
+  hmm_fit_date: string;
+}
+
+export interface LiquidityDay {
+  date: string;
+  fed_assets_bn: number;
+  rrp_bn: number;
+  tga_bn: number;
+  level_bn: number;
+  change_4w_bn: number;
+  zscore: number;
+  trend: Trend;
+}
+
+export interface ScorecardDay {
+  date: string;
+  growth_momentum: number;
+  inflation_momentum: number;
+  liquidity: number;
+  financial_stress: number;
+  dollar_strength: number;
+}
+
+export interface ModelFitRecord {
+  fit_date: string;
+  pca: unknown;
+  hmm: unknown;
+}
+
+export interface RunRecord {
+  run_id: string;
+  started_at: Date;
+  as_of: string | null;
+  data_vintage: unknown;
+  model_version: string;
+  seed: number;
+  parameters: unknown;
+}
+
+export interface Publication {
+  run: RunRecord;
+  /** When the data were last updated (the newest usable_from of any input), published as model_metadata.data_vintage. */
+  dataVintageAt: Date;
+  signals: SignalDay[];
+  liquidity: LiquidityDay[];
+  scorecard: ScorecardDay[];
+  fits: ModelFitRecord[];
+  pcaFitDate: string;
+  hmmFitDate: string;
+  timingsMs: Record<string, number>;
+}

@@ -1,0 +1,22 @@
+/** Reading the published regime history (the compact history rows of the signal service). */
+import type { Sql } from 'postgres';
+
+export interface CompactHistoryRow {
+  date: string;
+  regime: string;
+  risk_score: number;
+  prob_expansion: number;
+  prob_recovery: number;
+  prob_tightening: number;
+  prob_risk_off: number;
+}
+
+/** Rows between `start` and `end` (inclusive, either open), oldest first. */
+export async function compactHistory(sql: Sql, range: { start?: string | null; end?: string | null }): Promise<CompactHistoryRow[]> {
+  return sql<CompactHistoryRow[]>`
+    select date::text as date, regime, risk_score, prob_expansion, prob_recovery, prob_tightening, prob_risk_off
+    from signal_days
+    where (${range.start ?? null}::date is null or date >= ${range.start ?? null}::date)
+      and (${range.end ?? null}::date is null or date <= ${range.end ?? null}::date)
+    order by date`;
+}

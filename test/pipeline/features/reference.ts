@@ -1,0 +1,177 @@
+/**
+ * Test helper: an independent computation of the feature frame in plain TypeScript, straight from the CSV
+ * text, sharing no code with pipeline/ (no DuckDB, no catalogue, no SQL). It restates the documented
+ * definitions (pipeline/features/*.ts module comments, data/macro/PROVENANCE.md) in the most literal way:
+ * linear scans, two-pass means and standard deviations, explicit loops over the trading days.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+interface Point {
+  date: string;
+  value: number | null;
+}
+
+const WEEKLY = new Set(['WALCL', 'WTREGEN']);
+const WINDOW = 252;
+const MOMENTUM = 20;
+const RRP_DAILY_FROM = '2013-09-23';
+const SPLICE_RATIO = 101.4155 / 111.6954;
+
+/** Rows of one file: `date` and the value column (`close` for the yfinance layout), empty → null. */
+export function readPoints(dir: string, id: string): Point[] {
+  const lines = readFileSync(path.join(dir, `${id}.csv`), 'utf8').trimEnd().split('\n');
+  const header = (lines[0] ?? '').split(',');
+  const col = header.includes('close') ? header.indexOf('close') : 1;
+  return lines.slice(1).map((line) => {
+    const fields = line.split(',');
+    const text = fields[col] ?? '';
+    return { date: fields[0] ?? '', value: text === '' ? null : Number(text) };
+  });
+}
+
+function nextDay(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+const usableFrom = (id: string, date: string): string => (WEEKLY.has(id) ? nextDay(date) : date);
+
+/**
+ * `at(day)`: the latest non-missing point of `id` usable on `day`. Days must be asked in increasing order
+ * (a cursor that only moves forward, so a whole history costs one pass).
+ */
+function cursor(points: Point[], id: string): (day: string) => Point | null {
+  let k = 0;
+  let found: Point | null = null;
+  return (day) => {
+    while (k < points.length && usableFrom(id, (points[k] as Point).date) <= day) {
+      const p = points[k] as Point;
+      if (p.value !== null) found = p;
+      k++;
+    }
+    return found;
+  };
+}
+
+function mean(xs: number[]): number {
+  let s = 0;
+  for (const x of xs) s += x;
+  return s / xs.length;
+}
+
+function sampleStd(xs: number[]): number {
+  const m = mean(xs);
+  let s = 0;
+  for (const x of xs) s += (x - m) ** 2;
+  return Math.sqrt(s / (xs.length - 1));
+}
+
+/** z of the 20-day change against the std of daily changes over the 252 days ending at i, × √20. */
+function momentumZ(x: number[], i: number): number {
+  if (i < WINDOW) return Number.NaN;
+  const changes: number[] = [];
+  for (let j = i - WINDOW + 1; j <= i; j++) changes.push((x[j] as number) - (x[j - 1] as number));
+  if (changes.some((c) => !Number.isFinite(c))) return Number.NaN;
+  return ((x[i] as number) - (x[i - MOMENTUM] as number)) / (sampleStd(changes) * Math.sqrt(MOMENTUM));
+}
+
+export interface ReferenceFrame {
+  dates: string[];
+  columns: Record<string, number[]>;
+}
+
+/** The whole frame, one trading day at a time. */
+export function referenceFrame(dir: string): ReferenceFrame {
+  const ids = ['WALCL', 'WTREGEN', 'RRPONTSYD', 'DGS10', 'DGS2', 'T10Y2Y', 'BAMLH0A0HYM2', 'VIXCLS', 'DTWEXBGS', 'DTWEXB', 'GSPC', 'SPY', 'GLD'];
+  const s = Object.fromEntries(ids.map((id) => [id, readPoints(dir, id)])) as Record<string, Point[]>;
+  const firstUsable = (id: string): string => {
+    const p = (s[id] ?? []).find((q) => q.value !== null);
+    return usableFrom(id, p?.date ?? '9999-12-31');
+  };
+  const lastRow = (id: string): string => (s[id] ?? []).at(-1)?.date ?? '0000-01-01';
+  const plus7 = (d: string): string => new Date(Date.parse(`${d}T00:00:00Z`) + 7 * 86_400_000).toISOString().slice(0, 10);
+
+  const starts = ['WALCL', 'WTREGEN', 'DGS10', 'DGS2', 'BAMLH0A0HYM2', 'VIXCLS', 'GSPC'].map(firstUsable);
+  starts.push([firstUsable('DTWEXBGS'), firstUsable('DTWEXB')].sort()[0] as string);
+  const ends = [plus7(lastRow('WALCL')), plus7(lastRow('WTREGEN')), ...['RRPONTSYD', 'DGS10', 'DGS2', 'BAMLH0A0HYM2', 'VIXCLS', 'DTWEXBGS', 'GSPC'].map(lastRow)];
+  const start = starts.sort().at(-1) as string;
+  const end = ends.sort()[0] as string;
+
+  const dates = (s.GSPC ?? []).filter((p) => p.value !== null && p.date >= start && p.date <= end).map((p) => p.date);
+  const c: Record<string, number[]> = {};
+  const push = (name: string, v: number | null | undefined): void => {
+    (c[name] ??= []).push(v === null || v === undefined ? Number.NaN : v);
+  };
+  const rowOf = Object.fromEntries(['GSPC', 'SPY', 'GLD'].map((id) => [id, new Map((s[id] ?? []).map((p, k) => [p.date, k]))]));
+  const closeAndReturn = (id: string, day: string): [number, number] => {
+    const pts = s[id] ?? [];
+    const k = rowOf[id]?.get(day);
+    if (k === undefined) return [Number.NaN, Number.NaN];
+    const close = pts[k]?.value as number;
+    const prev = k > 0 ? (pts[k - 1]?.value as number) : Number.NaN;
+    return [close, close / prev - 1];
+  };
+  const cursors = Object.fromEntries(ids.map((id) => [id, cursor(s[id] ?? [], id)]));
+
+  for (const day of dates) {
+    const at = Object.fromEntries(ids.map((id) => [id, (cursors[id] as (d: string) => Point | null)(day)]));
+    const v = (id: string): number | null => at[id]?.value ?? null;
+    const walcl = v('WALCL') as number;
+    const tga = v('WTREGEN') as number;
+    const rrpPoint = at.RRPONTSYD ?? null;
+    const rrp = day < RRP_DAILY_FROM ? (rrpPoint?.date === day ? (rrpPoint.value as number) : 0) : (rrpPoint?.value as number);
+    push('walcl_mn', walcl);
+    push('wtregen_mn', tga);
+    push('fed_assets_bn', walcl / 1000);
+    push('tga_bn', tga / 1000);
+    push('rrp_bn', rrp);
+    push('net_liq_bn', (walcl - rrp * 1000 - tga) / 1000);
+    push('ust10y_pct', v('DGS10'));
+    const t = at.T10Y2Y ?? null;
+    const d10 = at.DGS10 ?? null;
+    const d2 = at.DGS2 ?? null;
+    const useT = t !== null && (d10 === null || d2 === null || (t.date >= d10.date && t.date >= d2.date));
+    push('curve_10y2y_pp', useT ? t.value : Math.round(((d10?.value as number) - (d2?.value as number)) * 100) / 100);
+    push('hy_spread_pct', v('BAMLH0A0HYM2'));
+    push('vix', v('VIXCLS'));
+    const bgs = v('DTWEXBGS');
+    push('dollar', bgs ?? (v('DTWEXB') as number) * SPLICE_RATIO);
+    const [eq, req] = closeAndReturn('GSPC', day);
+    push('equity_close', eq);
+    push('ret_equity', req);
+    const [spy, rspy] = closeAndReturn('SPY', day);
+    push('spy_close', spy);
+    push('ret_spy', rspy);
+    const [gold, rgold] = closeAndReturn('GLD', day);
+    push('gold_close', gold);
+    push('ret_gold', rgold);
+  }
+
+  const n = dates.length;
+  const nl = c.net_liq_bn as number[];
+  for (let i = 0; i < n; i++) {
+    const change = i >= MOMENTUM ? (nl[i] as number) - (nl[i - MOMENTUM] as number) : Number.NaN;
+    push('net_liq_change_4w_bn', change);
+    const window = i >= WINDOW - 1 ? nl.slice(i - WINDOW + 1, i + 1) : [];
+    const z = window.length === WINDOW ? ((nl[i] as number) - mean(window)) / sampleStd(window) : Number.NaN;
+    push('net_liq_zscore', z);
+    push('net_liq_trend', Number.isNaN(change) ? Number.NaN : Math.abs(change) < 0.005 * Math.abs(nl[i] as number) ? 0 : Math.sign(change));
+    const zc = momentumZ(c.curve_10y2y_pp as number[], i);
+    const z10 = momentumZ(c.ust10y_pct as number[], i);
+    const zhy = momentumZ(c.hy_spread_pct as number[], i);
+    const zvix = momentumZ(c.vix as number[], i);
+    const zd = momentumZ(c.dollar as number[], i);
+    push('mom_z_curve', zc);
+    push('mom_z_ust10y', z10);
+    push('mom_z_hy', zhy);
+    push('mom_z_vix', zvix);
+    push('mom_z_dollar', zd);
+    push('financial_stress_z', -(zhy + zvix) / 2);
+    push('growth_momentum', Math.tanh(zc / 2));
+    push('inflation_momentum', Math.tanh(z10 / 2));
+    push('liquidity', Math.tanh(z / 2));
+    push('financial_stress', Math.tanh(-(zhy + zvix) / 2 / 2));
+    push('dollar_strength', Math.tanh(zd / 2));
+  }
+  return { dates, columns: c };
+}

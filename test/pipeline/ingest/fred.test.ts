@@ -1,0 +1,205 @@
+/**
+ * The FRED client against a local FRED-shaped server built from the bundled files: a refresh writes back
+ * files that load exactly like the bundled ones; paging, retries (500, 429, timeouts) and refusals (bad key,
+ * other 4xx) behave as documented in pipeline/fred.ts; writes are atomic and merge with existing history.
+ */
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fetchSeries, updateDataDir, type FetchOptions, type FredConfig } from '../../../pipeline/fred.js';
+import { CATALOGUE, seriesSpec } from '../../../pipeline/ingest/catalogue.js';
+import { openDatabase, queryRows } from '../../../pipeline/ingest/duckdb.js';
+import { loadObservations } from '../../../pipeline/ingest/load.js';
+import { loadConfig } from '../../../src/config.js';
+import { TradesealError } from '../../../src/errors.js';
+import { startFredServer, TEST_KEY, type FredServer } from './fred-server.js';
+
+const DATA_DIR = fileURLToPath(new URL('../../../data/macro/', import.meta.url));
+const FRED_SPECS = CATALOGUE.filter((s) => s.source === 'fred');
+const FAST: FetchOptions = { backoffMs: 5, maxBackoffMs: 20, timeoutMs: 5_000 };
+
+let server: FredServer;
+let config: FredConfig;
+let dir: string;
+
+beforeAll(async () => {
+  server = await startFredServer(DATA_DIR, FRED_SPECS.map((s) => s.id));
+  config = { fredApiKey: TEST_KEY, fredBaseUrl: server.baseUrl };
+});
+afterAll(() => server.close());
+beforeEach(async () => {
+  server.requests.length = 0;
+  server.override = null;
+  dir = await mkdtemp(path.join(os.tmpdir(), 'tradeseal-fred-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const failure = async (p: Promise<unknown>): Promise<TradesealError> => {
+  const err = await p.then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(TradesealError);
+  return err as TradesealError;
+};
+
+async function obsRows(dataDir: string): Promise<Record<string, unknown>[]> {
+  const db = await openDatabase();
+  try {
+    await loadObservations(db.conn, dataDir, FRED_SPECS);
+    return await queryRows(db.conn, 'SELECT series, date::VARCHAR AS date, value, usable_from::VARCHAR AS usable_from FROM obs ORDER BY series, date');
+  } finally {
+    db.close();
+  }
+}
+
+describe('updateDataDir', () => {
+  it('writes every FRED series back so it loads exactly like the bundled file', async () => {
+    const results = await updateDataDir(config, dir, FAST);
+    expect(results.map((r) => r.id)).toEqual(FRED_SPECS.map((s) => s.id));
+    expect(server.requests.map((u) => u.searchParams.get('series_id'))).toEqual(FRED_SPECS.map((s) => s.id));
+    for (const spec of FRED_SPECS) {
+      // The server sent "." for the empty fields; the written file has them empty again, byte for byte.
+      expect(await readFile(path.join(dir, spec.file), 'utf8')).toBe(await readFile(path.join(DATA_DIR, spec.file), 'utf8'));
+    }
+    expect(await obsRows(dir)).toEqual(await obsRows(DATA_DIR));
+    expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('keeps history FRED no longer serves and takes revisions (the ICE BofA three-year window)', async () => {
+    const spec = seriesSpec('BAMLH0A0HYM2');
+    await copyFile(path.join(DATA_DIR, spec.file), path.join(dir, spec.file));
+    const full = server.data.get(spec.id) ?? [];
+    const window = full.filter((o) => o.date >= '2023-01-03').map((o) => (o.date === '2025-12-30' ? { ...o, value: '2.91' } : o));
+    server.data.set(spec.id, window);
+    try {
+      const [result] = await updateDataDir(config, dir, { ...FAST, series: [spec.id] });
+      expect(result).toMatchObject({ id: spec.id, fetched: window.length, kept: full.length - window.length, rows: full.length, lastDate: '2025-12-30' });
+      const lines = (await readFile(path.join(dir, spec.file), 'utf8')).trimEnd().split('\n');
+      expect(lines[1]).toBe('1996-12-31,3.13');
+      expect(lines.at(-1)).toBe('2025-12-30,2.91');
+      expect(lines.length).toBe(full.length + 1);
+    } finally {
+      server.data.set(spec.id, full);
+    }
+  });
+
+  it('leaves the existing file untouched when FRED fails', async () => {
+    const spec = seriesSpec('VIXCLS');
+    await writeFile(path.join(dir, spec.file), 'date,value\n2020-01-02,12.47\n');
+    server.override = () => ({ status: 503, body: { error_code: 503, error_message: 'Service Unavailable' } });
+    const err = await failure(updateDataDir(config, dir, { ...FAST, retries: 1, series: [spec.id] }));
+    expect(err.code).toBe('service_unavailable');
+    expect(await readdir(dir)).toEqual([spec.file]);
+    expect(await readFile(path.join(dir, spec.file), 'utf8')).toBe('date,value\n2020-01-02,12.47\n');
+  });
+});
+
+describe('fetchSeries', () => {
+  it('follows the pages and sends the documented query', async () => {
+    const series = await fetchSeries(config, 'DGS10', { ...FAST, pageSize: 1000, observationStart: '1990-01-01' });
+    const expected = (server.data.get('DGS10') ?? []).filter((o) => o.date >= '1990-01-01');
+    expect(series.observations).toEqual(expected.map(({ date, value }) => ({ date, value })));
+    expect(server.requests.length).toBe(Math.ceil(expected.length / 1000));
+    const first = server.requests[0];
+    expect(first?.pathname).toBe('/fred/series/observations');
+    expect(Object.fromEntries(first?.searchParams ?? [])).toMatchObject({ series_id: 'DGS10', api_key: TEST_KEY, file_type: 'json', observation_start: '1990-01-01', offset: '0' });
+    expect(series.rows.find((r) => r.date === '1990-01-01')).toEqual({ series: 'DGS10', date: '1990-01-01', value: null, usable_from: '1990-01-01' });
+  });
+
+  it('fails at once with a clear error when FRED rejects the key (400), without showing the key', async () => {
+    const err = await failure(fetchSeries({ ...config, fredApiKey: 'zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz' }, 'WALCL', FAST));
+    expect(err.code).toBe('config_invalid');
+    expect(err.message).toContain('FRED rejected FRED_API_KEY (HTTP 400: Bad Request.  The value for variable api_key is not registered.');
+    expect(err.message).not.toContain('zzzzzzzz');
+    expect(server.requests.length).toBe(1);
+  });
+
+  it('treats a 403 as a rejected key too', async () => {
+    server.override = () => ({ status: 403, body: 'Forbidden' });
+    const err = await failure(fetchSeries(config, 'WALCL', FAST));
+    expect(err.code).toBe('config_invalid');
+    expect(server.requests.length).toBe(1);
+  });
+
+  it('does not retry another 4xx', async () => {
+    server.override = () => ({ status: 404, body: { error_code: 404, error_message: 'Not Found' } });
+    const err = await failure(fetchSeries(config, 'WALCL', FAST));
+    expect(err.code).toBe('fred_request_rejected');
+    expect(err.message).toContain('HTTP 404 Not Found');
+    expect(err.message).toContain('api_key=***');
+    expect(err.message).not.toContain(TEST_KEY);
+    expect(server.requests.length).toBe(1);
+  });
+
+  it('retries a 500 and then succeeds', async () => {
+    server.override = (_url, n) => (n === 0 ? { status: 500, body: { error_code: 500, error_message: 'Internal Server Error' } } : undefined);
+    const series = await fetchSeries(config, 'WTREGEN', FAST);
+    expect(server.requests.length).toBe(2);
+    expect(series.observations.length).toBe(server.data.get('WTREGEN')?.length);
+  });
+
+  it('retries a 429 (rate limit) honouring Retry-After up to the backoff cap', async () => {
+    server.override = (_url, n) => (n < 2 ? { status: 429, headers: { 'retry-after': '1' }, body: { error_code: 429, error_message: 'Too Many Requests' } } : undefined);
+    const started = performance.now();
+    await fetchSeries(config, 'T10Y2Y', FAST);
+    expect(server.requests.length).toBe(3);
+    expect(performance.now() - started).toBeLessThan(900);
+  });
+
+  it('gives up after the retries with service_unavailable', async () => {
+    server.override = () => ({ status: 502, body: 'Bad Gateway' });
+    const err = await failure(fetchSeries(config, 'DGS2', { ...FAST, retries: 2 }));
+    expect(err.code).toBe('service_unavailable');
+    expect(err.message).toContain('after 3 attempts');
+    expect(err.message).not.toContain(TEST_KEY);
+    expect(server.requests.length).toBe(3);
+  });
+
+  it('times out a silent server and retries', async () => {
+    server.override = (_url, n) => (n === 0 ? { status: 0, hang: true } : undefined);
+    const series = await fetchSeries(config, 'VIXCLS', { ...FAST, timeoutMs: 200 });
+    expect(server.requests.length).toBe(2);
+    expect(series.observations.length).toBeGreaterThan(9000);
+  });
+
+  it('refuses an answer the parser refuses', async () => {
+    server.override = () => ({ status: 200, body: { observations: [{ date: '2020-01-02', value: 'n/a' }] } });
+    const err = await failure(fetchSeries(config, 'DGS10', FAST));
+    expect(err.code).toBe('fred_request_rejected');
+    expect(err.message).toContain('"n/a"');
+  });
+
+  it('needs a key and a FRED series', async () => {
+    expect((await failure(fetchSeries({ ...config, fredApiKey: null }, 'DGS10', FAST))).code).toBe('precondition_failed');
+    await expect(fetchSeries(config, 'GSPC', FAST)).rejects.toThrow(/not a FRED series/);
+    expect(server.requests.length).toBe(0);
+  });
+});
+
+describe('FRED settings (src/config.ts)', () => {
+  it('default to no key, the public FRED address and data/macro', () => {
+    const c = loadConfig({});
+    expect(c.fredApiKey).toBeNull();
+    expect(c.fredBaseUrl).toBe('https://api.stlouisfed.org');
+    expect(path.isAbsolute(c.pipelineDataDir)).toBe(true);
+    expect(c.pipelineDataDir.endsWith(path.join('data', 'macro'))).toBe(true);
+  });
+
+  it('read a key, a base address without its trailing slash, and a data directory', () => {
+    const c = loadConfig({ FRED_API_KEY: TEST_KEY, FRED_BASE_URL: 'http://127.0.0.1:8099/', PIPELINE_DATA_DIR: '/srv/macro' });
+    expect(c).toMatchObject({ fredApiKey: TEST_KEY, fredBaseUrl: 'http://127.0.0.1:8099', pipelineDataDir: '/srv/macro' });
+  });
+
+  it('refuse a key FRED would refuse and a base address that is not http(s), naming both', () => {
+    const err = (() => {
+      try {
+        loadConfig({ FRED_API_KEY: 'ABC-not-a-key', FRED_BASE_URL: 'ftp://fred' });
+        return null;
+      } catch (e) {
+        return e as TradesealError;
+      }
+    })();
+    expect(err?.code).toBe('config_invalid');
+    expect(err?.errors?.map((e) => e.field)).toEqual(['FRED_API_KEY', 'FRED_BASE_URL']);
+  });
+});

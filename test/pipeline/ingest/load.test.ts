@@ -1,0 +1,163 @@
+/**
+ * The DuckDB loader on the bundled files: every row of every file in `obs`, each layout's missing-value
+ * marker read as NULL, the point-in-time lag in `usable_from`, and files that do not match their layout refused.
+ * Row and missing counts are the ones data/macro/PROVENANCE.md states (counted there independently).
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOGUE, seriesSpec } from '../../../pipeline/ingest/catalogue.js';
+import { openDatabase, queryRows, type Database } from '../../../pipeline/ingest/duckdb.js';
+import { loadObservations } from '../../../pipeline/ingest/load.js';
+import { TradesealError } from '../../../src/errors.js';
+
+const DATA_DIR = fileURLToPath(new URL('../../../data/macro/', import.meta.url));
+
+let db: Database;
+beforeAll(async () => {
+  db = await openDatabase();
+  await loadObservations(db.conn, DATA_DIR);
+});
+afterAll(() => db.close());
+
+const one = async (sql: string): Promise<Record<string, unknown>> => {
+  const [row] = await queryRows(db.conn, sql);
+  if (!row) throw new Error(`no row: ${sql}`);
+  return row;
+};
+
+describe('loadObservations on the bundled files', () => {
+  it.each([
+    ['WALCL', 1202, 0],
+    ['WTREGEN', 2081, 884],
+    ['RRPONTSYD', 5974, 2824],
+    ['DGS10', 12001, 502],
+    ['DGS2', 12001, 502],
+    ['T10Y2Y', 12002, 502],
+    ['BAMLH0A0HYM2', 7664, 93],
+    ['VIXCLS', 9391, 300],
+    ['DTWEXBGS', 5215, 205],
+    ['DTWEXB', 6520, 192],
+    ['GSPC', 24777, 0],
+    ['SPY', 8448, 0],
+    ['GLD', 5473, 0],
+  ])('%s: %i rows, %i of them missing', async (series, rows, missing) => {
+    const r = await one(`SELECT count(*) AS n, count(*) FILTER (WHERE value IS NULL) AS missing FROM obs WHERE series = '${series}'`);
+    expect(Number(r.n)).toBe(rows);
+    expect(Number(r.missing)).toBe(missing);
+  });
+
+  it('reads an empty FRED field as NULL and keeps the row (layout date,value)', async () => {
+    const r = await one("SELECT value, usable_from::VARCHAR AS u FROM obs WHERE series = 'RRPONTSYD' AND date = DATE '2003-02-10'");
+    expect(r).toEqual({ value: null, u: '2003-02-10' });
+    const next = await one("SELECT value FROM obs WHERE series = 'RRPONTSYD' AND date = DATE '2003-02-07'");
+    expect(next.value).toBe(2.5);
+  });
+
+  it('reads the named-column layout date,DTWEXB, empty fields included', async () => {
+    const r = await queryRows(db.conn, "SELECT date::VARCHAR AS d, value FROM obs WHERE series = 'DTWEXB' AND date BETWEEN DATE '2010-02-05' AND DATE '2010-02-12' ORDER BY date");
+    expect(r).toEqual([
+      { d: '2010-02-05', value: 103.5338 },
+      { d: '2010-02-08', value: null },
+      { d: '2010-02-09', value: null },
+      { d: '2010-02-10', value: null },
+      { d: '2010-02-11', value: null },
+      { d: '2010-02-12', value: 102.9029 },
+    ]);
+  });
+
+  it('takes the close of the yfinance layout, not another price column', async () => {
+    // 2026-08-21 line: open 7665.68017578125, high 7697.10986328125, low 7660.06005859375, close 7674.3701171875.
+    const r = await one("SELECT value FROM obs WHERE series = 'GSPC' AND date = DATE '2026-08-21'");
+    expect(r.value).toBe(7674.3701171875);
+  });
+
+  it('makes H.4.1 values usable the day after their Wednesday, everything else on its own day', async () => {
+    const lags = await queryRows(db.conn, 'SELECT series, min(usable_from - date) AS lo, max(usable_from - date) AS hi FROM obs GROUP BY series ORDER BY series');
+    for (const r of lags) {
+      const expected = ['WALCL', 'WTREGEN'].includes(String(r.series)) ? 1 : 0;
+      expect([r.series, Number(r.lo), Number(r.hi)]).toEqual([r.series, expected, expected]);
+    }
+    expect(lags.map((r) => r.series).sort()).toEqual(CATALOGUE.map((s) => s.id).sort());
+    const wed = await one("SELECT usable_from::VARCHAR AS u, dayname(date) AS day FROM obs WHERE series = 'WALCL' AND date = DATE '2020-03-18'");
+    expect(wed).toEqual({ u: '2020-03-19', day: 'Wednesday' });
+  });
+
+  it('returns the SHA-256 of every file', async () => {
+    const other = await openDatabase();
+    try {
+      const inputs = await loadObservations(other.conn, DATA_DIR);
+      expect(inputs.map((i) => i.id)).toEqual(CATALOGUE.map((s) => s.id));
+      const walcl = inputs.find((i) => i.id === 'WALCL');
+      expect(walcl?.sha256).toBe('283207fe8811512c4927f56a0ebc63d82511adf8666947132cfcd6607dbee19b');
+    } finally {
+      other.close();
+    }
+  });
+});
+
+describe('loadObservations refuses files that do not match their layout', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'tradeseal-load-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  /** Loads one series from `dir` after writing `text` as its file. */
+  const loadOne = async (id: string, text: string): Promise<void> => {
+    const spec = seriesSpec(id);
+    await writeFile(path.join(dir, spec.file), text);
+    const scratch = await openDatabase();
+    try {
+      await loadObservations(scratch.conn, dir, [spec]);
+    } finally {
+      scratch.close();
+    }
+  };
+
+  const failure = async (id: string, text: string): Promise<TradesealError> => {
+    const err = await loadOne(id, text).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(TradesealError);
+    expect((err as TradesealError).code).toBe('data_invalid');
+    return err as TradesealError;
+  };
+
+  it('accepts a well-formed copy (the control for the cases below)', async () => {
+    await expect(loadOne('GLD', await readFile(path.join(DATA_DIR, 'GLD.csv'), 'utf8'))).resolves.toBeUndefined();
+  });
+
+  it('an empty close in a yfinance file (that layout has no missing-value marker)', async () => {
+    const err = await failure('GLD', 'date,open,high,low,close,volume\n2004-11-18,44.43,44.49,44.07,,5992000\n');
+    expect(err.message).toContain('GLD');
+    expect(err.message).toContain('missing values 1');
+  });
+
+  it('FRED\'s classic "." marker in a file whose layout marks missing values with an empty field', async () => {
+    await failure('DGS10', 'date,value\n2020-01-01,.\n2020-01-02,1.88\n');
+  });
+
+  it('a header of another layout', async () => {
+    const err = await failure('DTWEXB', 'date,value\n2020-01-02,1\n');
+    expect(err.message).toContain('expected "date,DTWEXB"');
+  });
+
+  it('a repeated date', async () => {
+    const err = await failure('VIXCLS', 'date,value\n2020-01-02,12.47\n2020-01-02,12.5\n');
+    expect(err.message).toContain('repeated dates 1');
+  });
+
+  it('a missing file, naming it', async () => {
+    const err = await (async () => {
+      const scratch = await openDatabase();
+      try {
+        return await loadObservations(scratch.conn, path.join(dir, 'nowhere'), [seriesSpec('WALCL')]).then(() => null, (e: unknown) => e);
+      } finally {
+        scratch.close();
+      }
+    })();
+    expect((err as TradesealError).code).toBe('data_invalid');
+    expect((err as Error).message).toContain('WALCL.csv');
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * A pipeline run against a real store: everything published in one transaction, the model-run record,
+ * the regime broadcast the engine then enforces, the same numbers on a re-run, and never two runs at once.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configWith } from '../../src/config.js';
+import { createEngineContext } from '../../src/engine/context.js';
+import { broadcastHash, currentRegime } from '../../src/engine/store/regime.js';
+import { bootstrapOwnerToken } from '../../src/engine/store/tokens.js';
+import { buildApp } from '../../src/http/app.js';
+import { runPipeline, runSequentially, type RunSummary, type StageRunner } from '../../pipeline/run.js';
+import { MODEL_HASH } from '../helpers/engine.js';
+import { testStore, type TestStore } from '../helpers/db.js';
+
+const options = { dataDir: path.resolve('data/macro'), asOf: null, seed: 7 };
+let store: TestStore;
+let first: RunSummary;
+
+const publishedDays = (s: TestStore) => s.sql`select * from signal_days order by date`;
+
+beforeAll(async () => {
+  store = await testStore();
+  first = await runPipeline(store.sql, options);
+}, 300_000);
+afterAll(async () => store?.close());
+
+describe('runPipeline', () => {
+  it('publishes a signal package, net liquidity and the scorecard for every day, and records the run', async () => {
+    const [counts] = await store.sql<Array<{ signals: number; liquidity: number; scorecard: number }>>`
+      select (select count(*)::int from signal_days) as signals, (select count(*)::int from net_liquidity) as liquidity,
+             (select count(*)::int from scorecard_days) as scorecard`;
+    expect(counts).toEqual({ signals: first.days, liquidity: first.days, scorecard: first.days });
+    expect(first.days).toBeGreaterThan(4000);
+    const [run] = await store.sql`select * from model_runs where run_id = ${first.run_id}`;
+    expect(run).toMatchObject({ status: 'published', seed: 7, days: first.days });
+    expect(run!.finished_at.getTime()).toBeGreaterThanOrEqual(run!.started_at.getTime());
+    expect(run!.data_vintage.inputSha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(Object.keys(run!.timings_ms).sort()).toEqual(['features', 'models', 'publish', 'signals']);
+    const fits = await store.sql`select count(*)::int as n from model_fits where run_id = ${first.run_id}`;
+    expect(fits[0]!.n).toBeGreaterThan(200);
+  });
+
+  it('publishes well-formed packages: probabilities summing to 1, the documented risk score and confidence', async () => {
+    for (const d of await publishedDays(store)) {
+      const p = [d.prob_expansion, d.prob_recovery, d.prob_tightening, d.prob_risk_off];
+      expect(p.reduce((a: number, b: number) => a + b, 0)).toBeCloseTo(1, 9);
+      expect(d.risk_score).toBeCloseTo(1 - (p[0] + 0.75 * p[1] + 0.25 * p[2]), 9);
+      expect(['expansion', 'recovery', 'tightening', 'risk_off'][p.indexOf(Math.max(...p))]).toBe(d.regime);
+      expect(d.confidence).toBe(Math.max(...p) >= 0.7 ? 'HIGH' : Math.max(...p) >= 0.5 ? 'MODERATE' : 'LOW');
+      expect(d.variance_explained_pct).toHaveLength(4);
+      expect(d.pca_fit_date <= d.date).toBe(true);
+    }
+  });
+
+  it('broadcasts the newest day\'s regime from the pipeline, with the documented hash', async () => {
+    const b = await currentRegime(store.sql);
+    expect(b).toMatchObject({ source: 'pipeline', date: first.last_day, regime: first.latest!.regime, hash: first.broadcast_hash });
+    expect(b!.hash).toBe(broadcastHash(b!));
+  });
+
+  it('is enforced by the engine: authorize seals the pipeline\'s regime', async () => {
+    const config = configWith({ logLevel: 'silent' });
+    const ctx = await createEngineContext(config, store.sql);
+    const app = await buildApp(config, { sql: store.sql, logger: false, engine: ctx });
+    try {
+      const owner = (await bootstrapOwnerToken(store.sql))!.token;
+      const auth = { authorization: `Bearer ${owner}` };
+      const agent = (await app.inject({ method: 'POST', url: '/engine/admin/agents', headers: auth,
+        payload: { name: 'a', max_notional: 1e6, models: [{ model_id: 'm', model_hash_hex: MODEL_HASH }] } })).json();
+      const regime = (await app.inject({ url: '/engine/regime', headers: auth })).json();
+      expect(regime).toMatchObject({ source: 'pipeline', hash: first.broadcast_hash });
+      const res = await app.inject({ method: 'POST', url: '/engine/authorize', headers: auth, payload: {
+        agent_id: agent.agent_id, model_hash_hex: MODEL_HASH, model_id: 'm', prompt_version: 'p', feature_schema_id: 'f',
+        hyperparameter_checksum: 'h', action: 'Long', asset: 'SPY', order_type: 'Market', venue_id: 'ARCX', quantity: 1, notional: 500,
+        client_order_id: 'pipeline-1', agent_valid_time: Date.now(), reduce_only: true,
+      } });
+      expect(res.statusCode, res.body).toBe(200);
+      const trace = (await app.inject({ url: `/engine/trace/${res.json().trace_id}`, headers: auth })).json();
+      expect(trace.mta).toMatchObject({ hash: first.broadcast_hash, regime_id: regime.regime_id, version: regime.model_version });
+    } finally {
+      await app.close();
+      ctx.state.stop();
+    }
+  });
+
+  it('never runs twice at once, and a re-run on the same data and seed publishes the same numbers', async () => {
+    const before = await publishedDays(store);
+    let release!: () => void;
+    let holding!: () => void;
+    const held = new Promise<void>((r) => { holding = r; });
+    const gate = new Promise<void>((r) => { release = r; });
+    const slow: StageRunner = async (stages, ctx) => {
+      holding();
+      await gate;
+      await runSequentially(stages, ctx);
+    };
+    const second = runPipeline(store.sql, options, slow);
+    await held;
+    await expect(runPipeline(store.sql, options)).rejects.toMatchObject({ code: 'pipeline_running', exit: 4 });
+    release();
+    const summary = await second;
+    expect(summary.run_id).not.toBe(first.run_id);
+    const after = await publishedDays(store);
+    expect(after.length).toBe(before.length);
+    after.forEach((row, i) => {
+      const { run_id: _a, ...rest } = row;
+      const { run_id: _b, ...was } = before[i]!;
+      expect(rest).toEqual(was);
+    });
+    expect(summary.broadcast_hash).toBe(first.broadcast_hash);
+  }, 300_000);
+});
