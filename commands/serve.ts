@@ -1,5 +1,8 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../src/cli/base-command.js';
+import { listrRunner, renderRunSummary } from '../src/cli/pipeline-view.js';
+import { hasPublishedSignals } from '../src/signals/store/history.js';
+import { runPipeline } from '../pipeline/run.js';
 import { startServer } from '../src/http/server.js';
 import { SERVICES, type ServiceName } from '../src/http/app.js';
 
@@ -16,10 +19,19 @@ export default class Serve extends TradesealCommand {
     port: Flags.integer({ summary: 'TCP port (default: PORT, else 8080)', min: 0, max: 65535 }),
     host: Flags.string({ summary: 'Listen address (default: HOST, else 127.0.0.1)' }),
     only: Flags.string({ summary: 'Serve one service only', options: [...SERVICES] }),
+    'pipeline-if-empty': Flags.boolean({ summary: 'First run the pipeline on PIPELINE_DATA_DIR when nothing is published yet (what `npm start` does)' }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Serve);
+    if (flags['pipeline-if-empty']) {
+      await this.withStore(async (store) => {
+        if (await hasPublishedSignals(store.sql)) return;
+        this.log('nothing is published yet: running the pipeline on the bundled data first');
+        const summary = await runPipeline(store.sql, { dataDir: this.settings.pipelineDataDir, asOf: null, seed: this.settings.pipelineSeed }, listrRunner(false));
+        this.log(renderRunSummary(summary));
+      });
+    }
     const server = await startServer(this.settings, {
       ...(flags.only ? { services: [flags.only as ServiceName] } : {}),
       ...(flags.port !== undefined ? { port: flags.port } : {}),

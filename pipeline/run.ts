@@ -8,7 +8,8 @@ import type postgres from 'postgres';
 import type { RegimeBroadcast } from '../src/engine/store/regime.js';
 import type { Sql } from '../src/store/driver.js';
 import { loadFeatureFrame, type FeatureFrame } from './features/frame.js';
-import { walkForward, DEFAULT_WALK_FORWARD, type WalkForwardResult } from './model/walk-forward.js';
+import { DEFAULT_WALK_FORWARD, ResumeMismatch, walkForward, type WalkForwardResult } from './model/walk-forward.js';
+import { loadResumePoint, type StoredResume } from './publish/resume.js';
 import { assemble } from './publish/assemble.js';
 import { publish } from './publish/publish.js';
 import { withRunLock } from './publish/run-lock.js';
@@ -18,6 +19,8 @@ export const MODEL_VERSION = 'tradeseal-regime-1: PCA(4) of 9 standardized featu
 
 export interface PipelineOptions {
   dataDir: string;
+  /** Recompute every day even when the published history could be extended (default false). */
+  full?: boolean;
   /** Run as of this date: inputs usable after it are ignored (null: all data). */
   asOf: string | null;
   seed: number;
@@ -32,6 +35,10 @@ export interface PipelineContext {
   frame?: FeatureFrame;
   model?: WalkForwardResult;
   rows?: ReturnType<typeof assemble>;
+  resume?: StoredResume | null;
+  /** `full`, or `incremental` when the run extended the published history. */
+  mode?: 'full' | 'incremental';
+  notes: string[];
   broadcast?: RegimeBroadcast | null;
 }
 
@@ -58,14 +65,28 @@ export const STAGES: readonly Stage[] = [
   {
     key: 'models', title: 'Fit PCA and the HMM, walking forward month by month',
     async run(ctx) {
-      ctx.model = walkForward(need(ctx.frame, 'feature frame'), { seed: ctx.options.seed });
+      const frame = need(ctx.frame, 'feature frame');
+      ctx.resume = ctx.options.full ? null : await loadResumePoint(ctx.sql, MODEL_VERSION, ctx.options.seed);
+      if (ctx.resume) {
+        try {
+          ctx.model = walkForward(frame, { seed: ctx.options.seed }, ctx.resume);
+          ctx.mode = 'incremental';
+          return `incremental from ${ctx.resume.lastDate}: ${ctx.model.fits.length} refits, ${ctx.model.days.length} new days`;
+        } catch (err) {
+          if (!(err instanceof ResumeMismatch)) throw err;
+          ctx.notes.push(`full run: ${err.message}`);
+          ctx.resume = null;
+        }
+      }
+      ctx.model = walkForward(frame, { seed: ctx.options.seed });
+      ctx.mode = 'full';
       return `${ctx.model.fits.length} refits, ${ctx.model.days.length} days`;
     },
   },
   {
     key: 'signals', title: 'Derive signals, net liquidity and the scorecard',
     async run(ctx) {
-      ctx.rows = assemble(need(ctx.frame, 'feature frame'), need(ctx.model, 'model').days);
+      ctx.rows = assemble(need(ctx.frame, 'feature frame'), need(ctx.model, 'model').days, ctx.resume?.persistence);
       return `${ctx.rows.signals.length} signal packages`;
     },
   },
@@ -75,7 +96,7 @@ export const STAGES: readonly Stage[] = [
       const rows = need(ctx.rows, 'rows');
       const model = need(ctx.model, 'model');
       const frame = need(ctx.frame, 'feature frame');
-      const lastFit = model.fits.at(-1);
+      const lastFit = model.fits.at(-1) ?? ctx.resume?.fits.at(-1);
       const pub: Publication = {
         run: ctx.run,
         dataVintageAt: new Date(`${frame.vintage.end}T23:59:59Z`),
@@ -85,7 +106,8 @@ export const STAGES: readonly Stage[] = [
         hmmFitDate: lastFit?.fit_date ?? '',
         timingsMs: ctx.timings,
       };
-      ctx.broadcast = await publish(ctx.conn, pub, null);
+      const first = rows.signals[0]?.date;
+      ctx.broadcast = await publish(ctx.conn, pub, ctx.mode === 'incremental' ? (first ?? '9999-12-31') : null, ctx.resume?.last ?? null);
       return ctx.broadcast ? `${ctx.broadcast.regime} on ${ctx.broadcast.date}` : 'nothing to publish';
     },
   },
@@ -93,6 +115,7 @@ export const STAGES: readonly Stage[] = [
 
 export interface RunSummary {
   run_id: string;
+  mode: 'full' | 'incremental';
   days: number;
   first_day: string | null;
   last_day: string | null;
@@ -122,14 +145,15 @@ export async function runPipeline(sql: Sql, options: PipelineOptions, runner: St
     seed: options.seed, parameters: { walk_forward: { ...DEFAULT_WALK_FORWARD, seed: options.seed }, data_dir: options.dataDir },
   };
   return withRunLock(sql, run, async (conn) => {
-    const ctx: PipelineContext = { sql, conn, options, run, timings: {} };
+    const ctx: PipelineContext = { sql, conn, options, run, timings: {}, notes: [] };
     await runner(STAGES, ctx);
     // The publish stage's own timing is known only after its transaction: record the complete set.
     await conn`update model_runs set timings_ms = ${conn.json(ctx.timings)} where run_id = ${run.run_id}`;
     const signals = ctx.rows?.signals ?? [];
-    const last = signals.at(-1);
+    const last = signals.at(-1) ?? ctx.resume?.last;
     return {
       run_id: run.run_id,
+      mode: ctx.mode ?? 'full',
       days: signals.length,
       first_day: signals[0]?.date ?? null,
       last_day: last?.date ?? null,
@@ -139,7 +163,7 @@ export async function runPipeline(sql: Sql, options: PipelineOptions, runner: St
       } : null,
       broadcast_hash: ctx.broadcast?.hash ?? null,
       timings_ms: ctx.timings,
-      warnings: ctx.frame?.vintage.warnings ?? [],
+      warnings: [...(ctx.frame?.vintage.warnings ?? []), ...ctx.notes],
     };
   });
 }

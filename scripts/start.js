@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: compiles the TypeScript build when it is missing or older than any source file, then runs
-// `tradeseal serve` (which opens the store, applies pending migrations and listens).
+// `tradeseal serve --pipeline-if-empty`: opens the store, applies pending migrations, runs the pipeline on the
+// bundled data when nothing is published yet, and listens.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -29,4 +30,4 @@ if (!existsSync(stamp) || statSync(stamp).mtimeMs < sourceTime) {
 
 // Run the CLI in this process, so SIGINT/SIGTERM reach the server directly and it drains cleanly.
 const { execute } = await import('@oclif/core');
-await execute({ args: ['serve', ...process.argv.slice(2)], dir: pathToFileURL(path.join(root, 'bin', 'run.js')).href });
+await execute({ args: ['serve', '--pipeline-if-empty', ...process.argv.slice(2)], dir: pathToFileURL(path.join(root, 'bin', 'run.js')).href });

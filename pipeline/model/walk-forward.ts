@@ -121,7 +121,36 @@ const plain = (m: GaussianHmm): ModelFit['hmm'] => ({
   startProb: [...m.startProb], transmat: [...m.transmat], means: m.means.map((x) => [...x]), covars: m.covars.map((x) => [...x]),
 });
 
-export function walkForward(frame: FrameLike, options: Partial<WalkForwardOptions> = {}): WalkForwardResult {
+/** Where an incremental run picks up: every fit so far (oldest first) and the last published day. */
+export interface ResumePoint {
+  fits: ModelFit[];
+  lastDate: string;
+  /** The last published day's probabilities, in regime order. */
+  lastProbs: ArrayLike<number>;
+  /** Its published factors, to check that the data up to it are unchanged. */
+  lastFactors: ArrayLike<number>;
+}
+
+export class ResumeMismatch extends Error {}
+
+const modelOf = (h: ModelFit['hmm']): GaussianHmm => ({
+  K: 4, d: N_FACTORS, startProb: Float64Array.from(h.startProb), transmat: Float64Array.from(h.transmat),
+  means: h.means.map((m) => Float64Array.from(m)), covars: h.covars.map((c) => Float64Array.from(c)),
+});
+
+interface InForce {
+  pca: PcaFit;
+  model: GaussianHmm;
+  fitDate: string;
+  stay: Float64Array;
+}
+
+/**
+ * Runs the walk-forward over the frame, or, given a resume point, only over the days after it: the stored
+ * fits stand in for the refits already made, and the result is the same as a full run's, day for day.
+ * Throws `ResumeMismatch` when the stored state does not fit the data (the caller then runs in full).
+ */
+export function walkForward(frame: FrameLike, options: Partial<WalkForwardOptions> = {}, resume?: ResumePoint): WalkForwardResult {
   const o = { ...DEFAULT_WALK_FORWARD, ...options };
   const s0 = firstCompleteIndex(frame);
   const f0 = s0 + o.burnInDays;
@@ -129,20 +158,59 @@ export function walkForward(frame: FrameLike, options: Partial<WalkForwardOption
   const inputs = PCA_INPUTS.map((n) => columnOf(frame, n));
   const rowAt = (t: number): Float64Array => Float64Array.from(inputs, (c) => c[t]!);
   const label = Object.fromEntries(Object.entries(LABEL_INPUTS).map(([k, n]) => [k, columnOf(frame, n)])) as Record<keyof typeof LABEL_INPUTS, Float64Array>;
-
   const refits = refitIndices(frame.dates, f0);
+  const isRefit = new Map(refits.map((t, r) => [t, r]));
+  const windowRows = (at: number): Float64Array[] => {
+    const rows: Float64Array[] = [];
+    for (let t = s0; t <= at; t++) rows.push(rowAt(t));
+    return rows;
+  };
+  const stayOf = (m: GaussianHmm): Float64Array => Float64Array.from({ length: 4 }, (_, k) => m.transmat[k * 4 + k]!);
+
   const days: ModelDay[] = [];
   const fits: ModelFit[] = [];
   let prev: { gamma: Float64Array; model: GaussianHmm } | null = null;
+  let current: InForce | null = null;
+  let filtered = new Float64Array(4);
+  let from = f0;
 
-  for (let r = 0; r < refits.length; r++) {
-    const at = refits[r]!;
-    const end = r + 1 < refits.length ? refits[r + 1]! : frame.dates.length;
-    const rows: Float64Array[] = [];
-    for (let t = s0; t <= at; t++) rows.push(rowAt(t));
+  if (resume) {
+    const lastIdx = frame.dates.indexOf(resume.lastDate);
+    if (lastIdx < f0) throw new ResumeMismatch(`the last published day ${resume.lastDate} is not a day of this run's calendar`);
+    const made = refits.filter((t) => t <= lastIdx).map((t) => frame.dates[t]!);
+    if (made.length !== resume.fits.length || made.some((d, i) => d !== resume.fits[i]!.fit_date)) {
+      throw new ResumeMismatch('the stored fits do not follow this run\'s refit schedule');
+    }
+    const last = resume.fits.at(-1)!;
+    current = { pca: last.pca, model: modelOf(last.hmm), fitDate: last.fit_date, stay: stayOf(modelOf(last.hmm)) };
+    const x = project(current.pca, rowAt(lastIdx));
+    if (x.some((v, j) => Math.abs(v - (resume.lastFactors[j] as number)) > 1e-8 * Math.max(1, Math.abs(v)))) {
+      throw new ResumeMismatch(`the data up to ${resume.lastDate} changed since it was published`);
+    }
+    filtered = Float64Array.from(resume.lastProbs);
+    from = lastIdx + 1;
+  }
+
+  for (let t = from; t < frame.dates.length; t++) {
+    const r = isRefit.get(t);
+    if (r === undefined) {
+      const c = current as InForce;
+      const x = project(c.pca, rowAt(t));
+      filtered = Float64Array.from(filterStep(filtered, logEmissions(c.model, [x]), c.model.transmat).filtered);
+      days.push({ index: t, probs: filtered, factors: x, variance_explained_pct: c.pca.variance_explained_pct, pca_fit_date: c.fitDate, hmm_fit_date: c.fitDate, stay: c.stay });
+      continue;
+    }
+    if (!prev && current) {
+      // Resuming: rebuild the previous fit's smoothed posteriors over its own window, as the full run had them.
+      const at = frame.dates.indexOf(current.fitDate);
+      const X = windowRows(at).map((row) => project(current!.pca, row));
+      const le = logEmissions(current.model, X);
+      const fw = forward(current.model, le);
+      prev = { gamma: smoothed(fw, backward(current.model, le, fw.logNormalizers)), model: current.model };
+    }
+    const rows = windowRows(t);
     const pca = fitPca(rows);
     const X = rows.map((row) => project(pca, row));
-
     const result = fitHmm(X, {
       K: 4, restarts: prev ? o.warmRestarts : o.restarts, maxIter: o.maxIter, tol: o.tol, covFloor: o.covFloor, seed: (o.seed + r * 7919) >>> 0,
       ...(prev ? { warmStart: warmStartFrom(prev, X) } : {}),
@@ -151,29 +219,20 @@ export function walkForward(frame: FrameLike, options: Partial<WalkForwardOption
     const le = logEmissions(raw, X);
     const fw = forward(raw, le);
     const gamma = smoothed(fw, backward(raw, le, fw.logNormalizers));
-    const slice = (c: Float64Array): Float64Array => c.subarray(s0, at + 1);
-    const profiles = stateProfiles(gamma, 4, { hy: slice(label.hy), vix: slice(label.vix), ret: slice(label.ret), y10Mom: slice(label.y10Mom), liqChange: slice(label.liqChange) });
-    const names = labelStates(profiles);
+    const slice = (c: Float64Array): Float64Array => c.subarray(s0, t + 1);
+    const names = labelStates(stateProfiles(gamma, 4, { hy: slice(label.hy), vix: slice(label.vix), ret: slice(label.ret), y10Mom: slice(label.y10Mom), liqChange: slice(label.liqChange) }));
     const perm = [names.expansion, names.recovery, names.tightening, names.risk_off];
     const model = permuteModel(raw, perm);
     const T = X.length;
     const gammaOrdered = new Float64Array(T * 4);
-    for (let t = 0; t < T; t++) for (let k = 0; k < 4; k++) gammaOrdered[t * 4 + k] = gamma[t * 4 + perm[k]!]!;
+    for (let i = 0; i < T; i++) for (let k = 0; k < 4; k++) gammaOrdered[i * 4 + k] = gamma[i * 4 + perm[k]!]!;
     prev = { gamma: gammaOrdered, model };
-
-    const fitDate = frame.dates[at]!;
+    const fitDate = frame.dates[t]!;
+    current = { pca, model, fitDate, stay: stayOf(model) };
     fits.push({ fit_date: fitDate, pca, hmm: plain(model), log_likelihood: result.logLikelihood, iterations: result.iterations });
-    const stay = Float64Array.from({ length: 4 }, (_, k) => model.transmat[k * 4 + k]!);
-
-    // The refit day: its filtered probability under the new model, then one filter step per day after it.
-    let filtered = Float64Array.from({ length: 4 }, (_, k) => fw.filtered[(T - 1) * 4 + perm[k]!]!);
-    days.push({ index: at, probs: filtered, factors: X[T - 1]!, variance_explained_pct: pca.variance_explained_pct, pca_fit_date: fitDate, hmm_fit_date: fitDate, stay });
-    for (let t = at + 1; t < end; t++) {
-      const x = project(pca, rowAt(t));
-      const step = filterStep(filtered, logEmissions(model, [x]), model.transmat);
-      filtered = Float64Array.from(step.filtered);
-      days.push({ index: t, probs: filtered, factors: x, variance_explained_pct: pca.variance_explained_pct, pca_fit_date: fitDate, hmm_fit_date: fitDate, stay });
-    }
+    // The refit day: its filtered probability under the new model; the days after it filter one step at a time.
+    filtered = Float64Array.from({ length: 4 }, (_, k) => fw.filtered[(T - 1) * 4 + perm[k]!]!);
+    days.push({ index: t, probs: filtered, factors: X[T - 1]!, variance_explained_pct: pca.variance_explained_pct, pca_fit_date: fitDate, hmm_fit_date: fitDate, stay: current.stay });
   }
   return { days, fits, firstIndex: f0 };
 }

@@ -20,7 +20,7 @@ function col(frame: FrameColumns, name: string): Float64Array {
   return c;
 }
 
-export function assemble(frame: FrameColumns, days: readonly ModelDay[]): { signals: SignalDay[]; liquidity: LiquidityDay[]; scorecard: ScorecardDay[] } {
+export function assemble(frame: FrameColumns, days: readonly ModelDay[], before = { label: -1, days: 0 }): { signals: SignalDay[]; liquidity: LiquidityDay[]; scorecard: ScorecardDay[] } {
   const level = col(frame, 'net_liq_bn');
   const change = col(frame, 'net_liq_change_4w_bn');
   const z = col(frame, 'net_liq_zscore');
@@ -31,7 +31,7 @@ export function assemble(frame: FrameColumns, days: readonly ModelDay[]): { sign
   const gauges = ['growth_momentum', 'inflation_momentum', 'liquidity', 'financial_stress', 'dollar_strength'].map((n) => col(frame, n));
 
   const top = days.map((d) => mostLikely(d.probs));
-  const runs = persistence(top);
+  const runs = persistence(top, before);
   const signals: SignalDay[] = [];
   const liquidity: LiquidityDay[] = [];
   const scorecard: ScorecardDay[] = [];
@@ -39,20 +39,22 @@ export function assemble(frame: FrameColumns, days: readonly ModelDay[]): { sign
     const t = d.index;
     const date = frame.dates[t] as string;
     const k = top[i] as number;
-    const probs = [...d.probs].map((p) => round(p, 12));
+    // Probabilities and factors are published as computed (doubles round-trip exactly through Postgres), so an
+    // incremental run continues the filter from exactly the state a full run had.
+    const probs = [...d.probs];
     const liqTrend = trendLabel(trend[t] as number);
     if (!liqTrend) throw new Error(`no net liquidity trend on ${date}`);
     signals.push({
       date,
       regime: REGIME_ORDER[k]!,
       prob_expansion: probs[0]!, prob_recovery: probs[1]!, prob_tightening: probs[2]!, prob_risk_off: probs[3]!,
-      risk_score: round(riskScore(d.probs), 12),
+      risk_score: riskScore(d.probs),
       confidence: confidence(d.probs[k] as number),
       persistence_days: runs[i] as number,
       expected_duration_remaining_days: expectedRemainingDays(d.stay[k] as number),
       level_bn: round(level[t] as number, 6), change_4w_bn: round(change[t] as number, 6),
       liquidity_zscore: round(z[t] as number, 10), liquidity_trend: liqTrend,
-      pc1: round(d.factors[0] as number), pc2: round(d.factors[1] as number), pc3: round(d.factors[2] as number), pc4: round(d.factors[3] as number),
+      pc1: d.factors[0] as number, pc2: d.factors[1] as number, pc3: d.factors[2] as number, pc4: d.factors[3] as number,
       variance_explained_pct: d.variance_explained_pct.map((v) => round(v, 6)),
       pca_fit_date: d.pca_fit_date, hmm_fit_date: d.hmm_fit_date,
     });

@@ -8,7 +8,7 @@ import type postgres from 'postgres';
 import type { Sql } from '../../src/store/driver.js';
 import { transactionOn } from '../../src/store/advisory-lock.js';
 import { publishRegime, type RegimeBroadcast } from '../../src/engine/store/regime.js';
-import type { Publication } from './types.js';
+import type { Publication, SignalDay } from './types.js';
 
 const CHUNK = 1000;
 
@@ -23,7 +23,7 @@ async function insertChunked(conn: postgres.ReservedSql, table: string, rows: ob
  * Replaces published rows from `replaceFrom` on (all rows when null) with the publication's, records the
  * run as published, and broadcasts the newest day's regime. Returns the broadcast.
  */
-export async function publish(conn: postgres.ReservedSql, pub: Publication, replaceFrom: string | null): Promise<RegimeBroadcast | null> {
+export async function publish(conn: postgres.ReservedSql, pub: Publication, replaceFrom: string | null, previousLast: SignalDay | null = null): Promise<RegimeBroadcast | null> {
   return transactionOn(conn, async (tx) => {
     for (const table of ['signal_days', 'net_liquidity', 'scorecard_days']) {
       if (replaceFrom === null) await tx`delete from ${tx(table)}`;
@@ -36,10 +36,11 @@ export async function publish(conn: postgres.ReservedSql, pub: Publication, repl
       await tx`insert into model_fits (run_id, fit_date, pca, hmm) values (${pub.run.run_id}, ${f.fit_date}, ${tx.json(f.pca as never)}, ${tx.json(f.hmm as never)})`;
     }
     const first = pub.signals[0]?.date ?? null;
-    const last = pub.signals[pub.signals.length - 1] ?? null;
+    // An incremental run with no new day re-broadcasts the newest published day, which keeps it fresh.
+    const last = pub.signals[pub.signals.length - 1] ?? previousLast;
     await tx`
-      update model_runs set status = 'published', finished_at = clock_timestamp(), data_vintage = ${tx.json(pub.run.data_vintage as never)}, pca_fit_date = ${pub.pcaFitDate},
-        hmm_fit_date = ${pub.hmmFitDate}, days = ${pub.signals.length}, first_day = ${first}, last_day = ${last?.date ?? null},
+      update model_runs set status = 'published', finished_at = clock_timestamp(), data_vintage = ${tx.json(pub.run.data_vintage as never)}, pca_fit_date = ${pub.pcaFitDate || null},
+        hmm_fit_date = ${pub.hmmFitDate || null}, days = ${pub.signals.length}, first_day = ${first}, last_day = ${last?.date ?? null},
         timings_ms = ${tx.json(pub.timingsMs)}
       where run_id = ${pub.run.run_id}`;
     if (!last) return null;

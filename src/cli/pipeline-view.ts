@@ -26,7 +26,7 @@ export function listrRunner(silent: boolean): StageRunner {
 }
 
 export function renderRunSummary(s: RunSummary): string {
-  const lines = [`run ${s.run_id}: published ${s.days} trading days (${s.first_day ?? '-'} to ${s.last_day ?? '-'})`];
+  const lines = [`run ${s.run_id} (${s.mode}): published ${s.days} ${s.mode === 'incremental' ? 'new ' : ''}trading days (${s.first_day ?? '-'} to ${s.last_day ?? '-'})`];
   if (s.latest) {
     const p = s.latest.probabilities;
     lines.push(

@@ -14,6 +14,8 @@ import { MODEL_HASH } from '../helpers/engine.js';
 import { testStore, type TestStore } from '../helpers/db.js';
 
 const options = { dataDir: path.resolve('data/macro'), asOf: null, seed: 7 };
+/** The first run stops before the 2025-11-03 refit, so the incremental run below must refit as the full run does. */
+const FIRST_AS_OF = '2025-10-24';
 let store: TestStore;
 let first: RunSummary;
 
@@ -21,7 +23,7 @@ const publishedDays = (s: TestStore) => s.sql`select * from signal_days order by
 
 beforeAll(async () => {
   store = await testStore();
-  first = await runPipeline(store.sql, options);
+  first = await runPipeline(store.sql, { ...options, asOf: FIRST_AS_OF });
 }, 300_000);
 afterAll(async () => store?.close());
 
@@ -34,6 +36,8 @@ describe('runPipeline', () => {
     expect(first.days).toBeGreaterThan(4000);
     const [run] = await store.sql`select * from model_runs where run_id = ${first.run_id}`;
     expect(run).toMatchObject({ status: 'published', seed: 7, days: first.days });
+    expect(first.mode).toBe('full');
+    expect(first.last_day! <= FIRST_AS_OF).toBe(true);
     expect(run!.finished_at.getTime()).toBeGreaterThanOrEqual(run!.started_at.getTime());
     expect(run!.data_vintage.inputSha256).toMatch(/^[0-9a-f]{64}$/);
     expect(Object.keys(run!.timings_ms).sort()).toEqual(['features', 'models', 'publish', 'signals']);
@@ -84,8 +88,29 @@ describe('runPipeline', () => {
     }
   });
 
+  it('extends the history incrementally with exactly the numbers a full run publishes', async () => {
+    const incremental = await runPipeline(store.sql, options);
+    expect(incremental.mode).toBe('incremental');
+    expect(incremental.first_day! > first.last_day!).toBe(true);
+    expect(incremental.days).toBeGreaterThan(5);
+    const fits = await store.sql`select fit_date::text as d from model_fits where run_id = ${incremental.run_id}`;
+    expect(fits.map((f) => f.d)).toContain('2025-11-03');
+    const extended = await publishedDays(store);
+    const full = await runPipeline(store.sql, { ...options, full: true });
+    expect(full.mode).toBe('full');
+    const recomputed = await publishedDays(store);
+    expect(recomputed.length).toBe(extended.length);
+    recomputed.forEach((row, i) => {
+      const { run_id: _a, data_vintage: _va, ...rest } = row;
+      const { run_id: _b, data_vintage: _vb, ...was } = extended[i]!;
+      expect(rest, row.date).toEqual(was);
+    });
+    expect(full.broadcast_hash).toBe(incremental.broadcast_hash);
+  }, 300_000);
+
   it('never runs twice at once, and a re-run on the same data and seed publishes the same numbers', async () => {
     const before = await publishedDays(store);
+    const hashBefore = (await currentRegime(store.sql))!.hash;
     let release!: () => void;
     let holding!: () => void;
     const held = new Promise<void>((r) => { holding = r; });
@@ -108,6 +133,6 @@ describe('runPipeline', () => {
       const { run_id: _b, ...was } = before[i]!;
       expect(rest).toEqual(was);
     });
-    expect(summary.broadcast_hash).toBe(first.broadcast_hash);
+    expect(summary.broadcast_hash).toBe(hashBefore);
   }, 300_000);
 });

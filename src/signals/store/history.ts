@@ -20,3 +20,9 @@ export async function compactHistory(sql: Sql, range: { start?: string | null; e
       and (${range.end ?? null}::date is null or date <= ${range.end ?? null}::date)
     order by date`;
 }
+
+/** Whether any signal package is published (the pipeline has run at least once). */
+export async function hasPublishedSignals(sql: Sql): Promise<boolean> {
+  const [row] = await sql<Array<{ any: boolean }>>`select exists (select 1 from signal_days) as any`;
+  return row?.any === true;
+}
