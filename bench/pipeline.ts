@@ -1,0 +1,50 @@
+/**
+ * Benchmark of the regime pipeline (`npm run bench:pipeline`): a full run over the bundled history, then an
+ * incremental run that adds one trading day, each in its own process (wall time, per-stage timings, peak
+ * resident memory), against a throwaway PostgreSQL 15 cluster (or a scratch database on DATABASE_URL).
+ * Targets on a 2-core machine, printed as information: full run < 20 s, incremental < 3 s.
+ */
+import { execFile } from 'node:child_process';
+import os from 'node:os';
+import { promisify } from 'node:util';
+import { connect } from '../src/store/driver.js';
+import { migrate } from '../src/store/migrate.js';
+import { renderTable } from '../src/cli/table.js';
+import { openBenchDatabase } from './support/pg.js';
+
+const run = promisify(execFile);
+const LAST_BUT_ONE = '2025-11-25';
+
+interface Measured { wall_ms: number; timings_ms: Record<string, number>; days: number; mode: string; last_day: string; max_rss_mb: number }
+
+async function measure(url: string, asOf: string, mode: 'full' | 'auto'): Promise<Measured> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/pipeline-run.ts', url, asOf, mode], { maxBuffer: 1 << 20 });
+  return JSON.parse(stdout.trim().split('\n').at(-1) as string) as Measured;
+}
+
+const db = await openBenchDatabase({ serverUrl: process.env.DATABASE_URL ?? null, durable: false, maxConnections: 20 });
+try {
+  const sql = connect(db.url, { max: 2 });
+  await migrate(sql);
+  await sql.end();
+  console.error(`[bench] ${db.description}`);
+  console.error('[bench] full run over the bundled history up to the last day but one…');
+  const full = await measure(db.url, LAST_BUT_ONE, 'full');
+  console.error('[bench] incremental run adding the last day…');
+  const incremental = await measure(db.url, '-', 'auto');
+  console.error('[bench] full recompute over all days…');
+  const fullAll = await measure(db.url, '-', 'full');
+  const row = (name: string, m: Measured, target: number): (string | number)[] => [
+    name, m.mode, m.days, m.last_day, (m.wall_ms / 1000).toFixed(2), Object.entries(m.timings_ms).map(([k, v]) => `${k} ${v}`).join(', '), m.max_rss_mb,
+    m.wall_ms < target * 1000 ? `MET (< ${target} s)` : `NOT MET (< ${target} s)`,
+  ];
+  console.log(`tradeseal pipeline benchmark: ${os.cpus().length} cores, Node ${process.version}, ${db.version}, ${db.description}`);
+  console.log(renderTable(['run', 'mode', 'days published', 'last day', 'wall s', 'stage ms', 'peak RSS MB', 'target'], [
+    row('full, bundled history', full, 20),
+    row('incremental, +1 day', incremental, 3),
+    row('full recompute, all days', fullAll, 20),
+  ]));
+  console.log('wall time includes opening the store and taking the run lock; the process start (tsx) is not counted.');
+} finally {
+  await db.drop();
+}
