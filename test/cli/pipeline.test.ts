@@ -1,0 +1,85 @@
+/**
+ * The pipeline's commands as an operator and cron use them: run (with its progress and summary), status,
+ * signals history, and schedule as a long-running job that logs each run and stops on SIGTERM.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testStore, type TestStore } from '../helpers/db.js';
+import { cliEnv, describeRun, REPO_ROOT, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
+
+const home = tempHome();
+let store: TestStore;
+let env: CliEnv;
+
+beforeAll(async () => {
+  store = await testStore();
+  env = cliEnv(home, store.url);
+});
+afterAll(async () => store?.close());
+
+describe('pipeline commands', () => {
+  it('run shows each stage and closes with today\'s regime; status and signals history read what it published', async () => {
+    const run = await runCli(['pipeline', 'run', '--as-of', '2009-03-31'], env);
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(run.stdout).toMatch(/Ingest the macro series[\s\S]*Fit PCA and the HMM[\s\S]*Publish in one transaction/);
+    expect(run.stdout).toMatch(/run [0-9a-f-]{36} \(full\): published \d+ trading days \(2006-12-20 to 2009-03-3\d\)/);
+    expect(run.stdout).toMatch(/regime on 2009-03-3\d: (expansion|recovery|tightening|risk_off) \(risk_score [01]\.\d{3}, confidence (HIGH|MODERATE|LOW)\)/);
+    expect(run.stdout).toMatch(/timings: features \d+ ms, models \d+ ms, signals \d+ ms, publish \d+ ms/);
+
+    const status = await runCli(['pipeline', 'status', '--json'], env);
+    expect(status.code, describeRun(status)).toBe(0);
+    expect(status.json().runs[0]).toMatchObject({ status: 'published', seed: 7, first_day: '2006-12-20' });
+
+    const history = await runCli(['signals', 'history', '--start', '2008-10-06', '--end', '2008-10-10', '--json'], env);
+    expect(history.code, describeRun(history)).toBe(0);
+    const rows = history.json<Array<{ date: string; regime: string; risk_score: number }>>();
+    expect(rows.map((r) => r.date)).toEqual(['2008-10-06', '2008-10-07', '2008-10-08', '2008-10-09', '2008-10-10']);
+    for (const r of rows) expect(r.regime).toBe('risk_off');
+
+    const text = await runCli(['signals', 'history', '--start', '2008-10-06', '--end', '2008-10-07'], env);
+    expect(text.stdout).toMatch(/date\s+regime\s+risk_score\s+expansion\s+recovery\s+tightening\s+risk_off\n[-\s]+\n2008-10-06\s+risk_off/);
+  }, 120_000);
+
+  it('refuses bad dates with exit 2', async () => {
+    const bad = await runCli(['signals', 'history', '--start', '2008-13-01'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--start must be a date YYYY-MM-DD/);
+    const reversed = await runCli(['signals', 'history', '--start', '2009-01-02', '--end', '2008-01-02'], env);
+    expect(reversed.code).toBe(2);
+    const asOf = await runCli(['pipeline', 'run', '--as-of', 'yesterday'], env);
+    expect(asOf.code).toBe(2);
+  }, 60_000);
+
+  it('schedule runs on its cron, logs each run as a JSON line, and stops on SIGTERM', async () => {
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'dev.js'), 'pipeline', 'schedule', '--cron', '* * * * * *'], { cwd: REPO_ROOT, env });
+    const lines: Array<Record<string, unknown>> = [];
+    let buffer = '';
+    const published = new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString();
+        let nl: number;
+        while ((nl = buffer.indexOf('\n')) >= 0) {
+          const line = buffer.slice(0, nl);
+          buffer = buffer.slice(nl + 1);
+          if (!line.startsWith('{')) continue;
+          const event = JSON.parse(line) as Record<string, unknown>;
+          lines.push(event);
+          if (event.event === 'published') resolve();
+          if (event.event === 'failed') reject(new Error(String(event.error)));
+        }
+      });
+      child.once('exit', () => reject(new Error(`schedule exited early: ${JSON.stringify(lines)}`)));
+    });
+    await published;
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(lines[0]).toMatchObject({ event: 'scheduled', cron: '* * * * * *' });
+    const firstPublished = lines.findIndex((l) => l.event === 'published');
+    // Ticks come every second while a run takes longer: they are skipped, never started alongside.
+    expect(lines.slice(0, firstPublished).filter((l) => l.event === 'started')).toHaveLength(1);
+    expect(lines[firstPublished]).toMatchObject({ event: 'published', last_day: '2025-11-26' });
+    expect(lines.at(-1)).toMatchObject({ event: 'stopped' });
+  }, 120_000);
+});
