@@ -59,11 +59,17 @@ function describe(e: ErrorObject): FieldError {
   }
 }
 
+const isNullBranch = (e: ErrorObject): boolean => e.keyword === 'type' && (e.params as { type?: unknown }).type === 'null';
+
 /** Ajv errors → one entry per invalid field (the first message for a field wins; oneOf noise is dropped). */
 export function fieldErrors(errors: ErrorObject[], part?: string): FieldError[] {
   const seen = new Map<string, FieldError>();
+  // A nullable field (anyOf [T, null]) that fails as T also fails "must be null": noise when the value is
+  // clearly meant as T, so that branch's complaint is dropped whenever another error names the same field.
+  const paths = errors.filter((e) => !isNullBranch(e)).map((e) => e.instancePath);
   for (const e of errors) {
     if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if') continue;
+    if (isNullBranch(e) && paths.some((p) => p === e.instancePath || p.startsWith(`${e.instancePath}/`))) continue;
     const fe = describe(e);
     const field = fe.field === '' ? (part ?? 'body') : fe.field;
     if (!seen.has(field)) seen.set(field, { field, message: fe.message });

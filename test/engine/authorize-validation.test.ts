@@ -279,3 +279,18 @@ describe('authentication', () => {
     expect((await h.call('GET', `/engine/traces?agent_id=${agentId}`, undefined, auditor)).statusCode).toBe(200);
   });
 });
+
+describe('nullable objects', () => {
+  it('an invalid heartbeat object lists its own bad fields, without the null branch\'s "must be null"', async () => {
+    const res = await authorize(h.order(agentId, { heartbeat: { sequence_id: -1, timestamp_ms: 1, regime_id: 0 } }));
+    expect(res.statusCode).toBe(422);
+    const errors = res.json().errors as Array<{ field: string; message: string }>;
+    expect(errors.map((e) => e.field).sort()).toEqual(['heartbeat.sequence_id', 'heartbeat.signature']);
+    expect(errors.some((e) => e.message === 'must be null')).toBe(false);
+  });
+
+  it('a heartbeat of the wrong type says what it must be', async () => {
+    const res = await authorize(h.order(agentId, { heartbeat: 'hb' }));
+    expect(res.json().errors).toEqual([{ field: 'heartbeat', message: 'must be object' }]);
+  });
+});

@@ -212,3 +212,21 @@ describe('verify a tampered trace', () => {
     expect(failing(v)).toEqual(['reasoning_hash', 'sealed_text']);
   });
 });
+
+describe('verify: personal data removed behind the engine\'s back', () => {
+  it('is not valid when the regulatory block of a sealed commitment is nulled in the store', async () => {
+    const e = await engineHarness();
+    try {
+      await e.publishRegime('expansion');
+      const { agent_id, token } = await e.registerAgent();
+      const a = (await e.call('POST', '/engine/authorize', { ...e.order(agent_id), regulatory: { mifid_decision_maker: 'J. Smith' } }, token)).json();
+      expect((await e.call('GET', `/engine/trace/${a.trace_id}/verify`)).json().valid).toBe(true);
+      await e.store.sql`update traces set regulatory = null, regulatory_salt = null where trace_id = ${a.trace_id}`;
+      const v = (await e.call('GET', `/engine/trace/${a.trace_id}/verify`)).json();
+      expect(v.valid).toBe(false);
+      expect(v.checks.find((c: { check: string }) => c.check === 'regulatory_commitment')).toMatchObject({ ok: false });
+    } finally {
+      await e.close();
+    }
+  });
+});

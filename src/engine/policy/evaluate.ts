@@ -93,6 +93,9 @@ export function evaluatePolicy({ order, agent, regime, policy, now }: Evaluation
   const price = referencePrice(order);
   if (price !== null) {
     const implied = order.quantity * price * order.multiplier;
+    if (!(implied > 0) || !Number.isFinite(implied)) {
+      return deny('notional_inconsistent', `quantity ${fmt(order.quantity)} × price ${fmt(price)} × multiplier ${fmt(order.multiplier)} is not a representable positive notional`);
+    }
     const relative = Math.abs(order.notional - implied) / implied;
     if (relative > policy.notional_tolerance) {
       return deny('notional_inconsistent', `notional ${fmt(order.notional)} differs from quantity ${fmt(order.quantity)} × price ${fmt(price)} × multiplier ${fmt(order.multiplier)} = ${fmt(implied)} by ${fmt(relative * 100)}% (tolerance ${fmt(policy.notional_tolerance * 100)}%)`);

@@ -73,7 +73,10 @@ export function verifyTrace(row: TraceRow): TraceVerification {
       const again = regulatoryCommitment(row.regulatory_salt, row.regulatory as RegulatoryBlock);
       checks.push({ check: 'regulatory_commitment', ok: again === commitment, detail: again === commitment ? 'the regulatory block matches its sealed commitment' : 'the regulatory block does not match its sealed commitment' });
     } else if (commitment !== null) {
-      checks.push({ check: 'regulatory_commitment', ok: true, detail: 'personal data absent (erased); the sealed commitment stands' });
+      // No erasure exists yet that could have removed it: a sealed commitment without its data is tampering.
+      checks.push({ check: 'regulatory_commitment', ok: false, detail: 'the sealed trace commits to a regulatory block, but the block or its salt is missing from the store' });
+    } else if (row.regulatory !== null) {
+      checks.push({ check: 'regulatory_commitment', ok: false, detail: 'a regulatory block is stored, but the sealed trace committed to none' });
     }
   }
   let proof: TraceVerification['final_proof'] = { stored: row.final_proof, recomputed: null, ok: null };

@@ -233,3 +233,19 @@ describe('referencePrice', () => {
     [{ limit_price: null, stop_price: null }, null],
   ])('%j → %s', (o, expected) => expect(referencePrice(o)).toBe(expected));
 });
+
+describe('notional consistency with a product that underflows', () => {
+  it('refuses a quantity × price that rounds to zero with a readable detail, not "Infinity%"', async () => {
+    const { evaluatePolicy } = await import('../../../src/engine/policy/evaluate.js');
+    const { loadPolicy } = await import('../../../src/engine/policy/policy.js');
+    const policy = loadPolicy('data/policy/default.json').document;
+    const v = evaluatePolicy({
+      order: { action: 'Long', asset: 'X', order_type: 'Limit', venue_id: 'XNAS', quantity: 1e-300, notional: 1, notional_currency: 'USD',
+        limit_price: 1e-300, stop_price: null, multiplier: 1, reduce_only: false, agent_valid_time: 1_000 },
+      agent: { max_notional: 1e6, allowed_regimes: null }, policy, now: 1_000,
+      regime: { regime: 'expansion', published_at_ms: 1_000 },
+    });
+    expect(v).toMatchObject({ ok: false, code: 'notional_inconsistent' });
+    expect((v as { detail: string }).detail).not.toMatch(/Infinity|NaN/);
+  });
+});
