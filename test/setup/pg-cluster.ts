@@ -1,10 +1,12 @@
 /**
- * A throwaway PostgreSQL cluster for one test run: initdb into a temporary directory, start it on a free
- * loopback port with trust authentication, stop and delete it afterwards.
+ * A throwaway PostgreSQL cluster: initdb into a temporary directory, start it on a free loopback port with
+ * trust authentication, stop and delete it afterwards. The one implementation for the test setup
+ * (test/setup/global-db.ts) and the benchmarks (bench/support/pg.ts).
  *
  * PostgreSQL refuses to run as root, so under root (containers, CI) initdb and pg_ctl run as the `postgres`
- * user through `runuser`, in a directory handed to that user. Durability is switched off (fsync,
- * synchronous_commit, full_page_writes): the data lives only as long as the run.
+ * user through `runuser`, in a directory handed to that user. By default durability is switched off (fsync,
+ * synchronous_commit, full_page_writes): the data lives only as long as the run. `durable: true` keeps the
+ * server's defaults; `maxConnections` and further `settings` (e.g. shared_preload_libraries) are options.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -20,7 +22,18 @@ export interface Cluster {
   /** URL of the cluster's `postgres` database, as superuser `postgres`. */
   url: string;
   port: number;
+  /** The postmaster's pid (the CPU time of the server's processes can be read from /proc). */
+  postmasterPid: number;
   stop(): Promise<void>;
+}
+
+export interface ClusterOptions {
+  /** Keep fsync, synchronous_commit and full_page_writes on (the server's defaults). Default false. */
+  durable?: boolean;
+  /** Default 300. */
+  maxConnections?: number;
+  /** Further server settings, passed as `-c name=value` (values without spaces). */
+  settings?: Record<string, string>;
 }
 
 /** The bin directory of a local PostgreSQL installation with initdb, or null if there is none. */
@@ -47,12 +60,19 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startCluster(binDir: string): Promise<Cluster> {
+export async function startCluster(binDir: string, options: ClusterOptions = {}): Promise<Cluster> {
   const asRoot = process.getuid?.() === 0;
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradeseal-pg-'));
   const data = path.join(dir, 'data');
   const log = path.join(dir, 'postgres.log');
   const pg = (tool: string, args: string[]) => run(...command(binDir, asRoot, tool, args));
+  const settings: Record<string, string> = {
+    listen_addresses: '127.0.0.1',
+    max_connections: String(options.maxConnections ?? 300),
+    ...(options.durable ? {} : { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }),
+    ...options.settings,
+  };
+  const flags = Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`);
 
   try {
     if (asRoot) {
@@ -65,14 +85,15 @@ export async function startCluster(binDir: string): Promise<Cluster> {
     // The free port can be taken between finding and binding it; a few attempts make that harmless.
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
-      const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+      const serverOptions = [`-p ${port}`, `-k ${dir}`, ...flags].join(' ');
       try {
-        await pg('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', '-o', options, 'start']);
+        await pg('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', '-o', serverOptions, 'start']);
       } catch (error) {
         if (attempt < 3) continue;
         const tail = await fs.readFile(log, 'utf8').catch(() => '');
         throw new Error(`pg_ctl start failed: ${(error as Error).message}\n${tail.slice(-2000)}`);
       }
+      const postmasterPid = Number((await fs.readFile(path.join(data, 'postmaster.pid'), 'utf8')).split('\n')[0]);
       let stopped: Promise<void> | undefined;
       const stopNow = (): void => {
         try {
@@ -86,6 +107,7 @@ export async function startCluster(binDir: string): Promise<Cluster> {
       return {
         url: `postgres://postgres@127.0.0.1:${port}/postgres`,
         port,
+        postmasterPid,
         stop: () =>
           (stopped ??= (async () => {
             process.removeListener('exit', stopNow);
