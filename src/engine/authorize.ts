@@ -3,9 +3,10 @@
  * 1. scope: a client token bound to agents acts for those only;
  * 2. idempotency: a retry of the same order returns the original response; other fields → 409;
  * 3. registry: the agent is Active and the model version approved (never bypassed, shadow mode or not);
- * 4. Layer 2: the heartbeat's signature, age, regime, mta_ref, then its sequence (atomic, once per agent);
+ * 4. Layer 2: the heartbeat's signature, age, regime and mta_ref, and not already spent;
  * 5. policy: the regime's rules, the order's shape and size, the per-agent message rate;
- * 6. seal and commit the trace; answer 200 only after the commit.
+ * 6. seal and commit the trace in one statement that first spends the heartbeat's sequence (atomic, once
+ *    per agent: a replay writes nothing and answers 403); answer 200 only after the commit.
  * With shadow mode on, a policy violation (step 5) does not stop the order: the trace is SHADOW_HALTED.
  */
 import { randomUUID } from 'node:crypto';
@@ -20,7 +21,7 @@ import { checkHeartbeat, heartbeatSignatureValid, type SignedHeartbeat } from '.
 import { checkOrderRate, evaluatePolicy } from './policy/evaluate.js';
 import { authorizeLookup } from './store/agents.js';
 import { findIdempotent, type AuthorizeResponse } from './store/idempotency.js';
-import { acceptHeartbeatSequence, countOrder } from './store/rate-and-marks.js';
+import { countOrder } from './store/rate-and-marks.js';
 import { insertTrace } from './store/traces.js';
 import { isoMs, TIME_SOURCE, type SealedTrace } from './trace/document.js';
 import { latentFingerprint, newRegulatorySalt, reasoningHashOf, regulatoryCommitment, TRACE_VERSION, type RegulatoryBlock } from './trace/seal.js';
@@ -52,6 +53,9 @@ export interface AuthorizeRequest {
   regulatory?: RegulatoryBlock | null;
 }
 
+const replayed = (sequenceId: number, agentId: string): TradesealError =>
+  forbidden('heartbeat_replayed', `heartbeat sequence_id ${sequenceId} was already used or is not greater than the last one accepted from agent ${agentId}`);
+
 /** A 403 whose `code` names the rule and whose `detail` carries the numbers. */
 const denied = (code: DenialCode, detail: string): TradesealError => forbidden(code, detail);
 
@@ -75,7 +79,7 @@ export async function authorize(ctx: EngineContext, principal: TokenRecord | und
   const action = plainAction(req.action, req.quantity);
   const hash = orderHash(req, action);
 
-  const { prior, agent } = await authorizeLookup(ctx.sql, req.agent_id, req.client_order_id, req.model_id, req.model_hash_hex);
+  const { prior, agent, lastSequence } = await authorizeLookup(ctx.sql, req.agent_id, req.client_order_id, req.model_id, req.model_hash_hex);
   if (prior) return replay(prior.order_hash, hash, prior.response as AuthorizeResponse, req.client_order_id);
 
   if (!agent || agent.status !== 'Active') {
@@ -97,9 +101,9 @@ export async function authorize(ctx: EngineContext, principal: TokenRecord | und
       regime: regime ? { regime_id: regime.regime_id, hash: regime.hash } : null,
     });
     if (!v.ok) throw denied(v.code, v.detail);
-    if (!(await acceptHeartbeatSequence(ctx.sql, req.agent_id, hb.sequence_id))) {
-      throw denied('heartbeat_replayed', `heartbeat sequence_id ${hb.sequence_id} was already used or is not greater than the last one accepted from agent ${req.agent_id}`);
-    }
+    // A heartbeat already spent is refused before the policy is judged; the sealing statement re-checks
+    // atomically (a concurrent request may spend it in between).
+    if (lastSequence !== null && hb.sequence_id <= lastSequence) throw replayed(hb.sequence_id, req.agent_id);
   }
 
   const policy = ctx.policy.document;
@@ -146,13 +150,16 @@ export async function authorize(ctx: EngineContext, principal: TokenRecord | und
   const reasoningHash = reasoningHashOf(sealedText);
   const response: AuthorizeResponse = { trace_id: traceId, reasoning_hash: reasoningHash, authorized: true, shadow_blocked: !verdict.ok };
 
-  const inserted = await insertTrace(ctx.sql, {
+  const outcome = await insertTrace(ctx.sql, {
     trace_id: traceId, txn_time: new Date(now), agent_id: req.agent_id, client_order_id: req.client_order_id,
     status: verdict.ok ? 'PENDING' : 'SHADOW_HALTED', action, asset: req.asset, quantity: req.quantity, notional: req.notional,
     notional_currency: order.notional_currency, reasoning_hash: reasoningHash, sealed: sealedText, regulatory, regulatory_salt: salt,
     policy_result: sealed.policy.result, order_hash: hash, response,
-  });
-  if (!inserted) {
+  }, hb && cfg.layer2Enabled ? hb.sequence_id : null);
+  if (outcome === 'replayed') {
+    throw replayed(hb?.sequence_id ?? 0, req.agent_id);
+  }
+  if (outcome === 'duplicate') {
     // A concurrent request with the same client_order_id committed first: answer as its retry would be.
     const winner = await findIdempotent(ctx.sql, req.agent_id, req.client_order_id);
     if (!winner) throw new TradesealError('internal', 'idempotency record vanished');

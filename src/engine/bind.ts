@@ -11,7 +11,7 @@
 import { conflict, forbidden, notFound } from '../errors.js';
 import { mayActFor } from './auth.js';
 import type { EngineContext } from './context.js';
-import { bindTrace, type BindUpdate, type TraceRow } from './store/traces.js';
+import { bindTrace, type BindRow, type BindUpdate } from './store/traces.js';
 import type { TokenRecord } from './store/tokens.js';
 import { finalProof } from './trace/seal.js';
 import type { ExecutionStatus, TradeAction, VerificationStatus } from './vocabulary.js';
@@ -71,7 +71,7 @@ export function verifyExecution(intent: AuthorizedFacts, exec: BindRequest, tole
 }
 
 export async function bindExecution(ctx: EngineContext, principal: TokenRecord | undefined, req: BindRequest): Promise<BindResult> {
-  const outcome = await bindTrace(ctx.sql, req.trace_id, (row: TraceRow): BindUpdate => {
+  const outcome = await bindTrace(ctx.sql, req.trace_id, (row: BindRow): BindUpdate => {
     if (!mayActFor(principal, row.agent_id)) {
       throw forbidden('agent_not_permitted', `this token may not bind traces of agent ${row.agent_id}`);
     }

@@ -250,3 +250,14 @@ describe('heartbeat_replayed', () => {
     expectDenied(await send(agent_id, token, h.heartbeat(20)), 'heartbeat_replayed');
   });
 });
+
+describe('a heartbeat is spent only by an order that is sealed', () => {
+  it('a refused order leaves its heartbeat usable; a sealed one spends it', async () => {
+    const { agent_id, token } = await h.registerAgent();
+    const hb = h.heartbeat(5_000_000);
+    expectDenied(await send(agent_id, token, hb, { quantity: 10_000, limit_price: 190, notional: 1_900_000 }), 'notional_cap_exceeded');
+    const ok = await send(agent_id, token, hb);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expectDenied(await send(agent_id, token, hb), 'heartbeat_replayed');
+  });
+});

@@ -79,21 +79,23 @@ export interface AgentForAuthorize {
 }
 
 /**
- * Authorize's one read: the idempotency record of (agent, client_order_id) if any, and the agent's facts,
- * in a single round trip.
+ * Authorize's one read: the idempotency record of (agent, client_order_id) if any, the agent's facts, and
+ * the last heartbeat sequence_id accepted from the agent, in a single round trip.
  */
 export async function authorizeLookup(sql: Sql, agentId: string, clientOrderId: string, modelId: string, modelHashHex: string):
-  Promise<{ prior: { order_hash: string; response: unknown } | null; agent: AgentForAuthorize | null }> {
-  const [row] = await sql<Array<{ order_hash: string | null; response: unknown; status: AgentStatus | null; max_notional: number; allowed_regimes: Regime[] | null; model_registered: boolean }>>`
-    select i.order_hash, i.response, a.status, a.max_notional, a.allowed_regimes,
+  Promise<{ prior: { order_hash: string; response: unknown } | null; agent: AgentForAuthorize | null; lastSequence: number | null }> {
+  const [row] = await sql<Array<{ order_hash: string | null; response: unknown; status: AgentStatus | null; max_notional: number; allowed_regimes: Regime[] | null; model_registered: boolean; last_sequence_id: number | null }>>`
+    select i.order_hash, i.response, a.status, a.max_notional, a.allowed_regimes, hm.last_sequence_id,
            exists (select 1 from agent_models m where m.agent_id = ${agentId} and m.model_id = ${modelId} and m.model_hash_hex = ${modelHashHex}) as model_registered
     from (select 1) as one
     left join trace_idempotency i on i.agent_id = ${agentId} and i.client_order_id = ${clientOrderId}
-    left join agents a on a.agent_id = ${agentId}`;
-  if (!row) return { prior: null, agent: null };
+    left join agents a on a.agent_id = ${agentId}
+    left join heartbeat_marks hm on hm.agent_id = ${agentId}`;
+  if (!row) return { prior: null, agent: null, lastSequence: null };
   return {
     prior: row.order_hash === null ? null : { order_hash: row.order_hash, response: row.response },
     agent: row.status === null ? null : { status: row.status, max_notional: row.max_notional, allowed_regimes: row.allowed_regimes, model_registered: row.model_registered },
+    lastSequence: row.last_sequence_id,
   };
 }
 

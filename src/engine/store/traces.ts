@@ -3,6 +3,7 @@
  * reads and the expiry sweep. Listings are newest first by txn_time, then trace_id.
  */
 import type { Sql } from 'postgres';
+import { TradesealError } from '../../errors.js';
 import type { TraceStatus, VerificationStatus } from '../vocabulary.js';
 import type { AuthorizeResponse } from './idempotency.js';
 
@@ -26,26 +27,44 @@ export interface NewTrace {
   response: AuthorizeResponse;
 }
 
+export type InsertOutcome = 'inserted' | 'duplicate' | 'replayed';
+
 /**
- * Inserts the trace and its idempotency record in one statement (one round trip, one implicit transaction).
- * Returns false when (agent_id, client_order_id) was taken by a concurrent request: then nothing is written.
+ * Seals the trace in one statement (one round trip, one implicit transaction): with Layer 2, first the
+ * heartbeat's replay mark (accepted only when its sequence_id is greater than the last one accepted from the
+ * agent: a conditional upsert, so of N concurrent requests carrying one heartbeat exactly one passes), then
+ * the idempotency record, then the trace. `replayed`: the heartbeat was spent, nothing written;
+ * `duplicate`: a concurrent request took (agent_id, client_order_id) first, nothing written. A heartbeat is
+ * spent only by an order that is sealed.
  */
-export async function insertTrace(sql: Sql, t: NewTrace): Promise<boolean> {
-  const rows = await sql`
-    with idem as (
+export async function insertTrace(sql: Sql, t: NewTrace, heartbeatSequence: number | null): Promise<InsertOutcome> {
+  const checkMark = heartbeatSequence !== null;
+  const [row] = await sql<Array<{ marked: number; inserted: number }>>`
+    with mark as (
+      insert into heartbeat_marks (agent_id, last_sequence_id)
+      select ${t.agent_id}::uuid, ${heartbeatSequence ?? 0}::bigint where ${checkMark}
+      on conflict (agent_id) do update set last_sequence_id = excluded.last_sequence_id, accepted_at = now()
+        where heartbeat_marks.last_sequence_id < excluded.last_sequence_id
+      returning 1
+    ), gate as (
+      select 1 where not ${checkMark} or exists (select 1 from mark)
+    ), idem as (
       insert into trace_idempotency (agent_id, client_order_id, order_hash, trace_id, txn_time, response)
-      values (${t.agent_id}, ${t.client_order_id}, ${t.order_hash}, ${t.trace_id}, ${t.txn_time}, ${sql.json(t.response as never)})
+      select ${t.agent_id}, ${t.client_order_id}, ${t.order_hash}, ${t.trace_id}, ${t.txn_time}, ${sql.json(t.response as never)} from gate
       on conflict do nothing
       returning trace_id
+    ), ins as (
+      insert into traces (trace_id, txn_time, agent_id, client_order_id, status, verification_status, action, asset, quantity,
+                          notional, notional_currency, reasoning_hash, sealed, regulatory, regulatory_salt, policy_result)
+      select ${t.trace_id}, ${t.txn_time}, ${t.agent_id}, ${t.client_order_id}, ${t.status}, 'Pending', ${t.action}, ${t.asset}, ${t.quantity},
+             ${t.notional}, ${t.notional_currency}, ${t.reasoning_hash}, ${t.sealed}, ${t.regulatory === null ? null : sql.json(t.regulatory as never)},
+             ${t.regulatory_salt}, ${t.policy_result}
+      from idem
+      returning trace_id
     )
-    insert into traces (trace_id, txn_time, agent_id, client_order_id, status, verification_status, action, asset, quantity,
-                        notional, notional_currency, reasoning_hash, sealed, regulatory, regulatory_salt, policy_result)
-    select ${t.trace_id}, ${t.txn_time}, ${t.agent_id}, ${t.client_order_id}, ${t.status}, 'Pending', ${t.action}, ${t.asset}, ${t.quantity},
-           ${t.notional}, ${t.notional_currency}, ${t.reasoning_hash}, ${t.sealed}, ${t.regulatory === null ? null : sql.json(t.regulatory as never)},
-           ${t.regulatory_salt}, ${t.policy_result}
-    from idem
-    returning trace_id`;
-  return rows.length === 1;
+    select (select count(*) from gate)::int as marked, (select count(*) from ins)::int as inserted`;
+  if (!row || row.marked === 0) return 'replayed';
+  return row.inserted === 1 ? 'inserted' : 'duplicate';
 }
 
 export interface TraceRow {
@@ -96,29 +115,39 @@ export interface BindUpdate {
   final_proof: string;
 }
 
-export type BindOutcome = { kind: 'bound'; trace: TraceRow } | { kind: 'not_found' } | { kind: 'already_bound'; trace: TraceRow };
+/** What a bind reads of a trace, and what it answers with. */
+export type BindRow = Pick<TraceRow, 'trace_id' | 'txn_time' | 'agent_id' | 'status' | 'verification_status' | 'action' | 'asset' | 'quantity'
+  | 'reasoning_hash' | 'final_proof' | 'exchange_tx_id' | 'execution_status' | 'execution_time' | 'divergence_reason'>;
+
+export type BindOutcome = { kind: 'bound'; trace: BindRow } | { kind: 'not_found' } | { kind: 'already_bound'; trace: BindRow };
+
+const BIND_COLUMNS = 'trace_id, txn_time, agent_id, status, verification_status, action, asset, quantity, reasoning_hash, final_proof, exchange_tx_id, execution_status, execution_time, divergence_reason';
 
 /**
- * Binds under a row lock: of N concurrent binds of one trace exactly one succeeds, the others see it bound.
- * `decide` computes the verification from the locked row (so it sees an expiry that committed first).
+ * Binds optimistically, in two round trips and no explicit transaction: read the trace, decide, then update
+ * only if it is still unbound and in the state the decision saw. Of N concurrent binds of one trace exactly
+ * one update matches (the others wait on its row lock, re-check the condition and match nothing); a loser
+ * reads again and finds the trace bound (409). A trace the sweeper expired in between is decided again.
  */
-export async function bindTrace(sql: Sql, traceId: string, decide: (locked: TraceRow) => BindUpdate): Promise<BindOutcome> {
-  return sql.begin(async (tx) => {
-    const [row] = await tx<TraceRow[]>`select * from traces where trace_id = ${traceId} for update`;
-    if (!row) return { kind: 'not_found' } as const;
-    if (row.final_proof !== null || row.status === 'ORPHAN') return { kind: 'already_bound', trace: row } as const;
+export async function bindTrace(sql: Sql, traceId: string, decide: (row: BindRow) => BindUpdate): Promise<BindOutcome> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const [row] = await sql.unsafe<BindRow[]>(`select ${BIND_COLUMNS} from traces where trace_id = $1`, [traceId]);
+    if (!row) return { kind: 'not_found' };
+    if (row.final_proof !== null || row.status === 'ORPHAN') return { kind: 'already_bound', trace: row };
     const u = decide(row);
     const listing = row.status === 'SHADOW_HALTED' ? 'SHADOW_HALTED' : u.verification_status.toUpperCase();
-    const [bound] = await tx<TraceRow[]>`
+    const [bound] = await sql<BindRow[]>`
       update traces set
         status = ${listing}, verification_status = ${u.verification_status}, exchange_tx_id = ${u.exchange_tx_id},
         execution_status = ${u.execution_status}, execution_time = ${u.execution_time}, executed_asset = ${u.executed_asset},
         executed_quantity = ${u.executed_quantity}, executed_side = ${u.executed_side}, execution_price = ${u.execution_price},
         divergence_reason = ${u.divergence_reason}, final_proof = ${u.final_proof}, bound_at = clock_timestamp()
-      where trace_id = ${traceId} and txn_time = ${row.txn_time}
-      returning *`;
-    return { kind: 'bound', trace: bound as TraceRow } as const;
-  }) as Promise<BindOutcome>;
+      where trace_id = ${traceId} and txn_time = ${row.txn_time} and final_proof is null
+        and status = ${row.status} and verification_status = ${row.verification_status}
+      returning ${sql.unsafe(BIND_COLUMNS)}`;
+    if (bound) return { kind: 'bound', trace: bound };
+  }
+  throw new TradesealError('conflict', `trace ${traceId} kept changing while it was being bound; retry the bind`, { status: 409, exit: 4 });
 }
 
 /**
