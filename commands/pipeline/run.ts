@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
+import { calendarDateFlag } from '../../src/cli/instant.js';
 import { listrRunner, renderRunSummary } from '../../src/cli/pipeline-view.js';
 import { runPipeline, type RunSummary } from '../../pipeline/run.js';
 
@@ -12,7 +13,7 @@ export default class PipelineRun extends TradesealCommand {
     '<%= config.bin %> pipeline run --data-dir ./my-fred-files --json',
   ];
   static override flags = {
-    'as-of': Flags.string({ summary: 'Run as of this date (YYYY-MM-DD): data usable after it are ignored' }),
+    'as-of': calendarDateFlag({ summary: 'Run as of this date (YYYY-MM-DD): data usable after it are ignored' }),
     'data-dir': Flags.string({ summary: 'Directory of the input CSV files (default: PIPELINE_DATA_DIR)' }),
     seed: Flags.integer({ summary: 'Seed of the model fits (default: PIPELINE_SEED)', min: 0, max: 4_294_967_295 }),
     full: Flags.boolean({ summary: 'Recompute every day instead of extending the published history' }),
@@ -20,7 +21,6 @@ export default class PipelineRun extends TradesealCommand {
 
   async run(): Promise<RunSummary> {
     const { flags } = await this.parse(PipelineRun);
-    if (flags['as-of'] && !/^\d{4}-\d{2}-\d{2}$/.test(flags['as-of'])) this.error('--as-of must be a date YYYY-MM-DD', { exit: 2 });
     const summary = await this.withStore(async (store) => {
       return runPipeline(store.sql, {
         dataDir: flags['data-dir'] ?? this.settings.pipelineDataDir,

@@ -1,9 +1,9 @@
-import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
+import { calendarDateFlag } from '../../src/cli/instant.js';
 import { renderTable } from '../../src/cli/table.js';
 import { compactHistory, type CompactHistoryRow } from '../../src/signals/store/history.js';
 
-const date = (name: string) => Flags.string({ summary: `${name} date, YYYY-MM-DD (inclusive)` });
+const date = (name: string) => calendarDateFlag({ summary: `${name} date, YYYY-MM-DD (inclusive)` });
 
 export default class SignalsHistory extends TradesealCommand {
   static override summary = 'Print the published regime history: date, regime, risk_score and the four probabilities';
@@ -15,9 +15,6 @@ export default class SignalsHistory extends TradesealCommand {
 
   async run(): Promise<CompactHistoryRow[]> {
     const { flags } = await this.parse(SignalsHistory);
-    for (const [name, value] of [['--start', flags.start], ['--end', flags.end]] as const) {
-      if (value !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value)))) this.error(`${name} must be a date YYYY-MM-DD, got ${value}`, { exit: 2 });
-    }
     if (flags.start && flags.end && flags.start > flags.end) this.error(`--start ${flags.start} is after --end ${flags.end}`, { exit: 2 });
     const rows = await this.withStore((store) => compactHistory(store.sql, { start: flags.start ?? null, end: flags.end ?? null }));
     if (rows.length === 0) this.log('no published days in that range (has the pipeline run? `tradeseal pipeline status`)');

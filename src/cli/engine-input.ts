@@ -7,7 +7,7 @@ import { TradesealError, type FieldError } from '../errors.js';
 import type { ApprovedModel, RegisterAgentInput } from '../engine/store/agents.js';
 import type { PublishRegimeInput } from '../engine/store/regime.js';
 import type { Regime } from '../engine/vocabulary.js';
-import { isCalendarDate } from './instant.js';
+import { isCalendarDateText } from './instant.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HEX64 = /^[0-9a-f]{64}$/i;
@@ -111,8 +111,7 @@ export function manualBroadcast(flags: ManualBroadcastFlags, today: string, publ
   }
   const reason = checkText(flags.reason, '--reason', 1000, errors);
   const date = flags.date ?? today;
-  const ymd = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  if (!ymd || !isCalendarDate(Number(ymd[1]), Number(ymd[2]), Number(ymd[3]))) errors.push({ field: '--date', message: `must be a calendar date YYYY-MM-DD, got "${date}"` });
+  if (!isCalendarDateText(date)) errors.push({ field: '--date', message: `must be a calendar date YYYY-MM-DD, got "${date}"` });
   const modelVersion = checkText(flags['model-version'], '--model-version', 100, errors);
   assertValid(errors);
   return { date, regime: flags.regime, risk_score: riskScore, model_version: modelVersion, source: 'manual', reason, published_by: publishedBy };

@@ -38,6 +38,21 @@ export function isCalendarDate(year: number, month: number, day: number): boolea
   return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
 }
 
+/** Whether `text` is a calendar date `YYYY-MM-DD` (2026-02-31 is not). */
+export function isCalendarDateText(text: string): boolean {
+  const ymd = DATE.exec(text);
+  return ymd !== null && isCalendarDate(Number(ymd[1]), Number(ymd[2]), Number(ymd[3]));
+}
+
+/** A flag holding a calendar date `YYYY-MM-DD`, as text; anything else is a usage error (exit 2). */
+export const calendarDateFlag = Flags.custom<string>({
+  helpValue: 'YYYY-MM-DD',
+  parse: async (input) => {
+    if (isCalendarDateText(input)) return input;
+    throw new Errors.CLIError(`"${input}" is not a calendar date YYYY-MM-DD`, { exit: EXIT.usage });
+  },
+});
+
 /** A flag holding an instant (see `parseInstant`). */
 export const instantFlag = Flags.custom<Date>({
   helpValue: 'ISO|UNIX_MS',

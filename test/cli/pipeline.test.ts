@@ -44,11 +44,14 @@ describe('pipeline commands', () => {
   it('refuses bad dates with exit 2', async () => {
     const bad = await runCli(['signals', 'history', '--start', '2008-13-01'], env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--start must be a date YYYY-MM-DD/);
+    expect(bad.stderr).toMatch(/"2008-13-01" is not a calendar date YYYY-MM-DD/);
+    const rolled = await runCli(['signals', 'history', '--end', '2009-02-30'], env);
+    expect(rolled.code).toBe(2);
     const reversed = await runCli(['signals', 'history', '--start', '2009-01-02', '--end', '2008-01-02'], env);
     expect(reversed.code).toBe(2);
-    const asOf = await runCli(['pipeline', 'run', '--as-of', 'yesterday'], env);
+    const asOf = await runCli(['pipeline', 'run', '--as-of', '2009-13-01'], env);
     expect(asOf.code).toBe(2);
+    expect(asOf.stderr).toMatch(/not a calendar date/);
   }, 60_000);
 
   it('schedule runs on its cron, logs each run as a JSON line, and stops on SIGTERM', async () => {
