@@ -11,6 +11,7 @@ export default class EngineSweep extends TradesealCommand {
     const expiryMs = this.settings.traceExpiryMs;
     const result = await this.withStore((store) => sweep(store.sql, Date.now(), expiryMs));
     this.log(`expired ${result.expired} pending trace(s) older than ${expiryMs} ms; pruned ${result.rate_rows_pruned} rate counter(s); created ${result.partitions_created} partition(s)`);
+    if (result.partition_error) this.warn(`could not create the coming months' trace partitions: ${result.partition_error}`);
     return { ...result, expiry_ms: expiryMs };
   }
 }

@@ -14,19 +14,21 @@ export interface SweepResult {
   expired: number;
   rate_rows_pruned: number;
   partitions_created: number;
+  /** Why the month partitions could not be created, if they could not (the sweeper logs it). */
+  partition_error?: string;
 }
 
 export async function sweep(sql: Sql, nowMs: number, expiryMs: number): Promise<SweepResult> {
   const expired = await expirePending(sql, new Date(nowMs - expiryMs));
   const pruned = await pruneOrderRate(sql, nowMs);
-  let created = 0;
   try {
     const [row] = await sql<Array<{ n: number }>>`select ensure_trace_partitions(${new Date(nowMs)}, 3) as n`;
-    created = row?.n ?? 0;
-  } catch {
-    // A month's rows already sitting in the default partition block its partition; traces stay readable there.
+    return { expired, rate_rows_pruned: pruned, partitions_created: row?.n ?? 0 };
+  } catch (err) {
+    // E.g. a month's rows already in the default partition block its partition. Traces stay readable and
+    // writable there, so the sweep goes on; the reason is reported, not swallowed.
+    return { expired, rate_rows_pruned: pruned, partitions_created: 0, partition_error: (err as Error).message };
   }
-  return { expired, rate_rows_pruned: pruned, partitions_created: created };
 }
 
 /** Runs `sweep` every minute until stopped; a failed sweep is logged and retried at the next tick. */
@@ -38,6 +40,7 @@ export function startSweeper(sql: Sql, now: () => number, expiryMs: number, log:
     sweep(sql, now(), expiryMs)
       .then((r) => {
         if (r.expired > 0) log(`sweeper: ${r.expired} pending trace(s) expired`);
+        if (r.partition_error) log('sweeper: could not create the coming months\' trace partitions', new Error(r.partition_error));
       })
       .catch((err) => log('sweeper failed', err))
       .finally(() => {

@@ -169,6 +169,21 @@ describe('sweep', () => {
     expect((await sweepNow()).partitions_created).toBe(0);
   });
 
+  it('reports, and does not swallow, a month partition blocked by rows already in the default partition', async () => {
+    // A trace for 2033-02 lands in the default partition (no month partition exists for it yet).
+    await h.store.sql`
+      insert into traces (trace_id, txn_time, agent_id, client_order_id, status, verification_status, action, asset, quantity,
+                          notional, notional_currency, reasoning_hash, sealed, policy_result)
+      values (gen_random_uuid(), '2033-02-15T12:00:00Z', gen_random_uuid(), 'x', 'MATCHED', 'Matched', 'Long', 'AAPL', 1, 1, 'USD',
+              ${'0'.repeat(64)}, '{}', 'PASS')`;
+    h.clock.now = Date.UTC(2033, 0, 20);
+    const result = await sweepNow();
+    expect(result.partition_error).toMatch(/default/i);
+    expect(result.partitions_created).toBe(0);
+    const [row] = await h.store.sql`select count(*)::int as n from traces where txn_time = '2033-02-15T12:00:00Z'`;
+    expect(row!.n).toBe(1);
+  });
+
   it('prunes order-rate counters older than a minute', async () => {
     await authorize();
     const [before] = await h.store.sql`select count(*)::int as n from agent_order_rate`;
