@@ -679,7 +679,7 @@ function report(opt: Options, loadBefore: number[], machine: Record<string, unkn
     out.push('  those figures are low and noisy; run again on a quiet machine. The per-request CPU columns are the steadier guide.');
   }
   out.push('  SQL/req: statements per request as pg_stat_statements counts them (each a round trip; it misses the COMMIT');
-  out.push('  of a transaction that postgres.js sends through the extended protocol: bind makes one more than listed).');
+  out.push('  of a transaction that postgres.js sends through the extended protocol: authorize and bind use no explicit transaction).');
   if (!db.statements) out.push('  (pg_stat_statements is not loaded on this server: no SQL figures)');
   for (const m of [runs.authorize, runs.bind]) {
     if (!m.statements) continue;
