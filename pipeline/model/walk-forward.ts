@@ -236,5 +236,3 @@ export function walkForward(frame: FrameLike, options: Partial<WalkForwardOption
   }
   return { days, fits, firstIndex: f0 };
 }
-
-export { N_FACTORS };

@@ -63,10 +63,6 @@ export async function currentRegime(sql: Sql | TransactionSql): Promise<RegimeBr
   return rows[0] ? toBroadcast(rows[0]) : null;
 }
 
-export async function regimeHistory(sql: Sql, limit: number): Promise<RegimeBroadcast[]> {
-  const rows = await sql.unsafe<Row[]>(`select ${COLUMNS} from regime_broadcasts order by id desc limit $1`, [limit]);
-  return rows.map(toBroadcast);
-}
 
 export async function publishRegime(sql: Sql | TransactionSql, input: PublishRegimeInput): Promise<RegimeBroadcast> {
   const state: RegimeState = {
