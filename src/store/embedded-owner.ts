@@ -10,8 +10,11 @@
  * - claiming is `link(tmp, embedded.json)`, which fails if the file exists, and makes a complete file appear;
  * - publishing the port is `rename(tmp, embedded.json)`, atomic;
  * - a stale file (its pid is dead, or it names this very pid but was not written by this process, as after a
- *   container restart where the server is pid 1 again) is moved aside with `rename`, which only one racer
- *   wins; the winner checks it moved the stale file and not a fresh claim, and puts a fresh one back.
+ *   container restart where the server is pid 1 again) is removed only by the holder of a takeover lock
+ *   (`embedded.json.takeover`, taken with `link`), who re-reads the file under the lock and removes it only if
+ *   it still holds the stale record. Nobody else removes another's owner file and a claim cannot replace an
+ *   existing file, so a fresh claim is never removed; then every racer tries to claim, and one wins.
+ *   A takeover lock older than 10 s (its holder died within its few milliseconds of work) is broken.
  * A live owner that has not yet published its port (PGlite takes seconds to initialise a new directory) or
  * that does not answer (it is closing) is waited for, up to a deadline.
  */
@@ -70,7 +73,7 @@ export async function claimEmbeddedStore(home: string, options: ClaimOptions = {
     if (raw !== null) {
       const record = parseRecord(raw);
       if (record === null || isStale(record)) {
-        await moveAsideIfUnchanged(file, raw);
+        if (!(await removeIfUnchanged(file, raw))) await sleep(20);
         continue;
       }
       if (record.port === null) {
@@ -167,18 +170,34 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Removes the owner file if it still holds `raw`; puts a fresh claim back if one was moved by mistake. */
-async function moveAsideIfUnchanged(file: string, raw: string): Promise<void> {
-  const aside = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.stale`;
+const TAKEOVER_STALE_MS = 10_000;
+
+/**
+ * Removes the stale owner file if it still holds `raw`, under the takeover lock. False when another process
+ * holds the lock (the caller waits a moment and looks again).
+ */
+async function removeIfUnchanged(file: string, raw: string): Promise<boolean> {
+  const lock = `${file}.takeover`;
+  const tmp = `${lock}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  await fs.writeFile(tmp, `${process.pid}\n`, { mode: 0o600 });
   try {
-    await fs.rename(file, aside);
-  } catch {
-    return; // Another process moved it first.
+    await fs.link(tmp, lock);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const since = await fs.stat(lock).then((st) => Date.now() - st.mtimeMs, () => 0);
+    if (since > TAKEOVER_STALE_MS) await fs.unlink(lock).catch(() => {});
+    return false;
+  } finally {
+    await fs.unlink(tmp).catch(() => {});
   }
-  const moved = await fs.readFile(aside, 'utf8').catch(() => raw);
-  // Between our read and our rename another process replaced the stale file with its own claim: restore it.
-  if (moved !== raw) await fs.link(aside, file).catch(() => {});
-  await fs.unlink(aside).catch(() => {});
+  try {
+    // Under the lock the file cannot change: only a lock holder removes an owner file, a claim cannot
+    // replace an existing one, and the stale record's owner is gone.
+    if ((await fs.readFile(file, 'utf8').catch(() => null)) === raw) await fs.unlink(file).catch(() => {});
+    return true;
+  } finally {
+    await fs.unlink(lock).catch(() => {});
+  }
 }
 
 /** Whether something accepts TCP connections on the loopback port. */
