@@ -50,7 +50,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 const unavailable = (detail: string, cause?: unknown): TradesealError =>
   new TradesealError('service_unavailable', detail, { hint: 'FRED did not answer usefully; the run keeps the files it has', ...(cause ? { cause } : {}) });
 
-const rejected = (detail: string): TradesealError => new TradesealError('fred_request_rejected', detail, { status: 502, exit: EXIT.unavailable });
+const rejected = (detail: string): TradesealError => new TradesealError('fred_request_rejected', detail);
 
 /** The request URL with the key replaced, for messages and logs. */
 const redact = (url: URL): string => {

@@ -2,9 +2,14 @@
  * The one error module of tradeseal.
  *
  * Every failure that a user can cause or observe is a `TradesealError` carrying a machine-readable `code`.
- * One table (`ERROR_CODES`) maps each code to its HTTP status, its CLI exit code and a one-line description;
- * the Fastify error handler and the CLI both read it, so a code means the same thing everywhere.
+ * `ERROR_CODES` is the one closed table of codes: each maps to its HTTP status, its CLI exit code and a
+ * one-line description, and nothing else decides them (a throw site names a code, never a status). The
+ * constructor takes only codes of the table, so a new code without a status and an exit code does not
+ * compile. The Fastify error handler, the CLI and the README's tables all read this table.
  * The wire shape is the one of the interface decisions: `{code, detail}`, plus `errors[]` on a 422.
+ *
+ * The policy denial codes (403) are rows of this table too (`kind: 'denial'`); `src/engine/denials.ts`
+ * turns them into verdicts (a rule breach is data, not an exception).
  */
 
 export interface FieldError {
@@ -12,43 +17,91 @@ export interface FieldError {
   message: string;
 }
 
+export type ErrorKind = 'error' | 'denial';
+
 export interface ErrorSpec {
   status: number;
   exit: number;
   description: string;
+  kind: ErrorKind;
 }
 
 /** CLI exit codes: 1 unexpected, 2 usage/validation, 3 not found, 4 conflict, 5 refused, 6 unavailable. */
 export const EXIT = { internal: 1, usage: 2, notFound: 3, conflict: 4, refused: 5, unavailable: 6 } as const;
 
-const spec = (status: number, exit: number, description: string): ErrorSpec => ({ status, exit, description });
+const spec = <S extends number, E extends number>(status: S, exit: E, description: string) => ({ status, exit, description, kind: 'error' as const });
+/** A policy denial: 403, exit 5, rendered `CODE: detail` by the engine. */
+const denial = (description: string) => ({ status: 403 as const, exit: EXIT.refused, description, kind: 'denial' as const });
 
-/** The closed list of error codes outside the policy denial codes (which live in src/engine/denials.ts). */
+/** The closed table of every code the project can emit. Order is the README's order. */
 export const ERROR_CODES = {
-  validation_failed: spec(422, EXIT.usage, 'The request has invalid fields; `errors` lists every one.'),
+  // Requests and command lines
+  validation_failed: spec(422, EXIT.usage, 'The request or command has invalid fields; `errors` lists every one.'),
   invalid_json: spec(422, EXIT.usage, 'The request body is not valid JSON.'),
   unsupported_media_type: spec(415, EXIT.usage, 'The request body must be application/json.'),
   payload_too_large: spec(413, EXIT.usage, 'The request body is larger than 1 MiB.'),
+  bad_request: spec(400, EXIT.usage, 'The request cannot be read (a malformed URL or header).'),
+  usage_error: spec(400, EXIT.usage, 'The command line is not valid: an unknown command or flag, a missing or malformed value.'),
+  confirmation_required: spec(428, EXIT.usage, 'The operation removes or rewrites published data: confirm it on a terminal, or pass --yes.'),
   not_found: spec(404, EXIT.notFound, 'No such route or resource.'),
-  method_not_allowed: spec(405, EXIT.usage, 'The route exists but not for this method.'),
+  method_not_allowed: spec(405, EXIT.usage, 'The route exists but not for this method; `Allow` lists the methods it has.'),
   unauthorized: spec(401, EXIT.refused, 'Missing, invalid, revoked or expired token.'),
   forbidden: spec(403, EXIT.refused, 'The token is valid but its role or scope does not allow this.'),
-  conflict: spec(409, EXIT.conflict, 'The request conflicts with the current state.'),
   precondition_failed: spec(412, EXIT.refused, 'A required setting or precondition is missing.'),
-  too_many_requests: spec(429, EXIT.refused, 'Rate limit exceeded.'),
-  service_unavailable: spec(503, EXIT.unavailable, 'A dependency (the store) is unavailable.'),
+  conflict: spec(409, EXIT.conflict, 'The request conflicts with the current state; retrying may succeed.'),
+  // The engine
+  client_order_id_conflict: spec(409, EXIT.conflict, 'The client_order_id was already used by this agent for a different order.'),
+  trace_already_bound: spec(409, EXIT.conflict, 'The trace is already bound to an execution.'),
+  owner_token_exists: spec(409, EXIT.conflict, 'A live owner token exists; bootstrap registers only the first one.'),
+  regime_not_published: spec(404, EXIT.notFound, 'No regime broadcast is published (authorize fails closed until one is).'),
+  policy_invalid: spec(422, EXIT.usage, 'The policy document is not valid; `errors` lists every bad field.'),
+  // The pipeline
+  data_invalid: spec(422, EXIT.usage, 'An input data file breaks a rule of its series; each problem names the file, the line, the value and the rule.'),
+  pipeline_running: spec(409, EXIT.conflict, 'Another pipeline run holds the lock.'),
+  fred_request_rejected: spec(502, EXIT.unavailable, 'The FRED API refused a request for a series.'),
+  hmm_invalid_argument: spec(500, EXIT.internal, 'The regime model got an argument of the wrong shape or out of range.'),
+  hmm_not_positive_definite: spec(500, EXIT.internal, 'A covariance matrix of the regime model is not positive definite.'),
+  hmm_singular_matrix: spec(500, EXIT.internal, 'A linear system of the regime model has no unique solution.'),
+  hmm_zero_likelihood: spec(500, EXIT.internal, 'The observations have zero probability under the regime model.'),
+  // Running the services
+  service_unavailable: spec(503, EXIT.unavailable, 'A dependency (the store) is unavailable; retry after a moment.'),
   config_invalid: spec(500, EXIT.usage, 'One or more settings are invalid.'),
-  store_error: spec(500, EXIT.unavailable, 'The store failed.'),
-  internal: spec(500, EXIT.internal, 'An unexpected fault; details are in the server log under the request id.'),
+  store_error: spec(500, EXIT.unavailable, 'The store failed (a migration, or the embedded store could not be opened).'),
+  internal: spec(500, EXIT.internal, 'An unexpected fault; the detail (CLI) or the server log under the request id (HTTP) says what.'),
+  // Policy denials (403): why the engine refuses an order or a heartbeat
+  agent_not_active: denial('The agent is unknown, suspended, deregistered or erased.'),
+  model_not_registered: denial('The model_hash_hex is not an approved version of model_id for this agent.'),
+  regime_not_allowed: denial('The current regime is outside the agent\'s allowed_regimes (reduce_only orders pass).'),
+  side_not_allowed: denial('The action is not in the current regime\'s allowed_sides (reduce_only orders pass).'),
+  notional_cap_exceeded: denial('The notional exceeds min(agent max_notional, currency cap) × the regime\'s max_notional_scale.'),
+  currency_not_allowed: denial('The policy has no cap for notional_currency.'),
+  asset_cap_exceeded: denial('The notional exceeds the policy\'s cap for this asset.'),
+  quantity_cap_exceeded: denial('The quantity exceeds the policy\'s max_quantity.'),
+  venue_not_allowed: denial('The venue_id is not in the policy\'s allowed venues.'),
+  order_type_not_allowed: denial('The order_type is not in the policy\'s allowed order types.'),
+  notional_inconsistent: denial('The notional disagrees with quantity × price × multiplier beyond the tolerance.'),
+  order_rate_exceeded: denial('The agent sent more orders in the last second than the policy allows (MiFID II RTS 6 throttle).'),
+  regime_stale: denial('No regime is published, or the data of the published one (its `date`) are older than the policy\'s maximum age.'),
+  agent_valid_time_lag: denial('The agent\'s agent_valid_time is further behind the current regime than the policy allows.'),
+  heartbeat_signature_invalid: denial('The heartbeat\'s signature does not verify against the regime operator\'s public key.'),
+  heartbeat_expired: denial('The heartbeat\'s timestamp_ms is outside the replay window of the engine\'s clock.'),
+  heartbeat_regime_mismatch: denial('The heartbeat\'s regime_id is not the current regime\'s.'),
+  heartbeat_mta_mismatch: denial('The heartbeat\'s mta_ref is not the hash of the current regime broadcast.'),
+  heartbeat_mta_required: denial('HEARTBEAT_REQUIRE_MTA_REF is on and the heartbeat carries no mta_ref.'),
+  heartbeat_replayed: denial('The heartbeat\'s sequence_id is not greater than the last one accepted from this agent.'),
+  agent_not_permitted: denial('The token is bound to other agents.'),
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+type Table = typeof ERROR_CODES;
+/** The codes of a given HTTP status, so helpers such as `conflict()` accept only codes of their status. */
+export type CodeWithStatus<S extends number> = { [K in ErrorCode]: Table[K]['status'] extends S ? K : never }[ErrorCode];
+export type DenialCode = { [K in ErrorCode]: Table[K]['kind'] extends 'denial' ? K : never }[ErrorCode];
+
+export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && Object.hasOwn(ERROR_CODES, code);
+
 export interface TradesealErrorOptions {
-  /** HTTP status; defaults to the table's status for a listed code. */
-  status?: number;
-  /** CLI exit code; defaults to the table's exit code for a listed code. */
-  exit?: number;
   errors?: FieldError[];
   /** Extra fields merged into the response body (e.g. `error: "ip_locked"`). */
   extra?: Record<string, unknown>;
@@ -57,20 +110,20 @@ export interface TradesealErrorOptions {
 }
 
 export class TradesealError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly status: number;
   readonly exit: number;
   readonly errors?: FieldError[];
   readonly extra?: Record<string, unknown>;
   readonly hint?: string;
 
-  constructor(code: string, detail: string, options: TradesealErrorOptions = {}) {
+  constructor(code: ErrorCode, detail: string, options: TradesealErrorOptions = {}) {
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'TradesealError';
     this.code = code;
-    const known = (ERROR_CODES as Record<string, ErrorSpec>)[code];
-    this.status = options.status ?? known?.status ?? 500;
-    this.exit = options.exit ?? known?.exit ?? EXIT.internal;
+    const s: ErrorSpec = ERROR_CODES[code];
+    this.status = s.status;
+    this.exit = s.exit;
     if (options.errors) this.errors = options.errors;
     if (options.extra) this.extra = options.extra;
     if (options.hint) this.hint = options.hint;
@@ -94,14 +147,21 @@ export class TradesealError extends Error {
 export const validationError = (errors: FieldError[], detail?: string): TradesealError =>
   new TradesealError('validation_failed', detail ?? `${errors.length} invalid field${errors.length === 1 ? '' : 's'}: ${errors.map((e) => e.field).join(', ')}`, { errors });
 
-export const notFound = (what: string): TradesealError => new TradesealError('not_found', what);
+export const notFound = (what: string, hint?: string): TradesealError => new TradesealError('not_found', what, hint ? { hint } : {});
 
-export const conflict = (code: string, detail: string): TradesealError =>
-  new TradesealError(code, detail, { status: 409, exit: EXIT.conflict });
+export const conflict = (code: CodeWithStatus<409>, detail: string, hint?: string): TradesealError =>
+  new TradesealError(code, detail, hint ? { hint } : {});
 
-export const forbidden = (code: string, detail: string, extra?: Record<string, unknown>): TradesealError =>
-  new TradesealError(code, detail, extra ? { status: 403, exit: EXIT.refused, extra } : { status: 403, exit: EXIT.refused });
+export const forbidden = (code: CodeWithStatus<403>, detail: string, extra?: Record<string, unknown>): TradesealError =>
+  new TradesealError(code, detail, extra ? { extra } : {});
 
 export const unauthorized = (detail: string): TradesealError => new TradesealError('unauthorized', detail);
 
 export const isTradesealError = (e: unknown): e is TradesealError => e instanceof TradesealError;
+
+/** The rows of one kind of the table, for the README. */
+export function codesTable(kind: ErrorKind): string {
+  const rows = (Object.entries(ERROR_CODES) as Array<[ErrorCode, ErrorSpec]>).filter(([, s]) => s.kind === kind);
+  if (kind === 'denial') return ['| Code (403) | Meaning |', '|---|---|', ...rows.map(([c, s]) => `| \`${c}\` | ${s.description} |`)].join('\n');
+  return ['| Code | HTTP | CLI exit | Meaning |', '|---|---|---|---|', ...rows.map(([c, s]) => `| \`${c}\` | ${s.status} | ${s.exit} | ${s.description} |`)].join('\n');
+}

@@ -1,6 +1,9 @@
 import { Flags } from '@oclif/core';
 import cron from 'node-cron';
 import { TradesealCommand } from '../../src/cli/base-command.js';
+import { closest } from '../../src/cli/closest.js';
+import { assertValid } from '../../src/cli/engine-input.js';
+import type { FieldError } from '../../src/errors.js';
 import { runPipeline } from '../../pipeline/run.js';
 
 export default class PipelineSchedule extends TradesealCommand {
@@ -16,7 +19,13 @@ export default class PipelineSchedule extends TradesealCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(PipelineSchedule);
     const expression = flags.cron ?? this.settings.pipelineCron;
-    if (!cron.validate(expression)) this.error(`not a valid cron expression: ${expression}`, { exit: 2, suggestions: ['e.g. "30 6 * * 1-5" (06:30 on weekdays)'] });
+    const errors: FieldError[] = [];
+    if (!cron.validate(expression)) errors.push({ field: flags.cron ? '--cron' : 'PIPELINE_CRON', message: `"${expression}" is not a cron expression of 5 or 6 fields, e.g. "30 6 * * 1-5" (06:30 on weekdays)` });
+    if (flags.timezone !== undefined && !isTimeZone(flags.timezone)) {
+      const near = closest(flags.timezone, Intl.supportedValuesOf('timeZone'));
+      errors.push({ field: '--timezone', message: `"${flags.timezone}" is not an IANA time zone${near.length > 0 ? `; did you mean ${near.join(' or ')}?` : ' (e.g. America/New_York, Europe/London, UTC)'}` });
+    }
+    assertValid(errors);
     const settings = this.settings;
     const line = (event: Record<string, unknown>): void => this.log(JSON.stringify({ at: new Date().toISOString(), ...event }));
     await this.withStore(async (store) => {
@@ -43,5 +52,15 @@ export default class PipelineSchedule extends TradesealCommand {
       });
       line({ event: 'stopped' });
     });
+  }
+}
+
+/** Whether `name` is a time zone this Node.js knows (IANA names, and UTC). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
   }
 }

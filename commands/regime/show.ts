@@ -1,7 +1,7 @@
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { renderBroadcast } from '../../src/cli/engine-views.js';
 import { currentRegime, type RegimeBroadcast } from '../../src/engine/store/regime.js';
-import { EXIT } from '../../src/errors.js';
+import { TradesealError } from '../../src/errors.js';
 
 export default class RegimeShow extends TradesealCommand {
   static override summary = 'Show the regime broadcast in force, with its hash';
@@ -12,10 +12,8 @@ export default class RegimeShow extends TradesealCommand {
     await this.parse(RegimeShow);
     const broadcast = await this.withStore((store) => currentRegime(store.sql));
     if (!broadcast) {
-      this.error('no regime is published yet; authorize fails closed (regime_stale) until one is', {
-        exit: EXIT.notFound,
-        code: 'regime_not_published',
-        suggestions: ['run the pipeline, or publish one: tradeseal regime publish --regime REGIME --risk-score 0..1 --reason TEXT'],
+      throw new TradesealError('regime_not_published', 'no regime is published yet; authorize fails closed (regime_stale) until one is', {
+        hint: 'run the pipeline, or publish one: tradeseal regime publish --regime REGIME --risk-score 0..1 --reason TEXT',
       });
     }
     this.log(renderBroadcast(broadcast));

@@ -1,6 +1,7 @@
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { calendarDateFlag } from '../../src/cli/instant.js';
 import { renderTable } from '../../src/cli/table.js';
+import { validationError } from '../../src/errors.js';
 import { compactHistory, type CompactHistoryRow } from '../../src/signals/store/history.js';
 
 const date = (name: string) => calendarDateFlag({ summary: `${name} date, YYYY-MM-DD (inclusive)` });
@@ -15,7 +16,7 @@ export default class SignalsHistory extends TradesealCommand {
 
   async run(): Promise<CompactHistoryRow[]> {
     const { flags } = await this.parse(SignalsHistory);
-    if (flags.start && flags.end && flags.start > flags.end) this.error(`--start ${flags.start} is after --end ${flags.end}`, { exit: 2 });
+    if (flags.start && flags.end && flags.start > flags.end) throw validationError([{ field: '--start', message: `${flags.start} is after --end ${flags.end}` }]);
     const rows = await this.withStore((store) => compactHistory(store.sql, { start: flags.start ?? null, end: flags.end ?? null }));
     if (rows.length === 0) this.log('no published days in that range (has the pipeline run? `tradeseal pipeline status`)');
     else {

@@ -28,7 +28,7 @@ export interface InputFile {
 }
 
 export const dataError = (detail: string, hint?: string): TradesealError =>
-  new TradesealError('data_invalid', detail, { status: 500, exit: EXIT.unavailable, ...(hint ? { hint } : {}) });
+  new TradesealError('data_invalid', detail, hint ? { hint } : {});
 
 /** DuckDB column types per layout: dates and values typed, so nothing depends on type sniffing. */
 function columnTypes(spec: SeriesSpec): string {

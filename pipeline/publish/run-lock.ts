@@ -13,7 +13,7 @@ import type { RunRecord } from './types.js';
 export const STALE_RUN_MS = 15 * 60_000;
 
 const busy = (detail: string): TradesealError =>
-  new TradesealError('pipeline_running', detail, { status: 409, exit: 4, hint: 'wait for it to finish (`tradeseal pipeline status`), then run again' });
+  new TradesealError('pipeline_running', detail, { hint: 'wait for it to finish (`tradeseal pipeline status`), then run again' });
 
 export async function withRunLock<T>(sql: Sql, run: RunRecord, fn: (conn: postgres.ReservedSql) => Promise<T>): Promise<T> {
   const conn = await sql.reserve();

@@ -1,22 +1,24 @@
 /**
  * The base of every `tradeseal` command: reads the settings once (a bad setting ends the command with the
- * list of bad settings and exit code 2), turns a `TradesealError` into a one-line message with a hint and
- * the exit code of the one error table, and gives every command `--json`.
+ * list of bad settings and exit code 2), turns every failure into a one-line message with a hint and the
+ * exit code of the one error table (src/errors.ts), and gives every command `--json`.
  *
+ * Every failure has a code of that table: a `TradesealError` its own; a store that cannot be reached
+ * `service_unavailable`; oclif's flag and argument errors `usage_error`; anything else `internal`, with its
+ * message (a CLI user is the operator: hiding the message would leave them nothing to act on).
  * Under `--json` a failure is JSON too: `{"error": {code, detail, exit, hint?, errors?}}` on stdout, with the
- * same exit code as without `--json`. (oclif's own JSON error path would print the error object without its
- * message and exit 1 whatever exit code `this.error` was given.)
+ * same exit code as without `--json`.
  */
 import { Command, Errors } from '@oclif/core';
+import confirm from '@inquirer/confirm';
 import { loadConfig, type Config } from '../config.js';
-import { EXIT, isTradesealError, type FieldError } from '../errors.js';
+import { ERROR_CODES, isTradesealError, TradesealError, type ErrorCode, type FieldError } from '../errors.js';
 import { openStore, type Store } from '../store/db.js';
+import { isStoreFault } from '../store/faults.js';
 import { migrate } from '../store/migrate.js';
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'CONNECT_TIMEOUT', 'ECONNRESET']);
-
 interface Failure {
-  code: string;
+  code: ErrorCode;
   detail: string;
   exit: number;
   hint?: string;
@@ -53,29 +55,48 @@ export abstract class TradesealCommand extends Command {
     this.exit(exit);
   }
 
+  /**
+   * Asks the operator to confirm a destructive step: true with `--yes`, a prompt on a terminal, and
+   * `confirmation_required` (exit 2) when nobody can answer (no terminal, or `--json`).
+   */
+  protected async confirmDestructive(question: string, yes: boolean): Promise<true> {
+    if (yes) return true;
+    if (!process.stdin.isTTY || !process.stderr.isTTY || this.jsonEnabled()) {
+      throw new TradesealError('confirmation_required', `${question} Nobody confirmed it: there is no terminal to ask`, { hint: 'pass --yes to confirm' });
+    }
+    const ok = await confirm({ message: question, default: false }, { output: process.stderr });
+    if (!ok) throw new TradesealError('confirmation_required', 'not confirmed: nothing was changed');
+    return true;
+  }
+
   protected override async catch(err: Error & { code?: string }): Promise<unknown> {
     // `this.exit(n)`: the command already said what it had to say.
     if (err instanceof Errors.ExitError) throw err;
+    return this.fail(this.failureOf(err));
+  }
+
+  private failureOf(err: Error & { code?: string }): Failure {
     if (isTradesealError(err)) {
-      return this.fail({
-        code: err.code, detail: err.message, exit: err.exit,
-        ...(err.hint ? { hint: err.hint } : {}), ...(err.errors ? { errors: err.errors } : {}),
-      });
+      return { code: err.code, detail: err.message, exit: err.exit, ...(err.hint ? { hint: err.hint } : {}), ...(err.errors ? { errors: err.errors } : {}) };
     }
-    // Store connection failures are the most common operator mistake; say so plainly.
-    if (err.code !== undefined && UNREACHABLE.has(err.code)) {
-      return this.fail({
-        code: 'store_unreachable', detail: `cannot reach the store (${err.message})`, exit: EXIT.unavailable,
-        hint: 'check DATABASE_URL, or unset it to use the embedded store under TRADESEAL_HOME',
-      });
+    // Store connection failures are the most common operator mistake; say plainly which store and what to do.
+    if (isStoreFault(err)) {
+      const embedded = this.loaded !== undefined && this.loaded.databaseUrl === null;
+      return {
+        code: 'service_unavailable', detail: `cannot reach the store (${err.code}: ${err.message})`, exit: ERROR_CODES.service_unavailable.exit,
+        hint: embedded
+          ? `the embedded store under ${this.loaded?.home} is served by another tradeseal process that did not answer; wait for it (\`tradeseal pipeline status\`) or stop it`
+          : 'check DATABASE_URL and that the server is up, or unset DATABASE_URL to use the embedded store under TRADESEAL_HOME',
+      };
     }
-    // `this.error(...)` in a command, and flag parsing errors: already worded for the user, with an exit code.
-    const exit = (err as { oclif?: { exit?: number } }).oclif?.exit;
-    if (exit !== undefined && this.jsonEnabled()) {
+    // oclif's own errors about the command line (unknown flag, bad value, missing argument).
+    const oclifExit = (err as { oclif?: { exit?: number } }).oclif?.exit;
+    if (oclifExit !== undefined && oclifExit !== 1) {
       const suggestion = (err as { suggestions?: string[] }).suggestions?.[0];
-      return this.fail({ code: err.code ?? 'usage', detail: err.message, exit, ...(suggestion ? { hint: suggestion } : {}) });
+      return { code: 'usage_error', detail: err.message, exit: ERROR_CODES.usage_error.exit, ...(suggestion ? { hint: suggestion } : {}) };
     }
-    return super.catch(err);
+    const detail = err.message ? `${err.name}: ${err.message}` : String(err);
+    return { code: 'internal', detail, exit: ERROR_CODES.internal.exit, hint: 'this is a bug in tradeseal or its environment; the detail says what failed' };
   }
 
   private fail(f: Failure): never {

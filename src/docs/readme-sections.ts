@@ -1,21 +1,15 @@
 /**
  * The README sections generated from code, so documented tables cannot drift from the code that defines
- * them (settings now; denial codes and error codes as they come).
+ * them (the settings, the error codes and the policy denial codes).
  */
 import { settingsTable } from '../config.js';
-import { denialsTable } from '../engine/denials.js';
-import { ERROR_CODES } from '../errors.js';
-
-function errorsTable(): string {
-  const rows = Object.entries(ERROR_CODES).map(([code, s]) => `| \`${code}\` | ${s.status} | ${s.exit} | ${s.description} |`);
-  return ['| Code | HTTP | CLI exit | Meaning |', '|---|---|---|---|', ...rows].join('\n');
-}
+import { codesTable } from '../errors.js';
 
 export function generatedSections(): Record<string, string> {
   return {
     settings: settingsTable(),
-    denials: denialsTable(),
-    errors: errorsTable(),
+    denials: codesTable('denial'),
+    errors: codesTable('error'),
   };
 }
 

@@ -1,43 +1,55 @@
 /**
  * The one error handler of the HTTP services: every failure becomes the error body of the interface
- * decisions, `{code, detail}` (+ `errors[]` on a 422), with the status from the one table in src/errors.ts.
+ * decisions, `{code, detail}` (+ `errors[]` on a 422), with the status of its code in the one table of
+ * src/errors.ts.
  *
  * Fastify's own failures are translated here too: schema validation (Fastify's 400 becomes 422 with every
- * invalid field), malformed JSON (422 `invalid_json`), oversize bodies (413), unknown routes (404).
- * A 5xx never shows internals: it answers `{code: "internal"}` and logs the fault under the request id.
+ * invalid field), malformed JSON (422 `invalid_json`), oversize bodies (413), unknown routes (404), and a
+ * known path asked with another method (405 `method_not_allowed` with an `Allow` header, RFC 9110 §15.5.6).
+ * A 5xx never shows internals: it answers `{code: "internal", request_id}` and logs the fault under that id.
  */
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ERROR_CODES, TradesealError, validationError } from '../errors.js';
+import { ERROR_CODES, TradesealError, validationError, type ErrorCode } from '../errors.js';
 import { fieldErrors } from './validation.js';
+
+const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: ['invalid_json', 'the request body is not valid JSON'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: ['invalid_json', 'the request body is empty but declared as JSON'],
+  FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'the request body exceeds the 1 MiB limit'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'send the body as application/json'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['invalid_json', 'the Content-Length does not match the body'],
+};
+
+/** The code of a 4xx that Fastify raised itself, by status; anything else it refuses is a `bad_request`. */
+const BY_STATUS: Record<number, ErrorCode> = { 404: 'not_found', 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type' };
 
 function translate(err: FastifyError): TradesealError | null {
   if (err instanceof TradesealError) return err;
   if (err.validation) {
     return validationError(fieldErrors(err.validation as Parameters<typeof fieldErrors>[0], err.validationContext));
   }
-  switch (err.code) {
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new TradesealError('invalid_json', 'the request body is not valid JSON');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new TradesealError('invalid_json', 'the request body is empty but declared as JSON');
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new TradesealError('payload_too_large', 'the request body exceeds the 1 MiB limit');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new TradesealError('unsupported_media_type', 'send the body as application/json');
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new TradesealError('invalid_json', 'the Content-Length does not match the body');
-  }
+  const known = FASTIFY_CODES[err.code];
+  if (known) return new TradesealError(known[0], known[1]);
   // secure-json-parse rejects __proto__ / constructor.prototype keys with a 400 SyntaxError.
   if (err.statusCode === 400 && err instanceof SyntaxError) {
     return new TradesealError('invalid_json', 'the request body is not acceptable JSON (prototype keys are refused)');
   }
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-    return new TradesealError(err.statusCode === 404 ? 'not_found' : 'bad_request', err.message, { status: err.statusCode });
+    return new TradesealError(BY_STATUS[err.statusCode] ?? 'bad_request', err.message);
   }
   return null;
 }
 
+const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
 export function installErrorHandling(app: FastifyInstance): void {
+  // A second router of every route, only to tell "no such path" (404) from "not with this method" (405).
+  const paths = FindMyWay({ ignoreTrailingSlash: true });
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) paths.on(method as HTTPMethod, route.url, () => {});
+  });
+
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const known = translate(err);
     if (!known || known.status >= 500) {
@@ -45,10 +57,20 @@ export function installErrorHandling(app: FastifyInstance): void {
       req.log[level]({ err, reqId: req.id }, 'request failed');
     }
     const e = known ?? new TradesealError('internal', ERROR_CODES.internal.description, { cause: err });
-    void reply.code(e.status).type('application/json; charset=utf-8').send(e.toBody());
+    const body = e.toBody();
+    if (e.status >= 500 && body.code === 'internal') body.request_id = req.id;
+    void reply.code(e.status).type('application/json; charset=utf-8').send(body);
   });
 
   app.setNotFoundHandler((req: FastifyRequest, reply: FastifyReply) => {
-    void reply.code(404).send({ code: 'not_found', detail: `no route ${req.method} ${req.url.split('?')[0]}` });
+    const path = req.url.split('?')[0] ?? '/';
+    const allowed = METHODS.filter((m) => m !== req.method && paths.find(m, path) !== null);
+    if (allowed.length > 0) {
+      const e = new TradesealError('method_not_allowed', `${req.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`);
+      void reply.code(e.status).header('allow', allowed.join(', ')).send(e.toBody());
+      return;
+    }
+    const e = new TradesealError('not_found', `no route ${req.method} ${path}`);
+    void reply.code(e.status).send(e.toBody());
   });
 }

@@ -24,7 +24,7 @@ export interface IssueHeartbeatOptions {
 
 export async function issueHeartbeat(sql: Sql, options: IssueHeartbeatOptions): Promise<SignedHeartbeat & { mta_ref: string }> {
   const regime = await currentRegime(sql);
-  if (!regime) throw new TradesealError('regime_not_published', 'no regime is published: there is nothing to sign', { status: 503, exit: 6 });
+  if (!regime) throw new TradesealError('regime_not_published', 'no regime is published: there is nothing to sign');
   const fields = { sequence_id: await nextHeartbeatSequence(sql), timestamp_ms: options.now, regime_id: regime.regime_id, mta_ref: regime.hash };
   const scheme = options.scheme ?? 'ed25519';
   return { ...fields, signature: formatSignature(scheme, sign(heartbeatMessage(fields, scheme), options.secretKey)) };

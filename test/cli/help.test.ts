@@ -56,7 +56,7 @@ describe('flag errors', () => {
     expect(text.code, describeRun(text)).toBe(2);
     expect(text.stderr).toMatch(/--limit[\s\S]*less than or equal to 5000/);
     expect(json.code, describeRun(json)).toBe(2);
-    expect(json.json()).toMatchObject({ error: { code: 'usage', exit: 2, detail: expect.stringContaining('--age-seconds') } });
+    expect(json.json()).toMatchObject({ error: { code: 'usage_error', exit: 2, detail: expect.stringContaining('--age-seconds') } });
     expect(instant.code, describeRun(instant)).toBe(2);
     expect(instant.json().error.detail).toMatch(/not an instant: use an ISO 8601 date-time with a zone/);
   }, 60_000);

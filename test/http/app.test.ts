@@ -137,12 +137,24 @@ describe('error bodies', () => {
     expect(res.json()).toEqual({ code: 'not_found', detail: 'no route GET /engine/nope' });
   });
 
-  it('never shows internals in a 500', async () => {
+  it('never shows internals in a 500, and names the request id the fault is logged under', async () => {
     const res = await app.inject({ url: '/engine/_boom', headers: { 'x-request-id': 'req-42' } });
     expect(res.statusCode).toBe(500);
-    expect(res.json().code).toBe('internal');
+    expect(res.json()).toMatchObject({ code: 'internal', request_id: 'req-42' });
     expect(res.body).not.toMatch(/hunter2|10\.0\.0\.7|stack/);
     expect(res.headers['x-request-id']).toBe('req-42');
+  });
+
+  it('answers a known path asked with another method with 405, the methods it has in Allow, and the error body', async () => {
+    const res = await app.inject({ method: 'GET', url: '/engine/authorize' });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('POST');
+    expect(res.json()).toEqual({ code: 'method_not_allowed', detail: 'GET is not allowed on /engine/authorize; allowed: POST' });
+    // A parametric path too, and a path with no route at all stays a 404.
+    const put = await app.inject({ method: 'PUT', url: '/engine/trace/0b1e6a36-7d0e-4c53-9b46-1f1a3f6b2c11' });
+    expect(put.statusCode).toBe(405);
+    expect(put.headers.allow).toMatch(/GET/);
+    expect((await app.inject({ method: 'DELETE', url: '/engine/nothing-here' })).statusCode).toBe(404);
   });
 });
 

@@ -20,7 +20,7 @@ export default class EnginePolicyCheck extends TradesealCommand {
       // The engine's message names every field inline (one line for a server log); here they are listed below it.
       if (!isTradesealError(err) || !err.errors) throw err;
       throw new TradesealError(err.code, `${args.file} is not a valid policy: ${err.errors.length} invalid field${err.errors.length === 1 ? '' : 's'}`, {
-        exit: err.exit, errors: err.errors, hint: 'compare with data/policy/default.json',
+        errors: err.errors, hint: 'compare with data/policy/default.json',
       });
     }
     this.log(`${args.file}: valid, hash ${policy.hash} (${policy.document.id} ${policy.document.version})`);

@@ -1,7 +1,7 @@
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { renderIssuedToken } from '../../../src/cli/engine-views.js';
 import { bootstrapOwnerToken, type IssuedToken } from '../../../src/engine/store/tokens.js';
-import { EXIT } from '../../../src/errors.js';
+import { conflict } from '../../../src/errors.js';
 
 export default class EngineTokensBootstrap extends TradesealCommand {
   static override summary = 'Register the first owner token and print it once';
@@ -12,11 +12,8 @@ export default class EngineTokensBootstrap extends TradesealCommand {
     await this.parse(EngineTokensBootstrap);
     const issued = await this.withStore((store) => bootstrapOwnerToken(store.sql));
     if (!issued) {
-      this.error('a live owner token already exists; bootstrap only registers the first one', {
-        exit: EXIT.conflict,
-        code: 'owner_token_exists',
-        suggestions: ['issue another owner token with `tradeseal engine tokens issue --client-name NAME --role owner` (see them with `tradeseal engine tokens list`)'],
-      });
+      throw conflict('owner_token_exists', 'a live owner token already exists; bootstrap only registers the first one',
+        'issue another owner token with `tradeseal engine tokens issue --client-name NAME --role owner` (see them with `tradeseal engine tokens list`)');
     }
     this.log(renderIssuedToken(issued));
     return issued;

@@ -44,7 +44,7 @@ export function parsePolicy(doc: unknown, source = 'policy'): Policy {
   if (!validate(doc)) {
     const errors = fieldErrors(validate.errors ?? [], 'policy');
     throw new TradesealError('policy_invalid', `${source} is not a valid policy: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, {
-      status: 422, exit: 2, errors, hint: 'compare with data/policy/default.json; `tradeseal engine policy check FILE` validates a file',
+      errors, hint: 'compare with data/policy/default.json; `tradeseal engine policy check FILE` validates a file',
     });
   }
   const document = deepFreeze(structuredClone(doc)) as PolicyDocument;
@@ -56,13 +56,13 @@ export function loadPolicy(path: string): Policy {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new TradesealError('policy_invalid', `cannot read policy file ${path}: ${(err as Error).message}`, { status: 422, exit: 2 });
+    throw new TradesealError('policy_invalid', `cannot read policy file ${path}: ${(err as Error).message}`);
   }
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new TradesealError('policy_invalid', `policy file ${path} is not JSON: ${(err as Error).message}`, { status: 422, exit: 2 });
+    throw new TradesealError('policy_invalid', `policy file ${path} is not JSON: ${(err as Error).message}`);
   }
   return parsePolicy(doc, path);
 }

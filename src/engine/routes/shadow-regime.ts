@@ -49,7 +49,7 @@ export function shadowAndRegimeRoutes(app: FastifyInstance, ctx: EngineContext):
     },
   }, async () => {
     const current = ctx.state.regime;
-    if (!current) throw new TradesealError('regime_not_published', 'no regime is published yet; authorize fails closed until one is', { status: 404, exit: 3 });
+    if (!current) throw new TradesealError('regime_not_published', 'no regime is published yet; authorize fails closed until one is');
     return current;
   });
 

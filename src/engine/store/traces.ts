@@ -147,7 +147,7 @@ export async function bindTrace(sql: Sql, traceId: string, decide: (row: BindRow
       returning ${sql.unsafe(BIND_COLUMNS)}`;
     if (bound) return { kind: 'bound', trace: bound };
   }
-  throw new TradesealError('conflict', `trace ${traceId} kept changing while it was being bound; retry the bind`, { status: 409, exit: 4 });
+  throw new TradesealError('conflict', `trace ${traceId} kept changing while it was being bound; retry the bind`);
 }
 
 /**
