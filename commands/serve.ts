@@ -3,7 +3,7 @@ import { TradesealCommand } from '../src/cli/base-command.js';
 import { listrRunner, renderRunSummary } from '../src/cli/pipeline-view.js';
 import { hasPublishedSignals } from '../src/signals/store/history.js';
 import { runPipeline } from '../pipeline/run.js';
-import { startServer } from '../src/http/server.js';
+import { assertPortFree, startServer } from '../src/http/server.js';
 import { SERVICES, type ServiceName } from '../src/http/app.js';
 
 export default class Serve extends TradesealCommand {
@@ -25,10 +25,11 @@ export default class Serve extends TradesealCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(Serve);
     if (flags['pipeline-if-empty']) {
+      await assertPortFree(flags.port ?? this.settings.port, flags.host ?? this.settings.host);
       await this.withStore(async (store) => {
         if (await hasPublishedSignals(store.sql)) return;
         this.log('nothing is published yet: running the pipeline on the bundled data first');
-        const summary = await runPipeline(store.sql, { dataDir: this.settings.pipelineDataDir, asOf: null, seed: this.settings.pipelineSeed }, listrRunner(false));
+        const summary = await runPipeline(store.sql, { dataDir: this.settings.pipelineDataDir, asOf: null, seed: this.settings.pipelineSeed }, { runner: listrRunner(false) });
         this.log(renderRunSummary(summary));
       });
     }
@@ -36,9 +37,15 @@ export default class Serve extends TradesealCommand {
       ...(flags.only ? { services: [flags.only as ServiceName] } : {}),
       ...(flags.port !== undefined ? { port: flags.port } : {}),
       ...(flags.host ? { host: flags.host } : {}),
+      onStoreWait: (owner) => this.logToStderr(`waiting for process ${owner.pid} (${(owner.purpose ?? 'a command').replace(/:/g, ' ')}) to release the embedded store under ${this.settings.home}…`),
     });
     const served = flags.only ? [flags.only] : SERVICES;
     this.log(`tradeseal serving ${served.map((s) => (s === 'engine' ? '/engine' : '/v1')).join(' and ')} on ${server.url} (store: ${server.store.kind})`);
+    // What the health check would tell a monitor (stale or missing regime data), said once at start too.
+    if (served.includes('engine')) {
+      const health = (await server.app.inject({ url: '/engine/health' })).json<{ warnings?: string[] }>();
+      for (const w of health.warnings ?? []) this.logToStderr(`warning: ${w}`);
+    }
     await new Promise<void>((resolve) => {
       const stop = (signal: string): void => {
         this.log(`${signal} received, draining`);

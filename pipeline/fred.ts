@@ -12,6 +12,10 @@
  * through a temporary file and a rename, so a reader never sees half a file. It merges: rows dated before
  * the first fetched observation are kept. That matters for BAMLH0A0HYM2, whose full history FRED no longer
  * serves (ICE BofA series show a rolling 3-year window), and it lets a refresh ask only for recent data.
+ * Before a file is replaced, the merged series goes through the input validator (ingest/validate.ts), the
+ * same rules the pipeline holds its inputs to: a series that breaks one is not written, so a bad FRED
+ * answer never lands on disk. The other series are still refreshed, and the refresh then fails with one
+ * `data_invalid` error listing every problem of every refused series.
  * Reference: https://fred.stlouisfed.org/docs/api/fred/series_observations.html
  */
 import { randomBytes } from 'node:crypto';
@@ -21,6 +25,8 @@ import type { Config } from '../src/config.js';
 import { EXIT, TradesealError } from '../src/errors.js';
 import { CATALOGUE, isIsoDate, seriesSpec, type SeriesSpec } from './ingest/catalogue.js';
 import { formatFredCsv, FredFormatError, parseFredCsv, readFredObservations, toObsRows, type FredObservation, type ObsRow } from './ingest/fred-format.js';
+import { dataInvalidError, type Problem } from './ingest/problems.js';
+import { validateSeriesText } from './ingest/validate.js';
 
 export type FredConfig = Pick<Config, 'fredApiKey' | 'fredBaseUrl'>;
 
@@ -182,17 +188,34 @@ async function readExisting(spec: SeriesSpec, file: string): Promise<FredObserva
   return parseFredCsv(spec, text);
 }
 
-/** Refreshes every FRED series of the catalogue (or `series`) in `dir`, one file at a time. */
+/**
+ * Refreshes every FRED series of the catalogue (or `series`) in `dir`, one file at a time, each validated
+ * before it replaces its file. Throws `data_invalid` after the others are written if any series was refused.
+ */
 export async function updateDataDir(config: FredConfig, dir: string, options: FetchOptions & { series?: readonly string[] } = {}): Promise<UpdateResult[]> {
   const specs = options.series ? options.series.map(seriesSpec) : CATALOGUE.filter((s) => s.source === 'fred');
   const results: UpdateResult[] = [];
+  const refused: Problem[] = [];
   for (const spec of specs) {
     const { observations } = await fetchSeries(config, spec.id, options);
     const file = path.join(dir, spec.file);
     const existing = await readExisting(spec, file);
     const merged = mergeObservations(existing, observations);
-    if (observations.length > 0) await writeFileAtomic(file, formatFredCsv(spec, merged));
+    if (observations.length > 0) {
+      const text = formatFredCsv(spec, merged);
+      const { problems } = validateSeriesText(spec, text);
+      if (problems.length > 0) {
+        refused.push(...problems);
+        continue;
+      }
+      await writeFileAtomic(file, text);
+    }
     results.push({ id: spec.id, file, fetched: observations.length, kept: merged.length - observations.length, rows: merged.length, lastDate: merged.at(-1)?.date ?? null });
+  }
+  if (refused.length > 0) {
+    const files = [...new Set(refused.map((p) => p.file))];
+    throw dataInvalidError(refused, `FRED's data, merged with the rows kept, break the rules of their series, so ${files.join(', ')} ${files.length === 1 ? 'was' : 'were'} left as before `
+      + `(${results.length} other series refreshed; line numbers are those of the file as it would have been written)`);
   }
   return results;
 }

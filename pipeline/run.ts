@@ -1,17 +1,35 @@
 /**
- * One pipeline run: ingest → features (DuckDB) → PCA + HMM walk-forward → signals, liquidity, scorecard →
- * publish (one Postgres transaction), under the run lock so two runs never overlap. The stages are data
- * (`STAGES`), so the CLI can show them one by one (listr2) while tests and the scheduler run them plainly.
+ * One pipeline run: ingest → features (DuckDB) → PCA + HMM walk-forward (in a worker thread) → signals,
+ * liquidity, scorecard → publish (one Postgres transaction), under the run lock so two runs never overlap.
+ * The stages are data (`STAGES`), so the CLI can show them one by one (listr2) while tests and the scheduler
+ * run them plainly.
+ *
+ * What a run may do to the live service is decided here, once, whatever calls it:
+ * - a run as of a past date (`asOf`) is a what-if: it computes and reports, takes no lock and writes nothing,
+ *   unless `publish` asks for a backfill;
+ * - a run only ever adds days after the last published one; when it cannot extend the published history
+ *   (another seed or model version, or the data up to the last published day changed) it stops
+ *   (`history_not_extendable`) instead of silently recomputing it;
+ * - `full` recomputes everything; a publication that would rewrite published days with other numbers, or
+ *   remove published days, is planned first (`publish/plan.ts`) and needs the caller's confirmation
+ *   (`confirm`), and removing days needs `force` as well;
+ * - an operator's manual broadcast is never replaced by a run (src/engine/store/regime.ts); the summary says
+ *   that it holds and what the model says.
  */
 import { randomUUID } from 'node:crypto';
 import type postgres from 'postgres';
 import type { RegimeBroadcast } from '../src/engine/store/regime.js';
+import { TradesealError } from '../src/errors.js';
 import type { Sql } from '../src/store/driver.js';
 import { loadFeatureFrame, type FeatureFrame } from './features/frame.js';
-import { DEFAULT_WALK_FORWARD, ResumeMismatch, walkForward, type WalkForwardResult } from './model/walk-forward.js';
-import { loadResumePoint, type StoredResume } from './publish/resume.js';
+import { firstPublishableDay } from './model/first-day.js';
+import { DEFAULT_WALK_FORWARD, NotEnoughHistory, ResumeMismatch, type WalkForwardResult } from './model/walk-forward.js';
+import { walkForwardOffThread } from './model/walk-forward-thread.js';
 import { assemble } from './publish/assemble.js';
+import { describePlan, planPublication, type PublishedRange, type PublishPlan } from './publish/plan.js';
 import { publish } from './publish/publish.js';
+import { newestMaker, publishedRange, publishedSignals } from './publish/published.js';
+import { loadResumePoint, type StoredResume } from './publish/resume.js';
 import { withRunLock } from './publish/run-lock.js';
 import type { Publication, RunRecord } from './publish/types.js';
 
@@ -19,27 +37,40 @@ export const MODEL_VERSION = 'tradeseal-regime-1: PCA(4) of 9 standardized featu
 
 export interface PipelineOptions {
   dataDir: string;
-  /** Recompute every day even when the published history could be extended (default false). */
-  full?: boolean;
-  /** Run as of this date: inputs usable after it are ignored (null: all data). */
+  /** Run as of this date: inputs usable after it are ignored (null: all data). Without `publish`, a what-if. */
   asOf: string | null;
   seed: number;
+  /** Recompute every day instead of extending the published history (default false). */
+  full?: boolean;
+  /** With `asOf`: write the run to the live history (a backfill). Runs without `asOf` always publish. */
+  publish?: boolean;
+  /** Allow a publication that removes published days (it still needs the confirmation). */
+  force?: boolean;
 }
+
+/** Asked before a publication that rewrites or removes published days: resolves with who confirmed, or throws. */
+export type ConfirmPublication = (plan: PublishPlan, sentence: string) => Promise<string>;
 
 export interface PipelineContext {
   sql: Sql;
-  conn: postgres.ReservedSql;
   options: PipelineOptions;
   run: RunRecord;
   timings: Record<string, number>;
+  /** Progress within a stage (refit n of N), for the display; set by the stage runner. */
+  report?: (text: string) => void;
+  published: PublishedRange;
+  conn?: postgres.ReservedSql;
   frame?: FeatureFrame;
   model?: WalkForwardResult;
   rows?: ReturnType<typeof assemble>;
   resume?: StoredResume | null;
-  /** `full`, or `incremental` when the run extended the published history. */
+  /** `full`, or `incremental` when the run extends the published history. */
   mode?: 'full' | 'incremental';
+  plan?: PublishPlan;
+  confirmedBy?: string | null;
   notes: string[];
   broadcast?: RegimeBroadcast | null;
+  override?: RegimeBroadcast | null;
 }
 
 export interface Stage {
@@ -53,35 +84,94 @@ const need = <T>(value: T | undefined, what: string): T => {
   return value;
 };
 
+const isWhatIf = (o: PipelineOptions): boolean => o.asOf !== null && o.publish !== true;
+
+/** Computes the walk-forward, extending the published history when it can; decides the run's mode. */
+async function model(ctx: PipelineContext, frame: FeatureFrame): Promise<string> {
+  try {
+    return await fitModels(ctx, frame);
+  } catch (err) {
+    if (err instanceof NotEnoughHistory) throw await notEnoughHistory(ctx, err);
+    throw err;
+  }
+}
+
+async function fitModels(ctx: PipelineContext, frame: FeatureFrame): Promise<string> {
+  const { options } = ctx;
+  const onRefit = (done: number, total: number, date: string): void => ctx.report?.(`refit ${done} of ${total} (${date})`);
+  const wf = { seed: options.seed };
+  ctx.resume = options.full ? null : await loadResumePoint(ctx.sql, MODEL_VERSION, options.seed);
+  let cannotExtend: string | null = null;
+  if (ctx.resume) {
+    try {
+      ctx.model = await walkForwardOffThread(frame, wf, ctx.resume, onRefit);
+      ctx.mode = 'incremental';
+      return `incremental from ${ctx.resume.lastDate}: ${ctx.model.fits.length} refits, ${ctx.model.days.length} new days`;
+    } catch (err) {
+      if (!(err instanceof ResumeMismatch)) throw err;
+      cannotExtend = err.message;
+      ctx.resume = null;
+    }
+  } else if (!options.full && ctx.published.days > 0) {
+    const maker = await newestMaker(ctx.sql);
+    cannotExtend = maker
+      ? `the published history was made with seed ${maker.seed}${maker.model_version === MODEL_VERSION ? '' : ` by model version "${maker.model_version}"`}; this run has seed ${options.seed} and model version "${MODEL_VERSION}"`
+      : 'the published history has no run record to resume from';
+  }
+  // A what-if computes in full whatever the history; a publishing run recomputes it only when asked to.
+  if (cannotExtend !== null && !isWhatIf(options) && !options.full && !options.force) {
+    throw new TradesealError('history_not_extendable', `this run cannot extend the published history (${ctx.published.first} to ${ctx.published.last}): ${cannotExtend}`, {
+      hint: '`tradeseal pipeline run --full` recomputes the history (it shows what changes and asks before it rewrites published days)',
+    });
+  }
+  if (cannotExtend !== null) ctx.notes.push(`full run: ${cannotExtend}`);
+  ctx.model = await walkForwardOffThread(frame, wf, undefined, onRefit);
+  ctx.mode = 'full';
+  return `${ctx.model.fits.length} refits, ${ctx.model.days.length} days`;
+}
+
+/** The error for a cut before the first publishable day, naming that day (from the whole data set). */
+async function notEnoughHistory(ctx: PipelineContext, err: NotEnoughHistory): Promise<TradesealError> {
+  const first = await firstPublishableDay(ctx.options.dataDir, DEFAULT_WALK_FORWARD.burnInDays).catch(() => null);
+  const asOf = ctx.options.asOf ? ` as of ${ctx.options.asOf}` : '';
+  return new TradesealError('not_enough_history', `not enough history${asOf}: ${err.completeDays} trading days with every input, the model's burn-in needs ${err.needed}; ${first ? `the first day a run can publish is ${first}` : 'the data have no day a run can publish'}`, {
+    hint: first ? `use --as-of ${first} or later` : 'add history to the data directory (see data/macro/PROVENANCE.md)',
+  });
+}
+
+/** The plan of the publication, and the checks it must pass before anything is written. */
+async function plan(ctx: PipelineContext, confirm: ConfirmPublication | undefined): Promise<string> {
+  const signals = need(ctx.rows, 'rows').signals;
+  const mode = need(ctx.mode, 'mode');
+  const p = planPublication(mode, signals, ctx.published, mode === 'full' && ctx.published.days > 0 ? await publishedSignals(ctx.sql) : []);
+  ctx.plan = p;
+  const sentence = describePlan(p);
+  if (p.removed > 0 && !ctx.options.force) {
+    throw new TradesealError('published_days_would_be_removed', `${sentence} Nothing was published.`, {
+      hint: 'removing published days needs --force and a confirmation; a what-if (--as-of without --publish) writes nothing',
+    });
+  }
+  ctx.confirmedBy = null;
+  if (p.changed > 0 || p.removed > 0) {
+    if (!confirm) throw new TradesealError('confirmation_required', `${sentence} Nobody confirmed it; nothing was published.`);
+    ctx.confirmedBy = await confirm(p, sentence);
+  }
+  return sentence;
+}
+
 export const STAGES: readonly Stage[] = [
   {
-    key: 'features', title: 'Ingest the macro series and build point-in-time features (DuckDB)',
+    key: 'features', title: 'Validate the inputs and build point-in-time features (DuckDB)',
     async run(ctx) {
       ctx.frame = await loadFeatureFrame(ctx.options.dataDir, ctx.options.asOf ?? undefined);
       ctx.run.data_vintage = ctx.frame.vintage;
+      if (ctx.frame.dates.length === 0) return 'no trading day';
       return `${ctx.frame.dates.length} trading days, ${ctx.frame.dates[0]} to ${ctx.frame.dates.at(-1)}`;
     },
   },
   {
     key: 'models', title: 'Fit PCA and the HMM, walking forward month by month',
-    async run(ctx) {
-      const frame = need(ctx.frame, 'feature frame');
-      ctx.resume = ctx.options.full ? null : await loadResumePoint(ctx.sql, MODEL_VERSION, ctx.options.seed);
-      if (ctx.resume) {
-        try {
-          ctx.model = walkForward(frame, { seed: ctx.options.seed }, ctx.resume);
-          ctx.mode = 'incremental';
-          return `incremental from ${ctx.resume.lastDate}: ${ctx.model.fits.length} refits, ${ctx.model.days.length} new days`;
-        } catch (err) {
-          if (!(err instanceof ResumeMismatch)) throw err;
-          ctx.notes.push(`full run: ${err.message}`);
-          ctx.resume = null;
-        }
-      }
-      ctx.model = walkForward(frame, { seed: ctx.options.seed });
-      ctx.mode = 'full';
-      return `${ctx.model.fits.length} refits, ${ctx.model.days.length} days`;
-    },
+    run: (ctx) => model(ctx, need(ctx.frame, 'feature frame')),
   },
   {
     key: 'signals', title: 'Derive signals, net liquidity and the scorecard',
@@ -90,37 +180,49 @@ export const STAGES: readonly Stage[] = [
       return `${ctx.rows.signals.length} signal packages`;
     },
   },
-  {
-    key: 'publish', title: 'Publish in one transaction and broadcast the regime',
-    async run(ctx) {
-      const rows = need(ctx.rows, 'rows');
-      const model = need(ctx.model, 'model');
-      const frame = need(ctx.frame, 'feature frame');
-      const lastFit = model.fits.at(-1) ?? ctx.resume?.fits.at(-1);
-      const pub: Publication = {
-        run: ctx.run,
-        dataVintageAt: new Date(`${frame.vintage.end}T23:59:59Z`),
-        ...rows,
-        fits: model.fits.map((f) => ({ fit_date: f.fit_date, pca: f.pca, hmm: { ...f.hmm, log_likelihood: f.log_likelihood, iterations: f.iterations } })),
-        pcaFitDate: lastFit?.fit_date ?? '',
-        hmmFitDate: lastFit?.fit_date ?? '',
-        timingsMs: ctx.timings,
-      };
-      const first = rows.signals[0]?.date;
-      ctx.broadcast = await publish(ctx.conn, pub, ctx.mode === 'incremental' ? (first ?? '9999-12-31') : null, ctx.resume?.last ?? null);
-      return ctx.broadcast ? `${ctx.broadcast.regime} on ${ctx.broadcast.date}` : 'nothing to publish';
-    },
-  },
 ];
 
+export const PUBLISH_STAGE: Stage = {
+  key: 'publish', title: 'Publish in one transaction and broadcast the regime',
+  async run(ctx) {
+    const rows = need(ctx.rows, 'rows');
+    const m = need(ctx.model, 'model');
+    const frame = need(ctx.frame, 'feature frame');
+    const lastFit = m.fits.at(-1) ?? ctx.resume?.fits.at(-1);
+    const pub: Publication = {
+      run: ctx.run,
+      dataVintageAt: new Date(`${frame.vintage.end}T23:59:59Z`),
+      ...rows,
+      fits: m.fits.map((f) => ({ fit_date: f.fit_date, pca: f.pca, hmm: { ...f.hmm, log_likelihood: f.log_likelihood, iterations: f.iterations } })),
+      pcaFitDate: lastFit?.fit_date ?? '',
+      hmmFitDate: lastFit?.fit_date ?? '',
+      timingsMs: ctx.timings,
+      confirmedBy: ctx.confirmedBy ?? null,
+    };
+    const first = rows.signals[0]?.date;
+    const out = await publish(need(ctx.conn, 'run lock'), pub, ctx.mode === 'incremental' ? (first ?? '9999-12-31') : null, need(ctx.plan, 'plan'), ctx.resume?.last ?? null);
+    ctx.broadcast = out.broadcast;
+    ctx.override = out.override;
+    if (out.override) return `history published; the operator's override #${out.override.id} (${out.override.regime}) stays in force`;
+    return out.broadcast ? `${out.broadcast.regime} on ${out.broadcast.date}` : 'nothing to publish';
+  },
+};
+
 export interface RunSummary {
-  run_id: string;
+  /** Null for a what-if, which records nothing. */
+  run_id: string | null;
   mode: 'full' | 'incremental';
+  /** False for a what-if: nothing was written. */
+  published: boolean;
+  as_of: string | null;
   days: number;
   first_day: string | null;
   last_day: string | null;
   latest: { date: string; regime: string; risk_score: number; confidence: string; probabilities: Record<string, number> } | null;
   broadcast_hash: string | null;
+  /** The operator's broadcast that stayed in force instead of the model's, if any. */
+  override: { id: number; regime: string; date: string; published_by: string | null; reason: string | null } | null;
+  plan: PublishPlan | null;
   timings_ms: Record<string, number>;
   warnings: string[];
 }
@@ -139,31 +241,62 @@ export async function timed(stage: Stage, ctx: PipelineContext): Promise<string 
   return note;
 }
 
-export async function runPipeline(sql: Sql, options: PipelineOptions, runner: StageRunner = runSequentially): Promise<RunSummary> {
+export interface PipelineHooks {
+  runner?: StageRunner;
+  /** Asked before a publication that rewrites or removes published days; without it such a publication is refused. */
+  confirm?: ConfirmPublication;
+}
+
+function summarize(ctx: PipelineContext, published: boolean): RunSummary {
+  const signals = ctx.rows?.signals ?? [];
+  const last = signals.at(-1) ?? ctx.resume?.last;
+  const o = ctx.override;
+  return {
+    run_id: published ? ctx.run.run_id : null,
+    mode: ctx.mode ?? 'full',
+    published,
+    as_of: ctx.options.asOf,
+    days: signals.length,
+    first_day: signals[0]?.date ?? null,
+    last_day: last?.date ?? null,
+    latest: last ? {
+      date: last.date, regime: last.regime, risk_score: last.risk_score, confidence: last.confidence,
+      probabilities: { expansion: last.prob_expansion, recovery: last.prob_recovery, tightening: last.prob_tightening, risk_off: last.prob_risk_off },
+    } : null,
+    broadcast_hash: ctx.broadcast?.hash ?? null,
+    override: o ? { id: o.id, regime: o.regime, date: o.date, published_by: o.published_by, reason: o.reason } : null,
+    plan: ctx.plan ?? null,
+    timings_ms: ctx.timings,
+    warnings: [...(ctx.frame?.vintage.warnings ?? []), ...ctx.notes],
+  };
+}
+
+export async function runPipeline(sql: Sql, options: PipelineOptions, hooks: PipelineHooks = {}): Promise<RunSummary> {
+  const runner = hooks.runner ?? runSequentially;
   const run: RunRecord = {
     run_id: randomUUID(), started_at: new Date(), as_of: options.asOf, data_vintage: null, model_version: MODEL_VERSION,
     seed: options.seed, parameters: { walk_forward: { ...DEFAULT_WALK_FORWARD, seed: options.seed }, data_dir: options.dataDir },
   };
-  return withRunLock(sql, run, async (conn) => {
-    const ctx: PipelineContext = { sql, conn, options, run, timings: {}, notes: [] };
+  const ctx: PipelineContext = { sql, options, run, timings: {}, notes: [], published: await publishedRange(sql) };
+  if (isWhatIf(options)) {
     await runner(STAGES, ctx);
+    return summarize(ctx, false);
+  }
+  // A backfill that would remove the days after its cut is refused before any work, unless forced.
+  if (options.asOf !== null && !options.force && ctx.published.last !== null && ctx.published.last > options.asOf) {
+    throw new TradesealError('published_days_would_be_removed', `a backfill as of ${options.asOf} would remove the published days after it (the history runs to ${ctx.published.last}); nothing was published`, {
+      hint: 'without --publish, --as-of computes and reports without writing; removing published days needs --force and a confirmation',
+    });
+  }
+  return withRunLock(sql, run, async (conn) => {
+    ctx.conn = conn;
+    // Read again under the lock: what the run may do is judged against the history as no other run can change it.
+    ctx.published = await publishedRange(sql);
+    await runner(STAGES, ctx);
+    await plan(ctx, hooks.confirm);
+    await runner([PUBLISH_STAGE], ctx);
     // The publish stage's own timing is known only after its transaction: record the complete set.
     await conn`update model_runs set timings_ms = ${conn.json(ctx.timings)} where run_id = ${run.run_id}`;
-    const signals = ctx.rows?.signals ?? [];
-    const last = signals.at(-1) ?? ctx.resume?.last;
-    return {
-      run_id: run.run_id,
-      mode: ctx.mode ?? 'full',
-      days: signals.length,
-      first_day: signals[0]?.date ?? null,
-      last_day: last?.date ?? null,
-      latest: last ? {
-        date: last.date, regime: last.regime, risk_score: last.risk_score, confidence: last.confidence,
-        probabilities: { expansion: last.prob_expansion, recovery: last.prob_recovery, tightening: last.prob_tightening, risk_off: last.prob_risk_off },
-      } : null,
-      broadcast_hash: ctx.broadcast?.hash ?? null,
-      timings_ms: ctx.timings,
-      warnings: [...(ctx.frame?.vintage.warnings ?? []), ...ctx.notes],
-    };
+    return summarize(ctx, true);
   });
 }

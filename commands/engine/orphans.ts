@@ -1,5 +1,7 @@
 import { TradesealCommand } from '../../src/cli/base-command.js';
+import { checkRequest } from '../../src/cli/engine-input.js';
 import { limitFlag, renderTraceListing, toListing, type TraceListing } from '../../src/cli/trace-listing.js';
+import { listingQuery } from '../../src/engine/inputs.js';
 import { listTraces } from '../../src/engine/store/traces.js';
 
 export default class EngineOrphans extends TradesealCommand {
@@ -10,7 +12,8 @@ export default class EngineOrphans extends TradesealCommand {
 
   async run(): Promise<TraceListing> {
     const { flags } = await this.parse(EngineOrphans);
-    const listing = toListing(await this.withStore((store) => listTraces(store.sql, { limit: flags.limit, needsAttention: true })));
+    const { limit } = checkRequest<{ limit: number }>(listingQuery, { limit: flags.limit }, 'querystring');
+    const listing = toListing(await this.withStore((store) => listTraces(store.sql, { limit, needsAttention: true })));
     this.log(renderTraceListing(listing, 'traces needing attention (DIVERGENT, EXPIRED, MISMATCH, ORPHAN, failed SHADOW_HALTED)'));
     return listing;
   }

@@ -34,9 +34,9 @@ export default class PipelineSchedule extends TradesealCommand {
         line({ event: 'started' });
         try {
           const s = await runPipeline(store.sql, { dataDir: settings.pipelineDataDir, asOf: null, seed: settings.pipelineSeed });
-          line({ event: 'published', run_id: s.run_id, days: s.days, last_day: s.last_day, regime: s.latest?.regime ?? null, seconds: (Date.now() - t0) / 1000 });
+          line({ event: 'published', run_id: s.run_id, days: s.days, last_day: s.last_day, regime: s.latest?.regime ?? null, override: s.override?.regime ?? null, seconds: (Date.now() - t0) / 1000 });
         } catch (err) {
-          line({ event: 'failed', error: (err as Error).message, seconds: (Date.now() - t0) / 1000 });
+          line({ event: 'failed', code: (err as { code?: string }).code ?? 'internal', error: (err as Error).message, seconds: (Date.now() - t0) / 1000 });
         }
       }, { noOverlap: true, name: 'tradeseal-pipeline', ...(flags.timezone ? { timezone: flags.timezone } : {}) });
       line({ event: 'scheduled', cron: expression, next_run: task.getNextRun()?.toISOString() ?? null });

@@ -4,7 +4,7 @@ import { renderTable } from '../../src/cli/table.js';
 import { recentRuns, type RunSummaryRow } from '../../pipeline/publish/run-lock.js';
 
 export default class PipelineStatus extends TradesealCommand {
-  static override summary = 'Show recent pipeline runs: when, status, days published, fit dates, timings';
+  static override summary = 'Show recent pipeline runs: when, status, days published, what each did to the history, fit dates, timings';
   static override examples = ['<%= config.bin %> pipeline status', '<%= config.bin %> pipeline status --limit 30 --json'];
   static override flags = { limit: Flags.integer({ summary: 'How many runs', default: 10, min: 1, max: 1000 }) };
 
@@ -13,8 +13,11 @@ export default class PipelineStatus extends TradesealCommand {
     const runs = await this.withStore((store) => recentRuns(store.sql, flags.limit));
     if (runs.length === 0) this.log('no pipeline run yet: `tradeseal pipeline run`');
     else {
-      this.log(renderTable(['started_at', 'status', 'days', 'last_day', 'hmm_fit_date', 'seconds', 'run_id', 'error'], runs.map((r) => [
-        r.started_at.toISOString(), r.status, r.days, r.last_day, r.hmm_fit_date,
+      // What each publication did to the history: +added ~rewritten -removed, and who confirmed a rewrite.
+      const changes = (r: RunSummaryRow): string | null => (r.publish_plan
+        ? `+${r.publish_plan.added} ~${r.publish_plan.changed} -${r.publish_plan.removed}${r.confirmed_by ? ` (confirmed by ${r.confirmed_by})` : ''}` : null);
+      this.log(renderTable(['started_at', 'status', 'days', 'last_day', 'changes', 'hmm_fit_date', 'seconds', 'run_id', 'error'], runs.map((r) => [
+        r.started_at.toISOString(), r.status, r.days, r.last_day, changes(r), r.hmm_fit_date,
         r.finished_at ? ((r.finished_at.getTime() - r.started_at.getTime()) / 1000).toFixed(1) : null, r.run_id, r.error?.slice(0, 60) ?? null,
       ])));
     }

@@ -1,22 +1,26 @@
 import { TradesealCommand } from '../../src/cli/base-command.js';
-import { renderBroadcast } from '../../src/cli/engine-views.js';
+import { renderRegimeStatus } from '../../src/cli/regime-view.js';
+import { freshnessOf, type Freshness } from '../../src/engine/policy/freshness.js';
+import { loadPolicy } from '../../src/engine/policy/policy.js';
 import { currentRegime, type RegimeBroadcast } from '../../src/engine/store/regime.js';
 import { TradesealError } from '../../src/errors.js';
 
 export default class RegimeShow extends TradesealCommand {
-  static override summary = 'Show the regime broadcast in force, with its hash';
-  static override description = 'The newest broadcast, from the pipeline or manual; its hash is the mta_ref a heartbeat must carry. Exit code 3 when none is published (authorize then fails closed: regime_stale).';
+  static override summary = 'Show the regime broadcast in force, with its hash, whether an override holds, and how old its data are';
+  static override description = 'The newest broadcast, from the pipeline or an operator; its hash is the mta_ref a heartbeat must carry. Its data are stale when older than the policy\'s regime_max_age_ms (POLICY_PATH), counted from the end of the broadcast\'s date: authorize then refuses every order (regime_stale). Exit code 3 when none is published (authorize fails closed then too).';
   static override examples = ['<%= config.bin %> regime show', '<%= config.bin %> regime show --json'];
 
-  async run(): Promise<RegimeBroadcast> {
+  async run(): Promise<RegimeBroadcast & { freshness: Freshness }> {
     await this.parse(RegimeShow);
+    const policy = loadPolicy(this.settings.policyPath);
     const broadcast = await this.withStore((store) => currentRegime(store.sql));
     if (!broadcast) {
       throw new TradesealError('regime_not_published', 'no regime is published yet; authorize fails closed (regime_stale) until one is', {
         hint: 'run the pipeline, or publish one: tradeseal regime publish --regime REGIME --risk-score 0..1 --reason TEXT',
       });
     }
-    this.log(renderBroadcast(broadcast));
-    return broadcast;
+    const freshness = freshnessOf(broadcast.date, policy.document.regime_max_age_ms, Date.now());
+    this.log(renderRegimeStatus(broadcast, freshness));
+    return { ...broadcast, freshness };
   }
 }

@@ -3,8 +3,9 @@
  * from when a value may be used (the point-in-time rule of the pipeline spec, `PIPELINE.md`).
  *
  * One entry per file in `PIPELINE_DATA_DIR` (default `data/macro/`, provenance in its `PROVENANCE.md`).
- * The DuckDB loader (`load.ts`), the FRED JSON parser (`fred-format.ts`) and the calendar all read this
- * table, so a rule written here holds for bundled and fetched data alike.
+ * The DuckDB loader (`load.ts`), the FRED JSON parser (`fred-format.ts`), the input validator
+ * (`validate.ts`: plausible bounds, publication rhythm, runs of missing values) and the calendar all read
+ * this table, so a rule written here holds for bundled and fetched data alike.
  */
 
 /**
@@ -49,7 +50,81 @@ export interface SeriesSpec {
    */
   bindsEnd: boolean;
   description: string;
+  /** Plausible values: the value column, or every price column of the yfinance layout. */
+  bounds: ValueBounds;
+  /** Which dates the file has a row for, between its first and last row. */
+  rhythm: Rhythm;
+  /** Longest run of missing values allowed; `null` for a layout without missing values. */
+  missingRun: MissingRun | null;
 }
+
+/** The plausible range of a series (`min` inclusive unless `minExclusive`, `max` inclusive), each limit with its reason. */
+export interface ValueBounds {
+  min: number;
+  minExclusive?: boolean;
+  whyMin: string;
+  /** `Infinity`: no upper limit. */
+  max: number;
+  whyMax?: string;
+}
+
+/**
+ * The publication rhythm the validator holds a file to between its first and last row:
+ * - `weekdays` (FRED daily): a row on every weekday, an empty value on a holiday; no row on a weekend,
+ *   except on the last day of a month when `monthEndWeekends` (ICE BofA marks month ends on any day).
+ * - `wednesdays` (H.4.1 weekly): every row a Wednesday, each exactly 7 days after the one before.
+ * - `nyse` (market closes): from `from` on (or the first row, if later), a row on every NYSE trading day
+ *   and on no other day; before `from` only the order of the dates is checked.
+ */
+export type Rhythm =
+  | { kind: 'weekdays'; monthEndWeekends: boolean; why: string }
+  | { kind: 'wednesdays'; why: string }
+  | { kind: 'nyse'; from: string; why: string };
+
+/**
+ * At most `max` missing values in a row, counted from the series' first value (and from `from`, when
+ * given): leading empty rows are dates before the series began, not gaps.
+ */
+export interface MissingRun {
+  max: number;
+  from: string | null;
+  why: string;
+}
+
+/**
+ * The NYSE checks of the market files start here: older history had Saturday sessions (until 1952) and
+ * many one-off closures (the 1968 paperwork crisis, among others) that no holiday rule covers.
+ */
+export const NYSE_CHECKED_FROM = '1990-01-02';
+
+/**
+ * Days the NYSE closed since NYSE_CHECKED_FROM beyond its regular holidays (those come from the
+ * `nyse-holidays` package), each with its reason. On these days a market file has no row.
+ */
+export const NYSE_SPECIAL_CLOSURES: ReadonlyArray<{ date: string; reason: string }> = [
+  { date: '1994-04-27', reason: 'national day of mourning for President Nixon' },
+  { date: '2001-09-11', reason: 'the September 11 attacks' },
+  { date: '2001-09-12', reason: 'the September 11 attacks' },
+  { date: '2001-09-13', reason: 'the September 11 attacks' },
+  { date: '2001-09-14', reason: 'the September 11 attacks' },
+  { date: '2004-06-11', reason: 'national day of mourning for President Reagan' },
+  { date: '2007-01-02', reason: 'national day of mourning for President Ford' },
+  { date: '2012-10-29', reason: 'Hurricane Sandy' },
+  { date: '2012-10-30', reason: 'Hurricane Sandy' },
+  { date: '2018-12-05', reason: 'national day of mourning for President George H. W. Bush' },
+  { date: '2025-01-09', reason: 'national day of mourning for President Carter' },
+];
+
+const FRED_DAILY: Rhythm = { kind: 'weekdays', monthEndWeekends: false, why: 'FRED writes a row for every weekday, with an empty value on a holiday' };
+const H41_WEEKLY: Rhythm = { kind: 'wednesdays', why: 'H.4.1 describes every Wednesday, holiday weeks included' };
+const NYSE_DAYS: Rhythm = { kind: 'nyse', from: NYSE_CHECKED_FROM, why: 'regular holidays from nyse-holidays, special closures listed in the catalogue' };
+
+/**
+ * Daily FRED series: more than a full week (5 weekdays) of missing values in a row is refused. The longest
+ * runs in the bundled history are 4 (the dollar series in the 2010 snow week, VIX after 9/11), so a longer
+ * run is a series cut short or blanked out, not a holiday.
+ */
+const DAILY_MISSING: MissingRun = { max: 5, from: null, why: 'no more than a week of holidays and closures in a row' };
 
 /** Column names of each layout, in file order, and the column that holds the value. */
 export const LAYOUTS: Record<Layout, { header: (id: string) => string[]; valueColumn: (id: string) => string }> = {
@@ -58,38 +133,74 @@ export const LAYOUTS: Record<Layout, { header: (id: string) => string[]; valueCo
   yfinance: { header: () => ['date', 'open', 'high', 'low', 'close', 'volume'], valueColumn: () => 'close' },
 };
 
-const fredDaily = (id: string, unit: string, description: string, bounds: Partial<Pick<SeriesSpec, 'startGroup' | 'bindsEnd'>> = {}): SeriesSpec => ({
+type DailyOptions = Partial<Pick<SeriesSpec, 'startGroup' | 'bindsEnd' | 'rhythm' | 'missingRun'>>;
+
+const fredDaily = (id: string, unit: string, description: string, bounds: ValueBounds, options: DailyOptions = {}): SeriesSpec => ({
   id, file: `${id}.csv`, layout: 'fred', source: 'fred', unit, frequency: 'daily', missingMarker: '', lagDays: 0, coverDays: 0,
-  startGroup: bounds.startGroup === undefined ? id : bounds.startGroup, bindsEnd: bounds.bindsEnd ?? true, description,
+  startGroup: options.startGroup === undefined ? id : options.startGroup, bindsEnd: options.bindsEnd ?? true, description,
+  bounds, rhythm: options.rhythm ?? FRED_DAILY, missingRun: options.missingRun ?? DAILY_MISSING,
 });
 
-const h41Weekly = (id: string, description: string): SeriesSpec => ({
+const h41Weekly = (id: string, description: string, bounds: ValueBounds): SeriesSpec => ({
   id, file: `${id}.csv`, layout: 'fred', source: 'fred', unit: 'millions of USD', frequency: 'weekly', missingMarker: '', lagDays: 1, coverDays: 7,
-  startGroup: id, bindsEnd: true, description,
+  startGroup: id, bindsEnd: true, description, bounds, rhythm: H41_WEEKLY,
+  // WTREGEN's rows before its first value (1986-2002) are empty; after it, H.4.1 has a value every week.
+  missingRun: { max: 0, from: null, why: 'H.4.1 has a value every week once a series has begun' },
 });
+
+const PRICES: ValueBounds = { min: 0, minExclusive: true, whyMin: 'a price is positive', max: Infinity };
 
 const yahoo = (id: string, description: string, required: boolean): SeriesSpec => ({
   id, file: `${id}.csv`, layout: 'yfinance', source: 'yahoo', unit: required ? 'index points' : 'USD per share', frequency: 'daily', missingMarker: null,
-  lagDays: 0, coverDays: 0, startGroup: required ? id : null, bindsEnd: required, description,
+  lagDays: 0, coverDays: 0, startGroup: required ? id : null, bindsEnd: required, description, bounds: PRICES, rhythm: NYSE_DAYS, missingRun: null,
 });
 
+// Bounds are wide on purpose: they catch a sign, a unit (basis points for percent, millions for billions)
+// or a column mix-up, not an unusual day. Each reason states the record the limit leaves room for.
+const YIELD: ValueBounds = {
+  min: -5, whyMin: 'room for negative rates, as seen abroad; US yields have not gone below 0.09 % since 1980',
+  max: 25, whyMax: 'US yields peaked at 16.95 % (DGS2, 1981); above 25 the value is in basis points or another unit',
+};
+const DOLLAR: ValueBounds = {
+  min: 50, whyMin: 'an index based at 100 that has stayed within 85 and 132', max: 250, whyMax: 'an index based at 100 that has stayed within 85 and 132',
+};
+
 export const CATALOGUE: readonly SeriesSpec[] = [
-  h41Weekly('WALCL', 'Fed total assets, Wednesday level (H.4.1)'),
-  h41Weekly('WTREGEN', 'Treasury General Account, week average ending Wednesday (H.4.1)'),
+  h41Weekly('WALCL', 'Fed total assets, Wednesday level (H.4.1)', {
+    min: 0, whyMin: 'a balance sheet is never negative',
+    max: 50_000_000, whyMax: 'over five times the 2022 peak of 8.97 tn: a value in another unit',
+  }),
+  h41Weekly('WTREGEN', 'Treasury General Account, week average ending Wednesday (H.4.1)', {
+    min: 0, whyMin: 'a deposit balance is never negative',
+    max: 10_000_000, whyMax: 'over five times the July 2020 peak of 1.82 tn: a value in another unit',
+  }),
   // Before daily operations, a missing RRP value is a day without an operation (0), so RRP never holds
-  // the start back; see RRP_DAILY_FROM in the liquidity features.
-  fredDaily('RRPONTSYD', 'billions of USD', 'Overnight reverse repo, Treasuries sold by the Fed in temporary OMOs (FRBNY)', { startGroup: null }),
-  fredDaily('DGS10', 'percent', '10-year Treasury constant-maturity yield (H.15)'),
-  fredDaily('DGS2', 'percent', '2-year Treasury constant-maturity yield (H.15)'),
+  // the start back (see RRP_DAILY_FROM in the liquidity features), and long runs of empty days are normal.
+  fredDaily('RRPONTSYD', 'billions of USD', 'Overnight reverse repo, Treasuries sold by the Fed in temporary OMOs (FRBNY)', {
+    min: 0, whyMin: 'an amount of operations is never negative (0 is a real value)',
+    max: 10_000, whyMax: 'more than the Fed\'s whole balance sheet: a value in millions, not billions',
+  }, { startGroup: null, missingRun: { ...DAILY_MISSING, from: '2013-09-23', why: 'daily operations since 2013-09-23; before, most days had none' } }),
+  fredDaily('DGS10', 'percent', '10-year Treasury constant-maturity yield (H.15)', YIELD),
+  fredDaily('DGS2', 'percent', '2-year Treasury constant-maturity yield (H.15)', YIELD),
   // DGS10 − DGS2 stands in for a late T10Y2Y (features/levels.ts), so T10Y2Y neither starts nor ends the calendar.
-  fredDaily('T10Y2Y', 'percentage points', '10-year minus 2-year Treasury constant-maturity spread', { startGroup: null, bindsEnd: false }),
-  fredDaily('BAMLH0A0HYM2', 'percent', 'ICE BofA US High Yield Index option-adjusted spread'),
-  fredDaily('VIXCLS', 'index', 'Cboe Volatility Index (VIX), close'),
-  fredDaily('DTWEXBGS', 'index, Jan 2006 = 100', 'Nominal broad U.S. dollar index, goods and services (H.10)', { startGroup: 'dollar' }),
+  fredDaily('T10Y2Y', 'percentage points', '10-year minus 2-year Treasury constant-maturity spread', {
+    min: -10, whyMin: 'a difference of two yields that has stayed within -2.41 and 2.91 since 1980',
+    max: 10, whyMax: 'a difference of two yields that has stayed within -2.41 and 2.91 since 1980',
+  }, { startGroup: null, bindsEnd: false }),
+  fredDaily('BAMLH0A0HYM2', 'percent', 'ICE BofA US High Yield Index option-adjusted spread', {
+    min: 0, minExclusive: true, whyMin: 'high-yield bonds pay more than Treasuries',
+    max: 40, whyMax: 'the spread peaked at 21.82 % (2008-12-15); above 40 the value is in basis points',
+  }, { rhythm: { kind: 'weekdays', monthEndWeekends: true, why: 'a row for every weekday, and ICE marks every month end, a weekend one too' } }),
+  fredDaily('VIXCLS', 'index', 'Cboe Volatility Index (VIX), close', {
+    min: 5, whyMin: 'VIX has never closed below 9.14',
+    max: 150, whyMax: 'VIX has never closed above 82.69 (2020-03-16)',
+  }),
+  fredDaily('DTWEXBGS', 'index, Jan 2006 = 100', 'Nominal broad U.S. dollar index, goods and services (H.10)', DOLLAR, { startGroup: 'dollar' }),
   {
     id: 'DTWEXB', file: 'DTWEXB.csv', layout: 'fred_named', source: 'fred', unit: 'index, Jan 1997 = 100', frequency: 'daily', missingMarker: '',
     lagDays: 0, coverDays: 0, startGroup: 'dollar', bindsEnd: true,
     description: 'Trade-weighted U.S. dollar index, broad, goods (H.10); discontinued 2019, spliced onto DTWEXBGS before 2006',
+    bounds: DOLLAR, rhythm: FRED_DAILY, missingRun: DAILY_MISSING,
   },
   yahoo('GSPC', 'S&P 500 price index (Yahoo ^GSPC); its trading days are the calendar', true),
   yahoo('SPY', 'SPDR S&P 500 ETF, dividend- and split-adjusted close (yfinance auto_adjust)', false),
@@ -108,9 +219,26 @@ export function addDays(isoDate: string, days: number): string {
   return new Date(t).toISOString().slice(0, 10);
 }
 
-/** True for a real `YYYY-MM-DD` calendar date (rejects 2021-02-30). */
+// Plain decimals only: FRED never sends exponents, and Number() would also accept "0x1f", " 1" or "Infinity".
+const DECIMAL = /^-?(\d+\.?\d*|\.\d+)$/;
+
+/** True for a plain decimal number such as `-0.52`, `719542.0` or `.5` (no sign `+`, exponent, space or hex). */
+export const isPlainDecimal = (text: string): boolean => DECIMAL.test(text);
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * True for a real `YYYY-MM-DD` calendar date of the proleptic Gregorian calendar (rejects 2021-02-30).
+ * Plain arithmetic rather than a Date round trip: the validator calls it on every row of every file.
+ */
 export function isIsoDate(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const t = Date.parse(`${text}T00:00:00Z`);
-  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === text;
+  const m = ISO_DATE.exec(text);
+  if (!m) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] as number));
 }

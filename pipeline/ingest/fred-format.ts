@@ -8,7 +8,7 @@
  * parsed, so writing a fetched series back to CSV never re-rounds a number.
  * Reference: https://fred.stlouisfed.org/docs/api/fred/series_observations.html
  */
-import { addDays, isIsoDate, LAYOUTS, type SeriesSpec } from './catalogue.js';
+import { addDays, isIsoDate, isPlainDecimal, LAYOUTS, type SeriesSpec } from './catalogue.js';
 
 /** One observation as FRED sends it: `value` is decimal text, or `"."` when missing. */
 export interface FredObservation {
@@ -26,9 +26,6 @@ export interface ObsRow {
 
 export const FRED_MISSING = '.';
 
-// Plain decimals only: FRED never sends exponents, and Number() would also accept "0x1f", " 1" or "Infinity".
-const DECIMAL = /^-?(\d+\.?\d*|\.\d+)$/;
-
 export class FredFormatError extends Error {
   override name = 'FredFormatError';
 }
@@ -42,7 +39,7 @@ export function readFredObservations(body: unknown, seriesId: string): FredObser
   list.forEach((item: unknown, i) => {
     const { date, value } = (item ?? {}) as { date?: unknown; value?: unknown };
     if (typeof date !== 'string' || !isIsoDate(date)) throw new FredFormatError(`${seriesId}: observations[${i}].date ${JSON.stringify(date)} is not an ISO date`);
-    if (typeof value !== 'string' || (value !== FRED_MISSING && !DECIMAL.test(value))) {
+    if (typeof value !== 'string' || (value !== FRED_MISSING && !isPlainDecimal(value))) {
       throw new FredFormatError(`${seriesId}: observations[${i}].value ${JSON.stringify(value)} (${date}) is neither a number nor "."`);
     }
     if (date <= previous) throw new FredFormatError(`${seriesId}: observations[${i}].date ${date} does not follow ${previous}`);

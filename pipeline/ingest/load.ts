@@ -8,15 +8,16 @@
  * reached that date (a holiday), which the calendar uses to tell a late series from a quiet day.
  * `usable_from = date + lagDays` is the point-in-time rule (see `catalogue.ts`).
  *
- * The loader also hashes each file's bytes, for the data vintage, and refuses files whose header or
- * contents do not match the catalogue, so a swapped or truncated file fails loudly instead of loading wrong.
+ * Before anything is loaded, every file is validated (check-dir.ts, validate.ts): one problem anywhere
+ * stops the load with one `data_invalid` error that lists every problem, by file and line. The loader
+ * also hashes each file's bytes, for the data vintage. DuckDB's own refusals (a file that does not parse
+ * with its layout, a repeated date) stay as a second line of defence and name the file too.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { EXIT, TradesealError } from '../../src/errors.js';
+import { TradesealError } from '../../src/errors.js';
 import { CATALOGUE, LAYOUTS, type SeriesSpec } from './catalogue.js';
+import { assertNoProblems, readDataFiles, validateDataFiles } from './check-dir.js';
 import { queryRows, sqlString } from './duckdb.js';
 
 export interface InputFile {
@@ -53,38 +54,34 @@ export function readCsvSql(spec: SeriesSpec, filePath: string): string {
   return `read_csv(${sqlString(filePath)}, ${options.join(', ')})`;
 }
 
-async function readInput(spec: SeriesSpec, dataDir: string): Promise<InputFile> {
-  const filePath = path.join(dataDir, spec.file);
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(filePath);
-  } catch (e) {
-    throw dataError(`data file ${filePath} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
-      'copy the series into PIPELINE_DATA_DIR (see data/macro/PROVENANCE.md) or refresh them from FRED');
-  }
-  const firstLine = bytes.subarray(0, Math.max(0, bytes.indexOf(0x0a))).toString('utf8').replace(/\r$/, '');
-  const expected = LAYOUTS[spec.layout].header(spec.id).join(',');
-  if (firstLine !== expected) {
-    throw dataError(`${spec.file}: header ${JSON.stringify(firstLine)}, expected ${JSON.stringify(expected)} (layout ${spec.layout})`);
-  }
-  return { id: spec.id, file: spec.file, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length };
-}
-
-/** Creates and fills `obs` from the files in `dataDir`. Returns each file's hash, in catalogue order. */
+/**
+ * Creates and fills `obs` from the files in `dataDir`, after validating every one of them (nothing is
+ * loaded if any file has a problem). Returns each file's hash, in catalogue order.
+ */
 export async function loadObservations(conn: DuckDBConnection, dataDir: string, catalogue: readonly SeriesSpec[] = CATALOGUE): Promise<InputFile[]> {
-  const inputs = await Promise.all(catalogue.map((spec) => readInput(spec, dataDir)));
-  await conn.run('CREATE OR REPLACE TABLE obs (series VARCHAR NOT NULL, date DATE, value DOUBLE, usable_from DATE)');
-  const selects = catalogue.map((spec) => {
-    const value = LAYOUTS[spec.layout].valueColumn(spec.id);
-    return `SELECT ${sqlString(spec.id)}, date, "${value}", date + ${spec.lagDays} FROM ${readCsvSql(spec, path.join(dataDir, spec.file))}`;
+  const files = await readDataFiles(dataDir, catalogue);
+  assertNoProblems(validateDataFiles(files), `the data files in ${dataDir} break their rules`);
+  const inputs = files.map(({ spec, bytes }) => {
+    const data = bytes ?? Buffer.alloc(0);
+    return { id: spec.id, file: spec.file, sha256: createHash('sha256').update(data).digest('hex'), bytes: data.length };
   });
-  try {
-    await conn.run(`INSERT INTO obs ${selects.join('\nUNION ALL\n')}`);
-  } catch (e) {
-    throw dataError(`a data file does not parse with its catalogue layout: ${(e as Error).message.split('\n')[0]}`);
-  }
+  await conn.run('CREATE OR REPLACE TABLE obs (series VARCHAR NOT NULL, date DATE, value DOUBLE, usable_from DATE)');
+  for (const { spec, path: filePath } of files) await insertSeries(conn, spec, filePath);
   await checkObservations(conn, catalogue);
   return inputs;
+}
+
+/**
+ * Appends one file's rows to `obs`. Validated files always parse; if DuckDB still refuses one, the error
+ * names the file and DuckDB's line.
+ */
+export async function insertSeries(conn: DuckDBConnection, spec: SeriesSpec, filePath: string): Promise<void> {
+  const value = LAYOUTS[spec.layout].valueColumn(spec.id);
+  try {
+    await conn.run(`INSERT INTO obs SELECT ${sqlString(spec.id)}, date, "${value}", date + ${spec.lagDays} FROM ${readCsvSql(spec, filePath)}`);
+  } catch (e) {
+    throw dataError(`${spec.file} does not parse with its catalogue layout (${spec.layout}): ${(e as Error).message.split('\n')[0]}`);
+  }
 }
 
 /** Rejects what the SQL types cannot: undated rows, repeated dates, and gaps in layouts that have no marker. */
@@ -98,8 +95,8 @@ async function checkObservations(conn: DuckDBConnection, catalogue: readonly Ser
     FROM obs GROUP BY series
     HAVING undated > 0 OR repeated > 0 OR unexpected_missing > 0
     ORDER BY series`);
-  const first = rows[0];
-  if (first) {
-    throw dataError(`data files fail their checks: ${rows.map((r) => `${String(r.series)} (undated ${String(r.undated)}, repeated dates ${String(r.repeated)}, missing values ${String(r.unexpected_missing)})`).join('; ')}`);
+  const file = (id: unknown): string => catalogue.find((s) => s.id === id)?.file ?? String(id);
+  if (rows.length > 0) {
+    throw dataError(`data files fail their checks: ${rows.map((r) => `${file(r.series)} (undated ${String(r.undated)}, repeated dates ${String(r.repeated)}, missing values ${String(r.unexpected_missing)})`).join('; ')}`);
   }
 }

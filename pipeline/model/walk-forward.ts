@@ -131,7 +131,20 @@ export interface ResumePoint {
   lastFactors: ArrayLike<number>;
 }
 
-export class ResumeMismatch extends Error {}
+export class ResumeMismatch extends Error {
+  override name = 'ResumeMismatch';
+}
+
+/** The frame has fewer complete days than the burn-in needs: no day can be published from it. */
+export class NotEnoughHistory extends RangeError {
+  override name = 'NotEnoughHistory';
+  constructor(readonly completeDays: number, readonly needed: number) {
+    super(`not enough history: ${completeDays} complete days, the burn-in needs ${needed}`);
+  }
+}
+
+/** Called after each refit: `done` of `total` refits of this run, and the refit's date. */
+export type RefitProgress = (done: number, total: number, date: string) => void;
 
 const modelOf = (h: ModelFit['hmm']): GaussianHmm => ({
   K: 4, d: N_FACTORS, startProb: Float64Array.from(h.startProb), transmat: Float64Array.from(h.transmat),
@@ -150,11 +163,11 @@ interface InForce {
  * fits stand in for the refits already made, and the result is the same as a full run's, day for day.
  * Throws `ResumeMismatch` when the stored state does not fit the data (the caller then runs in full).
  */
-export function walkForward(frame: FrameLike, options: Partial<WalkForwardOptions> = {}, resume?: ResumePoint): WalkForwardResult {
+export function walkForward(frame: FrameLike, options: Partial<WalkForwardOptions> = {}, resume?: ResumePoint, onRefit?: RefitProgress): WalkForwardResult {
   const o = { ...DEFAULT_WALK_FORWARD, ...options };
   const s0 = firstCompleteIndex(frame);
   const f0 = s0 + o.burnInDays;
-  if (f0 >= frame.dates.length) throw new RangeError(`not enough history: ${frame.dates.length - s0} complete days, the burn-in needs ${o.burnInDays + 1}`);
+  if (f0 >= frame.dates.length) throw new NotEnoughHistory(frame.dates.length - s0, o.burnInDays + 1);
   const inputs = PCA_INPUTS.map((n) => columnOf(frame, n));
   const rowAt = (t: number): Float64Array => Float64Array.from(inputs, (c) => c[t]!);
   const label = Object.fromEntries(Object.entries(LABEL_INPUTS).map(([k, n]) => [k, columnOf(frame, n)])) as Record<keyof typeof LABEL_INPUTS, Float64Array>;
@@ -191,6 +204,7 @@ export function walkForward(frame: FrameLike, options: Partial<WalkForwardOption
     from = lastIdx + 1;
   }
 
+  const total = refits.filter((t) => t >= from).length;
   for (let t = from; t < frame.dates.length; t++) {
     const r = isRefit.get(t);
     if (r === undefined) {
@@ -230,6 +244,7 @@ export function walkForward(frame: FrameLike, options: Partial<WalkForwardOption
     const fitDate = frame.dates[t]!;
     current = { pca, model, fitDate, stay: stayOf(model) };
     fits.push({ fit_date: fitDate, pca, hmm: plain(model), log_likelihood: result.logLikelihood, iterations: result.iterations });
+    onRefit?.(fits.length, total, fitDate);
     // The refit day: its filtered probability under the new model; the days after it filter one step at a time.
     filtered = Float64Array.from({ length: 4 }, (_, k) => fw.filtered[(T - 1) * 4 + perm[k]!]!);
     days.push({ index: t, probs: filtered, factors: X[T - 1]!, variance_explained_pct: pca.variance_explained_pct, pca_fit_date: fitDate, hmm_fit_date: fitDate, stay: current.stay });

@@ -1,13 +1,16 @@
 /**
  * Publishing a run: every table a run writes is replaced together in ONE transaction, so readers never see
  * half a run (PIPELINE.md, "Publishing"): the signal packages, net liquidity, the scorecard, the fitted
- * models, the run record, and the regime broadcast of the newest day (source `pipeline`), which every
- * engine instance enforces within a second.
+ * models, the run record with its publication plan, and the regime broadcast of the newest day (source
+ * `pipeline`), which every engine instance enforces within a second, unless an operator's override is in
+ * force: then the history is published and the override stays (src/engine/store/regime.ts).
+ * What may be replaced was decided before (`plan.ts`, `run.ts`); this module writes what it is told.
  */
 import type postgres from 'postgres';
 import type { Sql } from '../../src/store/driver.js';
 import { transactionOn } from '../../src/store/advisory-lock.js';
-import { publishRegime, type RegimeBroadcast } from '../../src/engine/store/regime.js';
+import { publishFromPipeline, type PipelineBroadcast } from '../../src/engine/store/regime.js';
+import type { PublishPlan } from './plan.js';
 import type { Publication, SignalDay } from './types.js';
 
 const CHUNK = 1000;
@@ -21,9 +24,9 @@ async function insertChunked(conn: postgres.ReservedSql, table: string, rows: ob
 
 /**
  * Replaces published rows from `replaceFrom` on (all rows when null) with the publication's, records the
- * run as published, and broadcasts the newest day's regime. Returns the broadcast.
+ * run as published with its plan, and broadcasts the newest day's regime unless an override holds.
  */
-export async function publish(conn: postgres.ReservedSql, pub: Publication, replaceFrom: string | null, previousLast: SignalDay | null = null): Promise<RegimeBroadcast | null> {
+export async function publish(conn: postgres.ReservedSql, pub: Publication, replaceFrom: string | null, plan: PublishPlan, previousLast: SignalDay | null = null): Promise<PipelineBroadcast> {
   return transactionOn(conn, async (tx) => {
     for (const table of ['signal_days', 'net_liquidity', 'scorecard_days']) {
       if (replaceFrom === null) await tx`delete from ${tx(table)}`;
@@ -36,21 +39,21 @@ export async function publish(conn: postgres.ReservedSql, pub: Publication, repl
       await tx`insert into model_fits (run_id, fit_date, pca, hmm) values (${pub.run.run_id}, ${f.fit_date}, ${tx.json(f.pca as never)}, ${tx.json(f.hmm as never)})`;
     }
     const first = pub.signals[0]?.date ?? null;
-    // An incremental run with no new day re-broadcasts the newest published day, which keeps it fresh.
+    // An incremental run with no new day broadcasts the newest published day again (the same content keeps
+    // its effective_since); its data do not get younger for it (the engine measures age from the data day).
     const last = pub.signals[pub.signals.length - 1] ?? previousLast;
     await tx`
       update model_runs set status = 'published', finished_at = clock_timestamp(), data_vintage = ${tx.json(pub.run.data_vintage as never)}, pca_fit_date = ${pub.pcaFitDate || null},
         hmm_fit_date = ${pub.hmmFitDate || null}, days = ${pub.signals.length}, first_day = ${first}, last_day = ${last?.date ?? null},
-        timings_ms = ${tx.json(pub.timingsMs)}
+        timings_ms = ${tx.json(pub.timingsMs)}, publish_plan = ${tx.json(plan as never)}, confirmed_by = ${pub.confirmedBy}
       where run_id = ${pub.run.run_id}`;
-    if (!last) return null;
-    return publishRegime(tx as unknown as Sql, {
+    if (!last) return { broadcast: null, override: null };
+    return publishFromPipeline(tx as unknown as Sql, {
       date: last.date,
       regime: last.regime,
       risk_score: last.risk_score,
       probabilities: { expansion: last.prob_expansion, recovery: last.prob_recovery, tightening: last.prob_tightening, risk_off: last.prob_risk_off },
       model_version: pub.run.model_version,
-      source: 'pipeline',
       reason: `pipeline run ${pub.run.run_id}`,
       published_by: 'pipeline',
     });

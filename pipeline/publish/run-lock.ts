@@ -1,43 +1,85 @@
 /**
- * Two pipeline runs never overlap. On a Postgres server a session advisory lock decides (released by the
- * server if the process dies); the embedded store is a single session where advisory locks never block, so a
- * `running` run record younger than `STALE_RUN_MS` also stops a second run. A run that died leaves a
- * `running` record: the next run marks it `failed` (abandoned) once it holds the lock.
+ * Two pipeline runs never overlap, and a run that died never blocks the next one: liveness comes from the
+ * holder of the lock, never from a timestamp.
+ *
+ * On a Postgres server a session advisory lock decides: the server releases it when the holder's session
+ * ends, so whoever holds it knows that every `running` record left in `model_runs` is abandoned. The embedded
+ * store is one session shared by every connection, where advisory locks never block (the run finds that out
+ * by trying the lock from a second connection); there a `running` record is live while its process is: the
+ * record names its holder's pid and host, the embedded store is reached on loopback only (same host), and a
+ * record naming this very process is live only if this process is running that run (a pid can be reused).
+ * Abandoned records are marked `failed` once the lock is held.
  */
+import os from 'node:os';
 import type postgres from 'postgres';
 import { ADVISORY_LOCKS, tryAdvisoryLock } from '../../src/store/advisory-lock.js';
 import type { Sql } from '../../src/store/driver.js';
+import { isAlive } from '../../src/store/embedded-owner.js';
 import { TradesealError } from '../../src/errors.js';
+import type { PublishPlan } from './plan.js';
 import type { RunRecord } from './types.js';
-
-export const STALE_RUN_MS = 15 * 60_000;
 
 const busy = (detail: string): TradesealError =>
   new TradesealError('pipeline_running', detail, { hint: 'wait for it to finish (`tradeseal pipeline status`), then run again' });
 
+/** Runs this process is executing now (their records are live whatever the lock says). */
+const runningHere = new Set<string>();
+
+/** Whether the session lock `key`, held on `conn`, keeps other connections out (false on the embedded store). */
+async function lockExcludesOthers(sql: Sql, key: number): Promise<boolean> {
+  const other = await sql.reserve();
+  try {
+    if (!(await tryAdvisoryLock(other, key))) return true;
+    await other`select pg_advisory_unlock(${key})`;
+    return false;
+  } finally {
+    other.release();
+  }
+}
+
+interface RunningRow {
+  run_id: string;
+  started_at: Date;
+  holder_pid: number | null;
+  holder_host: string | null;
+}
+
+/** Whether the process that wrote a `running` record still runs it (embedded store: see the module comment). */
+function holderAlive(r: RunningRow): boolean {
+  if (r.holder_pid === null || r.holder_host !== os.hostname()) return false;
+  if (r.holder_pid === process.pid) return runningHere.has(r.run_id);
+  return isAlive(r.holder_pid);
+}
+
+/** Takes the run lock, records `run` as running with its holder, runs `fn`, and marks the run failed if `fn` throws. */
 export async function withRunLock<T>(sql: Sql, run: RunRecord, fn: (conn: postgres.ReservedSql) => Promise<T>): Promise<T> {
   const conn = await sql.reserve();
   let locked = false;
   try {
     locked = await tryAdvisoryLock(conn, ADVISORY_LOCKS.pipeline);
     if (!locked) throw busy('another pipeline run holds the lock');
-    const [live] = await conn<Array<{ run_id: string; started_at: Date }>>`
-      select run_id, started_at from model_runs
-      where status = 'running' and started_at > clock_timestamp() - make_interval(secs => ${STALE_RUN_MS / 1000})
-      order by started_at desc limit 1`;
-    if (live) throw busy(`pipeline run ${live.run_id} has been running since ${live.started_at.toISOString()}`);
-    await conn`update model_runs set status = 'failed', error = 'abandoned: the process ended before publishing', finished_at = clock_timestamp()
-               where status = 'running'`;
+    const exclusive = await lockExcludesOthers(sql, ADVISORY_LOCKS.pipeline);
+    const running = await conn<RunningRow[]>`
+      select run_id, started_at, holder_pid, holder_host from model_runs where status = 'running' order by started_at desc`;
+    const live = exclusive ? undefined : running.find(holderAlive);
+    if (live) throw busy(`pipeline run ${live.run_id} (process ${live.holder_pid}) has been running since ${live.started_at.toISOString()}`);
+    if (running.length > 0) {
+      await conn`update model_runs set status = 'failed', error = 'abandoned: the process ended before publishing', finished_at = clock_timestamp()
+                 where status = 'running'`;
+    }
     await conn`
-      insert into model_runs (run_id, started_at, status, as_of, data_vintage, model_version, seed, parameters)
+      insert into model_runs (run_id, started_at, status, as_of, data_vintage, model_version, seed, parameters, holder_pid, holder_host)
       values (${run.run_id}, ${run.started_at}, 'running', ${run.as_of}, ${conn.json(run.data_vintage as never)}, ${run.model_version},
-              ${run.seed}, ${conn.json(run.parameters as never)})`;
+              ${run.seed}, ${conn.json(run.parameters as never)}, ${process.pid}, ${os.hostname()})`;
+    runningHere.add(run.run_id);
     try {
       return await fn(conn);
     } catch (err) {
-      await conn`update model_runs set status = 'failed', error = ${(err as Error).message.slice(0, 2000)}, finished_at = clock_timestamp()
+      await conn`update model_runs set status = 'failed', error = ${`${(err as { code?: string }).code ?? (err as Error).name}: ${(err as Error).message}`.slice(0, 2000)}, finished_at = clock_timestamp()
                  where run_id = ${run.run_id} and status = 'running'`.catch(() => {});
       throw err;
+    } finally {
+      runningHere.delete(run.run_id);
     }
   } finally {
     if (locked) await conn`select pg_advisory_unlock(${ADVISORY_LOCKS.pipeline})`.catch(() => {});
@@ -60,11 +102,16 @@ export interface RunSummaryRow {
   hmm_fit_date: string | null;
   timings_ms: Record<string, number> | null;
   error: string | null;
+  /** What the publication did to the history (days added, rewritten, kept, removed). */
+  publish_plan: PublishPlan | null;
+  /** Who confirmed a publication that rewrote or removed published days. */
+  confirmed_by: string | null;
 }
 
 export async function recentRuns(sql: Sql, limit: number): Promise<RunSummaryRow[]> {
   return sql<RunSummaryRow[]>`
     select run_id, started_at, finished_at, status, as_of::text as as_of, model_version, seed, days, first_day::text as first_day,
-           last_day::text as last_day, pca_fit_date::text as pca_fit_date, hmm_fit_date::text as hmm_fit_date, timings_ms, error
+           last_day::text as last_day, pca_fit_date::text as pca_fit_date, hmm_fit_date::text as hmm_fit_date, timings_ms, error,
+           publish_plan, confirmed_by
     from model_runs order by started_at desc limit ${limit}`;
 }

@@ -75,4 +75,6 @@ export interface Publication {
   pcaFitDate: string;
   hmmFitDate: string;
   timingsMs: Record<string, number>;
+  /** Who confirmed a publication that rewrites or removes published days (null when none was needed). */
+  confirmedBy: string | null;
 }

@@ -38,7 +38,7 @@ export abstract class TradesealCommand extends Command {
 
   /** Runs `fn` with an open store and always closes it. */
   protected async withStore<T>(fn: (store: Store) => Promise<T>, options: { migrate?: boolean } = {}): Promise<T> {
-    const store = await openStore(this.settings);
+    const store = await openStore(this.settings, { purpose: this.id ?? 'command' });
     try {
       // Pending migrations are applied first (idempotent, under their advisory lock), as `serve` does, so a
       // command on a fresh store answers instead of failing on a missing table. `db status|migrate` opt out.

@@ -1,13 +1,15 @@
 /**
  * The trace listings of `engine traces list`, `engine pending` and `engine orphans`: one shape (the HTTP
- * listing's `{count, has_more, traces}`), one `--limit` flag, one table.
+ * listing's `{count, has_more, traces}`), one `--limit` flag, one table. Flag values are checked with the
+ * listing routes' query schemas (src/engine/inputs.ts), as text, the way a query string is.
  */
 import { Flags } from '@oclif/core';
+import { listingLimit } from '../engine/inputs.js';
 import type { ListingItem } from '../engine/store/traces.js';
 import { renderTable } from './table.js';
 
+/** Fewer than the API's default: a listing on a terminal is read, not processed. */
 export const DEFAULT_LIMIT = 50;
-export const MAX_LIMIT = 5000;
 
 export interface TraceListing {
   count: number;
@@ -15,11 +17,10 @@ export interface TraceListing {
   traces: ListingItem[];
 }
 
-export const limitFlag = Flags.integer({
-  summary: `How many traces at most (1-${MAX_LIMIT})`,
-  default: DEFAULT_LIMIT,
-  min: 1,
-  max: MAX_LIMIT,
+export const limitFlag = Flags.string({
+  summary: `How many traces at most (${listingLimit.minimum}-${listingLimit.maximum})`,
+  default: String(DEFAULT_LIMIT),
+  helpValue: 'N',
 });
 
 export const toListing = ({ items, hasMore }: { items: ListingItem[]; hasMore: boolean }): TraceListing =>

@@ -114,7 +114,7 @@ export async function authorize(ctx: EngineContext, principal: TokenRecord | und
   };
   let verdict: Verdict = evaluatePolicy({
     order, agent: { max_notional: agent.max_notional, allowed_regimes: agent.allowed_regimes }, policy, now,
-    regime: regime ? { regime: regime.regime, published_at_ms: regime.published_at.getTime(), effective_since_ms: regime.effective_since.getTime() } : null,
+    regime: regime ? { regime: regime.regime, date: regime.date, effective_since_ms: regime.effective_since.getTime() } : null,
   });
   if (verdict.ok && policy.max_orders_per_second != null) verdict = checkOrderRate(policy, await countOrder(ctx.sql, req.agent_id, now));
   const shadow = ctx.state.shadow.enabled;

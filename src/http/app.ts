@@ -10,6 +10,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Sql } from 'postgres';
 import type { Config } from '../config.js';
 import { createEngineContext, type EngineContext } from '../engine/context.js';
+import { engineHealth } from '../engine/health.js';
 import { engineRoutes } from '../engine/routes/index.js';
 import { installErrorHandling } from './error-handler.js';
 import { registerHealth, type CertExpiryStatus } from './health.js';
@@ -53,8 +54,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   const health = { sql: deps.sql, ...(deps.certExpiryStatus ? { certExpiryStatus: deps.certExpiryStatus } : {}) };
   if (services.includes('engine')) {
-    registerHealth(app, '/engine/health', 'engine', health);
     const engine = deps.engine ?? (await createEngineContext(config, deps.sql));
+    registerHealth(app, '/engine/health', 'engine', { ...health, details: () => engineHealth(engine) });
     if (!deps.engine) app.addHook('onClose', async () => engine.state.stop());
     engineRoutes(app, engine);
   }

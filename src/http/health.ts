@@ -1,6 +1,11 @@
 /**
  * Health of a service: `{status, db_ok, cert_expiry_status}`; 503 with `db_ok: false` when the store does not
  * answer within a second, so a load balancer takes the instance out of rotation.
+ *
+ * A service may add what its operator must act on (`details`): the engine adds the regime in force and the
+ * age of its data. Stale or missing regime data leave the process healthy (200) but `degraded`, with a
+ * warning that says how to refresh them: the engine then refuses every order, which restarting it would
+ * not change.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Sql } from 'postgres';
@@ -23,9 +28,16 @@ export async function storeAnswers(sql: Sql, timeoutMs = PING_TIMEOUT_MS): Promi
   }
 }
 
+/** What a service adds to its health: fields of the body, and warnings that make it `degraded`. */
+export interface HealthDetails {
+  fields: Record<string, unknown>;
+  warnings: string[];
+}
+
 export interface HealthDeps {
   sql: Sql;
   certExpiryStatus?: () => CertExpiryStatus | null;
+  details?: () => HealthDetails;
 }
 
 export function registerHealth(app: FastifyInstance, path: string, tag: string, deps: HealthDeps): void {
@@ -38,12 +50,14 @@ export function registerHealth(app: FastifyInstance, path: string, tag: string, 
   }, async (_req, reply) => {
     const dbOk = await storeAnswers(deps.sql);
     const cert = deps.certExpiryStatus?.() ?? null;
+    const details = deps.details?.();
     if (!dbOk) {
       return reply.code(503).send({
-        status: 'unavailable', db_ok: false, cert_expiry_status: cert,
+        status: 'unavailable', db_ok: false, cert_expiry_status: cert, ...details?.fields,
         code: 'service_unavailable', detail: 'the store does not answer',
       });
     }
-    return { status: 'ok', db_ok: true, cert_expiry_status: cert };
+    if (!details) return { status: 'ok', db_ok: true, cert_expiry_status: cert };
+    return { status: details.warnings.length > 0 ? 'degraded' : 'ok', db_ok: true, cert_expiry_status: cert, ...details.fields, warnings: details.warnings };
   });
 }

@@ -17,6 +17,8 @@ export const ADVISORY_LOCKS = {
   migrate: 7_265_000_001,
   /** A pipeline run (`pipeline/run-lock.ts`): two runs never overlap. */
   pipeline: 7_265_000_002,
+  /** Changing the regime broadcast in force (`src/engine/store/regime.ts`), as a transaction-scoped lock. */
+  regimeBroadcast: 7_265_000_003,
 } as const;
 
 /** Tries to take the session advisory lock `key` on `conn` without waiting; true when taken. */

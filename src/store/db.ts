@@ -32,6 +32,12 @@ export interface Store {
 export interface OpenStoreOptions {
   /** Connections in the pool; default 10. */
   max?: number;
+  /** Embedded store: what this process does, for others to read in the owner file (`serve`, or a command id). */
+  purpose?: string;
+  /** Embedded store: own it (wait for a command that owns it to end), as a server must. */
+  mustOwn?: boolean;
+  /** Embedded store: told once when `mustOwn` waits for another process. */
+  onWait?: (owner: { pid: number; purpose?: string }) => void;
 }
 
 export async function openStore(config: Config, options: OpenStoreOptions = {}): Promise<Store> {

@@ -17,6 +17,10 @@
  *   A takeover lock older than 10 s (its holder died within its few milliseconds of work) is broken.
  * A live owner that has not yet published its port (PGlite takes seconds to initialise a new directory) or
  * that does not answer (it is closing) is waited for, up to a deadline.
+ *
+ * A server must own the store it serves (`mustOwn`): a client loses the store when its owner exits, which a
+ * command can live with but a server cannot. So a server waits while a command owns the store (a pipeline run,
+ * say), saying so, and takes it over when the command ends; when another server owns it, it stops at once.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
@@ -32,6 +36,8 @@ export interface OwnerRecord {
   pid: number;
   /** Null while the owner is still starting. */
   port: number | null;
+  /** What the owner is doing (`serve`, or a command id such as `pipeline:run`); older files have none. */
+  purpose?: string;
   /** Tells apart two owners that had the same pid. */
   token: string;
   startedAt: string;
@@ -54,7 +60,16 @@ export interface Tenancy {
 export interface ClaimOptions {
   /** How long to wait for a starting or closing owner. Default 60 s: a first PGlite start can take a while. */
   timeoutMs?: number;
+  /** What this process is doing, recorded for others to read (default `command`). */
+  purpose?: string;
+  /** Never become a client: wait for a command that owns the store to end (a server does this). */
+  mustOwn?: boolean;
+  /** Told once, when `mustOwn` has to wait for another process. */
+  onWait?: (owner: OwnerRecord) => void;
 }
+
+/** The purpose of a server, which other servers never wait for. */
+export const SERVER_PURPOSE = 'serve';
 
 /** Tokens of the owner files this process wrote and has not released. */
 const ownedHere = new Set<string>();
@@ -65,8 +80,9 @@ export async function claimEmbeddedStore(home: string, options: ClaimOptions = {
   await fs.mkdir(home, { recursive: true });
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   let last = 'no owner file';
+  let told = false;
   for (;;) {
-    const ownership = await tryClaim(file);
+    const ownership = await tryClaim(file, options.purpose ?? 'command');
     if (ownership) return ownership;
 
     const raw = await fs.readFile(file, 'utf8').catch(() => null);
@@ -74,6 +90,18 @@ export async function claimEmbeddedStore(home: string, options: ClaimOptions = {
       const record = parseRecord(raw);
       if (record === null || isStale(record)) {
         if (!(await removeIfUnchanged(file, raw))) await sleep(20);
+        continue;
+      }
+      if (options.mustOwn && record.purpose === SERVER_PURPOSE) {
+        throw new TradesealError('service_unavailable', `the embedded store in ${home} is already served by \`tradeseal serve\` (process ${record.pid}${record.port ? `, store port ${record.port}` : ''})`, {
+          hint: 'stop that server first, or run several servers on one Postgres server (DATABASE_URL)',
+        });
+      }
+      if (options.mustOwn) {
+        // A command owns it for now: wait for it to end, however long, then take the store over.
+        if (!told) options.onWait?.(record);
+        told = true;
+        await sleep(200);
         continue;
       }
       if (record.port === null) {
@@ -93,8 +121,8 @@ export async function claimEmbeddedStore(home: string, options: ClaimOptions = {
   }
 }
 
-async function tryClaim(file: string): Promise<Ownership | null> {
-  const record: OwnerRecord = { pid: process.pid, port: null, token: randomBytes(12).toString('hex'), startedAt: new Date().toISOString() };
+async function tryClaim(file: string, purpose: string): Promise<Ownership | null> {
+  const record: OwnerRecord = { pid: process.pid, port: null, purpose, token: randomBytes(12).toString('hex'), startedAt: new Date().toISOString() };
   const tmp = await writeTemp(file, record);
   // Registered before the file appears: a claimant in this same process that reads it a moment later must
   // not take a file naming this pid for a leftover of an earlier process.

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { TradesealError } from '../errors.js';
 import { connect, type ConnectOptions, type Sql } from './driver.js';
-import { claimEmbeddedStore } from './embedded-owner.js';
+import { claimEmbeddedStore, type ClaimOptions } from './embedded-owner.js';
 import { embeddedUrl, serveEmbedded } from './embedded-server.js';
 
 export interface EmbeddedHandle {
@@ -21,8 +21,8 @@ export interface EmbeddedHandle {
 /** How long `close()` lets running queries finish before it drops the connections. */
 const END_TIMEOUT_SECONDS = 5;
 
-export async function openEmbeddedStore(home: string, options: ConnectOptions = {}): Promise<EmbeddedHandle> {
-  const claim = await claimEmbeddedStore(home);
+export async function openEmbeddedStore(home: string, options: ConnectOptions & ClaimOptions = {}): Promise<EmbeddedHandle> {
+  const claim = await claimEmbeddedStore(home, options);
   if (claim.role === 'client') {
     const url = embeddedUrl(claim.port);
     const sql = connect(url, options);

@@ -22,9 +22,10 @@ describe('engine agents', () => {
       runCli(['engine', 'agents', 'register', '--name', 'a', '--max-notional', '1000', '--model', `alpha-7:${HASH_A.slice(1)}`], env),
       runCli(['engine', 'agents', 'register', '--name', ' ', '--max-notional', '-5', '--model', 'no-colon', '--model', `ok:${HASH_A}`, '--json'], env),
     ]);
+    // The API's message for models[0].model_hash_hex, named as the flag.
     expect(badHash.code, describeRun(badHash)).toBe(2);
-    expect(badHash.stderr).toMatch(/--model: model_hash_hex of "alpha-7:.*" must be 64 hex characters/);
-    expect(badHash.stderr).toMatch(/got 63 characters/);
+    expect(badHash.stderr).toContain('--model: must match pattern "^[0-9a-f]{64}$"');
+    expect(badHash.stderr).toMatch(/MODEL_ID:SHA256HEX/); // the hint
 
     expect(badMany.code, describeRun(badMany)).toBe(2);
     const { error } = badMany.json();
@@ -73,6 +74,6 @@ describe('engine agents', () => {
     expect(suspended.json()).toMatchObject({ status: 'Suspended', status_reason: 'runaway order rate' });
     expect(await getAgent(store.sql, agent.agent_id)).toMatchObject({ status: 'Suspended', status_reason: 'runaway order rate' });
     expect(badStatus.code, describeRun(badStatus)).toBe(2);
-    expect(badStatus.stderr).toMatch(/Active, Suspended, Deregistered/);
+    expect(badStatus.stderr).toContain('--status: must be one of "Active", "Suspended", "Deregistered"');
   }, 90_000);
 });

@@ -56,7 +56,9 @@ describe('engine tokens', () => {
     expect(owner.stdout).toMatch(TOKEN);
     expect(auditorBound.code, describeRun(auditorBound)).toBe(2);
     expect(auditorBound.stderr).toContain('--agent-id');
-    expect(unknownAgent.code, describeRun(unknownAgent)).toBe(3);
+    // The agent is named in the request's fields, not its address: a bad field (422 over HTTP), not a 404.
+    expect(unknownAgent.code, describeRun(unknownAgent)).toBe(2);
+    expect(unknownAgent.stderr).toMatch(/validation_failed[\s\S]*--agent-id: no agent 00000000-0000-4000-8000-000000000000 is registered/);
 
     const revoked = await runCli(['engine', 'tokens', 'revoke', token.token_id, '--json'], env);
     expect(revoked.code, describeRun(revoked)).toBe(0);

@@ -139,10 +139,13 @@ describe('roles: 403', () => {
 });
 
 describe('GET /engine/health', () => {
-  it('200 {status, db_ok, cert_expiry_status} without a token', async () => {
+  it('200 {status, db_ok, cert_expiry_status} without a token, with the regime in force and the age of its data', async () => {
     const res = await h.call('GET', '/engine/health', undefined, null);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', db_ok: true, cert_expiry_status: null });
+    expect(res.json()).toEqual({
+      status: 'ok', db_ok: true, cert_expiry_status: null, warnings: [],
+      regime: { regime: 'expansion', source: 'manual', date: expect.any(String), data_complete_at: expect.any(String), age_ms: expect.any(Number), max_age_ms: 604_800_000, stale: false },
+    });
   });
 
   it('ignores a bad token rather than refusing', async () => {

@@ -7,7 +7,7 @@
 import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineState } from '../../src/engine/state.js';
-import { publishRegime } from '../../src/engine/store/regime.js';
+import { publishManual } from '../../src/engine/store/regime.js';
 import { setShadowMode } from '../../src/engine/store/shadow.js';
 import { testStore, type TestStore } from '../helpers/db.js';
 
@@ -46,12 +46,12 @@ describe('engine state', () => {
   it('a refresh that read the store before this instance published a regime does not revert it', async () => {
     const held = heldBack(store.sql);
     const state = new EngineState(held.sql, 1000);
-    const first = await publishRegime(store.sql, { date: '2025-01-02', regime: 'expansion', risk_score: 0.1, model_version: 'm', source: 'manual' });
+    const first = await publishManual(store.sql, { date: '2025-01-02', regime: 'expansion', risk_score: 0.1, model_version: 'm' });
     state.adoptRegime(first);
 
     const refresh = state.refresh();
     await held.executed(); // the refresh has read the store: expansion is the newest broadcast
-    const killSwitch = await publishRegime(store.sql, { date: '2025-01-02', regime: 'risk_off', risk_score: 0.9, model_version: 'm', source: 'manual' });
+    const killSwitch = await publishManual(store.sql, { date: '2025-01-02', regime: 'risk_off', risk_score: 0.9, model_version: 'm' });
     state.adoptRegime(killSwitch);
     held.release();
     await refresh;
@@ -77,7 +77,7 @@ describe('engine state', () => {
     const state = new EngineState(store.sql, 1000);
     await state.refresh();
     const before = state.regime?.id ?? 0;
-    const other = await publishRegime(store.sql, { date: '2025-01-03', regime: 'tightening', risk_score: 0.5, model_version: 'm', source: 'pipeline' });
+    const other = await publishManual(store.sql, { date: '2025-01-03', regime: 'tightening', risk_score: 0.5, model_version: 'm' });
     expect(state.regime?.id ?? 0).toBe(before);
     await state.refresh();
     expect(state.regime?.id).toBe(other.id);

@@ -1,6 +1,6 @@
 /**
- * Fail-closed and time rules through authorize: `regime_stale` (no regime published, or one older than the
- * policy's maximum age), `agent_valid_time_lag` (the agent acted on a regime too far behind the current one)
+ * Fail-closed and time rules through authorize: `regime_stale` (no regime published, or one whose data are
+ * older than the policy's maximum age, counted from the end of the data day), `agent_valid_time_lag` (the agent acted on a regime too far behind the current one)
  * and `order_rate_exceeded` (the per-agent message throttle of MiFID II RTS 6), all driven by the harness clock.
  */
 import type { LightMyRequestResponse } from 'fastify';
@@ -25,24 +25,43 @@ describe('regime_stale', () => {
     expect((await h.call('GET', `/engine/traces?agent_id=${agent_id}`)).json().count).toBe(0);
   });
 
-  it('regime_stale: a regime older than regime_max_age_ms is refused; at exactly the maximum age it passes', async () => {
+  it('regime_stale: a regime whose data are older than regime_max_age_ms is refused, counted from the end of its data day', async () => {
     await h.publishRegime('expansion');
-    const published = Date.parse((await h.call('GET', '/engine/regime')).json().published_at);
+    const { date } = (await h.call('GET', '/engine/regime')).json();
+    const complete = Date.parse(`${date}T00:00:00Z`) + 86_400_000;
     const { agent_id, token } = await h.registerAgent();
 
-    h.clock.now = published + 60_000;
+    h.clock.now = complete + 60_000;
     const atLimit = await h.call('POST', '/engine/authorize', h.order(agent_id), token);
     expect(atLimit.statusCode, atLimit.body).toBe(200);
 
-    h.clock.now = published + 60_001;
+    h.clock.now = complete + 60_001;
     expectDenied(await h.call('POST', '/engine/authorize', h.order(agent_id), token), 'regime_stale',
-      'regime published 60001 ms ago exceeds the maximum age 60000 ms');
+      `the regime's data (${date}, complete at ${new Date(complete).toISOString()}) are 60001 ms old, beyond the maximum age 60000 ms`);
+  });
 
-    // A fresh broadcast lifts it (the clock back to real time first: publication stamps the store's clock).
+  it('regime_stale: broadcasting old data again does not make them fresh; a broadcast of fresh data does', async () => {
+    const { agent_id, token } = await h.registerAgent();
     h.clock.now = Date.now();
+    // What a nightly run on data that stopped a year ago does: the broadcast is new, its data are not.
+    const old = await h.call('POST', '/engine/admin/regime', { regime: 'expansion', risk_score: 0.1, reason: 'old data', date: '2025-11-26' });
+    expect(old.statusCode, old.body).toBe(201);
+    const refused = await h.call('POST', '/engine/authorize', h.order(agent_id), token);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('regime_stale');
+    expect(refused.json().detail).toMatch(/^the regime's data \(2025-11-26, complete at 2025-11-27T00:00:00.000Z\) are \d+ ms old/);
+
     await h.publishRegime('expansion');
     const fresh = await h.call('POST', '/engine/authorize', h.order(agent_id), token);
     expect(fresh.statusCode, fresh.body).toBe(200);
+  });
+
+  it('GET /engine/regime says how old the data are and whether they are stale', async () => {
+    h.clock.now = Date.now();
+    await h.call('POST', '/engine/admin/regime', { regime: 'tightening', risk_score: 0.6, reason: 'old data', date: '2025-11-26' });
+    const body = (await h.call('GET', '/engine/regime')).json();
+    expect(body.freshness).toMatchObject({ date: '2025-11-26', data_complete_at: '2025-11-27T00:00:00.000Z', max_age_ms: 60_000, stale: true });
+    expect(body.freshness.age_ms).toBe(h.clock.now - Date.parse('2025-11-27T00:00:00Z'));
   });
 });
 

@@ -10,7 +10,7 @@ import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineContext, type EngineContext } from '../../src/engine/context.js';
 import { EngineState } from '../../src/engine/state.js';
-import { publishRegime } from '../../src/engine/store/regime.js';
+import { publishManual } from '../../src/engine/store/regime.js';
 import { setShadowMode } from '../../src/engine/store/shadow.js';
 import { buildApp } from '../../src/http/app.js';
 import { connect } from '../../src/store/driver.js';
@@ -23,7 +23,7 @@ const jcs = (v: unknown): string => {
   return text;
 };
 
-const REGIME_FIELDS = ['date', 'effective_since', 'hash', 'model_version', 'probabilities', 'published_at', 'published_by', 'reason', 'regime', 'regime_id', 'risk_score', 'source'];
+const REGIME_FIELDS = ['date', 'effective_since', 'freshness', 'hash', 'model_version', 'probabilities', 'published_at', 'published_by', 'reason', 'regime', 'regime_id', 'risk_score', 'source'];
 /** Over the harness agent's 200 000 cap: a policy violation. */
 const TOO_BIG = { quantity: 2000, limit_price: 190, notional: 380_000 };
 
@@ -297,7 +297,7 @@ describe('EngineState: a local change is never undone by a refresh that began be
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
 
-    const b = await publishRegime(real, { date: '2024-01-02', regime: 'recovery', risk_score: 0.3, model_version: 'm', source: 'manual', reason: 't' });
+    const b = await publishManual(real, { date: '2024-01-02', regime: 'recovery', risk_score: 0.3, model_version: 'm', reason: 't' });
     state.adoptRegime(b);
     const s = await setShadowMode(real, true, 'dry run', 'test');
     state.adoptShadow(s);

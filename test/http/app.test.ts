@@ -40,12 +40,16 @@ afterAll(async () => {
 });
 
 describe('health', () => {
-  it('answers 200 with db_ok for both services', async () => {
-    for (const url of ['/engine/health', '/v1/health']) {
-      const res = await app.inject({ url });
-      expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ status: 'ok', db_ok: true, cert_expiry_status: null });
-    }
+  it('answers 200 with db_ok for both services; the engine is degraded, saying why, while no regime is published', async () => {
+    const v1 = await app.inject({ url: '/v1/health' });
+    expect(v1.statusCode).toBe(200);
+    expect(v1.json()).toEqual({ status: 'ok', db_ok: true, cert_expiry_status: null });
+    const engine = await app.inject({ url: '/engine/health' });
+    expect(engine.statusCode).toBe(200);
+    expect(engine.json()).toEqual({
+      status: 'degraded', db_ok: true, cert_expiry_status: null, regime: null,
+      warnings: [expect.stringMatching(/^no regime is published: authorize refuses every order \(regime_stale\)/)],
+    });
   });
 
   it('answers 503 with db_ok false when the store is unreachable', async () => {

@@ -1,9 +1,10 @@
 import { Args, Flags } from '@oclif/core';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
-import { assertValid, checkUuid, MODEL_FORM, parseModelSpec } from '../../../src/cli/engine-input.js';
+import { MODEL_FORM, modelApproval, refuse, requestErrors } from '../../../src/cli/engine-input.js';
 import { renderAgent } from '../../../src/cli/engine-views.js';
-import { addModel, type Agent } from '../../../src/engine/store/agents.js';
-import { notFound, type FieldError } from '../../../src/errors.js';
+import { agentParams } from '../../../src/engine/inputs.js';
+import { approveAgentModel } from '../../../src/engine/ops/agents.js';
+import type { Agent } from '../../../src/engine/store/agents.js';
 
 export default class EngineAgentsAddModel extends TradesealCommand {
   static override summary = 'Approve another model version for an agent';
@@ -16,12 +17,11 @@ export default class EngineAgentsAddModel extends TradesealCommand {
 
   async run(): Promise<Agent> {
     const { args, flags } = await this.parse(EngineAgentsAddModel);
-    const errors: FieldError[] = [];
-    const agentId = checkUuid(args.agent_id, 'AGENT_ID', errors);
-    const model = parseModelSpec(flags.model, errors);
-    assertValid(errors, `--model is ${MODEL_FORM}`);
-    const agent = await this.withStore((store) => addModel(store.sql, agentId, model!));
-    if (!agent) throw notFound(`no agent ${agentId}`);
+    const params = { agent_id: args.agent_id };
+    const errors = requestErrors(agentParams, params, 'params', { agent_id: 'AGENT_ID' });
+    const model = modelApproval(flags.model, errors);
+    refuse(errors, `--model is ${MODEL_FORM}`);
+    const agent = await this.withStore((store) => approveAgentModel(store.sql, params.agent_id, model!));
     this.log(renderAgent(agent));
     return agent;
   }

@@ -2,21 +2,22 @@ import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { agentRegistration, MODEL_FORM } from '../../../src/cli/engine-input.js';
 import { renderAgent } from '../../../src/cli/engine-views.js';
+import { registerAgentBody } from '../../../src/engine/inputs.js';
 import { registerAgent, type Agent } from '../../../src/engine/store/agents.js';
 import { REGIMES } from '../../../src/engine/vocabulary.js';
 
 export default class EngineAgentsRegister extends TradesealCommand {
   static override summary = 'Register an agent with its approved model versions';
-  static override description = `Authorize refuses the agent's orders unless model_id and model_hash_hex name one of its approved models (model_not_registered), and, without --allowed-regime, accepts it in every regime. Each --model is ${MODEL_FORM}.`;
+  static override description = `Authorize refuses the agent's orders unless model_id and model_hash_hex name one of its approved models (model_not_registered; approve more with \`engine agents add-model\`), and, without --allowed-regime, accepts it in every regime. Each --model is ${MODEL_FORM}.`;
   static override examples = [
     `<%= config.bin %> engine agents register --name momentum-1 --max-notional 250000 --model alpha-7:${'3b'.repeat(32)}`,
     `<%= config.bin %> engine agents register --name carry-2 --max-notional 1e6 --model beta-1:${'c4'.repeat(32)} --allowed-regime expansion --allowed-regime recovery --json`,
   ];
   static override flags = {
-    name: Flags.string({ summary: 'A name for people (1-200 characters)', required: true }),
+    name: Flags.string({ summary: `A name for people (1-${registerAgentBody.properties.name.maxLength} characters)`, required: true }),
     'max-notional': Flags.string({ summary: 'The agent\'s notional cap per order, before the regime scale', required: true, helpValue: 'AMOUNT' }),
-    model: Flags.string({ summary: `An approved model version, ${MODEL_FORM} (repeatable, at least one)`, required: true, multiple: true, helpValue: MODEL_FORM }),
-    'allowed-regime': Flags.option({ summary: 'A regime the agent may open positions in (repeatable; default: all)', multiple: true, options: REGIMES })(),
+    model: Flags.string({ summary: `An approved model version, ${MODEL_FORM} (repeatable)`, multiple: true, helpValue: MODEL_FORM }),
+    'allowed-regime': Flags.string({ summary: 'A regime the agent may open positions in (repeatable; default: all)', multiple: true, helpValue: REGIMES.join('|') }),
   };
 
   async run(): Promise<Agent> {

@@ -1,9 +1,10 @@
 import { Args, Flags } from '@oclif/core';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
-import { assertValid, checkText, checkUuid } from '../../../src/cli/engine-input.js';
+import { refuse, requestErrors } from '../../../src/cli/engine-input.js';
 import { renderAgent } from '../../../src/cli/engine-views.js';
-import { AGENT_STATUSES, setAgentStatus, type Agent } from '../../../src/engine/store/agents.js';
-import { notFound, type FieldError } from '../../../src/errors.js';
+import { agentParams, agentStatusBody } from '../../../src/engine/inputs.js';
+import { changeAgentStatus } from '../../../src/engine/ops/agents.js';
+import { AGENT_STATUSES, type Agent, type AgentStatus } from '../../../src/engine/store/agents.js';
 
 export default class EngineAgentsStatus extends TradesealCommand {
   static override summary = 'The per-agent kill switch: set an agent Active, Suspended or Deregistered';
@@ -14,18 +15,16 @@ export default class EngineAgentsStatus extends TradesealCommand {
   ];
   static override args = { agent_id: Args.string({ description: 'The agent\'s id', required: true }) };
   static override flags = {
-    status: Flags.option({ summary: 'The new status', options: AGENT_STATUSES, required: true })(),
-    reason: Flags.string({ summary: 'Why (kept with the agent, shown in listings)', required: true }),
+    status: Flags.string({ summary: 'The new status', required: true, helpValue: AGENT_STATUSES.join('|') }),
+    reason: Flags.string({ summary: 'Why (kept with the agent, shown in listings)' }),
   };
 
   async run(): Promise<Agent> {
     const { args, flags } = await this.parse(EngineAgentsStatus);
-    const errors: FieldError[] = [];
-    const agentId = checkUuid(args.agent_id, 'AGENT_ID', errors);
-    const reason = checkText(flags.reason, '--reason', 1000, errors);
-    assertValid(errors);
-    const agent = await this.withStore((store) => setAgentStatus(store.sql, agentId, flags.status, reason));
-    if (!agent) throw notFound(`no agent ${agentId}`);
+    const params = { agent_id: args.agent_id };
+    const body: { status: string; reason?: string } = { status: flags.status, ...(flags.reason === undefined ? {} : { reason: flags.reason }) };
+    refuse([...requestErrors(agentParams, params, 'params', { agent_id: 'AGENT_ID' }), ...requestErrors(agentStatusBody, body, 'body')]);
+    const agent = await this.withStore((store) => changeAgentStatus(store.sql, params.agent_id, body.status as AgentStatus, body.reason ?? null));
     this.log(renderAgent(agent));
     return agent;
   }

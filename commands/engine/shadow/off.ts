@@ -1,10 +1,11 @@
 import { Flags } from '@oclif/core';
 import { cliActor } from '../../../src/cli/actor.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
-import { assertValid, checkText } from '../../../src/cli/engine-input.js';
+import { checkRequest, withFlagNames } from '../../../src/cli/engine-input.js';
 import { renderShadow } from '../../../src/cli/engine-views.js';
-import { setShadowMode, type ShadowMode } from '../../../src/engine/store/shadow.js';
-import type { FieldError } from '../../../src/errors.js';
+import { shadowModeBody } from '../../../src/engine/inputs.js';
+import { changeShadowMode, type ShadowModeChange } from '../../../src/engine/ops/shadow-mode.js';
+import type { ShadowMode } from '../../../src/engine/store/shadow.js';
 
 export default class EngineShadowOff extends TradesealCommand {
   static override summary = 'Turn shadow mode off: violations are refused again';
@@ -15,10 +16,8 @@ export default class EngineShadowOff extends TradesealCommand {
 
   async run(): Promise<ShadowMode> {
     const { flags } = await this.parse(EngineShadowOff);
-    const errors: FieldError[] = [];
-    const reason = flags.reason === undefined ? null : checkText(flags.reason, '--reason', 1000, errors);
-    assertValid(errors);
-    const state = await this.withStore((store) => setShadowMode(store.sql, false, reason, cliActor()));
+    const change = checkRequest<ShadowModeChange>(shadowModeBody, { enabled: false, ...(flags.reason === undefined ? {} : { reason: flags.reason }) }, 'body');
+    const state = await this.withStore((store) => withFlagNames({}, () => changeShadowMode(store.sql, change, cliActor())));
     this.log(renderShadow(state));
     return state;
   }

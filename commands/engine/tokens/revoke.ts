@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
-import { assertValid, checkUuid } from '../../../src/cli/engine-input.js';
-import { revokeToken } from '../../../src/engine/store/tokens.js';
-import { notFound, type FieldError } from '../../../src/errors.js';
+import { checkRequest } from '../../../src/cli/engine-input.js';
+import { tokenParams } from '../../../src/engine/inputs.js';
+import { revokeEngineToken } from '../../../src/engine/ops/tokens.js';
 
 export default class EngineTokensRevoke extends TradesealCommand {
   static override summary = 'Revoke an engine token at once';
@@ -14,11 +14,9 @@ export default class EngineTokensRevoke extends TradesealCommand {
 
   async run(): Promise<{ token_id: string; revoked_at: Date }> {
     const { args } = await this.parse(EngineTokensRevoke);
-    const errors: FieldError[] = [];
-    const id = checkUuid(args.id, 'ID', errors);
-    assertValid(errors, args.id.startsWith('tse_') ? 'that is a token secret; revoke takes its token_id (tradeseal engine tokens list)' : undefined);
-    const revoked = await this.withStore((store) => revokeToken(store.sql, id));
-    if (!revoked) throw notFound(`no token ${id}`);
+    const { token_id: id } = checkRequest<{ token_id: string }>(tokenParams, { token_id: args.id }, 'params', { token_id: 'ID' },
+      args.id.startsWith('tse_') ? 'that is a token secret; revoke takes its token_id (tradeseal engine tokens list)' : undefined);
+    const revoked = await this.withStore((store) => revokeEngineToken(store.sql, id));
     this.log(`revoked ${revoked.token_id} at ${revoked.revoked_at.toISOString()}`);
     return revoked;
   }

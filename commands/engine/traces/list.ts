@@ -1,11 +1,14 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
-import { assertValid, checkUuid } from '../../../src/cli/engine-input.js';
+import { checkRequest, withFlagNames } from '../../../src/cli/engine-input.js';
 import { instantFlag } from '../../../src/cli/instant.js';
 import { limitFlag, renderTraceListing, toListing, type TraceListing } from '../../../src/cli/trace-listing.js';
+import { tracesQuery } from '../../../src/engine/inputs.js';
+import { checkTraceWindow } from '../../../src/engine/ops/trace-window.js';
 import { listTraces } from '../../../src/engine/store/traces.js';
-import { TRACE_STATUSES } from '../../../src/engine/vocabulary.js';
-import type { FieldError } from '../../../src/errors.js';
+import { TRACE_STATUSES, type TraceStatus } from '../../../src/engine/vocabulary.js';
+
+interface TracesQuery { agent_id?: string; from?: number; to?: number; status?: TraceStatus; limit: number }
 
 export default class EngineTracesList extends TradesealCommand {
   static override summary = 'List sealed traces, newest first, by agent, time window and status';
@@ -19,24 +22,27 @@ export default class EngineTracesList extends TradesealCommand {
     'agent-id': Flags.string({ summary: 'Only this agent\'s traces' }),
     from: instantFlag({ summary: 'Only traces with txn_time at or after this instant' }),
     to: instantFlag({ summary: 'Only traces with txn_time at or before this instant' }),
-    status: Flags.option({ summary: 'Only traces with this listing status', options: TRACE_STATUSES })(),
+    status: Flags.string({ summary: 'Only traces with this listing status', helpValue: TRACE_STATUSES.join('|') }),
     limit: limitFlag,
   };
 
   async run(): Promise<TraceListing> {
     const { flags } = await this.parse(EngineTracesList);
-    const errors: FieldError[] = [];
-    const agentId = flags['agent-id'] === undefined ? undefined : checkUuid(flags['agent-id'], '--agent-id', errors);
-    if (flags.from && flags.to && flags.from > flags.to) {
-      errors.push({ field: '--from', message: `${flags.from.toISOString()} is after --to ${flags.to.toISOString()}` });
-    }
-    assertValid(errors);
-    const listing = toListing(await this.withStore((store) => listTraces(store.sql, {
+    // The query string of GET /engine/traces, as text: the schema coerces it as it coerces a query string.
+    const q = checkRequest<TracesQuery>(tracesQuery, {
+      ...(flags['agent-id'] === undefined ? {} : { agent_id: flags['agent-id'] }),
+      ...(flags.from ? { from: String(flags.from.getTime()) } : {}),
+      ...(flags.to ? { to: String(flags.to.getTime()) } : {}),
+      ...(flags.status === undefined ? {} : { status: flags.status }),
       limit: flags.limit,
-      ...(agentId ? { agentIds: [agentId] } : {}),
-      ...(flags.from ? { from: flags.from } : {}),
-      ...(flags.to ? { to: flags.to } : {}),
-      ...(flags.status ? { statuses: [flags.status] } : {}),
+    }, 'querystring');
+    await withFlagNames({}, () => checkTraceWindow(q.from, q.to));
+    const listing = toListing(await this.withStore((store) => listTraces(store.sql, {
+      limit: q.limit,
+      ...(q.agent_id ? { agentIds: [q.agent_id] } : {}),
+      ...(q.from !== undefined ? { from: new Date(q.from) } : {}),
+      ...(q.to !== undefined ? { to: new Date(q.to) } : {}),
+      ...(q.status ? { statuses: [q.status] } : {}),
     })));
     this.log(renderTraceListing(listing));
     return listing;

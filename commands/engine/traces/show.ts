@@ -1,9 +1,10 @@
 import { Args } from '@oclif/core';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
-import { assertValid, checkUuid } from '../../../src/cli/engine-input.js';
+import { checkRequest } from '../../../src/cli/engine-input.js';
+import { traceParams } from '../../../src/engine/inputs.js';
 import { getTrace } from '../../../src/engine/store/traces.js';
 import { traceDocument } from '../../../src/engine/trace/read.js';
-import { notFound, type FieldError } from '../../../src/errors.js';
+import { notFound } from '../../../src/errors.js';
 
 export default class EngineTracesShow extends TradesealCommand {
   static override summary = 'Show one trace as its Reasoning_Trace_v1 document';
@@ -13,9 +14,7 @@ export default class EngineTracesShow extends TradesealCommand {
 
   async run(): Promise<Record<string, unknown>> {
     const { args } = await this.parse(EngineTracesShow);
-    const errors: FieldError[] = [];
-    const traceId = checkUuid(args.trace_id, 'TRACE_ID', errors);
-    assertValid(errors);
+    const { trace_id: traceId } = checkRequest<{ trace_id: string }>(traceParams, { trace_id: args.trace_id }, 'params', { trace_id: 'TRACE_ID' });
     const row = await this.withStore((store) => getTrace(store.sql, traceId));
     if (!row) throw notFound(`no trace ${traceId}`);
     const document = traceDocument(row);

@@ -1,10 +1,11 @@
 import { Args } from '@oclif/core';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
-import { assertValid, checkUuid } from '../../../src/cli/engine-input.js';
+import { checkRequest } from '../../../src/cli/engine-input.js';
 import { renderVerification } from '../../../src/cli/engine-views.js';
+import { traceParams } from '../../../src/engine/inputs.js';
 import { getTrace } from '../../../src/engine/store/traces.js';
 import { verifyTrace, type TraceVerification } from '../../../src/engine/trace/read.js';
-import { EXIT, notFound, type FieldError } from '../../../src/errors.js';
+import { EXIT, notFound } from '../../../src/errors.js';
 
 export default class EngineTracesVerify extends TradesealCommand {
   static override summary = 'Recompute a trace\'s reasoning_hash and final_proof; exit 5 when it is not valid';
@@ -17,9 +18,7 @@ export default class EngineTracesVerify extends TradesealCommand {
 
   async run(): Promise<TraceVerification> {
     const { args } = await this.parse(EngineTracesVerify);
-    const errors: FieldError[] = [];
-    const traceId = checkUuid(args.trace_id, 'TRACE_ID', errors);
-    assertValid(errors);
+    const { trace_id: traceId } = checkRequest<{ trace_id: string }>(traceParams, { trace_id: args.trace_id }, 'params', { trace_id: 'TRACE_ID' });
     const row = await this.withStore((store) => getTrace(store.sql, traceId));
     if (!row) throw notFound(`no trace ${traceId}`);
     const verification = verifyTrace(row);

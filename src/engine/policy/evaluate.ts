@@ -3,12 +3,13 @@
  * and the clock. Returns the first rule breached as data, with the numbers in its detail, e.g.
  * `notional 120000 USD exceeds cap 50000 (base 200000 × risk_off scale 0.25)`.
  *
- * Rules run fail-closed first (no regime, or a stale one, denies everything), then the regime's own
+ * Rules run fail-closed first (no regime, or one whose data are older than the maximum age, denies everything), then the regime's own
  * constraints, then the order's shape, then the size limits. The per-agent message rate needs shared
  * state and is checked by the caller with `checkOrderRate`.
  */
 import { deny, PASS, type Verdict } from '../denials.js';
 import type { OrderType, Regime, TradeAction } from '../vocabulary.js';
+import { freshnessOf } from './freshness.js';
 import type { PolicyDocument } from './policy.js';
 
 export interface OrderFacts {
@@ -33,10 +34,10 @@ export interface AgentFacts {
 
 export interface RegimeFacts {
   regime: Regime;
-  /** When the broadcast was published (Unix ms): its freshness. */
-  published_at_ms: number;
-  /** When this regime content took effect (Unix ms); the agent_valid_time lag is measured from it. Defaults to published_at_ms. */
-  effective_since_ms?: number;
+  /** The day the broadcast's data describe (`YYYY-MM-DD`): its age counts from the end of that day (see freshness.ts). */
+  date: string;
+  /** When this regime content took effect (Unix ms); the agent_valid_time lag is measured from it. */
+  effective_since_ms: number;
 }
 
 export interface EvaluationInput {
@@ -64,11 +65,11 @@ export const referencePrice = (o: Pick<OrderFacts, 'limit_price' | 'stop_price'>
 
 export function evaluatePolicy({ order, agent, regime, policy, now }: EvaluationInput): Verdict {
   if (!regime) return deny('regime_stale', 'no regime is published; the engine fails closed');
-  const age = now - regime.published_at_ms;
-  if (age > policy.regime_max_age_ms) {
-    return deny('regime_stale', `regime published ${fmt(age)} ms ago exceeds the maximum age ${fmt(policy.regime_max_age_ms)} ms`);
+  const fresh = freshnessOf(regime.date, policy.regime_max_age_ms, now);
+  if (fresh.stale) {
+    return deny('regime_stale', `the regime's data (${regime.date}, complete at ${fresh.data_complete_at}) are ${fmt(fresh.age_ms)} ms old, beyond the maximum age ${fmt(policy.regime_max_age_ms)} ms`);
   }
-  const lag = (regime.effective_since_ms ?? regime.published_at_ms) - order.agent_valid_time;
+  const lag = regime.effective_since_ms - order.agent_valid_time;
   if (lag > policy.agent_valid_time_max_lag_ms) {
     return deny('agent_valid_time_lag', `agent_valid_time is ${fmt(lag)} ms behind the current regime (maximum ${fmt(policy.agent_valid_time_max_lag_ms)} ms)`);
   }

@@ -1,12 +1,11 @@
 /** The agent registry (owner): register, add an approved model, the per-agent kill switch, list. */
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../../errors.js';
 import { requireToken } from '../auth.js';
 import type { EngineContext } from '../context.js';
-import { addModel, AGENT_STATUSES, getAgent, listAgents, registerAgent, setAgentStatus, type AgentStatus, type ApprovedModel, type RegisterAgentInput } from '../store/agents.js';
-import { agent, bearer, errorResponses, model, positive, regime, safeText, uuid } from './schemas.js';
-
-const agentParams = { type: 'object', required: ['agent_id'], properties: { agent_id: uuid } } as const;
+import { agentParams, agentStatusBody, approvedModelBody, registerAgentBody } from '../inputs.js';
+import { approveAgentModel, changeAgentStatus, findAgent } from '../ops/agents.js';
+import { listAgents, registerAgent, type AgentStatus, type ApprovedModel, type RegisterAgentInput } from '../store/agents.js';
+import { agent, bearer, errorResponses } from './schemas.js';
 
 export function agentRoutes(app: FastifyInstance, ctx: EngineContext): void {
   const owner = requireToken(ctx, 'owner');
@@ -16,17 +15,7 @@ export function agentRoutes(app: FastifyInstance, ctx: EngineContext): void {
     onRequest: owner,
     schema: {
       tags, security: bearer, summary: 'Register an agent with its approved models',
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['name', 'max_notional', 'models'],
-        properties: {
-          name: { type: 'string', minLength: 1, maxLength: 200, pattern: safeText },
-          max_notional: positive,
-          models: { type: 'array', items: model, maxItems: 1000 },
-          allowed_regimes: { type: 'array', items: regime, uniqueItems: true },
-        },
-      },
+      body: registerAgentBody,
       response: { 201: agent, ...errorResponses(401, 403, 422) },
     },
   }, async (req, reply) => reply.code(201).send(await registerAgent(ctx.sql, req.body)));
@@ -35,31 +24,20 @@ export function agentRoutes(app: FastifyInstance, ctx: EngineContext): void {
     onRequest: owner,
     schema: {
       tags, security: bearer, summary: 'Approve another model version for an agent',
-      params: agentParams, body: model,
+      params: agentParams, body: approvedModelBody,
       response: { 201: agent, ...errorResponses(401, 403, 404, 422) },
     },
-  }, async (req, reply) => {
-    const updated = await addModel(ctx.sql, req.params.agent_id, req.body);
-    if (!updated) throw notFound(`no agent ${req.params.agent_id}`);
-    return reply.code(201).send(updated);
-  });
+  }, async (req, reply) => reply.code(201).send(await approveAgentModel(ctx.sql, req.params.agent_id, req.body)));
 
   app.patch<{ Params: { agent_id: string }; Body: { status: AgentStatus; reason?: string | null } }>('/engine/admin/agents/:agent_id/status', {
     onRequest: owner,
     schema: {
       tags, security: bearer, summary: 'The per-agent kill switch: Active, Suspended or Deregistered',
       params: agentParams,
-      body: {
-        type: 'object', additionalProperties: false, required: ['status'],
-        properties: { status: { type: 'string', enum: [...AGENT_STATUSES] }, reason: { type: ['string', 'null'], maxLength: 1000, pattern: safeText } },
-      },
+      body: agentStatusBody,
       response: { 200: agent, ...errorResponses(401, 403, 404, 422) },
     },
-  }, async (req) => {
-    const updated = await setAgentStatus(ctx.sql, req.params.agent_id, req.body.status, req.body.reason ?? null);
-    if (!updated) throw notFound(`no agent ${req.params.agent_id}`);
-    return updated;
-  });
+  }, async (req) => changeAgentStatus(ctx.sql, req.params.agent_id, req.body.status, req.body.reason ?? null));
 
   app.get('/engine/admin/agents', {
     onRequest: owner,
@@ -75,9 +53,5 @@ export function agentRoutes(app: FastifyInstance, ctx: EngineContext): void {
   app.get<{ Params: { agent_id: string } }>('/engine/admin/agents/:agent_id', {
     onRequest: owner,
     schema: { tags, security: bearer, summary: 'One agent', params: agentParams, response: { 200: agent, ...errorResponses(401, 403, 404, 422) } },
-  }, async (req) => {
-    const found = await getAgent(ctx.sql, req.params.agent_id);
-    if (!found) throw notFound(`no agent ${req.params.agent_id}`);
-    return found;
-  });
+  }, async (req) => findAgent(ctx.sql, req.params.agent_id));
 }

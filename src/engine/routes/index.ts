@@ -3,14 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import type { EngineContext } from '../context.js';
 import { agentRoutes } from './agents.js';
 import { authorizeBindRoutes } from './authorize-bind.js';
-import { shadowAndRegimeRoutes } from './shadow-regime.js';
+import { regimeRoutes } from './regime.js';
+import { shadowRoutes } from './shadow-regime.js';
 import { tokenRoutes } from './tokens.js';
 import { traceRoutes } from './traces.js';
 
 export function engineRoutes(app: FastifyInstance, ctx: EngineContext): void {
   authorizeBindRoutes(app, ctx);
   traceRoutes(app, ctx);
-  shadowAndRegimeRoutes(app, ctx);
+  shadowRoutes(app, ctx);
+  regimeRoutes(app, ctx);
   tokenRoutes(app, ctx);
   agentRoutes(app, ctx);
 }

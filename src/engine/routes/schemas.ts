@@ -90,6 +90,18 @@ export const regimeBroadcast = {
   },
 } as const;
 
+/** How old the data of the regime in force are (src/engine/policy/freshness.ts). */
+export const regimeFreshness = {
+  type: 'object',
+  properties: {
+    date: { type: 'string', format: 'date' },
+    data_complete_at: dateTime,
+    age_ms: { type: 'integer' },
+    max_age_ms: { type: 'integer' },
+    stale: { type: 'boolean' },
+  },
+} as const;
+
 export const shadowMode = {
   type: 'object',
   properties: {

@@ -1,22 +1,11 @@
 /** Token issue, revoke and list (owner): `/engine/admin/tokens`. */
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../../errors.js';
 import { requireToken } from '../auth.js';
 import type { EngineContext } from '../context.js';
-import { issueToken, listTokens, revokeToken, type IssueTokenInput } from '../store/tokens.js';
-import { bearer, dateTime, errorResponses, safeText, tokenRecord, uuid } from './schemas.js';
-
-const issueBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['client_name'],
-  properties: {
-    client_name: { type: 'string', minLength: 1, maxLength: 200, pattern: safeText },
-    role: { type: 'string', enum: ['client', 'owner', 'auditor'], default: 'client' },
-    agent_ids: { type: 'array', items: uuid, minItems: 1, maxItems: 10000, uniqueItems: true },
-    ttl_days: { type: 'number', exclusiveMinimum: 0, maximum: 3650 },
-  },
-} as const;
+import { issueTokenBody, tokenParams } from '../inputs.js';
+import { issueEngineToken, revokeEngineToken } from '../ops/tokens.js';
+import { listTokens, type IssueTokenInput } from '../store/tokens.js';
+import { bearer, dateTime, errorResponses, tokenRecord, uuid } from './schemas.js';
 
 export function tokenRoutes(app: FastifyInstance, ctx: EngineContext): void {
   const owner = requireToken(ctx, 'owner');
@@ -26,13 +15,14 @@ export function tokenRoutes(app: FastifyInstance, ctx: EngineContext): void {
     schema: {
       tags: ['engine admin'], security: bearer,
       summary: 'Issue a token (shown once: save it now; only its hash is kept)',
-      body: issueBody,
+      description: '`agent_ids` binds a client token to those agents; each must be registered, and owner and auditor tokens take none (422 naming the field).',
+      body: issueTokenBody,
       response: {
         200: { type: 'object', properties: { ...tokenRecord.properties, token: { type: 'string' } } },
         ...errorResponses(401, 403, 422),
       },
     },
-  }, async (req) => issueToken(ctx.sql, req.body));
+  }, async (req) => issueEngineToken(ctx.sql, req.body));
 
   app.get('/engine/admin/tokens', {
     onRequest: owner,
@@ -49,13 +39,14 @@ export function tokenRoutes(app: FastifyInstance, ctx: EngineContext): void {
     onRequest: owner,
     schema: {
       tags: ['engine admin'], security: bearer, summary: 'Revoke a token at once',
-      params: { type: 'object', required: ['token_id'], properties: { token_id: uuid } },
+      params: tokenParams,
       response: { 200: { type: 'object', properties: { token_id: uuid, revoked_at: dateTime } }, ...errorResponses(401, 403, 404, 422) },
     },
   }, async (req) => {
-    const revoked = await revokeToken(ctx.sql, req.params.token_id);
-    ctx.tokens.clear();
-    if (!revoked) throw notFound(`no token ${req.params.token_id}`);
-    return revoked;
+    try {
+      return await revokeEngineToken(ctx.sql, req.params.token_id);
+    } finally {
+      ctx.tokens.clear();
+    }
   });
 }

@@ -3,12 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { forbidden, notFound } from '../../errors.js';
 import { mayActFor, readScope, requireToken } from '../auth.js';
 import type { EngineContext } from '../context.js';
+import { listingQuery, pendingQuery, traceParams, tracesQuery } from '../inputs.js';
+import { checkTraceWindow } from '../ops/trace-window.js';
 import { getTrace, listTraces, type TraceFilter } from '../store/traces.js';
 import type { TokenRecord } from '../store/tokens.js';
 import { traceDocument, verifyTrace } from '../trace/read.js';
 import type { TraceStatus } from '../vocabulary.js';
-import { bearer, dateTime, errorResponses, hex64, storedUnixMs, traceStatus, uuid } from './schemas.js';
-
+import { bearer, dateTime, errorResponses, hex64, traceStatus, uuid } from './schemas.js';
 
 const listingItem = {
   type: 'object',
@@ -23,9 +24,6 @@ const listing = {
   type: 'object',
   properties: { count: { type: 'integer' }, has_more: { type: 'boolean' }, traces: { type: 'array', items: listingItem } },
 } as const;
-
-const limit = { type: 'integer', minimum: 1, maximum: 5000, default: 500 } as const;
-const traceParams = { type: 'object', required: ['trace_id'], properties: { trace_id: uuid } } as const;
 
 export function traceRoutes(app: FastifyInstance, ctx: EngineContext): void {
   const read = requireToken(ctx, 'read');
@@ -62,14 +60,12 @@ export function traceRoutes(app: FastifyInstance, ctx: EngineContext): void {
     onRequest: read,
     schema: {
       tags, security: bearer, summary: 'Traces by filter, newest first (txn_time, then trace_id)',
-      querystring: {
-        type: 'object', additionalProperties: false,
-        properties: { agent_id: uuid, from: storedUnixMs, to: storedUnixMs, status: traceStatus, limit },
-      },
+      querystring: tracesQuery,
       response: { 200: listing, ...errorResponses(401, 403, 422) },
     },
   }, async (req) => {
     const q = req.query;
+    checkTraceWindow(q.from, q.to);
     return list(req.principal, {
       limit: q.limit, ...(q.agent_id ? { agentId: q.agent_id } : {}), ...(q.from !== undefined ? { from: new Date(q.from) } : {}),
       ...(q.to !== undefined ? { to: new Date(q.to) } : {}), ...(q.status ? { statuses: [q.status] } : {}),
@@ -80,7 +76,7 @@ export function traceRoutes(app: FastifyInstance, ctx: EngineContext): void {
     onRequest: read,
     schema: {
       tags, security: bearer, summary: 'PENDING traces older than age_seconds',
-      querystring: { type: 'object', additionalProperties: false, properties: { age_seconds: { type: 'integer', minimum: 0, maximum: 31_622_400, default: 3600 }, limit } },
+      querystring: pendingQuery,
       response: { 200: listing, ...errorResponses(401, 422) },
     },
   }, async (req) => list(req.principal, { limit: req.query.limit, statuses: ['PENDING'], olderThan: new Date(ctx.now() - req.query.age_seconds * 1000) }));
@@ -89,7 +85,7 @@ export function traceRoutes(app: FastifyInstance, ctx: EngineContext): void {
     onRequest: read,
     schema: {
       tags, security: bearer, summary: 'Traces that need attention: DIVERGENT, EXPIRED, MISMATCH, ORPHAN, and SHADOW_HALTED ones whose verification failed',
-      querystring: { type: 'object', additionalProperties: false, properties: { limit } },
+      querystring: listingQuery,
       response: { 200: listing, ...errorResponses(401, 422) },
     },
   }, async (req) => list(req.principal, { limit: req.query.limit, needsAttention: true }));
@@ -98,7 +94,7 @@ export function traceRoutes(app: FastifyInstance, ctx: EngineContext): void {
     onRequest: read,
     schema: {
       tags, security: bearer, summary: 'SHADOW_HALTED traces',
-      querystring: { type: 'object', additionalProperties: false, properties: { limit } },
+      querystring: listingQuery,
       response: { 200: listing, ...errorResponses(401, 422) },
     },
   }, async (req) => list(req.principal, { limit: req.query.limit, statuses: ['SHADOW_HALTED'] }));

@@ -56,6 +56,13 @@ export async function registerAgent(sql: Sql, input: RegisterAgentInput): Promis
   return (await getAgent(sql, agentId)) as Agent;
 }
 
+/** Which of `agentIds` name registered agents (any status), in the store's lowercase form. */
+export async function registeredAgentIds(sql: Sql, agentIds: readonly string[]): Promise<string[]> {
+  if (agentIds.length === 0) return [];
+  const rows = await sql.unsafe<Array<{ agent_id: string }>>('select agent_id from agents where agent_id = any($1::uuid[])', [agentIds] as never[]);
+  return rows.map((r) => r.agent_id);
+}
+
 /** Adds an approved model version; adding one already approved changes nothing. Null when the agent is unknown. */
 export async function addModel(sql: Sql, agentId: string, model: ApprovedModel): Promise<Agent | null> {
   const [exists] = await sql`select 1 from agents where agent_id = ${agentId}`;

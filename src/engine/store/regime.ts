@@ -1,9 +1,14 @@
 /**
  * The regime broadcast in the store: append-only, the newest row is in force. The pipeline publishes into
- * it after each run; an operator can publish a manual broadcast in an emergency (`tradeseal regime publish`).
+ * it after each run; an operator can publish a manual broadcast in an emergency (`tradeseal regime publish`),
+ * which holds until the operator releases it (`tradeseal regime release`) or publishes another: a pipeline run
+ * never replaces it. Every change runs under one transaction-scoped advisory lock, so the check "is an
+ * override in force?" and the insert cannot interleave with another change.
  */
 import type { Sql, TransactionSql } from 'postgres';
 import { hashJson } from '../../crypto/hash.js';
+import { TradesealError } from '../../errors.js';
+import { ADVISORY_LOCKS } from '../../store/advisory-lock.js';
 import { REGIME_IDS, REGIMES, type Regime } from '../vocabulary.js';
 
 export type Probabilities = Record<Regime, number>;
@@ -64,7 +69,11 @@ export async function currentRegime(sql: Sql | TransactionSql): Promise<RegimeBr
 }
 
 
-export async function publishRegime(sql: Sql | TransactionSql, input: PublishRegimeInput): Promise<RegimeBroadcast> {
+/**
+ * Inserts a broadcast as the newest row. Callers hold the broadcast lock in their transaction (see below), so
+ * the check of what is in force and the insert are one step.
+ */
+async function insertBroadcast(sql: Sql | TransactionSql, input: PublishRegimeInput): Promise<RegimeBroadcast> {
   const state: RegimeState = {
     date: input.date,
     regime: input.regime,
@@ -84,4 +93,83 @@ export async function publishRegime(sql: Sql | TransactionSql, input: PublishReg
       input.source, input.reason ?? null, input.published_by ?? null, hash],
   );
   return toBroadcast(rows[0] as Row);
+}
+
+/**
+ * Serialises every change of the broadcast in force (a transaction-scoped advisory lock), so that a pipeline
+ * run that read "no override" cannot insert its broadcast after an operator's override committed.
+ */
+const lockBroadcasts = (tx: Sql | TransactionSql) => tx`select pg_advisory_xact_lock(${ADVISORY_LOCKS.regimeBroadcast})`;
+
+/** Runs `fn` in a transaction holding the broadcast lock; `sql` may already be a transaction (then it is used as is). */
+async function underBroadcastLock<T>(sql: Sql | TransactionSql, inTransaction: boolean, fn: (tx: Sql | TransactionSql) => Promise<T>): Promise<T> {
+  if (inTransaction) {
+    await lockBroadcasts(sql);
+    return fn(sql);
+  }
+  return (sql as Sql).begin(async (tx) => {
+    await lockBroadcasts(tx);
+    return fn(tx);
+  }) as Promise<T>;
+}
+
+/**
+ * An operator's broadcast (`source: manual`): in force at once, and it stays in force until the operator
+ * publishes another or releases it (`releaseOverride`): pipeline runs go on publishing their history but do
+ * not replace it.
+ */
+export async function publishManual(sql: Sql, input: Omit<PublishRegimeInput, 'source'>): Promise<RegimeBroadcast> {
+  return underBroadcastLock(sql, false, (tx) => insertBroadcast(tx, { ...input, source: 'manual' }));
+}
+
+export interface PipelineBroadcast {
+  /** The broadcast made, or null when an operator's override is in force (it is then `override`). */
+  broadcast: RegimeBroadcast | null;
+  override: RegimeBroadcast | null;
+}
+
+/** The pipeline's broadcast of its newest day, inside the run's publishing transaction, unless an override holds. */
+export async function publishFromPipeline(tx: TransactionSql | Sql, input: Omit<PublishRegimeInput, 'source'>): Promise<PipelineBroadcast> {
+  return underBroadcastLock(tx, true, async (t) => {
+    const current = await currentRegime(t);
+    if (current?.source === 'manual') return { broadcast: null, override: current };
+    return { broadcast: await insertBroadcast(t, { ...input, source: 'pipeline' }), override: null };
+  });
+}
+
+export interface Release {
+  /** The operator's broadcast that was in force. */
+  released: RegimeBroadcast;
+  /** The broadcast in force now: the newest published day's regime, as the pipeline published it. */
+  broadcast: RegimeBroadcast;
+}
+
+/**
+ * Lifts the operator's override: the regime of the newest published day (the pipeline's signal package)
+ * is broadcast again, with a reason that names the override released and who released it.
+ */
+export async function releaseOverride(sql: Sql, releasedBy: string, reason: string | null): Promise<Release> {
+  return underBroadcastLock(sql, false, async (tx) => {
+    const current = await currentRegime(tx);
+    if (current?.source !== 'manual') {
+      throw new TradesealError('regime_override_not_in_force', current
+        ? `the broadcast in force (#${current.id}, ${current.regime} on ${current.date}) comes from the pipeline, not from an operator`
+        : 'no regime is published at all');
+    }
+    const [day] = await tx<Array<{ date: string; regime: Regime; risk_score: number; pe: number; pr: number; pt: number; po: number; model_version: string }>>`
+      select s.date::text as date, s.regime, s.risk_score, s.prob_expansion as pe, s.prob_recovery as pr, s.prob_tightening as pt,
+             s.prob_risk_off as po, r.model_version
+      from signal_days s join model_runs r using (run_id) order by s.date desc limit 1`;
+    if (!day) {
+      throw new TradesealError('regime_not_published', 'the pipeline has published no day to return to, so the override stays in force', {
+        hint: 'run the pipeline (`tradeseal pipeline run`), or publish another manual broadcast',
+      });
+    }
+    const broadcast = await insertBroadcast(tx, {
+      date: day.date, regime: day.regime, risk_score: day.risk_score, model_version: day.model_version, source: 'pipeline',
+      probabilities: { expansion: day.pe, recovery: day.pr, tightening: day.pt, risk_off: day.po },
+      reason: `released manual broadcast #${current.id}${reason ? `: ${reason}` : ''}`, published_by: releasedBy,
+    });
+    return { released: current, broadcast };
+  });
 }

@@ -9,8 +9,11 @@ import { checkOrderRate, evaluatePolicy, notionalCap, referencePrice, type Evalu
 import { parsePolicy, type PolicyDocument } from '../../../src/engine/policy/policy.js';
 import type { Regime } from '../../../src/engine/vocabulary.js';
 
-const NOW = 1_750_000_000_000;
+const NOW = 1_750_000_000_000; // 2025-06-15T15:06:40Z
 const PUBLISHED = NOW - 60_000;
+/** A data day whose data are complete (its end, 2025-06-15T00:00Z) 54,400,000 ms before NOW. */
+const YESTERDAY = '2025-06-14';
+const YESTERDAY_AGE = 54_400_000;
 
 const POLICY: PolicyDocument = parsePolicy({
   id: 'unit-policy',
@@ -42,7 +45,8 @@ interface Case {
   order?: Partial<OrderFacts>;
   agent?: Partial<EvaluationInput['agent']>;
   regime?: Regime | null;
-  publishedAt?: number;
+  /** The broadcast's data day (default: today, fresh). */
+  date?: string;
   policy?: Partial<PolicyDocument>;
   expected: 'PASS' | { code: keyof typeof DENIALS; detail?: string };
 }
@@ -51,7 +55,7 @@ function run(c: Case): Verdict {
   return evaluatePolicy({
     order: { ...ORDER, ...c.order },
     agent: { max_notional: 200_000, allowed_regimes: null, ...c.agent },
-    regime: c.regime === null ? null : { regime: c.regime ?? 'expansion', published_at_ms: c.publishedAt ?? PUBLISHED },
+    regime: c.regime === null ? null : { regime: c.regime ?? 'expansion', date: c.date ?? '2025-06-15', effective_since_ms: PUBLISHED },
     policy: { ...POLICY, ...c.policy },
     now: NOW,
   });
@@ -61,10 +65,11 @@ const CASES: Case[] = [
   { name: 'a plain Limit order', expected: 'PASS' },
   // regime_stale
   { name: 'no regime published', regime: null, expected: { code: 'regime_stale', detail: 'no regime is published; the engine fails closed' } },
-  { name: 'regime exactly at the maximum age', publishedAt: NOW - 3_600_000, order: { agent_valid_time: NOW - 3_600_000 }, expected: 'PASS' },
-  { name: 'regime 1 ms past the maximum age', publishedAt: NOW - 3_600_001,
-    expected: { code: 'regime_stale', detail: 'regime published 3600001 ms ago exceeds the maximum age 3600000 ms' } },
-  { name: 'regime_stale is checked before everything else', publishedAt: NOW - 3_600_001, order: { notional_currency: 'SEK', venue_id: 'XLON' }, expected: { code: 'regime_stale' } },
+  { name: 'regime data exactly at the maximum age (counted from the end of the data day)', date: YESTERDAY, policy: { regime_max_age_ms: YESTERDAY_AGE }, expected: 'PASS' },
+  { name: 'regime data 1 ms past the maximum age', date: YESTERDAY, policy: { regime_max_age_ms: YESTERDAY_AGE - 1 },
+    expected: { code: 'regime_stale', detail: "the regime's data (2025-06-14, complete at 2025-06-15T00:00:00.000Z) are 54400000 ms old, beyond the maximum age 54399999 ms" } },
+  { name: 'regime data a year old, however recently broadcast', date: '2024-06-14', expected: { code: 'regime_stale' } },
+  { name: 'regime_stale is checked before everything else', date: YESTERDAY, policy: { regime_max_age_ms: 1 }, order: { notional_currency: 'SEK', venue_id: 'XLON' }, expected: { code: 'regime_stale' } },
   // agent_valid_time_lag
   { name: 'agent_valid_time exactly the maximum lag behind', order: { agent_valid_time: PUBLISHED - 300_000 }, expected: 'PASS' },
   { name: 'agent_valid_time 1 ms beyond the maximum lag', order: { agent_valid_time: PUBLISHED - 300_001 },
@@ -164,7 +169,7 @@ describe('evaluatePolicy', () => {
   it('is pure: the same input gives the same verdict and the input is not modified', () => {
     const input: EvaluationInput = {
       order: { ...ORDER, notional: 19_500 }, agent: { max_notional: 200_000, allowed_regimes: ['expansion'] },
-      regime: { regime: 'expansion', published_at_ms: PUBLISHED }, policy: POLICY, now: NOW,
+      regime: { regime: 'expansion', date: '2025-06-15', effective_since_ms: PUBLISHED }, policy: POLICY, now: NOW,
     };
     const copy = structuredClone(input);
     const a = evaluatePolicy(input);
@@ -243,7 +248,7 @@ describe('notional consistency with a product that underflows', () => {
       order: { action: 'Long', asset: 'X', order_type: 'Limit', venue_id: 'XNAS', quantity: 1e-300, notional: 1, notional_currency: 'USD',
         limit_price: 1e-300, stop_price: null, multiplier: 1, reduce_only: false, agent_valid_time: 1_000 },
       agent: { max_notional: 1e6, allowed_regimes: null }, policy, now: 1_000,
-      regime: { regime: 'expansion', published_at_ms: 1_000 },
+      regime: { regime: 'expansion', date: '1970-01-01', effective_since_ms: 1_000 },
     });
     expect(v).toMatchObject({ ok: false, code: 'notional_inconsistent' });
     expect((v as { detail: string }).detail).not.toMatch(/Infinity|NaN/);

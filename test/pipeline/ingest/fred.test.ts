@@ -83,6 +83,26 @@ describe('updateDataDir', () => {
     }
   });
 
+  it('validates what it would write: a bad FRED answer never replaces a file, and the other series are refreshed', async () => {
+    const vix = seriesSpec('VIXCLS');
+    const dgs2 = seriesSpec('DGS2');
+    await copyFile(path.join(DATA_DIR, vix.file), path.join(dir, vix.file));
+    const full = server.data.get(vix.id) ?? [];
+    server.data.set(vix.id, full.map((o) => (o.date === '2020-03-16' ? { ...o, value: '-82.69' } : o)));
+    try {
+      const err = await failure(updateDataDir(config, dir, { ...FAST, series: [vix.id, dgs2.id] }));
+      expect(err.code).toBe('data_invalid');
+      expect(err.message).toContain('VIXCLS.csv was left as before (1 other series refreshed');
+      const line = (await readFile(path.join(DATA_DIR, vix.file), 'utf8')).split('\n').findIndex((l) => l.startsWith('2020-03-16,')) + 1;
+      expect(err.errors).toEqual([{ field: `VIXCLS.csv:${line}`, message: 'value "-82.69" on 2020-03-16: VIXCLS must be ≥ 5 (VIX has never closed below 9.14)' }]);
+      expect(await readFile(path.join(dir, vix.file), 'utf8')).toBe(await readFile(path.join(DATA_DIR, vix.file), 'utf8'));
+      expect(await readFile(path.join(dir, dgs2.file), 'utf8')).toBe(await readFile(path.join(DATA_DIR, dgs2.file), 'utf8'));
+      expect((await readdir(dir)).sort()).toEqual([dgs2.file, vix.file].sort());
+    } finally {
+      server.data.set(vix.id, full);
+    }
+  });
+
   it('leaves the existing file untouched when FRED fails', async () => {
     const spec = seriesSpec('VIXCLS');
     await writeFile(path.join(dir, spec.file), 'date,value\n2020-01-02,12.47\n');

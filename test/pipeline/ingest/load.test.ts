@@ -1,6 +1,7 @@
 /**
  * The DuckDB loader on the bundled files: every row of every file in `obs`, each layout's missing-value
- * marker read as NULL, the point-in-time lag in `usable_from`, and files that do not match their layout refused.
+ * marker read as NULL, the point-in-time lag in `usable_from`, and files that break a rule of their series
+ * refused before anything is loaded (the rules themselves are tested in validate.test.ts).
  * Row and missing counts are the ones data/macro/PROVENANCE.md states (counted there independently).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -10,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE, seriesSpec } from '../../../pipeline/ingest/catalogue.js';
 import { openDatabase, queryRows, type Database } from '../../../pipeline/ingest/duckdb.js';
-import { loadObservations } from '../../../pipeline/ingest/load.js';
+import { insertSeries, loadObservations } from '../../../pipeline/ingest/load.js';
 import { TradesealError } from '../../../src/errors.js';
 
 const DATA_DIR = fileURLToPath(new URL('../../../data/macro/', import.meta.url));
@@ -98,54 +99,59 @@ describe('loadObservations on the bundled files', () => {
   });
 });
 
-describe('loadObservations refuses files that do not match their layout', () => {
+describe('loadObservations validates every file before it loads anything', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'tradeseal-load-'));
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  /** Loads one series from `dir` after writing `text` as its file. */
-  const loadOne = async (id: string, text: string): Promise<void> => {
+  /** Loads one series from `dir` after writing `text` as its file; returns the rows of `obs` afterwards. */
+  const loadOne = async (id: string, text: string): Promise<number> => {
     const spec = seriesSpec(id);
     await writeFile(path.join(dir, spec.file), text);
     const scratch = await openDatabase();
     try {
       await loadObservations(scratch.conn, dir, [spec]);
+      const [row] = await queryRows(scratch.conn, 'SELECT count(*) AS n FROM obs');
+      return Number(row?.n);
     } finally {
       scratch.close();
     }
   };
 
-  const failure = async (id: string, text: string): Promise<TradesealError> => {
+  /** The data_invalid error of loading `text`, with its entries as `field: message` lines. */
+  const failure = async (id: string, text: string): Promise<{ err: TradesealError; lines: string[] }> => {
     const err = await loadOne(id, text).then(() => null, (e: unknown) => e);
     expect(err).toBeInstanceOf(TradesealError);
     expect((err as TradesealError).code).toBe('data_invalid');
-    return err as TradesealError;
+    const lines = ((err as TradesealError).errors ?? []).map((e) => `${e.field}: ${e.message}`);
+    return { err: err as TradesealError, lines };
   };
 
   it('accepts a well-formed copy (the control for the cases below)', async () => {
-    await expect(loadOne('GLD', await readFile(path.join(DATA_DIR, 'GLD.csv'), 'utf8'))).resolves.toBeUndefined();
+    await expect(loadOne('GLD', await readFile(path.join(DATA_DIR, 'GLD.csv'), 'utf8'))).resolves.toBe(5473);
   });
 
   it('an empty close in a yfinance file (that layout has no missing-value marker)', async () => {
-    const err = await failure('GLD', 'date,open,high,low,close,volume\n2004-11-18,44.43,44.49,44.07,,5992000\n');
-    expect(err.message).toContain('GLD');
-    expect(err.message).toContain('missing values 1');
+    const { err, lines } = await failure('GLD', 'date,open,high,low,close,volume\n2004-11-18,44.43,44.49,44.07,,5992000\n');
+    expect(err.message).toContain('1 problem in GLD.csv');
+    expect(lines).toEqual(['GLD.csv:2: close "" on 2004-11-18: not a plain decimal number; the yfinance layout has no missing values']);
   });
 
   it('FRED\'s classic "." marker in a file whose layout marks missing values with an empty field', async () => {
-    await failure('DGS10', 'date,value\n2020-01-01,.\n2020-01-02,1.88\n');
+    const { lines } = await failure('DGS10', 'date,value\n2020-01-01,.\n2020-01-02,1.88\n');
+    expect(lines).toEqual(['DGS10.csv:2: value "." on 2020-01-01: not a plain decimal number; nor the missing-value marker (an empty field)']);
   });
 
   it('a header of another layout', async () => {
-    const err = await failure('DTWEXB', 'date,value\n2020-01-02,1\n');
-    expect(err.message).toContain('expected "date,DTWEXB"');
+    const { lines } = await failure('DTWEXB', 'date,value\n2020-01-02,1\n');
+    expect(lines).toEqual(['DTWEXB.csv:1: header "date,value": the fred_named layout\'s header is "date,DTWEXB"']);
   });
 
   it('a repeated date', async () => {
-    const err = await failure('VIXCLS', 'date,value\n2020-01-02,12.47\n2020-01-02,12.5\n');
-    expect(err.message).toContain('repeated dates 1');
+    const { lines } = await failure('VIXCLS', 'date,value\n2020-01-02,12.47\n2020-01-02,12.5\n');
+    expect(lines).toEqual(['VIXCLS.csv:3: date "2020-01-02": repeats the date of line 2; each date appears once']);
   });
 
   it('a missing file, naming it', async () => {
@@ -158,6 +164,39 @@ describe('loadObservations refuses files that do not match their layout', () => 
       }
     })();
     expect((err as TradesealError).code).toBe('data_invalid');
-    expect((err as Error).message).toContain('WALCL.csv');
+    expect((err as TradesealError).errors?.[0]).toMatchObject({ field: 'WALCL.csv', message: expect.stringContaining('cannot be read (ENOENT)') });
+  });
+
+  it('loads nothing when any file has a problem, even if the others are fine', async () => {
+    await writeFile(path.join(dir, 'GLD.csv'), await readFile(path.join(DATA_DIR, 'GLD.csv')));
+    await writeFile(path.join(dir, 'VIXCLS.csv'), 'date,value\n2020-01-02,12.47\n2020-01-03,-1\n');
+    const scratch = await openDatabase();
+    try {
+      const err = await loadObservations(scratch.conn, dir, [seriesSpec('GLD'), seriesSpec('VIXCLS')]).then(() => null, (e: unknown) => e);
+      expect((err as TradesealError).errors?.map((e) => e.field)).toEqual(['VIXCLS.csv:3']);
+      const tables = await queryRows(scratch.conn, "SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'obs'");
+      expect(Number(tables[0]?.n)).toBe(0);
+    } finally {
+      scratch.close();
+    }
+  });
+});
+
+describe('the DuckDB reader, behind the validator', () => {
+  it('names the file and DuckDB\'s line when a file does not parse with its layout', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'tradeseal-insert-'));
+    const scratch = await openDatabase();
+    try {
+      const spec = seriesSpec('DGS10');
+      const file = path.join(dir, spec.file);
+      await writeFile(file, 'date,value\n2020-01-02,1.88\n2020-01-03,n/a\n');
+      await scratch.conn.run('CREATE TABLE obs (series VARCHAR NOT NULL, date DATE, value DOUBLE, usable_from DATE)');
+      const err = await insertSeries(scratch.conn, spec, file).then(() => null, (e: unknown) => e);
+      expect((err as TradesealError).code).toBe('data_invalid');
+      expect((err as Error).message).toMatch(/^DGS10\.csv does not parse with its catalogue layout \(fred\): .*Line: 3/);
+    } finally {
+      scratch.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

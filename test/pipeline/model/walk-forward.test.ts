@@ -31,7 +31,8 @@ function perturbAfter(cut: string): string {
       if (i === 0 || line.trim() === '') return line;
       const cells = line.split(',');
       if ((cells[0] ?? '') <= cut) return line;
-      return cells.map((c, j) => (j === 0 || c === '' || c === '.' || c === 'null' || Number.isNaN(Number(c)) ? c : String(Number(c) * 1.5))).join(',');
+      // The date and a yfinance row's volume (column 5, a whole number) stay as they are.
+      return cells.map((c, j) => (j === 0 || j === 5 || c === '' || c === '.' || c === 'null' || Number.isNaN(Number(c)) ? c : String(Number(c) * 1.5))).join(',');
     });
     writeFileSync(path.join(dir, file), out.join('\n'));
   }

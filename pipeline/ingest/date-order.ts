@@ -1,0 +1,26 @@
+/**
+ * The order of an input file's dates: strictly increasing down the file, each date once. A row is
+ * compared with the dated row just above it, so one row out of place is one problem, not one per row
+ * after it; a date seen before is reported as repeated (naming the first line) rather than out of order.
+ */
+import type { CheckedRow } from './row-rules.js';
+import type { Report } from './problems.js';
+
+export function checkDateOrder(rows: readonly CheckedRow[], report: Report): void {
+  const firstLine = new Map<string, number>();
+  let previous: CheckedRow | null = null;
+  for (const row of rows) {
+    const { date } = row;
+    if (date === null) continue;
+    const seen = firstLine.get(date);
+    if (seen !== undefined) {
+      report({ line: row.line, subject: 'date', text: date, date, rule: 'date_repeated', message: `repeats the date of line ${seen}; each date appears once` });
+    } else {
+      firstLine.set(date, row.line);
+      if (previous?.date != null && date < previous.date) {
+        report({ line: row.line, subject: 'date', text: date, date, rule: 'date_order', message: `comes after ${previous.date} (line ${previous.line}); dates must be strictly increasing` });
+      }
+    }
+    previous = row;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * `walkForwardOffThread`: the walk-forward of `walk-forward.ts`, run in a worker thread, so the process
+ * that runs the pipeline keeps its event loop: when it owns the embedded store, the store goes on serving
+ * other processes (a `serve` starting, a command reading) through the ~15 s of model fits, and the progress
+ * display goes on moving. The result is the same as `walkForward`'s, number for number (typed arrays cross
+ * threads by structured clone, which copies doubles exactly).
+ *
+ * From the TypeScript sources (tests, `bin/dev.js`) the thread registers tsx before importing its entry;
+ * from the build it imports the compiled entry directly.
+ */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { TradesealError, isErrorCode } from '../../src/errors.js';
+import { NotEnoughHistory, ResumeMismatch, type FrameLike, type RefitProgress, type ResumePoint, type WalkForwardOptions, type WalkForwardResult } from './walk-forward.js';
+
+export type WorkerMessage =
+  | { type: 'progress'; done: number; total: number; date: string }
+  | { type: 'result'; result: WalkForwardResult }
+  | { type: 'failure'; kind: 'resume_mismatch'; message: string }
+  | { type: 'failure'; kind: 'not_enough_history'; message: string; completeDays: number; needed: number }
+  | { type: 'failure'; kind: 'error'; message: string; name: string; code?: string; stack: string };
+
+/** Starts the worker script next to this module, compiled or from source. */
+function startWorker(data: unknown): Worker {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const entry = new URL(`./walk-forward-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
+  if (!fromSource) return new Worker(entry, { workerData: data });
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
+  const boot = `(async () => { const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(entry.href)}); })()`;
+  return new Worker(boot, { eval: true, workerData: data });
+}
+
+function rebuild(m: Extract<WorkerMessage, { type: 'failure' }>): Error {
+  if (m.kind === 'resume_mismatch') return new ResumeMismatch(m.message);
+  if (m.kind === 'not_enough_history') return new NotEnoughHistory(m.completeDays, m.needed);
+  if (m.code !== undefined && isErrorCode(m.code)) return new TradesealError(m.code, m.message);
+  const e = new Error(m.message);
+  e.name = m.name;
+  e.stack = m.stack;
+  return e;
+}
+
+export function walkForwardOffThread(frame: FrameLike, options: Partial<WalkForwardOptions>, resume?: ResumePoint, onRefit?: RefitProgress): Promise<WalkForwardResult> {
+  return new Promise((resolve, reject) => {
+    // Only the data the model reads cross the thread boundary; the callback stays on this side.
+    const worker = startWorker({ frame: { dates: frame.dates, columns: frame.columns }, options, ...(resume ? { resume } : {}) });
+    let settled = false;
+    const settle = (fn: () => void): void => {
+      if (settled) return;
+      settled = true;
+      fn();
+      void worker.terminate();
+    };
+    worker.on('message', (m: WorkerMessage) => {
+      if (m.type === 'progress') onRefit?.(m.done, m.total, m.date);
+      else if (m.type === 'result') settle(() => resolve(m.result));
+      else settle(() => reject(rebuild(m)));
+    });
+    worker.on('error', (err) => settle(() => reject(err)));
+    worker.on('exit', (code) => settle(() => reject(new Error(`the model thread ended (exit code ${code}) before answering`))));
+  });
+}

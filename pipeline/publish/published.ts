@@ -1,0 +1,29 @@
+/**
+ * Reads of what is published, for a run that is about to publish: the range of the history, every published
+ * signal package (to plan a full publication), and the seed and model version that made the newest day (to
+ * say why a run cannot extend it).
+ */
+import type { Sql } from '../../src/store/driver.js';
+import type { PublishedRange } from './plan.js';
+import type { SignalDay } from './types.js';
+
+export const SIGNAL_COLUMNS = `s.date::text as date, s.regime, s.prob_expansion, s.prob_recovery, s.prob_tightening, s.prob_risk_off, s.risk_score,
+  s.confidence, s.persistence_days, s.expected_duration_remaining_days, s.level_bn, s.change_4w_bn, s.liquidity_zscore, s.liquidity_trend,
+  s.pc1, s.pc2, s.pc3, s.pc4, s.variance_explained_pct, s.pca_fit_date::text as pca_fit_date, s.hmm_fit_date::text as hmm_fit_date`;
+
+export async function publishedRange(sql: Sql): Promise<PublishedRange> {
+  const [row] = await sql<Array<{ first: string | null; last: string | null; days: number }>>`
+    select min(date)::text as first, max(date)::text as last, count(*)::int as days from signal_days`;
+  return row ?? { first: null, last: null, days: 0 };
+}
+
+export async function publishedSignals(sql: Sql): Promise<SignalDay[]> {
+  return sql.unsafe<SignalDay[]>(`select ${SIGNAL_COLUMNS} from signal_days s order by s.date`);
+}
+
+/** Who made the newest published day: its run's seed and model version. */
+export async function newestMaker(sql: Sql): Promise<{ seed: number; model_version: string } | null> {
+  const [row] = await sql<Array<{ seed: number; model_version: string }>>`
+    select r.seed, r.model_version from signal_days s join model_runs r using (run_id) order by s.date desc limit 1`;
+  return row ?? null;
+}

@@ -1,0 +1,40 @@
+/**
+ * Issuing and revoking engine tokens: the rules that the HTTP API (`/engine/admin/tokens`) and the CLI
+ * (`tradeseal engine tokens …`) share, beyond what the request schema (src/engine/inputs.ts) says.
+ *
+ * - `agent_ids` binds client tokens only: an owner token acts for every agent and an auditor token reads
+ *   every agent's traces, so a binding on them would promise a confinement that nothing enforces.
+ * - Each id must name a registered agent: a token bound to no agent can do nothing, and would start acting
+ *   for an agent registered later under that id.
+ *
+ * Both refusals are `validation_failed` (422, exit 2) naming the field (`agent_ids`, `agent_ids[1]`): the
+ * request names the agents in its body, not in its URL, so an unknown one is a bad field, not a 404.
+ */
+import type { Sql } from 'postgres';
+import { notFound, validationError, type FieldError } from '../../errors.js';
+import { registeredAgentIds } from '../store/agents.js';
+import { issueToken, revokeToken, type IssuedToken, type IssueTokenInput } from '../store/tokens.js';
+
+export async function issueEngineToken(sql: Sql, input: IssueTokenInput): Promise<IssuedToken> {
+  const errors = await agentBindingErrors(sql, input);
+  if (errors.length > 0) throw validationError(errors);
+  return issueToken(sql, input);
+}
+
+async function agentBindingErrors(sql: Sql, input: IssueTokenInput): Promise<FieldError[]> {
+  const ids = input.agent_ids ?? [];
+  if (ids.length === 0) return [];
+  const role = input.role ?? 'client';
+  if (role !== 'client') {
+    return [{ field: 'agent_ids', message: `binds client tokens only; ${role === 'owner' ? 'an owner' : 'an auditor'} token is never bound to agents` }];
+  }
+  const registered = new Set(await registeredAgentIds(sql, ids));
+  return ids.flatMap((id, i) => (registered.has(id.toLowerCase()) ? [] : [{ field: `agent_ids[${i}]`, message: `no agent ${id} is registered` }]));
+}
+
+/** Revokes a token at once; revoking a revoked one keeps its first revocation time. `not_found` when there is no such token. */
+export async function revokeEngineToken(sql: Sql, tokenId: string): Promise<{ token_id: string; revoked_at: Date }> {
+  const revoked = await revokeToken(sql, tokenId);
+  if (!revoked) throw notFound(`no token ${tokenId}`);
+  return revoked;
+}

@@ -1,0 +1,66 @@
+/**
+ * The regime broadcast: `GET /engine/regime` (any token) shows the broadcast in force with its hash and how
+ * old its data are; `POST /engine/admin/regime` (owner) publishes a manual one, an operator's override that
+ * holds until it is released (`POST /engine/admin/regime/release`) or replaced by another manual broadcast.
+ */
+import type { FastifyInstance } from 'fastify';
+import { TradesealError } from '../../errors.js';
+import { actorOf, requireToken } from '../auth.js';
+import type { EngineContext } from '../context.js';
+import { freshnessOf } from '../policy/freshness.js';
+import { manualBroadcastBody, releaseBody } from '../inputs.js';
+import { publishOperatorBroadcast, type ManualBroadcastBody } from '../ops/regime.js';
+import { releaseOverride } from '../store/regime.js';
+import { bearer, errorResponses, regimeBroadcast, regimeFreshness } from './schemas.js';
+
+const broadcastWithFreshness = { ...regimeBroadcast, properties: { ...regimeBroadcast.properties, freshness: regimeFreshness } } as const;
+
+export function regimeRoutes(app: FastifyInstance, ctx: EngineContext): void {
+  const owner = requireToken(ctx, 'owner');
+  const anyToken = requireToken(ctx, 'read');
+
+  app.get('/engine/regime', {
+    onRequest: anyToken,
+    schema: {
+      tags: ['engine'], security: bearer,
+      summary: 'The regime broadcast the engine enforces now, with its hash (a heartbeat\'s mta_ref) and the age of its data',
+      description: '`freshness.stale` is true when the data of the broadcast (its `date`, complete at the end of that day UTC) are older than the policy\'s `regime_max_age_ms`; authorize then refuses every order (`regime_stale`).',
+      response: { 200: broadcastWithFreshness, ...errorResponses(401, 404) },
+    },
+  }, async () => {
+    const current = ctx.state.regime;
+    if (!current) throw new TradesealError('regime_not_published', 'no regime is published yet; authorize fails closed until one is');
+    return { ...current, freshness: freshnessOf(current.date, ctx.policy.document.regime_max_age_ms, ctx.now()) };
+  });
+
+  app.post<{ Body: ManualBroadcastBody }>('/engine/admin/regime', {
+    onRequest: owner,
+    schema: {
+      tags: ['engine admin'], security: bearer,
+      summary: 'Publish a manual regime broadcast: an operator\'s override, in force until released or replaced by another',
+      body: manualBroadcastBody,
+      response: { 201: regimeBroadcast, ...errorResponses(401, 403, 422) },
+    },
+  }, async (req, reply) => {
+    const b = await publishOperatorBroadcast(ctx.sql, req.body, actorOf(req.principal), ctx.now());
+    ctx.state.adoptRegime(b);
+    return reply.code(201).send(b);
+  });
+
+  app.post<{ Body: { reason?: string } | undefined }>('/engine/admin/regime/release', {
+    onRequest: owner,
+    schema: {
+      tags: ['engine admin'], security: bearer,
+      summary: 'Release the operator\'s override: the newest published day\'s regime is in force again',
+      body: releaseBody,
+      response: {
+        200: { type: 'object', properties: { released: regimeBroadcast, broadcast: regimeBroadcast } },
+        ...errorResponses(401, 403, 404, 409, 422),
+      },
+    },
+  }, async (req) => {
+    const r = await releaseOverride(ctx.sql, actorOf(req.principal), req.body?.reason ?? null);
+    ctx.state.adoptRegime(r.broadcast);
+    return r;
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * `tradeseal serve` as an operator starts it on the embedded store: a taken port is a one-line error that
+ * says what to do; a server that finds a pipeline run owning the store waits for it and then serves (a
+ * server never becomes a client of a command that is about to exit); and stale regime data are reported at
+ * start and by the health check.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cliEnv, describeRun, REPO_ROOT, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
+
+const home = tempHome();
+const env: CliEnv = cliEnv(home, undefined, { DATABASE_URL: undefined, LOG_LEVEL: 'silent' });
+const children: ChildProcessWithoutNullStreams[] = [];
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+});
+
+interface Running {
+  child: ChildProcessWithoutNullStreams;
+  output: () => string;
+  /** Resolves once the output matches `pattern`. */
+  waitFor: (pattern: RegExp) => Promise<RegExpExecArray>;
+}
+
+function start(args: string[]): Running {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'dev.js'), ...args], { cwd: REPO_ROOT, env });
+  children.push(child);
+  let out = '';
+  const waiters: Array<() => void> = [];
+  const feed = (chunk: Buffer): void => {
+    out += chunk.toString();
+    for (const w of waiters.splice(0)) w();
+  };
+  child.stdout.on('data', feed);
+  child.stderr.on('data', feed);
+  const waitFor = (pattern: RegExp): Promise<RegExpExecArray> => new Promise((resolve, reject) => {
+    const check = (): void => {
+      const m = pattern.exec(out);
+      if (m) resolve(m);
+      else if (child.exitCode !== null) reject(new Error(`exited (${child.exitCode}) before ${pattern}: ${out}`));
+      else waiters.push(check);
+    };
+    child.once('exit', () => waiters.push(check) && feed(Buffer.alloc(0)));
+    check();
+  });
+  return { child, output: () => out, waitFor };
+}
+
+const exited = (child: ChildProcessWithoutNullStreams): Promise<number | null> =>
+  child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+
+describe('tradeseal serve', () => {
+  it('a taken port ends with `port_in_use` and a hint to choose another, without a stack trace', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const r = await runCli(['serve', '--port', String(port)], env);
+      expect(r.code, describeRun(r)).toBe(4);
+      expect(r.stderr).toContain(`port_in_use: port ${port} on 127.0.0.1 is already in use by another process`);
+      expect(r.stderr).toMatch(/--port N/);
+      expect(r.stderr).not.toMatch(/sweeper|\n\s+at /);
+    } finally {
+      blocker.close();
+    }
+  }, 60_000);
+
+  it('waits for a pipeline run that owns the embedded store, then serves it, and reports stale regime data', async () => {
+    // A full run over the bundled history (some 230 refits): long enough for the server to find it running.
+    const pipeline = start(['pipeline', 'run']);
+    await pipeline.waitFor(/refit \d+ of \d+/);
+    const server = start(['serve', '--port', '0']);
+    await server.waitFor(/waiting for process \d+ \(pipeline run\) to release the embedded store/);
+    expect(await exited(pipeline.child)).toBe(0);
+    const [, url] = await server.waitFor(/tradeseal serving \/engine and \/v1 on (http:\/\/\S+) \(store: embedded\)/);
+    await server.waitFor(/warning: the regime in force is stale: its data \(2025-11-26\) are [\d.]+ days old/);
+
+    const health = await fetch(`${url}/engine/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({
+      status: 'degraded', db_ok: true, regime: { date: '2025-11-26', source: 'pipeline', stale: true },
+      warnings: [expect.stringContaining('tradeseal pipeline fetch')],
+    });
+    // The server owns the store now: a command is its client.
+    const status = await runCli(['pipeline', 'status', '--json'], env);
+    expect(status.json().runs[0]).toMatchObject({ status: 'published', last_day: '2025-11-26' });
+
+    server.child.kill('SIGTERM');
+    expect(await exited(server.child)).toBe(0);
+  }, 180_000);
+});
