@@ -61,24 +61,35 @@ export function readCsvSql(spec: SeriesSpec, filePath: string): string {
 export async function loadObservations(conn: DuckDBConnection, dataDir: string, catalogue: readonly SeriesSpec[] = CATALOGUE): Promise<InputFile[]> {
   const files = await readDataFiles(dataDir, catalogue);
   assertNoProblems(validateDataFiles(files), `the data files in ${dataDir} break their rules`);
-  const inputs = files.map(({ spec, bytes }) => {
+  await insertAll(conn, files);
+  await checkObservations(conn, catalogue);
+  return files.map(({ spec, bytes }) => {
     const data = bytes ?? Buffer.alloc(0);
     return { id: spec.id, file: spec.file, sha256: createHash('sha256').update(data).digest('hex'), bytes: data.length };
   });
-  await conn.run('CREATE OR REPLACE TABLE obs (series VARCHAR NOT NULL, date DATE, value DOUBLE, usable_from DATE)');
-  for (const { spec, path: filePath } of files) await insertSeries(conn, spec, filePath);
-  await checkObservations(conn, catalogue);
-  return inputs;
 }
+
+/** `obs` with every file's rows, in one statement; if DuckDB refuses it, file by file, to name the file. */
+async function insertAll(conn: DuckDBConnection, files: ReadonlyArray<{ spec: SeriesSpec; path: string }>): Promise<void> {
+  await conn.run('CREATE OR REPLACE TABLE obs (series VARCHAR NOT NULL, date DATE, value DOUBLE, usable_from DATE)');
+  try {
+    await conn.run(`INSERT INTO obs ${files.map(({ spec, path: filePath }) => selectSeries(spec, filePath)).join('\nUNION ALL\n')}`);
+  } catch {
+    await conn.run('DELETE FROM obs');
+    for (const { spec, path: filePath } of files) await insertSeries(conn, spec, filePath);
+  }
+}
+
+const selectSeries = (spec: SeriesSpec, filePath: string): string =>
+  `SELECT ${sqlString(spec.id)}, date, "${LAYOUTS[spec.layout].valueColumn(spec.id)}", date + ${spec.lagDays} FROM ${readCsvSql(spec, filePath)}`;
 
 /**
  * Appends one file's rows to `obs`. Validated files always parse; if DuckDB still refuses one, the error
  * names the file and DuckDB's line.
  */
 export async function insertSeries(conn: DuckDBConnection, spec: SeriesSpec, filePath: string): Promise<void> {
-  const value = LAYOUTS[spec.layout].valueColumn(spec.id);
   try {
-    await conn.run(`INSERT INTO obs SELECT ${sqlString(spec.id)}, date, "${value}", date + ${spec.lagDays} FROM ${readCsvSql(spec, filePath)}`);
+    await conn.run(`INSERT INTO obs ${selectSeries(spec, filePath)}`);
   } catch (e) {
     throw dataError(`${spec.file} does not parse with its catalogue layout (${spec.layout}): ${(e as Error).message.split('\n')[0]}`);
   }

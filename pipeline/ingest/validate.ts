@@ -1,7 +1,7 @@
 /**
  * The input validator: checks the text of one catalogue file against every rule of its series and returns
  * EVERY problem found, each naming the file, the line, the text and the rule (problems.ts). Pure: text in,
- * report out; reading the files is `check.ts`'s job, and the pipeline refuses to compute anything from a
+ * report out; reading the files is `check-dir.ts`'s job, and the pipeline refuses to compute anything from a
  * directory with a problem.
  *
  * The rules, in the order they are applied:

@@ -169,7 +169,17 @@ export function walkForward(frame: FrameLike, options: Partial<WalkForwardOption
   const f0 = s0 + o.burnInDays;
   if (f0 >= frame.dates.length) throw new NotEnoughHistory(frame.dates.length - s0, o.burnInDays + 1);
   const inputs = PCA_INPUTS.map((n) => columnOf(frame, n));
-  const rowAt = (t: number): Float64Array => Float64Array.from(inputs, (c) => c[t]!);
+  // Each day's input row, made once: every refit reads the whole expanding window again.
+  const rowCache: Float64Array[] = [];
+  const rowAt = (t: number): Float64Array => {
+    let row = rowCache[t];
+    if (!row) {
+      row = new Float64Array(inputs.length);
+      for (let j = 0; j < inputs.length; j++) row[j] = inputs[j]![t]!;
+      rowCache[t] = row;
+    }
+    return row;
+  };
   const label = Object.fromEntries(Object.entries(LABEL_INPUTS).map(([k, n]) => [k, columnOf(frame, n)])) as Record<keyof typeof LABEL_INPUTS, Float64Array>;
   const refits = refitIndices(frame.dates, f0);
   const isRefit = new Map(refits.map((t, r) => [t, r]));

@@ -63,6 +63,30 @@ describe('flag errors', () => {
   }, 60_000);
 });
 
+describe('mistakes that say what to do next', () => {
+  it('a mistyped command names the nearest commands, exit 2, as text and as JSON', async () => {
+    const [text, json, nothing] = await Promise.all([
+      runCli(['pipline', 'run'], env),
+      runCli(['engine', 'tokns', 'list', '--json'], env),
+      runCli(['xyzzy'], env),
+    ]);
+    expect(text.code, describeRun(text)).toBe(2);
+    expect(text.stderr).toContain('usage_error: "pipline run" is not a tradeseal command');
+    expect(text.stderr).toContain('did you mean `tradeseal pipeline run`');
+    expect(json.code, describeRun(json)).toBe(2);
+    expect(json.json().error).toMatchObject({ code: 'usage_error', exit: 2, hint: expect.stringMatching(/^did you mean `tradeseal engine tokens list`/) });
+    expect(nothing.code, describeRun(nothing)).toBe(2);
+    expect(nothing.stderr).toContain('`tradeseal help` lists the commands');
+  }, 60_000);
+
+  it('pipeline schedule refuses an unknown time zone, naming the nearest ones, and a bad cron expression', async () => {
+    const r = await runCli(['pipeline', 'schedule', '--timezone', 'Europe/Londn', '--cron', '61 * * * *'], env);
+    expect(r.code, describeRun(r)).toBe(2);
+    expect(r.stderr).toMatch(/--timezone: "Europe\/Londn" is not an IANA time zone; did you mean Europe\/London/);
+    expect(r.stderr).toMatch(/--cron: "61 \* \* \* \*" is not a cron expression/);
+  }, 60_000);
+});
+
 /** Commands that opt out of `--json`, each for a reason; any other command answers `--json`. */
 const WITHOUT_JSON_FLAG: Record<string, string> = {
   'serve.ts': 'runs until a signal; it has no result',

@@ -1,6 +1,6 @@
 /**
- * Reading CSV text with line numbers: csv-parse's own line count (`info`), and the faster path for text
- * without quotes, must give every record the same line.
+ * Reading CSV text with line numbers: csv-parse's own line count (`info`), and the direct split of a text
+ * without quotes, must give the same records on the same lines.
  */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
@@ -8,11 +8,12 @@ import { readCsvRecords } from '../../../pipeline/ingest/csv-records.js';
 import { DATA_DIR } from './corruptions.js';
 
 describe('readCsvRecords', () => {
-  it.each([
-    ['a bundled file', async () => readFile(`${DATA_DIR}/GLD.csv`, 'utf8')],
+  it.each<[string, () => Promise<string>]>([
+    ...['GLD', 'GSPC', 'WTREGEN', 'DTWEXB', 'BAMLH0A0HYM2'].map((id) => [`the bundled ${id}.csv`, async () => readFile(`${DATA_DIR}/${id}.csv`, 'utf8')] as [string, () => Promise<string>]),
     ['empty lines and CRLF line ends', async () => 'date,value\r\n2020-01-02,1\r\n\r\n2020-01-03,\r\n'],
     ['no final line end', async () => 'date,value\n2020-01-02,1\n2020-01-03,2'],
-  ])('gives the same lines with and without csv-parse\'s info: %s', async (_name, text) => {
+    ['empty fields and a trailing comma', async () => 'date,value\n2020-01-02,\n,1\n2020-01-03,2,\n'],
+  ])('gives the records and lines csv-parse gives (with its info): %s', async (_name, text) => {
     const t = await text();
     const fast = readCsvRecords(t);
     const counted = readCsvRecords(t, { withInfo: true });
