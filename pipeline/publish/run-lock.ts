@@ -4,10 +4,10 @@
  *
  * On a Postgres server a session advisory lock decides: the server releases it when the holder's session
  * ends, so whoever holds it knows that every `running` record left in `model_runs` is abandoned. The embedded
- * store is one session shared by every connection, where advisory locks never block (the run finds that out
- * by trying the lock from a second connection); there a `running` record is live while its process is: the
- * record names its holder's pid and host, the embedded store is reached on loopback only (same host), and a
- * record naming this very process is live only if this process is running that run (a pid can be reused).
+ * store is one session shared by every connection, where advisory locks never block; there a `running`
+ * record is live while its process is: the record names its holder's pid and host, the embedded store is
+ * reached on loopback only (same host), and a record naming this very process is live only if this process
+ * is running that run (a pid can be reused).
  * Abandoned records are marked `failed` once the lock is held.
  */
 import os from 'node:os';
@@ -25,16 +25,13 @@ const busy = (detail: string): TradesealError =>
 /** Runs this process is executing now (their records are live whatever the lock says). */
 const runningHere = new Set<string>();
 
-/** Whether the session lock `key`, held on `conn`, keeps other connections out (false on the embedded store). */
-async function lockExcludesOthers(sql: Sql, key: number): Promise<boolean> {
-  const other = await sql.reserve();
-  try {
-    if (!(await tryAdvisoryLock(other, key))) return true;
-    await other`select pg_advisory_unlock(${key})`;
-    return false;
-  } finally {
-    other.release();
-  }
+/**
+ * Whether a session advisory lock keeps other connections out: true on a Postgres server, false on the
+ * embedded store (PGlite, which names itself in `version()`), where every connection is the one session.
+ */
+async function locksExcludeOthers(conn: postgres.ReservedSql): Promise<boolean> {
+  const [row] = await conn<Array<{ embedded: boolean }>>`select version() like '%PGlite%' as embedded`;
+  return row?.embedded !== true;
 }
 
 interface RunningRow {
@@ -58,7 +55,7 @@ export async function withRunLock<T>(sql: Sql, run: RunRecord, fn: (conn: postgr
   try {
     locked = await tryAdvisoryLock(conn, ADVISORY_LOCKS.pipeline);
     if (!locked) throw busy('another pipeline run holds the lock');
-    const exclusive = await lockExcludesOthers(sql, ADVISORY_LOCKS.pipeline);
+    const exclusive = await locksExcludeOthers(conn);
     const running = await conn<RunningRow[]>`
       select run_id, started_at, holder_pid, holder_host from model_runs where status = 'running' order by started_at desc`;
     const live = exclusive ? undefined : running.find(holderAlive);

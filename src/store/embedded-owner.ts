@@ -20,7 +20,8 @@
  *
  * A server must own the store it serves (`mustOwn`): a client loses the store when its owner exits, which a
  * command can live with but a server cannot. So a server waits while a command owns the store (a pipeline run,
- * say), saying so, and takes it over when the command ends; when another server owns it, it stops at once.
+ * say), saying so, and takes it over when the command ends; when another server or the pipeline scheduler
+ * owns it (they do not end on their own), it stops at once and says which.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
@@ -68,8 +69,10 @@ export interface ClaimOptions {
   onWait?: (owner: OwnerRecord) => void;
 }
 
-/** The purpose of a server, which other servers never wait for. */
+/** The purpose of a server. */
 export const SERVER_PURPOSE = 'serve';
+/** Owners that do not end on their own (a server, the pipeline scheduler): a server never waits for them. */
+const LONG_RUNNING = new Set([SERVER_PURPOSE, 'pipeline:schedule']);
 
 /** Tokens of the owner files this process wrote and has not released. */
 const ownedHere = new Set<string>();
@@ -92,9 +95,9 @@ export async function claimEmbeddedStore(home: string, options: ClaimOptions = {
         if (!(await removeIfUnchanged(file, raw))) await sleep(20);
         continue;
       }
-      if (options.mustOwn && record.purpose === SERVER_PURPOSE) {
-        throw new TradesealError('service_unavailable', `the embedded store in ${home} is already served by \`tradeseal serve\` (process ${record.pid}${record.port ? `, store port ${record.port}` : ''})`, {
-          hint: 'stop that server first, or run several servers on one Postgres server (DATABASE_URL)',
+      if (options.mustOwn && record.purpose !== undefined && LONG_RUNNING.has(record.purpose)) {
+        throw new TradesealError('service_unavailable', `the embedded store in ${home} is owned by \`tradeseal ${record.purpose.replace(/:/g, ' ')}\` (process ${record.pid}), which runs until it is stopped`, {
+          hint: 'stop it and start `tradeseal serve` first (other commands then use the server\'s store), or use one Postgres server for every process (DATABASE_URL)',
         });
       }
       if (options.mustOwn) {

@@ -62,6 +62,11 @@ describe('tradeseal serve', () => {
       expect(r.stderr).toContain(`port_in_use: port ${port} on 127.0.0.1 is already in use by another process`);
       expect(r.stderr).toMatch(/--port N/);
       expect(r.stderr).not.toMatch(/sweeper|\n\s+at /);
+      // What `npm start` runs: the port is checked before the pipeline's long first run, not after it.
+      const first = await runCli(['serve', '--pipeline-if-empty', '--port', String(port)], env);
+      expect(first.code, describeRun(first)).toBe(4);
+      expect(first.stderr).toContain('port_in_use');
+      expect(first.stdout).not.toMatch(/running the pipeline/);
     } finally {
       blocker.close();
     }

@@ -119,4 +119,32 @@ describe('claimEmbeddedStore', () => {
     await owner.release();
     expect(JSON.parse(await fs.readFile(path.join(home, OWNER_FILE), 'utf8'))).toMatchObject({ token: 'someone else' });
   });
+
+  it('a server (mustOwn) never becomes a client: it waits while a command owns the store, says so once, then owns it', async () => {
+    const home = await tempHome();
+    const child = liveProcess();
+    const port = await listener();
+    await writeOwner(home, { pid: child.pid, port, purpose: 'pipeline:run', token: 'run', startedAt: new Date().toISOString() });
+    const told: Array<{ pid: number; purpose?: string }> = [];
+    const claiming = claimEmbeddedStore(home, { mustOwn: true, purpose: 'serve', onWait: (o) => told.push(o) });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // A plain command would have connected to the live owner by now; the server is still waiting.
+    expect(told).toEqual([expect.objectContaining({ pid: child.pid, purpose: 'pipeline:run' })]);
+    child.kill();
+    const claim = await claiming;
+    expect(claim.role).toBe('owner');
+    expect(JSON.parse(await fs.readFile(path.join(home, OWNER_FILE), 'utf8'))).toMatchObject({ pid: process.pid, purpose: 'serve' });
+    await (claim as Ownership).release();
+  });
+
+  it.each(['serve', 'pipeline:schedule'])('a server stops at once when the store is owned by a long-running %s', async (purpose) => {
+    const home = await tempHome();
+    const child = liveProcess();
+    await writeOwner(home, { pid: child.pid, port: await listener(), purpose, token: 'long', startedAt: new Date().toISOString() });
+    const error = await claimEmbeddedStore(home, { mustOwn: true, purpose: 'serve' }).then(() => null, (e: unknown) => e);
+    expect(error).toMatchObject({ code: 'service_unavailable', message: expect.stringContaining(`owned by \`tradeseal ${purpose.replace(':', ' ')}\` (process ${child.pid})`) });
+    // A command is still its client, as before.
+    const tenancy = (await claimEmbeddedStore(home)) as Tenancy;
+    expect(tenancy).toMatchObject({ role: 'client', pid: child.pid });
+  });
 });
