@@ -84,10 +84,13 @@ async function insertBroadcast(sql: Sql | TransactionSql, input: PublishRegimeIn
   };
   const hash = broadcastHash(state);
   const rows = await sql.unsafe<Row[]>(
-    `insert into regime_broadcasts (date, regime, regime_id, risk_score, probabilities, model_version, source, reason, published_by, hash, effective_since)
-     values ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10,
-             coalesce((select effective_since from (select hash, effective_since from regime_broadcasts order by id desc limit 1) last
-                       where last.hash = $10), clock_timestamp()))
+    // One reading of the clock: a broadcast that changes the content takes effect exactly when it is published.
+    `with now as (select clock_timestamp() as t)
+     insert into regime_broadcasts (date, regime, regime_id, risk_score, probabilities, model_version, source, reason, published_by, hash, published_at, effective_since)
+     select $1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10, now.t,
+            coalesce((select effective_since from (select hash, effective_since from regime_broadcasts order by id desc limit 1) last
+                      where last.hash = $10), now.t)
+     from now
      returning ${COLUMNS}`,
     [state.date, state.regime, state.regime_id, state.risk_score, state.probabilities, state.model_version,
       input.source, input.reason ?? null, input.published_by ?? null, hash],
