@@ -18,10 +18,10 @@
  * `data_invalid` error listing every problem of every refused series.
  * Reference: https://fred.stlouisfed.org/docs/api/fred/series_observations.html
  */
-import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../src/config.js';
+import { writeFileAtomic } from '../src/atomic-file.js';
 import { EXIT, TradesealError } from '../src/errors.js';
 import { CATALOGUE, isIsoDate, seriesSpec, type SeriesSpec } from './ingest/catalogue.js';
 import { formatFredCsv, FredFormatError, parseFredCsv, readFredObservations, toObsRows, type FredObservation, type ObsRow } from './ingest/fred-format.js';
@@ -142,23 +142,6 @@ export async function fetchSeries(config: FredConfig, id: string, options: Fetch
   return { id, observations: checked, rows: toObsRows(spec, checked) };
 }
 
-/** Writes `text` to `file` through a temporary file in the same directory and a rename. */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    const handle = await open(temp, 'w');
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file);
-  } catch (e) {
-    await rm(temp, { force: true });
-    throw e;
-  }
-}
 
 /** Existing rows dated before the first fetched one, then the fetched rows. */
 export function mergeObservations(existing: readonly FredObservation[], fetched: readonly FredObservation[]): FredObservation[] {

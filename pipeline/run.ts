@@ -28,10 +28,13 @@ import { walkForwardOffThread } from './model/walk-forward-thread.js';
 import { assemble } from './publish/assemble.js';
 import { describePlan, planPublication, type PublishedRange, type PublishPlan } from './publish/plan.js';
 import { publish } from './publish/publish.js';
-import { newestMaker, publishedRange, publishedSignals } from './publish/published.js';
+import { newestMaker, publishedHistory, publishedMarket, publishedRange, publishedSignals } from './publish/published.js';
+import { buildReports, type Reports } from './reports/reports.js';
 import { loadResumePoint, type StoredResume } from './publish/resume.js';
 import { withRunLock } from './publish/run-lock.js';
 import type { Publication, RunRecord } from './publish/types.js';
+import type { ForecastRow } from './reports/forecast.js';
+import type { PerformanceReport } from './reports/performance.js';
 
 export const MODEL_VERSION = 'tradeseal-regime-1: PCA(4) of 9 standardized features + 4-state Gaussian HMM, monthly expanding walk-forward';
 
@@ -63,6 +66,7 @@ export interface PipelineContext {
   frame?: FeatureFrame;
   model?: WalkForwardResult;
   rows?: ReturnType<typeof assemble>;
+  reports?: Reports;
   resume?: StoredResume | null;
   /** `full`, or `incremental` when the run extends the published history. */
   mode?: 'full' | 'incremental';
@@ -180,6 +184,20 @@ export const STAGES: readonly Stage[] = [
       return `${ctx.rows.signals.length} signal packages`;
     },
   },
+  {
+    key: 'reports', title: 'Forecast, backtest the strategy, chart data',
+    async run(ctx) {
+      const rows = need(ctx.rows, 'rows');
+      // An incremental run extends the published history; a full one replaces it.
+      const before = ctx.mode === 'incremental' ? (rows.signals[0]?.date ?? '9999-12-31') : null;
+      const [history, market] = before === null ? [[], []] : await Promise.all([publishedHistory(ctx.sql, before), publishedMarket(ctx.sql, before)]);
+      ctx.reports = buildReports([...history, ...rows.signals], [...market, ...rows.market], new Date());
+      ctx.notes.push(...ctx.reports.notes);
+      const f = ctx.reports.forecast?.envelope.forecast;
+      const p = ctx.reports.performance;
+      return `${f ? `forecast to ${f.at(-1)?.date}` : 'no forecast'}, strategy Sharpe ${p.sharpe?.toFixed(2) ?? '-'} over ${p.days} days`;
+    },
+  },
 ];
 
 export const PUBLISH_STAGE: Stage = {
@@ -198,6 +216,7 @@ export const PUBLISH_STAGE: Stage = {
       hmmFitDate: lastFit?.fit_date ?? '',
       timingsMs: ctx.timings,
       confirmedBy: ctx.confirmedBy ?? null,
+      reports: need(ctx.reports, 'reports'),
     };
     const first = rows.signals[0]?.date;
     const out = await publish(need(ctx.conn, 'run lock'), pub, ctx.mode === 'incremental' ? (first ?? '9999-12-31') : null, need(ctx.plan, 'plan'), ctx.resume?.last ?? null);
@@ -223,6 +242,10 @@ export interface RunSummary {
   /** The operator's broadcast that stayed in force instead of the model's, if any. */
   override: { id: number; regime: string; date: string; published_by: string | null; reason: string | null } | null;
   plan: PublishPlan | null;
+  /** The forecast's days (empty when the history was too short to fit). */
+  forecast: ForecastRow[];
+  /** The regime strategy over the whole history, against buy-and-hold SPY. */
+  performance: Pick<PerformanceReport, 'days' | 'sharpe' | 'total_return' | 'max_drawdown' | 'alpha'> | null;
   timings_ms: Record<string, number>;
   warnings: string[];
 }
@@ -266,6 +289,8 @@ function summarize(ctx: PipelineContext, published: boolean): RunSummary {
     broadcast_hash: ctx.broadcast?.hash ?? null,
     override: o ? { id: o.id, regime: o.regime, date: o.date, published_by: o.published_by, reason: o.reason } : null,
     plan: ctx.plan ?? null,
+    forecast: ctx.reports?.forecast?.envelope.forecast ?? [],
+    performance: ctx.reports ? (({ days, sharpe, total_return, max_drawdown, alpha }) => ({ days, sharpe, total_return, max_drawdown, alpha }))(ctx.reports.performance) : null,
     timings_ms: ctx.timings,
     warnings: [...(ctx.frame?.vintage.warnings ?? []), ...ctx.notes],
   };

@@ -88,9 +88,8 @@ export function problemEntries(problems: readonly Problem[], perFile = PROBLEMS_
  * The `data_invalid` error of a non-empty list of problems. `context` opens the detail (what was being
  * checked); the detail then says how many problems in which files.
  */
-export function dataInvalidError(problems: readonly Problem[], context = 'input data files break their rules'): TradesealError {
-  return new TradesealError('data_invalid', `${context}: ${summarizeProblems(problems)}`, {
-    errors: problemEntries(problems),
-    hint: 'fix or re-download the files (data/macro/PROVENANCE.md says where each comes from); `tradeseal pipeline check --data-dir DIR` checks them without running anything',
-  });
+export function dataInvalidError(problems: readonly Problem[], context = 'input data files break their rules', hint = PIPELINE_HINT): TradesealError {
+  return new TradesealError('data_invalid', `${context}: ${summarizeProblems(problems)}`, { errors: problemEntries(problems), hint });
 }
+
+const PIPELINE_HINT = 'fix or re-download the files (data/macro/PROVENANCE.md says where each comes from); `tradeseal pipeline check --data-dir DIR` checks them without running anything';

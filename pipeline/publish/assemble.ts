@@ -1,11 +1,12 @@
 /**
  * Assembling the published rows from the feature frame and the walk-forward output: a pure function.
- * Every published day is a walk-forward day; its net liquidity and scorecard come from the same frame row.
+ * Every published day is a walk-forward day; its net liquidity, scorecard and market closes (SPY, GLD: the
+ * backtest's instruments) come from the same frame row.
  */
 import { trendLabel } from '../features/params.js';
 import type { ModelDay } from '../model/walk-forward.js';
 import { confidence, expectedRemainingDays, mostLikely, persistence, REGIME_ORDER, riskScore } from '../regime/signals.js';
-import type { LiquidityDay, ScorecardDay, SignalDay } from './types.js';
+import type { LiquidityDay, MarketDay, ScorecardDay, SignalDay } from './types.js';
 
 export interface FrameColumns {
   dates: string[];
@@ -20,7 +21,16 @@ function col(frame: FrameColumns, name: string): Float64Array {
   return c;
 }
 
-export function assemble(frame: FrameColumns, days: readonly ModelDay[], before = { label: -1, days: 0 }): { signals: SignalDay[]; liquidity: LiquidityDay[]; scorecard: ScorecardDay[] } {
+export interface Assembled {
+  signals: SignalDay[];
+  liquidity: LiquidityDay[];
+  scorecard: ScorecardDay[];
+  market: MarketDay[];
+}
+
+const closeOrNull = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+export function assemble(frame: FrameColumns, days: readonly ModelDay[], before = { label: -1, days: 0 }): Assembled {
   const level = col(frame, 'net_liq_bn');
   const change = col(frame, 'net_liq_change_4w_bn');
   const z = col(frame, 'net_liq_zscore');
@@ -28,6 +38,8 @@ export function assemble(frame: FrameColumns, days: readonly ModelDay[], before 
   const fed = col(frame, 'fed_assets_bn');
   const rrp = col(frame, 'rrp_bn');
   const tga = col(frame, 'tga_bn');
+  const spy = col(frame, 'spy_close');
+  const gld = col(frame, 'gold_close');
   const gauges = ['growth_momentum', 'inflation_momentum', 'liquidity', 'financial_stress', 'dollar_strength'].map((n) => col(frame, n));
 
   const top = days.map((d) => mostLikely(d.probs));
@@ -35,6 +47,7 @@ export function assemble(frame: FrameColumns, days: readonly ModelDay[], before 
   const signals: SignalDay[] = [];
   const liquidity: LiquidityDay[] = [];
   const scorecard: ScorecardDay[] = [];
+  const market: MarketDay[] = [];
   days.forEach((d, i) => {
     const t = d.index;
     const date = frame.dates[t] as string;
@@ -64,6 +77,7 @@ export function assemble(frame: FrameColumns, days: readonly ModelDay[], before 
     });
     const [g, inf, liq, fs, usd] = gauges.map((c) => round(c[t] as number, 10));
     scorecard.push({ date, growth_momentum: g!, inflation_momentum: inf!, liquidity: liq!, financial_stress: fs!, dollar_strength: usd! });
+    market.push({ date, spy_close: closeOrNull(spy[t] as number), gld_close: closeOrNull(gld[t] as number) });
   });
-  return { signals, liquidity, scorecard };
+  return { signals, liquidity, scorecard, market };
 }

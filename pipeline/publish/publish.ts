@@ -1,7 +1,8 @@
 /**
  * Publishing a run: every table a run writes is replaced together in ONE transaction, so readers never see
  * half a run (PIPELINE.md, "Publishing"): the signal packages, net liquidity, the scorecard, the fitted
- * models, the run record with its publication plan, and the regime broadcast of the newest day (source
+ * models, the market closes, the forecast, the performance report and chart data, the run record with its
+ * publication plan, and the regime broadcast of the newest day (source
  * `pipeline`), which every engine instance enforces within a second, unless an operator's override is in
  * force: then the history is published and the override stays (src/engine/store/regime.ts).
  * What may be replaced was decided before (`plan.ts`, `run.ts`); this module writes what it is told.
@@ -28,15 +29,26 @@ async function insertChunked(conn: postgres.ReservedSql, table: string, rows: ob
  */
 export async function publish(conn: postgres.ReservedSql, pub: Publication, replaceFrom: string | null, plan: PublishPlan, previousLast: SignalDay | null = null): Promise<PipelineBroadcast> {
   return transactionOn(conn, async (tx) => {
-    for (const table of ['signal_days', 'net_liquidity', 'scorecard_days']) {
+    for (const table of ['signal_days', 'net_liquidity', 'scorecard_days', 'market_days']) {
       if (replaceFrom === null) await tx`delete from ${tx(table)}`;
       else await tx`delete from ${tx(table)} where date >= ${replaceFrom}`;
     }
     await insertChunked(tx, 'signal_days', pub.signals.map((s) => ({ ...s, run_id: pub.run.run_id, data_vintage: pub.dataVintageAt })));
     await insertChunked(tx, 'net_liquidity', pub.liquidity);
     await insertChunked(tx, 'scorecard_days', pub.scorecard);
+    await insertChunked(tx, 'market_days', pub.market);
     for (const f of pub.fits) {
       await tx`insert into model_fits (run_id, fit_date, pca, hmm) values (${pub.run.run_id}, ${f.fit_date}, ${tx.json(f.pca as never)}, ${tx.json(f.hmm as never)})`;
+    }
+    const { forecast, performance, chart } = pub.reports;
+    if (forecast) {
+      await tx`insert into forecasts (run_id, generated_at, base_date, horizon, rows, models)
+               values (${pub.run.run_id}, ${forecast.envelope.generated_at}, ${forecast.base_date}, ${forecast.envelope.horizon},
+                       ${tx.json(forecast.envelope.forecast as never)}, ${tx.json(forecast.models as never)})`;
+    }
+    if (performance.first_day && performance.last_day) {
+      await tx`insert into performance_reports (run_id, generated_at, first_day, last_day, performance, chart_data)
+               values (${pub.run.run_id}, clock_timestamp(), ${performance.first_day}, ${performance.last_day}, ${tx.json(performance as never)}, ${tx.json(chart as never)})`;
     }
     const first = pub.signals[0]?.date ?? null;
     // An incremental run with no new day broadcasts the newest published day again (the same content keeps

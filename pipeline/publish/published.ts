@@ -1,11 +1,12 @@
 /**
  * Reads of what is published, for a run that is about to publish: the range of the history, every published
- * signal package (to plan a full publication), and the seed and model version that made the newest day (to
- * say why a run cannot extend it).
+ * signal package (to plan a full publication), the seed and model version that made the newest day (to say
+ * why a run cannot extend it), and the history and closes its reports extend.
  */
 import type { Sql } from '../../src/store/driver.js';
+import type { HistoryDay } from '../reports/reports.js';
 import type { PublishedRange } from './plan.js';
-import type { SignalDay } from './types.js';
+import type { MarketDay, SignalDay } from './types.js';
 
 export const SIGNAL_COLUMNS = `s.date::text as date, s.regime, s.prob_expansion, s.prob_recovery, s.prob_tightening, s.prob_risk_off, s.risk_score,
   s.confidence, s.persistence_days, s.expected_duration_remaining_days, s.level_bn, s.change_4w_bn, s.liquidity_zscore, s.liquidity_trend,
@@ -26,4 +27,18 @@ export async function newestMaker(sql: Sql): Promise<{ seed: number; model_versi
   const [row] = await sql<Array<{ seed: number; model_version: string }>>`
     select r.seed, r.model_version from signal_days s join model_runs r using (run_id) order by s.date desc limit 1`;
   return row ?? null;
+}
+
+/** The published history before `before` (all of it when null), oldest first: what a run's reports extend. */
+export async function publishedHistory(sql: Sql, before: string | null): Promise<HistoryDay[]> {
+  return sql<HistoryDay[]>`
+    select date::text as date, regime, risk_score, prob_expansion, prob_recovery, prob_tightening, prob_risk_off from signal_days
+    where ${before}::date is null or date < ${before}::date order by date`;
+}
+
+/** The published closes before `before` (all when null), oldest first. */
+export async function publishedMarket(sql: Sql, before: string | null): Promise<MarketDay[]> {
+  return sql<MarketDay[]>`
+    select date::text as date, spy_close, gld_close from market_days
+    where ${before}::date is null or date < ${before}::date order by date`;
 }

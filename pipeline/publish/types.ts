@@ -1,6 +1,7 @@
 /** What a pipeline run publishes: rows shaped like the store's tables (see migration 0004_signals.sql). */
 import type { Regime } from '../../src/engine/vocabulary.js';
 import type { Confidence } from '../regime/signals.js';
+import type { Reports } from '../reports/reports.js';
 
 export type Trend = 'EXPANDING' | 'CONTRACTING' | 'FLAT';
 
@@ -48,6 +49,15 @@ export interface ScorecardDay {
   dollar_strength: number;
 }
 
+/** The closes the backtest and the performance figures are computed from, on each published day. */
+export interface MarketDay {
+  date: string;
+  /** SPY, dividend-adjusted close; null where the file has none. */
+  spy_close: number | null;
+  /** GLD close; null before 2004-11-18. */
+  gld_close: number | null;
+}
+
 export interface ModelFitRecord {
   fit_date: string;
   pca: unknown;
@@ -71,10 +81,13 @@ export interface Publication {
   signals: SignalDay[];
   liquidity: LiquidityDay[];
   scorecard: ScorecardDay[];
+  market: MarketDay[];
   fits: ModelFitRecord[];
   pcaFitDate: string;
   hmmFitDate: string;
   timingsMs: Record<string, number>;
   /** Who confirmed a publication that rewrites or removes published days (null when none was needed). */
   confirmedBy: string | null;
+  /** The forecast, performance and chart data of the history after this publication. */
+  reports: Reports;
 }

@@ -41,7 +41,7 @@ describe('runPipeline', () => {
     expect(first.last_day! <= FIRST_AS_OF).toBe(true);
     expect(run!.finished_at.getTime()).toBeGreaterThanOrEqual(run!.started_at.getTime());
     expect(run!.data_vintage.inputSha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(Object.keys(run!.timings_ms).sort()).toEqual(['features', 'models', 'publish', 'signals']);
+    expect(Object.keys(run!.timings_ms).sort()).toEqual(['features', 'models', 'publish', 'reports', 'signals']);
     const fits = await store.sql`select count(*)::int as n from model_fits where run_id = ${first.run_id}`;
     expect(fits[0]!.n).toBeGreaterThan(200);
   });

@@ -1,0 +1,59 @@
+import path from 'node:path';
+import { Flags } from '@oclif/core';
+import { writeFileAtomically } from '../../src/atomic-file.js';
+import { TradesealCommand } from '../../src/cli/base-command.js';
+import { checkRequest } from '../../src/cli/engine-input.js';
+import { validationError } from '../../src/errors.js';
+import { exportQuery } from '../../src/signals/inputs.js';
+import { exportRows, exportSize } from '../../src/signals/store/quant.js';
+import { EXPORT_DEFAULT_LIMIT, exportHeader, exportLines } from '../../pipeline/reports/export.js';
+
+/** Writes to standard output, waiting when the pipe is full; a reader that stops early (`| head`) ends the export quietly. */
+async function toStdout(text: string): Promise<void> {
+  if (process.stdout.write(text)) return;
+  await new Promise<void>((resolve) => {
+    process.stdout.once('drain', resolve);
+    process.stdout.once('error', () => resolve());
+  });
+}
+
+export default class SignalsExport extends TradesealCommand {
+  static override summary = 'Export the published regimes as CSV, newest first (stdout, or a file with --out)';
+  static override description = `Columns, in the interface's order: date, regime, risk_score, equity_exposure (a number: 1, 0.75, 0.25 or 0), prob_expansion, prob_recovery, prob_tightening, prob_risk_off; one row per published day, newest first, the newest --limit days (default ${EXPORT_DEFAULT_LIMIT}). Numbers are written in full. --out writes the file atomically (a reader never sees half of it) and shows progress on a terminal; --json (with --out) answers {rows, file}.`;
+  static override examples = [
+    '<%= config.bin %> signals export > regimes.csv',
+    '<%= config.bin %> signals export --limit 5000 --out regimes.csv',
+  ];
+  static override flags = {
+    limit: Flags.string({ summary: `How many days, newest first (default ${EXPORT_DEFAULT_LIMIT})`, helpValue: 'N' }),
+    out: Flags.string({ summary: 'Write to this file instead of standard output' }),
+  };
+
+  async run(): Promise<{ rows: number; file: string | null }> {
+    const { flags } = await this.parse(SignalsExport);
+    const { limit } = checkRequest<{ limit: number }>(exportQuery, flags.limit === undefined ? {} : { limit: flags.limit }, 'querystring');
+    // With --json, stdout carries the JSON answer, so the rows need a file.
+    if (this.jsonEnabled() && flags.out === undefined) {
+      throw validationError([{ field: '--json', message: 'needs --out FILE: the rows go to the file, the JSON answer to standard output' }]);
+    }
+    const progress = flags.out !== undefined && process.stderr.isTTY === true;
+    const written = await this.withStore(async (store) => {
+      const total = await exportSize(store.sql, limit);
+      let rows = 0;
+      const write = async (append: (text: string) => Promise<void>): Promise<void> => {
+        await append(exportHeader());
+        await exportRows(store.sql, limit, async (chunk) => {
+          await append(exportLines(chunk));
+          rows += chunk.length;
+          if (progress) process.stderr.write(`\rexported ${rows} of ${total} rows`);
+        });
+        if (progress) process.stderr.write('\n');
+      };
+      if (flags.out !== undefined) await writeFileAtomically(path.resolve(flags.out), write);
+      else await write(toStdout);
+      return rows;
+    });
+    if (flags.out !== undefined) this.logToStderr(`wrote ${written} rows to ${flags.out}`);
+    return { rows: written, file: flags.out === undefined ? null : path.resolve(flags.out) };
+  }
+}

@@ -1,0 +1,44 @@
+import { Flags } from '@oclif/core';
+import { TradesealCommand } from '../../src/cli/base-command.js';
+import { chartsWanted, lineChart } from '../../src/cli/charts.js';
+import { checkRequest } from '../../src/cli/engine-input.js';
+import { renderTable } from '../../src/cli/table.js';
+import { TradesealError } from '../../src/errors.js';
+import { forecastQuery } from '../../src/signals/inputs.js';
+import { latestForecast } from '../../src/signals/store/quant.js';
+import { compactHistory } from '../../src/signals/store/history.js';
+import { sliceForecast, type ForecastEnvelope } from '../../pipeline/reports/forecast.js';
+
+export default class SignalsForecast extends TradesealCommand {
+  static override summary = 'The published regime forecast: the next business days\' probabilities, regime, confidence and risk score';
+  static override description = 'The nightly run fits an ARIMA(1,0,1) with a mean, by exact maximum likelihood, to each probability column and to the risk score over the whole published history, and forecasts 10 NYSE trading days after the newest day; probabilities are clipped to [0, 1] and renormalised, confidence is 1 − normalised entropy. --horizon takes the first 1 to 10 days (default 5). With --json the envelope of the interface {horizon, generated_at, forecast: [...]}; on a terminal also a chart of the probabilities over the last 60 days and the forecast.';
+  static override examples = ['<%= config.bin %> signals forecast', '<%= config.bin %> signals forecast --horizon 10 --json'];
+  static override flags = {
+    horizon: Flags.string({ summary: 'Business days ahead, 1 to 10 (default 5)', helpValue: '1..10' }),
+  };
+
+  async run(): Promise<ForecastEnvelope> {
+    const { flags } = await this.parse(SignalsForecast);
+    const { horizon } = checkRequest<{ horizon: number }>(forecastQuery, flags.horizon === undefined ? {} : { horizon: flags.horizon }, 'querystring');
+    const { published, recent } = await this.withStore(async (store) => ({
+      published: await latestForecast(store.sql),
+      recent: chartsWanted(this.jsonEnabled()) ? (await compactHistory(store.sql, {})).slice(-60) : [],
+    }));
+    if (!published) throw new TradesealError('not_found', 'no forecast is published yet', { hint: 'run the pipeline: `tradeseal pipeline run`' });
+    const envelope = sliceForecast(published, horizon);
+    const f = (x: number): string => x.toFixed(4);
+    this.log(`forecast from ${published.base_date}, generated ${envelope.generated_at} (ARIMA(1,0,1) per column, exact ML)`);
+    this.log(renderTable(['date', 'regime', 'confidence', 'risk_score', 'expansion', 'recovery', 'tightening', 'risk_off'],
+      envelope.forecast.map((r) => [r.date, r.regime, f(r.confidence), f(r.risk_score), f(r.prob_expansion), f(r.prob_recovery), f(r.prob_tightening), f(r.prob_risk_off)])));
+    if (recent.length > 0) {
+      const days = [...recent, ...envelope.forecast];
+      this.log(`\n${lineChart([
+        { label: 'expansion', values: days.map((d) => d.prob_expansion) },
+        { label: 'recovery', values: days.map((d) => d.prob_recovery) },
+        { label: 'tightening', values: days.map((d) => d.prob_tightening) },
+        { label: 'risk_off', values: days.map((d) => d.prob_risk_off) },
+      ], { title: `probabilities: the last ${recent.length} published days, then the forecast`, from: days[0]!.date, to: days.at(-1)!.date, format: (x) => x.toFixed(2) })}`);
+    }
+    return envelope;
+  }
+}

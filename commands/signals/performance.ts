@@ -1,0 +1,45 @@
+import { TradesealCommand } from '../../src/cli/base-command.js';
+import { chartsWanted, lineChart } from '../../src/cli/charts.js';
+import { checkRequest } from '../../src/cli/engine-input.js';
+import { calendarDateFlag } from '../../src/cli/instant.js';
+import { renderPerformance } from '../../src/cli/quant-view.js';
+import { TradesealError } from '../../src/errors.js';
+import { dateRangeQuery } from '../../src/signals/inputs.js';
+import { windowStrategy } from '../../src/signals/ops/backtest.js';
+import { latestReports } from '../../src/signals/store/quant.js';
+import { performanceReport, type PerformanceReport } from '../../pipeline/reports/performance.js';
+
+export default class SignalsPerformance extends TradesealCommand {
+  static override summary = 'Performance of the published regimes: the regime strategy against buy-and-hold SPY, overall and by regime';
+  static override description = 'sharpe (annualised, risk-free 0), max_drawdown (≤ 0), total_return, alpha (geometric, annualised, against buy-and-hold) and annual return of the regime strategy (each day\'s SPY exposure is the weight of the regime published the day before), next to buy-and-hold; by_regime: for each regime, the days it set the exposure and SPY\'s mean daily return, annualised return and hit rate on them. empyrical\'s conventions. Without --start/--end, the report the nightly run published over the whole history; with them, the same figures over that window.';
+  static override examples = ['<%= config.bin %> signals performance', '<%= config.bin %> signals performance --start 2020-01-02 --end 2020-12-31 --json'];
+  static override flags = {
+    start: calendarDateFlag({ summary: 'First day, YYYY-MM-DD (inclusive)' }),
+    end: calendarDateFlag({ summary: 'Last day, YYYY-MM-DD (inclusive)' }),
+  };
+
+  async run(): Promise<PerformanceReport> {
+    const { flags } = await this.parse(SignalsPerformance);
+    const range = checkRequest<{ start?: string; end?: string }>(dateRangeQuery, {
+      ...(flags.start === undefined ? {} : { start: flags.start }), ...(flags.end === undefined ? {} : { end: flags.end }),
+    }, 'querystring');
+    const { report, chart } = await this.withStore(async (store) => {
+      if (range.start === undefined && range.end === undefined) {
+        const published = await latestReports(store.sql);
+        if (!published) throw new TradesealError('not_found', 'no performance report is published yet', { hint: 'run the pipeline: `tradeseal pipeline run`' });
+        return { report: published.performance, chart: published.chart_data };
+      }
+      return { report: performanceReport((await windowStrategy(store.sql, range)).strategy), chart: null };
+    });
+    this.log(renderPerformance(report));
+    if (chart && chart.series.length > 1 && chartsWanted(this.jsonEnabled())) {
+      const s = chart.series;
+      this.log(`\n${lineChart([
+        { label: 'regime strategy', values: s.map((r) => r.strategy) },
+        { label: 'SPY', values: s.map((r) => r.equity500) },
+        { label: 'gold (GLD)', values: s.map((r) => r.gold) },
+      ], { title: `the last ${chart.days} published days, value of 100 invested (the published chart data)`, from: s[0]!.date, to: s.at(-1)!.date, format: (x) => x.toFixed(0) })}`);
+    }
+    return report;
+  }
+}

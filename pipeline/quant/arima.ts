@@ -1,0 +1,95 @@
+/**
+ * An ARMA(1,1) fit and forecast of one column of a quant's own CSV file, for `tradeseal quant arima`: the
+ * column read as numbers (columns.ts), checked as a series (../forecast/series.ts), fitted by exact maximum
+ * likelihood (../forecast/fit.ts) and forecast with standard errors (../forecast/forecast.ts).
+ *
+ * A file that cannot be used says where: a missing (empty) or non-finite value is a `data_invalid` problem
+ * naming the file, the line and the column, every one listed; a column too short or constant is a
+ * `validation_failed` naming the file and the column; a column that is not there is columns.ts'
+ * `data_invalid` with the header. Pure: text in, values out; reading the file is the command's job.
+ */
+import { TradesealError, validationError } from '../../src/errors.js';
+import { fitArma11 } from '../forecast/fit.js';
+import { forecastArma11 } from '../forecast/forecast.js';
+import { seriesProblems } from '../forecast/series.js';
+import { readCsvRecords } from '../ingest/csv-records.js';
+import { dataInvalidError, type Problem } from '../ingest/problems.js';
+import { firstOtherColumn, readNumericColumns } from './columns.js';
+
+export const DEFAULT_HORIZON = 10;
+export const MAX_HORIZON = 100;
+
+export interface ArimaOptions {
+  /** The column to fit; default: the first column not named date, time, timestamp, datetime or index. */
+  column?: string;
+  /** Estimate μ (default) or fix it at 0. */
+  withMean?: boolean;
+  /** Forecast steps, 1…MAX_HORIZON (default DEFAULT_HORIZON). */
+  horizon?: number;
+}
+
+/** The command's answer: the fit and the forecasts (`mean` is 0 for a fit without a mean). */
+export interface ArimaReport {
+  n: number;
+  mean: number;
+  phi: number;
+  theta: number;
+  sigma2: number;
+  loglik: number;
+  forecast: number[];
+  forecast_se: number[];
+}
+
+const HINT = 'the column must hold one number on every row (no empty cells), at least 10 of them, not all equal';
+
+/** The column `arimaOfCsv` fits: `column` if given, else the first one that is not a date or time. */
+export function chooseColumn(file: string, text: string, column?: string): string {
+  if (column !== undefined) return column;
+  const { header } = readNumericColumns(file, text, []);
+  const chosen = firstOtherColumn(header);
+  if (chosen === null) {
+    throw validationError([{ field: '--column', message: `${file} has no column other than a date or time (columns: ${header.join(', ') || 'none'})` }], `${file} has no column to fit`);
+  }
+  return chosen;
+}
+
+export function arimaOfCsv(file: string, text: string, options: ArimaOptions = {}): ArimaReport {
+  const horizon = options.horizon ?? DEFAULT_HORIZON;
+  if (!Number.isInteger(horizon) || horizon < 1 || horizon > MAX_HORIZON) {
+    throw validationError([{ field: '--horizon', message: `is ${horizon}; it must be a whole number from 1 to ${MAX_HORIZON}` }]);
+  }
+  const column = chooseColumn(file, text, options.column);
+  const y = readNumericColumns(file, text, [column]).columns[column]!;
+  assertUsable(file, text, column, y);
+  const fit = fitArma11(y, { withMean: options.withMean ?? true });
+  const fc = forecastArma11(y, fit, horizon);
+  return {
+    n: fit.n, mean: fit.mean, phi: fit.phi, theta: fit.theta, sigma2: fit.sigma2, loglik: fit.loglik,
+    forecast: Array.from(fc.mean), forecast_se: Array.from(fc.se),
+  };
+}
+
+/** The series rules of ../forecast/series.ts, said in the file's terms (lines, the column). */
+function assertUsable(file: string, text: string, column: string, y: Float64Array): void {
+  const problems = seriesProblems(y);
+  const atRows = problems.filter((p) => p.index !== null);
+  if (atRows.length > 0) {
+    // The lines and the cells as written: the data rows are the records after the header, in order.
+    const { records } = readCsvRecords(text);
+    const at = records[0]!.fields.map((h) => h.trim()).indexOf(column);
+    const fileProblems: Problem[] = atRows.map((p) => {
+      const record = records[p.index! + 1]!;
+      const cell = (record.fields[at] ?? '').trim();
+      const missing = Number.isNaN(p.value);
+      return {
+        file, line: record.line, subject: column, text: cell, date: null, rule: missing ? 'not_a_number' : 'out_of_bounds',
+        message: missing ? 'is empty (a missing value): an ARIMA fit needs a value on every row' : `is ${p.value} as a double, not a finite number`,
+      };
+    });
+    throw dataInvalidError(fileProblems, `${file}: column "${column}" cannot be fitted`, HINT);
+  }
+  if (problems.length > 0) {
+    const errors = problems.map((p) => ({ field: `${file} column "${column}"`, message: p.message }));
+    throw new TradesealError('validation_failed', `${file}: column "${column}" cannot be fitted: it ${problems[0]!.message}`, { errors, hint: HINT });
+  }
+}

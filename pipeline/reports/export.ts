@@ -1,0 +1,38 @@
+/**
+ * The CSV export of the interface: one row per published day, newest first, in the interface's column order
+ * `date, regime, risk_score, equity_exposure, prob_expansion, prob_recovery, prob_tightening, prob_risk_off`,
+ * `equity_exposure` as a number (the exposure the day's regime suggests: 1, 0.75, 0.25 or 0; DECISIONS.md).
+ * Numbers are written in full (JavaScript's shortest round-trip form), so the file reloads to the same
+ * doubles. Written with csv-stringify, RFC 4180, `\n` line ends, a header row.
+ */
+import { stringify } from 'csv-stringify/sync';
+import type { Regime } from '../../src/engine/vocabulary.js';
+import { EXPOSURE } from '../regime/signals.js';
+
+export const EXPORT_COLUMNS = ['date', 'regime', 'risk_score', 'equity_exposure', 'prob_expansion', 'prob_recovery', 'prob_tightening', 'prob_risk_off'] as const;
+
+/** How many rows an export has unless asked otherwise (the interface's default). */
+export const EXPORT_DEFAULT_LIMIT = 730;
+
+export interface ExportSource {
+  date: string;
+  regime: Regime;
+  risk_score: number;
+  prob_expansion: number;
+  prob_recovery: number;
+  prob_tightening: number;
+  prob_risk_off: number;
+}
+
+/** One CSV line per row (no header), in the given order. */
+export function exportLines(rows: readonly ExportSource[]): string {
+  return stringify(rows.map((r) => [r.date, r.regime, r.risk_score, EXPOSURE[r.regime], r.prob_expansion, r.prob_recovery, r.prob_tightening, r.prob_risk_off]), {
+    cast: { number: (n) => String(n) },
+    record_delimiter: 'unix',
+  });
+}
+
+export const exportHeader = (): string => `${EXPORT_COLUMNS.join(',')}\n`;
+
+/** The whole file: the header, then the rows. */
+export const exportCsv = (rows: readonly ExportSource[]): string => exportHeader() + exportLines(rows);

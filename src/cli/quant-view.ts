@@ -1,0 +1,28 @@
+/** Terminal rendering of the quant figures: a performance report with its per-regime table, a regime distribution. */
+import type { Regime } from '../engine/vocabulary.js';
+import type { PerformanceReport } from '../../pipeline/reports/performance.js';
+import { REGIME_ORDER } from '../../pipeline/regime/signals.js';
+import { renderTable } from './table.js';
+
+const pct = (x: number | null): string => (x === null ? '-' : `${(x * 100).toFixed(2)}%`);
+const num = (x: number | null, digits = 3): string => (x === null ? '-' : x.toFixed(digits));
+
+export function renderRegimeDistribution(d: Record<Regime, number>): string {
+  return `regime distribution: ${REGIME_ORDER.map((r) => `${r} ${d[r].toFixed(1)}%`).join(', ')}`;
+}
+
+export function renderPerformance(p: PerformanceReport): string {
+  const head = `regime strategy against buy-and-hold SPY, ${p.days} days (${p.first_day ?? '-'} to ${p.last_day ?? '-'})`;
+  const figures = renderTable(['', 'strategy', 'buy-and-hold'], [
+    ['sharpe', num(p.sharpe), num(p.benchmark.sharpe)],
+    ['annual return', pct(p.annual_return), pct(p.benchmark.annual_return)],
+    ['total return', pct(p.total_return), pct(p.benchmark.total_return)],
+    ['max drawdown', pct(p.max_drawdown), pct(p.benchmark.max_drawdown)],
+    ['alpha (annual)', pct(p.alpha), '-'],
+  ]);
+  const byRegime = renderTable(['regime held', 'days', 'SPY mean daily', 'SPY annualised', 'hit rate'], REGIME_ORDER.map((r) => {
+    const x = p.by_regime[r];
+    return [r, x.days, pct(x.mean_daily_return), pct(x.annualized_return), pct(x.hit_rate)];
+  }));
+  return [head, figures, '', 'by regime (the regime published the day before, which set the exposure):', byRegime].join('\n');
+}

@@ -1,0 +1,36 @@
+/**
+ * What a reader may ask the regime signal service for, as JSON Schemas: the `/v1` routes validate their query
+ * strings and bodies with these, and the `tradeseal signals …` commands validate their flags with the same
+ * ones through the same validator (src/http/validation.ts `validatePart`), so both accept exactly the same
+ * values. Rules across fields (a range that ends before it starts) live in ./ops/, which both call. Limits
+ * that depend on the caller's tier (history, export rows) are the routes'; the CLI acts as the owner.
+ */
+import { FORECAST_HORIZON } from '../../pipeline/reports/forecast.js';
+import { EXPORT_DEFAULT_LIMIT } from '../../pipeline/reports/export.js';
+
+/** A calendar date `YYYY-MM-DD` (Postgres has no year 0000, which the `date` format admits). */
+export const calendarDate = { type: 'string', format: 'date', pattern: '^(?!0000)' } as const;
+
+/** The interface's forecast horizon: 1 to 10 business days, default 5. */
+export const forecastQuery = {
+  type: 'object', additionalProperties: false,
+  properties: { horizon: { type: 'integer', minimum: 1, maximum: FORECAST_HORIZON, default: 5 } },
+} as const;
+
+/** A backtest between two dates, both inclusive. */
+export const backtestBody = {
+  type: 'object', additionalProperties: false, required: ['start', 'end'],
+  properties: { start: calendarDate, end: calendarDate },
+} as const;
+
+/** An optional window of the published history, both bounds inclusive. */
+export const dateRangeQuery = {
+  type: 'object', additionalProperties: false,
+  properties: { start: calendarDate, end: calendarDate },
+} as const;
+
+/** Rows of the CSV export: newest first, default 730 (a tier may cap it further). */
+export const exportQuery = {
+  type: 'object', additionalProperties: false,
+  properties: { limit: { type: 'integer', minimum: 1, maximum: 1_000_000, default: EXPORT_DEFAULT_LIMIT } },
+} as const;
