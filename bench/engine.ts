@@ -21,7 +21,6 @@
  * Fails (exit 1) only when the benchmark is not measuring what it says: more than --max-error-share of a
  * run's requests got no 2xx (the first error bodies are printed), or the setup failed.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -32,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { heartbeatMessage, type HeartbeatFields } from '../src/engine/heartbeat/message.js';
-import type { ChildMessage, ParentMessage, ServerCounts } from './engine-server.js';
+import { startServer, type Server } from './support/server.js';
 import { runLoad, type ConnectionPlan, type LoadResult, type LoadSpec } from './support/load.js';
 import { openBenchDatabase, type BenchDatabase } from './support/pg.js';
 import { cpuSnapshot, cpuUse, type CpuUse } from './support/proc.js';
@@ -99,96 +98,6 @@ const log = (line: string): void => {
   process.stderr.write(`[bench] ${line}\n`);
 };
 
-// ---------------------------------------------------------------------------------------------- the server
-
-interface Server {
-  child: ChildProcess;
-  url: string;
-  ownerToken: string;
-  request(m: ParentMessage, reply: ChildMessage['type']): Promise<ChildMessage>;
-  counts(): Promise<ServerCounts>;
-  /** Waits until the server has answered every request it received (a run's last ones outlive its connections). */
-  drain(): Promise<ServerCounts>;
-  stop(): Promise<void>;
-}
-
-async function startServer(env: Record<string, string>): Promise<Server> {
-  // `fork` with tsx's loader: a separate Node process (own event loop, own core when the OS gives it one).
-  const child = fork(path.join(BENCH_DIR, 'engine-server.ts'), [], {
-    cwd: REPO,
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const killNow = (): void => {
-    child.kill('SIGKILL');
-  };
-  process.once('exit', killNow);
-
-  const waitFor = (type: ChildMessage['type'], timeoutMs: number): Promise<ChildMessage> =>
-    new Promise((resolve, reject) => {
-      const timer = setTimeout(() => finish(new Error(`the engine server did not answer ${type} within ${timeoutMs} ms`)), timeoutMs);
-      const onMessage = (m: ChildMessage): void => {
-        if (m.type === type) finish(null, m);
-        else if (m.type === 'failed') finish(new Error(`the engine server failed: ${m.message}`));
-      };
-      const onExit = (code: number | null): void => finish(new Error(`the engine server exited (code ${code}) before ${type}`));
-      function finish(error: Error | null, m?: ChildMessage): void {
-        clearTimeout(timer);
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-        if (error) reject(error);
-        else resolve(m as ChildMessage);
-      }
-      child.on('message', onMessage);
-      child.on('exit', onExit);
-    });
-
-  const ready = await waitFor('ready', 120_000);
-  if (ready.type !== 'ready') throw new Error('unexpected message');
-  let stopped: Promise<void> | undefined;
-  const request = async (m: ParentMessage, reply: ChildMessage['type']): Promise<ChildMessage> => {
-    const answer = waitFor(reply, 60_000);
-    child.send(m);
-    return answer;
-  };
-  const counts = async (): Promise<ServerCounts> => {
-    const m = await request({ type: 'counts' }, 'counts');
-    if (m.type !== 'counts') throw new Error('unexpected message');
-    return m.counts;
-  };
-  return {
-    child,
-    url: ready.url,
-    ownerToken: ready.ownerToken,
-    request,
-    counts,
-    drain: async () => {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const c = await counts();
-        if (c.inFlight <= 0) return c;
-        if (Date.now() > deadline) {
-          log(`warning: the server still has ${c.inFlight} request(s) in flight after 30 s; going on`);
-          return c;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
-    stop: () =>
-      (stopped ??= new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          process.removeListener('exit', killNow);
-          resolve();
-        });
-        if (child.connected) child.send({ type: 'stop' } satisfies ParentMessage);
-        else child.kill('SIGTERM');
-      })),
-  };
-}
 
 // ---------------------------------------------------------------------------------------------- setup over HTTP
 

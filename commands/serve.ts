@@ -5,10 +5,11 @@ import { hasPublishedSignals } from '../src/signals/store/history.js';
 import { runPipeline } from '../pipeline/run.js';
 import { assertPortFree, startServer } from '../src/http/server.js';
 import { SERVICES, type ServiceName } from '../src/http/app.js';
+import { ServedTls } from '../src/http/tls.js';
 
 export default class Serve extends TradesealCommand {
   static override summary = 'Serve the compliance engine (/engine) and the regime signal service (/v1)';
-  static override description = 'Opens the store (DATABASE_URL, or the embedded store under TRADESEAL_HOME), applies pending migrations and listens until SIGINT or SIGTERM, then drains in-flight requests.';
+  static override description = 'Opens the store (DATABASE_URL, or the embedded store under TRADESEAL_HOME), applies pending migrations and listens (HTTPS with TLS_CERT and TLS_KEY, client certificates with TLS_CLIENT_CA) until SIGINT or SIGTERM, then drains in-flight requests.';
   static override enableJsonFlag = false;
   static override examples = [
     '<%= config.bin %> serve',
@@ -25,7 +26,9 @@ export default class Serve extends TradesealCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(Serve);
     if (flags['pipeline-if-empty']) {
+      // A taken port or bad TLS files stop the start before the pipeline's long first run, not after it.
       await assertPortFree(flags.port ?? this.settings.port, flags.host ?? this.settings.host);
+      ServedTls.load(this.settings);
       await this.withStore(async (store) => {
         if (await hasPublishedSignals(store.sql)) return;
         this.log('nothing is published yet: running the pipeline on the bundled data first');

@@ -5,6 +5,7 @@
  * with one message that lists each with its expected form, so an operator fixes them all in one go.
  * The README's settings table is generated from `SETTINGS` (`npm run docs:settings`), so it cannot drift.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { parsePublicKey } from './crypto/ed25519.js';
 import { TradesealError } from './errors.js';
@@ -20,12 +21,13 @@ export interface Setting<T> {
   /** Default as written in the README; `undefined` means "unset". */
   defaultText: string;
   parse: Parser<T>;
-  fallback: () => T;
+  /** The value when the setting is unset; it may depend on other variables of the environment (e.g. XDG_CONFIG_HOME). */
+  fallback: (env: Env) => T;
 }
 
 class BadSetting extends Error {}
 
-const setting = <T>(env: string, form: string, defaultText: string, fallback: () => T, parse: Parser<T>, description: string): Setting<T> => ({
+const setting = <T>(env: string, form: string, defaultText: string, fallback: (env: Env) => T, parse: Parser<T>, description: string): Setting<T> => ({
   env,
   form,
   defaultText,
@@ -107,6 +109,29 @@ const httpUrl: Parser<string> = (raw) => {
   return url.toString().replace(/\/+$/, '');
 };
 
+const mailUrl: Parser<string> = (raw) => {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new BadSetting();
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new BadSetting();
+  return raw.trim();
+};
+
+/** A profile's name, as `tradeseal config set --profile` accepts it. */
+export const PROFILE_NAME = /^[a-z0-9_-]{1,40}$/;
+const profileName: Parser<string> = (raw) => {
+  if (!PROFILE_NAME.test(raw)) throw new BadSetting();
+  return raw;
+};
+
+const signalsKey: Parser<string> = (raw) => {
+  if (!/^rsk_[A-Za-z0-9_-]{43,}$/.test(raw.trim())) throw new BadSetting();
+  return raw.trim();
+};
+
 const fredKey: Parser<string> = (raw) => {
   // FRED's own rule ("a 32 character alpha-numeric lower-case string"), checked here so a typo fails at start.
   if (!/^[a-z0-9]{32}$/.test(raw.trim())) throw new BadSetting();
@@ -122,12 +147,24 @@ export const SETTINGS = {
     'Postgres server of both services. Unset: the embedded PGlite store under `TRADESEAL_HOME`.'),
   home: setting('TRADESEAL_HOME', 'a directory path', '`./.tradeseal`', () => path.resolve('.tradeseal'), (raw) => path.resolve(str(raw)),
     'Directory of the embedded store and local state.'),
+  storeConnectTimeoutMs: setting('STORE_CONNECT_TIMEOUT_MS', 'an integer of milliseconds 100-60000', '`2000`', () => 2000, int(100, 60_000),
+    'How long opening a connection to the Postgres server of `DATABASE_URL` may take before it fails (the server then answers 503 `service_unavailable`; a command exits 6).'),
+  storeStatementTimeoutMs: setting('STORE_STATEMENT_TIMEOUT_MS', 'an integer of milliseconds 100-600000', '`5000`', () => 5000, int(100, 600_000),
+    'The longest a statement of `tradeseal serve` may run on the Postgres server (its `statement_timeout`: a longer one is cancelled and its request answered 503). Migrations and pipeline runs are exempt, and so are commands; the embedded store has none. A request not answered within this plus `STORE_CONNECT_TIMEOUT_MS` plus 1 s is answered 503 (see "Guarantees").'),
   host: setting('HOST', 'an interface address or host name', '`127.0.0.1`', () => '127.0.0.1', str,
     'Address `tradeseal serve` listens on (`0.0.0.0` for every interface).'),
   port: setting('PORT', 'an integer 0-65535', '`8080`', () => 8080, int(0, 65535),
     'TCP port `tradeseal serve` listens on.'),
   logLevel: setting<LogLevel>('LOG_LEVEL', LOG_LEVELS.join('|'), '`info`', () => 'info', oneOf(...LOG_LEVELS),
     'Server log level (JSON lines on stderr).'),
+  tlsCert: setting<string | null>('TLS_CERT', 'a path to a PEM certificate file (the leaf first, then any intermediates)', 'unset (plain HTTP)', () => null, (raw) => path.resolve(str(raw)),
+    'With `TLS_KEY`: `tradeseal serve` speaks HTTPS with this certificate. Checked at start, re-read every minute (a renewed certificate is served without a restart); its expiry is `cert_expiry_status` in health.'),
+  tlsKey: setting<string | null>('TLS_KEY', 'a path to an unencrypted PEM private key file', 'unset', () => null, (raw) => path.resolve(str(raw)),
+    'The private key of `TLS_CERT` (set both or neither).'),
+  tlsClientCa: setting<string | null>('TLS_CLIENT_CA', 'a path to a PEM file of CA certificates', 'unset (no client certificates)', () => null, (raw) => path.resolve(str(raw)),
+    'Mutual TLS (needs `TLS_CERT`): every `/engine` route but health needs a client certificate issued by one of these CAs, and authorize and bind need its common name to be the agent (`mtls_cn_mismatch`). `/v1`, health and the API document stay open.'),
+  tlsCnMap: setting<string | null>('TLS_CN_MAP', 'a path to a JSON file `{"common name": "agent_id" or ["agent_id", …]}`', 'unset (a common name is the agent_id)', () => null, (raw) => path.resolve(str(raw)),
+    'For client certificates that name hosts, not agents (needs `TLS_CLIENT_CA`): the agents each common name may act for; a common name not listed stands for itself.'),
   policyPath: setting('POLICY_PATH', 'a path to a policy JSON file', '`data/policy/default.json`', () => path.join(packageRoot(), 'data/policy/default.json'), (raw) => path.resolve(str(raw)),
     'The engine\'s policy document, validated at start (`tradeseal engine policy check FILE`).'),
   engineOwnerToken: setting<string | null>('ENGINE_OWNER_TOKEN', '`tse_` followed by at least 43 base64url characters', 'unset', () => null, engineToken,
@@ -135,9 +172,11 @@ export const SETTINGS = {
   layer2Enabled: setting('LAYER2_ENABLED', 'true|false', '`false`', () => false, bool,
     'Layer 2: authorize requires a signed heartbeat of the regime operator and rejects it (403) when any check fails.'),
   regimeOperatorPubkey: setting<Uint8Array | null>('REGIME_OPERATOR_PUBKEY', 'Ed25519 public key: 64 hex chars, base64 of 32 bytes, or PEM', 'unset', () => null, publicKey,
-    'The regime operator\'s public key that heartbeat signatures are verified against (`tradeseal engine keys gen` makes a pair).'),
-  regimeOperatorSecretKey: setting<Uint8Array | null>('REGIME_OPERATOR_SECRET_KEY', 'Ed25519 secret key (32-byte seed): 64 hex chars or base64', 'unset', () => null, secretKey,
-    'The regime operator\'s signing key, for issuing heartbeats (`tradeseal regime heartbeat`). Keep it out of the engine\'s environment.'),
+    'The regime operator\'s public key that heartbeat signatures are verified against: the signal service\'s, printed by `tradeseal signals heartbeat-key` (`tradeseal engine keys gen` makes a pair for another issuer).'),
+  regimeSigningKey: setting<Uint8Array | null>('REGIME_SIGNING_KEY', 'Ed25519 secret key (32-byte seed): 64 hex chars or base64', 'unset (a key generated on first start and kept in the store)', () => null, secretKey,
+    'The regime signal service\'s heartbeat signing key (`GET /v1/engine/heartbeat`, `tradeseal regime heartbeat`). Unset: one is generated on the first start and kept in the store; `tradeseal signals heartbeat-key` prints its public key for the engine\'s `REGIME_OPERATOR_PUBKEY`. Keep it out of the engine\'s environment.'),
+  heartbeatSignatureScheme: setting<'ed25519' | 'ed25519-jcs'>('HEARTBEAT_SIGNATURE_SCHEME', 'ed25519|ed25519-jcs', '`ed25519`', () => 'ed25519', oneOf('ed25519', 'ed25519-jcs'),
+    'Signature layout of the heartbeats the signal service issues: `ed25519` (binary fields) or `ed25519-jcs` (the JCS of the fields).'),
   heartbeatReplayWindowMs: setting('HEARTBEAT_REPLAY_WINDOW_MS', 'an integer of milliseconds 1-3600000', '`30000`', () => 30_000, int(1, 3_600_000),
     'A heartbeat\'s `timestamp_ms` must be within this many ms of the engine clock, both directions.'),
   heartbeatRequireMtaRef: setting('HEARTBEAT_REQUIRE_MTA_REF', 'true|false', '`false`', () => false, bool,
@@ -148,6 +187,12 @@ export const SETTINGS = {
     'Relative tolerance of executed against authorized quantity at bind before the trace is Divergent.'),
   stateRefreshMs: setting('ENGINE_STATE_REFRESH_MS', 'an integer of milliseconds 50-1000', '`250`', () => 250, int(50, 1000),
     'How often each engine instance re-reads the shared regime broadcast and shadow mode (a change reaches every instance within this time).'),
+  logSigningKey: setting<Uint8Array | null>('LOG_SIGNING_KEY', 'Ed25519 secret key (32-byte seed): 64 hex chars or base64', 'unset (a key generated on first start and kept in the store)', () => null, secretKey,
+    'The key that signs the transparency log\'s tree heads (`GET /engine/log/head`). Unset: one is generated on first use and kept in the store. `tradeseal engine log key` prints its public key and `key_id`, which verifiers pass to `tradeseal engine log verify --public-key`.'),
+  kmsProvider: setting<'local' | null>('KMS_PROVIDER', 'local', 'unset (personal data in plaintext; erasure answers 412)', () => null, oneOf('local'),
+    'The key-management provider that wraps the per-agent data keys under which the engine encrypts personal data (an agent\'s name, a trace\'s regulatory block and its salt; AES-256-GCM), so that `tradeseal engine erase` can destroy them. `local`: a master key file (`KMS_MASTER_KEY_FILE`).'),
+  kmsMasterKeyFile: setting<string | null>('KMS_MASTER_KEY_FILE', 'a path to a file holding 32 bytes as 64 hex characters or base64', 'unset', () => null, (raw) => path.resolve(str(raw)),
+    'The local provider\'s master key (`openssl rand -hex 32 > master.key; chmod 600 master.key`), read and checked at start. Keep it out of the store\'s backups: the store\'s data keys are wrapped under it.'),
   fredApiKey: setting<string | null>('FRED_API_KEY', 'a FRED API key (32 lower-case letters and digits)', 'unset (the bundled CSV files only)', () => null, fredKey,
     'Key of the FRED API, for refreshing the macro series (`pipeline/fred.ts`). Unset: the pipeline runs on the files in `PIPELINE_DATA_DIR`.'),
   fredBaseUrl: setting('FRED_BASE_URL', 'an http(s) URL', '`https://api.stlouisfed.org`', () => 'https://api.stlouisfed.org', httpUrl,
@@ -156,12 +201,33 @@ export const SETTINGS = {
     'Directory of the macro and market CSV files the pipeline reads (and the FRED refresh rewrites).'),
   pipelineSeed: setting('PIPELINE_SEED', 'an integer 0-4294967295', '`7`', () => 7, int(0, 4_294_967_295),
     'Seed of the pipeline\'s model fits: the same data and seed publish the same numbers.'),
+  publicBaseUrl: setting('PUBLIC_BASE_URL', 'an http(s) URL', '`http://localhost:8080`', () => 'http://localhost:8080', httpUrl,
+    'The address customers reach the signal service at: the base of the account\'s `billing_portal_url` and `docs_url`, and of links in mail.'),
+  smtpUrl: setting<string | null>('SMTP_URL', 'smtp://user:pass@host:port or smtps://…', 'unset (mail goes to the local outbox)', () => null, mailUrl,
+    'SMTP server for the verification codes of `POST /v1/auth/register`. Unset: mail is kept in the store\'s outbox (`tradeseal signals outbox`).'),
+  mailFrom: setting('MAIL_FROM', 'an e-mail address, optionally with a name', '`tradeseal <no-reply@localhost>`', () => 'tradeseal <no-reply@localhost>', str,
+    'Sender of the signal service\'s mail.'),
+  webhookAllowPrivate: setting('WEBHOOK_ALLOW_PRIVATE', 'true|false', '`false`', () => false, bool,
+    'Allow webhook URLs that point at loopback, private, link-local or metadata addresses (refused by default, also after DNS resolution).'),
+  signalsUrl: setting<string | null>('SIGNALS_URL', 'an http(s) URL', 'unset (the local store)', () => null, httpUrl,
+    'A regime signal service for `tradeseal signals latest|range|forecast|backtest|performance|export` to read instead of the local store (`--url`).'),
+  signalsKey: setting<string | null>('SIGNALS_KEY', '`rsk_` followed by at least 43 base64url characters', 'unset', () => null, signalsKey,
+    'The API key those commands send to `SIGNALS_URL` (`--key`).'),
+  engineUrl: setting<string | null>('ENGINE_URL', 'an http(s) URL', 'unset (the local store)', () => null, httpUrl,
+    'A compliance engine for the `tradeseal engine …` commands that can ask one (`engine log head|verify`) to ask instead of the local store (`--url`).'),
+  engineToken: setting<string | null>('ENGINE_TOKEN', '`tse_` followed by at least 43 base64url characters', 'unset', () => null, engineToken,
+    'The engine token those commands send to `ENGINE_URL` (`--token`).'),
+  profile: setting<string | null>('TRADESEAL_PROFILE', 'a profile name: 1-40 of a-z, 0-9, _ and -', 'unset', () => null, profileName,
+    'The profile of `TRADESEAL_PROFILES_FILE` whose remote engine and signal service the commands use when neither a flag nor `ENGINE_URL`/`SIGNALS_URL` names one (`--profile` names one for a single command).'),
+  profilesFile: setting('TRADESEAL_PROFILES_FILE', 'a file path', '`$XDG_CONFIG_HOME/tradeseal/profiles.json` (`~/.config/…` without XDG_CONFIG_HOME)',
+    (env) => path.join(env.XDG_CONFIG_HOME ? path.resolve(env.XDG_CONFIG_HOME) : path.join(os.homedir(), '.config'), 'tradeseal', 'profiles.json'), (raw) => path.resolve(str(raw)),
+    'Where `tradeseal config set` keeps named profiles (remote URLs, tokens and keys), readable by its owner only.'),
   pipelineCron: setting('PIPELINE_CRON', 'a cron expression (5 or 6 fields)', '`30 6 * * 1-5`', () => '30 6 * * 1-5', str,
     'When `tradeseal pipeline schedule` runs the pipeline (server local time), unless `--cron` is given.'),
 } satisfies Record<string, Setting<unknown>>;
 
 /** Settings whose values are secrets: never repeated in an error message. */
-const SECRET_SETTINGS = new Set(['DATABASE_URL', 'ENGINE_OWNER_TOKEN', 'REGIME_OPERATOR_SECRET_KEY', 'FRED_API_KEY']);
+const SECRET_SETTINGS = new Set(['DATABASE_URL', 'ENGINE_OWNER_TOKEN', 'ENGINE_TOKEN', 'REGIME_SIGNING_KEY', 'LOG_SIGNING_KEY', 'FRED_API_KEY', 'SMTP_URL', 'SIGNALS_KEY']);
 
 type Settings = typeof SETTINGS;
 export type Config = Readonly<{ [K in keyof Settings]: ReturnType<Settings[K]['fallback']> }>;
@@ -175,7 +241,7 @@ export function loadConfig(env: Env = process.env): Config {
   for (const [key, s] of Object.entries(SETTINGS) as [string, Setting<unknown>][]) {
     const raw = env[s.env];
     if (raw === undefined || raw === '') {
-      out[key] = s.fallback();
+      out[key] = s.fallback(env);
       continue;
     }
     try {
@@ -205,4 +271,4 @@ export function settingsTable(): string {
   return ['| Setting | Default | Form | What it does |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-export const parsers = { str, int, num, bool, oneOf, postgresUrl, httpUrl, fredKey, engineToken, publicKey, secretKey };
+export const parsers = { str, int, num, bool, oneOf, postgresUrl, httpUrl, mailUrl, fredKey, engineToken, signalsKey, publicKey, secretKey, profileName };

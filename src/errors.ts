@@ -41,12 +41,16 @@ export const ERROR_CODES = {
   unsupported_media_type: spec(415, EXIT.usage, 'The request body must be application/json.'),
   payload_too_large: spec(413, EXIT.usage, 'The request body is larger than 1 MiB.'),
   bad_request: spec(400, EXIT.usage, 'The request cannot be read (a malformed URL or header).'),
+  headers_too_large: spec(431, EXIT.usage, 'The request line and headers are larger than the server reads (16 KiB): an over-long URL or header.'),
+  request_timeout: spec(408, EXIT.usage, 'The request was not received in full within the server\'s request timeout.'),
   usage_error: spec(400, EXIT.usage, 'The command line is not valid: an unknown command or flag, a missing or malformed value.'),
   confirmation_required: spec(428, EXIT.usage, 'The operation removes or rewrites published data: confirm it on a terminal, or pass --yes.'),
   not_found: spec(404, EXIT.notFound, 'No such route or resource.'),
   method_not_allowed: spec(405, EXIT.usage, 'The route exists but not for this method; `Allow` lists the methods it has.'),
   unauthorized: spec(401, EXIT.refused, 'Missing, invalid, revoked or expired token.'),
   forbidden: spec(403, EXIT.refused, 'The token is valid but its role or scope does not allow this.'),
+  client_certificate_required: spec(401, EXIT.refused, 'TLS_CLIENT_CA is set and the connection presented no client certificate: every /engine route but health needs one.'),
+  client_certificate_invalid: spec(401, EXIT.refused, 'The client certificate does not verify against TLS_CLIENT_CA (another CA, expired, not yet valid); `detail` says why.'),
   precondition_failed: spec(412, EXIT.refused, 'A required setting or precondition is missing.'),
   conflict: spec(409, EXIT.conflict, 'The request conflicts with the current state; retrying may succeed.'),
   // The engine
@@ -56,6 +60,19 @@ export const ERROR_CODES = {
   regime_not_published: spec(404, EXIT.notFound, 'No regime broadcast is published (authorize fails closed until one is).'),
   regime_override_not_in_force: spec(409, EXIT.conflict, 'No manual regime broadcast is in force, so there is nothing to release.'),
   policy_invalid: spec(422, EXIT.usage, 'The policy document is not valid; `errors` lists every bad field.'),
+  not_yet_logged: spec(404, EXIT.notFound, 'The trace is committed but not yet in the transparency log; the sequencer adds it within a second.'),
+  drop_copy_invalid: spec(422, EXIT.usage, 'A drop copy file for reconciliation is not valid; each problem names the file, the line, the field and the rule.'),
+  audit_chain_broken: spec(409, EXIT.refused, 'The audit log does not verify: the detail names the first entry whose prev_hash or entry_hash is wrong (an entry was changed, removed or inserted).'),
+  // The regime signal service
+  key_revoked: spec(403, EXIT.refused, 'The API key was revoked (rotating a key revokes the one it replaces).'),
+  tier_insufficient: spec(403, EXIT.refused, 'The key\'s tier does not include this endpoint.'),
+  ip_locked: spec(403, EXIT.refused, 'The key was used from another address less than 15 minutes ago; retry after 15 minutes without use (`error: "ip_locked"`).'),
+  history_limit: spec(403, EXIT.refused, 'The date is older than the key\'s tier may read.'),
+  audit_requires_agents: spec(403, EXIT.refused, 'The audit decomposition needs an engine audit account with at least 3 agents.'),
+  rate_limited: spec(429, EXIT.refused, 'Too many requests: the key reached its tier\'s requests per rolling 24 hours (`X-RateLimit-Reset` says when one frees up), or a registration mail went to the address less than a minute ago.'),
+  pipeline_lag: spec(503, EXIT.unavailable, 'No data is published yet, or a pipeline run is publishing and the newest day is older than expected.'),
+  verification_failed: spec(422, EXIT.usage, 'The e-mail verification code is wrong, expired or used up (five wrong tries).'),
+  webhook_target_refused: spec(422, EXIT.usage, 'The webhook URL points at a loopback, private, link-local or metadata address (WEBHOOK_ALLOW_PRIVATE allows it).'),
   // The pipeline
   data_invalid: spec(422, EXIT.usage, 'An input data file breaks a rule of its series; each problem names the file, the line, the value and the rule.'),
   not_enough_history: spec(422, EXIT.usage, 'The as-of date is before the first day a run can publish; the detail names that day.'),
@@ -69,7 +86,7 @@ export const ERROR_CODES = {
   hmm_zero_likelihood: spec(500, EXIT.internal, 'The observations have zero probability under the regime model.'),
   // Running the services
   port_in_use: spec(500, EXIT.conflict, 'The port `serve` should listen on is taken by another process.'),
-  service_unavailable: spec(503, EXIT.unavailable, 'A dependency (the store) is unavailable; retry after a moment.'),
+  service_unavailable: spec(503, EXIT.unavailable, 'A dependency (the store) is unavailable or did not answer in time; retry after the `Retry-After` seconds (see "Guarantees").'),
   config_invalid: spec(500, EXIT.usage, 'One or more settings are invalid.'),
   store_error: spec(500, EXIT.unavailable, 'The store failed (a migration, or the embedded store could not be opened).'),
   internal: spec(500, EXIT.internal, 'An unexpected fault; the detail (CLI) or the server log under the request id (HTTP) says what.'),
@@ -88,6 +105,8 @@ export const ERROR_CODES = {
   order_rate_exceeded: denial('The agent sent more orders in the last second than the policy allows (MiFID II RTS 6 throttle).'),
   regime_stale: denial('No regime is published, or the data of the published one (its `date`) are older than the policy\'s maximum age.'),
   agent_valid_time_lag: denial('The agent\'s agent_valid_time is further behind the current regime than the policy allows.'),
+  agent_valid_time_future: denial('The agent\'s agent_valid_time is later than the engine\'s clock by more than the replay window: a decision cannot be valid before it is made.'),
+  open_notional_exceeded: denial('The notional of the agent\'s open (authorized, unbound) orders plus this one exceeds its max_open_notional.'),
   heartbeat_signature_invalid: denial('The heartbeat\'s signature does not verify against the regime operator\'s public key.'),
   heartbeat_expired: denial('The heartbeat\'s timestamp_ms is outside the replay window of the engine\'s clock.'),
   heartbeat_regime_mismatch: denial('The heartbeat\'s regime_id is not the current regime\'s.'),
@@ -95,6 +114,7 @@ export const ERROR_CODES = {
   heartbeat_mta_required: denial('HEARTBEAT_REQUIRE_MTA_REF is on and the heartbeat carries no mta_ref.'),
   heartbeat_replayed: denial('The heartbeat\'s sequence_id is not greater than the last one accepted from this agent.'),
   agent_not_permitted: denial('The token is bound to other agents.'),
+  mtls_cn_mismatch: denial('The client certificate\'s common name (or the agents TLS_CN_MAP gives it) is not the order\'s agent_id, or the agent of the trace being bound.'),
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -138,9 +158,9 @@ export class TradesealError extends Error {
     return this.message;
   }
 
-  /** The response body of the interface decisions. 5xx bodies never carry internals. */
+  /** The response body of the interface decisions. A 500 never carries internals; a 503 says what is unavailable. */
   toBody(): Record<string, unknown> {
-    if (this.status >= 500 && this.code !== 'service_unavailable') {
+    if (this.status === 500 || this.status === 502) {
       return { code: 'internal', detail: ERROR_CODES.internal.description };
     }
     const body: Record<string, unknown> = { code: this.code, detail: this.message, ...this.extra };

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
+import { tableFlags, tableStyle } from '../../src/cli/table-flags.js';
 import { checkRequest } from '../../src/cli/engine-input.js';
 import { limitFlag, renderTraceListing, toListing, type TraceListing } from '../../src/cli/trace-listing.js';
 import { pendingQuery } from '../../src/engine/inputs.js';
@@ -14,6 +15,7 @@ export default class EnginePending extends TradesealCommand {
   static override flags = {
     'age-seconds': Flags.string({ summary: `Only traces authorized at least this many seconds ago (${ageSeconds.minimum}-${ageSeconds.maximum}, default ${ageSeconds.default})`, helpValue: 'SECONDS' }),
     limit: limitFlag,
+    ...tableFlags,
   };
 
   async run(): Promise<TraceListing & { age_seconds: number }> {
@@ -25,7 +27,7 @@ export default class EnginePending extends TradesealCommand {
     }, 'querystring');
     const olderThan = new Date(Date.now() - q.age_seconds * 1000);
     const listing = toListing(await this.withStore((store) => listTraces(store.sql, { limit: q.limit, statuses: ['PENDING'], olderThan })));
-    this.log(renderTraceListing(listing, `pending traces older than ${q.age_seconds} s`));
+    this.log(renderTraceListing(listing, `pending traces older than ${q.age_seconds} s`, tableStyle(flags)));
     return { age_seconds: q.age_seconds, ...listing };
   }
 }

@@ -2,7 +2,8 @@ import { Flags } from '@oclif/core';
 import { cliActor } from '../../src/cli/actor.js';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { renderBroadcast } from '../../src/cli/engine-views.js';
-import { currentRegime, releaseOverride, type Release } from '../../src/engine/store/regime.js';
+import { releaseOperatorOverride } from '../../src/engine/ops/regime.js';
+import { currentRegime, type Release } from '../../src/engine/store/regime.js';
 import { TradesealError } from '../../src/errors.js';
 
 export default class RegimeRelease extends TradesealCommand {
@@ -26,7 +27,7 @@ export default class RegimeRelease extends TradesealCommand {
         throw new TradesealError('regime_override_not_in_force', current ? `the broadcast in force (#${current.id}, ${current.regime} on ${current.date}) comes from the pipeline, not from an operator` : 'no regime is published at all');
       }
       await this.confirmDestructive(`Release override #${current.id} (${current.regime}, by ${current.published_by ?? 'unknown'}) and enforce the newest published day's regime again?`, flags.yes);
-      return releaseOverride(store.sql, cliActor(), reason);
+      return releaseOperatorOverride(store.sql, cliActor(), reason);
     });
     this.log(`released override #${release.released.id} (${release.released.regime}); in force now:\n${renderBroadcast(release.broadcast)}`);
     return release;

@@ -1,6 +1,7 @@
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { chartsWanted, lineChart } from '../../src/cli/charts.js';
 import { checkRequest } from '../../src/cli/engine-input.js';
+import { callService, remoteFlags, remoteOf } from '../../src/cli/signals-client.js';
 import { renderPerformance, renderRegimeDistribution } from '../../src/cli/quant-view.js';
 import { calendarDateFlag } from '../../src/cli/instant.js';
 import { backtestBody } from '../../src/signals/inputs.js';
@@ -13,12 +14,17 @@ export default class SignalsBacktest extends TradesealCommand {
   static override flags = {
     start: calendarDateFlag({ summary: 'First day, YYYY-MM-DD (inclusive)', required: true }),
     end: calendarDateFlag({ summary: 'Last day, YYYY-MM-DD (inclusive)', required: true }),
+    ...remoteFlags,
   };
 
   async run(): Promise<Backtest> {
     const { flags } = await this.parse(SignalsBacktest);
     const range = checkRequest<{ start: string; end: string }>(backtestBody, { start: flags.start, end: flags.end }, 'body');
-    const result = await this.withStore((store) => backtest(store.sql, range));
+    const remote = await remoteOf(flags, this.settings);
+    // The service answers the summary and the figures; the curve for the chart is computed here only locally.
+    const result: Backtest = remote
+      ? { ...(await callService<Omit<Backtest, 'curve'>>(remote, 'POST', '/v1/backtest', { body: range })), curve: { dates: [], strategy: [], buy_and_hold: [] } }
+      : await this.withStore((store) => backtest(store.sql, range));
     const s = result.summary;
     this.log(`backtest ${result.start} to ${result.end}: ${s.total_days} trading days, ${s.transitions} transitions, persistence ${s.avg_persistence_days.toFixed(1)} days on average, mean risk score ${s.mean_risk_score.toFixed(3)}`);
     this.log(renderRegimeDistribution(s.regime_distribution));

@@ -3,6 +3,7 @@ import { Flags } from '@oclif/core';
 import { writeFileAtomically } from '../../src/atomic-file.js';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { checkRequest } from '../../src/cli/engine-input.js';
+import { callService, remoteFlags, remoteOf, type Remote } from '../../src/cli/signals-client.js';
 import { validationError } from '../../src/errors.js';
 import { exportQuery } from '../../src/signals/inputs.js';
 import { exportRows, exportSize } from '../../src/signals/store/quant.js';
@@ -18,6 +19,14 @@ async function toStdout(text: string): Promise<void> {
 }
 
 export default class SignalsExport extends TradesealCommand {
+  /** The service's CSV (its tier caps the rows), to a file or standard output; the number of rows written. */
+  private async remoteExport(remote: Remote, limit: number | undefined, out: string | undefined): Promise<number> {
+    const text = await callService<string>(remote, 'GET', '/v1/export/csv', { query: { limit }, text: true });
+    if (out !== undefined) await writeFileAtomically(path.resolve(out), (append) => append(text));
+    else await toStdout(text);
+    return Math.max(0, text.trim().split('\n').length - 1);
+  }
+
   static override summary = 'Export the published regimes as CSV, newest first (stdout, or a file with --out)';
   static override description = `Columns, in the interface's order: date, regime, risk_score, equity_exposure (a number: 1, 0.75, 0.25 or 0), prob_expansion, prob_recovery, prob_tightening, prob_risk_off; one row per published day, newest first, the newest --limit days (default ${EXPORT_DEFAULT_LIMIT}). Numbers are written in full. --out writes the file atomically (a reader never sees half of it) and shows progress on a terminal; --json (with --out) answers {rows, file}.`;
   static override examples = [
@@ -27,6 +36,7 @@ export default class SignalsExport extends TradesealCommand {
   static override flags = {
     limit: Flags.string({ summary: `How many days, newest first (default ${EXPORT_DEFAULT_LIMIT})`, helpValue: 'N' }),
     out: Flags.string({ summary: 'Write to this file instead of standard output' }),
+    ...remoteFlags,
   };
 
   async run(): Promise<{ rows: number; file: string | null }> {
@@ -37,7 +47,9 @@ export default class SignalsExport extends TradesealCommand {
       throw validationError([{ field: '--json', message: 'needs --out FILE: the rows go to the file, the JSON answer to standard output' }]);
     }
     const progress = flags.out !== undefined && process.stderr.isTTY === true;
-    const written = await this.withStore(async (store) => {
+    const remote = await remoteOf(flags, this.settings);
+    // Remotely, the service's default (and the key's tier) decide the rows unless --limit is given.
+    const written = remote ? await this.remoteExport(remote, flags.limit === undefined ? undefined : limit, flags.out) : await this.withStore(async (store) => {
       const total = await exportSize(store.sql, limit);
       let rows = 0;
       const write = async (append: (text: string) => Promise<void>): Promise<void> => {

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { chartsWanted, lineChart } from '../../src/cli/charts.js';
 import { checkRequest } from '../../src/cli/engine-input.js';
+import { callService, remoteFlags, remoteOf } from '../../src/cli/signals-client.js';
 import { renderTable } from '../../src/cli/table.js';
 import { TradesealError } from '../../src/errors.js';
 import { forecastQuery } from '../../src/signals/inputs.js';
@@ -15,19 +16,25 @@ export default class SignalsForecast extends TradesealCommand {
   static override examples = ['<%= config.bin %> signals forecast', '<%= config.bin %> signals forecast --horizon 10 --json'];
   static override flags = {
     horizon: Flags.string({ summary: 'Business days ahead, 1 to 10 (default 5)', helpValue: '1..10' }),
+    ...remoteFlags,
   };
 
   async run(): Promise<ForecastEnvelope> {
     const { flags } = await this.parse(SignalsForecast);
     const { horizon } = checkRequest<{ horizon: number }>(forecastQuery, flags.horizon === undefined ? {} : { horizon: flags.horizon }, 'querystring');
-    const { published, recent } = await this.withStore(async (store) => ({
-      published: await latestForecast(store.sql),
-      recent: chartsWanted(this.jsonEnabled()) ? (await compactHistory(store.sql, {})).slice(-60) : [],
-    }));
-    if (!published) throw new TradesealError('not_found', 'no forecast is published yet', { hint: 'run the pipeline: `tradeseal pipeline run`' });
-    const envelope = sliceForecast(published, horizon);
+    const remote = await remoteOf(flags, this.settings);
+    const { envelope, base, recent } = remote
+      ? { envelope: await callService<ForecastEnvelope>(remote, 'GET', '/v1/forecast', { query: { horizon } }), base: null, recent: [] }
+      : await this.withStore(async (store) => {
+        const published = await latestForecast(store.sql);
+        if (!published) throw new TradesealError('not_found', 'no forecast is published yet', { hint: 'run the pipeline: `tradeseal pipeline run`' });
+        return {
+          envelope: sliceForecast(published, horizon), base: published.base_date,
+          recent: chartsWanted(this.jsonEnabled()) ? (await compactHistory(store.sql, {})).slice(-60) : [],
+        };
+      });
     const f = (x: number): string => x.toFixed(4);
-    this.log(`forecast from ${published.base_date}, generated ${envelope.generated_at} (ARIMA(1,0,1) per column, exact ML)`);
+    this.log(`forecast${base ? ` from ${base}` : ''}, generated ${envelope.generated_at} (ARIMA(1,0,1) per column, exact ML)`);
     this.log(renderTable(['date', 'regime', 'confidence', 'risk_score', 'expansion', 'recovery', 'tightening', 'risk_off'],
       envelope.forecast.map((r) => [r.date, r.regime, f(r.confidence), f(r.risk_score), f(r.prob_expansion), f(r.prob_recovery), f(r.prob_tightening), f(r.prob_risk_off)])));
     if (recent.length > 0) {

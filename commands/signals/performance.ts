@@ -3,7 +3,8 @@ import { chartsWanted, lineChart } from '../../src/cli/charts.js';
 import { checkRequest } from '../../src/cli/engine-input.js';
 import { calendarDateFlag } from '../../src/cli/instant.js';
 import { renderPerformance } from '../../src/cli/quant-view.js';
-import { TradesealError } from '../../src/errors.js';
+import { TradesealError, validationError } from '../../src/errors.js';
+import { callService, remoteFlags, remoteOf } from '../../src/cli/signals-client.js';
 import { dateRangeQuery } from '../../src/signals/inputs.js';
 import { windowStrategy } from '../../src/signals/ops/backtest.js';
 import { latestReports } from '../../src/signals/store/quant.js';
@@ -16,6 +17,7 @@ export default class SignalsPerformance extends TradesealCommand {
   static override flags = {
     start: calendarDateFlag({ summary: 'First day, YYYY-MM-DD (inclusive)' }),
     end: calendarDateFlag({ summary: 'Last day, YYYY-MM-DD (inclusive)' }),
+    ...remoteFlags,
   };
 
   async run(): Promise<PerformanceReport> {
@@ -23,7 +25,13 @@ export default class SignalsPerformance extends TradesealCommand {
     const range = checkRequest<{ start?: string; end?: string }>(dateRangeQuery, {
       ...(flags.start === undefined ? {} : { start: flags.start }), ...(flags.end === undefined ? {} : { end: flags.end }),
     }, 'querystring');
-    const { report, chart } = await this.withStore(async (store) => {
+    const remote = await remoteOf(flags, this.settings);
+    if (remote && (range.start !== undefined || range.end !== undefined)) {
+      throw validationError([{ field: '--start', message: 'a window is computed from the local store; the service (GET /v1/performance) answers the whole history' }]);
+    }
+    const { report, chart } = remote
+      ? { report: await callService<PerformanceReport>(remote, 'GET', '/v1/performance'), chart: null }
+      : await this.withStore(async (store) => {
       if (range.start === undefined && range.end === undefined) {
         const published = await latestReports(store.sql);
         if (!published) throw new TradesealError('not_found', 'no performance report is published yet', { hint: 'run the pipeline: `tradeseal pipeline run`' });

@@ -6,7 +6,7 @@
 import { trendLabel } from '../features/params.js';
 import type { ModelDay } from '../model/walk-forward.js';
 import { confidence, expectedRemainingDays, mostLikely, persistence, REGIME_ORDER, riskScore } from '../regime/signals.js';
-import type { LiquidityDay, MarketDay, ScorecardDay, SignalDay } from './types.js';
+import type { IndicatorDay, LiquidityDay, MarketDay, ScorecardDay, SignalDay } from './types.js';
 
 export interface FrameColumns {
   dates: string[];
@@ -26,6 +26,7 @@ export interface Assembled {
   liquidity: LiquidityDay[];
   scorecard: ScorecardDay[];
   market: MarketDay[];
+  indicators: IndicatorDay[];
 }
 
 const closeOrNull = (x: number): number | null => (Number.isFinite(x) ? x : null);
@@ -40,6 +41,7 @@ export function assemble(frame: FrameColumns, days: readonly ModelDay[], before 
   const tga = col(frame, 'tga_bn');
   const spy = col(frame, 'spy_close');
   const gld = col(frame, 'gold_close');
+  const indicatorColumns = ['vix', 'hy_spread_pct', 'curve_10y2y_pp', 'dollar'].map((n) => col(frame, n));
   const gauges = ['growth_momentum', 'inflation_momentum', 'liquidity', 'financial_stress', 'dollar_strength'].map((n) => col(frame, n));
 
   const top = days.map((d) => mostLikely(d.probs));
@@ -48,6 +50,7 @@ export function assemble(frame: FrameColumns, days: readonly ModelDay[], before 
   const liquidity: LiquidityDay[] = [];
   const scorecard: ScorecardDay[] = [];
   const market: MarketDay[] = [];
+  const indicators: IndicatorDay[] = [];
   days.forEach((d, i) => {
     const t = d.index;
     const date = frame.dates[t] as string;
@@ -78,6 +81,8 @@ export function assemble(frame: FrameColumns, days: readonly ModelDay[], before 
     const [g, inf, liq, fs, usd] = gauges.map((c) => round(c[t] as number, 10));
     scorecard.push({ date, growth_momentum: g!, inflation_momentum: inf!, liquidity: liq!, financial_stress: fs!, dollar_strength: usd! });
     market.push({ date, spy_close: closeOrNull(spy[t] as number), gld_close: closeOrNull(gld[t] as number) });
+    const [vix, hy, curve, dollar] = indicatorColumns.map((c) => closeOrNull(c[t] as number));
+    indicators.push({ date, vix: vix ?? null, hy_spread_pct: hy ?? null, curve_10y2y_pp: curve ?? null, dollar: dollar ?? null });
   });
-  return { signals, liquidity, scorecard, market };
+  return { signals, liquidity, scorecard, market, indicators };
 }

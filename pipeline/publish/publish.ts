@@ -1,8 +1,8 @@
 /**
  * Publishing a run: every table a run writes is replaced together in ONE transaction, so readers never see
  * half a run (PIPELINE.md, "Publishing"): the signal packages, net liquidity, the scorecard, the fitted
- * models, the market closes, the forecast, the performance report and chart data, the run record with its
- * publication plan, and the regime broadcast of the newest day (source
+ * models, the market closes, the stress indicators' levels, the forecast, the performance report and chart
+ * data, the run record with its publication plan, and the regime broadcast of the newest day (source
  * `pipeline`), which every engine instance enforces within a second, unless an operator's override is in
  * force: then the history is published and the override stays (src/engine/store/regime.ts).
  * What may be replaced was decided before (`plan.ts`, `run.ts`); this module writes what it is told.
@@ -29,7 +29,7 @@ async function insertChunked(conn: postgres.ReservedSql, table: string, rows: ob
  */
 export async function publish(conn: postgres.ReservedSql, pub: Publication, replaceFrom: string | null, plan: PublishPlan, previousLast: SignalDay | null = null): Promise<PipelineBroadcast> {
   return transactionOn(conn, async (tx) => {
-    for (const table of ['signal_days', 'net_liquidity', 'scorecard_days', 'market_days']) {
+    for (const table of ['signal_days', 'net_liquidity', 'scorecard_days', 'market_days', 'indicator_days']) {
       if (replaceFrom === null) await tx`delete from ${tx(table)}`;
       else await tx`delete from ${tx(table)} where date >= ${replaceFrom}`;
     }
@@ -37,6 +37,7 @@ export async function publish(conn: postgres.ReservedSql, pub: Publication, repl
     await insertChunked(tx, 'net_liquidity', pub.liquidity);
     await insertChunked(tx, 'scorecard_days', pub.scorecard);
     await insertChunked(tx, 'market_days', pub.market);
+    await insertChunked(tx, 'indicator_days', pub.indicators);
     for (const f of pub.fits) {
       await tx`insert into model_fits (run_id, fit_date, pca, hmm) values (${pub.run.run_id}, ${f.fit_date}, ${tx.json(f.pca as never)}, ${tx.json(f.hmm as never)})`;
     }

@@ -13,7 +13,7 @@
 import os from 'node:os';
 import type postgres from 'postgres';
 import { ADVISORY_LOCKS, tryAdvisoryLock } from '../../src/store/advisory-lock.js';
-import type { Sql } from '../../src/store/driver.js';
+import { withoutStatementTimeout, type Sql } from '../../src/store/driver.js';
 import { isAlive } from '../../src/store/embedded-owner.js';
 import { TradesealError } from '../../src/errors.js';
 import type { PublishPlan } from './plan.js';
@@ -70,7 +70,9 @@ export async function withRunLock<T>(sql: Sql, run: RunRecord, fn: (conn: postgr
               ${run.seed}, ${conn.json(run.parameters as never)}, ${process.pid}, ${os.hostname()})`;
     runningHere.add(run.run_id);
     try {
-      return await fn(conn);
+      // A run's publication is one long transaction on this connection: the server's statement timeout
+      // (for requests) must not cut it when a run shares the server's store handle.
+      return await withoutStatementTimeout(conn, () => fn(conn));
     } catch (err) {
       await conn`update model_runs set status = 'failed', error = ${`${(err as { code?: string }).code ?? (err as Error).name}: ${(err as Error).message}`.slice(0, 2000)}, finished_at = clock_timestamp()
                  where run_id = ${run.run_id} and status = 'running'`.catch(() => {});

@@ -58,6 +58,15 @@ export interface MarketDay {
   gld_close: number | null;
 }
 
+/** The stress indicators' levels on each published day (null where the frame has no value). */
+export interface IndicatorDay {
+  date: string;
+  vix: number | null;
+  hy_spread_pct: number | null;
+  curve_10y2y_pp: number | null;
+  dollar: number | null;
+}
+
 export interface ModelFitRecord {
   fit_date: string;
   pca: unknown;
@@ -82,6 +91,7 @@ export interface Publication {
   liquidity: LiquidityDay[];
   scorecard: ScorecardDay[];
   market: MarketDay[];
+  indicators: IndicatorDay[];
   fits: ModelFitRecord[];
   pcaFitDate: string;
   hmmFitDate: string;

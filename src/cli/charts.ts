@@ -19,7 +19,7 @@ export function chartsWanted(json: boolean): boolean {
 }
 
 /** `values` sampled to at most `width` points, evenly spaced, first and last kept. */
-export function sample(values: readonly number[], width: number): number[] {
+export function sample<T>(values: readonly T[], width: number): T[] {
   if (values.length <= width) return [...values];
   return Array.from({ length: width }, (_, i) => values[Math.round((i * (values.length - 1)) / (width - 1))]!);
 }

@@ -119,9 +119,13 @@ export interface AgentRegistrationFlags {
   'max-notional': string;
   model?: string[] | undefined;
   'allowed-regime'?: string[] | undefined;
+  'max-open-notional'?: string | undefined;
 }
 
-const AGENT_FLAGS: FlagNames = { models: '--model', allowed_regimes: '--allowed-regime' };
+const AGENT_FLAGS: FlagNames = { models: '--model', allowed_regimes: '--allowed-regime', max_open_notional: '--max-open-notional' };
+
+/** `--allowed-regime 2` names a regime by its wire id, as the API's `allowed_regimes: [2]` does. */
+const regimeFlag = (value: string): string | number => (/^\d+$/.test(value) ? Number(value) : value);
 
 /** The body of `POST /engine/admin/agents` the flags describe, checked with its schema; throws `validation_failed` listing every bad flag. */
 export function agentRegistration(flags: AgentRegistrationFlags): RegisterAgentInput {
@@ -131,7 +135,8 @@ export function agentRegistration(flags: AgentRegistrationFlags): RegisterAgentI
     name: flags.name,
     max_notional: numberOf(flags['max-notional']),
     models,
-    ...(flags['allowed-regime'] ? { allowed_regimes: flags['allowed-regime'] } : {}),
+    ...(flags['allowed-regime'] ? { allowed_regimes: flags['allowed-regime'].map(regimeFlag) } : {}),
+    ...(flags['max-open-notional'] !== undefined ? { max_open_notional: numberOf(flags['max-open-notional']) } : {}),
   };
   refuse([...requestErrors(registerAgentBody, body, 'body', AGENT_FLAGS), ...parseErrors], `each --model is ${MODEL_FORM}, e.g. alpha-7:${'0'.repeat(64)}`);
   return body as RegisterAgentInput;

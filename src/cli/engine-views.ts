@@ -2,13 +2,13 @@
  * Terminal views of the engine's records for the operator commands: plain text, no colours, one function
  * per record. They only present what the command loaded; `--json` returns the records themselves.
  */
-import type { Agent } from '../engine/store/agents.js';
+import type { AgentView } from '../engine/ops/agent-details.js';
 import type { RegimeBroadcast } from '../engine/store/regime.js';
 import type { ShadowMode } from '../engine/store/shadow.js';
 import type { IssuedToken, TokenRecord } from '../engine/store/tokens.js';
 import type { TraceVerification } from '../engine/trace/read.js';
 import { REGIMES } from '../engine/vocabulary.js';
-import { renderTable } from './table.js';
+import { renderTable, type TableStyle } from './table.js';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -37,30 +37,35 @@ export function renderIssuedToken(t: IssuedToken): string {
   ].join('\n');
 }
 
-export function renderTokens(tokens: TokenRecord[]): string {
+export function renderTokens(tokens: TokenRecord[], style: TableStyle = {}): string {
   if (tokens.length === 0) return 'no tokens (the first owner token: tradeseal engine tokens bootstrap)';
   return renderTable(
     ['token_id', 'client_name', 'role', 'state', 'agent_ids', 'created_at', 'expires_at'],
     tokens.map((t) => [t.token_id, t.client_name, t.role, tokenState(t), t.agent_ids?.join(',') ?? 'all', iso(t.created_at), iso(t.expires_at) ?? 'never']),
+    style,
   );
 }
 
-export function renderAgent(a: Agent): string {
+/** An agent's name, or what stands in for it once erased. */
+const agentName = (a: AgentView): string => a.name ?? (a.erased ? '(erased)' : '-');
+
+export function renderAgent(a: AgentView): string {
   return [
     renderFields([
-      ['agent_id', a.agent_id], ['name', a.name], ['status', a.status_reason ? `${a.status} (${a.status_reason})` : a.status],
-      ['max_notional', a.max_notional], ['allowed_regimes', a.allowed_regimes?.join(', ') ?? 'all'], ['created_at', iso(a.created_at)],
+      ['agent_id', a.agent_id], ['name', agentName(a)], ['status', a.status_reason ? `${a.status} (${a.status_reason})` : a.status],
+      ['max_notional', a.max_notional], ['max_open_notional', a.max_open_notional ?? 'none'], ['allowed_regimes', a.allowed_regimes?.join(', ') ?? 'all'], ['created_at', iso(a.created_at)],
     ]),
     'models:',
     a.models.length === 0 ? '  none' : renderTable(['model_id', 'model_hash_hex'], a.models.map((m) => [m.model_id, m.model_hash_hex])).replace(/^/gm, '  '),
   ].join('\n');
 }
 
-export function renderAgents(agents: Agent[]): string {
+export function renderAgents(agents: AgentView[], style: TableStyle = {}): string {
   if (agents.length === 0) return 'no agents (register one: tradeseal engine agents register)';
   return renderTable(
     ['agent_id', 'name', 'status', 'max_notional', 'allowed_regimes', 'models', 'created_at'],
-    agents.map((a) => [a.agent_id, a.name, a.status, a.max_notional, a.allowed_regimes?.join(',') ?? 'all', a.models.map((m) => m.model_id).join(','), iso(a.created_at)]),
+    agents.map((a) => [a.agent_id, agentName(a), a.status, a.max_notional, a.allowed_regimes?.join(',') ?? 'all', a.models.map((m) => m.model_id).join(','), iso(a.created_at)]),
+    style,
   );
 }
 

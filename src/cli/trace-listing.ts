@@ -6,7 +6,7 @@
 import { Flags } from '@oclif/core';
 import { listingLimit } from '../engine/inputs.js';
 import type { ListingItem } from '../engine/store/traces.js';
-import { renderTable } from './table.js';
+import { renderTable, type TableStyle } from './table.js';
 
 /** Fewer than the API's default: a listing on a terminal is read, not processed. */
 export const DEFAULT_LIMIT = 50;
@@ -26,15 +26,17 @@ export const limitFlag = Flags.string({
 export const toListing = ({ items, hasMore }: { items: ListingItem[]; hasMore: boolean }): TraceListing =>
   ({ count: items.length, has_more: hasMore, traces: items });
 
-/** Newest first, as stored; `what` names the listing when it is empty ("no pending traces"). */
-export function renderTraceListing(listing: TraceListing, what = 'traces'): string {
+/** Newest first, as stored; `what` names the listing when it is empty ("no pending traces"). Under `--csv` the rows alone. */
+export function renderTraceListing(listing: TraceListing, what = 'traces', style: TableStyle = {}): string {
   if (listing.count === 0) return `no ${what}`;
   const table = renderTable(
     ['txn_time', 'trace_id', 'agent_id', 'status', 'action', 'asset', 'notional', 'reasoning_hash'],
     listing.traces.map((t) => [
       t.txn_time.toISOString(), t.trace_id, t.agent_id, t.status, t.action, t.asset,
-      `${t.notional} ${t.notional_currency}`, `${t.reasoning_hash.slice(0, 16)}…`,
+      `${t.notional} ${t.notional_currency}`, style.csv ? t.reasoning_hash : `${t.reasoning_hash.slice(0, 16)}…`,
     ]),
+    style,
   );
+  if (style.csv) return table;
   return `${table}\n${listing.count} shown${listing.has_more ? '; more exist (raise --limit, or narrow the window)' : ''}`;
 }

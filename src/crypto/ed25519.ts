@@ -2,12 +2,15 @@
  * Ed25519 signatures (RFC 8032 §5.1: pure Ed25519, no context, no prehash) behind one module.
  *
  * A secret key is the RFC 8032 32-byte seed (not libsodium's 64-byte seed || public key); a public key is
- * the 32-byte encoded point; a signature is 64 bytes. Key generation and signing use @noble/ed25519's
+ * the 32-byte encoded point; a signature is 64 bytes. Key generation and one-off signing use @noble/ed25519's
  * synchronous API with node:crypto's SHA-512. Verification is on the hot path, so it uses node:crypto
- * (OpenSSL, about 14x faster than noble) with one cached KeyObject per public key.
+ * (OpenSSL, about 14x faster than noble) with one cached KeyObject per public key. A service that signs on
+ * every request (the signal service's heartbeats) builds a `createSigner` once: node:crypto with the key's
+ * KeyObject made once, about 9x faster than noble here; both give the same bytes (RFC 8032 signatures are
+ * deterministic, and a test checks it).
  * Arguments are checked at the edge and errors name the argument ("secretKey must be 32 bytes, got 31").
  */
-import { createHash, createPublicKey, verify as nodeVerify, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, sign as nodeSign, verify as nodeVerify, type KeyObject } from 'node:crypto';
 import * as ed from '@noble/ed25519';
 
 export const SECRET_KEY_LENGTH = 32;
@@ -19,6 +22,8 @@ ed.hashes.sha512 ??= (message) => new Uint8Array(createHash('sha512').update(mes
 
 /** DER prefix of an Ed25519 SubjectPublicKeyInfo; the 32-byte key follows (RFC 8410 §4). */
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+/** DER prefix of an Ed25519 PKCS#8 OneAsymmetricKey without the public key; the 32-byte seed follows (RFC 8410 §7). */
+const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -91,6 +96,19 @@ export function sign(message: Uint8Array, secretKey: Uint8Array): Uint8Array {
   expectBytes(message, 'message');
   expectBytes(secretKey, 'secretKey', SECRET_KEY_LENGTH);
   return ed.sign(message, secretKey);
+}
+
+/**
+ * A signing function for one secret key, for signing many messages: node:crypto (OpenSSL) with the key's
+ * KeyObject built once. Gives exactly the bytes of `sign` (RFC 8032 §5.1.6 is deterministic).
+ */
+export function createSigner(secretKey: Uint8Array): (message: Uint8Array) => Uint8Array {
+  expectBytes(secretKey, 'secretKey', SECRET_KEY_LENGTH);
+  const keyObject = createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, secretKey]), format: 'der', type: 'pkcs8' });
+  return (message) => {
+    expectBytes(message, 'message');
+    return nodeSign(null, message, keyObject);
+  };
 }
 
 /**

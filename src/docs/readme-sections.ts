@@ -1,15 +1,17 @@
 /**
  * The README sections generated from code, so documented tables cannot drift from the code that defines
- * them (the settings, the error codes and the policy denial codes).
+ * them (the settings, the error codes, the policy denial codes and the signal service's tiers).
  */
 import { settingsTable } from '../config.js';
 import { codesTable } from '../errors.js';
+import { tiersTable } from '../signals/ops/account.js';
 
 export function generatedSections(): Record<string, string> {
   return {
     settings: settingsTable(),
     denials: codesTable('denial'),
     errors: codesTable('error'),
+    tiers: tiersTable(),
   };
 }
 

@@ -10,8 +10,8 @@ import { forbidden, unauthorized } from '../errors.js';
 import type { TokenRecord } from './store/tokens.js';
 import type { TokenCache } from './token-cache.js';
 
-/** What a route needs: `read` (any role), `write` (client or owner), `owner`. */
-export type Access = 'read' | 'write' | 'owner';
+/** What a route needs: `read` (any role), `write` (client or owner), `owner`, `audit` (owner or auditor). */
+export type Access = 'read' | 'write' | 'owner' | 'audit';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,6 +36,7 @@ export function requireToken(ctx: { tokens: TokenCache }, access: Access): onReq
     }
     if (access === 'owner' && token.role !== 'owner') throw forbidden('forbidden', `this operation needs an owner token; this token's role is ${token.role}`);
     if (access === 'write' && token.role === 'auditor') throw forbidden('forbidden', 'an auditor token reads, never writes');
+    if (access === 'audit' && token.role === 'client') throw forbidden('forbidden', 'this operation needs an owner or auditor token; this token\'s role is client');
     req.principal = token;
   };
 }

@@ -2,27 +2,36 @@
  * Authorize: the engine's pre-trade gate. In order:
  * 1. scope: a client token bound to agents acts for those only;
  * 2. idempotency: a retry of the same order returns the original response; other fields → 409;
- * 3. registry: the agent is Active and the model version approved (never bypassed, shadow mode or not);
+ * 3. registry: the agent is Active and not erased, and the model version approved (never bypassed, shadow
+ *    mode or not);
  * 4. Layer 2: the heartbeat's signature, age, regime and mta_ref, and not already spent;
- * 5. policy: the regime's rules, the order's shape and size, the per-agent message rate;
- * 6. seal and commit the trace in one statement that first spends the heartbeat's sequence (atomic, once
+ * 5. clock: an agent_valid_time later than the engine's clock beyond the replay window is refused;
+ * 6. policy: the regime's rules, the order's shape and size, the per-agent message rate, and (for an agent
+ *    with `max_open_notional`) its open exposure, judged under a lock on the agent's row in the transaction
+ *    that seals, so concurrent orders cannot both take the last room under the cap;
+ * 7. seal and commit the trace in one statement that first spends the heartbeat's sequence (atomic, once
  *    per agent: a replay writes nothing and answers 403); answer 200 only after the commit.
- * With shadow mode on, a policy violation (step 5) does not stop the order: the trace is SHADOW_HALTED.
+ * With shadow mode on, a policy violation (step 6) does not stop the order: the trace is SHADOW_HALTED.
+ * A retry of an order that was authorized gets the original answer whatever heartbeat it carries: a spent
+ * heartbeat is refused only when no order with this client_order_id was sealed.
  */
 import { randomUUID } from 'node:crypto';
 import { hashJson } from '../crypto/hash.js';
 import { canonicalJson } from '../crypto/jcs.js';
 import { conflict, forbidden, TradesealError, validationError } from '../errors.js';
+import type { Sql } from 'postgres';
 import type { TokenRecord } from './store/tokens.js';
 import { mayActFor } from './auth.js';
 import type { EngineContext } from './context.js';
 import { type DenialCode, type Verdict } from './denials.js';
 import { checkHeartbeat, heartbeatSignatureValid, type SignedHeartbeat } from './heartbeat/check.js';
 import { checkOrderRate, evaluatePolicy } from './policy/evaluate.js';
-import { authorizeLookup } from './store/agents.js';
+import { checkOpenExposure, checkValidTime } from './policy/exposure.js';
+import { authorizeLookup, lockedOpenNotional } from './store/agents.js';
+import { regulatoryKeyFor, storedRegulatory } from './ops/trace-personal.js';
 import { findIdempotent, type AuthorizeResponse } from './store/idempotency.js';
 import { countOrder } from './store/rate-and-marks.js';
-import { insertTrace } from './store/traces.js';
+import { insertTrace, type InsertOutcome, type NewTrace } from './store/traces.js';
 import { isoMs, TIME_SOURCE, type SealedTrace } from './trace/document.js';
 import { latentFingerprint, newRegulatorySalt, reasoningHashOf, regulatoryCommitment, TRACE_VERSION, type RegulatoryBlock } from './trace/seal.js';
 import { REGIME_LABELS, type OrderType, type TradeAction } from './vocabulary.js';
@@ -85,6 +94,7 @@ export async function authorize(ctx: EngineContext, principal: TokenRecord | und
   if (!agent || agent.status !== 'Active') {
     throw denied('agent_not_active', agent ? `agent ${req.agent_id} is ${agent.status}` : `agent ${req.agent_id} is not registered`);
   }
+  if (agent.erased) throw denied('agent_not_active', `agent ${req.agent_id} was erased`);
   if (!agent.model_registered) {
     throw denied('model_not_registered', `model ${req.model_id} with hash ${req.model_hash_hex} is not approved for agent ${req.agent_id}`);
   }
@@ -92,6 +102,8 @@ export async function authorize(ctx: EngineContext, principal: TokenRecord | und
   const now = ctx.now();
   const regime = ctx.state.regime;
   const cfg = ctx.config;
+  const validTime = checkValidTime(req.agent_valid_time, now, cfg.heartbeatReplayWindowMs);
+  if (!validTime.ok) throw denied(validTime.code, validTime.detail);
   const hb = req.heartbeat ?? null;
   if (cfg.layer2Enabled && !hb) throw validationError([{ field: 'heartbeat', message: 'is required (LAYER2_ENABLED)' }]);
   const signatureValid = hb ? heartbeatSignatureValid(hb, cfg.regimeOperatorPubkey) : false;
@@ -103,7 +115,7 @@ export async function authorize(ctx: EngineContext, principal: TokenRecord | und
     if (!v.ok) throw denied(v.code, v.detail);
     // A heartbeat already spent is refused before the policy is judged; the sealing statement re-checks
     // atomically (a concurrent request may spend it in between).
-    if (lastSequence !== null && hb.sequence_id <= lastSequence) throw replayed(hb.sequence_id, req.agent_id);
+    if (lastSequence !== null && hb.sequence_id <= lastSequence) return spentHeartbeat(ctx.sql, req, hash, hb.sequence_id);
   }
 
   const policy = ctx.policy.document;
@@ -120,52 +132,90 @@ export async function authorize(ctx: EngineContext, principal: TokenRecord | und
   const shadow = ctx.state.shadow.enabled;
   if (!verdict.ok && !shadow) throw denied(verdict.code, verdict.detail);
 
-  const traceId = randomUUID();
-  const rule = regime ? policy.regimes[regime.regime] : null;
-  const sealed: SealedTrace = {
-    trace_id: traceId,
-    version: TRACE_VERSION,
-    bitemporal: { valid_time: isoMs(req.agent_valid_time), txn_time: isoMs(now), time_source: TIME_SOURCE },
-    mta: {
-      regime_id: regime?.regime_id ?? null, regime_label: regime ? REGIME_LABELS[regime.regime] : null,
-      risk_level: regime?.risk_score ?? null, max_notional_scale: rule?.max_notional_scale ?? null,
-      allowed_sides: rule ? [...rule.allowed_sides] : null, version: regime?.model_version ?? null, hash: regime?.hash ?? null,
-      signature_valid: signatureValid,
-    },
-    agent: { agent_id: req.agent_id, feature_schema_id: req.feature_schema_id,
-      latent_fingerprint: latentFingerprint(req.model_id, req.prompt_version, req.feature_schema_id, req.hyperparameter_checksum) },
-    execution: {
-      action, asset: order.asset, order_type: order.order_type, venue_id: order.venue_id, client_order_id: req.client_order_id,
-      notional_currency: order.notional_currency, quantity: order.quantity, notional: order.notional, multiplier: order.multiplier,
-      limit_price: order.limit_price, stop_price: order.stop_price, reduce_only: order.reduce_only,
-    },
-    heartbeat: { sequence_id: hb?.sequence_id ?? null, signature_valid: signatureValid, drift_ms: hb ? now - hb.timestamp_ms : null },
-    policy: { id: policy.id, version: policy.version, hash: ctx.policy.hash, result: verdict.ok ? 'PASS' : `FAIL:${verdict.code}` },
-    regulatory: null,
+  // With a key-management provider the regulatory block is stored encrypted under the agent's data key (cached).
+  const regulatoryKey = await regulatoryKeyFor(ctx.sql, ctx.keys, req.agent_id, req.regulatory != null);
+  /** The sealed trace and the answer for the final verdict. */
+  const seal = (final: Verdict): { row: NewTrace; response: AuthorizeResponse } => {
+    const traceId = randomUUID();
+    const rule = regime ? policy.regimes[regime.regime] : null;
+    const sealed: SealedTrace = {
+      trace_id: traceId,
+      version: TRACE_VERSION,
+      bitemporal: { valid_time: isoMs(req.agent_valid_time), txn_time: isoMs(now), time_source: TIME_SOURCE },
+      mta: {
+        regime_id: regime?.regime_id ?? null, regime_label: regime ? REGIME_LABELS[regime.regime] : null,
+        risk_level: regime?.risk_score ?? null, max_notional_scale: rule?.max_notional_scale ?? null,
+        allowed_sides: rule ? [...rule.allowed_sides] : null, version: regime?.model_version ?? null, hash: regime?.hash ?? null,
+        signature_valid: signatureValid,
+      },
+      agent: { agent_id: req.agent_id, feature_schema_id: req.feature_schema_id,
+        latent_fingerprint: latentFingerprint(req.model_id, req.prompt_version, req.feature_schema_id, req.hyperparameter_checksum) },
+      execution: {
+        action, asset: order.asset, order_type: order.order_type, venue_id: order.venue_id, client_order_id: req.client_order_id,
+        notional_currency: order.notional_currency, quantity: order.quantity, notional: order.notional, multiplier: order.multiplier,
+        limit_price: order.limit_price, stop_price: order.stop_price, reduce_only: order.reduce_only,
+      },
+      heartbeat: { sequence_id: hb?.sequence_id ?? null, signature_valid: signatureValid, drift_ms: hb ? now - hb.timestamp_ms : null },
+      policy: { id: policy.id, version: policy.version, hash: ctx.policy.hash, result: final.ok ? 'PASS' : `FAIL:${final.code}` },
+      regulatory: null,
+    };
+    const regulatory = req.regulatory ?? null;
+    const salt = regulatory ? newRegulatorySalt() : null;
+    if (regulatory && salt) sealed.regulatory = { commitment: regulatoryCommitment(salt, regulatory) };
+    const sealedText = canonicalJson(sealed);
+    const reasoningHash = reasoningHashOf(sealedText);
+    const response: AuthorizeResponse = { trace_id: traceId, reasoning_hash: reasoningHash, authorized: true, shadow_blocked: !final.ok };
+    return {
+      response,
+      row: {
+        trace_id: traceId, txn_time: new Date(now), agent_id: req.agent_id, client_order_id: req.client_order_id,
+        status: final.ok ? 'PENDING' : 'SHADOW_HALTED', action, asset: req.asset, quantity: req.quantity, notional: req.notional,
+        notional_currency: order.notional_currency, reasoning_hash: reasoningHash, sealed: sealedText, ...storedRegulatory(regulatoryKey, traceId, regulatory, salt),
+        policy_result: sealed.policy.result, order_hash: hash, response,
+      },
+    };
   };
-  const regulatory = req.regulatory ?? null;
-  const salt = regulatory ? newRegulatorySalt() : null;
-  if (regulatory && salt) sealed.regulatory = { commitment: regulatoryCommitment(salt, regulatory) };
-  const sealedText = canonicalJson(sealed);
-  const reasoningHash = reasoningHashOf(sealedText);
-  const response: AuthorizeResponse = { trace_id: traceId, reasoning_hash: reasoningHash, authorized: true, shadow_blocked: !verdict.ok };
 
-  const outcome = await insertTrace(ctx.sql, {
-    trace_id: traceId, txn_time: new Date(now), agent_id: req.agent_id, client_order_id: req.client_order_id,
-    status: verdict.ok ? 'PENDING' : 'SHADOW_HALTED', action, asset: req.asset, quantity: req.quantity, notional: req.notional,
-    notional_currency: order.notional_currency, reasoning_hash: reasoningHash, sealed: sealedText, regulatory, regulatory_salt: salt,
-    policy_result: sealed.policy.result, order_hash: hash, response,
-  }, hb && cfg.layer2Enabled ? hb.sequence_id : null);
-  if (outcome === 'replayed') {
-    throw replayed(hb?.sequence_id ?? 0, req.agent_id);
+  const sequence = hb && cfg.layer2Enabled ? hb.sequence_id : null;
+  let response: AuthorizeResponse | null = null;
+  let outcome: InsertOutcome;
+  const cap = agent.max_open_notional;
+  if (cap === null) {
+    const sealedTrace = seal(verdict);
+    response = sealedTrace.response;
+    outcome = await insertTrace(ctx.sql, sealedTrace.row, sequence);
+  } else {
+    outcome = await ctx.sql.begin(async (t) => {
+      const tx = t as unknown as Sql;
+      const open = await lockedOpenNotional(tx, req.agent_id);
+      // Under the agent's lock a retry whose original committed first is answered as a retry, not counted twice.
+      if (await findIdempotent(tx, req.agent_id, req.client_order_id)) return 'duplicate' as const;
+      const exposure = verdict.ok ? checkOpenExposure(open, req.notional, cap) : verdict;
+      if (!exposure.ok && !shadow) throw denied(exposure.code, exposure.detail);
+      const sealedTrace = seal(exposure);
+      response = sealedTrace.response;
+      return insertTrace(tx, sealedTrace.row, sequence);
+    });
   }
+  if (outcome === 'replayed') return spentHeartbeat(ctx.sql, req, hash, hb?.sequence_id ?? 0);
   if (outcome === 'duplicate') {
     // A concurrent request with the same client_order_id committed first: answer as its retry would be.
     const winner = await findIdempotent(ctx.sql, req.agent_id, req.client_order_id);
     if (!winner) throw new TradesealError('internal', 'idempotency record vanished');
     return replay(winner.order_hash, hash, winner.response, req.client_order_id);
   }
+  if (!response) throw new TradesealError('internal', 'an inserted trace has no response');
   return response;
+}
+
+/**
+ * A heartbeat already spent: refused, unless an order with this client_order_id was sealed meanwhile (a
+ * concurrent retry carrying the same heartbeat won the race), in which case this is its retry.
+ */
+async function spentHeartbeat(sql: Sql, req: AuthorizeRequest, hash: string, sequenceId: number): Promise<AuthorizeResponse> {
+  const winner = await findIdempotent(sql, req.agent_id, req.client_order_id);
+  if (winner) return replay(winner.order_hash, hash, winner.response, req.client_order_id);
+  throw replayed(sequenceId, req.agent_id);
 }
 
 function replay(storedHash: string, hash: string, response: AuthorizeResponse, clientOrderId: string): AuthorizeResponse {

@@ -5,6 +5,9 @@
  * - a trace that had Expired → Divergent, "bound after expiry";
  * - asset differs, or executed quantity outside the relative tolerance of the authorized quantity (a Partial
  *   fill below the quantity is within it) → Divergent, the reason naming the field and both values;
+ * - an execution time before the authorization (the exchange cannot have filled an order before it was
+ *   authorized; a 0 or a 1970 time is a client bug, not a fill), or later than the engine's clock by more
+ *   than the replay window (the clock tolerance the engine grants heartbeats) → Divergent, naming both times;
  * - otherwise Matched.
  * Rejected and Cancelled executions moved nothing, so their quantity is not compared (asset and side are).
  */
@@ -36,6 +39,9 @@ export interface BindResult {
   divergence_reason: string | null;
 }
 
+/** An instant for a reason text: ISO 8601 where Date can show it, else the raw milliseconds. */
+const isoOrRaw = (ms: number): string => (Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : `${ms} ms`);
+
 const OPPOSITE: Partial<Record<TradeAction, TradeAction>> = { Long: 'Short', Short: 'Long' };
 
 export interface AuthorizedFacts {
@@ -43,6 +49,14 @@ export interface AuthorizedFacts {
   asset: string;
   quantity: number;
   expired: boolean;
+  /** When the trace was sealed (its txn_time), Unix ms. */
+  authorized_at: number;
+}
+
+/** The engine's clock at the bind and how far ahead of it an exchange's clock may be. */
+export interface BindClock {
+  now: number;
+  toleranceMs: number;
 }
 
 /**
@@ -50,7 +64,7 @@ export interface AuthorizedFacts {
  * Divergent "bound after expiry" whatever else differs (as decided); what else differs is appended to the
  * reason, so a side mismatch on a late bind is still on record.
  */
-export function verifyExecution(intent: AuthorizedFacts, exec: BindRequest, tolerance: number): { status: VerificationStatus; reason: string | null } {
+export function verifyExecution(intent: AuthorizedFacts, exec: BindRequest, tolerance: number, clock: BindClock): { status: VerificationStatus; reason: string | null } {
   const side = exec.executed_side ?? null;
   const opposite = side !== null && OPPOSITE[intent.action as TradeAction] === side;
   const reasons: string[] = [];
@@ -65,23 +79,30 @@ export function verifyExecution(intent: AuthorizedFacts, exec: BindRequest, tole
       reasons.push(`executed_quantity: authorized ${intent.quantity}, executed ${q} (relative difference ${Number(relative.toPrecision(6))} > tolerance ${tolerance})`);
     }
   }
+  const executedAt = exec.execution_time_ms ?? clock.now;
+  if (executedAt < intent.authorized_at) {
+    reasons.push(`execution_time: ${isoOrRaw(executedAt)} is before the authorization at ${isoOrRaw(intent.authorized_at)}`);
+  } else if (executedAt > clock.now + clock.toleranceMs) {
+    reasons.push(`execution_time: ${isoOrRaw(executedAt)} is later than the engine's clock ${isoOrRaw(clock.now)} by more than ${clock.toleranceMs} ms`);
+  }
   if (intent.expired) return { status: 'Divergent', reason: ['bound after expiry', ...reasons].join('; ') };
   if (opposite) return { status: 'Mismatch', reason: reasons.join('; ') };
   return reasons.length > 0 ? { status: 'Divergent', reason: reasons.join('; ') } : { status: 'Matched', reason: null };
 }
 
 export async function bindExecution(ctx: EngineContext, principal: TokenRecord | undefined, req: BindRequest): Promise<BindResult> {
+  const now = ctx.now();
   const outcome = await bindTrace(ctx.sql, req.trace_id, (row: BindRow): BindUpdate => {
     if (!mayActFor(principal, row.agent_id)) {
       throw forbidden('agent_not_permitted', `this token may not bind traces of agent ${row.agent_id}`);
     }
     const v = verifyExecution(
-      { action: row.action, asset: row.asset, quantity: row.quantity, expired: row.verification_status === 'Expired' },
-      req, ctx.config.bindQuantityTolerance,
+      { action: row.action, asset: row.asset, quantity: row.quantity, expired: row.verification_status === 'Expired', authorized_at: row.txn_time.getTime() },
+      req, ctx.config.bindQuantityTolerance, { now, toleranceMs: ctx.config.heartbeatReplayWindowMs },
     );
     return {
       exchange_tx_id: req.exchange_tx_id, execution_status: req.execution_status,
-      execution_time: new Date(req.execution_time_ms ?? ctx.now()), executed_asset: req.asset ?? null,
+      execution_time: new Date(req.execution_time_ms ?? now), executed_asset: req.asset ?? null,
       executed_quantity: req.executed_quantity ?? null, executed_side: req.executed_side ?? null,
       execution_price: req.execution_price ?? null, verification_status: v.status, divergence_reason: v.reason,
       final_proof: finalProof(row.reasoning_hash, req.exchange_tx_id),

@@ -1,10 +1,14 @@
 /**
  * What the engine's routes and jobs share: the store handle, the settings, the policy in force, the shared
- * state (regime broadcast, shadow mode) and the clock. Built once per process by `createEngineContext`.
+ * state (regime broadcast, shadow mode), the keyring of personal data and the clock. Built once per process by
+ * `createEngineContext`, which refuses to start with key settings that cannot read the store's keys.
  */
 import type { Sql } from 'postgres';
 import type { Config } from '../config.js';
+import type { DataKeys } from './kms/data-keys.js';
+import { checkKeyring, dataKeysFrom } from './kms/from-config.js';
 import { loadPolicy, type Policy } from './policy/policy.js';
+import { isStoreFault } from '../store/faults.js';
 import { EngineState } from './state.js';
 import { TokenCache } from './token-cache.js';
 
@@ -14,6 +18,8 @@ export interface EngineContext {
   policy: Policy;
   state: EngineState;
   tokens: TokenCache;
+  /** The per-agent data keys of personal data; null without a key-management provider (`KMS_PROVIDER`). */
+  keys: DataKeys | null;
   /** Unix ms; injectable so that tests control time. */
   now: () => number;
 }
@@ -25,7 +31,13 @@ export interface EngineContextOptions {
 
 export async function createEngineContext(config: Config, sql: Sql, options: EngineContextOptions = {}): Promise<EngineContext> {
   const policy = options.policy ?? loadPolicy(config.policyPath);
+  const keys = dataKeysFrom(config);
+  // A store that does not answer now is not a key problem: health says so, and a server migrates (and so
+  // fails) before it builds the engine; any other fault of the check stops the start.
+  await checkKeyring(sql, keys).catch((err: unknown) => {
+    if (!isStoreFault(err)) throw err;
+  });
   const state = new EngineState(sql, config.stateRefreshMs);
   await state.start();
-  return { sql, config, policy, state, tokens: new TokenCache(sql, config.stateRefreshMs), now: options.now ?? Date.now };
+  return { sql, config, policy, state, tokens: new TokenCache(sql, config.stateRefreshMs), keys, now: options.now ?? Date.now };
 }

@@ -10,7 +10,7 @@
  */
 import { AGENT_STATUSES } from './store/agents.js';
 import { TOKEN_ROLES } from './store/tokens.js';
-import { model, positive, probabilities, regime, safeText, storedUnixMs, traceStatus, uuid } from './routes/schemas.js';
+import { model, positive, probabilities, regime, regimeRef, safeText, storedUnixMs, traceStatus, uuid } from './routes/schemas.js';
 
 /** Text a person reads later (a name): 1-`max` characters, not white space alone, storable and sealable. */
 const label = <N extends number>(maxLength: N) => ({ type: 'string', minLength: 1, maxLength, pattern: safeText, format: 'non-blank' }) as const;
@@ -48,7 +48,8 @@ export const registerAgentBody = {
     name: label(200),
     max_notional: positive,
     models: { type: 'array', items: model, maxItems: 1000 },
-    allowed_regimes: { type: 'array', items: regime, uniqueItems: true },
+    allowed_regimes: { type: 'array', items: regimeRef, uniqueItems: true, maxItems: 8 },
+    max_open_notional: { ...positive, description: 'A cap on the agent\'s open exposure: the notional of its PENDING traces plus the new order (absent: no cap)' },
   },
 } as const;
 

@@ -32,17 +32,23 @@ export async function sweep(sql: Sql, nowMs: number, expiryMs: number): Promise<
 }
 
 /** Runs `sweep` every minute until stopped; a failed sweep is logged and retried at the next tick. */
-export function startSweeper(sql: Sql, now: () => number, expiryMs: number, log: (msg: string, err?: unknown) => void): () => void {
+/** `onSweep` hears each sweep's result, or null for a sweep that failed (the server's metrics count them). */
+export function startSweeper(sql: Sql, now: () => number, expiryMs: number, log: (msg: string, err?: unknown) => void,
+  onSweep: (result: SweepResult | null) => void = () => {}): () => void {
   let running = false;
   const tick = (): void => {
     if (running) return;
     running = true;
     sweep(sql, now(), expiryMs)
       .then((r) => {
+        onSweep(r);
         if (r.expired > 0) log(`sweeper: ${r.expired} pending trace(s) expired`);
         if (r.partition_error) log('sweeper: could not create the coming months\' trace partitions', new Error(r.partition_error));
       })
-      .catch((err) => log('sweeper failed', err))
+      .catch((err) => {
+        onSweep(null);
+        log('sweeper failed', err);
+      })
       .finally(() => {
         running = false;
       });

@@ -28,6 +28,12 @@ export const REGIME_IDS: Readonly<Record<Regime, number>> = Object.freeze({ expa
 
 export const regimeById = (id: number): Regime | undefined => REGIMES[id];
 
+/** A regime as an operator may name it: its name, or its wire id (0..3), which DECISIONS allows beside the names. */
+export type RegimeRef = Regime | number;
+
+/** The name of a regime named by name or id; ids outside 0..3 are refused by the schemas before this. */
+export const regimeName = (ref: RegimeRef): Regime => (typeof ref === 'number' ? REGIMES[ref] as Regime : ref);
+
 export const REGIME_LABELS: Readonly<Record<Regime, string>> = Object.freeze({
   expansion: 'Expansion',
   recovery: 'Recovery',

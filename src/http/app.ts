@@ -12,10 +12,19 @@ import type { Config } from '../config.js';
 import { createEngineContext, type EngineContext } from '../engine/context.js';
 import { engineHealth } from '../engine/health.js';
 import { engineRoutes } from '../engine/routes/index.js';
-import { installErrorHandling } from './error-handler.js';
+import { createSignalsContext, type SignalsContext } from '../signals/context.js';
+import { signalsRoutes } from '../signals/routes/index.js';
+import { installClientCertificateCheck } from './client-cert.js';
+import { clientErrorHandler } from './client-error.js';
+import { answerFrameworkError, installErrorHandling } from './error-handler.js';
 import { registerHealth, type CertExpiryStatus } from './health.js';
+import { installJsonBodyParser } from './json-body.js';
+import { installMetrics, ServerMetrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
+import { registerProbes } from './probes.js';
 import { genRequestId, installRequestIdHeader } from './request-id.js';
+import { installRequestDeadline, requestDeadlineMs } from './deadline.js';
+import type { ServedTls } from './tls.js';
 import { validatorCompiler } from './validation.js';
 
 export type ServiceName = 'engine' | 'signals';
@@ -28,16 +37,24 @@ export interface AppDeps {
   sql: Sql;
   services?: readonly ServiceName[];
   certExpiryStatus?: () => CertExpiryStatus | null;
+  /** Serve HTTPS with these files (src/http/tls.ts), asking for client certificates when they include TLS_CLIENT_CA. */
+  tls?: ServedTls | null;
   /** Log to stderr at `config.logLevel`; tests pass false. */
   logger?: boolean;
   /** The engine's context; built from `config` when not given (tests pass one to control policy and clock). */
   engine?: EngineContext;
+  /** The signal service's context; built from `config` when not given (tests pass one to control the clock). */
+  signals?: SignalsContext;
+  /** The server's metrics (`GET /metrics`); the server passes its own so the sweeper can report to it. */
+  metrics?: ServerMetrics;
+  /** Where the JSON log lines go: standard error by default, so standard output stays the commands' own. */
+  logStream?: NodeJS.WritableStream;
 }
 
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const services = deps.services ?? SERVICES;
   const app = Fastify({
-    logger: deps.logger === false || config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: deps.logger === false || config.logLevel === 'silent' ? false : { level: config.logLevel, stream: deps.logStream ?? process.stderr },
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: genRequestId,
     logController: new LogController({
@@ -46,20 +63,35 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     }),
     ajv: { customOptions: { allErrors: true, removeAdditional: false } },
     routerOptions: { ignoreTrailingSlash: true },
-  });
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler,
+    ...(deps.tls ? { https: deps.tls.httpsOptions() } : {}),
+  }) as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandling(app);
+  installJsonBodyParser(app);
   installRequestIdHeader(app);
-  await installOpenApi(app);
+  installRequestDeadline(app, requestDeadlineMs(config));
+  await installOpenApi(app, config);
+  if (deps.tls?.mutual) installClientCertificateCheck(app, deps.tls);
+  installMetrics(app, deps.metrics ?? new ServerMetrics(deps.sql));
+  registerProbes(app, deps.sql);
 
-  const health = { sql: deps.sql, ...(deps.certExpiryStatus ? { certExpiryStatus: deps.certExpiryStatus } : {}) };
+  const tls = deps.tls;
+  const certExpiryStatus = deps.certExpiryStatus ?? (tls ? () => tls.expiryStatus() : undefined);
+  const health = { sql: deps.sql, ...(certExpiryStatus ? { certExpiryStatus } : {}) };
   if (services.includes('engine')) {
     const engine = deps.engine ?? (await createEngineContext(config, deps.sql));
     registerHealth(app, '/engine/health', 'engine', { ...health, details: () => engineHealth(engine) });
     if (!deps.engine) app.addHook('onClose', async () => engine.state.stop());
     engineRoutes(app, engine);
   }
-  if (services.includes('signals')) registerHealth(app, '/v1/health', 'signals', health);
+  if (services.includes('signals')) {
+    registerHealth(app, '/v1/health', 'signals', health);
+    const signals = deps.signals ?? createSignalsContext(config, deps.sql);
+    if (!deps.signals) app.addHook('onClose', async () => signals.close());
+    signalsRoutes(app, signals);
+  }
 
   return app;
 }

@@ -4,13 +4,19 @@
  * src/errors.ts.
  *
  * Fastify's own failures are translated here too: schema validation (Fastify's 400 becomes 422 with every
- * invalid field), malformed JSON (422 `invalid_json`), oversize bodies (413), unknown routes (404), and a
- * known path asked with another method (405 `method_not_allowed` with an `Allow` header, RFC 9110 §15.5.6).
+ * invalid field), malformed JSON (422 `invalid_json`), oversize bodies (413), unknown routes (404), a
+ * known path asked with another method (405 `method_not_allowed` with an `Allow` header, RFC 9110 §15.5.6),
+ * and what the router refuses before routing (`answerFrameworkError`).
  * A 5xx never shows internals: it answers `{code: "internal", request_id}` and logs the fault under that id.
+ * A store that is down or too slow (src/store/faults.ts) is not a fault of the server: 503
+ * `service_unavailable` with `Retry-After`, logged at warn.
  */
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, TradesealError, validationError, type ErrorCode } from '../errors.js';
+import { isStoreUnavailable } from '../store/faults.js';
+import { RETRY_AFTER_SECONDS } from './deadline.js';
+import { errorBodySchema } from './schemas.js';
 import { fieldErrors } from './validation.js';
 
 const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
@@ -38,12 +44,36 @@ function translate(err: FastifyError): TradesealError | null {
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
     return new TradesealError(BY_STATUS[err.statusCode] ?? 'bad_request', err.message);
   }
+  // The store is down, restarting, or did not answer in time: the request may be retried (Retry-After).
+  if (isStoreUnavailable(err)) {
+    return new TradesealError('service_unavailable', 'the store is unavailable or did not answer in time; retry the request in a moment');
+  }
   return null;
 }
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
+/**
+ * Failures Fastify answers before it routes (its `frameworkErrors` option), in the error body too: a path with
+ * a malformed percent-encoding (`/engine/trace/%zz`) is a 400 `bad_request`, and a path parameter longer than
+ * the router admits (100 characters; no id of these APIs comes near) is an invalid field, 422, as a shorter
+ * malformed id is. Neither reaches the hooks, so the request id header is set here.
+ */
+export function answerFrameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  const e = err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+    ? validationError([{ field: 'path', message: 'a path parameter is longer than 100 characters' }])
+    : err.code === 'FST_ERR_BAD_URL'
+      ? new TradesealError('bad_request', 'the URL is not valid: it has a malformed percent-encoding')
+      : new TradesealError('internal', ERROR_CODES.internal.description, { cause: err });
+  if (e.status >= 500) req.log.error({ err, reqId: req.id }, 'request failed');
+  const body = e.toBody();
+  if (e.status >= 500) body.request_id = req.id;
+  void reply.code(e.status).header('x-request-id', req.id).type('application/json; charset=utf-8').send(body);
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
+  // The error body every route's error responses refer to (`$ref: 'ErrorBody#'`, see ./schemas.ts).
+  app.addSchema(errorBodySchema);
   // A second router of every route, only to tell "no such path" (404) from "not with this method" (405).
   const paths = FindMyWay({ ignoreTrailingSlash: true });
   app.addHook('onRoute', (route) => {
@@ -53,12 +83,13 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const known = translate(err);
     if (!known || known.status >= 500) {
-      const level = known?.code === 'service_unavailable' ? 'warn' : 'error';
+      const level = known?.status === 503 ? 'warn' : 'error';
       req.log[level]({ err, reqId: req.id }, 'request failed');
     }
     const e = known ?? new TradesealError('internal', ERROR_CODES.internal.description, { cause: err });
     const body = e.toBody();
     if (e.status >= 500 && body.code === 'internal') body.request_id = req.id;
+    if (e.code === 'service_unavailable') void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     void reply.code(e.status).type('application/json; charset=utf-8').send(body);
   });
 

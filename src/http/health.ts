@@ -9,9 +9,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Sql } from 'postgres';
-import { healthBody } from './schemas.js';
+import type { CertExpiryStatus } from './cert-expiry.js';
+import { healthBody, publicRoute } from './schemas.js';
 
-export type CertExpiryStatus = 'ok' | 'expiring' | 'expired';
+/** `cert_expiry_status`: see ./cert-expiry.ts; null when the server does not serve TLS. */
+export type { CertExpiryStatus };
 
 const PING_TIMEOUT_MS = 1000;
 
@@ -40,12 +42,18 @@ export interface HealthDeps {
   details?: () => HealthDetails;
 }
 
+/** `tag` is the service's tag in the API document; the operation is `get<Tag>Health` (`getEngineHealth`). */
 export function registerHealth(app: FastifyInstance, path: string, tag: string, deps: HealthDeps): void {
   app.get(path, {
     schema: {
       tags: [tag],
+      operationId: `get${tag.charAt(0).toUpperCase()}${tag.slice(1)}Health`,
+      security: publicRoute,
       summary: 'Liveness and store reachability (no token needed)',
-      response: { 200: healthBody, 503: healthBody },
+      response: {
+        200: { ...healthBody, description: '`ok`, or `degraded` with `warnings` saying what an operator should act on' },
+        503: { ...healthBody, description: 'The store does not answer: take the instance out of rotation (`service_unavailable`)' },
+      },
     },
   }, async (_req, reply) => {
     const dbOk = await storeAnswers(deps.sql);

@@ -1,16 +1,23 @@
 /**
- * Runs the services: opens the store, applies pending migrations, builds the app and listens.
+ * Runs the services: reads the TLS files (HTTPS when configured), opens the store, applies pending
+ * migrations, builds the app and listens.
  * The only file that binds a port; `buildApp` stays testable without one.
  */
+import type { Server as TlsServer } from 'node:tls';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { TradesealError } from '../errors.js';
 import { migrate } from '../store/migrate.js';
 import { openStore, type Store } from '../store/db.js';
 import { SERVER_PURPOSE } from '../store/embedded-owner.js';
+import { isStoreUnavailable } from '../store/faults.js';
 import { bootstrapOwnerToken } from '../engine/store/tokens.js';
+import { startSequencer } from '../engine/sequencer.js';
 import { startSweeper } from '../engine/sweeper.js';
+import { startWebhookWorker, type WebhookWorkerOptions } from '../signals/webhooks/worker.js';
 import { buildApp, SERVICES, type ServiceName } from './app.js';
+import { ServerMetrics } from './metrics.js';
+import { ServedTls, TLS_RELOAD_MS } from './tls.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -25,6 +32,10 @@ export interface ServeOptions {
   host?: string;
   /** Told once when the embedded store is owned by a command (a pipeline run) that the server waits for. */
   onStoreWait?: (owner: { pid: number; purpose?: string }) => void;
+  /** The webhook worker's timing (tests shorten the poll interval and the retry schedule). */
+  webhooks?: Omit<WebhookWorkerOptions, 'allowPrivate' | 'log'>;
+  /** How often the TLS files are read again to pick up a renewed certificate (tests shorten it). */
+  tlsReloadMs?: number;
 }
 
 /**
@@ -61,15 +72,29 @@ async function listen(app: FastifyInstance, port: number, host: string): Promise
   }
 }
 
+/** A background job's failure: a warning while the store is away (each job retries at its next tick), else an error. */
+const faultLevel = (err: unknown): 'warn' | 'error' => (isStoreUnavailable(err) ? 'warn' : 'error');
+
 export async function startServer(config: Config, options: ServeOptions = {}): Promise<RunningServer> {
   // A server owns the embedded store it serves (see embedded-owner.ts); with DATABASE_URL this changes nothing.
-  const store = await openStore(config, { purpose: SERVER_PURPOSE, mustOwn: true, ...(options.onStoreWait ? { onWait: options.onStoreWait } : {}) });
+  // Bad TLS files stop the start before anything is opened, naming each file and what is wrong with it.
+  const tls = ServedTls.load(config);
+  // The server's statements are bounded (STORE_STATEMENT_TIMEOUT_MS), so no request waits on a stuck store;
+  // migrations below run on a connection of their own without the bound.
+  const store = await openStore(config, {
+    purpose: SERVER_PURPOSE, mustOwn: true, statementTimeoutMs: config.storeStatementTimeoutMs,
+    ...(options.onStoreWait ? { onWait: options.onStoreWait } : {}),
+  });
   let stopSweeper = (): void => {};
+  let stopSequencer = async (): Promise<void> => {};
+  let stopTlsReload = (): void => {};
+  let stopWebhooks = async (): Promise<void> => {};
   let app: FastifyInstance | undefined;
   try {
     await migrate(store.sql);
     const services = options.services ?? SERVICES;
-    app = await buildApp(config, { sql: store.sql, services });
+    const metrics = new ServerMetrics(store.sql);
+    app = await buildApp(config, { sql: store.sql, services, tls, metrics });
     if (services.includes('engine')) {
       // ENGINE_OWNER_TOKEN registers the first owner token, once, when the store has no live owner token.
       if (config.engineOwnerToken && (await bootstrapOwnerToken(store.sql, config.engineOwnerToken))) {
@@ -77,10 +102,23 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
       }
     }
     const url = await listen(app, options.port ?? config.port, options.host ?? config.host);
+    if (tls) {
+      const log = app.log;
+      const status = tls.expiryStatus();
+      if (status !== 'ok') log.warn(`the server certificate of ${tls.subject} ${status === 'expired' ? 'expired' : 'expires'} on ${tls.notAfter.toISOString()}: renew TLS_CERT (the server picks up the new file without a restart)`);
+      stopTlsReload = tls.watch(app.server as unknown as TlsServer, options.tlsReloadMs ?? TLS_RELOAD_MS, (level, msg) => log[level](msg));
+    }
     // Housekeeping starts only once the server is up: a start that fails leaves no job behind.
     if (services.includes('engine')) {
       const log = app.log;
-      stopSweeper = startSweeper(store.sql, Date.now, config.traceExpiryMs, (msg, err) => (err ? log.error({ err }, msg) : log.info(msg)));
+      stopSweeper = startSweeper(store.sql, Date.now, config.traceExpiryMs, (msg, err) => (err ? log[faultLevel(err)]({ err }, msg) : log.info(msg)), (r) => metrics.sweep(r));
+      // The transparency log's sequencer: committed traces' leaves reach the log within a second.
+      stopSequencer = startSequencer(store.sql, config, { log: (msg, err) => (err ? log[faultLevel(err)]({ err }, msg) : log.warn(msg)) });
+    }
+    if (services.includes('signals')) {
+      const log = app.log;
+      const worker = startWebhookWorker(store.sql, { ...options.webhooks, allowPrivate: config.webhookAllowPrivate, log: (msg, err) => (err ? log[faultLevel(err)]({ err }, msg) : log.warn(msg)) });
+      stopWebhooks = () => worker.stop();
     }
     let closed = false;
     const running = app;
@@ -88,12 +126,18 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
       if (closed) return;
       closed = true;
       stopSweeper();
+      await stopSequencer();
+      stopTlsReload();
+      await stopWebhooks();
       await running.close();
       await store.close();
     };
     return { app: running, store, url, close };
   } catch (err) {
     stopSweeper();
+    await stopSequencer();
+    stopTlsReload();
+    await stopWebhooks();
     await app?.close().catch(() => {});
     await store.close();
     throw err;

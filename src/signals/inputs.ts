@@ -34,3 +34,36 @@ export const exportQuery = {
   type: 'object', additionalProperties: false,
   properties: { limit: { type: 'integer', minimum: 1, maximum: 1_000_000, default: EXPORT_DEFAULT_LIMIT } },
 } as const;
+
+/** A published day: `GET /v1/signals/{date}`. */
+export const signalDateParams = {
+  type: 'object', required: ['date'],
+  properties: { date: calendarDate },
+} as const;
+
+/** The most days `GET /v1/signals/range` spans, calendar days, both ends included. */
+export const RANGE_MAX_DAYS = 365;
+
+/** `GET /v1/signals/range`: both bounds required and inclusive; at most RANGE_MAX_DAYS calendar days. */
+export const signalRangeQuery = {
+  type: 'object', additionalProperties: false, required: ['start', 'end'],
+  properties: { start: calendarDate, end: calendarDate },
+} as const;
+
+/** `GET /v1/signals/history`: the last `days` published days (clamped to the tier's history). */
+export const signalHistoryQuery = {
+  type: 'object', additionalProperties: false,
+  properties: { days: { type: 'integer', minimum: 1, maximum: 365, default: 90 } },
+} as const;
+
+/** `GET /v1/regime/history` (public): newest first. */
+export const regimeHistoryQuery = {
+  type: 'object', additionalProperties: false,
+  properties: { limit: { type: 'integer', minimum: 1, maximum: 1000, default: 90 }, start: calendarDate, end: calendarDate },
+} as const;
+
+/** `GET /v1/liquidity` (public): newest first. */
+export const liquidityQuery = {
+  type: 'object', additionalProperties: false,
+  properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 30 } },
+} as const;

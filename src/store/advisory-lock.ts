@@ -10,7 +10,7 @@
  * tolerate a concurrent run (e.g. re-check its precondition inside its transaction).
  */
 import type postgres from 'postgres';
-import type { Sql } from './driver.js';
+import { withoutStatementTimeout, type Sql } from './driver.js';
 
 export const ADVISORY_LOCKS = {
   /** Applying migrations (`migrate.ts`). Arbitrary but fixed: every version of tradeseal must agree on it. */
@@ -19,6 +19,10 @@ export const ADVISORY_LOCKS = {
   pipeline: 7_265_000_002,
   /** Changing the regime broadcast in force (`src/engine/store/regime.ts`), as a transaction-scoped lock. */
   regimeBroadcast: 7_265_000_003,
+  /** Appending to the audit chain (`src/engine/audit/append.ts`), as a transaction-scoped lock. */
+  auditChain: 7_265_000_004,
+  /** Sequencing the transparency log (`src/engine/store/log-sequence.ts`), as a transaction-scoped lock. */
+  transparencyLog: 7_265_000_005,
 } as const;
 
 /** Tries to take the session advisory lock `key` on `conn` without waiting; true when taken. */
@@ -27,22 +31,28 @@ export async function tryAdvisoryLock(conn: postgres.ReservedSql, key: number): 
   return row?.locked === true;
 }
 
-/** Runs `fn` on a reserved connection holding the session advisory lock `key`, waiting for it as long as needed. */
+/**
+ * Runs `fn` on a reserved connection holding the session advisory lock `key`, waiting for it as long as needed.
+ * Work under such a lock (migrations) is long by nature, and so may be the wait for it while another process
+ * holds it: both run without the pool's statement timeout.
+ */
 export async function withAdvisoryLock<T>(sql: Sql, key: number, fn: (conn: postgres.ReservedSql) => Promise<T>): Promise<T> {
   const conn = await sql.reserve();
   try {
-    await conn`select pg_advisory_lock(${key})`;
-    let result: T;
-    try {
-      result = await fn(conn);
-    } catch (error) {
-      // fn's error is the one that matters; if unlocking fails too, the connection is broken and the
-      // server has released the lock with the session.
-      await conn`select pg_advisory_unlock(${key})`.catch(() => {});
-      throw error;
-    }
-    await conn`select pg_advisory_unlock(${key})`;
-    return result;
+    return await withoutStatementTimeout(conn, async () => {
+      await conn`select pg_advisory_lock(${key})`;
+      let result: T;
+      try {
+        result = await fn(conn);
+      } catch (error) {
+        // fn's error is the one that matters; if unlocking fails too, the connection is broken and the
+        // server has released the lock with the session.
+        await conn`select pg_advisory_unlock(${key})`.catch(() => {});
+        throw error;
+      }
+      await conn`select pg_advisory_unlock(${key})`;
+      return result;
+    });
   } finally {
     conn.release();
   }

@@ -32,6 +32,11 @@ export interface Store {
 export interface OpenStoreOptions {
   /** Connections in the pool; default 10. */
   max?: number;
+  /**
+   * A Postgres server only: the `statement_timeout` of the pool's sessions (the HTTP server passes
+   * STORE_STATEMENT_TIMEOUT_MS; commands run without one). Long work opts out (`withoutStatementTimeout`).
+   */
+  statementTimeoutMs?: number;
   /** Embedded store: what this process does, for others to read in the owner file (`serve`, or a command id). */
   purpose?: string;
   /** Embedded store: own it (wait for a command that owns it to end), as a server must. */
@@ -42,10 +47,12 @@ export interface OpenStoreOptions {
 
 export async function openStore(config: Config, options: OpenStoreOptions = {}): Promise<Store> {
   if (config.databaseUrl !== null) {
-    const sql = connect(config.databaseUrl, options);
+    const sql = connect(config.databaseUrl, { ...options, connectTimeoutMs: config.storeConnectTimeoutMs });
     let ending: Promise<void> | undefined;
     return { sql, kind: 'postgres', url: config.databaseUrl, close: () => (ending ??= sql.end({ timeout: 5 })) };
   }
-  const embedded = await openEmbeddedStore(config.home, options);
+  // The embedded store is a loopback socket to PGlite, which runs one statement at a time: neither timeout
+  // applies (a busy owner process may take a while to accept a connection, and PGlite ignores statement_timeout).
+  const embedded = await openEmbeddedStore(config.home, { ...options, statementTimeoutMs: undefined });
   return { ...embedded, kind: 'embedded' };
 }

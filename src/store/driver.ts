@@ -43,6 +43,30 @@ const int8: postgres.PostgresType<number> = {
 export interface ConnectOptions {
   /** Connections in the pool; default 10. */
   max?: number;
+  /** How long opening a connection may take before it fails with CONNECT_TIMEOUT; default 30 s (the driver's). */
+  connectTimeoutMs?: number;
+  /**
+   * The server's `statement_timeout` for every session of the pool (a longer statement fails with 57014);
+   * default none. Long work opts out on its own connection (`withoutStatementTimeout`). PGlite ignores it.
+   */
+  statementTimeoutMs?: number;
+}
+
+/** The longest pause before the pool tries a closed connection again, in seconds (see `reconnectDelay`). */
+export const MAX_RECONNECT_DELAY_S = 0.25;
+
+/**
+ * How long the pool waits, after `retries` failed connection attempts in a row, before it connects again.
+ *
+ * The driver's own backoff grows as 3^retries / 100 s up to 20 s and counts every failure of every connection
+ * of the pool: a store outage of a few seconds under load pushed it to its cap, so requests waited up to 20 s
+ * for a connection and kept failing for 10 s after the store was back. Here the pause doubles from 25 ms
+ * and stops at a quarter of a second, with jitter so a pool does not reconnect in lockstep: a request during
+ * an outage fails at once (503) instead of queueing, and the first request after the store returns connects.
+ * Attempts against a store that is down cost a refused connection each, a few dozen a second at most.
+ */
+export function reconnectDelay(retries: number): number {
+  return (0.5 + Math.random() / 2) * Math.min(0.025 * 2 ** retries, MAX_RECONNECT_DELAY_S);
 }
 
 /**
@@ -53,13 +77,33 @@ export interface ConnectOptions {
  * - `prepare: true` names statements, which is faster on a real server and is also what keeps concurrent
  *   clients of the embedded socket server apart (see `embedded-server.ts`).
  * - `connection.application_name` labels tradeseal's sessions in `pg_stat_activity` (PGlite ignores it).
+ * - `backoff` is `reconnectDelay`: a pool recovers within a fraction of a second of the store's return.
  */
 export function connect(url: string, options: ConnectOptions = {}): Sql {
   return postgres(url, {
     max: options.max ?? 10,
     prepare: true,
     onnotice: () => {},
-    connection: { application_name: 'tradeseal' },
+    backoff: reconnectDelay,
+    ...(options.connectTimeoutMs === undefined ? {} : { connect_timeout: options.connectTimeoutMs / 1000 }),
+    connection: {
+      application_name: 'tradeseal',
+      ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs }),
+    },
     types: { int8 },
   }) as unknown as Sql;
+}
+
+/**
+ * Runs `fn` on a reserved connection without the pool's statement timeout: for work that is long by nature and
+ * must not be cut (migrations, a pipeline run's publication). The session's own setting is restored afterwards,
+ * before the connection goes back to the pool (`reset` returns to the value the session started with).
+ */
+export async function withoutStatementTimeout<T>(conn: postgres.ReservedSql, fn: () => Promise<T>): Promise<T> {
+  await conn`set statement_timeout = 0`;
+  try {
+    return await fn();
+  } finally {
+    await conn`reset statement_timeout`.catch(() => {});
+  }
 }

@@ -136,7 +136,7 @@ describe('agentRegistration', () => {
       errors: [
         { field: '--name', message: 'must NOT have fewer than 1 characters' },
         { field: '--max-notional', message: 'must be number' },
-        { field: '--allowed-regime', message: 'must NOT have duplicate items (items ## 1 and 0 are identical)' },
+        { field: '--allowed-regime', message: 'must NOT have duplicate items (items ## 0 and 1 are identical)' },
         { field: '--model', message: '"x" is not MODEL_ID:SHA256HEX' },
       ],
     }));

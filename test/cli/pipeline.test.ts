@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testStore, type TestStore } from '../helpers/db.js';
 import { cliEnv, describeRun, REPO_ROOT, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
@@ -39,6 +40,21 @@ describe('pipeline commands', () => {
 
     const text = await runCli(['signals', 'history', '--start', '2008-10-06', '--end', '2008-10-07'], env);
     expect(text.stdout).toMatch(/date\s+regime\s+risk_score\s+expansion\s+recovery\s+tightening\s+risk_off\n[-\s]+\n2008-10-06\s+risk_off/);
+
+    // A longer range: the table shows the newest 60 days and says how to see the rest; --csv gives every day.
+    const [long, csv, limited] = await Promise.all([
+      runCli(['signals', 'history', '--start', '2008-01-02', '--end', '2008-12-31'], env),
+      runCli(['signals', 'history', '--start', '2008-01-02', '--end', '2008-12-31', '--csv'], env),
+      runCli(['signals', 'history', '--start', '2008-01-02', '--end', '2008-12-31', '--limit', '5', '--columns', 'date,regime'], env),
+    ]);
+    const year = (parse(csv.stdout) as string[][]).slice(1);
+    expect(year).toHaveLength(253);
+    expect(year[0]![0]).toBe('2008-01-02');
+    const tableLines = long.stdout.trimEnd().split('\n');
+    expect(tableLines).toHaveLength(2 + 60 + 1);
+    expect(tableLines[2]).toMatch(new RegExp(`^${year[253 - 60]![0]}\\s`));
+    expect(tableLines.at(-1)).toBe(`the newest 60 of 253 days; older ones: --end ${year[253 - 61]![0]}, or --limit 253`);
+    expect(limited.stdout.trimEnd().split('\n').slice(2, 7).map((l) => l.split(/\s+/)[0])).toEqual(year.slice(-5).map((r) => r[0]));
   }, 120_000);
 
   it('refuses bad dates with exit 2', async () => {

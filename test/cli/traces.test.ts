@@ -2,6 +2,7 @@
  * `tradeseal engine traces list|show|verify`, `engine pending`, `engine orphans` and `engine sweep` on traces
  * made through the HTTP app (authorize and bind), read by the CLI from the same store.
  */
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/crypto/hash.js';
 import { getTrace } from '../../src/engine/store/traces.js';
@@ -89,7 +90,7 @@ describe('engine traces', () => {
     expect(header).toContain(`trace ${t.matched}`);
     expect(header).toMatch(/MATCHED \(Matched\)/);
     const doc = JSON.parse(body);
-    expect(doc).toMatchObject({ trace_id: t.matched, version: 'Reasoning_Trace_v1', status: 'MATCHED' });
+    expect(doc).toMatchObject({ trace_id: t.matched, version: 'Reasoning_Trace_v1', integrity: { status: 'MATCHED' } });
     expect(doc.integrity).toMatchObject({ reasoning_hash: matchedHash, verification_status: 'Matched', final_proof: sha256Hex(`${matchedHash}||X-${t.matched.slice(0, 8)}`) });
 
     expect(verify.code, describeRun(verify)).toBe(0);
@@ -110,6 +111,25 @@ describe('engine traces', () => {
     expect(new Set(recent.json().traces.map((x: { trace_id: string }) => x.trace_id))).toEqual(new Set([t.old, t.fresh]));
     expect(orphans.code, describeRun(orphans)).toBe(0);
     expect(orphans.json()).toMatchObject({ count: 1, has_more: false, traces: [{ trace_id: t.mismatched, status: 'MISMATCH' }] });
+  }, 60_000);
+
+  it('--csv prints every listed trace whole for a spreadsheet; --columns picks columns; an unknown column exits 2', async () => {
+    const [csv, picked, unknown] = await Promise.all([
+      runCli(['engine', 'traces', 'list', '--agent-id', agentId, '--csv'], env),
+      runCli(['engine', 'traces', 'list', '--agent-id', agentId, '--columns', 'status,trace_id'], env),
+      runCli(['engine', 'orphans', '--columns', 'status,venue'], env),
+    ]);
+    expect(csv.code, describeRun(csv)).toBe(0);
+    const records = parse(csv.stdout) as string[][];
+    expect(records[0]).toEqual(['txn_time', 'trace_id', 'agent_id', 'status', 'action', 'asset', 'notional', 'reasoning_hash']);
+    expect(new Set(records.slice(1).map((r) => r[1]))).toEqual(new Set(Object.values(t)));
+    expect(records.find((r) => r[1] === t.matched)).toEqual([expect.any(String), t.matched, agentId, 'MATCHED', 'Long', 'AAPL', expect.stringMatching(/ USD$/), matchedHash]);
+    expect(picked.code, describeRun(picked)).toBe(0);
+    expect(picked.stdout.split('\n')[0]).toMatch(/^status\s+trace_id$/);
+    expect(picked.stdout).toMatch(new RegExp(`^MATCHED +${t.matched}$`, 'm'));
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/usage_error: unknown column venue for --columns/);
+    expect(unknown.stderr).toContain('txn_time, trace_id, agent_id, status');
   }, 60_000);
 
   it('sweep expires what is older than TRACE_EXPIRY_MS', async () => {

@@ -10,6 +10,7 @@ import * as noble from '@noble/ed25519';
 import { describe, expect, it } from 'vitest';
 import vectors from '../vectors/ed25519_vectors.json' with { type: 'json' };
 import {
+  createSigner,
   fromBase64,
   generateKeyPair,
   parsePublicKey,
@@ -56,6 +57,10 @@ describe('RFC 8032 §7.1 test vectors', () => {
 
     it('signs to exactly the expected signature', () => {
       expect(toHex(sign(message, secretKey))).toBe(v.signature);
+    });
+
+    it('signs to exactly the expected signature with createSigner (node:crypto) too', () => {
+      expect(toHex(createSigner(secretKey)(message))).toBe(v.signature);
     });
 
     it('is accepted by node:crypto directly and by verify', () => {
@@ -110,6 +115,8 @@ describe('interoperability between @noble/ed25519 and node:crypto', () => {
 
     // Ed25519 is deterministic (RFC 8032 §5.1.6), so two correct implementations agree byte for byte.
     expect(toHex(signedByNode)).toBe(toHex(signedByNoble));
+    // createSigner (node:crypto from the bare seed) against noble directly, not through `sign`.
+    expect(toHex(createSigner(secretKey)(message))).toBe(toHex(noble.sign(message, secretKey)));
   });
 
   it('node:crypto derives the same public key from a seed, given as PKCS#8 without the public key', () => {
@@ -149,6 +156,8 @@ describe('key generation and argument checks', () => {
   it('names the argument and the length in errors', () => {
     const message = new Uint8Array(1);
     expect(() => sign(message, new Uint8Array(31))).toThrow(new TypeError('secretKey must be 32 bytes, got 31'));
+    expect(() => createSigner(new Uint8Array(31))).toThrow(new TypeError('secretKey must be 32 bytes, got 31'));
+    expect(() => createSigner(new Uint8Array(32))('hi' as unknown as Uint8Array)).toThrow(new TypeError('message must be a Uint8Array, got string'));
     expect(() => publicKeyFromSecret(new Uint8Array(64))).toThrow(new TypeError('secretKey must be 32 bytes, got 64'));
     expect(() => sign('hi' as unknown as Uint8Array, new Uint8Array(32))).toThrow(new TypeError('message must be a Uint8Array, got string'));
     expect(() => verify(new Uint8Array(64), message, new Uint8Array(31))).toThrow(new TypeError('publicKey must be 32 bytes, got 31'));

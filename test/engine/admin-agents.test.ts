@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineHarness, MODEL_HASH, type EngineHarness } from '../helpers/engine.js';
 
-const AGENT_FIELDS = ['agent_id', 'allowed_regimes', 'created_at', 'max_notional', 'models', 'name', 'status', 'status_reason'];
+const AGENT_FIELDS = ['agent_id', 'allowed_regimes', 'created_at', 'erased', 'erased_at', 'max_notional', 'max_open_notional', 'models', 'name', 'status', 'status_reason'];
 const OTHER_HASH = 'b'.repeat(64);
 
 let h: EngineHarness;

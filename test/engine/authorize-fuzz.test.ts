@@ -169,7 +169,12 @@ const schemaValidOrder = fc.record({
   multiplier: fc.option(amount, { nil: undefined }),
   notional_currency: fc.option(fc.oneof(fc.constantFrom('USD', 'EUR', 'JPY'), fc.stringMatching(/^[A-Z]{3}$/)), { nil: undefined }),
   reduce_only: fc.option(fc.boolean(), { nil: undefined }),
-  agent_valid_time: fc.oneof(fc.integer({ min: 0, max: 253_402_300_799_999 }), fc.constantFrom(0, 253_402_300_799_999)),
+  // Any instant the schema admits (mostly far from the clock: refused as lagging or from the future), or one
+  // near the engine's clock, resolved when the order is sent, so that orders reach the seal.
+  agent_valid_time: fc.oneof(
+    fc.integer({ min: 0, max: 253_402_300_799_999 }), fc.constantFrom(0, 253_402_300_799_999),
+    { arbitrary: fc.integer({ min: -250_000, max: 30_000 }).map((offset) => ({ offset })), weight: 3 },
+  ),
   heartbeat: fc.option(fc.record({
     sequence_id: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), timestamp_ms: fc.integer({ min: 0, max: 253_402_300_799_999 }),
     regime_id: fc.integer({ min: 0, max: 2147483647 }), mta_ref: fc.option(anyText(128), { nil: undefined }), signature: anyText(256),
@@ -193,7 +198,7 @@ describe('authorize never faults', () => {
         const order: Record<string, unknown> = h.order(g.own ? agentId : other.agent_id, {
           ...g.model, prompt_version: g.prompt_version, feature_schema_id: g.feature_schema_id, hyperparameter_checksum: g.hyperparameter_checksum,
           asset: g.asset, venue_id: g.venue_id, client_order_id: g.client_order_id, order_type: g.order_type, quantity: g.quantity, notional: g.notional,
-          action: g.action === 'tagged' ? { Long: g.quantity } : g.action, agent_valid_time: g.agent_valid_time,
+          action: g.action === 'tagged' ? { Long: g.quantity } : g.action, agent_valid_time: typeof g.agent_valid_time === 'number' ? g.agent_valid_time : h.clock.now + g.agent_valid_time.offset,
           limit_price: ['Limit', 'StopLimit'].includes(g.order_type) ? g.price : undefined,
           stop_price: ['Stop', 'StopLimit'].includes(g.order_type) ? g.stop : undefined,
           multiplier: g.multiplier, notional_currency: g.notional_currency, reduce_only: g.reduce_only, heartbeat: g.heartbeat, regulatory: g.regulatory,

@@ -21,7 +21,7 @@ const jcs = (value: unknown): string => {
 
 /** The reasoning hash of a fetched trace, recomputed from the document alone. */
 function recomputeReasoningHash(trace: Record<string, unknown>): string {
-  const { integrity, status: _status, ...rest } = trace as { integrity: { regulatory_commitment: string | null }; status: string };
+  const { integrity, ...rest } = trace as { integrity: { regulatory_commitment: string | null } };
   const commitment = integrity.regulatory_commitment;
   return sha256(jcs({ ...rest, regulatory: commitment === null ? null : { commitment } }));
 }
@@ -64,7 +64,7 @@ describe('reasoning_hash', () => {
     expect(trace.integrity.regulatory_commitment).toMatch(/^[0-9a-f]{64}$/);
     expect(recomputeReasoningHash(trace)).toBe(response.reasoning_hash);
     // The plaintext is not what is hashed: hashing it in place of the commitment gives another value.
-    const { integrity: _i, status: _s, ...rest } = trace;
+    const { integrity: _i, ...rest } = trace;
     expect(sha256(jcs(rest))).not.toBe(response.reasoning_hash);
   });
 
@@ -132,10 +132,10 @@ describe('the document', () => {
     const { response, trace, order } = await authorizeAndFetch({
       order_type: 'StopLimit', limit_price: 190, stop_price: 189.5, multiplier: 1, agent_valid_time: validTime, venue_id: 'XNYS',
     });
-    expect(Object.keys(trace).sort()).toEqual(['agent', 'bitemporal', 'execution', 'heartbeat', 'integrity', 'mta', 'policy', 'regulatory', 'status', 'trace_id', 'version']);
+    expect(Object.keys(trace).sort()).toEqual(['agent', 'bitemporal', 'execution', 'heartbeat', 'integrity', 'mta', 'policy', 'regulatory', 'trace_id', 'version']);
     expect(trace.trace_id).toBe(response.trace_id);
     expect(trace.version).toBe('Reasoning_Trace_v1');
-    expect(trace.status).toBe('PENDING');
+    expect(trace.integrity.status).toBe('PENDING');
     expect(trace.bitemporal).toEqual({ valid_time: new Date(validTime).toISOString(), txn_time: new Date(h.clock.now).toISOString(), time_source: 'engine_clock' });
     expect(trace.execution).toEqual({
       action: 'Long', asset: 'AAPL', order_type: 'StopLimit', venue_id: 'XNYS', client_order_id: order.client_order_id,

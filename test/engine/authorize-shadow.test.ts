@@ -48,7 +48,7 @@ describe('shadow mode on', () => {
       expect(body.reasoning_hash).toMatch(/^[0-9a-f]{64}$/);
 
       const trace = (await h.call('GET', `/engine/trace/${body.trace_id}`)).json();
-      expect(trace.status).toBe('SHADOW_HALTED');
+      expect(trace.integrity.status).toBe('SHADOW_HALTED');
       expect(trace.policy.result).toBe(`FAIL:${code}`);
       expect(trace.integrity).toMatchObject({ reasoning_hash: body.reasoning_hash, verification_status: 'Pending', final_proof: null });
 
@@ -64,7 +64,7 @@ describe('shadow mode on', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ authorized: true, shadow_blocked: false });
     const trace = (await h.call('GET', `/engine/trace/${res.json().trace_id}`)).json();
-    expect(trace.status).toBe('PENDING');
+    expect(trace.integrity.status).toBe('PENDING');
     expect(trace.policy.result).toBe('PASS');
     expect(await listed('/engine/shadow-violations')).not.toContain(res.json().trace_id);
   });

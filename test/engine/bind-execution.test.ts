@@ -152,12 +152,24 @@ describe('bind-execution', () => {
 
     it('honours execution_time_ms', async () => {
       const a = await authorized(h, agent.token, agent.agent_id);
-      const fill = 1_700_000_000_123;
+      const fill = h.clock.now + 420;
       const res = await bind(h, { trace_id: a.trace_id, exchange_tx_id: 'X-time-given', execution_status: 'Filled', execution_time_ms: fill }, agent.token);
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json().execution_time).toBe('2023-11-14T22:13:20.123Z');
+      expect(res.json()).toMatchObject({ execution_time: new Date(fill).toISOString(), verification_status: 'Matched' });
       const doc = (await h.call('GET', `/engine/trace/${a.trace_id}`, undefined, agent.token)).json();
-      expect(doc.integrity.execution_time).toBe('2023-11-14T22:13:20.123Z');
+      expect(doc.integrity.execution_time).toBe(new Date(fill).toISOString());
+    });
+
+    it('a fill timed before its authorization binds Divergent, naming both times', async () => {
+      const a = await authorized(h, agent.token, agent.agent_id);
+      const sealedAt = new Date(h.clock.now).toISOString();
+      const res = await bind(h, { trace_id: a.trace_id, exchange_tx_id: 'X-time-early', execution_status: 'Filled', execution_time_ms: 1_700_000_000_123 }, agent.token);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({
+        execution_time: '2023-11-14T22:13:20.123Z', verification_status: 'Divergent',
+        divergence_reason: `execution_time: 2023-11-14T22:13:20.123Z is before the authorization at ${sealedAt}`,
+      });
+      expect((await storedRow(h, a.trace_id)).status).toBe('DIVERGENT');
     });
 
     it('accepts execution_time_ms up to 9999-12-31T23:59:59.999Z and refuses later ones with 422, never 500', async () => {
@@ -170,12 +182,17 @@ describe('bind-execution', () => {
       const res = await bind(h, { trace_id: a.trace_id, exchange_tx_id: 'X-time-max', execution_status: 'Filled', execution_time_ms: 253_402_300_799_999 }, agent.token);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().execution_time).toBe('9999-12-31T23:59:59.999Z');
+      // Stored as given, and judged: a fill from the far future is not a fill the engine can match.
+      expect(res.json().verification_status).toBe('Divergent');
+      expect(res.json().divergence_reason).toMatch(/^execution_time: 9999-12-31T23:59:59\.999Z is later than the engine's clock/);
     });
 
     it('honours execution_time_ms = 0 (not treated as absent)', async () => {
       const a = await authorized(h, agent.token, agent.agent_id);
       const res = await bind(h, { trace_id: a.trace_id, exchange_tx_id: 'X-time-zero', execution_status: 'Filled', execution_time_ms: 0 }, agent.token);
       expect(res.json().execution_time).toBe('1970-01-01T00:00:00.000Z');
+      expect(res.json().verification_status).toBe('Divergent');
+      expect(res.json().divergence_reason).toMatch(/^execution_time: 1970-01-01T00:00:00\.000Z is before the authorization at /);
     });
   });
 
@@ -307,7 +324,7 @@ describe('bind-execution', () => {
       expect(res.json()).toMatchObject({ verification_status: 'Matched', final_proof: expectedProof(a.reasoning_hash, 'X-shadow') });
 
       const doc = (await h.call('GET', `/engine/trace/${a.trace_id}`, undefined, agent.token)).json();
-      expect(doc.status).toBe('SHADOW_HALTED');
+      expect(doc.integrity.status).toBe('SHADOW_HALTED');
       expect(doc.policy.result).toBe('FAIL:notional_cap_exceeded');
       expect(doc.integrity).toMatchObject({ verification_status: 'Matched', execution_status: 'Filled', final_proof: expectedProof(a.reasoning_hash, 'X-shadow') });
 

@@ -225,6 +225,40 @@ describe('heartbeat_replayed', () => {
     expect(retry.json()).toEqual(first.json());
   });
 
+  it('concurrent retries of one order with one heartbeat all get the original answer, never heartbeat_replayed', async () => {
+    const { agent_id, token } = await h.registerAgent();
+    const order = h.order(agent_id, { heartbeat: h.heartbeat(5_000) });
+    const results = await Promise.all(Array.from({ length: 12 }, () => h.call('POST', '/engine/authorize', order, token)));
+    for (const r of results) expect(r.statusCode, r.body).toBe(200);
+    const traceIds = new Set(results.map((r) => r.json().trace_id));
+    expect(traceIds.size).toBe(1);
+    const stored = (await h.call('GET', `/engine/traces?agent_id=${agent_id}`)).json();
+    expect(stored.traces.map((t: { trace_id: string }) => t.trace_id)).toEqual([...traceIds]);
+  });
+
+  it('concurrent retries of one order, each with its own fresh heartbeat, all get the original answer', async () => {
+    const { agent_id, token } = await h.registerAgent();
+    const order = h.order(agent_id);
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) =>
+      h.call('POST', '/engine/authorize', { ...order, heartbeat: h.heartbeat(6_000 + i) }, token)));
+    for (const r of results) expect(r.statusCode, r.body).toBe(200);
+    expect(new Set(results.map((r) => r.json().trace_id)).size).toBe(1);
+    expect((await h.call('GET', `/engine/traces?agent_id=${agent_id}`)).json().count).toBe(1);
+  });
+
+  it('a retry of an authorized order with a spent heartbeat still gets the original answer; a new order with it is refused', async () => {
+    const { agent_id, token } = await h.registerAgent();
+    const spent = h.heartbeat(7_000);
+    const order = h.order(agent_id, { heartbeat: spent });
+    const first = await h.call('POST', '/engine/authorize', order, token);
+    expect(first.statusCode, first.body).toBe(200);
+    expect((await send(agent_id, token, h.heartbeat(7_001))).statusCode).toBe(200);
+    const retry = await h.call('POST', '/engine/authorize', order, token);
+    expect(retry.statusCode, retry.body).toBe(200);
+    expect(retry.json()).toEqual(first.json());
+    expectDenied(await send(agent_id, token, spent), 'heartbeat_replayed');
+  });
+
   it('heartbeat_replayed: the same heartbeat in 20 concurrent authorizes is accepted exactly once', async () => {
     const { agent_id, token } = await h.registerAgent();
     const hb = h.heartbeat(1_000);

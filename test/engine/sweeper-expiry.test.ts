@@ -55,7 +55,7 @@ describe('sweep', () => {
 
     // The API shows the same.
     const doc = (await h.call('GET', `/engine/trace/${old}`, undefined, agent.token)).json();
-    expect(doc.status).toBe('EXPIRED');
+    expect(doc.integrity.status).toBe('EXPIRED');
     expect(doc.integrity.verification_status).toBe('Expired');
     const listed = (await h.call('GET', '/engine/traces?status=EXPIRED', undefined, agent.token)).json();
     expect(listed.traces.map((t: { trace_id: string }) => t.trace_id)).toEqual([old]);

@@ -45,10 +45,10 @@ describe('GET /engine/trace/{trace_id}', () => {
     expect(res.statusCode, res.body).toBe(200);
     const doc = res.json();
 
-    expect(Object.keys(doc).sort()).toEqual(['agent', 'bitemporal', 'execution', 'heartbeat', 'integrity', 'mta', 'policy', 'regulatory', 'status', 'trace_id', 'version']);
+    expect(Object.keys(doc).sort()).toEqual(['agent', 'bitemporal', 'execution', 'heartbeat', 'integrity', 'mta', 'policy', 'regulatory', 'trace_id', 'version']);
     expect(doc.trace_id).toBe(a.trace_id);
     expect(doc.version).toBe('Reasoning_Trace_v1');
-    expect(doc.status).toBe('PENDING');
+    expect(doc.integrity.status).toBe('PENDING');
 
     expect(doc.bitemporal).toEqual({ valid_time: new Date(validTime).toISOString(), txn_time: new Date(txnTime).toISOString(), time_source: expect.any(String) });
     expect(doc.bitemporal.time_source.length).toBeGreaterThan(0);
@@ -86,7 +86,7 @@ describe('GET /engine/trace/{trace_id}', () => {
     expect(doc.integrity.regulatory_commitment).toBe(commitment);
 
     // reasoning_hash = SHA-256(JCS(document without integrity, regulatory replaced by its commitment)).
-    const { integrity: _i, status: _s, regulatory: _r, ...rest } = doc;
+    const { integrity: _i, regulatory: _r, ...rest } = doc;
     expect(sha256(jcs({ ...rest, regulatory: { commitment } }))).toBe(a.reasoning_hash);
   });
 
@@ -98,7 +98,7 @@ describe('GET /engine/trace/{trace_id}', () => {
     expect(doc.heartbeat).toEqual({ sequence_id: null, signature_valid: false, drift_ms: null });
     expect(doc.mta.signature_valid).toBe(false);
     expect(doc.execution).toMatchObject({ order_type: 'Market', limit_price: null, stop_price: null, multiplier: 1, notional_currency: 'USD' });
-    const { integrity: _i, status: _s, ...sealed } = doc;
+    const { integrity: _i, ...sealed } = doc;
     expect(sha256(jcs(sealed))).toBe(a.reasoning_hash);
   });
 
@@ -106,7 +106,7 @@ describe('GET /engine/trace/{trace_id}', () => {
     const a = (await h.call('POST', '/engine/authorize', h.order(agent.agent_id), agent.token)).json();
     await h.call('POST', '/engine/bind-execution', { trace_id: a.trace_id, exchange_tx_id: 'TX-doc', execution_status: 'Partial', executed_quantity: 40 }, agent.token);
     const doc = (await h.call('GET', `/engine/trace/${a.trace_id}`, undefined, agent.token)).json();
-    expect(doc.status).toBe('MATCHED');
+    expect(doc.integrity.status).toBe('MATCHED');
     expect(doc.integrity).toMatchObject({
       reasoning_hash: a.reasoning_hash, verification_status: 'Matched', execution_status: 'Partial',
       final_proof: sha256(`${a.reasoning_hash}||TX-doc`), exchange_tx_id: 'TX-doc',

@@ -1,6 +1,8 @@
 /**
  * An engine under test: a real store (see ./db.ts), the real app through `inject()`, an owner token, a
  * regime operator key pair, a clock the test moves, and factories for valid requests that tests then break.
+ * Every response `call()` receives is checked against the API document (./openapi-responses.ts): a status,
+ * content type or body the document does not describe fails the test that received it.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -13,6 +15,8 @@ import { bootstrapOwnerToken } from '../../src/engine/store/tokens.js';
 import { REGIME_IDS, type Regime } from '../../src/engine/vocabulary.js';
 import { buildApp } from '../../src/http/app.js';
 import { testStore, type TestStore } from './db.js';
+import type { OpenApiDocument } from './openapi.js';
+import { responseChecker } from './openapi-responses.js';
 
 export const MODEL_HASH = 'a'.repeat(64);
 
@@ -54,13 +58,17 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
   const owner = await bootstrapOwnerToken(store.sql);
   if (!owner) throw new Error('bootstrap failed');
 
-  const call: EngineHarness['call'] = (method, url, body, token = owner.token) =>
-    app.inject({
+  const checker = responseChecker(app.swagger() as unknown as OpenApiDocument);
+  const call: EngineHarness['call'] = async (method, url, body, token = owner.token) => {
+    const res = await app.inject({
       method: method as 'GET',
       url,
       ...(body === undefined ? {} : { payload: body as object }),
       headers: token ? { authorization: `Bearer ${token}` } : {},
     });
+    checker.check({ method, url, statusCode: res.statusCode, headers: res.headers, body: res.body });
+    return res;
+  };
 
   let regime: { hash: string; regime_id: number } | null = null;
   const harness: EngineHarness = {

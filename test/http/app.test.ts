@@ -87,10 +87,11 @@ describe('error bodies', () => {
     expect(typeof res.json().detail).toBe('string');
   });
 
-  it('answers an empty JSON body with 422 invalid_json', async () => {
+  it('answers an empty body declared as JSON as a missing body: 422 validation_failed naming the body', async () => {
     const res = await post('');
     expect(res.statusCode).toBe(422);
-    expect(res.json().code).toBe('invalid_json');
+    expect(res.json().code).toBe('validation_failed');
+    expect(res.json().errors).toEqual([expect.objectContaining({ field: 'body' })]);
   });
 
   it('refuses prototype-poisoning keys as invalid JSON, not a 500', async () => {
@@ -147,6 +148,19 @@ describe('error bodies', () => {
     expect(res.json()).toMatchObject({ code: 'internal', request_id: 'req-42' });
     expect(res.body).not.toMatch(/hunter2|10\.0\.0\.7|stack/);
     expect(res.headers['x-request-id']).toBe('req-42');
+  });
+
+  it('answers a path with a malformed percent-encoding with 400 bad_request, in the error body, with the request id', async () => {
+    const res = await app.inject({ url: '/engine/trace/%zz', headers: { 'x-request-id': 'req-bad-url' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: 'bad_request', detail: 'the URL is not valid: it has a malformed percent-encoding' });
+    expect(res.headers['x-request-id']).toBe('req-bad-url');
+  });
+
+  it('answers a path parameter longer than the router admits with 422 naming the path, not Fastify\'s 414', async () => {
+    const res = await app.inject({ url: `/engine/trace/${'a'.repeat(101)}` });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ code: 'validation_failed', detail: '1 invalid field: path', errors: [{ field: 'path', message: 'a path parameter is longer than 100 characters' }] });
   });
 
   it('answers a known path asked with another method with 405, the methods it has in Allow, and the error body', async () => {

@@ -1,4 +1,5 @@
 /** `startServer`: real HTTP on a real port, migrations on start, ENGINE_OWNER_TOKEN, one service only. */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configWith } from '../../src/config.js';
 import { newTokenSecret } from '../../src/engine/store/tokens.js';
@@ -48,6 +49,30 @@ describe('startServer', () => {
     try {
       expect((await fetch(`${server.url}/v1/health`)).status).toBe(200);
       expect((await fetch(`${server.url}/engine/health`)).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('an over-long URL, or bytes that are not HTTP, are answered in the error body with a request id, not Fastify\'s shape', async () => {
+    const server = await startServer(configWith({ databaseUrl: store.url, logLevel: 'silent', port: 0 }), { services: ['engine'] });
+    try {
+      const raw = async (request: string): Promise<{ head: string; body: Record<string, unknown> }> => {
+        const { hostname, port } = new URL(server.url);
+        const socket = connect({ host: hostname, port: Number(port) });
+        socket.end(request);
+        const chunks: Buffer[] = [];
+        for await (const chunk of socket) chunks.push(chunk as Buffer);
+        const [head, body] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n') as [string, string];
+        return { head, body: JSON.parse(body) as Record<string, unknown> };
+      };
+      const long = await raw(`GET /engine/traces?agent_id=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      expect(long.head).toMatch(/^HTTP\/1\.1 431 /);
+      expect(long.head).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/i);
+      expect(long.body).toEqual({ code: 'headers_too_large', detail: expect.stringMatching(/larger than 16 KiB/) });
+      const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
+      expect(garbage.head).toMatch(/^HTTP\/1\.1 400 /);
+      expect(garbage.body).toMatchObject({ code: 'bad_request' });
     } finally {
       await server.close();
     }

@@ -7,6 +7,7 @@
  * user through `runuser`, in a directory handed to that user. By default durability is switched off (fsync,
  * synchronous_commit, full_page_writes): the data lives only as long as the run. `durable: true` keeps the
  * server's defaults; `maxConnections` and further `settings` (e.g. shared_preload_libraries) are options.
+ * `halt` and `resume` stop and start the server on the same port and data, for tests of a store outage.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -22,8 +23,17 @@ export interface Cluster {
   /** URL of the cluster's `postgres` database, as superuser `postgres`. */
   url: string;
   port: number;
-  /** The postmaster's pid (the CPU time of the server's processes can be read from /proc). */
+  /** The postmaster's pid at the first start (the CPU time of the server's processes can be read from /proc). */
   postmasterPid: number;
+  /** The data directory (its `postmaster.pid` names the running postmaster). */
+  dataDir: string;
+  /**
+   * Stops the server, keeping its data: `fast` (the default) ends every session with 57P01 (admin shutdown)
+   * as an operator's restart does, `immediate` drops them as a crash would.
+   */
+  halt(mode?: 'fast' | 'immediate'): Promise<void>;
+  /** Starts a halted server again, on the same port and data. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -108,6 +118,13 @@ export async function startCluster(binDir: string, options: ClusterOptions = {})
         url: `postgres://postgres@127.0.0.1:${port}/postgres`,
         port,
         postmasterPid,
+        dataDir: data,
+        halt: async (mode = 'fast') => {
+          await pg('pg_ctl', ['-D', data, '-m', mode, '-w', '-t', '60', 'stop']);
+        },
+        resume: async () => {
+          await pg('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', '-o', serverOptions, 'start']);
+        },
         stop: () =>
           (stopped ??= (async () => {
             process.removeListener('exit', stopNow);

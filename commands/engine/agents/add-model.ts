@@ -1,10 +1,12 @@
 import { Args, Flags } from '@oclif/core';
+import { cliActor } from '../../../src/cli/actor.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { MODEL_FORM, modelApproval, refuse, requestErrors } from '../../../src/cli/engine-input.js';
 import { renderAgent } from '../../../src/cli/engine-views.js';
 import { agentParams } from '../../../src/engine/inputs.js';
+import { dataKeysFrom } from '../../../src/engine/kms/from-config.js';
+import { agentView, type AgentView } from '../../../src/engine/ops/agent-details.js';
 import { approveAgentModel } from '../../../src/engine/ops/agents.js';
-import type { Agent } from '../../../src/engine/store/agents.js';
 
 export default class EngineAgentsAddModel extends TradesealCommand {
   static override summary = 'Approve another model version for an agent';
@@ -15,13 +17,14 @@ export default class EngineAgentsAddModel extends TradesealCommand {
     model: Flags.string({ summary: `The model version to approve, ${MODEL_FORM}`, required: true, helpValue: MODEL_FORM }),
   };
 
-  async run(): Promise<Agent> {
+  async run(): Promise<AgentView> {
     const { args, flags } = await this.parse(EngineAgentsAddModel);
     const params = { agent_id: args.agent_id };
     const errors = requestErrors(agentParams, params, 'params', { agent_id: 'AGENT_ID' });
     const model = modelApproval(flags.model, errors);
     refuse(errors, `--model is ${MODEL_FORM}`);
-    const agent = await this.withStore((store) => approveAgentModel(store.sql, params.agent_id, model!));
+    const keys = dataKeysFrom(this.settings);
+    const agent = await this.withStore(async (store) => agentView(store.sql, keys, await approveAgentModel(store.sql, params.agent_id, model!, cliActor())));
     this.log(renderAgent(agent));
     return agent;
   }

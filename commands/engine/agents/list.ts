@@ -1,15 +1,21 @@
 import { TradesealCommand } from '../../../src/cli/base-command.js';
+import { tableFlags, tableStyle } from '../../../src/cli/table-flags.js';
 import { renderAgents } from '../../../src/cli/engine-views.js';
-import { listAgents, type Agent } from '../../../src/engine/store/agents.js';
+import { dataKeysFrom } from '../../../src/engine/kms/from-config.js';
+import { agentViews, type AgentView } from '../../../src/engine/ops/agent-details.js';
+import { listAgents } from '../../../src/engine/store/agents.js';
 
 export default class EngineAgentsList extends TradesealCommand {
   static override summary = 'List registered agents, their status and approved models';
   static override examples = ['<%= config.bin %> engine agents list', '<%= config.bin %> engine agents list --json'];
 
-  async run(): Promise<{ count: number; agents: Agent[] }> {
-    await this.parse(EngineAgentsList);
-    const agents = await this.withStore((store) => listAgents(store.sql));
-    this.log(renderAgents(agents));
+  static override flags = { ...tableFlags };
+
+  async run(): Promise<{ count: number; agents: AgentView[] }> {
+    const { flags } = await this.parse(EngineAgentsList);
+    const keys = dataKeysFrom(this.settings);
+    const agents = await this.withStore(async (store) => agentViews(store.sql, keys, await listAgents(store.sql)));
+    this.log(renderAgents(agents, tableStyle(flags)));
     return { count: agents.length, agents };
   }
 }

@@ -1,9 +1,12 @@
 import { Flags } from '@oclif/core';
+import { cliActor } from '../../../src/cli/actor.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { agentRegistration, MODEL_FORM } from '../../../src/cli/engine-input.js';
 import { renderAgent } from '../../../src/cli/engine-views.js';
 import { registerAgentBody } from '../../../src/engine/inputs.js';
-import { registerAgent, type Agent } from '../../../src/engine/store/agents.js';
+import { dataKeysFrom } from '../../../src/engine/kms/from-config.js';
+import { agentView, sealedNameFor, type AgentView } from '../../../src/engine/ops/agent-details.js';
+import { registerEngineAgent } from '../../../src/engine/ops/agents.js';
 import { REGIMES } from '../../../src/engine/vocabulary.js';
 
 export default class EngineAgentsRegister extends TradesealCommand {
@@ -17,13 +20,18 @@ export default class EngineAgentsRegister extends TradesealCommand {
     name: Flags.string({ summary: `A name for people (1-${registerAgentBody.properties.name.maxLength} characters)`, required: true }),
     'max-notional': Flags.string({ summary: 'The agent\'s notional cap per order, before the regime scale', required: true, helpValue: 'AMOUNT' }),
     model: Flags.string({ summary: `An approved model version, ${MODEL_FORM} (repeatable)`, multiple: true, helpValue: MODEL_FORM }),
-    'allowed-regime': Flags.string({ summary: 'A regime the agent may open positions in (repeatable; default: all)', multiple: true, helpValue: REGIMES.join('|') }),
+    'allowed-regime': Flags.string({ summary: 'A regime the agent may open positions in, by name or id 0-3 (repeatable; default: all)', multiple: true, helpValue: REGIMES.join('|') }),
+    'max-open-notional': Flags.string({ summary: 'A cap on the agent\'s open exposure: its authorized, unbound orders plus the new one (default: none)', helpValue: 'AMOUNT' }),
   };
 
-  async run(): Promise<Agent> {
+  async run(): Promise<AgentView> {
     const { flags } = await this.parse(EngineAgentsRegister);
     const input = agentRegistration(flags);
-    const agent = await this.withStore((store) => registerAgent(store.sql, input));
+    const keys = dataKeysFrom(this.settings);
+    const agent = await this.withStore(async (store) => {
+      const sealedName = await sealedNameFor(store.sql, keys, input.name);
+      return agentView(store.sql, keys, await registerEngineAgent(store.sql, input, cliActor(), sealedName));
+    });
     this.log(renderAgent(agent));
     return agent;
   }

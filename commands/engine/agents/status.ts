@@ -1,10 +1,13 @@
 import { Args, Flags } from '@oclif/core';
+import { cliActor } from '../../../src/cli/actor.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { refuse, requestErrors } from '../../../src/cli/engine-input.js';
 import { renderAgent } from '../../../src/cli/engine-views.js';
 import { agentParams, agentStatusBody } from '../../../src/engine/inputs.js';
+import { dataKeysFrom } from '../../../src/engine/kms/from-config.js';
+import { agentView, type AgentView } from '../../../src/engine/ops/agent-details.js';
 import { changeAgentStatus } from '../../../src/engine/ops/agents.js';
-import { AGENT_STATUSES, type Agent, type AgentStatus } from '../../../src/engine/store/agents.js';
+import { AGENT_STATUSES, type AgentStatus } from '../../../src/engine/store/agents.js';
 
 export default class EngineAgentsStatus extends TradesealCommand {
   static override summary = 'The per-agent kill switch: set an agent Active, Suspended or Deregistered';
@@ -19,12 +22,14 @@ export default class EngineAgentsStatus extends TradesealCommand {
     reason: Flags.string({ summary: 'Why (kept with the agent, shown in listings)' }),
   };
 
-  async run(): Promise<Agent> {
+  async run(): Promise<AgentView> {
     const { args, flags } = await this.parse(EngineAgentsStatus);
     const params = { agent_id: args.agent_id };
     const body: { status: string; reason?: string } = { status: flags.status, ...(flags.reason === undefined ? {} : { reason: flags.reason }) };
     refuse([...requestErrors(agentParams, params, 'params', { agent_id: 'AGENT_ID' }), ...requestErrors(agentStatusBody, body, 'body')]);
-    const agent = await this.withStore((store) => changeAgentStatus(store.sql, params.agent_id, body.status as AgentStatus, body.reason ?? null));
+    const keys = dataKeysFrom(this.settings);
+    const agent = await this.withStore(async (store) =>
+      agentView(store.sql, keys, await changeAgentStatus(store.sql, params.agent_id, body.status as AgentStatus, body.reason ?? null, cliActor())));
     this.log(renderAgent(agent));
     return agent;
   }

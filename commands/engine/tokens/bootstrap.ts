@@ -1,3 +1,4 @@
+import { cliActor } from '../../../src/cli/actor.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { renderIssuedToken } from '../../../src/cli/engine-views.js';
 import { bootstrapOwnerToken, type IssuedToken } from '../../../src/engine/store/tokens.js';
@@ -10,7 +11,7 @@ export default class EngineTokensBootstrap extends TradesealCommand {
 
   async run(): Promise<IssuedToken> {
     await this.parse(EngineTokensBootstrap);
-    const issued = await this.withStore((store) => bootstrapOwnerToken(store.sql));
+    const issued = await this.withStore((store) => bootstrapOwnerToken(store.sql, undefined, cliActor()));
     if (!issued) {
       throw conflict('owner_token_exists', 'a live owner token already exists; bootstrap only registers the first one',
         'issue another owner token with `tradeseal engine tokens issue --client-name NAME --role owner` (see them with `tradeseal engine tokens list`)');

@@ -1,4 +1,5 @@
 import { Flags } from '@oclif/core';
+import { cliActor } from '../../../src/cli/actor.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { checkRequest, numberOf, withFlagNames } from '../../../src/cli/engine-input.js';
 import { renderIssuedToken } from '../../../src/cli/engine-views.js';
@@ -33,7 +34,7 @@ export default class EngineTokensIssue extends TradesealCommand {
       ...(flags['ttl-days'] === undefined ? {} : { ttl_days: numberOf(flags['ttl-days']) }),
     }, 'body', FLAGS);
     const issued = await this.withStore((store) =>
-      withFlagNames(FLAGS, () => issueEngineToken(store.sql, input), 'registered agents are listed by `tradeseal engine agents list`'));
+      withFlagNames(FLAGS, () => issueEngineToken(store.sql, input, cliActor()), 'registered agents are listed by `tradeseal engine agents list`'));
     this.log(renderIssuedToken(issued));
     return issued;
   }

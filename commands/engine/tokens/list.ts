@@ -1,4 +1,5 @@
 import { TradesealCommand } from '../../../src/cli/base-command.js';
+import { tableFlags, tableStyle } from '../../../src/cli/table-flags.js';
 import { renderTokens } from '../../../src/cli/engine-views.js';
 import { listTokens, type TokenRecord } from '../../../src/engine/store/tokens.js';
 
@@ -7,10 +8,12 @@ export default class EngineTokensList extends TradesealCommand {
   static override description = 'Newest first, live, revoked and expired alike; the store holds no secret to show.';
   static override examples = ['<%= config.bin %> engine tokens list', '<%= config.bin %> engine tokens list --json'];
 
+  static override flags = { ...tableFlags };
+
   async run(): Promise<{ count: number; tokens: TokenRecord[] }> {
-    await this.parse(EngineTokensList);
+    const { flags } = await this.parse(EngineTokensList);
     const tokens = await this.withStore((store) => listTokens(store.sql));
-    this.log(renderTokens(tokens));
+    this.log(renderTokens(tokens, tableStyle(flags)));
     return { count: tokens.length, tokens };
   }
 }

@@ -1,4 +1,5 @@
 import { Args } from '@oclif/core';
+import { cliActor } from '../../../src/cli/actor.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { checkRequest } from '../../../src/cli/engine-input.js';
 import { tokenParams } from '../../../src/engine/inputs.js';
@@ -16,7 +17,7 @@ export default class EngineTokensRevoke extends TradesealCommand {
     const { args } = await this.parse(EngineTokensRevoke);
     const { token_id: id } = checkRequest<{ token_id: string }>(tokenParams, { token_id: args.id }, 'params', { token_id: 'ID' },
       args.id.startsWith('tse_') ? 'that is a token secret; revoke takes its token_id (tradeseal engine tokens list)' : undefined);
-    const revoked = await this.withStore((store) => revokeEngineToken(store.sql, id));
+    const revoked = await this.withStore((store) => revokeEngineToken(store.sql, id, cliActor()));
     this.log(`revoked ${revoked.token_id} at ${revoked.revoked_at.toISOString()}`);
     return revoked;
   }

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
+import { tableFlags, tableStyle } from '../../../src/cli/table-flags.js';
 import { checkRequest, withFlagNames } from '../../../src/cli/engine-input.js';
 import { instantFlag } from '../../../src/cli/instant.js';
 import { limitFlag, renderTraceListing, toListing, type TraceListing } from '../../../src/cli/trace-listing.js';
@@ -24,6 +25,7 @@ export default class EngineTracesList extends TradesealCommand {
     to: instantFlag({ summary: 'Only traces with txn_time at or before this instant' }),
     status: Flags.string({ summary: 'Only traces with this listing status', helpValue: TRACE_STATUSES.join('|') }),
     limit: limitFlag,
+    ...tableFlags,
   };
 
   async run(): Promise<TraceListing> {
@@ -44,7 +46,7 @@ export default class EngineTracesList extends TradesealCommand {
       ...(q.to !== undefined ? { to: new Date(q.to) } : {}),
       ...(q.status ? { statuses: [q.status] } : {}),
     })));
-    this.log(renderTraceListing(listing));
+    this.log(renderTraceListing(listing, 'traces', tableStyle(flags)));
     return listing;
   }
 }

@@ -2,22 +2,29 @@ import { Args } from '@oclif/core';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { checkRequest } from '../../../src/cli/engine-input.js';
 import { traceParams } from '../../../src/engine/inputs.js';
+import { dataKeysFrom } from '../../../src/engine/kms/from-config.js';
+import { tracePersonal } from '../../../src/engine/ops/trace-personal.js';
 import { getTrace } from '../../../src/engine/store/traces.js';
 import { traceDocument } from '../../../src/engine/trace/read.js';
 import { notFound } from '../../../src/errors.js';
 
 export default class EngineTracesShow extends TradesealCommand {
   static override summary = 'Show one trace as its Reasoning_Trace_v1 document';
-  static override description = 'The document the HTTP API returns for GET /engine/trace/{trace_id}: the sealed trace, the personal data (null once erased) and the integrity block. --json prints the document alone.';
+  static override description = 'The document the HTTP API returns for GET /engine/trace/{trace_id}: the sealed trace, the personal data (null once erased, with `integrity.erased: true`; decrypted with the keys of KMS_PROVIDER) and the integrity block, which holds every field that is not sealed. --json prints the document alone.';
   static override examples = ['<%= config.bin %> engine traces show 7c9e6679-7425-40de-944b-e07fc1f90ae7', '<%= config.bin %> engine traces show 7c9e6679-7425-40de-944b-e07fc1f90ae7 --json | jq .integrity'];
   static override args = { trace_id: Args.string({ description: 'The trace id', required: true }) };
 
   async run(): Promise<Record<string, unknown>> {
     const { args } = await this.parse(EngineTracesShow);
     const { trace_id: traceId } = checkRequest<{ trace_id: string }>(traceParams, { trace_id: args.trace_id }, 'params', { trace_id: 'TRACE_ID' });
-    const row = await this.withStore((store) => getTrace(store.sql, traceId));
-    if (!row) throw notFound(`no trace ${traceId}`);
-    const document = traceDocument(row);
+    const keys = dataKeysFrom(this.settings);
+    const found = await this.withStore(async (store) => {
+      const row = await getTrace(store.sql, traceId);
+      return row ? { row, personal: await tracePersonal(store.sql, keys, row) } : null;
+    });
+    if (!found) throw notFound(`no trace ${traceId}`);
+    const { row } = found;
+    const document = traceDocument(row, found.personal);
     this.log(`trace ${row.trace_id}  agent ${row.agent_id}  ${row.status} (${row.verification_status})  txn_time ${row.txn_time.toISOString()}`);
     this.log(`reasoning_hash ${row.reasoning_hash}  final_proof ${row.final_proof ?? '-'}`);
     this.log('');

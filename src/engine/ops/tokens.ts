@@ -9,17 +9,30 @@
  *
  * Both refusals are `validation_failed` (422, exit 2) naming the field (`agent_ids`, `agent_ids[1]`): the
  * request names the agents in its body, not in its URL, so an unknown one is a bad field, not a 404.
+ *
+ * Each issue and revocation is written to the audit log (`token.issue`, `token.revoke`) in the transaction
+ * that makes it, by `actor`; the entry names the token, never its secret.
  */
 import type { Sql } from 'postgres';
 import { notFound, validationError, type FieldError } from '../../errors.js';
+import { withTransaction } from '../../store/transaction.js';
+import { appendAudit } from '../audit/append.js';
 import { registeredAgentIds } from '../store/agents.js';
 import { issueToken, revokeToken, type IssuedToken, type IssueTokenInput } from '../store/tokens.js';
 
-export async function issueEngineToken(sql: Sql, input: IssueTokenInput): Promise<IssuedToken> {
+export async function issueEngineToken(sql: Sql, input: IssueTokenInput, actor: string): Promise<IssuedToken> {
   const errors = await agentBindingErrors(sql, input);
   if (errors.length > 0) throw validationError(errors);
-  return issueToken(sql, input);
+  return withTransaction(sql, async (tx) => {
+    const issued = await issueToken(tx as unknown as Sql, input);
+    await appendAudit(tx, { actor, action: 'token.issue', target_id: issued.token_id, details: tokenIssueDetails(issued) });
+    return issued;
+  });
 }
+
+/** What the audit log keeps of an issued token: who it is for and what it may do, never the secret. */
+export const tokenIssueDetails = (t: IssuedToken): Record<string, unknown> =>
+  ({ client_name: t.client_name, role: t.role, agent_ids: t.agent_ids, expires_at: t.expires_at });
 
 async function agentBindingErrors(sql: Sql, input: IssueTokenInput): Promise<FieldError[]> {
   const ids = input.agent_ids ?? [];
@@ -33,8 +46,11 @@ async function agentBindingErrors(sql: Sql, input: IssueTokenInput): Promise<Fie
 }
 
 /** Revokes a token at once; revoking a revoked one keeps its first revocation time. `not_found` when there is no such token. */
-export async function revokeEngineToken(sql: Sql, tokenId: string): Promise<{ token_id: string; revoked_at: Date }> {
-  const revoked = await revokeToken(sql, tokenId);
-  if (!revoked) throw notFound(`no token ${tokenId}`);
-  return revoked;
+export async function revokeEngineToken(sql: Sql, tokenId: string, actor: string): Promise<{ token_id: string; revoked_at: Date }> {
+  return withTransaction(sql, async (tx) => {
+    const revoked = await revokeToken(tx as unknown as Sql, tokenId);
+    if (!revoked) throw notFound(`no token ${tokenId}`);
+    await appendAudit(tx, { actor, action: 'token.revoke', target_id: revoked.token_id, details: { revoked_at: revoked.revoked_at } });
+    return revoked;
+  });
 }

@@ -2,7 +2,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { EngineContext } from '../context.js';
 import { agentRoutes } from './agents.js';
+import { auditLogRoutes } from './audit-log.js';
 import { authorizeBindRoutes } from './authorize-bind.js';
+import { reconcileRoutes } from './reconcile.js';
+import { erasureRoutes } from './erasure.js';
+import { logRoutes } from './log.js';
 import { regimeRoutes } from './regime.js';
 import { shadowRoutes } from './shadow-regime.js';
 import { tokenRoutes } from './tokens.js';
@@ -15,4 +19,8 @@ export function engineRoutes(app: FastifyInstance, ctx: EngineContext): void {
   regimeRoutes(app, ctx);
   tokenRoutes(app, ctx);
   agentRoutes(app, ctx);
+  erasureRoutes(app, ctx);
+  auditLogRoutes(app, ctx);
+  reconcileRoutes(app, ctx);
+  logRoutes(app, ctx);
 }

@@ -1,5 +1,5 @@
 /** JSON Schemas of the engine's requests and responses (they validate requests and generate the OpenAPI document). */
-import { errorResponses } from '../../http/schemas.js';
+import { errorResponse, errorResponses } from '../../http/schemas.js';
 import { EXECUTION_STATUSES, ORDER_TYPES, REGIMES, TRACE_STATUSES, TRADE_ACTIONS } from '../vocabulary.js';
 
 export const uuid = { type: 'string', format: 'uuid' } as const;
@@ -25,6 +25,11 @@ export const positive = { type: 'number', exclusiveMinimum: 0, maximum: 1e15 } a
 export const safeText = '^[^\\u0000\\uD800-\\uDFFF]*$';
 export const shortText = { type: 'string', minLength: 1, maxLength: 256, pattern: safeText } as const;
 export const regime = { type: 'string', enum: [...REGIMES] } as const;
+/** A regime by name or by wire id (0 expansion, 1 recovery, 2 tightening, 3 risk_off). */
+export const regimeRef = {
+  anyOf: [regime, { type: 'integer', minimum: 0, maximum: REGIMES.length - 1 }],
+  description: 'a regime name, or its id: 0 expansion, 1 recovery, 2 tightening, 3 risk_off',
+} as const;
 export const tradeAction = { type: 'string', enum: [...TRADE_ACTIONS] } as const;
 export const orderType = { type: 'string', enum: [...ORDER_TYPES] } as const;
 export const executionStatus = { type: 'string', enum: [...EXECUTION_STATUSES] } as const;
@@ -33,11 +38,12 @@ export const nullable = <T extends object>(s: T) => ({ anyOf: [s, { type: 'null'
 
 export const tokenRecord = {
   type: 'object',
+  required: ['token_id', 'client_name', 'role', 'agent_ids', 'created_at', 'expires_at', 'revoked_at'],
   properties: {
     token_id: uuid,
     client_name: { type: 'string' },
     role: { type: 'string', enum: ['client', 'owner', 'auditor'] },
-    agent_ids: { type: ['array', 'null'], items: uuid },
+    agent_ids: { type: ['array', 'null'], items: uuid, description: 'the agents a client token acts and reads for; null: every agent' },
     created_at: dateTime,
     expires_at: { type: ['string', 'null'], format: 'date-time' },
     revoked_at: { type: ['string', 'null'], format: 'date-time' },
@@ -53,15 +59,19 @@ export const model = {
 
 export const agent = {
   type: 'object',
+  required: ['agent_id', 'name', 'status', 'status_reason', 'max_notional', 'allowed_regimes', 'max_open_notional', 'models', 'created_at', 'erased', 'erased_at'],
   properties: {
     agent_id: uuid,
-    name: { type: 'string' },
+    name: { type: ['string', 'null'], description: 'personal data: stored encrypted with a key-management provider; null once erased' },
     status: { type: 'string', enum: ['Active', 'Suspended', 'Deregistered'] },
     status_reason: { type: ['string', 'null'] },
     max_notional: { type: 'number' },
-    allowed_regimes: { type: ['array', 'null'], items: regime },
+    allowed_regimes: { type: ['array', 'null'], items: regime, description: 'null: every regime' },
+    max_open_notional: { type: ['number', 'null'], description: 'The cap on open exposure (PENDING orders plus the new one); null: none' },
     models: { type: 'array', items: model },
     created_at: dateTime,
+    erased: { type: 'boolean', description: 'the agent\'s personal data were erased (`POST /engine/admin/gdpr-erase/{agent_id}`); it cannot authorize' },
+    erased_at: { type: ['string', 'null'], format: 'date-time' },
   },
 } as const;
 
@@ -74,6 +84,7 @@ export const probabilities = {
 
 export const regimeBroadcast = {
   type: 'object',
+  required: ['date', 'regime', 'regime_id', 'risk_score', 'probabilities', 'model_version', 'hash', 'source', 'reason', 'published_by', 'published_at', 'effective_since'],
   properties: {
     date: { type: 'string', format: 'date' },
     regime,
@@ -81,7 +92,7 @@ export const regimeBroadcast = {
     risk_score: { type: 'number' },
     probabilities,
     model_version: { type: 'string' },
-    hash: hex64,
+    hash: { ...hex64, description: 'SHA-256 of the JCS of {date, regime, regime_id, risk_score, probabilities, model_version}: a heartbeat\'s mta_ref' },
     source: { type: 'string', enum: ['pipeline', 'manual'] },
     reason: { type: ['string', 'null'] },
     published_by: { type: ['string', 'null'] },
@@ -93,6 +104,7 @@ export const regimeBroadcast = {
 /** How old the data of the regime in force are (src/engine/policy/freshness.ts). */
 export const regimeFreshness = {
   type: 'object',
+  required: ['date', 'data_complete_at', 'age_ms', 'max_age_ms', 'stale'],
   properties: {
     date: { type: 'string', format: 'date' },
     data_complete_at: dateTime,
@@ -104,6 +116,7 @@ export const regimeFreshness = {
 
 export const shadowMode = {
   type: 'object',
+  required: ['enabled', 'reason', 'changed_at', 'changed_by'],
   properties: {
     enabled: { type: 'boolean' },
     reason: { type: ['string', 'null'] },
@@ -113,4 +126,4 @@ export const shadowMode = {
 } as const;
 
 export const bearer = [{ bearer: [] }];
-export { errorResponses };
+export { errorResponse, errorResponses };

@@ -1,11 +1,12 @@
 /** Token issue, revoke and list (owner): `/engine/admin/tokens`. */
 import type { FastifyInstance } from 'fastify';
-import { requireToken } from '../auth.js';
+import { actorOf, requireToken } from '../auth.js';
 import type { EngineContext } from '../context.js';
 import { issueTokenBody, tokenParams } from '../inputs.js';
 import { issueEngineToken, revokeEngineToken } from '../ops/tokens.js';
 import { listTokens, type IssueTokenInput } from '../store/tokens.js';
-import { bearer, dateTime, errorResponses, tokenRecord, uuid } from './schemas.js';
+import { issuedTokenExample, issueTokenRequestExample, revokedTokenExample, tokenListExample } from './examples.js';
+import { bearer, dateTime, errorResponse, errorResponses, tokenRecord, uuid } from './schemas.js';
 
 export function tokenRoutes(app: FastifyInstance, ctx: EngineContext): void {
   const owner = requireToken(ctx, 'owner');
@@ -13,22 +14,33 @@ export function tokenRoutes(app: FastifyInstance, ctx: EngineContext): void {
   app.post<{ Body: IssueTokenInput }>('/engine/admin/tokens', {
     onRequest: owner,
     schema: {
-      tags: ['engine admin'], security: bearer,
+      tags: ['engine admin'], operationId: 'issueToken', security: bearer,
       summary: 'Issue a token (shown once: save it now; only its hash is kept)',
       description: '`agent_ids` binds a client token to those agents; each must be registered, and owner and auditor tokens take none (422 naming the field).',
-      body: issueTokenBody,
+      body: { ...issueTokenBody, examples: [issueTokenRequestExample] },
       response: {
-        200: { type: 'object', properties: { ...tokenRecord.properties, token: { type: 'string' } } },
-        ...errorResponses(401, 403, 422),
+        200: {
+          type: 'object', description: 'The token, with its secret `token` shown this once',
+          required: [...tokenRecord.required, 'token'],
+          properties: { ...tokenRecord.properties, token: { type: 'string', pattern: '^tse_', description: 'the secret: send it as `Authorization: Bearer <token>`' } },
+          examples: [issuedTokenExample],
+        },
+        ...errorResponses(401, 403, 413, 415, 422),
       },
     },
-  }, async (req) => issueEngineToken(ctx.sql, req.body));
+  }, async (req) => issueEngineToken(ctx.sql, req.body, actorOf(req.principal)));
 
   app.get('/engine/admin/tokens', {
     onRequest: owner,
     schema: {
-      tags: ['engine admin'], security: bearer, summary: 'List tokens (never their secrets)',
-      response: { 200: { type: 'object', properties: { count: { type: 'integer' }, tokens: { type: 'array', items: tokenRecord } } }, ...errorResponses(401, 403) },
+      tags: ['engine admin'], operationId: 'listTokens', security: bearer, summary: 'List tokens (never their secrets)',
+      response: {
+        200: {
+          type: 'object', description: 'Every token, revoked and expired ones included', required: ['count', 'tokens'],
+          properties: { count: { type: 'integer' }, tokens: { type: 'array', items: tokenRecord } }, examples: [tokenListExample],
+        },
+        ...errorResponses(401, 403),
+      },
     },
   }, async () => {
     const tokens = await listTokens(ctx.sql);
@@ -38,13 +50,20 @@ export function tokenRoutes(app: FastifyInstance, ctx: EngineContext): void {
   app.delete<{ Params: { token_id: string } }>('/engine/admin/tokens/:token_id', {
     onRequest: owner,
     schema: {
-      tags: ['engine admin'], security: bearer, summary: 'Revoke a token at once',
+      tags: ['engine admin'], operationId: 'revokeToken', security: bearer, summary: 'Revoke a token at once',
+      description: 'Revoking a revoked token keeps its first revocation time.',
       params: tokenParams,
-      response: { 200: { type: 'object', properties: { token_id: uuid, revoked_at: dateTime } }, ...errorResponses(401, 403, 404, 422) },
+      response: {
+        200: {
+          type: 'object', description: 'Revoked', required: ['token_id', 'revoked_at'], properties: { token_id: uuid, revoked_at: dateTime },
+          examples: [revokedTokenExample],
+        },
+        ...errorResponses(400, 401, 403, 422), 404: errorResponse('No token with this `token_id`: `not_found`.'),
+      },
     },
   }, async (req) => {
     try {
-      return await revokeEngineToken(ctx.sql, req.params.token_id);
+      return await revokeEngineToken(ctx.sql, req.params.token_id, actorOf(req.principal));
     } finally {
       ctx.tokens.clear();
     }

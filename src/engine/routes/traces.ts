@@ -4,26 +4,19 @@ import { forbidden, notFound } from '../../errors.js';
 import { mayActFor, readScope, requireToken } from '../auth.js';
 import type { EngineContext } from '../context.js';
 import { listingQuery, pendingQuery, traceParams, tracesQuery } from '../inputs.js';
+import { tracePersonal } from '../ops/trace-personal.js';
 import { checkTraceWindow } from '../ops/trace-window.js';
 import { getTrace, listTraces, type TraceFilter } from '../store/traces.js';
 import type { TokenRecord } from '../store/tokens.js';
 import { traceDocument, verifyTrace } from '../trace/read.js';
 import type { TraceStatus } from '../vocabulary.js';
-import { bearer, dateTime, errorResponses, hex64, traceStatus, uuid } from './schemas.js';
+import { traceExample, traceListingExample, traceVerificationExample } from './examples.js';
+import { bearer, errorResponse, errorResponses } from './schemas.js';
+import { listing, traceDocumentSchema, traceVerificationSchema } from './trace-schemas.js';
 
-const listingItem = {
-  type: 'object',
-  properties: {
-    trace_id: uuid, agent_id: uuid, status: traceStatus, verification_status: { type: 'string' }, action: { type: 'string' },
-    asset: { type: 'string' }, notional: { type: 'number' }, notional_currency: { type: 'string' }, txn_time: dateTime,
-    reasoning_hash: hex64, final_proof: { type: ['string', 'null'] },
-  },
-} as const;
-
-const listing = {
-  type: 'object',
-  properties: { count: { type: 'integer' }, has_more: { type: 'boolean' }, traces: { type: 'array', items: listingItem } },
-} as const;
+const listingResponse = { ...listing, description: 'Traces, newest first' };
+const noTrace = errorResponse('No trace with this `trace_id`: `not_found`.');
+const otherAgent = errorResponse('A client token bound to other agents: `agent_not_permitted`.');
 
 export function traceRoutes(app: FastifyInstance, ctx: EngineContext): void {
   const read = requireToken(ctx, 'read');
@@ -46,22 +39,34 @@ export function traceRoutes(app: FastifyInstance, ctx: EngineContext): void {
 
   app.get<{ Params: { trace_id: string } }>('/engine/trace/:trace_id', {
     onRequest: read,
-    schema: { tags, security: bearer, summary: 'One trace, in the Reasoning_Trace_v1 layout', params: traceParams,
-      response: { 200: { type: 'object', additionalProperties: true }, ...errorResponses(401, 403, 404, 422) } },
-  }, async (req) => traceDocument(await loadReadable(req.principal, req.params.trace_id)));
+    schema: { tags, operationId: 'getTrace', security: bearer, summary: 'One trace, in the Reasoning_Trace_v1 layout', params: traceParams,
+      response: {
+        200: { ...traceDocumentSchema, description: 'The trace: the sealed document with its personal data (`regulatory`, null once erased), and `integrity`, which holds every field that is not sealed (the listing status among them). Without `integrity`, and with `regulatory` replaced by `{commitment: integrity.regulatory_commitment}` (null when that is null), it is the sealed document whose JCS `reasoning_hash` covers', examples: [traceExample] },
+        ...errorResponses(400, 401, 422), 403: otherAgent, 404: noTrace,
+      } },
+  }, async (req) => {
+    const row = await loadReadable(req.principal, req.params.trace_id);
+    return traceDocument(row, await tracePersonal(ctx.sql, ctx.keys, row));
+  });
 
   app.get<{ Params: { trace_id: string } }>('/engine/trace/:trace_id/verify', {
     onRequest: read,
-    schema: { tags, security: bearer, summary: 'Recompute reasoning_hash and final_proof from the stored trace', params: traceParams,
-      response: { 200: { type: 'object', additionalProperties: true }, ...errorResponses(401, 403, 404, 422) } },
-  }, async (req) => verifyTrace(await loadReadable(req.principal, req.params.trace_id)));
+    schema: { tags, operationId: 'verifyTrace', security: bearer, summary: 'Recompute reasoning_hash and final_proof from the stored trace', params: traceParams,
+      response: {
+        200: { ...traceVerificationSchema, description: 'Each check, and whether all passed (`valid`)', examples: [traceVerificationExample] },
+        ...errorResponses(400, 401, 422), 403: otherAgent, 404: noTrace,
+      } },
+  }, async (req) => {
+    const row = await loadReadable(req.principal, req.params.trace_id);
+    return verifyTrace(row, await tracePersonal(ctx.sql, ctx.keys, row));
+  });
 
   app.get<{ Querystring: { agent_id?: string; from?: number; to?: number; status?: TraceStatus; limit: number } }>('/engine/traces', {
     onRequest: read,
     schema: {
-      tags, security: bearer, summary: 'Traces by filter, newest first (txn_time, then trace_id)',
+      tags, operationId: 'listTraces', security: bearer, summary: 'Traces by filter, newest first (txn_time, then trace_id)',
       querystring: tracesQuery,
-      response: { 200: listing, ...errorResponses(401, 403, 422) },
+      response: { 200: { ...listingResponse, examples: [traceListingExample] }, ...errorResponses(401, 422), 403: errorResponse('`agent_id` names an agent this token may not read: `agent_not_permitted`.') },
     },
   }, async (req) => {
     const q = req.query;
@@ -75,27 +80,27 @@ export function traceRoutes(app: FastifyInstance, ctx: EngineContext): void {
   app.get<{ Querystring: { age_seconds: number; limit: number } }>('/engine/pending', {
     onRequest: read,
     schema: {
-      tags, security: bearer, summary: 'PENDING traces older than age_seconds',
+      tags, operationId: 'listPendingTraces', security: bearer, summary: 'PENDING traces older than age_seconds',
       querystring: pendingQuery,
-      response: { 200: listing, ...errorResponses(401, 422) },
+      response: { 200: listingResponse, ...errorResponses(401, 422) },
     },
   }, async (req) => list(req.principal, { limit: req.query.limit, statuses: ['PENDING'], olderThan: new Date(ctx.now() - req.query.age_seconds * 1000) }));
 
   app.get<{ Querystring: { limit: number } }>('/engine/orphans', {
     onRequest: read,
     schema: {
-      tags, security: bearer, summary: 'Traces that need attention: DIVERGENT, EXPIRED, MISMATCH, ORPHAN, and SHADOW_HALTED ones whose verification failed',
+      tags, operationId: 'listOrphanTraces', security: bearer, summary: 'Traces that need attention: DIVERGENT, EXPIRED, MISMATCH, ORPHAN, and SHADOW_HALTED ones whose verification failed',
       querystring: listingQuery,
-      response: { 200: listing, ...errorResponses(401, 422) },
+      response: { 200: listingResponse, ...errorResponses(401, 422) },
     },
   }, async (req) => list(req.principal, { limit: req.query.limit, needsAttention: true }));
 
   app.get<{ Querystring: { limit: number } }>('/engine/shadow-violations', {
     onRequest: read,
     schema: {
-      tags, security: bearer, summary: 'SHADOW_HALTED traces',
+      tags, operationId: 'listShadowViolations', security: bearer, summary: 'SHADOW_HALTED traces',
       querystring: listingQuery,
-      response: { 200: listing, ...errorResponses(401, 422) },
+      response: { 200: listingResponse, ...errorResponses(401, 422) },
     },
   }, async (req) => list(req.principal, { limit: req.query.limit, statuses: ['SHADOW_HALTED'] }));
 }

@@ -1,7 +1,8 @@
 /** The agent registry: agents, their approved model versions, and the per-agent kill switch (status). */
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
-import type { Regime } from '../vocabulary.js';
+import { withTransaction } from '../../store/transaction.js';
+import { regimeName, type Regime, type RegimeRef } from '../vocabulary.js';
 
 export const AGENT_STATUSES = ['Active', 'Suspended', 'Deregistered'] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
@@ -13,11 +14,17 @@ export interface ApprovedModel {
 
 export interface Agent {
   agent_id: string;
-  name: string;
+  /** In the clear when no key-management provider was configured at registration; null when encrypted or erased. */
+  name: string | null;
+  /** The name encrypted under the agent's data key (src/engine/ops/agent-details.ts reads it); null once erased. */
+  name_enc: Buffer | null;
+  /** When the agent's personal data were erased; null when not. */
+  erased_at: Date | null;
   status: AgentStatus;
   status_reason: string | null;
   max_notional: number;
   allowed_regimes: Regime[] | null;
+  max_open_notional: number | null;
   models: ApprovedModel[];
   created_at: Date;
 }
@@ -26,11 +33,13 @@ export interface RegisterAgentInput {
   name: string;
   max_notional: number;
   models: ApprovedModel[];
-  allowed_regimes?: Regime[] | null;
+  /** By name or wire id; stored as names, each once. */
+  allowed_regimes?: RegimeRef[] | null;
+  max_open_notional?: number | null;
 }
 
 const SELECT = `
-  select a.agent_id, a.name, a.status, a.status_reason, a.max_notional, a.allowed_regimes, a.created_at,
+  select a.agent_id, a.name, a.name_enc, a.erased_at, a.status, a.status_reason, a.max_notional, a.allowed_regimes, a.max_open_notional, a.created_at,
          coalesce(jsonb_agg(jsonb_build_object('model_id', m.model_id, 'model_hash_hex', m.model_hash_hex)
                   order by m.created_at, m.model_id, m.model_hash_hex) filter (where m.model_id is not null), '[]') as models
   from agents a left join agent_models m on m.agent_id = a.agent_id`;
@@ -44,11 +53,19 @@ export async function listAgents(sql: Sql): Promise<Agent[]> {
   return sql.unsafe<Agent[]>(`${SELECT} group by a.agent_id order by a.created_at, a.agent_id`);
 }
 
-export async function registerAgent(sql: Sql, input: RegisterAgentInput): Promise<Agent> {
-  const agentId = randomUUID();
-  await sql.begin(async (tx) => {
-    await tx`insert into agents (agent_id, name, max_notional, allowed_regimes)
-             values (${agentId}, ${input.name}, ${input.max_notional}, ${input.allowed_regimes ?? null})`;
+/** A name encrypted for an agent id chosen in advance (the id is the encryption's associated data). */
+export interface SealedName {
+  agent_id: string;
+  name_enc: Buffer;
+}
+
+export async function registerAgent(sql: Sql, input: RegisterAgentInput, sealedName?: SealedName): Promise<Agent> {
+  const agentId = sealedName?.agent_id ?? randomUUID();
+  // In the caller's transaction when it has one (the registration and its audit entry commit together).
+  await withTransaction(sql, async (tx) => {
+    const regimes = input.allowed_regimes ? [...new Set(input.allowed_regimes.map(regimeName))] : null;
+    await tx`insert into agents (agent_id, name, name_enc, max_notional, allowed_regimes, max_open_notional)
+             values (${agentId}, ${sealedName ? null : input.name}, ${sealedName?.name_enc ?? null}, ${input.max_notional}, ${regimes}, ${input.max_open_notional ?? null})`;
     for (const m of dedupeModels(input.models)) {
       await tx`insert into agent_models (agent_id, model_id, model_hash_hex) values (${agentId}, ${m.model_id}, ${m.model_hash_hex})`;
     }
@@ -82,7 +99,10 @@ export interface AgentForAuthorize {
   status: AgentStatus;
   max_notional: number;
   allowed_regimes: Regime[] | null;
+  max_open_notional: number | null;
   model_registered: boolean;
+  /** Erased agents cannot authorize (`agent_not_active`). */
+  erased: boolean;
 }
 
 /**
@@ -91,8 +111,8 @@ export interface AgentForAuthorize {
  */
 export async function authorizeLookup(sql: Sql, agentId: string, clientOrderId: string, modelId: string, modelHashHex: string):
   Promise<{ prior: { order_hash: string; response: unknown } | null; agent: AgentForAuthorize | null; lastSequence: number | null }> {
-  const [row] = await sql<Array<{ order_hash: string | null; response: unknown; status: AgentStatus | null; max_notional: number; allowed_regimes: Regime[] | null; model_registered: boolean; last_sequence_id: number | null }>>`
-    select i.order_hash, i.response, a.status, a.max_notional, a.allowed_regimes, hm.last_sequence_id,
+  const [row] = await sql<Array<{ order_hash: string | null; response: unknown; status: AgentStatus | null; max_notional: number; allowed_regimes: Regime[] | null; max_open_notional: number | null; model_registered: boolean; erased: boolean; last_sequence_id: number | null }>>`
+    select i.order_hash, i.response, a.status, a.max_notional, a.allowed_regimes, a.max_open_notional, hm.last_sequence_id, a.erased_at is not null as erased,
            exists (select 1 from agent_models m where m.agent_id = ${agentId} and m.model_id = ${modelId} and m.model_hash_hex = ${modelHashHex}) as model_registered
     from (select 1) as one
     left join trace_idempotency i on i.agent_id = ${agentId} and i.client_order_id = ${clientOrderId}
@@ -101,11 +121,22 @@ export async function authorizeLookup(sql: Sql, agentId: string, clientOrderId: 
   if (!row) return { prior: null, agent: null, lastSequence: null };
   return {
     prior: row.order_hash === null ? null : { order_hash: row.order_hash, response: row.response },
-    agent: row.status === null ? null : { status: row.status, max_notional: row.max_notional, allowed_regimes: row.allowed_regimes, model_registered: row.model_registered },
+    agent: row.status === null ? null : { status: row.status, max_notional: row.max_notional, allowed_regimes: row.allowed_regimes, max_open_notional: row.max_open_notional, model_registered: row.model_registered, erased: row.erased },
     lastSequence: row.last_sequence_id,
   };
 }
 
+/**
+ * The notional of the agent's open orders (authorized, not yet bound or expired), read after locking the
+ * agent's row: call it inside the transaction that then inserts the new trace, so that concurrent orders of
+ * one agent are judged one after the other against the same cap.
+ */
+export async function lockedOpenNotional(tx: Sql, agentId: string): Promise<number> {
+  await tx`select 1 from agents where agent_id = ${agentId} for update`;
+  const [row] = await tx<Array<{ open: number }>>`
+    select coalesce(sum(notional), 0)::float8 as open from traces where agent_id = ${agentId} and verification_status = 'Pending'`;
+  return row?.open ?? 0;
+}
 
 function dedupeModels(models: ApprovedModel[]): ApprovedModel[] {
   const seen = new Map<string, ApprovedModel>();

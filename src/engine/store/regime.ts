@@ -9,6 +9,8 @@ import type { Sql, TransactionSql } from 'postgres';
 import { hashJson } from '../../crypto/hash.js';
 import { TradesealError } from '../../errors.js';
 import { ADVISORY_LOCKS } from '../../store/advisory-lock.js';
+import { inTransaction as isTransaction } from '../../store/transaction.js';
+import { enqueueRegimeChange } from '../../signals/webhooks/regime-change.js';
 import { REGIME_IDS, REGIMES, type Regime } from '../vocabulary.js';
 
 export type Probabilities = Record<Regime, number>;
@@ -71,9 +73,11 @@ export async function currentRegime(sql: Sql | TransactionSql): Promise<RegimeBr
 
 /**
  * Inserts a broadcast as the newest row. Callers hold the broadcast lock in their transaction (see below), so
- * the check of what is in force and the insert are one step.
+ * the check of what is in force and the insert are one step. A change of regime queues its webhook event
+ * in the same transaction (src/signals/webhooks/regime-change.ts).
  */
 async function insertBroadcast(sql: Sql | TransactionSql, input: PublishRegimeInput): Promise<RegimeBroadcast> {
+  const previous = await currentRegime(sql);
   const state: RegimeState = {
     date: input.date,
     regime: input.regime,
@@ -95,7 +99,9 @@ async function insertBroadcast(sql: Sql | TransactionSql, input: PublishRegimeIn
     [state.date, state.regime, state.regime_id, state.risk_score, state.probabilities, state.model_version,
       input.source, input.reason ?? null, input.published_by ?? null, hash],
   );
-  return toBroadcast(rows[0] as Row);
+  const broadcast = toBroadcast(rows[0] as Row);
+  await enqueueRegimeChange(sql, previous, broadcast);
+  return broadcast;
 }
 
 /**
@@ -106,7 +112,7 @@ const lockBroadcasts = (tx: Sql | TransactionSql) => tx`select pg_advisory_xact_
 
 /** Runs `fn` in a transaction holding the broadcast lock; `sql` may already be a transaction (then it is used as is). */
 async function underBroadcastLock<T>(sql: Sql | TransactionSql, inTransaction: boolean, fn: (tx: Sql | TransactionSql) => Promise<T>): Promise<T> {
-  if (inTransaction) {
+  if (inTransaction || isTransaction(sql)) {
     await lockBroadcasts(sql);
     return fn(sql);
   }

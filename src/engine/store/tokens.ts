@@ -5,6 +5,7 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { sha256Hex } from '../../crypto/hash.js';
+import { appendAudit } from '../audit/append.js';
 
 export const TOKEN_PREFIX = 'tse_';
 export const TOKEN_ROLES = ['client', 'owner', 'auditor'] as const;
@@ -85,13 +86,16 @@ export async function hasOwnerToken(sql: Sql): Promise<boolean> {
 /**
  * Registers the first owner token, from a given secret (ENGINE_OWNER_TOKEN) or a fresh one, only when no
  * live owner token exists. Serialised by an advisory lock so two instances starting at once register one.
+ * The issue is written to the audit log (`token.issue`) in the same transaction, by `actor`.
  */
-export async function bootstrapOwnerToken(sql: Sql, secret?: string): Promise<IssuedToken | null> {
+export async function bootstrapOwnerToken(sql: Sql, secret?: string, actor: string = secret ? 'setting:ENGINE_OWNER_TOKEN' : 'bootstrap'): Promise<IssuedToken | null> {
   return sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(hashtext('tradeseal.engine.bootstrap'))`;
     if (await hasOwnerToken(tx as unknown as Sql)) return null;
     // A configured token that was registered before (and since revoked or expired) is not brought back.
     if (secret && (await tx`select 1 from engine_tokens where token_hash = ${tokenHash(secret)}`).length > 0) return null;
-    return issueToken(tx as unknown as Sql, { client_name: secret ? 'ENGINE_OWNER_TOKEN' : 'bootstrap', role: 'owner' }, secret ?? newTokenSecret());
+    const issued = await issueToken(tx as unknown as Sql, { client_name: secret ? 'ENGINE_OWNER_TOKEN' : 'bootstrap', role: 'owner' }, secret ?? newTokenSecret());
+    await appendAudit(tx, { actor, action: 'token.issue', target_id: issued.token_id, details: { client_name: issued.client_name, role: issued.role, agent_ids: null, expires_at: null, bootstrap: true } });
+    return issued;
   }) as Promise<IssuedToken | null>;
 }

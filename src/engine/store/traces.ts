@@ -22,6 +22,8 @@ export interface NewTrace {
   sealed: string;
   regulatory: object | null;
   regulatory_salt: Buffer | null;
+  /** The regulatory block and its salt encrypted under the agent's data key (then both above are null). */
+  regulatory_enc: Buffer | null;
   policy_result: string;
   order_hash: string;
   response: AuthorizeResponse;
@@ -55,10 +57,10 @@ export async function insertTrace(sql: Sql, t: NewTrace, heartbeatSequence: numb
       returning trace_id
     ), ins as (
       insert into traces (trace_id, txn_time, agent_id, client_order_id, status, verification_status, action, asset, quantity,
-                          notional, notional_currency, reasoning_hash, sealed, regulatory, regulatory_salt, policy_result)
+                          notional, notional_currency, reasoning_hash, sealed, regulatory, regulatory_salt, regulatory_enc, policy_result)
       select ${t.trace_id}, ${t.txn_time}, ${t.agent_id}, ${t.client_order_id}, ${t.status}, 'Pending', ${t.action}, ${t.asset}, ${t.quantity},
              ${t.notional}, ${t.notional_currency}, ${t.reasoning_hash}, ${t.sealed}, ${t.regulatory === null ? null : sql.json(t.regulatory as never)},
-             ${t.regulatory_salt}, ${t.policy_result}
+             ${t.regulatory_salt}, ${t.regulatory_enc}, ${t.policy_result}
       from idem
       returning trace_id
     )
@@ -83,6 +85,9 @@ export interface TraceRow {
   sealed: string;
   regulatory: Record<string, string | null> | null;
   regulatory_salt: Buffer | null;
+  regulatory_enc: Buffer | null;
+  /** When the agent's personal data were erased (src/engine/ops/erase.ts). */
+  erased_at: Date | null;
   policy_result: string;
   exchange_tx_id: string | null;
   execution_status: string | null;
@@ -181,8 +186,15 @@ export interface TraceFilter {
   /** The orphans listing: every trace that needs an officer's attention (see `ATTENTION_STATUSES`). */
   needsAttention?: boolean;
   olderThan?: Date;
+  /** Keyset paging: only traces listed after this one (newest first), never an offset. */
+  after?: { txn_time: Date; trace_id: string } | null;
+  /** Only traces whose agent_id starts with it, or whose asset contains it (case-insensitive). */
+  search?: string | null;
   limit: number;
 }
+
+/** `text` matched literally by LIKE: its wildcards and the escape character escaped. */
+const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Lists traces newest first; fetches one more than `limit` to tell whether more exist. */
 export async function listTraces(sql: Sql, f: TraceFilter): Promise<{ items: ListingItem[]; hasMore: boolean }> {
@@ -192,6 +204,11 @@ export async function listTraces(sql: Sql, f: TraceFilter): Promise<{ items: Lis
   if (f.to) conds.push(sql`txn_time <= ${f.to}`);
   if (f.olderThan) conds.push(sql`txn_time < ${f.olderThan}`);
   if (f.statuses) conds.push(sql`status = any(${f.statuses as string[]}::text[])`);
+  if (f.after) conds.push(sql`(txn_time, trace_id) < (${f.after.txn_time}, ${f.after.trace_id}::uuid)`);
+  if (f.search) {
+    const text = escapeLike(f.search);
+    conds.push(sql`(agent_id::text like ${`${text.toLowerCase()}%`} or asset ilike ${`%${text}%`})`);
+  }
   if (f.needsAttention) {
     conds.push(sql`(status = any(${ATTENTION_STATUSES as string[]}::text[])
                     or (status = 'SHADOW_HALTED' and verification_status = any(${ATTENTION_VERIFICATIONS as string[]}::text[])))`);

@@ -3,9 +3,11 @@
  * text plus the (separately stored) personal data and the bind outcome.
  *
  * Beyond the interface's layout (all additive, documented in the README): `execution.reduce_only` (the
- * agent's claim, sealed and audited), a top-level `status` (the listing status) on reads, and in
- * `integrity` the `regulatory_commitment`, `exchange_tx_id` and `divergence_reason`, so anyone holding a
- * trace can recompute both hashes.
+ * agent's claim, sealed and audited), and in `integrity` the listing `status`, the `regulatory_commitment`,
+ * `exchange_tx_id`, `divergence_reason`, `execution_time` and the erasure marks, so anyone holding a served
+ * trace can recompute both hashes from it alone. Every field that is not sealed lives in `integrity`: the
+ * served document without `integrity`, its `regulatory` replaced by `{commitment}` (or null when
+ * `integrity.regulatory_commitment` is null), is exactly the sealed document.
  */
 import type { RegulatoryBlock } from './seal.js';
 import { TRACE_VERSION } from './seal.js';

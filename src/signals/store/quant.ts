@@ -5,7 +5,7 @@
  * backtest's arithmetic over its window (../ops/backtest.ts).
  */
 import type { Sql } from 'postgres';
-import type { Regime } from '../../engine/vocabulary.js';
+import type { ExportSource } from '../../../pipeline/reports/export.js';
 import type { ForecastEnvelope } from '../../../pipeline/reports/forecast.js';
 import type { ChartData } from '../../../pipeline/reports/chart.js';
 import type { PerformanceReport } from '../../../pipeline/reports/performance.js';
@@ -69,15 +69,7 @@ export async function latestReports(sql: Sql): Promise<PublishedReports | null> 
   return { run_id: row.run_id, generated_at: row.generated_at, performance: row.performance, chart_data: { ...row.chart_data, generated_at: row.generated_at.toISOString() } };
 }
 
-export interface ExportRow {
-  date: string;
-  regime: Regime;
-  risk_score: number;
-  prob_expansion: number;
-  prob_recovery: number;
-  prob_tightening: number;
-  prob_risk_off: number;
-}
+export type ExportRow = ExportSource;
 
 /** How many rows an export of at most `limit` rows has. */
 export async function exportSize(sql: Sql, limit: number): Promise<number> {

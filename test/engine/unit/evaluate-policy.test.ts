@@ -159,9 +159,9 @@ describe('evaluatePolicy', () => {
 
   it('DENIALS is the closed list of codes the authorize tests cover by name (a new code needs its tests)', () => {
     expect(Object.keys(DENIALS).sort()).toEqual([
-      'agent_not_active', 'agent_not_permitted', 'agent_valid_time_lag', 'asset_cap_exceeded', 'currency_not_allowed',
+      'agent_not_active', 'agent_not_permitted', 'agent_valid_time_future', 'agent_valid_time_lag', 'asset_cap_exceeded', 'currency_not_allowed',
       'heartbeat_expired', 'heartbeat_mta_mismatch', 'heartbeat_mta_required', 'heartbeat_regime_mismatch', 'heartbeat_replayed',
-      'heartbeat_signature_invalid', 'model_not_registered', 'notional_cap_exceeded', 'notional_inconsistent', 'order_rate_exceeded',
+      'heartbeat_signature_invalid', 'model_not_registered', 'mtls_cn_mismatch', 'notional_cap_exceeded', 'notional_inconsistent', 'open_notional_exceeded', 'order_rate_exceeded',
       'order_type_not_allowed', 'quantity_cap_exceeded', 'regime_not_allowed', 'regime_stale', 'side_not_allowed', 'venue_not_allowed',
     ]);
   });

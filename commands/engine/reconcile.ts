@@ -1,0 +1,51 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Args, Flags } from '@oclif/core';
+import { cliActor } from '../../src/cli/actor.js';
+import { TradesealCommand } from '../../src/cli/base-command.js';
+import { readDropCopy } from '../../src/cli/drop-copy-file.js';
+import { checkRequest, withFlagNames } from '../../src/cli/engine-input.js';
+import { instantFlag } from '../../src/cli/instant.js';
+import { withProgress } from '../../src/cli/progress.js';
+import { renderReconcileReport } from '../../src/cli/reconcile-view.js';
+import { loadPolicy } from '../../src/engine/policy/policy.js';
+import { reconcile, type ReconcileReport } from '../../src/engine/reconcile/reconcile.js';
+import { reconcileBody, type ReconcileRequest } from '../../src/engine/reconcile/schema.js';
+import { TradesealError } from '../../src/errors.js';
+
+const FLAGS = { agent_ids: '--agent-id' };
+
+export default class EngineReconcile extends TradesealCommand {
+  static override summary = 'Reconcile the traces with an exchange drop copy (CSV or JSON): each execution no trace was bound to becomes an ORPHAN trace';
+  static override description = 'An execution whose exchange_tx_id a trace was bound with is matched; one recorded as an orphan before is already known; any other becomes one ORPHAN trace. Bound traces of the drop copy\'s agents (or --agent-id) within its window (its first to last execution_time, or --from/--to, inclusive) whose exchange_tx_id it does not list are reported as missing. Reconciling the same file again creates nothing new. The file is checked whole before anything is written: every problem is listed with its line. --from, --to and --agent-id replace those of a JSON body.';
+  static override examples = [
+    '<%= config.bin %> engine reconcile drop-copy-2026-03-02.csv',
+    '<%= config.bin %> engine reconcile drop-copy.json --from 2026-03-02 --to 2026-03-02T23:59:59.999Z --json',
+  ];
+  static override args = { file: Args.string({ description: 'The drop copy: a .csv file with a header line, or a .json file', required: true }) };
+  static override flags = {
+    from: instantFlag({ summary: 'Start of the window the drop copy covers (default: its earliest execution_time)' }),
+    to: instantFlag({ summary: 'End of the window the drop copy covers, inclusive (default: its latest execution_time)' }),
+    'agent-id': Flags.string({ summary: 'An agent the drop copy covers (repeatable; default: the agents it names)', multiple: true }),
+  };
+
+  async run(): Promise<ReconcileReport> {
+    const { args, flags } = await this.parse(EngineReconcile);
+    // The window and agents, checked as the API checks them in a body.
+    const { executions: _none, ...window } = checkRequest<ReconcileRequest>(reconcileBody, {
+      executions: [],
+      ...(flags.from ? { from: flags.from.toISOString() } : {}),
+      ...(flags.to ? { to: flags.to.toISOString() } : {}),
+      ...(flags['agent-id'] ? { agent_ids: flags['agent-id'] } : {}),
+    }, 'body', FLAGS);
+    const text = await readFile(args.file, 'utf8').catch((e: Error) => {
+      throw new TradesealError('drop_copy_invalid', `cannot read ${args.file}: ${e.message}`);
+    });
+    const request: ReconcileRequest = { ...readDropCopy(args.file, text), ...window };
+    const policy = loadPolicy(this.settings.policyPath);
+    const report = await this.withStore((store) => withProgress(`Reconciling ${request.executions.length} executions`, this.jsonEnabled(), (progress) =>
+      withFlagNames(FLAGS, () => reconcile(store.sql, request, { actor: cliActor(), policy, now: new Date(), source: path.basename(args.file), onProgress: progress }))));
+    this.log(renderReconcileReport(report));
+    return report;
+  }
+}

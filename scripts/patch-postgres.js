@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// Repairs postgres.js 3.4.9 (the store driver) where a connection that dies mid-transaction crashes the process
+// or poisons the pool, run after every install (`postinstall`). Idempotent; refuses loudly when the driver's
+// source is not the one these repairs were written for, so a driver upgrade cannot skip them silently.
+//
+// The faults (porsager/postgres issues #1066, #1154 and #1208, unfixed in 3.4.9):
+// 1. A query sent on a reserved or transaction handle after its connection closed (the ROLLBACK that `begin()`
+//    itself issues when a statement fails because the server went away) is written on the next tick to a
+//    socket that is already null: an uncatchable TypeError ends the process.
+// 2. Closing a connection cancels its pending write but leaves the write timer set, so that connection never
+//    flushes again: each later use of it (its startup message too) waits for the connect timeout and fails.
+// 3. Releasing a reserved connection after it closed puts the dead connection back among the open ones.
+// The repairs: a connection counts its sessions (`generation`, one more at each close); a reserved or
+// transaction handle is bound to the session it began on and rejects its queries with CONNECTION_CLOSED once
+// that session has ended (and its release no longer touches the pool); closing clears the write state; a write
+// to a closed socket is dropped instead of throwing (its queries were already rejected by the close).
+// test/reliability/driver-faults.test.ts holds each of them.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const driver = path.join(root, 'node_modules', 'postgres');
+const MARKER = '/* tradeseal: driver repairs */';
+const EXPECTED_VERSION = '3.4.9';
+
+const CONNECTION = [
+  ['    count: 0,\n    id\n  }', '    count: 0,\n    generation: 0,\n    id\n  }'],
+  ['  function nextWrite(fn) {\n    const x = socket.write(chunk, fn)',
+    '  function nextWrite(fn) {\n    if (!socket) {\n      nextWriteTimer !== null && clearImmediate(nextWriteTimer)\n      chunk = nextWriteTimer = null\n      return false\n    }\n    const x = socket.write(chunk, fn)'],
+  ['    clearImmediate(nextWriteTimer)\n    if (socket) {', '    clearImmediate(nextWriteTimer)\n    chunk = nextWriteTimer = null\n    if (socket) {'],
+  ['  async function closed(hadError) {\n    incoming = Buffer.alloc(0)', '  async function closed(hadError) {\n    connection.generation++\n    incoming = Buffer.alloc(0)'],
+  ['    clearImmediate(nextWriteTimer)\n    socket.removeListener(\'data\', data)\n    socket.removeListener(\'connect\', connected)\n    idleTimer.cancel()',
+    '    clearImmediate(nextWriteTimer)\n    chunk = nextWriteTimer = null\n    socket.removeListener(\'data\', data)\n    socket.removeListener(\'connect\', connected)\n    idleTimer.cancel()'],
+  // Nothing of the ended session carries over: its query was rejected above, and its error (a FATAL such as
+  // 57P01) must not fail the first query of the next session on this connection.
+  ['    !hadError && (query || sent.length) && error(Errors.connection(\'CONNECTION_CLOSED\', options, socket))\n',
+    '    !hadError && (query || sent.length) && error(Errors.connection(\'CONNECTION_CLOSED\', options, socket))\n    query = results = errorResponse = null\n'],
+];
+
+const INDEX = [
+  // reserve(): the handle belongs to the session it was reserved on.
+  ['    move(c, reserved)\n    c.reserved = () => queue.length', '    const generation = c.generation\n    move(c, reserved)\n    c.reserved = () => queue.length'],
+  ['    sql.release = () => {\n      c.reserved = null', '    sql.release = () => {\n      if (c.generation !== generation)\n        return\n      c.reserved = null'],
+  ['    function handler(q) {\n      c.queue === full\n        ? queue.push(q)',
+    '    function handler(q) {\n      if (c.generation !== generation)\n        return q.reject(Errors.connection(\'CONNECTION_CLOSED\', options))\n      c.queue === full\n        ? queue.push(q)'],
+  // begin(): so does the transaction, its ROLLBACK included.
+  ['    let savepoints = 0\n      , connection\n', '    let savepoints = 0\n      , generation\n      , connection\n'],
+  ['    function onexecute(c) {\n      connection = c\n', '    function onexecute(c) {\n      connection = c\n      generation = c.generation\n'],
+  ['        q.catch(e => uncaughtError || (uncaughtError = e))\n        c.queue === full',
+    '        q.catch(e => uncaughtError || (uncaughtError = e))\n        if (c.generation !== generation)\n          return q.reject(Errors.connection(\'CONNECTION_CLOSED\', options))\n        c.queue === full'],
+];
+
+/** Repairs `file` from its original (kept beside it as `.orig` the first time), so that a changed repair applies too. */
+function patch(file, edits) {
+  const original = `${file}.orig`;
+  if (!existsSync(original)) {
+    const text = readFileSync(file, 'utf8');
+    if (text.startsWith(MARKER)) throw new Error(`${path.relative(root, file)} is repaired but its original is gone: reinstall postgres`);
+    writeFileSync(original, text);
+  }
+  let out = readFileSync(original, 'utf8');
+  for (const [from, to] of edits) {
+    const at = out.indexOf(from);
+    if (at < 0 || out.indexOf(from, at + from.length) >= 0) {
+      throw new Error(`${path.relative(root, file)}: the text to repair was not found exactly once:\n${from}`);
+    }
+    out = out.replace(from, () => to);
+  }
+  out = `${MARKER}\n${out}`;
+  if (readFileSync(file, 'utf8') === out) return false;
+  writeFileSync(file, out);
+  return true;
+}
+
+if (!existsSync(driver)) process.exit(0); // installed without the driver (nothing to repair)
+const { version } = JSON.parse(readFileSync(path.join(driver, 'package.json'), 'utf8'));
+if (version !== EXPECTED_VERSION) {
+  console.error(`scripts/patch-postgres.js: postgres ${version} is installed, the repairs are for ${EXPECTED_VERSION}: check whether it fixes porsager/postgres#1208 and update or remove this script`);
+  process.exit(1);
+}
+let changed = 0;
+for (const dir of ['src', 'cjs/src']) {
+  if (patch(path.join(driver, dir, 'connection.js'), CONNECTION)) changed++;
+  if (patch(path.join(driver, dir, 'index.js'), INDEX)) changed++;
+}
+if (changed > 0) console.error(`scripts/patch-postgres.js: repaired ${changed} file(s) of postgres ${version}`);

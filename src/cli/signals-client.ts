@@ -1,0 +1,55 @@
+/**
+ * The `tradeseal signals …` commands as clients of a remote regime signal service: with `--url` (or
+ * SIGNALS_URL) they ask the service over HTTP with `--key` (or SIGNALS_KEY) in `X-Signals-Key`, instead of
+ * reading the local store. An error the service answers keeps its code (and so its exit code): a 403
+ * `history_limit` there is exit 5 here. A service that cannot be reached is `service_unavailable` (exit 6).
+ */
+import { Flags } from '@oclif/core';
+import type { Config } from '../config.js';
+import { isErrorCode, TradesealError, type FieldError } from '../errors.js';
+import { activeProfile } from './profiles.js';
+import { profileFlag } from './profile-flag.js';
+
+export const remoteFlags = {
+  url: Flags.string({ summary: 'Ask this regime signal service instead of the local store (default: SIGNALS_URL, else the profile\'s signals_url)', helpValue: 'URL' }),
+  key: Flags.string({ summary: 'The API key sent to --url (default: SIGNALS_KEY, else the profile\'s key)', helpValue: 'rsk_…' }),
+  profile: profileFlag,
+};
+
+export interface Remote {
+  url: string;
+  key: string | null;
+}
+
+/** The remote service the flags, the settings or the profile name (in that order, see ./profiles.ts), or null for the local store. */
+export async function remoteOf(flags: { url?: string | undefined; key?: string | undefined; profile?: string | undefined }, config: Config): Promise<Remote | null> {
+  const profile = await activeProfile(flags.profile, config);
+  const url = flags.url ?? config.signalsUrl ?? profile.signals_url;
+  if (!url) return null;
+  return { url: url.replace(/\/+$/, ''), key: flags.key ?? config.signalsKey ?? profile.key ?? null };
+}
+
+/** Calls the service: JSON back (or text with `text: true`); the service's error body as a TradesealError. */
+export async function callService<T>(remote: Remote, method: 'GET' | 'POST', path: string, options: { query?: Record<string, string | number | undefined>; body?: unknown; text?: boolean } = {}): Promise<T> {
+  const url = new URL(`${remote.url}${path}`);
+  for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+  const headers: Record<string, string> = {};
+  if (remote.key) headers['x-signals-key'] = remote.key;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(url, { method, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}), signal: AbortSignal.timeout(30_000) });
+  } catch (err) {
+    throw new TradesealError('service_unavailable', `cannot reach ${remote.url} (${(err as Error).message})`, { hint: 'check --url / SIGNALS_URL' });
+  }
+  if (res.ok) return (options.text ? await res.text() : await res.json()) as T;
+  let body: { code?: unknown; detail?: unknown; errors?: FieldError[] } = {};
+  try {
+    body = (await res.json()) as typeof body;
+  } catch {
+    // Not the error body of the interface: say what came back.
+  }
+  const code = isErrorCode(body.code) ? body.code : res.status === 401 ? 'unauthorized' : res.status >= 500 ? 'service_unavailable' : 'bad_request';
+  const detail = typeof body.detail === 'string' ? body.detail : `${method} ${url.pathname} answered HTTP ${res.status}`;
+  throw new TradesealError(code, `${remote.url}: ${detail}`, { ...(body.errors ? { errors: body.errors } : {}), ...(code === 'unauthorized' ? { hint: 'pass --key (or SIGNALS_KEY)' } : {}) });
+}

@@ -1,0 +1,21 @@
+/**
+ * What the command's standard output is, read once: a terminal's width (null for a pipe or a file, whose
+ * lines are never cut), and whether colour may be written (a terminal, `NO_COLOR` unset or empty,
+ * `TERM` not `dumb`; `FORCE_COLOR` set to anything but 0 forces it, as https://no-color.org and
+ * https://force-color.org describe).
+ */
+export interface Terminal {
+  /** Columns of the terminal; null when the output is not one. */
+  width: number | null;
+  color: boolean;
+}
+
+export function terminalOf(stream: { isTTY?: boolean; columns?: number } = process.stdout, env: NodeJS.ProcessEnv = process.env): Terminal {
+  const tty = stream.isTTY === true;
+  const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0';
+  const refused = (env.NO_COLOR !== undefined && env.NO_COLOR !== '') || env.TERM === 'dumb';
+  return {
+    width: tty ? Math.max(20, stream.columns ?? 80) : null,
+    color: forced || (tty && !refused),
+  };
+}

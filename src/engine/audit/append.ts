@@ -1,0 +1,59 @@
+/**
+ * Appending an entry to the engine's audit chain (src/engine/audit/entry.ts says what an entry is).
+ *
+ * `appendAudit` is meant to run inside the caller's transaction, so that the action and its entry commit
+ * or roll back together: pass the transaction handle. Given the pool handle instead, it opens a transaction
+ * of its own. Appends serialize on a transaction-scoped advisory lock (`ADVISORY_LOCKS.auditChain`): the
+ * head of the chain is read, the entry hashed and inserted, and the lock released at commit, so the chain
+ * never forks however many engines append at once (the unique index on `prev_hash` would refuse a fork
+ * anyway). The price: appends, and therefore the transactions that append, run one at a time from the
+ * moment they append until they commit, so a caller appends last, just before committing.
+ */
+import { randomUUID } from 'node:crypto';
+import type { TransactionSql } from 'postgres';
+import { canonicalJson } from '../../crypto/jcs.js';
+import { ADVISORY_LOCKS } from '../../store/advisory-lock.js';
+import { withTransaction, type SqlOrTx } from '../../store/transaction.js';
+import { GENESIS_HASH, entryHash, type AuditAction, type AuditEntry } from './entry.js';
+
+export interface AuditInput {
+  /** Who did it: `actorOf(principal)` over HTTP, `cliActor()` from the CLI. */
+  actor: string;
+  action: AuditAction;
+  /** The UUID acted on (an agent, a token), or null. */
+  target_id: string | null;
+  /** What was done, as a JSON object; never a secret (no token, no key). */
+  details: Record<string, unknown>;
+}
+
+/**
+ * Appends one entry and returns it. `sql` should be the caller's transaction; a pool handle gets a
+ * transaction of its own. (A reserved connection must already be in a transaction: the lock is released
+ * at the end of the transaction it is taken in.)
+ */
+export function appendAudit(sql: SqlOrTx, input: AuditInput): Promise<AuditEntry> {
+  return withTransaction(sql, (tx) => appendIn(tx, input));
+}
+
+async function appendIn(tx: TransactionSql, input: AuditInput): Promise<AuditEntry> {
+  await tx`select pg_advisory_xact_lock(${ADVISORY_LOCKS.auditChain})`;
+  const [head] = await tx<Array<{ entry_hash: string; now: Date }>>`
+    select h.entry_hash, date_trunc('milliseconds', clock_timestamp()) as now
+    from (select 1) one left join (select entry_hash from audit_log order by seq desc limit 1) h on true`;
+  // JSON values only, as they read back: what is hashed is what is stored (as its JCS text) and served.
+  const details = JSON.parse(JSON.stringify(input.details)) as Record<string, unknown>;
+  const unhashed = {
+    id: randomUUID(),
+    at: (head?.now ?? new Date()).toISOString(),
+    actor: input.actor,
+    action: input.action,
+    target_id: input.target_id === null ? null : input.target_id.toLowerCase(),
+    details,
+    prev_hash: head?.entry_hash ?? GENESIS_HASH,
+  };
+  const entry: AuditEntry = { ...unhashed, entry_hash: entryHash(unhashed) };
+  await tx`
+    insert into audit_log (id, at, actor, action, target_id, details, prev_hash, entry_hash)
+    values (${entry.id}, ${entry.at}, ${entry.actor}, ${entry.action}, ${entry.target_id}, ${canonicalJson(details)}, ${entry.prev_hash}, ${entry.entry_hash})`;
+  return entry;
+}

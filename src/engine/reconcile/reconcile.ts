@@ -1,0 +1,150 @@
+/**
+ * Reconciling the engine's traces with an exchange drop copy, for `POST /engine/admin/reconcile` and
+ * `tradeseal engine reconcile FILE` alike, in one transaction:
+ *
+ * - an execution whose exchange_tx_id a trace was bound with (by bind-execution) is `matched`;
+ * - one recorded as an orphan by an earlier reconciliation is `already_known`;
+ * - any other becomes one ORPHAN trace (orphan.ts), `orphans_created`;
+ * - a trace bound (by bind-execution) to an execution of the drop copy's agents within its window whose
+ *   exchange_tx_id the drop copy does not list is `missing`: the engine holds a proof of an execution the
+ *   exchange does not report. The window is `from`..`to` when given, else the drop copy's first..last
+ *   execution_time (both inclusive); the agents are `agent_ids` when given, else those the drop copy names.
+ *
+ * One `reconcile` entry in the audit log records the counts, in the same transaction. Reconciling the same
+ * drop copy again creates no trace (the exchange_tx_id of an orphan is a key, see orphan_executions), and
+ * reports the same counts with the orphans as `already_known`; the audit log records the run again.
+ * An execution bound by bind-execution while its drop copy is being reconciled may be both bound and an
+ * orphan; the next reconciliation reports it as `matched`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Sql } from 'postgres';
+import { hashJson } from '../../crypto/hash.js';
+import { validationError, type FieldError } from '../../errors.js';
+import { withTransaction } from '../../store/transaction.js';
+import { appendAudit } from '../audit/append.js';
+import type { Policy } from '../policy/policy.js';
+import { sealOrphan } from './orphan.js';
+import type { DropCopyExecution, ReconcileRequest } from './schema.js';
+import { boundTraces, claimOrphans, forEachBoundInWindow, insertOrphanTraces, knownOrphans, type KnownExecution } from './store.js';
+
+/** Executions handled per round trip. */
+export const RECONCILE_BATCH = 1000;
+
+export interface MissingExecution {
+  trace_id: string;
+  agent_id: string;
+  exchange_tx_id: string;
+  execution_time: string;
+}
+
+export interface ReconcileReport {
+  executions: number;
+  window: { from: string; to: string };
+  agent_ids: string[];
+  drop_copy_hash: string;
+  counts: { matched: number; orphans_created: number; already_known: number; missing: number };
+  orphans_created: KnownExecution[];
+  already_known: KnownExecution[];
+  matched: KnownExecution[];
+  missing: MissingExecution[];
+  audit_entry_id: string;
+}
+
+export interface ReconcileOptions {
+  actor: string;
+  policy: Policy;
+  /** The engine's clock: the txn_time of the orphans. */
+  now: Date;
+  /** Where the drop copy came from, for the audit entry (`http`, or the file's name). */
+  source: string;
+  /** Called as executions are handled: `done` of `total`. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface CheckedDropCopy {
+  from: Date;
+  to: Date;
+  agentIds: string[];
+}
+
+/**
+ * The rules across the rows of a drop copy the schema accepted, every broken one at once (`validation_failed`):
+ * each exchange_tx_id once, instants a clock can show, a window that does not end before it starts, and an
+ * explicit window for an empty drop copy.
+ */
+export function checkDropCopy(req: ReconcileRequest): CheckedDropCopy {
+  const errors: FieldError[] = [];
+  const firstRow = new Map<string, number>();
+  req.executions.forEach((e, i) => {
+    const first = firstRow.get(e.exchange_tx_id);
+    if (first === undefined) firstRow.set(e.exchange_tx_id, i);
+    else errors.push({ field: `executions[${i}].exchange_tx_id`, message: `repeats executions[${first}] (${e.exchange_tx_id}): each execution is listed once` });
+    if (Number.isNaN(Date.parse(e.execution_time))) errors.push({ field: `executions[${i}].execution_time`, message: 'is not an instant a clock can show' });
+  });
+  const given = (field: 'from' | 'to'): Date | undefined => {
+    const text = req[field];
+    if (text === undefined) return undefined;
+    const d = new Date(text);
+    if (Number.isNaN(d.getTime())) errors.push({ field, message: 'is not an instant a clock can show' });
+    return d;
+  };
+  const times = req.executions.map((e) => Date.parse(e.execution_time)).filter((t) => !Number.isNaN(t));
+  // Not Math.min(...times): a drop copy of a few hundred thousand rows would overflow the call stack.
+  const from = given('from') ?? (times.length > 0 ? new Date(times.reduce((a, b) => Math.min(a, b))) : undefined);
+  const to = given('to') ?? (times.length > 0 ? new Date(times.reduce((a, b) => Math.max(a, b))) : undefined);
+  if (req.executions.length === 0 && (req.from === undefined || req.to === undefined)) {
+    errors.push({ field: 'executions', message: 'is empty: an empty drop copy needs from and to, the window it covers' });
+  }
+  if (from && to && from > to) errors.push({ field: 'from', message: `must not be later than the end of the window (${to.toISOString()})` });
+  if (errors.length > 0 || !from || !to) throw validationError(errors);
+  const agentIds = req.agent_ids ?? [...new Set(req.executions.map((e) => e.agent_id))];
+  return { from, to, agentIds: [...new Set(agentIds.map((a) => a.toLowerCase()))] };
+}
+
+export async function reconcile(sql: Sql, req: ReconcileRequest, options: ReconcileOptions): Promise<ReconcileReport> {
+  const { from, to, agentIds } = checkDropCopy(req);
+  const executions = req.executions.map(normalized);
+  // In exchange_tx_id order, so that two reconciliations of overlapping drop copies take their keys in one order.
+  const sorted = [...executions].sort((a, b) => (a.exchange_tx_id < b.exchange_tx_id ? -1 : a.exchange_tx_id > b.exchange_tx_id ? 1 : 0));
+  const dropCopyHash = hashJson(executions);
+  return withTransaction(sql, async (transaction) => {
+    const tx = transaction as unknown as Sql;
+    const matched: KnownExecution[] = [];
+    const created: KnownExecution[] = [];
+    const known: KnownExecution[] = [];
+    options.onProgress?.(0, sorted.length);
+    for (let start = 0; start < sorted.length; start += RECONCILE_BATCH) {
+      const batch = sorted.slice(start, start + RECONCILE_BATCH);
+      const bound = await boundTraces(tx, batch.map((e) => e.exchange_tx_id));
+      matched.push(...bound);
+      const boundIds = new Set(bound.map((b) => b.exchange_tx_id));
+      const orphans = batch.filter((e) => !boundIds.has(e.exchange_tx_id)).map((e) => sealOrphan(e, randomUUID(), options.now, options.policy));
+      const claimed = await claimOrphans(tx, orphans);
+      const fresh = orphans.filter((o) => claimed.has(o.execution.exchange_tx_id));
+      await insertOrphanTraces(tx, fresh);
+      created.push(...fresh.map((o) => ({ exchange_tx_id: o.execution.exchange_tx_id, trace_id: o.trace_id, agent_id: o.execution.agent_id })));
+      known.push(...await knownOrphans(tx, orphans.filter((o) => !claimed.has(o.execution.exchange_tx_id)).map((o) => o.execution.exchange_tx_id)));
+      options.onProgress?.(start + batch.length, sorted.length);
+    }
+    const listed = new Set(executions.map((e) => e.exchange_tx_id));
+    const missing: MissingExecution[] = [];
+    await forEachBoundInWindow(tx, agentIds, from, to, (rows) => {
+      for (const r of rows) {
+        if (!listed.has(r.exchange_tx_id)) missing.push({ trace_id: r.trace_id, agent_id: r.agent_id, exchange_tx_id: r.exchange_tx_id, execution_time: r.execution_time.toISOString() });
+      }
+    });
+    const counts = { matched: matched.length, orphans_created: created.length, already_known: known.length, missing: missing.length };
+    const window = { from: from.toISOString(), to: to.toISOString() };
+    const entry = await appendAudit(transaction, {
+      actor: options.actor, action: 'reconcile', target_id: null,
+      details: { source: options.source, drop_copy_hash: dropCopyHash, executions: executions.length, window, agents: agentIds.length, ...counts },
+    });
+    return {
+      executions: executions.length, window, agent_ids: agentIds, drop_copy_hash: dropCopyHash, counts,
+      orphans_created: created, already_known: known, matched, missing, audit_entry_id: entry.id,
+    };
+  });
+}
+
+/** Ids in the store's lowercase form, so matching and the hash do not depend on how a file spelled them. */
+const normalized = (e: DropCopyExecution): DropCopyExecution => ({ ...e, agent_id: e.agent_id.toLowerCase() });

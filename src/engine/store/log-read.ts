@@ -1,0 +1,92 @@
+/**
+ * Reading the transparency log: stored perfect subtrees (one query for all the nodes a head or a proof needs),
+ * the log's size, its signed heads, and a trace's leaves. Every read is by primary key or unique index, so
+ * none depends on how many leaves the log holds.
+ */
+import type { Sql, TransactionSql } from 'postgres';
+import { TradesealError } from '../../errors.js';
+import { toHex } from '../log/hashing.js';
+import { nodeKey, type NodeId, type NodeLookup } from '../log/subtrees.js';
+import type { SignedTreeHead } from '../log/tree-head.js';
+import type { LeafKind } from './log-sequence.js';
+
+/** The stored hashes of `ids`, read in one query, as a lookup that refuses a node the store lacks. */
+export async function readNodes(sql: Sql | TransactionSql, ids: readonly NodeId[]): Promise<NodeLookup> {
+  const rows = ids.length === 0 ? [] : await sql<Array<{ level: number; idx: number; hash: Buffer }>>`
+    select n.level, n.idx, n.hash from log_nodes n
+    join unnest(${ids.map((id) => String(id.level))}::smallint[], ${ids.map((id) => String(id.index))}::bigint[]) as w(level, idx)
+      on n.level = w.level and n.idx = w.idx`;
+  const found = new Map(rows.map((row) => [nodeKey({ level: row.level, index: row.idx }), new Uint8Array(row.hash)]));
+  return (id) => {
+    const hash = found.get(nodeKey(id));
+    if (!hash) throw new TradesealError('store_error', `the transparency log lacks its node ${nodeKey(id)} (level:index)`);
+    return hash;
+  };
+}
+
+export interface LogState {
+  tree_size: number;
+  created_at_ms: number;
+}
+
+export async function logState(sql: Sql): Promise<LogState> {
+  const [row] = await sql<LogState[]>`select tree_size, created_at_ms from log_state`;
+  if (!row) throw new TradesealError('store_error', 'the transparency log has no state row (migration 0013)');
+  return row;
+}
+
+interface HeadRow {
+  tree_size: number;
+  root_hash: Buffer;
+  timestamp_ms: number;
+  signature: Buffer;
+  key_id: string;
+}
+
+const asHead = (row: HeadRow): SignedTreeHead => ({
+  tree_size: row.tree_size, root_hash: toHex(row.root_hash), timestamp: row.timestamp_ms, signature: row.signature.toString('base64'), key_id: row.key_id,
+});
+
+/** The newest signed head, or null while the log is empty. */
+export async function latestHead(sql: Sql): Promise<SignedTreeHead | null> {
+  const [row] = await sql<HeadRow[]>`select tree_size, root_hash, timestamp_ms, signature, key_id from log_heads order by tree_size desc limit 1`;
+  return row ? asHead(row) : null;
+}
+
+/** The head the sequencer signed at exactly `treeSize`, if it signed one there. */
+export async function storedHead(sql: Sql, treeSize: number): Promise<SignedTreeHead | null> {
+  const [row] = await sql<HeadRow[]>`select tree_size, root_hash, timestamp_ms, signature, key_id from log_heads where tree_size = ${treeSize}`;
+  return row ? asHead(row) : null;
+}
+
+/** When the leaf `index` was sequenced (the timestamp of the first head that included it), Unix ms. */
+export async function leafSequencedAt(sql: Sql, index: number): Promise<number> {
+  const [row] = await sql<Array<{ sequenced_at: number }>>`select sequenced_at from log_leaves where leaf_index = ${index}`;
+  if (!row) throw new TradesealError('store_error', `the transparency log lacks its leaf ${index}`);
+  return row.sequenced_at;
+}
+
+export interface TraceLeaf {
+  leaf_index: number;
+  kind: LeafKind;
+  /** The leaf data, lowercase hex (the hash it logs). */
+  data: string;
+}
+
+export async function traceLeaves(sql: Sql, traceId: string): Promise<TraceLeaf[]> {
+  const rows = await sql<Array<{ leaf_index: number; kind: LeafKind; data: Buffer }>>`
+    select leaf_index, kind, data from log_leaves where trace_id = ${traceId} order by leaf_index`;
+  return rows.map((row) => ({ leaf_index: row.leaf_index, kind: row.kind, data: toHex(row.data) }));
+}
+
+export interface TraceLogFacts {
+  agent_id: string;
+  reasoning_hash: string;
+  final_proof: string | null;
+}
+
+/** What the trace itself holds now (null: no such trace). */
+export async function traceLogFacts(sql: Sql, traceId: string): Promise<TraceLogFacts | null> {
+  const [row] = await sql<TraceLogFacts[]>`select agent_id, reasoning_hash, final_proof from traces where trace_id = ${traceId} limit 1`;
+  return row ?? null;
+}

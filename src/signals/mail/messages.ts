@@ -1,0 +1,48 @@
+/**
+ * The texts of the signal service's mail. Plain text only; every address and link is built from
+ * `PUBLIC_BASE_URL`. A registration for an address that already has an account gets a mail too (it says so,
+ * and how to replace a key), so the register answer never tells a stranger whether an account exists.
+ */
+import type { MailMessage } from './mailer.js';
+
+const PRODUCT = 'tradeseal regime signals';
+
+export function verificationMail(to: string, code: string, expiresAt: Date, baseUrl: string): MailMessage {
+  return {
+    to,
+    subject: `${PRODUCT}: your verification code`,
+    text: [
+      `Your verification code is ${code}.`,
+      '',
+      `It is valid for 15 minutes (until ${expiresAt.toISOString()}). Send it with your address to receive your`,
+      'API key, which is shown once:',
+      '',
+      `  curl -s -X POST ${baseUrl}/v1/auth/verify -H 'Content-Type: application/json' \\`,
+      `    -d '{"email": "${to}", "code": "${code}"}'`,
+      '',
+      'If you did not ask for this code, ignore this mail: no account is created without it.',
+      '',
+      `Documentation: ${baseUrl}/docs`,
+    ].join('\n'),
+  };
+}
+
+export function accountExistsMail(to: string, baseUrl: string): MailMessage {
+  return {
+    to,
+    subject: `${PRODUCT}: this address already has an account`,
+    text: [
+      'Someone, probably you, asked to register this address. It already has an account, so no code was issued',
+      'and no new account or key was created.',
+      '',
+      'To replace your API key, rotate it: the key you send stops working at once and a new one is returned once.',
+      '',
+      `  curl -s -X POST ${baseUrl}/v1/auth/rotate -H 'X-Signals-Key: <your key>'`,
+      '',
+      'If you no longer have your key, ask the operator of this service to issue a new one.',
+      'If you did not ask to register, ignore this mail: nothing was changed.',
+      '',
+      `Documentation: ${baseUrl}/docs`,
+    ].join('\n'),
+  };
+}

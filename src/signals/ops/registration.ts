@@ -1,0 +1,107 @@
+/**
+ * Registration by e-mail (regime-signal-service.md part 3): `register` mails a 6-digit code, `verify` turns
+ * the address and its code into an account on the free tier with its first key (returned once).
+ *
+ * - A register replaces the address's earlier code. Its code is stored (hashed) before the mail is sent; a
+ *   mail that cannot be sent removes that code again and answers 503, so nothing half done blocks a retry.
+ * - At most one mail a minute goes to an address (`claimMailSlot`): a register within the minute is 429
+ *   `rate_limited`, so the route cannot be used to flood an inbox.
+ * - An address that already has an account gets a mail saying so, and how to rotate its key, instead of a
+ *   code, and the same 202: the answer does not tell a stranger which addresses have accounts. A second
+ *   account per address is never created, so a register cannot be used to obtain a second free key.
+ * - Verify takes the address's pending code under a row lock, in one transaction with the account and its
+ *   key: of two concurrent verifications of one code one creates the account, the other finds no code.
+ *   A wrong code counts a try, committed even though the request fails; at five the code no longer works,
+ *   not even the right one, until a new register.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Sql } from 'postgres';
+import { TradesealError } from '../../errors.js';
+import type { RegisterInput, VerifyInput } from '../account-inputs.js';
+import type { Mailer } from '../mail/mailer.js';
+import { accountExistsMail, verificationMail } from '../mail/messages.js';
+import { accountByEmail, createAccount } from '../store/accounts.js';
+import { issueKey } from '../store/keys.js';
+import { claimMailSlot, releaseMailSlot, countWrongTry, deleteVerification, dropVerification, lockVerification, putVerification } from '../store/verifications.js';
+import { TIER_SPECS } from '../tiers.js';
+import { codeHash, codeMatches, CODE_TTL_MS, MAX_WRONG_TRIES, newVerificationCode, normalizeEmail } from '../verification.js';
+
+export interface Registered {
+  status: 'verification_sent';
+  email: string;
+}
+
+export async function register(sql: Sql, mailer: Mailer, baseUrl: string, input: RegisterInput): Promise<Registered> {
+  const email = normalizeEmail(input.email);
+  const slot = await claimMailSlot(sql, email);
+  if ('next' in slot) {
+    throw new TradesealError('rate_limited', `a registration mail went to this address less than a minute ago; the next one may go at ${slot.next.toISOString()}`, {
+      extra: { retry_at: slot.next.toISOString() }, hint: 'wait a minute, then register again',
+    });
+  }
+  try {
+    return await sendRegistrationMail(sql, mailer, baseUrl, email);
+  } catch (err) {
+    // Nothing reached the address: the slot is given back, so a retry is not throttled.
+    await releaseMailSlot(sql, email, slot.taken).catch(() => {});
+    throw err;
+  }
+}
+
+async function sendRegistrationMail(sql: Sql, mailer: Mailer, baseUrl: string, email: string): Promise<Registered> {
+  if (await accountByEmail(sql, email)) {
+    await mailer.send(accountExistsMail(email, baseUrl));
+    return { status: 'verification_sent', email };
+  }
+  const code = newVerificationCode();
+  const hash = codeHash(email, code);
+  const { expires_at: expiresAt } = await putVerification(sql, email, hash, CODE_TTL_MS);
+  try {
+    await mailer.send(verificationMail(email, code, expiresAt, baseUrl));
+  } catch (err) {
+    // Not kept: nobody received the code. A failure here leaves a code nobody knows, which the next register replaces.
+    await dropVerification(sql, email, hash).catch(() => {});
+    throw err;
+  }
+  return { status: 'verification_sent', email };
+}
+
+export interface Verified {
+  api_key: string;
+  email: string;
+  tier: 'free';
+  daily_limit: number;
+}
+
+type Outcome =
+  | { ok: true; verified: Verified }
+  | { ok: false; detail: string };
+
+const failed = (detail: string): Outcome => ({ ok: false, detail });
+
+export async function verify(sql: Sql, input: VerifyInput): Promise<Verified> {
+  const email = normalizeEmail(input.email);
+  const outcome = await sql.begin(async (tx): Promise<Outcome> => {
+    const t = tx as unknown as Sql;
+    const pending = await lockVerification(t, email);
+    if (!pending) return failed('no verification code is pending for this address: register first (POST /v1/auth/register)');
+    if (pending.attempts >= MAX_WRONG_TRIES) {
+      return failed(`${MAX_WRONG_TRIES} wrong codes were tried, so this code no longer works: register again for a new one`);
+    }
+    if (pending.expired) return failed(`the code expired at ${pending.expires_at.toISOString()}: register again for a new one`);
+    if (!codeMatches(pending.code_hash, email, input.code)) {
+      const left = MAX_WRONG_TRIES - (await countWrongTry(t, email));
+      return failed(left > 0
+        ? `the code is wrong; ${left} ${left === 1 ? 'try is' : 'tries are'} left`
+        : `the code is wrong, and that was the ${MAX_WRONG_TRIES}th wrong try: this code no longer works; register again for a new one`);
+    }
+    await deleteVerification(t, email);
+    const account = await createAccount(t, { account_id: randomUUID(), email, tier: 'free', agent_count: 0 });
+    // An account made meanwhile by an operator (`tradeseal signals keys issue`): the code is used up, nothing more.
+    if (!account) return failed('this address already has an account: rotate its key (POST /v1/auth/rotate), or ask the operator for a new one');
+    const key = await issueKey(t, account.account_id);
+    return { ok: true, verified: { api_key: key.api_key, email, tier: 'free', daily_limit: TIER_SPECS.free.dailyLimit! } };
+  });
+  if (!outcome.ok) throw new TradesealError('verification_failed', outcome.detail);
+  return outcome.verified;
+}

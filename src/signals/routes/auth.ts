@@ -1,0 +1,89 @@
+/**
+ * Registration and key rotation (regime-signal-service.md parts 3 and 5): `POST /v1/auth/register` (public)
+ * mails a 6-digit code, `POST /v1/auth/verify` (public) turns it into an account on the free tier and its
+ * first key, `POST /v1/auth/rotate` (any key) revokes the presented key and returns its replacement. The rules
+ * are the operations' (../ops/registration.ts, ../ops/keys.ts); mail goes through ../mail/mailer.ts.
+ *
+ * Rotate is "header only": it is answered whatever the request's content type says as long as it carries no
+ * body (curl's `-X POST`, a client that always sends `Content-Type: application/json`, an empty form). A
+ * body is refused (422), but an empty JSON object is no body.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { validationError } from '../../errors.js';
+import { registerBody, verifyBody, type RegisterInput, type VerifyInput } from '../account-inputs.js';
+import { KEY_HEADER, requireKey } from '../auth.js';
+import type { SignalsContext } from '../context.js';
+import { createMailer } from '../mail/mailer.js';
+import { rotateKey } from '../ops/keys.js';
+import { keyHash } from '../store/keys.js';
+import { register, verify } from '../ops/registration.js';
+import { registeredBody, rotatedBody, verifiedBody } from './account-schemas.js';
+import { errorResponses, signalsKeySecurity } from './schemas.js';
+
+const tags = ['signals accounts'];
+
+export function authRoutes(app: FastifyInstance, ctx: SignalsContext): void {
+  const mailer = createMailer(ctx.config, ctx.sql);
+  app.addHook('onClose', async () => mailer.close());
+
+  app.post<{ Body: RegisterInput }>('/v1/auth/register', {
+    schema: {
+      operationId: 'registerAccount', tags, security: [],
+      summary: 'Register an e-mail address: a 6-digit code is mailed to it (valid 15 minutes)',
+      description: 'Always 202 for a valid address, whether or not it already has an account (one that has gets a mail saying so and how to rotate its key, not a code). A new register replaces the address\'s earlier code; at most one mail a minute goes to an address (429 `rate_limited` within the minute). 503 `service_unavailable` when the mail cannot be sent; nothing is kept then, so the request can simply be repeated.',
+      body: registerBody,
+      response: { 202: registeredBody, ...errorResponses(413, 415, 422, 429, 503) },
+    },
+  }, async (req, reply) => {
+    const registered = await register(ctx.sql, mailer, ctx.config.publicBaseUrl, req.body);
+    return reply.code(202).send(registered);
+  });
+
+  app.post<{ Body: VerifyInput }>('/v1/auth/verify', {
+    schema: {
+      operationId: 'verifyRegistration', tags, security: [],
+      summary: 'Verify the mailed code: creates the account (free tier) and returns its first API key, once',
+      description: '422 `verification_failed` for a wrong code (each counts a try), an expired one, one after five wrong tries (then even the right code fails until a new register), or none pending. Of concurrent verifications of one code exactly one creates the account.',
+      body: verifyBody,
+      response: { 201: verifiedBody, ...errorResponses(413, 415, 422) },
+    },
+  }, async (req, reply) => reply.code(201).send(await verify(ctx.sql, req.body)));
+
+  // Its own scope, for a content-type parser that takes any type: the request has no body to parse.
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+      const problems = bodyProblems(String(body));
+      if (problems.length > 0) done(validationError(problems, 'the rotate request takes no body: send only the X-Signals-Key header'));
+      else done(null, undefined);
+    });
+
+    scope.post('/v1/auth/rotate', {
+      onRequest: requireKey(ctx, 'key'),
+      schema: {
+        operationId: 'rotateKey', tags, security: signalsKeySecurity,
+        summary: 'Rotate the presented key: it is revoked at once, and a new key is returned once',
+        description: 'No body (any content type). The new key keeps the old one\'s tier, its rolling 24-hour window and its IP lock. A request with the old key afterwards is 403 `key_revoked`.',
+        response: { 200: rotatedBody, ...errorResponses(401, 403, 413, 422, 429) },
+      },
+    }, async (req) => {
+      const rotated = await rotateKey(ctx.sql, req.signalsKey!);
+      // The old key stops on this server at once (other servers follow within ENGINE_STATE_REFRESH_MS).
+      ctx.admissions.forget(keyHash(String(req.headers[KEY_HEADER]).trim()));
+      return rotated;
+    });
+  });
+}
+
+/** What is wrong with a body sent to a route that takes none: nothing for an empty one or `{}`. */
+function bodyProblems(text: string): Array<{ field: string; message: string }> {
+  if (text.trim() === '') return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [{ field: 'body', message: 'must be empty' }];
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [{ field: 'body', message: 'must be empty' }];
+  return Object.keys(value).map((field) => ({ field, message: 'is not a known field' }));
+}

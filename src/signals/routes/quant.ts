@@ -1,0 +1,135 @@
+/**
+ * What quants and analysts call: the forecast (Starter and up), a backtest between two dates (Pro), the
+ * performance of the published regimes (any key), and the CSV export (any key; rows capped by tier: Free 30,
+ * Starter and Pro 730, the engine tiers and owner the full history). Each reads what the nightly run
+ * published; a backtest's arithmetic runs on the service's in-memory copy of the published history.
+ */
+import type { FastifyInstance } from 'fastify';
+import { TradesealError, validationError } from '../../errors.js';
+import { requireKey } from '../auth.js';
+import type { SignalsContext } from '../context.js';
+import { backtestBody, exportQuery, forecastQuery } from '../inputs.js';
+import { backtest } from '../ops/backtest.js';
+import { exportRows, latestForecast, latestReports } from '../store/quant.js';
+import { TIER_SPECS } from '../tiers.js';
+import { exportHeader, exportLines } from '../../../pipeline/reports/export.js';
+import { sliceForecast } from '../../../pipeline/reports/forecast.js';
+import { errorResponses, regimeName, signalsKeySecurity } from './schemas.js';
+
+const number = { type: 'number' } as const;
+const nullableNumber = { type: ['number', 'null'] } as const;
+const date = { type: 'string', format: 'date' } as const;
+const distribution = { type: 'object', properties: { expansion: number, recovery: number, tightening: number, risk_off: number } } as const;
+const regimeFigures = {
+  type: 'object',
+  properties: { days: { type: 'integer' }, mean_daily_return: nullableNumber, annualized_return: nullableNumber, hit_rate: nullableNumber },
+} as const;
+
+const performanceSchema = {
+  type: 'object', required: ['sharpe', 'max_drawdown', 'total_return', 'alpha', 'by_regime'],
+  properties: {
+    first_day: { type: ['string', 'null'], format: 'date' }, last_day: { type: ['string', 'null'], format: 'date' }, days: { type: 'integer' },
+    sharpe: nullableNumber, max_drawdown: nullableNumber, total_return: nullableNumber, alpha: nullableNumber, annual_return: nullableNumber,
+    benchmark: { type: 'object', properties: { sharpe: nullableNumber, max_drawdown: nullableNumber, total_return: nullableNumber, annual_return: nullableNumber } },
+    by_regime: { type: 'object', properties: { expansion: regimeFigures, recovery: regimeFigures, tightening: regimeFigures, risk_off: regimeFigures } },
+  },
+} as const;
+
+export function quantRoutes(app: FastifyInstance, ctx: SignalsContext): void {
+  const tags = ['signals quant'];
+
+  app.get<{ Querystring: { horizon: number } }>('/v1/forecast', {
+    onRequest: requireKey(ctx, 'starter'),
+    schema: {
+      operationId: 'getForecast', tags, security: signalsKeySecurity,
+      summary: 'The regime forecast for the next 1 to 10 business days (default 5): ARIMA(1,0,1) per probability column and for the risk score',
+      querystring: forecastQuery,
+      response: {
+        200: {
+          type: 'object', required: ['horizon', 'generated_at', 'forecast'],
+          properties: {
+            horizon: { type: 'integer' }, generated_at: { type: 'string', description: 'ISO 8601 with an offset' },
+            forecast: {
+              type: 'array',
+              items: {
+                type: 'object', required: ['date', 'regime', 'confidence', 'risk_score', 'prob_expansion', 'prob_recovery', 'prob_tightening', 'prob_risk_off'],
+                properties: {
+                  date, regime: regimeName, confidence: number, risk_score: number,
+                  prob_expansion: number, prob_recovery: number, prob_tightening: number, prob_risk_off: number,
+                },
+              },
+            },
+          },
+        },
+        ...errorResponses(401, 403, 422, 429, 503),
+      },
+    },
+  }, async (req) => {
+    await ctx.data.assertServable();
+    const published = await latestForecast(ctx.sql);
+    if (!published) throw new TradesealError('pipeline_lag', 'no forecast is published yet');
+    return sliceForecast(published, req.query.horizon);
+  });
+
+  app.post<{ Body: { start: string; end: string } }>('/v1/backtest', {
+    onRequest: requireKey(ctx, 'pro'),
+    schema: {
+      operationId: 'runBacktest', tags, security: signalsKeySecurity,
+      summary: 'A backtest of the published regimes between two dates (inclusive): the summary, and the regime strategy against buy-and-hold SPY',
+      body: backtestBody,
+      response: {
+        200: {
+          type: 'object', required: ['summary'],
+          properties: {
+            start: date, end: date,
+            summary: {
+              type: 'object', required: ['total_days', 'transitions', 'avg_persistence_days', 'mean_risk_score', 'regime_distribution'],
+              properties: { total_days: { type: 'integer' }, transitions: { type: 'integer' }, avg_persistence_days: number, mean_risk_score: number, regime_distribution: distribution },
+            },
+            performance: performanceSchema,
+          },
+        },
+        ...errorResponses(401, 403, 404, 413, 415, 422, 429, 503),
+      },
+    },
+  }, async (req) => {
+    await ctx.data.assertServable();
+    const { curve: _curve, ...result } = await backtest(ctx.sql, req.body, ctx.history);
+    return result;
+  });
+
+  app.get('/v1/performance', {
+    onRequest: requireKey(ctx, 'key'),
+    schema: {
+      operationId: 'getPerformance', tags, security: signalsKeySecurity,
+      summary: 'The performance of the published regimes over the whole history: the regime strategy against buy-and-hold SPY, overall and by regime',
+      response: { 200: performanceSchema, ...errorResponses(401, 403, 429, 503) },
+    },
+  }, async () => {
+    await ctx.data.assertServable();
+    const reports = await latestReports(ctx.sql);
+    if (!reports) throw new TradesealError('pipeline_lag', 'no performance report is published yet');
+    return reports.performance;
+  });
+
+  app.get<{ Querystring: { limit?: number } }>('/v1/export/csv', {
+    onRequest: requireKey(ctx, 'key'),
+    schema: {
+      operationId: 'exportCsv', tags, security: signalsKeySecurity,
+      summary: 'The published regimes as CSV, newest first: date, regime, risk_score, equity_exposure, prob_expansion, prob_recovery, prob_tightening, prob_risk_off',
+      description: 'limit: default 730; at most 30 on the Free tier, 730 on Starter and Pro, the full history on the engine tiers and owner (a larger limit is 422).',
+      querystring: { ...exportQuery, properties: { limit: { type: 'integer', minimum: 1, maximum: 1_000_000 } } },
+      response: { 200: { description: 'CSV text', content: { 'text/csv': { schema: { type: 'string' } } } }, ...errorResponses(401, 403, 422, 429, 503) },
+    },
+  }, async (req, reply) => {
+    const cap = TIER_SPECS[req.signalsKey!.tier].exportRows;
+    const limit = req.query.limit ?? Math.min(exportQuery.properties.limit.default, cap);
+    if (limit > cap) throw validationError([{ field: 'limit', message: `must be at most ${cap} on the ${TIER_SPECS[req.signalsKey!.tier].label} tier` }]);
+    await ctx.data.assertServable();
+    let text = exportHeader();
+    await exportRows(ctx.sql, limit, (rows) => {
+      text += exportLines(rows);
+    });
+    return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="regimes.csv"').send(text);
+  });
+}

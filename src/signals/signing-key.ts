@@ -1,0 +1,70 @@
+/**
+ * The regime signal service's heartbeat signing key (an Ed25519 seed, RFC 8032), resolved the same way by
+ * the server (`GET /v1/engine/heartbeat`) and the CLI (`tradeseal regime heartbeat`,
+ * `tradeseal signals heartbeat-key`):
+ *
+ * 1. `REGIME_SIGNING_KEY` when it is set (the store is not read);
+ * 2. otherwise the key kept in the store (`signal_service_secrets`, name `heartbeat_signing_key`), generated
+ *    by whichever process needs it first. Creation is race-safe across processes: every contender inserts
+ *    its own fresh key with `on conflict do nothing`, then reads the row back in a new statement (a new
+ *    snapshot under READ COMMITTED, so it sees the winner's committed row); all end up with the one key.
+ *
+ * The engine verifies with the public key (its `REGIME_OPERATOR_PUBKEY`), which `publicKeyForms` renders.
+ * Whoever can read the store can read a stored key: a deployment that keeps its database apart from its
+ * secrets sets `REGIME_SIGNING_KEY` from its secret manager instead.
+ */
+import type { Sql } from 'postgres';
+import type { Config } from '../config.js';
+import { generateKeyPair, publicKeyFromSecret, publicKeyToPem, SECRET_KEY_LENGTH, toBase64 } from '../crypto/ed25519.js';
+import { TradesealError } from '../errors.js';
+
+/** The row of `signal_service_secrets` holding a generated key. */
+export const SIGNING_KEY_NAME = 'heartbeat_signing_key';
+
+export type SigningKeySource = 'REGIME_SIGNING_KEY' | 'store';
+
+export interface SigningKey {
+  secretKey: Uint8Array;
+  publicKey: Uint8Array;
+  source: SigningKeySource;
+  /** True when this call generated the stored key (the first use of the store). */
+  created: boolean;
+}
+
+/** The key kept in the store, generated and kept on the first call. Two statements; see the module comment. */
+export async function storedSigningKey(sql: Sql): Promise<{ secretKey: Uint8Array; created: boolean }> {
+  const candidate = generateKeyPair().secretKey;
+  const inserted = await sql`
+    insert into signal_service_secrets (name, value) values (${SIGNING_KEY_NAME}, ${Buffer.from(candidate)})
+    on conflict (name) do nothing returning name`;
+  const [row] = await sql<Array<{ value: Buffer }>>`select value from signal_service_secrets where name = ${SIGNING_KEY_NAME}`;
+  if (!row) throw new TradesealError('store_error', `the stored heartbeat signing key (${SIGNING_KEY_NAME}) vanished while it was being created`);
+  if (row.value.length !== SECRET_KEY_LENGTH) {
+    throw new TradesealError('store_error', `the stored heartbeat signing key is ${row.value.length} bytes, not ${SECRET_KEY_LENGTH}`, {
+      hint: 'set REGIME_SIGNING_KEY, or delete the row so that a new key is generated (the engine then needs the new public key)',
+    });
+  }
+  return { secretKey: new Uint8Array(row.value), created: inserted.length === 1 };
+}
+
+/** The signing key in force: `REGIME_SIGNING_KEY`, or the stored key (created when there is none). */
+export async function loadSigningKey(sql: Sql, config: Pick<Config, 'regimeSigningKey'>): Promise<SigningKey> {
+  if (config.regimeSigningKey) {
+    return { secretKey: config.regimeSigningKey, publicKey: publicKeyFromSecret(config.regimeSigningKey), source: 'REGIME_SIGNING_KEY', created: false };
+  }
+  const { secretKey, created } = await storedSigningKey(sql);
+  return { secretKey, publicKey: publicKeyFromSecret(secretKey), source: 'store', created };
+}
+
+export interface PublicKeyForms {
+  hex: string;
+  base64: string;
+  pem: string;
+}
+
+/** The public key in each form `REGIME_OPERATOR_PUBKEY` accepts. */
+export const publicKeyForms = (publicKey: Uint8Array): PublicKeyForms => ({
+  hex: Buffer.from(publicKey).toString('hex'),
+  base64: toBase64(publicKey),
+  pem: publicKeyToPem(publicKey),
+});

@@ -1,0 +1,211 @@
+/**
+ * The compliance officer's terminal view (`engine orphans` on a terminal), driven with ink-testing-library
+ * over traces made through the HTTP app and read from the real store: tabs, moving, keyset pages sized to
+ * the terminal, opening a trace, verifying it, filtering, and staying within 80 columns.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { render } from 'ink-testing-library';
+import stringWidth from 'string-width';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AttentionApp } from '../../src/cli/attention/app.js';
+import { storeSource } from '../../src/cli/attention/source.js';
+import { cliEnv, REPO_ROOT, tempHome } from '../helpers/cli.js';
+import { engineHarness, type EngineHarness } from '../helpers/engine.js';
+
+const HOUR = 3_600_000;
+let h: EngineHarness;
+const mismatched: string[] = [];
+let divergent = '';
+let stale = '';
+let otherAgent = '';
+
+beforeAll(async () => {
+  h = await engineHarness({ policy: { agent_valid_time_max_lag_ms: 3 * HOUR } });
+  await h.publishRegime('expansion');
+  const agent = await h.registerAgent();
+  const other = await h.registerAgent();
+  otherAgent = other.agent_id;
+  const authorize = async (who: { agent_id: string; token: string }, asset = 'AAPL'): Promise<string> => {
+    const res = await h.call('POST', '/engine/authorize', h.order(who.agent_id, { asset }), who.token);
+    if (res.statusCode !== 200) throw new Error(`authorize: ${res.body}`);
+    return res.json().trace_id;
+  };
+  const bind = async (who: { token: string }, traceId: string, fill: Record<string, unknown>): Promise<void> => {
+    const res = await h.call('POST', '/engine/bind-execution', {
+      trace_id: traceId, exchange_tx_id: `X-${traceId}`, execution_status: 'Filled', asset: 'AAPL', executed_quantity: 100, executed_side: 'Long', ...fill,
+    }, who.token);
+    if (res.statusCode !== 200) throw new Error(`bind: ${res.body}`);
+  };
+  const realNow = h.clock.now;
+  h.clock.now = realNow - 2 * HOUR;
+  stale = await authorize(agent);
+  h.clock.now = realNow - HOUR / 2;
+  // Twelve MISMATCH traces, one a second apart (newest last), one of them of the other agent on MSFT.
+  for (let i = 0; i < 12; i++) {
+    h.clock.now += 1000;
+    const who = i === 5 ? other : agent;
+    const id = await authorize(who, i === 5 ? 'MSFT' : 'AAPL');
+    await bind(who, id, { executed_side: 'Short', asset: i === 5 ? 'MSFT' : 'AAPL' });
+    mismatched.unshift(id);
+  }
+  h.clock.now = realNow;
+  divergent = await authorize(agent);
+  await bind(agent, divergent, { executed_quantity: 50 });
+}, 120_000);
+afterAll(async () => h?.close());
+
+const settle = (ms = 150): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const KEY = { right: '\u001b[C', left: '\u001b[D', down: '\u001b[B', up: '\u001b[A', enter: '\r', escape: '\u001b' };
+
+/** Polls the frame until `ok` holds (the view renders asynchronously, after its reads). */
+async function frameWhen(frame: () => string, ok: (f: string) => boolean, ms = 10_000): Promise<string> {
+  const end = Date.now() + ms;
+  while (!ok(frame()) && Date.now() < end) await settle(20);
+  return frame();
+}
+
+/** Idle: no read in flight, and the frame unchanged for a moment. */
+async function idle(frame: () => string): Promise<string> {
+  let last = '';
+  await frameWhen(frame, (f) => {
+    const still = f === last && !f.includes('loading…');
+    last = f;
+    return still;
+  });
+  return frame();
+}
+
+async function open(height = 24) {
+  const view = render(<AttentionApp source={storeSource(h.store.sql, null)} width={80} height={height} refreshMs={60_000} />);
+  const frame = (): string => view.lastFrame() ?? '';
+  await frameWhen(frame, (f) => f.includes('refreshed'));
+  await idle(frame);
+  /**
+   * Each key (or typed text) written on its own, as a terminal sends them, each after the view has drawn what
+   * the one before did; then the frame once every read it started has ended.
+   */
+  const press = async (...keys: string[]): Promise<string> => {
+    for (const k of keys) {
+      const before = frame();
+      view.stdin.write(k);
+      await frameWhen(frame, (f) => f !== before, 2000);
+    }
+    return idle(frame);
+  };
+  return { view, press, frame };
+}
+
+describe('the terminal view of traces needing attention', () => {
+  it('opens on the first tab, moves between tabs, and lists each tab\'s traces with short ids, within 80 columns', async () => {
+    const { view, press, frame } = await open();
+    try {
+      expect(frame().split('\n')[0]).toBe(' DIVERGENT  EXPIRED  MISMATCH  ORPHAN  SHADOW_HALTED  STALE PENDING');
+      expect(frame()).toContain(divergent.slice(0, 8));
+      expect(frame()).not.toContain(divergent);
+      const mismatch = await press(KEY.right, KEY.right);
+      expect(mismatch).toContain('bound on another side or asset than authorized');
+      for (const id of mismatched) expect(mismatch).toContain(id.slice(0, 8));
+      expect(await press(KEY.right)).toContain('nothing in ORPHAN');
+      const stalePage = await press(KEY.right, KEY.right);
+      expect(stalePage).toContain(stale.slice(0, 8));
+      expect(stalePage).not.toContain(divergent.slice(0, 8));
+      for (const line of frame().split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+    } finally {
+      view.unmount();
+    }
+  }, 30_000);
+
+  it('pages through a tab with keyset pages sized to the terminal, and back', async () => {
+    // 12 rows of chrome-free room: a 14-line terminal leaves 7 rows per page.
+    const { view, press } = await open(14);
+    try {
+      const first = await press(KEY.right, KEY.right);
+      const rows = (f: string) => mismatched.filter((id) => f.includes(id.slice(0, 8)));
+      expect(rows(first)).toEqual(mismatched.slice(0, 7));
+      expect(first).toContain('page 1, more: n');
+      const second = await press('n');
+      expect(rows(second)).toEqual(mismatched.slice(7));
+      expect(second).toMatch(/page 2, back: p/);
+      expect(rows(await press('p'))).toEqual(mismatched.slice(0, 7));
+    } finally {
+      view.unmount();
+    }
+  }, 30_000);
+
+  it('Enter opens the selected trace whole, v verifies it, Esc goes back', async () => {
+    const { view, press } = await open();
+    try {
+      const detail = await press(KEY.enter);
+      expect(detail).toContain(`trace ${divergent}`);
+      expect(detail).toContain('"execution": {');
+      expect(detail).toMatch(/lines 1-20 of \d+/);
+      // Space pages down to the end of the document, where its trace_id is (members in JCS order).
+      expect(await press(' ', ' ', ' ', ' ')).toContain(`"trace_id": "${divergent}"`);
+      const verified = await press('v');
+      expect(verified).toMatch(/✓ reasoning_hash/);
+      expect(verified).toContain('the trace is valid');
+      const back = await press(KEY.escape);
+      expect(back).toContain('DIVERGENT');
+      expect(back).not.toContain('"trace_id"');
+    } finally {
+      view.unmount();
+    }
+  }, 30_000);
+
+  it('/ filters by agent id prefix or asset; an empty filter shows all again', async () => {
+    const { view, press } = await open();
+    try {
+      await press(KEY.right, KEY.right);
+      const byAsset = await press('/', 'msft', KEY.enter);
+      expect(byAsset).toContain('filter: msft');
+      expect(mismatched.filter((id) => byAsset.includes(id.slice(0, 8)))).toEqual([mismatched[6]]);
+      const byAgent = await press('/', ...Array(4).fill('\u007f'), otherAgent.slice(0, 6), KEY.enter);
+      expect(mismatched.filter((id) => byAgent.includes(id.slice(0, 8)))).toEqual([mismatched[6]]);
+      // LIKE's wildcards are matched literally: '%' is no asset and no agent id.
+      expect(await press('/', ...Array(6).fill('\u007f'), '%', KEY.enter)).toContain('nothing in MISMATCH for this filter');
+      const all = await press('/', '\u007f', KEY.enter);
+      expect(mismatched.filter((id) => all.includes(id.slice(0, 8)))).toHaveLength(12);
+    } finally {
+      view.unmount();
+    }
+  }, 30_000);
+});
+
+describe('tradeseal engine orphans in a real terminal (tmux, 80 x 24)', () => {
+  it('opens the view, follows the keys, and quits on q', async () => {
+    const home = tempHome();
+    const socket = `tradeseal-test-${process.pid}`;
+    const env = cliEnv(home, h.store.url);
+    const script = path.join(home, 'orphans.sh');
+    const exports = Object.entries(env).filter(([k, v]) => v !== undefined && /^(PATH|HOME|DATABASE_URL|TRADESEAL_[A-Z_]+|LANG|LC_ALL)$/.test(k))
+      .map(([k, v]) => `export ${k}='${String(v).replace(/'/g, `'\\''`)}'`).join('\n');
+    writeFileSync(script, `${exports}\nexport TERM=xterm-256color\ncd '${REPO_ROOT}'\n'${process.execPath}' bin/dev.js engine orphans\necho "exited $?"\nsleep 30\n`);
+    const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+    const screen = (): string => tmux('capture-pane', '-p', '-t', 'view');
+    const until = async (what: string, want: (s: string) => boolean): Promise<string> => {
+      for (let i = 0; i < 150; i++) {
+        const s = screen();
+        if (want(s)) return s;
+        await settle(200);
+      }
+      throw new Error(`the terminal never showed ${what}:\n${screen()}`);
+    };
+    tmux('new-session', '-d', '-s', 'view', '-x', '80', '-y', '24', `sh ${script}`);
+    try {
+      const first = await until('the first tab', (s) => s.includes(divergent.slice(0, 8)));
+      expect(first.split('\n')[0]).toContain(' DIVERGENT  EXPIRED  MISMATCH');
+      for (const line of first.split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+      // Two keys in one write, as a fast typist or key repeat sends them: each counts.
+      tmux('send-keys', '-t', 'view', 'Right', 'Right');
+      await until('the MISMATCH tab', (s) => mismatched.slice(0, 5).every((id) => s.includes(id.slice(0, 8))));
+      tmux('send-keys', '-t', 'view', 'Enter');
+      await until('the trace opened', (s) => s.includes(`trace ${mismatched[0]}`));
+      tmux('send-keys', '-t', 'view', 'q');
+      await until('the command exiting 0', (s) => s.includes('exited 0'));
+    } finally {
+      tmux('kill-server');
+    }
+  }, 60_000);
+});

@@ -1,0 +1,92 @@
+/**
+ * The `tradeseal signals …` commands as clients of a remote signal service (`--url`, `--key`): the same
+ * answers as from the local store, over real HTTP; the service's refusals keep their code and exit code.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configWith } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/http/server.js';
+import { issueKey } from '../../src/signals/store/keys.js';
+import type { Tier } from '../../src/signals/tiers.js';
+import { runPipeline } from '../../pipeline/run.js';
+import { cliEnv, describeRun, REPO_ROOT, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
+import { testStore, type TestStore } from '../helpers/db.js';
+
+const home = tempHome();
+let store: TestStore;
+let server: RunningServer;
+let local: CliEnv;
+
+beforeAll(async () => {
+  store = await testStore();
+  await runPipeline(store.sql, { dataDir: path.join(REPO_ROOT, 'data/macro'), asOf: '2009-03-31', publish: true, seed: 7 });
+  server = await startServer(configWith({ databaseUrl: store.url, logLevel: 'silent', port: 0 }), { services: ['signals'] });
+  local = cliEnv(home, store.url);
+}, 300_000);
+afterAll(async () => {
+  await server?.close();
+  await store?.close();
+});
+
+async function keyOf(tier: Tier): Promise<string> {
+  const id = randomUUID();
+  await store.sql`insert into signal_accounts (account_id, email, tier) values (${id}, ${`${id}@example.test`}, ${tier})`;
+  return (await issueKey(store.sql, id)).api_key;
+}
+
+describe('signals commands against a remote service', () => {
+  it('latest, range, forecast and performance answer what the local store answers', async () => {
+    const key = await keyOf('pro');
+    // The remote service is named by flags for one command and by SIGNALS_URL / SIGNALS_KEY for the others.
+    const viaEnv = cliEnv(home, 'postgres://nobody@127.0.0.1:1/unused', { SIGNALS_URL: server.url, SIGNALS_KEY: key });
+    for (const args of [['signals', 'latest'], ['signals', 'range', '--start', '2009-03-02', '--end', '2009-03-31'], ['signals', 'forecast', '--horizon', '3'], ['signals', 'performance']]) {
+      const [there, here] = await Promise.all([runCli([...args, '--json'], viaEnv), runCli([...args, '--json'], local)]);
+      expect(there.code, describeRun(there)).toBe(0);
+      expect(here.code, describeRun(here)).toBe(0);
+      expect(there.json(), args.join(' ')).toEqual(here.json());
+    }
+    const flagged = await runCli(['signals', 'latest', '--url', server.url, '--key', key, '--json'], local);
+    expect(flagged.json().date).toBe('2009-03-31');
+    // A named profile, by --profile and by TRADESEAL_PROFILE.
+    const profiles = { TRADESEAL_PROFILES_FILE: path.join(home, 'profiles.json') };
+    const set = await runCli(['config', 'set', '--profile', 'desk', '--signals-url', server.url, '--key', key], cliEnv(home, undefined, profiles));
+    expect(set.code, describeRun(set)).toBe(0);
+    const nowhere = 'postgres://nobody@127.0.0.1:1/unused';
+    const [byFlag, byEnv] = await Promise.all([
+      runCli(['signals', 'latest', '--profile', 'desk', '--json'], cliEnv(home, nowhere, profiles)),
+      runCli(['signals', 'latest', '--json'], cliEnv(home, nowhere, { ...profiles, TRADESEAL_PROFILE: 'desk' })),
+    ]);
+    for (const run of [byFlag, byEnv]) {
+      expect(run.code, describeRun(run)).toBe(0);
+      expect(run.json()).toEqual(flagged.json());
+    }
+  }, 120_000);
+
+  it('backtest and export go through the service, which applies the key\'s tier', async () => {
+    const pro = await keyOf('pro');
+    const bt = await runCli(['signals', 'backtest', '--start', '2008-09-01', '--end', '2008-12-31', '--url', server.url, '--key', pro, '--json'], local);
+    expect(bt.code, describeRun(bt)).toBe(0);
+    const here = await runCli(['signals', 'backtest', '--start', '2008-09-01', '--end', '2008-12-31', '--json'], local);
+    expect(bt.json().summary).toEqual(here.json().summary);
+    const free = await keyOf('free');
+    const csv = await runCli(['signals', 'export', '--url', server.url, '--key', free], local);
+    expect(csv.code, describeRun(csv)).toBe(0);
+    expect(csv.stdout.trim().split('\n')).toHaveLength(31);
+  }, 120_000);
+
+  it('the service\'s refusals keep their code and exit code', async () => {
+    const free = await keyOf('free');
+    const old = await runCli(['signals', 'range', '--start', '2008-10-01', '--end', '2008-10-31', '--url', server.url, '--key', free, '--json'], local);
+    expect(old.code, describeRun(old)).toBe(5);
+    expect(old.json().error.code).toBe('history_limit');
+    const tier = await runCli(['signals', 'backtest', '--start', '2008-09-01', '--end', '2008-12-31', '--url', server.url, '--key', free, '--json'], local);
+    expect(tier.json().error.code).toBe('tier_insufficient');
+    const nokey = await runCli(['signals', 'latest', '--url', server.url, '--json'], local);
+    expect(nokey.code).toBe(5);
+    expect(nokey.json().error).toMatchObject({ code: 'unauthorized', hint: expect.stringContaining('--key') });
+    const down = await runCli(['signals', 'latest', '--url', 'http://127.0.0.1:1', '--key', free, '--json'], local);
+    expect(down.code).toBe(6);
+    expect(down.json().error.code).toBe('service_unavailable');
+  }, 120_000);
+});
