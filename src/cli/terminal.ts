@@ -19,3 +19,18 @@ export function terminalOf(stream: { isTTY?: boolean; columns?: number } = proce
     color: forced || (tty && !refused),
   };
 }
+
+/**
+ * Whether a full-screen view can run: standard input and output are both a terminal, and the environment is
+ * not a CI job. ink, which draws the view, reads `CI` and `CONTINUOUS_INTEGRATION` (set to anything but `0` or
+ * `false`) once when it loads and then draws no frame until the view exits, so there a command prints its
+ * plain listing instead of a view nobody could see.
+ */
+export function fullScreenPossible(
+  stdin: { isTTY?: boolean } = process.stdin,
+  stdout: { isTTY?: boolean } = process.stdout,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  const set = (name: string): boolean => env[name] !== undefined && env[name] !== '0' && env[name] !== 'false';
+  return stdin.isTTY === true && stdout.isTTY === true && !set('CI') && !set('CONTINUOUS_INTEGRATION');
+}

@@ -181,7 +181,13 @@ describe('tradeseal engine orphans in a real terminal (tmux, 80 x 24)', () => {
     const script = path.join(home, 'orphans.sh');
     const exports = Object.entries(env).filter(([k, v]) => v !== undefined && /^(PATH|HOME|DATABASE_URL|TRADESEAL_[A-Z_]+|LANG|LC_ALL)$/.test(k))
       .map(([k, v]) => `export ${k}='${String(v).replace(/'/g, `'\\''`)}'`).join('\n');
-    writeFileSync(script, `${exports}\nexport TERM=xterm-256color\ncd '${REPO_ROOT}'\n'${process.execPath}' bin/dev.js engine orphans\necho "exited $?"\nsleep 30\n`);
+    // The tmux server inherits this process's environment, CI=true included when CI runs the suite: the view
+    // runs without it, then once more with it, where it must fall back to the plain listing.
+    writeFileSync(script, [
+      exports, 'export TERM=xterm-256color', 'unset CI CONTINUOUS_INTEGRATION', `cd '${REPO_ROOT}'`,
+      `'${process.execPath}' bin/dev.js engine orphans`, 'echo "exited $?"',
+      'read _', 'clear', `CI=true '${process.execPath}' bin/dev.js engine orphans --limit 3`, 'echo "ci exited $?"', 'sleep 30', '',
+    ].join('\n'));
     const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
     const screen = (): string => tmux('capture-pane', '-p', '-t', 'view');
     const until = async (what: string, want: (s: string) => boolean): Promise<string> => {
@@ -203,9 +209,14 @@ describe('tradeseal engine orphans in a real terminal (tmux, 80 x 24)', () => {
       tmux('send-keys', '-t', 'view', 'Enter');
       await until('the trace opened', (s) => s.includes(`trace ${mismatched[0]}`));
       tmux('send-keys', '-t', 'view', 'q');
-      await until('the command exiting 0', (s) => s.includes('exited 0'));
+      await until('the command exiting 0', (s) => /^exited 0$/m.test(s));
+      tmux('send-keys', '-t', 'view', 'Enter');
+      const plain = await until('the plain listing under CI', (s) => s.includes('ci exited 0'));
+      expect(plain).toMatch(/^txn_time +trace_id +agent_id +status/m);
+      expect(plain).toContain(divergent.slice(0, 8));
+      expect(plain).not.toContain(' DIVERGENT  EXPIRED  MISMATCH');
     } finally {
       tmux('kill-server');
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -7,7 +7,7 @@ import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { tableStyle } from '../../src/cli/table-flags.js';
 import { renderTable } from '../../src/cli/table.js';
-import { terminalOf } from '../../src/cli/terminal.js';
+import { fullScreenPossible, terminalOf } from '../../src/cli/terminal.js';
 import { TRACE_STATUSES } from '../../src/engine/vocabulary.js';
 
 const HEADERS = ['txn_time', 'trace_id', 'agent_id', 'status', 'action', 'asset', 'notional', 'reasoning_hash'];
@@ -28,6 +28,20 @@ describe('terminalOf', () => {
     expect(terminalOf(TTY80, { TERM: 'dumb' }).color).toBe(false);
     expect(terminalOf({ isTTY: false }, { FORCE_COLOR: '1' }).color).toBe(true);
     expect(terminalOf({ isTTY: false }, { FORCE_COLOR: '0' }).color).toBe(false);
+  });
+});
+
+describe('fullScreenPossible', () => {
+  it('needs a terminal on both standard input and output, and no CI job (where ink would draw no frame)', () => {
+    const tty = { isTTY: true };
+    expect(fullScreenPossible(tty, tty, {})).toBe(true);
+    expect(fullScreenPossible({ isTTY: false }, tty, {})).toBe(false);
+    expect(fullScreenPossible(tty, {}, {})).toBe(false);
+    expect(fullScreenPossible(tty, tty, { CI: 'true' })).toBe(false);
+    expect(fullScreenPossible(tty, tty, { CI: '' })).toBe(false);
+    expect(fullScreenPossible(tty, tty, { CONTINUOUS_INTEGRATION: '1' })).toBe(false);
+    expect(fullScreenPossible(tty, tty, { CI: 'false' })).toBe(true);
+    expect(fullScreenPossible(tty, tty, { CI: '0' })).toBe(true);
   });
 });
 
