@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { cliActor } from '../../src/cli/actor.js';
 import { TradesealCommand } from '../../src/cli/base-command.js';
+import { prefixRange, resolveIdPrefix } from '../../src/cli/id-prefix.js';
 import { checkRequest } from '../../src/cli/engine-input.js';
 import { agentParams } from '../../src/engine/inputs.js';
 import { dataKeysFrom } from '../../src/engine/kms/from-config.js';
@@ -14,15 +15,15 @@ export default class EngineErase extends TradesealCommand {
     '<%= config.bin %> engine erase 6f1c2a9e-3b4d-4e8f-9a0b-1c2d3e4f5a6b',
     '<%= config.bin %> engine erase 6f1c2a9e-3b4d-4e8f-9a0b-1c2d3e4f5a6b --yes --json',
   ];
-  static override args = { agent_id: Args.string({ description: 'The agent whose personal data to erase', required: true }) };
+  static override args = { agent_id: Args.string({ description: 'The agent whose personal data to erase: its id, or its first characters (at least 4) when they name one agent', required: true }) };
   static override flags = { yes: Flags.boolean({ summary: 'Confirm without asking (for scripts)' }) };
 
   async run(): Promise<ErasureResult> {
     const { args, flags } = await this.parse(EngineErase);
-    const { agent_id: agentId } = checkRequest<{ agent_id: string }>(agentParams, { agent_id: args.agent_id }, 'params', { agent_id: 'AGENT_ID' });
+    if (!prefixRange(args.agent_id)) checkRequest(agentParams, { agent_id: args.agent_id }, 'params', { agent_id: 'AGENT_ID' });
     const keys = dataKeysFrom(this.settings);
     const erased = await this.withStore(async (store) => {
-      const agent = await findAgent(store.sql, agentId);
+      const agent = await findAgent(store.sql, await resolveIdPrefix(store.sql, 'agent', args.agent_id));
       if (keys && !agent.erased_at) {
         await this.confirmDestructive(`Erase the personal data of agent ${agent.agent_id} (its name and the regulatory blocks of its traces)? This cannot be undone.`, flags.yes);
       }

@@ -100,6 +100,46 @@ describe('engine traces', () => {
     expect(verify.stdout).toContain(`trace ${t.matched} is valid`);
   }, 60_000);
 
+  it('show, verify and agents status take the first characters of an id; too few, none or several matches are refused', async () => {
+    const [show, verify, short, unknown] = await Promise.all([
+      runCli(['engine', 'traces', 'show', t.matched.slice(0, 8), '--json'], env),
+      runCli(['engine', 'traces', 'verify', t.matched.slice(0, 13)], env),
+      runCli(['engine', 'traces', 'show', t.matched.slice(0, 3)], env),
+      runCli(['engine', 'traces', 'show', '0000-'], env),
+    ]);
+    expect(show.code, describeRun(show)).toBe(0);
+    expect(show.json()).toMatchObject({ trace_id: t.matched });
+    expect(verify.code, describeRun(verify)).toBe(0);
+    expect(verify.stdout).toContain(`trace ${t.matched} is valid`);
+    expect(short.code, describeRun(short)).toBe(2); // three characters: not a prefix, judged as an id
+    expect(short.stderr).toMatch(/TRACE_ID/);
+    expect(unknown.code, describeRun(unknown)).toBe(2); // a hyphen where a UUID has none
+    const none = await runCli(['engine', 'traces', 'show', t.matched.startsWith('0000') ? 'ffff' : '0000'], env);
+    expect(none.code, describeRun(none)).toBe(3);
+    expect(none.stderr).toMatch(/no trace id starts with (0000|ffff)/);
+
+    // Two traces whose ids share their first eight characters (the ids rewritten in the store for the test).
+    const twins = ['abcd1234-0000-4000-8000-000000000001', 'abcd1234-0000-4000-8000-000000000002'];
+    for (const [i, id] of twins.entries()) {
+      const res = await h.call('POST', '/engine/authorize', { ...h.order(agentId), client_order_id: `twin-${i}` });
+      expect(res.statusCode, res.body).toBe(200);
+      await h.store.sql`update traces set trace_id = ${id} where trace_id = ${res.json().trace_id}`;
+    }
+    const [ambiguous, exact] = await Promise.all([
+      runCli(['engine', 'traces', 'show', 'abcd1234'], env),
+      runCli(['engine', 'traces', 'show', 'abcd1234-0000-4000-8000-00000000000', '--json'], env),
+    ]);
+    expect(ambiguous.code, describeRun(ambiguous)).toBe(2);
+    expect(ambiguous.stderr).toContain(`abcd1234 is the start of 2 trace ids (${twins.join(', ')}): type more of it`);
+    expect(exact.code, describeRun(exact)).toBe(2); // still two
+    await h.store.sql`delete from traces where trace_id = any(${twins}::uuid[])`;
+    await h.store.sql`delete from trace_idempotency where client_order_id like 'twin-%'`;
+
+    const status = await runCli(['engine', 'agents', 'status', agentId.slice(0, 6), '--status', 'Active', '--reason', 'prefix check', '--json'], env);
+    expect(status.code, describeRun(status)).toBe(0);
+    expect(status.json()).toMatchObject({ agent_id: agentId, status: 'Active' });
+  }, 60_000);
+
   it('pending lists what waits longer than the age, orphans what needs attention', async () => {
     const [pending, recent, orphans] = await Promise.all([
       runCli(['engine', 'pending', '--json'], env),

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { cliActor } from '../../../src/cli/actor.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
+import { prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
 import { MODEL_FORM, modelApproval, refuse, requestErrors } from '../../../src/cli/engine-input.js';
 import { renderAgent } from '../../../src/cli/engine-views.js';
 import { agentParams } from '../../../src/engine/inputs.js';
@@ -12,7 +13,7 @@ export default class EngineAgentsAddModel extends TradesealCommand {
   static override summary = 'Approve another model version for an agent';
   static override description = 'The versions approved before stay approved; approving one twice changes nothing.';
   static override examples = [`<%= config.bin %> engine agents add-model 0b6f3c1e-2a4d-4c5e-9f1a-7d2b3c4e5f60 --model alpha-8:${'5d'.repeat(32)}`];
-  static override args = { agent_id: Args.string({ description: 'The agent\'s id', required: true }) };
+  static override args = { agent_id: Args.string({ description: 'The agent\'s id, or its first characters (at least 4) when they name one agent', required: true }) };
   static override flags = {
     model: Flags.string({ summary: `The model version to approve, ${MODEL_FORM}`, required: true, helpValue: MODEL_FORM }),
   };
@@ -20,11 +21,14 @@ export default class EngineAgentsAddModel extends TradesealCommand {
   async run(): Promise<AgentView> {
     const { args, flags } = await this.parse(EngineAgentsAddModel);
     const params = { agent_id: args.agent_id };
-    const errors = requestErrors(agentParams, params, 'params', { agent_id: 'AGENT_ID' });
+    const errors = prefixRange(params.agent_id) ? [] : requestErrors(agentParams, params, 'params', { agent_id: 'AGENT_ID' });
     const model = modelApproval(flags.model, errors);
     refuse(errors, `--model is ${MODEL_FORM}`);
     const keys = dataKeysFrom(this.settings);
-    const agent = await this.withStore(async (store) => agentView(store.sql, keys, await approveAgentModel(store.sql, params.agent_id, model!, cliActor())));
+    const agent = await this.withStore(async (store) => {
+      const agentId = await resolveIdPrefix(store.sql, 'agent', params.agent_id);
+      return agentView(store.sql, keys, await approveAgentModel(store.sql, agentId, model!, cliActor()));
+    });
     this.log(renderAgent(agent));
     return agent;
   }

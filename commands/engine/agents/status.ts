@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { cliActor } from '../../../src/cli/actor.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
+import { prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
 import { refuse, requestErrors } from '../../../src/cli/engine-input.js';
 import { renderAgent } from '../../../src/cli/engine-views.js';
 import { agentParams, agentStatusBody } from '../../../src/engine/inputs.js';
@@ -16,7 +17,7 @@ export default class EngineAgentsStatus extends TradesealCommand {
     '<%= config.bin %> engine agents status 0b6f3c1e-2a4d-4c5e-9f1a-7d2b3c4e5f60 --status Suspended --reason "runaway order rate"',
     '<%= config.bin %> engine agents status 0b6f3c1e-2a4d-4c5e-9f1a-7d2b3c4e5f60 --status Active --reason "model fixed, reviewed by risk"',
   ];
-  static override args = { agent_id: Args.string({ description: 'The agent\'s id', required: true }) };
+  static override args = { agent_id: Args.string({ description: 'The agent\'s id, or its first characters (at least 4) when they name one agent', required: true }) };
   static override flags = {
     status: Flags.string({ summary: 'The new status', required: true, helpValue: AGENT_STATUSES.join('|') }),
     reason: Flags.string({ summary: 'Why (kept with the agent, shown in listings)' }),
@@ -26,10 +27,12 @@ export default class EngineAgentsStatus extends TradesealCommand {
     const { args, flags } = await this.parse(EngineAgentsStatus);
     const params = { agent_id: args.agent_id };
     const body: { status: string; reason?: string } = { status: flags.status, ...(flags.reason === undefined ? {} : { reason: flags.reason }) };
-    refuse([...requestErrors(agentParams, params, 'params', { agent_id: 'AGENT_ID' }), ...requestErrors(agentStatusBody, body, 'body')]);
+    refuse([...(prefixRange(params.agent_id) ? [] : requestErrors(agentParams, params, 'params', { agent_id: 'AGENT_ID' })), ...requestErrors(agentStatusBody, body, 'body')]);
     const keys = dataKeysFrom(this.settings);
-    const agent = await this.withStore(async (store) =>
-      agentView(store.sql, keys, await changeAgentStatus(store.sql, params.agent_id, body.status as AgentStatus, body.reason ?? null, cliActor())));
+    const agent = await this.withStore(async (store) => {
+      const agentId = await resolveIdPrefix(store.sql, 'agent', params.agent_id);
+      return agentView(store.sql, keys, await changeAgentStatus(store.sql, agentId, body.status as AgentStatus, body.reason ?? null, cliActor()));
+    });
     this.log(renderAgent(agent));
     return agent;
   }

@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
+import { prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
 import { engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
 import { checkRequest } from '../../../src/cli/engine-input.js';
 import { localTraceInLog, publicKeyFlag, remoteTraceInLog, type TraceInLog } from '../../../src/cli/log-source.js';
@@ -15,7 +16,7 @@ export default class EngineLogVerify extends TradesealCommand {
     '<%= config.bin %> engine log verify 7c9e6679-7425-40de-944b-e07fc1f90ae7 --public-key "$(cat log-key.hex)"',
     '<%= config.bin %> engine log verify 7c9e6679-7425-40de-944b-e07fc1f90ae7 --url https://engine.example:8080 --token "$AUDITOR_TOKEN" --public-key "$(cat log-key.hex)" --json',
   ];
-  static override args = { trace_id: Args.string({ description: 'The trace id', required: true }) };
+  static override args = { trace_id: Args.string({ description: 'The trace id, or (on the local store) its first characters, at least 4, when they name one trace', required: true }) };
   static override flags = {
     'public-key': Flags.string({ summary: 'The log\'s Ed25519 public key you trust: 64 hex characters, base64 or PEM (`tradeseal engine log key` prints it)', helpValue: 'KEY' }),
     ...engineRemoteFlags,
@@ -23,15 +24,17 @@ export default class EngineLogVerify extends TradesealCommand {
 
   async run(): Promise<TraceLogCheck> {
     const { args, flags } = await this.parse(EngineLogVerify);
-    const { trace_id: traceId } = checkRequest<{ trace_id: string }>(traceParams, { trace_id: args.trace_id }, 'params', { trace_id: 'TRACE_ID' });
-    const given = flags['public-key'] === undefined ? null : publicKeyFlag(flags['public-key']);
     const remote = await engineRemoteOf(flags, this.settings);
+    // A prefix is resolved in the local store; a remote engine's API takes whole ids.
+    if (remote || !prefixRange(args.trace_id)) checkRequest(traceParams, { trace_id: args.trace_id }, 'params', { trace_id: 'TRACE_ID' });
+    const traceId = args.trace_id;
+    const given = flags['public-key'] === undefined ? null : publicKeyFlag(flags['public-key']);
     if (remote && !given) throw new TradesealError('usage_error', 'verifying a remote engine needs --public-key: a key fetched from the engine would prove nothing about it', { hint: 'run `tradeseal engine log key` where the log is kept, and pass its key with --public-key' });
     let found: TraceInLog;
     let publicKey = given;
     if (remote) found = await remoteTraceInLog(remote, traceId);
     else {
-      const local = await this.withStore((store) => localTraceInLog(store, this.settings, traceId));
+      const local = await this.withStore(async (store) => localTraceInLog(store, this.settings, await resolveIdPrefix(store.sql, 'trace', traceId)));
       found = local;
       publicKey ??= local.logPublicKey;
     }

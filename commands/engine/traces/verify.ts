@@ -1,5 +1,6 @@
 import { Args } from '@oclif/core';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
+import { prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
 import { checkRequest } from '../../../src/cli/engine-input.js';
 import { renderVerification } from '../../../src/cli/engine-views.js';
 import { traceParams } from '../../../src/engine/inputs.js';
@@ -16,13 +17,15 @@ export default class EngineTracesVerify extends TradesealCommand {
     '<%= config.bin %> engine traces verify 7c9e6679-7425-40de-944b-e07fc1f90ae7',
     '<%= config.bin %> engine traces verify 7c9e6679-7425-40de-944b-e07fc1f90ae7 --json || echo "tampered"',
   ];
-  static override args = { trace_id: Args.string({ description: 'The trace id', required: true }) };
+  static override args = { trace_id: Args.string({ description: 'The trace id, or its first characters (at least 4) when they name one trace', required: true }) };
 
   async run(): Promise<TraceVerification> {
     const { args } = await this.parse(EngineTracesVerify);
-    const { trace_id: traceId } = checkRequest<{ trace_id: string }>(traceParams, { trace_id: args.trace_id }, 'params', { trace_id: 'TRACE_ID' });
+    if (!prefixRange(args.trace_id)) checkRequest(traceParams, { trace_id: args.trace_id }, 'params', { trace_id: 'TRACE_ID' });
     const keys = dataKeysFrom(this.settings);
+    let traceId = args.trace_id;
     const verification = await this.withStore(async (store) => {
+      traceId = await resolveIdPrefix(store.sql, 'trace', traceId);
       const row = await getTrace(store.sql, traceId);
       return row ? verifyTrace(row, await tracePersonal(store.sql, keys, row)) : null;
     });
