@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
+import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../src/cli/engine-client.js';
 import { tableFlags, tableStyle } from '../../src/cli/table-flags.js';
 import { checkRequest } from '../../src/cli/engine-input.js';
 import { limitFlag, renderTraceListing, toListing, type TraceListing } from '../../src/cli/trace-listing.js';
@@ -16,6 +17,7 @@ export default class EnginePending extends TradesealCommand {
     'age-seconds': Flags.string({ summary: `Only traces authorized at least this many seconds ago (${ageSeconds.minimum}-${ageSeconds.maximum}, default ${ageSeconds.default})`, helpValue: 'SECONDS' }),
     limit: limitFlag,
     ...tableFlags,
+    ...engineRemoteFlags,
   };
 
   async run(): Promise<TraceListing & { age_seconds: number }> {
@@ -26,7 +28,9 @@ export default class EnginePending extends TradesealCommand {
       limit: flags.limit,
     }, 'querystring');
     const olderThan = new Date(Date.now() - q.age_seconds * 1000);
-    const listing = toListing(await this.withStore((store) => listTraces(store.sql, { limit: q.limit, statuses: ['PENDING'], olderThan })));
+    const remote = await engineRemoteOf(flags, this.settings);
+    const listing = remote ? await askEngine<TraceListing>(remote, 'GET', '/engine/pending', { query: { age_seconds: q.age_seconds, limit: q.limit } })
+      : toListing(await this.withStore((store) => listTraces(store.sql, { limit: q.limit, statuses: ['PENDING'], olderThan })));
     this.log(renderTraceListing(listing, `pending traces older than ${q.age_seconds} s`, tableStyle(flags)));
     return { age_seconds: q.age_seconds, ...listing };
   }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Args, Flags } from '@oclif/core';
 import { cliActor } from '../../src/cli/actor.js';
 import { TradesealCommand } from '../../src/cli/base-command.js';
+import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../src/cli/engine-client.js';
 import { readDropCopy } from '../../src/cli/drop-copy-file.js';
 import { checkRequest, withFlagNames } from '../../src/cli/engine-input.js';
 import { instantFlag } from '../../src/cli/instant.js';
@@ -27,6 +28,7 @@ export default class EngineReconcile extends TradesealCommand {
     from: instantFlag({ summary: 'Start of the window the drop copy covers (default: its earliest execution_time)' }),
     to: instantFlag({ summary: 'End of the window the drop copy covers, inclusive (default: its latest execution_time)' }),
     'agent-id': Flags.string({ summary: 'An agent the drop copy covers (repeatable; default: the agents it names)', multiple: true }),
+    ...engineRemoteFlags,
   };
 
   async run(): Promise<ReconcileReport> {
@@ -42,6 +44,12 @@ export default class EngineReconcile extends TradesealCommand {
       throw new TradesealError('drop_copy_invalid', `cannot read ${args.file}: ${e.message}`);
     });
     const request: ReconcileRequest = { ...readDropCopy(args.file, text), ...window };
+    const remote = await engineRemoteOf(flags, this.settings);
+    if (remote) {
+      const answered = await withFlagNames(FLAGS, () => askEngine<ReconcileReport>(remote, 'POST', '/engine/admin/reconcile', { body: request }));
+      this.log(renderReconcileReport(answered));
+      return answered;
+    }
     const policy = loadPolicy(this.settings.policyPath);
     const report = await this.withStore((store) => withProgress(`Reconciling ${request.executions.length} executions`, this.jsonEnabled(), (progress) =>
       withFlagNames(FLAGS, () => reconcile(store.sql, request, { actor: cliActor(), policy, now: new Date(), source: path.basename(args.file), onProgress: progress }))));

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { cliActor } from '../../src/cli/actor.js';
 import { TradesealCommand } from '../../src/cli/base-command.js';
+import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../src/cli/engine-client.js';
 import { checkRequest, numberOf } from '../../src/cli/engine-input.js';
 import { renderBroadcast } from '../../src/cli/engine-views.js';
 import { manualBroadcastBody } from '../../src/engine/inputs.js';
@@ -21,6 +22,7 @@ export default class RegimePublish extends TradesealCommand {
     reason: Flags.string({ summary: 'Why the pipeline is overridden (kept with the broadcast)', required: true }),
     date: Flags.string({ summary: 'The data day the broadcast is for (default: today, UTC)', helpValue: 'YYYY-MM-DD' }),
     'model-version': Flags.string({ summary: `The model version to state (default: ${MANUAL_MODEL_VERSION})` }),
+    ...engineRemoteFlags,
   };
 
   async run(): Promise<RegimeBroadcast> {
@@ -30,7 +32,9 @@ export default class RegimePublish extends TradesealCommand {
       ...(flags.date === undefined ? {} : { date: flags.date }),
       ...(flags['model-version'] === undefined ? {} : { model_version: flags['model-version'] }),
     }, 'body');
-    const broadcast = await this.withStore((store) => publishOperatorBroadcast(store.sql, body, cliActor(), Date.now()));
+    const remote = await engineRemoteOf(flags, this.settings);
+    const broadcast = remote ? await askEngine<RegimeBroadcast>(remote, 'POST', '/engine/admin/regime', { body })
+      : await this.withStore((store) => publishOperatorBroadcast(store.sql, body, cliActor(), Date.now()));
     this.log(renderBroadcast(broadcast));
     this.log(`\npublished: in force until \`tradeseal regime release\` or another broadcast; heartbeats must now carry regime_id ${broadcast.regime_id} and mta_ref ${broadcast.hash}`);
     return broadcast;

@@ -1,4 +1,5 @@
 import { TradesealCommand } from '../../src/cli/base-command.js';
+import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../src/cli/engine-client.js';
 import { renderRegimeStatus } from '../../src/cli/regime-view.js';
 import { freshnessOf, type Freshness } from '../../src/engine/policy/freshness.js';
 import { loadPolicy } from '../../src/engine/policy/policy.js';
@@ -10,8 +11,17 @@ export default class RegimeShow extends TradesealCommand {
   static override description = 'The newest broadcast, from the pipeline or an operator; its hash is the mta_ref a heartbeat must carry. Its data are stale when older than the policy\'s regime_max_age_ms (POLICY_PATH), counted from the end of the broadcast\'s date: authorize then refuses every order (regime_stale). Exit code 3 when none is published (authorize fails closed then too).';
   static override examples = ['<%= config.bin %> regime show', '<%= config.bin %> regime show --json'];
 
+  static override flags = { ...engineRemoteFlags };
+
   async run(): Promise<RegimeBroadcast & { freshness: Freshness }> {
-    await this.parse(RegimeShow);
+    const { flags } = await this.parse(RegimeShow);
+    const remote = await engineRemoteOf(flags, this.settings);
+    if (remote) {
+      // The engine's answer, judged by its own policy.
+      const served = await askEngine<RegimeBroadcast & { freshness: Freshness }>(remote, 'GET', '/engine/regime');
+      this.log(renderRegimeStatus(served, served.freshness));
+      return served;
+    }
     const policy = loadPolicy(this.settings.policyPath);
     const broadcast = await this.withStore((store) => currentRegime(store.sql));
     if (!broadcast) {

@@ -37,24 +37,60 @@ export async function engineRemoteOf(flags: { url?: string | undefined; token?: 
   return { url: url.replace(/\/+$/, ''), token };
 }
 
+export type EngineQuery = Record<string, string | number | boolean | readonly string[] | undefined>;
+
 /** GET `path` of the engine: its JSON, or its error body as a TradesealError. */
-export async function getFromEngine<T>(remote: EngineRemote, path: string, query: Record<string, string | number | undefined> = {}): Promise<T> {
+export const getFromEngine = <T>(remote: EngineRemote, path: string, query: EngineQuery = {}): Promise<T> => askEngine<T>(remote, 'GET', path, { query });
+
+/**
+ * One request to the engine's HTTP API: its JSON answer, or its error body as a TradesealError with the
+ * engine's code (so the exit code is the one the local command would give). A body is sent as JSON; a
+ * repeated query parameter is given as an array. Its instants become Dates (`reviveTimes`) unless `revive` is
+ * false (a document printed as served, such as a trace).
+ */
+export async function askEngine<T>(remote: EngineRemote, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string,
+  { query = {}, body, revive = true }: { query?: EngineQuery; body?: unknown; revive?: boolean } = {}): Promise<T> {
   const url = new URL(`${remote.url}${path}`);
-  for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined) continue;
+    for (const one of Array.isArray(v) ? v : [v]) url.searchParams.append(k, String(one));
+  }
+  const headers: Record<string, string> = { authorization: `Bearer ${remote.token}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(url, { headers: { authorization: `Bearer ${remote.token}` }, signal: AbortSignal.timeout(30_000) });
+    res = await fetch(url, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(30_000) });
   } catch (err) {
     throw new TradesealError('service_unavailable', `cannot reach ${remote.url} (${(err as Error).message})`, { hint: 'check --url' });
   }
-  if (res.ok) return (await res.json()) as T;
-  let body: { code?: unknown; detail?: unknown; errors?: FieldError[] } = {};
+  if (res.ok) {
+    const json: unknown = res.status === 204 ? null : await res.json();
+    return (revive ? reviveTimes<T>(json) : json) as T;
+  }
+  let answer: { code?: unknown; detail?: unknown; errors?: FieldError[] } = {};
   try {
-    body = (await res.json()) as typeof body;
+    answer = (await res.json()) as typeof answer;
   } catch {
     // Not the error body of the interface: say what came back.
   }
-  const code = isErrorCode(body.code) ? body.code : res.status === 401 ? 'unauthorized' : res.status >= 500 ? 'service_unavailable' : 'bad_request';
-  const detail = typeof body.detail === 'string' ? body.detail : `GET ${url.pathname} answered HTTP ${res.status}`;
-  throw new TradesealError(code, `${remote.url}: ${detail}`, { ...(body.errors ? { errors: body.errors } : {}), ...(code === 'unauthorized' ? { hint: 'pass a valid engine token with --token' } : {}) });
+  const code = isErrorCode(answer.code) ? answer.code : res.status === 401 ? 'unauthorized' : res.status >= 500 ? 'service_unavailable' : 'bad_request';
+  const detail = typeof answer.detail === 'string' ? answer.detail : `${method} ${url.pathname} answered HTTP ${res.status}`;
+  throw new TradesealError(code, `${remote.url}: ${detail}`, { ...(answer.errors ? { errors: answer.errors } : {}), ...(code === 'unauthorized' ? { hint: 'pass a valid engine token with --token' } : {}) });
+}
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+const TIME_FIELD = /(_at|_time|_since)$/;
+
+/**
+ * The engine's JSON with its instants as the local store gives them: a field named `…_at`, `…_time` or
+ * `…_since` holding an ISO 8601 UTC instant becomes a Date (JSON prints a Date as the same text), so one
+ * command renders a local and a remote answer alike.
+ */
+export function reviveTimes<T>(value: unknown, key = ''): T {
+  if (typeof value === 'string') return (TIME_FIELD.test(key) && ISO_INSTANT.test(value) ? new Date(value) : value) as T;
+  if (Array.isArray(value)) return value.map((item) => reviveTimes(item, key)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reviveTimes(v, k)])) as T;
+  }
+  return value as T;
 }

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { cliActor } from '../../../src/cli/actor.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
+import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
 import { prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
 import { MODEL_FORM, modelApproval, refuse, requestErrors } from '../../../src/cli/engine-input.js';
 import { renderAgent } from '../../../src/cli/engine-views.js';
@@ -16,16 +17,18 @@ export default class EngineAgentsAddModel extends TradesealCommand {
   static override args = { agent_id: Args.string({ description: 'The agent\'s id, or its first characters (at least 4) when they name one agent', required: true }) };
   static override flags = {
     model: Flags.string({ summary: `The model version to approve, ${MODEL_FORM}`, required: true, helpValue: MODEL_FORM }),
+    ...engineRemoteFlags,
   };
 
   async run(): Promise<AgentView> {
     const { args, flags } = await this.parse(EngineAgentsAddModel);
     const params = { agent_id: args.agent_id };
-    const errors = prefixRange(params.agent_id) ? [] : requestErrors(agentParams, params, 'params', { agent_id: 'AGENT_ID' });
+    const remote = await engineRemoteOf(flags, this.settings);
+    const errors = !remote && prefixRange(params.agent_id) ? [] : requestErrors(agentParams, params, 'params', { agent_id: 'AGENT_ID' });
     const model = modelApproval(flags.model, errors);
     refuse(errors, `--model is ${MODEL_FORM}`);
     const keys = dataKeysFrom(this.settings);
-    const agent = await this.withStore(async (store) => {
+    const agent = remote ? await askEngine<AgentView>(remote, 'POST', `/engine/admin/agents/${params.agent_id}/models`, { body: model }) : await this.withStore(async (store) => {
       const agentId = await resolveIdPrefix(store.sql, 'agent', params.agent_id);
       return agentView(store.sql, keys, await approveAgentModel(store.sql, agentId, model!, cliActor()));
     });

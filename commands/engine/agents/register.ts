@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { cliActor } from '../../../src/cli/actor.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
+import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
 import { agentRegistration, MODEL_FORM } from '../../../src/cli/engine-input.js';
 import { renderAgent } from '../../../src/cli/engine-views.js';
 import { registerAgentBody } from '../../../src/engine/inputs.js';
@@ -22,13 +23,15 @@ export default class EngineAgentsRegister extends TradesealCommand {
     model: Flags.string({ summary: `An approved model version, ${MODEL_FORM} (repeatable)`, multiple: true, helpValue: MODEL_FORM }),
     'allowed-regime': Flags.string({ summary: 'A regime the agent may open positions in, by name or id 0-3 (repeatable; default: all)', multiple: true, helpValue: REGIMES.join('|') }),
     'max-open-notional': Flags.string({ summary: 'A cap on the agent\'s open exposure: its authorized, unbound orders plus the new one (default: none)', helpValue: 'AMOUNT' }),
+    ...engineRemoteFlags,
   };
 
   async run(): Promise<AgentView> {
     const { flags } = await this.parse(EngineAgentsRegister);
     const input = agentRegistration(flags);
     const keys = dataKeysFrom(this.settings);
-    const agent = await this.withStore(async (store) => {
+    const remote = await engineRemoteOf(flags, this.settings);
+    const agent = remote ? await askEngine<AgentView>(remote, 'POST', '/engine/admin/agents', { body: input }) : await this.withStore(async (store) => {
       const sealedName = await sealedNameFor(store.sql, keys, input.name);
       return agentView(store.sql, keys, await registerEngineAgent(store.sql, input, cliActor(), sealedName));
     });

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { cliActor } from '../../../src/cli/actor.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
+import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
 import { prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
 import { refuse, requestErrors } from '../../../src/cli/engine-input.js';
 import { renderAgent } from '../../../src/cli/engine-views.js';
@@ -21,15 +22,17 @@ export default class EngineAgentsStatus extends TradesealCommand {
   static override flags = {
     status: Flags.string({ summary: 'The new status', required: true, helpValue: AGENT_STATUSES.join('|') }),
     reason: Flags.string({ summary: 'Why (kept with the agent, shown in listings)' }),
+    ...engineRemoteFlags,
   };
 
   async run(): Promise<AgentView> {
     const { args, flags } = await this.parse(EngineAgentsStatus);
     const params = { agent_id: args.agent_id };
     const body: { status: string; reason?: string } = { status: flags.status, ...(flags.reason === undefined ? {} : { reason: flags.reason }) };
-    refuse([...(prefixRange(params.agent_id) ? [] : requestErrors(agentParams, params, 'params', { agent_id: 'AGENT_ID' })), ...requestErrors(agentStatusBody, body, 'body')]);
+    const remote = await engineRemoteOf(flags, this.settings);
+    refuse([...(!remote && prefixRange(params.agent_id) ? [] : requestErrors(agentParams, params, 'params', { agent_id: 'AGENT_ID' })), ...requestErrors(agentStatusBody, body, 'body')]);
     const keys = dataKeysFrom(this.settings);
-    const agent = await this.withStore(async (store) => {
+    const agent = remote ? await askEngine<AgentView>(remote, 'PATCH', `/engine/admin/agents/${params.agent_id}/status`, { body }) : await this.withStore(async (store) => {
       const agentId = await resolveIdPrefix(store.sql, 'agent', params.agent_id);
       return agentView(store.sql, keys, await changeAgentStatus(store.sql, agentId, body.status as AgentStatus, body.reason ?? null, cliActor()));
     });

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { renderAuditPage } from '../../../src/cli/audit-view.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
+import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
 import { tableFlags, tableStyle } from '../../../src/cli/table-flags.js';
 import { checkRequest, withFlagNames } from '../../../src/cli/engine-input.js';
 import { instantFlag } from '../../../src/cli/instant.js';
@@ -23,6 +24,7 @@ export default class EngineAuditLog extends TradesealCommand {
     'before-id': Flags.string({ summary: 'Only entries older than this one (the last id of the previous page)' }),
     limit: Flags.string({ summary: `How many entries at most (1-${AUDIT_LIMIT.max})`, default: String(AUDIT_LIMIT.default), helpValue: 'N' }),
     ...tableFlags,
+    ...engineRemoteFlags,
   };
 
   async run(): Promise<AuditLogPage> {
@@ -36,7 +38,9 @@ export default class EngineAuditLog extends TradesealCommand {
       ...(flags['before-id'] === undefined ? {} : { before_id: flags['before-id'] }),
       limit: flags.limit,
     }, 'querystring');
-    const page = await this.withStore((store) => withFlagNames({}, () => readAuditLog(store.sql, q)));
+    const remote = await engineRemoteOf(flags, this.settings);
+    const page = remote ? await askEngine<AuditLogPage>(remote, 'GET', '/engine/admin/audit-log', { query: { ...q } })
+      : await this.withStore((store) => withFlagNames({}, () => readAuditLog(store.sql, q)));
     this.log(renderAuditPage(page, tableStyle(flags)));
     return page;
   }

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { cliActor } from '../../../src/cli/actor.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
+import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
 import { checkRequest, withFlagNames } from '../../../src/cli/engine-input.js';
 import { renderShadow } from '../../../src/cli/engine-views.js';
 import { shadowModeBody } from '../../../src/engine/inputs.js';
@@ -14,12 +15,15 @@ export default class EngineShadowOn extends TradesealCommand {
   static override flags = {
     // Not `required` for oclif: the engine operation refuses a missing reason, with the API's message.
     reason: Flags.string({ summary: 'Why (required; kept with the state)' }),
+    ...engineRemoteFlags,
   };
 
   async run(): Promise<ShadowMode> {
     const { flags } = await this.parse(EngineShadowOn);
     const change = checkRequest<ShadowModeChange>(shadowModeBody, { enabled: true, ...(flags.reason === undefined ? {} : { reason: flags.reason }) }, 'body');
-    const state = await this.withStore((store) => withFlagNames({}, () => changeShadowMode(store.sql, change, cliActor())));
+    const remote = await engineRemoteOf(flags, this.settings);
+    const state = remote ? await askEngine<ShadowMode>(remote, 'POST', '/engine/admin/shadow-mode', { body: change })
+      : await this.withStore((store) => withFlagNames({}, () => changeShadowMode(store.sql, change, cliActor())));
     this.log(renderShadow(state));
     return state;
   }

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { cliActor } from '../../../src/cli/actor.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
+import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
 import { checkRequest, numberOf, withFlagNames } from '../../../src/cli/engine-input.js';
 import { renderIssuedToken } from '../../../src/cli/engine-views.js';
 import { issueTokenBody } from '../../../src/engine/inputs.js';
@@ -23,6 +24,7 @@ export default class EngineTokensIssue extends TradesealCommand {
     role: Flags.string({ summary: `What the token may do (default: ${role.default})`, helpValue: TOKEN_ROLES.join('|') }),
     'agent-id': Flags.string({ summary: 'Bind a client token to this registered agent (repeatable)', multiple: true }),
     'ttl-days': Flags.string({ summary: 'Days until the token expires, fractions allowed (default: never)', helpValue: 'DAYS' }),
+    ...engineRemoteFlags,
   };
 
   async run(): Promise<IssuedToken> {
@@ -33,8 +35,10 @@ export default class EngineTokensIssue extends TradesealCommand {
       ...(flags['agent-id'] === undefined ? {} : { agent_ids: flags['agent-id'] }),
       ...(flags['ttl-days'] === undefined ? {} : { ttl_days: numberOf(flags['ttl-days']) }),
     }, 'body', FLAGS);
-    const issued = await this.withStore((store) =>
-      withFlagNames(FLAGS, () => issueEngineToken(store.sql, input, cliActor()), 'registered agents are listed by `tradeseal engine agents list`'));
+    const remote = await engineRemoteOf(flags, this.settings);
+    const issued = remote ? await withFlagNames(FLAGS, () => askEngine<IssuedToken>(remote, 'POST', '/engine/admin/tokens', { body: input }))
+      : await this.withStore((store) =>
+        withFlagNames(FLAGS, () => issueEngineToken(store.sql, input, cliActor()), 'registered agents are listed by `tradeseal engine agents list`'));
     this.log(renderIssuedToken(issued));
     return issued;
   }

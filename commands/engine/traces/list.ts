@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
+import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
 import { tableFlags, tableStyle } from '../../../src/cli/table-flags.js';
 import { checkRequest, withFlagNames } from '../../../src/cli/engine-input.js';
 import { instantFlag } from '../../../src/cli/instant.js';
@@ -26,6 +27,7 @@ export default class EngineTracesList extends TradesealCommand {
     status: Flags.string({ summary: 'Only traces with this listing status', helpValue: TRACE_STATUSES.join('|') }),
     limit: limitFlag,
     ...tableFlags,
+    ...engineRemoteFlags,
   };
 
   async run(): Promise<TraceListing> {
@@ -39,7 +41,8 @@ export default class EngineTracesList extends TradesealCommand {
       limit: flags.limit,
     }, 'querystring');
     await withFlagNames({}, () => checkTraceWindow(q.from, q.to));
-    const listing = toListing(await this.withStore((store) => listTraces(store.sql, {
+    const remote = await engineRemoteOf(flags, this.settings);
+    const listing = remote ? await askEngine<TraceListing>(remote, 'GET', '/engine/traces', { query: { ...q } }) : toListing(await this.withStore((store) => listTraces(store.sql, {
       limit: q.limit,
       ...(q.agent_id ? { agentIds: [q.agent_id] } : {}),
       ...(q.from !== undefined ? { from: new Date(q.from) } : {}),
