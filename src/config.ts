@@ -187,6 +187,8 @@ export const SETTINGS = {
     'Relative tolerance of executed against authorized quantity at bind before the trace is Divergent.'),
   stateRefreshMs: setting('ENGINE_STATE_REFRESH_MS', 'an integer of milliseconds 50-1000', '`250`', () => 250, int(50, 1000),
     'How often each engine instance re-reads the shared regime broadcast and shadow mode (a change reaches every instance within this time).'),
+  batchInFlight: setting('ENGINE_BATCH_IN_FLIGHT', 'an integer 1-64', '`2`', () => 2, int(1, 64),
+    'Batched statements of each kind (authorize\'s lookup, its seal) each engine process keeps under way at once. A request that finds one free is sent at once; requests that arrive while all are busy go together in the next (group commit), each keeping its own outcome. About the store\'s cores: on 2 cores, 2 gave the most authorizes per second (bench/README.md).'),
   logSigningKey: setting<Uint8Array | null>('LOG_SIGNING_KEY', 'Ed25519 secret key (32-byte seed): 64 hex chars or base64', 'unset (a key generated on first start and kept in the store)', () => null, secretKey,
     'The key that signs the transparency log\'s tree heads (`GET /engine/log/head`). Unset: one is generated on first use and kept in the store. `tradeseal engine log key` prints its public key and `key_id`, which verifiers pass to `tradeseal engine log verify --public-key`.'),
   kmsProvider: setting<'local' | null>('KMS_PROVIDER', 'local', 'unset (personal data in plaintext; erasure answers 412)', () => null, oneOf('local'),

@@ -27,7 +27,7 @@ import { type DenialCode, type Verdict } from './denials.js';
 import { checkHeartbeat, heartbeatSignatureValid, type SignedHeartbeat } from './heartbeat/check.js';
 import { checkOrderRate, evaluatePolicy } from './policy/evaluate.js';
 import { checkOpenExposure, checkValidTime } from './policy/exposure.js';
-import { authorizeLookup, lockedOpenNotional } from './store/agents.js';
+import { lockedOpenNotional } from './store/agents.js';
 import { regulatoryKeyFor, storedRegulatory } from './ops/trace-personal.js';
 import { findIdempotent, type AuthorizeResponse } from './store/idempotency.js';
 import { countOrder } from './store/rate-and-marks.js';
@@ -88,7 +88,7 @@ export async function authorize(ctx: EngineContext, principal: TokenRecord | und
   const action = plainAction(req.action, req.quantity);
   const hash = orderHash(req, action);
 
-  const { prior, agent, lastSequence } = await authorizeLookup(ctx.sql, req.agent_id, req.client_order_id, req.model_id, req.model_hash_hex);
+  const { prior, agent, lastSequence } = await ctx.batching.lookups.submit({ agentId: req.agent_id, clientOrderId: req.client_order_id, modelId: req.model_id, modelHashHex: req.model_hash_hex });
   if (prior) return replay(prior.order_hash, hash, prior.response as AuthorizeResponse, req.client_order_id);
 
   if (!agent || agent.status !== 'Active') {
@@ -183,7 +183,7 @@ export async function authorize(ctx: EngineContext, principal: TokenRecord | und
   if (cap === null) {
     const sealedTrace = seal(verdict);
     response = sealedTrace.response;
-    outcome = await insertTrace(ctx.sql, sealedTrace.row, sequence);
+    outcome = await ctx.batching.seals.submit({ trace: sealedTrace.row, heartbeatSequence: sequence });
   } else {
     outcome = await ctx.sql.begin(async (t) => {
       const tx = t as unknown as Sql;

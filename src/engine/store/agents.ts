@@ -105,25 +105,43 @@ export interface AgentForAuthorize {
   erased: boolean;
 }
 
+/** What authorize looks up for one order. */
+export interface AuthorizeLookupKey {
+  agentId: string;
+  clientOrderId: string;
+  modelId: string;
+  modelHashHex: string;
+}
+
+export interface AuthorizeLookup {
+  prior: { order_hash: string; response: unknown } | null;
+  agent: AgentForAuthorize | null;
+  lastSequence: number | null;
+}
+
 /**
- * Authorize's one read: the idempotency record of (agent, client_order_id) if any, the agent's facts, and
- * the last heartbeat sequence_id accepted from the agent, in a single round trip.
+ * Authorize's one read, for several orders at once (one round trip; the lookup queue of ./lookup-queue.ts
+ * batches concurrent authorizes): per order, in the keys' order, the idempotency record of (agent,
+ * client_order_id) if any, the agent's facts, whether the model version is approved, and the last heartbeat
+ * sequence_id accepted from the agent.
  */
-export async function authorizeLookup(sql: Sql, agentId: string, clientOrderId: string, modelId: string, modelHashHex: string):
-  Promise<{ prior: { order_hash: string; response: unknown } | null; agent: AgentForAuthorize | null; lastSequence: number | null }> {
-  const [row] = await sql<Array<{ order_hash: string | null; response: unknown; status: AgentStatus | null; max_notional: number; allowed_regimes: Regime[] | null; max_open_notional: number | null; model_registered: boolean; erased: boolean; last_sequence_id: number | null }>>`
-    select i.order_hash, i.response, a.status, a.max_notional, a.allowed_regimes, a.max_open_notional, hm.last_sequence_id, a.erased_at is not null as erased,
-           exists (select 1 from agent_models m where m.agent_id = ${agentId} and m.model_id = ${modelId} and m.model_hash_hex = ${modelHashHex}) as model_registered
-    from (select 1) as one
-    left join trace_idempotency i on i.agent_id = ${agentId} and i.client_order_id = ${clientOrderId}
-    left join agents a on a.agent_id = ${agentId}
-    left join heartbeat_marks hm on hm.agent_id = ${agentId}`;
-  if (!row) return { prior: null, agent: null, lastSequence: null };
-  return {
+export async function authorizeLookups(sql: Sql, keys: readonly AuthorizeLookupKey[]): Promise<AuthorizeLookup[]> {
+  const input = keys.map((k, ord) => ({ ord, agent_id: k.agentId, client_order_id: k.clientOrderId, model_id: k.modelId, model_hash_hex: k.modelHashHex }));
+  const rows = await sql<Array<{ ord: number; order_hash: string | null; response: unknown; status: AgentStatus | null; max_notional: number; allowed_regimes: Regime[] | null; max_open_notional: number | null; model_registered: boolean; erased: boolean; last_sequence_id: number | null }>>`
+    select x.ord, i.order_hash, i.response, a.status, a.max_notional, a.allowed_regimes, a.max_open_notional, hm.last_sequence_id, a.erased_at is not null as erased,
+           exists (select 1 from agent_models m where m.agent_id = x.agent_id and m.model_id = x.model_id and m.model_hash_hex = x.model_hash_hex) as model_registered
+    from jsonb_to_recordset(${sql.json(input as never)}) as x(ord int, agent_id uuid, client_order_id text, model_id text, model_hash_hex text)
+    -- Each a lookup by key per order (offset 0 keeps the planner from turning them into scans of whole tables).
+    left join lateral (select order_hash, response from trace_idempotency where agent_id = x.agent_id and client_order_id = x.client_order_id offset 0) i on true
+    left join lateral (select * from agents where agent_id = x.agent_id offset 0) a on true
+    left join lateral (select last_sequence_id from heartbeat_marks where agent_id = x.agent_id offset 0) hm on true
+    order by x.ord`;
+  if (rows.length !== keys.length) throw new Error(`the authorize lookup answered ${rows.length} rows for ${keys.length} orders`);
+  return rows.map((row) => ({
     prior: row.order_hash === null ? null : { order_hash: row.order_hash, response: row.response },
     agent: row.status === null ? null : { status: row.status, max_notional: row.max_notional, allowed_regimes: row.allowed_regimes, max_open_notional: row.max_open_notional, model_registered: row.model_registered, erased: row.erased },
     lastSequence: row.last_sequence_id,
-  };
+  }));
 }
 
 /**

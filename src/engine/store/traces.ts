@@ -31,42 +31,74 @@ export interface NewTrace {
 
 export type InsertOutcome = 'inserted' | 'duplicate' | 'replayed';
 
+/** A trace to seal and, with Layer 2, the heartbeat sequence its insert spends (null: none). */
+export interface SealWrite {
+  trace: NewTrace;
+  heartbeatSequence: number | null;
+}
+
 /**
- * Seals the trace in one statement (one round trip, one implicit transaction): with Layer 2, first the
- * heartbeat's replay mark (accepted only when its sequence_id is greater than the last one accepted from the
- * agent: a conditional upsert, so of N concurrent requests carrying one heartbeat exactly one passes), then
- * the idempotency record, then the trace. `replayed`: the heartbeat was spent, nothing written;
- * `duplicate`: a concurrent request took (agent_id, client_order_id) first, nothing written. A heartbeat is
- * spent only by an order that is sealed.
+ * Seals the traces in one statement (one round trip, one implicit transaction), each row on its own terms:
+ * with Layer 2, first the heartbeat's replay mark (accepted only when its sequence_id is greater than the last
+ * one accepted from the agent: a conditional upsert, so of N concurrent requests carrying one heartbeat exactly
+ * one passes), then the idempotency record, then the trace. Per row, in the writes' order: `replayed`: the
+ * heartbeat was spent, nothing written; `duplicate`: a concurrent request took (agent_id, client_order_id)
+ * first, nothing written; `inserted`. A heartbeat is spent only by an order that is sealed.
+ *
+ * The writes must name distinct agents (one statement may not upsert a heartbeat mark twice); the group-commit
+ * queue (./seal-queue.ts) forms its batches so. The rows travel as one JSON parameter.
  */
-export async function insertTrace(sql: Sql, t: NewTrace, heartbeatSequence: number | null): Promise<InsertOutcome> {
-  const checkMark = heartbeatSequence !== null;
-  const [row] = await sql<Array<{ marked: number; inserted: number }>>`
-    with mark as (
+export async function insertTraces(sql: Sql, writes: readonly SealWrite[]): Promise<InsertOutcome[]> {
+  const rows = writes.map(({ trace: t, heartbeatSequence }, ord) => ({
+    ord, seq: heartbeatSequence, trace_id: t.trace_id, txn_time: t.txn_time.toISOString(), agent_id: t.agent_id,
+    client_order_id: t.client_order_id, status: t.status, action: t.action, asset: t.asset, quantity: t.quantity, notional: t.notional,
+    notional_currency: t.notional_currency, reasoning_hash: t.reasoning_hash, sealed: t.sealed, regulatory: t.regulatory,
+    regulatory_salt: t.regulatory_salt?.toString('hex') ?? null, regulatory_enc: t.regulatory_enc?.toString('hex') ?? null,
+    policy_result: t.policy_result, order_hash: t.order_hash, response: t.response,
+  }));
+  const result = await sql<Array<{ ord: number; marked: boolean; inserted: boolean }>>`
+    with input as (
+      select * from jsonb_to_recordset(${sql.json(rows as never)}) as x(
+        ord int, seq bigint, trace_id uuid, txn_time timestamptz, agent_id uuid, client_order_id text, status text, action text,
+        asset text, quantity double precision, notional double precision, notional_currency text, reasoning_hash text, sealed text,
+        regulatory jsonb, regulatory_salt text, regulatory_enc text, policy_result text, order_hash text, response jsonb)
+    ), mark as (
       insert into heartbeat_marks (agent_id, last_sequence_id)
-      select ${t.agent_id}::uuid, ${heartbeatSequence ?? 0}::bigint where ${checkMark}
+      select agent_id, seq from input where seq is not null order by agent_id
       on conflict (agent_id) do update set last_sequence_id = excluded.last_sequence_id, accepted_at = now()
         where heartbeat_marks.last_sequence_id < excluded.last_sequence_id
-      returning 1
+      returning agent_id
     ), gate as (
-      select 1 where not ${checkMark} or exists (select 1 from mark)
+      select * from input where seq is null or agent_id in (select agent_id from mark)
     ), idem as (
       insert into trace_idempotency (agent_id, client_order_id, order_hash, trace_id, txn_time, response)
-      select ${t.agent_id}, ${t.client_order_id}, ${t.order_hash}, ${t.trace_id}, ${t.txn_time}, ${sql.json(t.response as never)} from gate
+      select agent_id, client_order_id, order_hash, trace_id, txn_time, response from gate order by agent_id, client_order_id
       on conflict do nothing
       returning trace_id
     ), ins as (
       insert into traces (trace_id, txn_time, agent_id, client_order_id, status, verification_status, action, asset, quantity,
                           notional, notional_currency, reasoning_hash, sealed, regulatory, regulatory_salt, regulatory_enc, policy_result)
-      select ${t.trace_id}, ${t.txn_time}, ${t.agent_id}, ${t.client_order_id}, ${t.status}, 'Pending', ${t.action}, ${t.asset}, ${t.quantity},
-             ${t.notional}, ${t.notional_currency}, ${t.reasoning_hash}, ${t.sealed}, ${t.regulatory === null ? null : sql.json(t.regulatory as never)},
-             ${t.regulatory_salt}, ${t.regulatory_enc}, ${t.policy_result}
-      from idem
+      select trace_id, txn_time, agent_id, client_order_id, status, 'Pending', action, asset, quantity, notional, notional_currency,
+             reasoning_hash, sealed, regulatory, decode(regulatory_salt, 'hex'), decode(regulatory_enc, 'hex'), policy_result
+      from gate where trace_id in (select trace_id from idem) order by ord
       returning trace_id
     )
-    select (select count(*) from gate)::int as marked, (select count(*) from ins)::int as inserted`;
-  if (!row || row.marked === 0) return 'replayed';
-  return row.inserted === 1 ? 'inserted' : 'duplicate';
+    select i.ord,
+           (i.seq is null or i.agent_id in (select agent_id from mark)) as marked,
+           i.trace_id in (select trace_id from ins) as inserted
+    from input i order by i.ord`;
+  return writes.map((_, i) => {
+    const row = result[i];
+    if (!row || row.ord !== i) throw new TradesealError('internal', `the sealing statement answered ${result.length} rows for ${writes.length} traces`);
+    if (!row.marked) return 'replayed';
+    return row.inserted ? 'inserted' : 'duplicate';
+  });
+}
+
+/** One trace sealed by itself (in the caller's transaction when `sql` is one). */
+export async function insertTrace(sql: Sql, t: NewTrace, heartbeatSequence: number | null): Promise<InsertOutcome> {
+  const [outcome] = await insertTraces(sql, [{ trace: t, heartbeatSequence }]);
+  return outcome as InsertOutcome;
 }
 
 export interface TraceRow {
