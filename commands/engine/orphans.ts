@@ -1,12 +1,14 @@
+import { Flags } from '@oclif/core';
 import { render } from 'ink';
 import { createElement } from 'react';
 import { AttentionApp } from '../../src/cli/attention/app.js';
-import { storeSource } from '../../src/cli/attention/source.js';
+import { engineSource, storeSource, type AttentionSource } from '../../src/cli/attention/source.js';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../src/cli/engine-client.js';
 import { tableFlags, tableStyle } from '../../src/cli/table-flags.js';
 import { fullScreenPossible } from '../../src/cli/terminal.js';
 import { checkRequest } from '../../src/cli/engine-input.js';
+import { publicKeyFlag } from '../../src/cli/log-source.js';
 import { limitFlag, renderTraceListing, toListing, type TraceListing } from '../../src/cli/trace-listing.js';
 import { listingQuery } from '../../src/engine/inputs.js';
 import { dataKeysFrom } from '../../src/engine/kms/from-config.js';
@@ -14,20 +16,30 @@ import { listTraces } from '../../src/engine/store/traces.js';
 
 export default class EngineOrphans extends TradesealCommand {
   static override summary = 'List the traces that need an officer: DIVERGENT, EXPIRED, MISMATCH, ORPHAN, and SHADOW_HALTED ones whose verification failed';
-  static override description = 'On a terminal (and without --json or --csv, and outside CI: with CI set the view could not draw) a full-screen view opens instead, with a tab for each kind of trace that needs attention (DIVERGENT, EXPIRED, MISMATCH, ORPHAN, SHADOW_HALTED, stale PENDING): arrow keys move, Enter opens a trace, v verifies it, / filters by agent id or asset, n/p page, r refreshes (it also refreshes every 5 s), q quits. Otherwise, and always against a remote engine (--url or a profile), the listing of GET /engine/orphans, newest first.';
-  static override examples = ['<%= config.bin %> engine orphans', '<%= config.bin %> engine orphans --limit 200 --csv > attention.csv'];
-  static override flags = { limit: limitFlag, ...tableFlags, ...engineRemoteFlags };
+  static override description = 'On a terminal (and without --json or --csv, and outside CI: with CI set the view could not draw) a full-screen view opens instead, on the local store or a remote engine (--url and a token, or a profile), with a tab for each kind of trace that needs attention (DIVERGENT, EXPIRED, MISMATCH, ORPHAN, SHADOW_HALTED, stale PENDING): arrow keys move, Enter opens a trace, v verifies it (its hashes, and its inclusion in the transparency log under a signed head, checked against --public-key, or on the local store the log\'s own key), / filters by agent id or asset, n/p page, r refreshes (it also refreshes every 5 s), q quits. Otherwise the listing of GET /engine/orphans, newest first.';
+  static override examples = [
+    '<%= config.bin %> engine orphans',
+    '<%= config.bin %> engine orphans --profile prod --public-key "$(cat log-key.hex)"',
+    '<%= config.bin %> engine orphans --limit 200 --csv > attention.csv',
+  ];
+  static override flags = {
+    limit: limitFlag,
+    'public-key': Flags.string({ summary: 'In the view, check log inclusion against this Ed25519 public key of the log (64 hex characters, base64 or PEM; `tradeseal engine log key` prints it)', helpValue: 'KEY' }),
+    ...tableFlags,
+    ...engineRemoteFlags,
+  };
 
   async run(): Promise<TraceListing | void> {
     const { flags } = await this.parse(EngineOrphans);
     const { limit } = checkRequest<{ limit: number }>(listingQuery, { limit: flags.limit }, 'querystring');
     const remote = await engineRemoteOf(flags, this.settings);
-    if (!remote && fullScreenPossible() && !this.jsonEnabled() && !flags.csv) {
-      const keys = dataKeysFrom(this.settings);
-      await this.withStore(async (store) => {
-        const app = render(createElement(AttentionApp, { source: storeSource(store.sql, keys), width: process.stdout.columns ?? 80, height: process.stdout.rows ?? 24 }));
-        await app.waitUntilExit();
-      });
+    const publicKey = flags['public-key'] === undefined ? null : publicKeyFlag(flags['public-key']);
+    if (fullScreenPossible() && !this.jsonEnabled() && !flags.csv) {
+      const view = async (source: AttentionSource): Promise<void> => {
+        await render(createElement(AttentionApp, { source, width: process.stdout.columns ?? 80, height: process.stdout.rows ?? 24 })).waitUntilExit();
+      };
+      if (remote) await view(engineSource(remote, publicKey));
+      else await this.withStore((store) => view(storeSource(store.sql, dataKeysFrom(this.settings), { log: { config: this.settings, publicKey } })));
       return;
     }
     const listing = remote ? await askEngine<TraceListing>(remote, 'GET', '/engine/orphans', { query: { limit } })

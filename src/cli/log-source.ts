@@ -3,6 +3,7 @@
  * src/engine/ops/log.ts) or a remote engine (`--url`, `--token`, over the same HTTP routes). Either way the
  * command gets the same shapes, and `verify` checks them with the same pure code (src/engine/log/trace-check.ts).
  */
+import type { Sql } from 'postgres';
 import type { Config } from '../config.js';
 import { parsePublicKey } from '../crypto/ed25519.js';
 import { notFound, TradesealError } from '../errors.js';
@@ -36,11 +37,11 @@ export async function localHead(store: Store, config: Config, treeSize?: number)
 export const remoteHead = (remote: EngineRemote, treeSize?: number): Promise<SignedTreeHead> => getFromEngine(remote, '/engine/log/head', { tree_size: treeSize });
 
 /** The head, the proofs and the trace's hashes from the local store, with the log's own public key. */
-export async function localTraceInLog(store: Store, config: Config, traceId: string): Promise<TraceInLog & { logPublicKey: Uint8Array }> {
-  const key = logKeyLoader(store.sql, config);
-  const proof = await traceProof(store.sql, traceId);
-  const head = await treeHead(store.sql, key, proof.tree_size);
-  const trace = await traceLogFacts(store.sql, traceId);
+export async function localTraceInLog(sql: Sql, config: Pick<Config, 'logSigningKey'>, traceId: string): Promise<TraceInLog & { logPublicKey: Uint8Array }> {
+  const key = logKeyLoader(sql, config);
+  const proof = await traceProof(sql, traceId);
+  const head = await treeHead(sql, key, proof.tree_size);
+  const trace = await traceLogFacts(sql, traceId);
   if (!trace) throw notFound(`no trace ${traceId}`);
   return { head, proof, trace: { reasoning_hash: trace.reasoning_hash, final_proof: trace.final_proof }, logPublicKey: (await key()).publicKey };
 }

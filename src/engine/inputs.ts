@@ -79,7 +79,12 @@ export const listingLimit = { type: 'integer', minimum: 1, maximum: 5000, defaul
 export const tracesQuery = {
   type: 'object',
   additionalProperties: false,
-  properties: { agent_id: uuid, from: storedUnixMs, to: storedUnixMs, status: traceStatus, limit: listingLimit },
+  properties: {
+    agent_id: uuid, from: storedUnixMs, to: storedUnixMs, status: traceStatus, limit: listingLimit,
+    search: { type: 'string', minLength: 1, maxLength: 64, pattern: safeText, description: 'only traces whose agent_id starts with it or whose asset contains it (case-insensitive)' },
+    before_time: { ...storedUnixMs, description: 'the next page: the txn_time (Unix ms) of the last trace of the previous page, with before_trace_id' },
+    before_trace_id: { ...uuid, description: 'the next page: the trace_id of the last trace of the previous page, with before_time' },
+  },
 } as const;
 
 export const pendingQuery = {

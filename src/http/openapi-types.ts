@@ -172,7 +172,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Traces by filter, newest first (txn_time, then trace_id) */
+        /** Traces by filter, newest first (txn_time, then trace_id); the next page with before_time and before_trace_id of the last trace */
         get: operations["listTraces"];
         put?: never;
         post?: never;
@@ -1859,6 +1859,12 @@ export interface operations {
                 to?: number;
                 status?: "PENDING" | "MATCHED" | "DIVERGENT" | "ORPHAN" | "EXPIRED" | "MISMATCH" | "SHADOW_HALTED";
                 limit?: number;
+                /** @description only traces whose agent_id starts with it or whose asset contains it (case-insensitive) */
+                search?: string;
+                /** @description the next page: the txn_time (Unix ms) of the last trace of the previous page, with before_trace_id */
+                before_time?: number;
+                /** @description the next page: the trace_id of the last trace of the previous page, with before_time */
+                before_trace_id?: string;
             };
             header?: never;
             path?: never;

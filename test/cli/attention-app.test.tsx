@@ -6,11 +6,12 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { render } from 'ink-testing-library';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AttentionApp } from '../../src/cli/attention/app.js';
 import { storeSource } from '../../src/cli/attention/source.js';
+import { sequenceOnce } from '../../src/engine/store/log-sequence.js';
+import { logKeyLoader } from '../../src/engine/store/log-key.js';
+import { KEY, openView, settle } from '../helpers/attention-view.js';
 import { cliEnv, REPO_ROOT, tempHome } from '../helpers/cli.js';
 import { engineHarness, type EngineHarness } from '../helpers/engine.js';
 
@@ -56,46 +57,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => h?.close());
 
-const settle = (ms = 150): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const KEY = { right: '\u001b[C', left: '\u001b[D', down: '\u001b[B', up: '\u001b[A', enter: '\r', escape: '\u001b' };
-
-/** Polls the frame until `ok` holds (the view renders asynchronously, after its reads). */
-async function frameWhen(frame: () => string, ok: (f: string) => boolean, ms = 10_000): Promise<string> {
-  const end = Date.now() + ms;
-  while (!ok(frame()) && Date.now() < end) await settle(20);
-  return frame();
-}
-
-/** Idle: no read in flight, and the frame unchanged for a moment. */
-async function idle(frame: () => string): Promise<string> {
-  let last = '';
-  await frameWhen(frame, (f) => {
-    const still = f === last && !f.includes('loading…');
-    last = f;
-    return still;
-  });
-  return frame();
-}
-
-async function open(height = 24) {
-  const view = render(<AttentionApp source={storeSource(h.store.sql, null)} width={80} height={height} refreshMs={60_000} />);
-  const frame = (): string => view.lastFrame() ?? '';
-  await frameWhen(frame, (f) => f.includes('refreshed'));
-  await idle(frame);
-  /**
-   * Each key (or typed text) written on its own, as a terminal sends them, each after the view has drawn what
-   * the one before did; then the frame once every read it started has ended.
-   */
-  const press = async (...keys: string[]): Promise<string> => {
-    for (const k of keys) {
-      const before = frame();
-      view.stdin.write(k);
-      await frameWhen(frame, (f) => f !== before, 2000);
-    }
-    return idle(frame);
-  };
-  return { view, press, frame };
-}
+const open = (height = 24) => openView(storeSource(h.store.sql, null, { log: { config: h.config, publicKey: null } }), height);
 
 describe('the terminal view of traces needing attention', () => {
   it('opens on the first tab, moves between tabs, and lists each tab\'s traces with short ids, within 80 columns', async () => {
@@ -146,6 +108,14 @@ describe('the terminal view of traces needing attention', () => {
       const verified = await press('v');
       expect(verified).toMatch(/✓ reasoning_hash/);
       expect(verified).toContain('the trace is valid');
+      // No sequencer has run here: the view says the trace is not yet in the log.
+      expect(verified).toContain('· log: not yet in the transparency log');
+      // Once sequenced, v proves its inclusion under a signed head (the log's own key, read from this store).
+      await sequenceOnce(h.store.sql, await logKeyLoader(h.store.sql, h.config)(), Date.now());
+      const logged = await press('v');
+      expect(logged).toMatch(/✓ log inclusion: leaf \d+ is in the tree of \d+ leaves/);
+      expect(logged).toMatch(/✓ log final_proof_inclusion: leaf \d+/);
+      expect(logged).toMatch(/in the transparency log: head of \d+ signed, the log's own key/);
       const back = await press(KEY.escape);
       expect(back).toContain('DIVERGENT');
       expect(back).not.toContain('"trace_id"');

@@ -1,5 +1,5 @@
 /**
- * `GET /engine/traces`: each filter (agent_id, from, to, status, limit), the ordering (newest first by
+ * `GET /engine/traces`: each filter (agent_id, from, to, status, search, limit), keyset pages, the ordering (newest first by
  * txn_time, then trace_id), `has_more`, the limits (default 500, max 5000), the exact item fields, and the
  * read scope of an agent-bound client token.
  */
@@ -132,7 +132,35 @@ describe('GET /engine/traces: filters and ordering', () => {
     expect(await list('?limit=5000')).toMatchObject({ count: 5, has_more: false });
   });
 
+  it('pages by keyset: before_time and before_trace_id of the last trace give the next page, with equal txn_times split', async () => {
+    const seen: string[] = [];
+    let cursor = '';
+    for (;;) {
+      const page = await list(`?limit=2${cursor}`);
+      seen.push(...ids(page));
+      if (!page.has_more) break;
+      const last = page.traces[page.traces.length - 1]!;
+      cursor = `&before_time=${Date.parse(last.txn_time)}&before_trace_id=${last.trace_id}`;
+    }
+    expect(seen).toEqual(order);
+    // The page after the first of the two traces at t0+2s holds the second: the cursor splits equal txn_times.
+    expect(ids(await list(`?limit=1&before_time=${t0 + 2000}&before_trace_id=${order[1]}`))).toEqual([order[2]]);
+  });
+
+  it('search: an agent_id prefix or part of the asset (case-insensitive), LIKE wildcards taken literally', async () => {
+    expect(ids(await list(`?search=${B.agent_id.slice(0, 8)}`))).toEqual([t.b2!.trace_id, t.b1!.trace_id]);
+    expect(ids(await list('?search=apl'))).toEqual(order);
+    expect(await list('?search=%25')).toMatchObject({ count: 0 });
+  });
+
+  it.each([['before_time=1'], [`before_trace_id=${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`]])('422 for one half of the cursor: ?%s', async (query) => {
+    const res = await h.call('GET', `/engine/traces?${query}`);
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().errors[0].message).toMatch(/is required with before_/);
+  });
+
   it.each([
+    ['search=', 'search'], [`search=${'x'.repeat(65)}`, 'search'], ['before_time=-1', 'before_time'], ['before_trace_id=7', 'before_trace_id'],
     ['limit=5001', 'limit'], ['limit=0', 'limit'], ['limit=-1', 'limit'], ['limit=abc', 'limit'], ['limit=2.5', 'limit'],
     ['status=pending', 'status'], ['status=BOUND', 'status'], ['agent_id=not-a-uuid', 'agent_id'],
     ['from=-1', 'from'], ['from=yesterday', 'from'], ['to=1.5', 'to'], ['sort=asc', 'sort'],

@@ -34,7 +34,7 @@ export default class EngineLogVerify extends TradesealCommand {
     let publicKey = given;
     if (remote) found = await remoteTraceInLog(remote, traceId);
     else {
-      const local = await this.withStore(async (store) => localTraceInLog(store, this.settings, await resolveIdPrefix(store.sql, 'trace', traceId)));
+      const local = await this.withStore(async (store) => localTraceInLog(store.sql, this.settings, await resolveIdPrefix(store.sql, 'trace', traceId)));
       found = local;
       publicKey ??= local.logPublicKey;
     }

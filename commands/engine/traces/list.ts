@@ -10,7 +10,7 @@ import { checkTraceWindow } from '../../../src/engine/ops/trace-window.js';
 import { listTraces } from '../../../src/engine/store/traces.js';
 import { TRACE_STATUSES, type TraceStatus } from '../../../src/engine/vocabulary.js';
 
-interface TracesQuery { agent_id?: string; from?: number; to?: number; status?: TraceStatus; limit: number }
+interface TracesQuery { agent_id?: string; from?: number; to?: number; status?: TraceStatus; limit: number; search?: string }
 
 export default class EngineTracesList extends TradesealCommand {
   static override summary = 'List sealed traces, newest first, by agent, time window and status';
@@ -25,6 +25,7 @@ export default class EngineTracesList extends TradesealCommand {
     from: instantFlag({ summary: 'Only traces with txn_time at or after this instant' }),
     to: instantFlag({ summary: 'Only traces with txn_time at or before this instant' }),
     status: Flags.string({ summary: 'Only traces with this listing status', helpValue: TRACE_STATUSES.join('|') }),
+    search: Flags.string({ summary: 'Only traces whose agent id starts with this text or whose asset contains it (case-insensitive)', helpValue: 'TEXT' }),
     limit: limitFlag,
     ...tableFlags,
     ...engineRemoteFlags,
@@ -38,6 +39,7 @@ export default class EngineTracesList extends TradesealCommand {
       ...(flags.from ? { from: String(flags.from.getTime()) } : {}),
       ...(flags.to ? { to: String(flags.to.getTime()) } : {}),
       ...(flags.status === undefined ? {} : { status: flags.status }),
+      ...(flags.search === undefined ? {} : { search: flags.search }),
       limit: flags.limit,
     }, 'querystring');
     await withFlagNames({}, () => checkTraceWindow(q.from, q.to));
@@ -48,6 +50,7 @@ export default class EngineTracesList extends TradesealCommand {
       ...(q.from !== undefined ? { from: new Date(q.from) } : {}),
       ...(q.to !== undefined ? { to: new Date(q.to) } : {}),
       ...(q.status ? { statuses: [q.status] } : {}),
+      search: q.search ?? null,
     })));
     this.log(renderTraceListing(listing, 'traces', tableStyle(flags)));
     return listing;

@@ -2,15 +2,16 @@
  * The compliance officer's terminal view of the traces that need attention (`tradeseal engine orphans` on a
  * terminal). Tabs (./tabs.ts) across the top; the current tab's traces newest first, one keyset page at a
  * time sized to the terminal; Enter opens a trace (its whole served document, scrollable), `v` verifies its
- * hashes, `/` filters by agent id prefix or asset, `n`/`p` page, `r` refreshes (it also refreshes by itself
+ * hashes and checks its inclusion in the transparency log under a signed head, `/` filters by agent id prefix or asset, `n`/`p` page, `r` refreshes (it also refreshes by itself
  * every `refreshMs`), Esc goes back, `q` quits. Nothing here writes to the store.
  */
 import { Box, Text, useApp, useInput } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ListingItem } from '../../engine/store/traces.js';
 import type { TraceVerification } from '../../engine/trace/read.js';
+import { canonicalJson } from '../../crypto/jcs.js';
 import { renderTable } from '../table.js';
-import type { AttentionSource } from './source.js';
+import type { AttentionSource, LogInclusion } from './source.js';
 import { ATTENTION_TABS } from './tabs.js';
 
 export interface AttentionAppProps {
@@ -28,6 +29,22 @@ const HEADERS = ['txn_time', 'trace_id', 'agent_id', 'action', 'asset', 'notiona
 const KEYS = '←/→ tab  ↑/↓ move  Enter open  v verify  / filter  n/p page  r refresh  q quit';
 
 const time = (d: Date): string => d.toISOString().slice(0, 19).replace('T', ' ');
+
+/** The verification's lines: the trace's own checks, then its place in the transparency log. */
+function checkLines(verification: TraceVerification | null, log: LogInclusion | null): string[] {
+  const lines: string[] = [];
+  if (verification) {
+    lines.push(...verification.checks.map((c) => `${c.ok ? '✓' : '✗'} ${c.check}: ${c.detail}`), verification.valid ? 'the trace is valid' : 'the trace is NOT valid');
+  }
+  if (log && 'unavailable' in log) lines.push(`· ${log.unavailable}`);
+  else if (log) {
+    // On 24 lines the document needs the room: every check when one failed, the proofs' outcome when all passed.
+    const shown = log.check.valid ? log.check.checks.filter((c) => c.status === 'pass' && /inclusion$/.test(c.check)) : log.check.checks.filter((c) => c.status === 'fail');
+    lines.push(...shown.map((c) => `${c.status === 'pass' ? '✓' : '✗'} log ${c.check}: ${c.detail}`),
+      log.check.valid ? `in the transparency log: head of ${log.check.tree_size} signed, ${log.key}` : 'the trace is NOT proven in the transparency log');
+  }
+  return lines;
+}
 
 export function AttentionApp({ source, width, height, refreshMs = 5000 }: AttentionAppProps) {
   const { exit } = useApp();
@@ -50,7 +67,7 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
   const [loadedAt, setLoadedAt] = useState<Date | null>(null);
   /** Reads in flight (a page, a trace, a verification): shown as `loading…` until they end. */
   const [busy, setBusy] = useState(0);
-  const [open, setOpen] = useState<{ id: string; lines: string[]; scroll: number; verification: TraceVerification | null } | null>(null);
+  const [open, setOpen] = useState<{ id: string; lines: string[]; scroll: number; verification: TraceVerification | null; log: LogInclusion | null } | null>(null);
   const loads = useRef(0);
 
   const after = pages[pages.length - 1] ?? null;
@@ -90,9 +107,10 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
     setBusy((n) => n + 1);
     try {
       const document = await source.trace(id);
-      const verification = verify ? await source.verify(id) : null;
-      const lines = document ? JSON.stringify(document, null, 2).split('\n') : [`no trace ${id}`];
-      setOpen({ id, lines, scroll: 0, verification });
+      const [verification, log] = verify ? await Promise.all([source.verify(id), source.inLog(id)]) : [null, null];
+      // Members in JCS order, whichever source served the document (a remote engine's follow its schema).
+      const lines = document ? JSON.stringify(JSON.parse(canonicalJson(document)), null, 2).split('\n') : [`no trace ${id}`];
+      setOpen({ id, lines, scroll: 0, verification, log });
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -118,7 +136,7 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
       return;
     }
     if (open) {
-      const body = Math.max(1, height - 4 - (open.verification ? open.verification.checks.length + 1 : 0));
+      const body = Math.max(1, height - 4 - checkLines(open.verification, open.log).length);
       if (key.escape || key.backspace || key.leftArrow) setOpen(null);
       else if (key.downArrow) setOpen({ ...open, scroll: Math.min(open.scroll + 1, Math.max(0, open.lines.length - body)) });
       else if (key.upArrow) setOpen({ ...open, scroll: Math.max(0, open.scroll - 1) });
@@ -146,15 +164,13 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
   });
 
   if (open) {
-    const checks = open.verification
-      ? [...open.verification.checks.map((c) => `${c.ok ? '✓' : '✗'} ${c.check}: ${c.detail}`), open.verification.valid ? 'the trace is valid' : 'the trace is NOT valid']
-      : [];
+    const checks = checkLines(open.verification, open.log);
     const body = Math.max(1, height - 4 - checks.length);
     return (
       <Box flexDirection="column" width={width}>
         <Text bold wrap="truncate-end">trace {open.id}</Text>
         {checks.map((line, i) => (
-          <Text key={`c${i}`} color={line.startsWith('✗') || line.includes('NOT valid') ? 'red' : 'green'} wrap="truncate-end">{line}</Text>
+          <Text key={`c${i}`} color={line.startsWith('✗') || line.includes(' NOT ') ? 'red' : line.startsWith('·') ? 'yellow' : 'green'} wrap="truncate-end">{line}</Text>
         ))}
         {open.lines.slice(open.scroll, open.scroll + body).map((line, i) => (
           <Text key={`l${i}`} wrap="truncate-end">{line === '' ? ' ' : line}</Text>

@@ -5,7 +5,7 @@ import { mayActFor, readScope, requireToken } from '../auth.js';
 import type { EngineContext } from '../context.js';
 import { listingQuery, pendingQuery, traceParams, tracesQuery } from '../inputs.js';
 import { tracePersonal } from '../ops/trace-personal.js';
-import { checkTraceWindow } from '../ops/trace-window.js';
+import { checkTraceWindow, listingCursor } from '../ops/trace-window.js';
 import { getTrace, listTraces, type TraceFilter } from '../store/traces.js';
 import type { TokenRecord } from '../store/tokens.js';
 import { traceDocument, verifyTrace } from '../trace/read.js';
@@ -61,10 +61,10 @@ export function traceRoutes(app: FastifyInstance, ctx: EngineContext): void {
     return verifyTrace(row, await tracePersonal(ctx.sql, ctx.keys, row));
   });
 
-  app.get<{ Querystring: { agent_id?: string; from?: number; to?: number; status?: TraceStatus; limit: number } }>('/engine/traces', {
+  app.get<{ Querystring: { agent_id?: string; from?: number; to?: number; status?: TraceStatus; limit: number; search?: string; before_time?: number; before_trace_id?: string } }>('/engine/traces', {
     onRequest: read,
     schema: {
-      tags, operationId: 'listTraces', security: bearer, summary: 'Traces by filter, newest first (txn_time, then trace_id)',
+      tags, operationId: 'listTraces', security: bearer, summary: 'Traces by filter, newest first (txn_time, then trace_id); the next page with before_time and before_trace_id of the last trace',
       querystring: tracesQuery,
       response: { 200: { ...listingResponse, examples: [traceListingExample] }, ...errorResponses(401, 422), 403: errorResponse('`agent_id` names an agent this token may not read: `agent_not_permitted`.') },
     },
@@ -74,6 +74,7 @@ export function traceRoutes(app: FastifyInstance, ctx: EngineContext): void {
     return list(req.principal, {
       limit: q.limit, ...(q.agent_id ? { agentId: q.agent_id } : {}), ...(q.from !== undefined ? { from: new Date(q.from) } : {}),
       ...(q.to !== undefined ? { to: new Date(q.to) } : {}), ...(q.status ? { statuses: [q.status] } : {}),
+      search: q.search ?? null, after: listingCursor(q.before_time, q.before_trace_id),
     });
   });
 

@@ -1,0 +1,46 @@
+/** Drives the terminal view (src/cli/attention/app.tsx) with ink-testing-library, as a terminal would. */
+import { render } from 'ink-testing-library';
+import { AttentionApp } from '../../src/cli/attention/app.js';
+import type { AttentionSource } from '../../src/cli/attention/source.js';
+
+export const settle = (ms = 150): Promise<void> => new Promise((r) => setTimeout(r, ms));
+export const KEY = { right: '\u001b[C', left: '\u001b[D', down: '\u001b[B', up: '\u001b[A', enter: '\r', escape: '\u001b' };
+
+/** Polls the frame until `ok` holds (the view renders asynchronously, after its reads). */
+export async function frameWhen(frame: () => string, ok: (f: string) => boolean, ms = 10_000): Promise<string> {
+  const end = Date.now() + ms;
+  while (!ok(frame()) && Date.now() < end) await settle(20);
+  return frame();
+}
+
+/** Idle: no read in flight, and the frame unchanged for a moment. */
+export async function idle(frame: () => string): Promise<string> {
+  let last = '';
+  await frameWhen(frame, (f) => {
+    const still = f === last && !f.includes('loading…');
+    last = f;
+    return still;
+  });
+  return frame();
+}
+
+/** The view on `source`, 80 columns wide, after its first page has loaded. */
+export async function openView(source: AttentionSource, height = 24) {
+  const view = render(<AttentionApp source={source} width={80} height={height} refreshMs={60_000} />);
+  const frame = (): string => view.lastFrame() ?? '';
+  await frameWhen(frame, (f) => f.includes('refreshed'));
+  await idle(frame);
+  /**
+   * Each key (or typed text) written on its own, as a terminal sends them, each after the view has drawn what
+   * the one before did; then the frame once every read it started has ended.
+   */
+  const press = async (...keys: string[]): Promise<string> => {
+    for (const k of keys) {
+      const before = frame();
+      view.stdin.write(k);
+      await frameWhen(frame, (f) => f !== before, 2000);
+    }
+    return idle(frame);
+  };
+  return { view, press, frame };
+}
