@@ -1,26 +1,48 @@
 /**
  * `tradeseal engine audit-log` and `… audit-log verify` against a real store: the CLI's admin actions are
  * entries with the operator as actor, the listing's flags are checked like the API's query, and verify
- * walks the whole chain: exit 0 when it holds, exit 5 naming the first broken link after tampering.
+ * walks the whole chain: exit 0 when it holds, exit 5 naming the first broken link after tampering, with the
+ * same answer against a running server (`--url`, over real HTTP) as on the store.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configWith } from '../../src/config.js';
 import { appendAudit } from '../../src/engine/audit/append.js';
+import { startServer, type RunningServer } from '../../src/http/server.js';
 import { cliEnv, describeRun, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
 import { testStore, type TestStore } from '../helpers/db.js';
 
 let store: TestStore;
 let env: CliEnv;
+let server: RunningServer;
+/** No store reachable: a remote verify must read the chain over HTTP. */
+let nowhere: CliEnv;
+let ownerToken = '';
 const home = tempHome();
 beforeAll(async () => {
   store = await testStore();
   env = cliEnv(home, store.url);
+  nowhere = cliEnv(home, 'postgres://nobody@127.0.0.1:1/none');
+  server = await startServer(configWith({ databaseUrl: store.url, logLevel: 'silent', port: 0 }), { services: ['engine'] });
+}, 120_000);
+afterAll(async () => {
+  await server?.close();
+  await store?.close();
 });
-afterAll(async () => store?.close());
+
+/** `engine audit-log verify` on the store and against the server, which must agree; the remote run's result. */
+async function verifyBothWays(): Promise<Awaited<ReturnType<typeof runCli>>> {
+  const [here, there] = await Promise.all([runCli(['engine', 'audit-log', 'verify', '--json'], env),
+    runCli(['engine', 'audit-log', 'verify', '--url', server.url, '--token', ownerToken, '--json'], nowhere)]);
+  expect(there.code, describeRun(there)).toBe(here.code);
+  expect(there.json()).toEqual(here.json());
+  return there;
+}
 
 describe('engine audit-log', () => {
   it('lists the CLI\'s own admin actions with the operator as actor, filtered like the API', async () => {
     const boot = await runCli(['engine', 'tokens', 'bootstrap', '--json'], env);
     expect(boot.code, describeRun(boot)).toBe(0);
+    ownerToken = boot.json().token;
     const on = await runCli(['engine', 'shadow', 'on', '--reason', 'policy 1.2 dry run'], env);
     expect(on.code, describeRun(on)).toBe(0);
 
@@ -48,6 +70,11 @@ describe('engine audit-log', () => {
     const ok = await runCli(['engine', 'audit-log', 'verify', '--json'], env);
     expect(ok.code, describeRun(ok)).toBe(0);
     expect(ok.json()).toMatchObject({ valid: true, entries: 7, broken: null });
+    // Remotely, in pages of 1,000 newest first: the same answer (1,100 entries make two pages).
+    for (let i = 0; i < 1100; i += 100) {
+      await Promise.all(Array.from({ length: 100 }, (_, j) => appendAudit(store.sql, { actor: 'test', action: 'reconcile', target_id: null, details: { bulk: i + j } })));
+    }
+    expect((await verifyBothWays()).json()).toMatchObject({ valid: true, entries: 1107 });
     const [third] = await store.sql<Array<{ id: string }>>`select id from audit_log order by seq offset 2 limit 1`;
 
     // What an intruder with the table owner's rights could do: switch the trigger off, edit, switch it on.
@@ -63,6 +90,7 @@ describe('engine audit-log', () => {
     const json = await runCli(['engine', 'audit-log', 'verify', '--json'], env);
     expect(json.code).toBe(5);
     expect(json.json()).toMatchObject({ error: { code: 'audit_chain_broken', exit: 5 } });
+    expect((await verifyBothWays()).json().error.detail).toContain(`entry 3 (id ${third!.id}`);
 
     // Removing an entry breaks the link of the one after it.
     await store.sql`alter table audit_log disable trigger audit_log_no_update_delete`;
@@ -74,5 +102,6 @@ describe('engine audit-log', () => {
     expect(gap.code, describeRun(gap)).toBe(5);
     expect(gap.stderr).toContain(`entry 2 (id ${third!.id}`);
     expect(gap.stderr).toMatch(/prev_hash .* is not the entry_hash/);
+    await verifyBothWays();
   }, 120_000);
 });

@@ -8,7 +8,7 @@
  * were cut off its end: keep the `head` this reports somewhere else (a ticket, a signed report) and compare.
  */
 import type { Sql } from 'postgres';
-import { brokenLink, GENESIS_HASH } from './entry.js';
+import { brokenLink, GENESIS_HASH, type AuditEntry } from './entry.js';
 import { chainPage } from './store.js';
 
 export const VERIFY_PAGE_SIZE = 2000;
@@ -56,4 +56,49 @@ export async function verifyAuditChain(sql: Sql, options: VerifyOptions = {}): P
     options.onProgress?.(checked);
     if (page.length < pageSize) return { valid: true, entries: checked, head: prevHash, broken: null };
   }
+}
+
+interface Broken {
+  entry: AuditEntry;
+  fromNewest: number;
+  reason: string;
+  /** The entry_hash of the entry before it (GENESIS_HASH for the oldest). */
+  prevHash: string;
+}
+
+/**
+ * The same verdict from entries newest first (a remote engine serves its audit log so, a page at a time through
+ * `before_id`): each entry's own hash is checked as it arrives, and its link once the entry before it arrives
+ * (the oldest against GENESIS_HASH). The broken link named is still the oldest one, with its position counted
+ * from the oldest, so the answer is the one `verifyAuditChain` gives on the store; memory stays flat.
+ */
+export async function verifyAuditChainNewestFirst(pages: AsyncIterable<AuditEntry[]>, onProgress?: (checked: number) => void): Promise<ChainVerification> {
+  let newest: AuditEntry | null = null;
+  /** The entry whose link waits for the one before it. */
+  let waiting: AuditEntry | null = null;
+  let seen = 0;
+  /** The oldest broken entry so far, with its index counted from the newest (0-based). */
+  let broken: Broken | null = null;
+  const judge = (entry: AuditEntry, fromNewest: number, prevHash: string): void => {
+    const reason = brokenLink(entry, prevHash);
+    if (reason !== null) broken = { entry, fromNewest, reason, prevHash };
+  };
+  for await (const page of pages) {
+    for (const entry of page) {
+      newest ??= entry;
+      if (waiting) judge(waiting, seen - 1, entry.entry_hash);
+      waiting = entry;
+      seen += 1;
+    }
+    onProgress?.(seen);
+  }
+  if (waiting) judge(waiting, seen - 1, GENESIS_HASH);
+  const found = broken as Broken | null;
+  if (!found) return { valid: true, entries: seen, head: newest?.entry_hash ?? GENESIS_HASH, broken: null };
+  // The entries older than the broken one verified; the head is the newest of them.
+  const position = seen - found.fromNewest;
+  return {
+    valid: false, entries: position - 1, head: found.prevHash,
+    broken: { position, id: found.entry.id, at: found.entry.at, action: found.entry.action, reason: found.reason },
+  };
 }
