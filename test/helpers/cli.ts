@@ -46,9 +46,9 @@ export function cliEnv(home: string, databaseUrl?: string, extra: CliEnv = {}): 
   return env;
 }
 
-export function runCli(args: string[], env: CliEnv): Promise<CliResult> {
+export function runCli(args: string[], env: CliEnv, timeoutMs = 60_000): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [DEV, ...args], { cwd: REPO_ROOT, env, maxBuffer: 16 * 1024 * 1024, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [DEV, ...args], { cwd: REPO_ROOT, env, maxBuffer: 16 * 1024 * 1024, timeout: timeoutMs }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       resolve({
         code,

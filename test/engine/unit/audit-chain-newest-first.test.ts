@@ -36,7 +36,7 @@ async function* pagesNewestFirst(entries: AuditEntry[], size: number): AsyncGene
   for (let i = 0; i < newest.length; i += size) yield newest.slice(i, i + size);
 }
 
-const both = async (entries: AuditEntry[], size = 3) => [await verifyAuditChainNewestFirst(pagesNewestFirst(entries, size)), oldestFirst(entries)];
+const both = async (entries: AuditEntry[], size = 3): Promise<[ChainVerification, ChainVerification]> => [await verifyAuditChainNewestFirst(pagesNewestFirst(entries, size)), oldestFirst(entries)];
 
 describe('audit chain verified newest first', () => {
   it('an intact chain: valid, every entry, the newest hash as head; an empty one: GENESIS', async () => {

@@ -1,0 +1,21 @@
+/** What `tradeseal demo` prints: the cases as a table, then what a compliance officer should look at next. */
+import type { DemoSummary } from '../demo/run.js';
+import { renderTable, type TableStyle } from './table.js';
+
+export function renderDemo(s: DemoSummary, style: TableStyle = {}): string {
+  const table = renderTable(['case', 'agent', 'answer', 'trace_id', 'status', 'detail'],
+    s.cases.map((c) => [c.case, c.agent, c.answer, c.trace_id ?? '', c.status, c.detail]), { shortIds: true, ...style });
+  const divergent = s.cases.find((c) => c.status === 'DIVERGENT')?.trace_id?.slice(0, 8);
+  return [
+    table,
+    '',
+    'what a compliance officer looks at next, on the demo\'s store:',
+    `  export TRADESEAL_HOME=${s.home}; unset DATABASE_URL`,
+    '  tradeseal engine orphans                 the traces that need attention',
+    ...(divergent ? [`  tradeseal engine traces verify ${divergent}  recompute a trace's hashes`, `  tradeseal engine log verify ${divergent}     its place in the signed log`] : []),
+    '  tradeseal engine audit-log               who did what, refusals included',
+    '  tradeseal engine audit-log verify        the audit chain, hash by hash',
+    ...(s.stale_regime ? ['', `the bundled data end on ${s.stale_regime.date}: the engine refuses orders on them (regime_stale).`,
+      `the demo ran on an operator broadcast of ${s.stale_regime.regime}${s.released ? ', released since' : ''}.`] : []),
+  ].join('\n');
+}
