@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { writeFileAtomically } from '../../src/atomic-file.js';
+import { withProgress, type Report } from '../../src/cli/progress.js';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { checkRequest } from '../../src/cli/engine-input.js';
 import { callService, remoteFlags, remoteOf, type Remote } from '../../src/cli/signals-client.js';
@@ -28,7 +29,7 @@ export default class SignalsExport extends TradesealCommand {
   }
 
   static override summary = 'Export the published regimes as CSV, newest first (stdout, or a file with --out)';
-  static override description = `Columns, in the interface's order: date, regime, risk_score, equity_exposure (a number: 1, 0.75, 0.25 or 0), prob_expansion, prob_recovery, prob_tightening, prob_risk_off; one row per published day, newest first, the newest --limit days (default ${EXPORT_DEFAULT_LIMIT}). Numbers are written in full. --out writes the file atomically (a reader never sees half of it) and shows progress on a terminal; --json (with --out) answers {rows, file}.`;
+  static override description = `Columns, in the interface's order: date, regime, risk_score, equity_exposure (a number: 1, 0.75, 0.25 or 0), prob_expansion, prob_recovery, prob_tightening, prob_risk_off; one row per published day, newest first, the newest --limit days (default ${EXPORT_DEFAULT_LIMIT}). Numbers are written in full. --out writes the file atomically (a reader never sees half of it) and shows progress on stderr (plain lines when not a terminal); --json (with --out) answers {rows, file}.`;
   static override examples = [
     '<%= config.bin %> signals export > regimes.csv',
     '<%= config.bin %> signals export --limit 5000 --out regimes.csv',
@@ -46,22 +47,23 @@ export default class SignalsExport extends TradesealCommand {
     if (this.jsonEnabled() && flags.out === undefined) {
       throw validationError([{ field: '--json', message: 'needs --out FILE: the rows go to the file, the JSON answer to standard output' }]);
     }
-    const progress = flags.out !== undefined && process.stderr.isTTY === true;
     const remote = await remoteOf(flags, this.settings);
     // Remotely, the service's default (and the key's tier) decide the rows unless --limit is given.
     const written = remote ? await this.remoteExport(remote, flags.limit === undefined ? undefined : limit, flags.out) : await this.withStore(async (store) => {
       const total = await exportSize(store.sql, limit);
       let rows = 0;
-      const write = async (append: (text: string) => Promise<void>): Promise<void> => {
+      const write = async (append: (text: string) => Promise<void>, report: Report = () => {}): Promise<void> => {
         await append(exportHeader());
         await exportRows(store.sql, limit, async (chunk) => {
           await append(exportLines(chunk));
           rows += chunk.length;
-          if (progress) process.stderr.write(`\rexported ${rows} of ${total} rows`);
+          report(rows, total);
         });
-        if (progress) process.stderr.write('\n');
       };
-      if (flags.out !== undefined) await writeFileAtomically(path.resolve(flags.out), write);
+      // With --out, progress on stderr (animated on a terminal, plain lines in a pipe or under cron, none with
+      // --json); to standard output, the rows alone.
+      const out = flags.out;
+      if (out !== undefined) await withProgress(`Exporting ${total} rows to ${out}`, this.jsonEnabled(), (report) => writeFileAtomically(path.resolve(out), (append) => write(append, report)));
       else await write(toStdout);
       return rows;
     });

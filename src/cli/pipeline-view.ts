@@ -1,5 +1,6 @@
 /** Terminal rendering of pipeline runs: the listr2 stage runner (with progress within a stage) and the closing summary. */
 import { Listr } from 'listr2';
+import { progressTty, toStderr } from './progress.js';
 import { timed, type RunSummary, type StageRunner } from '../../pipeline/run.js';
 import { dataDayEnd, humanAge } from '../engine/policy/freshness.js';
 import { renderTable } from './table.js';
@@ -10,7 +11,7 @@ import { renderTable } from './table.js';
  * of the way, so a log stays short.
  */
 export function listrRunner(silent: boolean): StageRunner {
-  const tty = process.stdout.isTTY === true;
+  const tty = progressTty();
   return async (stages, ctx) => {
     await new Listr(
       stages.map((stage) => ({
@@ -39,6 +40,7 @@ export function listrRunner(silent: boolean): StageRunner {
         renderer: silent ? 'silent' : 'default',
         fallbackRenderer: silent ? 'silent' : 'simple',
         fallbackRendererCondition: !tty,
+        ...toStderr(),
       },
     ).run();
   };

@@ -4,14 +4,26 @@
  * the work goes; plain lines in a pipe or under cron, one every tenth of the way, so a log stays short;
  * nothing under `--json`, whose stdout is the answer alone.
  */
-import { Listr } from 'listr2';
+import { Listr, ListrLogger, ProcessOutput } from 'listr2';
+
+/**
+ * Renderer options that write every line of the progress to standard error: standard output carries the
+ * command's answer (rows, a summary, JSON) and a pipe or a cron log must be able to keep the two apart.
+ */
+export function toStderr(): { rendererOptions: { logger: ListrLogger }; fallbackRendererOptions: { logger: ListrLogger } } {
+  const logger = new ListrLogger({ processOutput: new ProcessOutput(process.stderr, process.stderr) });
+  return { rendererOptions: { logger }, fallbackRendererOptions: { logger } };
+}
+
+/** Whether progress may animate: standard error is a terminal. */
+export const progressTty = (): boolean => process.stderr.isTTY === true;
 
 /** Reports `done` of `total` units (total 0: unknown). */
 export type Report = (done: number, total: number) => void;
 
 /** Runs `work` as one titled step; its `report` moves the progress. Resolves with what `work` returns. */
 export async function withProgress<T>(title: string, silent: boolean, work: (report: Report) => Promise<T>): Promise<T> {
-  const tty = process.stdout.isTTY === true;
+  const tty = progressTty();
   let result: T | undefined;
   await new Listr([{
     title,
@@ -33,6 +45,7 @@ export async function withProgress<T>(title: string, silent: boolean, work: (rep
     renderer: silent ? 'silent' : 'default',
     fallbackRenderer: silent ? 'silent' : 'simple',
     fallbackRendererCondition: !tty,
+    ...toStderr(),
   }).run();
   return result as T;
 }

@@ -23,7 +23,7 @@ describe('pipeline commands', () => {
   it('run shows each stage and closes with today\'s regime; status and signals history read what it published', async () => {
     const run = await runCli(['pipeline', 'run', '--as-of', '2009-03-31', '--publish'], env);
     expect(run.code, describeRun(run)).toBe(0);
-    expect(run.stdout).toMatch(/Validate the inputs and build point-in-time features[\s\S]*Fit PCA and the HMM[\s\S]*refit 28 of 28 \(2009-03-02\)[\s\S]*Publish in one transaction/);
+    expect(run.stderr).toMatch(/Validate the inputs and build point-in-time features[\s\S]*Fit PCA and the HMM[\s\S]*refit 28 of 28 \(2009-03-02\)[\s\S]*Publish in one transaction/);
     expect(run.stdout).toMatch(/run [0-9a-f-]{36} \(full\): published \d+ trading days \(2006-12-20 to 2009-03-3\d\)/);
     expect(run.stdout).toMatch(/regime on 2009-03-3\d: (expansion|recovery|tightening|risk_off) \(risk_score [01]\.\d{3}, confidence (HIGH|MODERATE|LOW)\)/);
     expect(run.stdout).toMatch(/timings: features \d+ ms, models \d+ ms, signals \d+ ms, reports \d+ ms, publish \d+ ms/);

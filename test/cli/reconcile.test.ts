@@ -64,7 +64,7 @@ describe('engine reconcile FILE', () => {
 
     const again = await runCli(['engine', 'reconcile', csv], env);
     expect(again.code, describeRun(again)).toBe(0);
-    expect(again.stdout).toContain('Reconciling 2 executions');
+    expect(again.stderr).toContain('Reconciling 2 executions');
     expect(again.stdout).toContain('matched 1, orphans created 0, already known orphans 1, bound traces missing from the drop copy 1');
     expect(again.stdout).toContain(missingId);
     expect((await h.call('GET', '/engine/traces?status=ORPHAN')).json().count).toBe(1);

@@ -67,6 +67,11 @@ describe('signals export', () => {
     expect(bad.json().error.errors).toEqual([{ field: '--json', message: expect.stringContaining('needs --out') }]);
     const zero = await runCli(['signals', 'export', '--limit', '0'], env);
     expect(zero.code).toBe(2);
+    // Not a terminal: the progress is plain lines on stderr, standard output stays empty.
+    const plain = await runCli(['signals', 'export', '--limit', '100000', '--out', file], env);
+    expect(plain.code, describeRun(plain)).toBe(0);
+    expect(plain.stdout).toBe('');
+    expect(plain.stderr).toMatch(/Exporting (\d+) rows to [^\n]*regimes\.csv[\s\S]*› \1 of \1[\s\S]*wrote \1 rows to/);
   }, 60_000);
 });
 
