@@ -1,8 +1,9 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
+import { askService, remoteFlags, remoteOf } from '../../src/cli/signals-client.js';
 import { checkRequest } from '../../src/cli/engine-input.js';
 import { renderOutbox } from '../../src/cli/signals-keys-view.js';
-import { registerBody } from '../../src/signals/account-inputs.js';
+import { outboxQuery } from '../../src/signals/account-inputs.js';
 import { listOutbox, type OutboxMessage } from '../../src/signals/mail/outbox.js';
 import { normalizeEmail } from '../../src/signals/verification.js';
 
@@ -14,14 +15,20 @@ export default class SignalsOutbox extends TradesealCommand {
     '<%= config.bin %> signals outbox --to quant@example.com --limit 1 --json',
   ];
   static override flags = {
-    limit: Flags.integer({ summary: 'The newest N messages', min: 1, max: 10_000, default: 20 }),
+    limit: Flags.string({ summary: `The newest N messages (${outboxQuery.properties.limit.minimum}-${outboxQuery.properties.limit.maximum}, default ${outboxQuery.properties.limit.default})`, helpValue: 'N' }),
     to: Flags.string({ summary: 'Only the messages to this address' }),
+    ...remoteFlags,
   };
+
 
   async run(): Promise<{ count: number; messages: OutboxMessage[] }> {
     const { flags } = await this.parse(SignalsOutbox);
-    const to = flags.to === undefined ? undefined : normalizeEmail(checkRequest<{ email: string }>(registerBody, { email: flags.to }, 'body', { email: '--to' }).email);
-    const messages = await this.withStore((store) => listOutbox(store.sql, { limit: flags.limit, recipient: to }));
+    const q = checkRequest<{ limit: number; to?: string }>(outboxQuery, {
+      ...(flags.limit === undefined ? {} : { limit: flags.limit }), ...(flags.to === undefined ? {} : { to: flags.to }),
+    }, 'querystring', { limit: '--limit', to: '--to' });
+    const remote = await remoteOf(flags, this.settings);
+    const messages = remote ? (await askService<{ messages: OutboxMessage[] }>(remote, 'GET', '/v1/admin/outbox', { query: { limit: q.limit, to: q.to } })).messages
+      : await this.withStore((store) => listOutbox(store.sql, { limit: q.limit, recipient: q.to === undefined ? undefined : normalizeEmail(q.to) }));
     this.log(renderOutbox(messages));
     return { count: messages.length, messages };
   }

@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import { isErrorCode, TradesealError, type FieldError } from '../errors.js';
 import { activeProfile } from './profiles.js';
 import { profileFlag } from './profile-flag.js';
+import { reviveTimes } from './engine-client.js';
 
 export const remoteFlags = {
   url: Flags.string({ summary: 'Ask this regime signal service instead of the local store (default: SIGNALS_URL, else the profile\'s signals_url)', helpValue: 'URL' }),
@@ -52,4 +53,9 @@ export async function callService<T>(remote: Remote, method: 'GET' | 'POST', pat
   const code = isErrorCode(body.code) ? body.code : res.status === 401 ? 'unauthorized' : res.status >= 500 ? 'service_unavailable' : 'bad_request';
   const detail = typeof body.detail === 'string' ? body.detail : `${method} ${url.pathname} answered HTTP ${res.status}`;
   throw new TradesealError(code, `${remote.url}: ${detail}`, { ...(body.errors ? { errors: body.errors } : {}), ...(code === 'unauthorized' ? { hint: 'pass --key (or SIGNALS_KEY)' } : {}) });
+}
+
+/** An operator call (`/v1/admin/…`, an owner key): the answer with its ISO timestamps as dates, as the store gives them. */
+export async function askService<T>(remote: Remote, method: 'GET' | 'POST', path: string, options: { query?: Record<string, string | number | undefined>; body?: unknown } = {}): Promise<T> {
+  return reviveTimes<T>(await callService<unknown>(remote, method, path, options));
 }

@@ -25,6 +25,7 @@ export const API_TAGS = [
   { name: 'signals', description: 'Regime signal service (`/v1`): the published regimes, their history and what is derived from them; keyed routes take the `X-Signals-Key` header.' },
   { name: 'signals public', description: 'No key needed: the regime in force and its public view, the regime history, net liquidity, the scorecard and the chart data.' },
   { name: 'signals accounts', description: 'Registration by a mailed code, the account of a key, and key rotation.' },
+  { name: 'signals operators', description: 'The operator API of owner keys: API keys and tiers of the accounts, and the local mail outbox (`tradeseal signals keys …`, `signals outbox` with `--url`).' },
   { name: 'signals data', description: 'Signal packages: the newest day, one date, a range of dates, and the compact history.' },
   { name: 'signals quant', description: 'For quants and analysts: the forecast, backtests, the performance of the published regimes and the CSV export.' },
   { name: 'signals webhook', description: 'The webhook (Pro): set or remove it, show it with its newest delivery, send a signed test payload.' },

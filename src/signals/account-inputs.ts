@@ -71,3 +71,12 @@ export interface SetTierInput {
   tier: (typeof TIERS)[number];
   agent_count?: number;
 }
+
+/** `GET /v1/admin/keys`, `tradeseal signals keys list`: all keys, or one account's. */
+export const listKeysQuery = { type: 'object', additionalProperties: false, properties: { email } } as const;
+
+/** `GET /v1/admin/outbox`, `tradeseal signals outbox`: the newest `limit` messages, to one address when given. */
+export const outboxQuery = {
+  type: 'object', additionalProperties: false,
+  properties: { limit: { type: 'integer', minimum: 1, maximum: 10_000, default: 20 }, to: email },
+} as const;

@@ -35,4 +35,9 @@ export class AdmissionCache {
   forget(hash: string): void {
     for (const k of this.entries.keys()) if (k.startsWith(`${hash} `)) this.entries.delete(k);
   }
+
+  /** Forgets the keys matching `which` (an operator's revocation or tier change, made through this server). */
+  forgetWhere(which: (key: KeyRecord) => boolean): void {
+    for (const [k, entry] of this.entries) if (which(entry.key)) this.entries.delete(k);
+  }
 }

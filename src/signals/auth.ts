@@ -24,7 +24,7 @@ declare module 'fastify' {
 export const KEY_HEADER = 'x-signals-key';
 
 const ACCESS_WORDS: Record<Access, string> = {
-  key: 'any key', starter: 'a Starter or Pro key', pro: 'a Pro key', engine: 'an engine tier key (engine_sidecar, engine_audit or owner)', engine_audit: 'an engine_audit key',
+  key: 'any key', starter: 'a Starter or Pro key', pro: 'a Pro key', engine: 'an engine tier key (engine_sidecar, engine_audit or owner)', engine_audit: 'an engine_audit key', owner: 'an owner key',
 };
 
 export function requireKey(ctx: SignalsContext, access: Access): onRequestAsyncHookHandler {

@@ -32,7 +32,7 @@ export const TIER_SPECS: Readonly<Record<Tier, TierSpec>> = Object.freeze({
 });
 
 /** Who may call an endpoint (the interface's access levels). */
-export type Access = 'key' | 'starter' | 'pro' | 'engine' | 'engine_audit';
+export type Access = 'key' | 'starter' | 'pro' | 'engine' | 'engine_audit' | 'owner';
 
 /** Whether `tier` may call an endpoint of `access`. */
 export function allows(tier: Tier, access: Access): boolean {
@@ -47,6 +47,8 @@ export function allows(tier: Tier, access: Access): boolean {
       return tier === 'engine_sidecar' || tier === 'engine_audit' || tier === 'owner';
     case 'engine_audit':
       return tier === 'engine_audit';
+    case 'owner':
+      return tier === 'owner';
   }
 }
 

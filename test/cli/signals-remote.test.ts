@@ -89,4 +89,37 @@ describe('signals commands against a remote service', () => {
     expect(down.code).toBe(6);
     expect(down.json().error.code).toBe('service_unavailable');
   }, 120_000);
+
+  it('the operator commands (keys issue, set-tier, revoke, list; outbox) go through /v1/admin with an owner key, answering as the store does', async () => {
+    const owner = await keyOf('owner');
+    const nowhere = cliEnv(home, 'postgres://nobody@127.0.0.1:1/none');
+    const remote = ['--url', server.url, '--key', owner, '--json'];
+    const email = `${randomUUID()}@example.test`;
+    const issued = await runCli(['signals', 'keys', 'issue', '--email', email, '--tier', 'starter', ...remote], nowhere);
+    expect(issued.code, describeRun(issued)).toBe(0);
+    expect(issued.json()).toMatchObject({ email, tier: 'starter', account_created: true, api_key: expect.stringMatching(/^rsk_/) });
+    const keyId = issued.json().key_id;
+    const changed = await runCli(['signals', 'keys', 'set-tier', email, '--tier', 'pro', ...remote], nowhere);
+    expect(changed.json(), describeRun(changed)).toMatchObject({ email, tier: 'pro', previous_tier: 'starter' });
+    const revoked = await runCli(['signals', 'keys', 'revoke', keyId, ...remote], nowhere);
+    expect(revoked.json(), describeRun(revoked)).toMatchObject({ key_id: keyId, revoked_now: true });
+    // The listing and the outbox read both ways agree.
+    for (const args of [['signals', 'keys', 'list', '--email', email], ['signals', 'outbox', '--limit', '5']]) {
+      const [there, here] = await Promise.all([runCli([...args, ...remote], nowhere), runCli([...args, '--json'], local)]);
+      expect(there.code, describeRun(there)).toBe(0);
+      expect(there.json()).toEqual(here.json());
+    }
+    const listed = await runCli(['signals', 'keys', 'list', '--email', email, ...remote], nowhere);
+    expect(listed.json().keys).toEqual([expect.objectContaining({ key_id: keyId, tier: 'pro', revoked_at: expect.any(String) })]);
+    expect(listed.stdout).not.toContain(issued.json().api_key);
+    // Refusals: a key that is not the owner's (403, exit 5); an unknown key id (404, exit 3); bad input (422, exit 2).
+    const pro = await keyOf('pro');
+    const notOwner = await runCli(['signals', 'keys', 'list', '--url', server.url, '--key', pro, '--json'], nowhere);
+    expect(notOwner.code, describeRun(notOwner)).toBe(5);
+    expect(notOwner.json().error.code).toBe('tier_insufficient');
+    const unknown = await runCli(['signals', 'keys', 'revoke', randomUUID(), ...remote], nowhere);
+    expect(unknown.code, describeRun(unknown)).toBe(3);
+    const bad = await runCli(['signals', 'outbox', '--limit', '0', ...remote], nowhere);
+    expect(bad.code, describeRun(bad)).toBe(2);
+  }, 120_000);
 });

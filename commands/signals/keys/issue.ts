@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
+import { askService, remoteFlags, remoteOf } from '../../../src/cli/signals-client.js';
 import { checkRequest, numberOf } from '../../../src/cli/engine-input.js';
 import { renderIssuedKey } from '../../../src/cli/signals-keys-view.js';
 import { issueKeyInput, type IssueKeyInput } from '../../../src/signals/account-inputs.js';
@@ -17,6 +18,7 @@ export default class SignalsKeysIssue extends TradesealCommand {
     email: Flags.string({ summary: 'The account\'s e-mail address', required: true }),
     tier: Flags.string({ summary: 'The account\'s tier', helpValue: TIERS.join('|'), required: true }),
     'agent-count': Flags.string({ summary: 'Agents the account runs (default 0; the audit decomposition needs 3)', helpValue: 'N' }),
+    ...remoteFlags,
   };
 
   async run(): Promise<IssuedKey> {
@@ -25,7 +27,8 @@ export default class SignalsKeysIssue extends TradesealCommand {
       email: flags.email, tier: flags.tier,
       ...(flags['agent-count'] === undefined ? {} : { agent_count: numberOf(flags['agent-count']) }),
     }, 'body');
-    const issued = await this.withStore((store) => issueAccountKey(store.sql, input));
+    const remote = await remoteOf(flags, this.settings);
+    const issued = remote ? await askService<IssuedKey>(remote, 'POST', '/v1/admin/keys', { body: input }) : await this.withStore((store) => issueAccountKey(store.sql, input));
     this.log(renderIssuedKey(issued));
     return issued;
   }

@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
+import { askService, remoteFlags, remoteOf } from '../../../src/cli/signals-client.js';
 import { checkRequest, numberOf } from '../../../src/cli/engine-input.js';
 import { renderTierChange } from '../../../src/cli/signals-keys-view.js';
 import { setTierInput, type SetTierInput } from '../../../src/signals/account-inputs.js';
@@ -21,6 +22,7 @@ export default class SignalsKeysSetTier extends TradesealCommand {
   static override flags = {
     tier: Flags.string({ summary: 'The new tier', helpValue: TIERS.join('|'), required: true }),
     'agent-count': Flags.string({ summary: 'Agents the account runs (unchanged when omitted)', helpValue: 'N' }),
+    ...remoteFlags,
   };
 
   async run(): Promise<TierChange> {
@@ -30,7 +32,8 @@ export default class SignalsKeysSetTier extends TradesealCommand {
       tier: flags.tier,
       ...(flags['agent-count'] === undefined ? {} : { agent_count: numberOf(flags['agent-count']) }),
     }, 'body', NAMES, args.key_id_or_email.startsWith('rsk_') ? 'that is a key secret; name the key by its key_id (tradeseal signals keys list)' : undefined);
-    const change = await this.withStore((store) => setTier(store.sql, input));
+    const remote = await remoteOf(flags, this.settings);
+    const change = remote ? await askService<TierChange>(remote, 'POST', '/v1/admin/tier', { body: input }) : await this.withStore((store) => setTier(store.sql, input));
     this.log(renderTierChange(change));
     return change;
   }

@@ -8,6 +8,7 @@ import { dataRoutes } from './data.js';
 import { publicRoutes } from './public.js';
 import { quantRoutes } from './quant.js';
 import { engineTierRoutes } from './engine.js';
+import { adminRoutes } from './admin.js';
 
 export function signalsRoutes(app: FastifyInstance, ctx: SignalsContext): void {
   authRoutes(app, ctx);
@@ -17,4 +18,5 @@ export function signalsRoutes(app: FastifyInstance, ctx: SignalsContext): void {
   quantRoutes(app, ctx);
   webhookRoutes(app, ctx);
   engineTierRoutes(app, ctx);
+  adminRoutes(app, ctx);
 }
