@@ -1,5 +1,7 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
+import { callService, remoteFlags, remoteOf } from '../../src/cli/signals-client.js';
+import { validationError } from '../../src/errors.js';
 import { SIGNATURE_SCHEMES, type SignatureScheme } from '../../src/engine/heartbeat/message.js';
 import { issueHeartbeat } from '../../src/signals/heartbeat.js';
 import { loadSigningKey } from '../../src/signals/signing-key.js';
@@ -16,12 +18,15 @@ export default class RegimeHeartbeat extends TradesealCommand {
   ];
   static override flags = {
     scheme: Flags.string({ summary: 'Signature scheme (default: HEARTBEAT_SIGNATURE_SCHEME, `ed25519` unless set)', options: [...SIGNATURE_SCHEMES] }),
+    ...remoteFlags,
   };
 
   async run(): Promise<SignedHeartbeat> {
     const { flags } = await this.parse(RegimeHeartbeat);
     const scheme = (flags.scheme as SignatureScheme | undefined) ?? this.settings.heartbeatSignatureScheme;
-    const hb = await this.withStore(async (store) => {
+    const remote = await remoteOf(flags, this.settings);
+    if (remote && flags.scheme !== undefined) throw validationError([{ field: '--scheme', message: 'is the local issuer\'s choice; a remote service signs in its HEARTBEAT_SIGNATURE_SCHEME' }]);
+    const hb = remote ? await callService<SignedHeartbeat>(remote, 'GET', '/v1/engine/heartbeat') : await this.withStore(async (store) => {
       const key = await loadSigningKey(store.sql, this.settings);
       return issueHeartbeat(store.sql, { secretKey: key.secretKey, now: Date.now(), scheme });
     });

@@ -7,6 +7,9 @@ import { terminalOf } from '../../src/cli/terminal.js';
 import { calendarDateFlag } from '../../src/cli/instant.js';
 import { renderTable } from '../../src/cli/table.js';
 import { validationError } from '../../src/errors.js';
+import { callService, remoteFlags, remoteOf } from '../../src/cli/signals-client.js';
+import { checkRequest } from '../../src/cli/engine-input.js';
+import { signalHistoryQuery } from '../../src/signals/inputs.js';
 import { compactHistory, type CompactHistoryRow } from '../../src/signals/store/history.js';
 
 /** The days the table shows by default: about three months of trading days. */
@@ -25,13 +28,20 @@ export default class SignalsHistory extends TradesealCommand {
     start: date('First'),
     end: date('Last'),
     limit: Flags.integer({ summary: `How many of the newest days the table shows (default ${TABLE_DAYS}; --csv and --json give every day)`, min: 1, helpValue: 'N' }),
+    days: Flags.string({ summary: `With --url: the newest N published days the service sends (${signalHistoryQuery.properties.days.minimum}-${signalHistoryQuery.properties.days.maximum}, default ${signalHistoryQuery.properties.days.default}; the key's tier may allow fewer), which --start and --end then narrow`, helpValue: 'N' }),
     ...tableFlags,
+    ...remoteFlags,
   };
 
   async run(): Promise<CompactHistoryRow[]> {
     const { flags } = await this.parse(SignalsHistory);
     if (flags.start && flags.end && flags.start > flags.end) throw validationError([{ field: '--start', message: `${flags.start} is after --end ${flags.end}` }]);
-    const rows = await this.withStore((store) => compactHistory(store.sql, { start: flags.start ?? null, end: flags.end ?? null }));
+    const remote = await remoteOf(flags, this.settings);
+    if (!remote && flags.days !== undefined) throw validationError([{ field: '--days', message: 'is for a remote service (--url); on the store, --start and --end choose the days' }]);
+    const rows = remote ? (await callService<CompactHistoryRow[]>(remote, 'GET', '/v1/signals/history', {
+      query: { days: checkRequest<{ days: number }>(signalHistoryQuery, flags.days === undefined ? {} : { days: flags.days }, 'querystring', { days: '--days' }).days },
+    })).filter((r) => (!flags.start || r.date >= flags.start) && (!flags.end || r.date <= flags.end))
+      : await this.withStore((store) => compactHistory(store.sql, { start: flags.start ?? null, end: flags.end ?? null }));
     if (rows.length === 0) {
       this.log('no published days in that range (has the pipeline run? `tradeseal pipeline status`)');
       return rows;

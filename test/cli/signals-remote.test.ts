@@ -48,6 +48,23 @@ describe('signals commands against a remote service', () => {
     }
     const flagged = await runCli(['signals', 'latest', '--url', server.url, '--key', key, '--json'], local);
     expect(flagged.json().date).toBe('2009-03-31');
+    // history: the newest --days from the service, narrowed by --start/--end, as the store gives them.
+    const [histThere, histHere] = await Promise.all([
+      runCli(['signals', 'history', '--days', '40', '--start', '2009-03-02', '--json'], viaEnv),
+      runCli(['signals', 'history', '--start', '2009-03-02', '--end', '2009-03-31', '--json'], local),
+    ]);
+    expect(histThere.code, describeRun(histThere)).toBe(0);
+    expect(histThere.json()).toEqual(histHere.json());
+    expect(histThere.json()).toHaveLength(22);
+    // regime heartbeat through GET /v1/engine/heartbeat: signed by the service's key, ids increasing.
+    const sidecar = await keyOf('engine_sidecar');
+    const [hb1, hb2] = [await runCli(['regime', 'heartbeat', '--url', server.url, '--key', sidecar], local), await runCli(['regime', 'heartbeat', '--url', server.url, '--key', sidecar], local)];
+    expect(hb1.code, describeRun(hb1)).toBe(0);
+    expect(hb1.json()).toMatchObject({ regime_id: expect.any(Number), mta_ref: expect.stringMatching(/^[0-9a-f]{64}$/), signature: expect.stringMatching(/^ed25519:/) });
+    expect(hb2.json().sequence_id).toBeGreaterThan(hb1.json().sequence_id);
+    const daysHere = await runCli(['signals', 'history', '--days', '5'], local);
+    expect(daysHere.code, describeRun(daysHere)).toBe(2);
+    expect(daysHere.stderr).toContain('--days');
     // A named profile, by --profile and by TRADESEAL_PROFILE.
     const profiles = { TRADESEAL_PROFILES_FILE: path.join(home, 'profiles.json') };
     const set = await runCli(['config', 'set', '--profile', 'desk', '--signals-url', server.url, '--key', key], cliEnv(home, undefined, profiles));
