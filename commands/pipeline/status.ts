@@ -1,16 +1,26 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { renderTable } from '../../src/cli/table.js';
+import { checkRequest } from '../../src/cli/engine-input.js';
+import { askService, remoteFlags, remoteOf } from '../../src/cli/signals-client.js';
+import { pipelineRunsQuery } from '../../src/signals/inputs.js';
 import { recentRuns, type RunSummaryRow } from '../../pipeline/publish/run-lock.js';
 
 export default class PipelineStatus extends TradesealCommand {
   static override summary = 'Show recent pipeline runs: when, status, days published, what each did to the history, fit dates, timings';
   static override examples = ['<%= config.bin %> pipeline status', '<%= config.bin %> pipeline status --limit 30 --json'];
-  static override flags = { limit: Flags.integer({ summary: 'How many runs', default: 10, min: 1, max: 1000 }) };
+  static override flags = {
+    limit: Flags.string({ summary: `How many runs (${pipelineRunsQuery.properties.limit.minimum}-${pipelineRunsQuery.properties.limit.maximum}, default ${pipelineRunsQuery.properties.limit.default})`, helpValue: 'N' }),
+    ...remoteFlags,
+  };
 
   async run(): Promise<{ runs: RunSummaryRow[] }> {
     const { flags } = await this.parse(PipelineStatus);
-    const runs = await this.withStore((store) => recentRuns(store.sql, flags.limit));
+    const { limit } = checkRequest<{ limit: number }>(pipelineRunsQuery, flags.limit === undefined ? {} : { limit: flags.limit }, 'querystring', { limit: '--limit' });
+    const remote = await remoteOf(flags, this.settings);
+    // Against a remote signal service: its store's runs, through its operator API (an owner key).
+    const runs = remote ? (await askService<{ runs: RunSummaryRow[] }>(remote, 'GET', '/v1/admin/pipeline-runs', { query: { limit } })).runs
+      : await this.withStore((store) => recentRuns(store.sql, limit));
     if (runs.length === 0) this.log('no pipeline run yet: `tradeseal pipeline run`');
     else {
       // What each publication did to the history: +added ~rewritten -removed, and who confirmed a rewrite.

@@ -308,6 +308,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/engine/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The policy the engine enforces (read from POLICY_PATH at its start), with the hash its traces carry */
+        get: operations["getPolicy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/engine/admin/tokens": {
         parameters: {
             query?: never;
@@ -1002,6 +1019,23 @@ export interface paths {
         put?: never;
         /** Set the tier (and agent count) of the account of a key_id or an e-mail */
         post: operations["setSignalTier"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/pipeline-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The pipeline's runs, newest first: status, days, the fit dates, timings, what each publication changed, the error of a failed one */
+        get: operations["listPipelineRuns"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2738,6 +2772,44 @@ export interface operations {
             };
             /** @description Invalid input: `validation_failed` with `errors` listing every invalid field, or `invalid_json`. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        version: string;
+                        /** @description SHA-256 of the JCS of the document: the policy.hash of the traces sealed under it */
+                        hash: string;
+                        /** @description The policy document as the engine read it (the schema of data/policy/*.json) */
+                        document: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials: `unauthorized`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6560,6 +6632,98 @@ export interface operations {
             };
             /** @description The request body must be `application/json`: `unsupported_media_type`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: `validation_failed` with `errors` listing every invalid field, or `invalid_json`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `code` says which limit, and the headers when it frees up. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPipelineRuns: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runs: {
+                            /** Format: uuid */
+                            run_id: string;
+                            /** Format: date-time */
+                            started_at: string;
+                            /** Format: date-time */
+                            finished_at: string | null;
+                            /** @description running, published, computed (a what-if), failed, or abandoned */
+                            status: string;
+                            /** Format: date */
+                            as_of: string | null;
+                            model_version: string;
+                            seed: number;
+                            days: number | null;
+                            /** Format: date */
+                            first_day: string | null;
+                            /** Format: date */
+                            last_day: string | null;
+                            /** Format: date */
+                            pca_fit_date: string | null;
+                            /** Format: date */
+                            hmm_fit_date: string | null;
+                            timings_ms: {
+                                [key: string]: number;
+                            } | null;
+                            error: string | null;
+                            /** @description what the publication did to the history: days added, rewritten, removed */
+                            publish_plan: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description who confirmed a publication that rewrote or removed published days */
+                            confirmed_by: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are valid but do not allow this: `code` says why. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

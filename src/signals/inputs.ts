@@ -67,3 +67,9 @@ export const liquidityQuery = {
   type: 'object', additionalProperties: false,
   properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 30 } },
 } as const;
+
+/** `GET /v1/admin/pipeline-runs`, `tradeseal pipeline status`: the newest `limit` runs. */
+export const pipelineRunsQuery = {
+  type: 'object', additionalProperties: false,
+  properties: { limit: { type: 'integer', minimum: 1, maximum: 1000, default: 10 } },
+} as const;

@@ -73,6 +73,10 @@ describe('engine commands against a remote engine', () => {
     // The text views render a remote answer as they render a local one.
     const [listThere, listHere] = await Promise.all([runCli(['engine', 'agents', 'list', ...remote()], nowhere), runCli(['engine', 'agents', 'list'], local)]);
     expect(listThere.stdout).toBe(listHere.stdout);
+    // The policy in force there (GET /engine/policy): the file's policy here, but for the file's name.
+    const [policyThere, policyHere] = await Promise.all([runCli(['engine', 'policy', 'show', ...remote(), '--json'], nowhere), runCli(['engine', 'policy', 'show', '--json'], local)]);
+    expect(policyThere.code, describeRun(policyThere)).toBe(0);
+    expect(policyThere.json()).toEqual({ ...policyHere.json(), file: null });
     const regime = await runCli(['regime', 'show', ...remote(), '--json'], nowhere);
     expect(regime.code, describeRun(regime)).toBe(0);
     expect(regime.json()).toMatchObject({ regime: 'expansion', source: 'manual' });

@@ -138,5 +138,12 @@ describe('signals commands against a remote service', () => {
     expect(unknown.code, describeRun(unknown)).toBe(3);
     const bad = await runCli(['signals', 'outbox', '--limit', '0', ...remote], nowhere);
     expect(bad.code, describeRun(bad)).toBe(2);
+    // pipeline status: the service's runs through /v1/admin/pipeline-runs, as the store lists them.
+    const [runsThere, runsHere] = await Promise.all([runCli(['pipeline', 'status', '--limit', '3', ...remote], nowhere), runCli(['pipeline', 'status', '--limit', '3', '--json'], local)]);
+    expect(runsThere.code, describeRun(runsThere)).toBe(0);
+    expect(runsThere.json()).toEqual(runsHere.json());
+    expect(runsThere.json().runs[0]).toMatchObject({ status: 'published', last_day: '2009-03-31' });
+    const runsByPro = await runCli(['pipeline', 'status', '--url', server.url, '--key', pro, '--json'], nowhere);
+    expect(runsByPro.code, describeRun(runsByPro)).toBe(5);
   }, 120_000);
 });

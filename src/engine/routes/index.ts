@@ -7,6 +7,7 @@ import { authorizeBindRoutes } from './authorize-bind.js';
 import { reconcileRoutes } from './reconcile.js';
 import { erasureRoutes } from './erasure.js';
 import { logRoutes } from './log.js';
+import { policyRoutes } from './policy.js';
 import { regimeRoutes } from './regime.js';
 import { shadowRoutes } from './shadow-regime.js';
 import { tokenRoutes } from './tokens.js';
@@ -17,6 +18,7 @@ export function engineRoutes(app: FastifyInstance, ctx: EngineContext): void {
   traceRoutes(app, ctx);
   shadowRoutes(app, ctx);
   regimeRoutes(app, ctx);
+  policyRoutes(app, ctx);
   tokenRoutes(app, ctx);
   agentRoutes(app, ctx);
   erasureRoutes(app, ctx);

@@ -1,6 +1,7 @@
 /**
  * The signal service's operator API, for owner keys (the tier `owner`): the keys and accounts
- * (`/v1/admin/keys`, `/v1/admin/tier`) and the local mail outbox (`/v1/admin/outbox`). The same operations as
+ * (`/v1/admin/keys`, `/v1/admin/tier`), the local mail outbox (`/v1/admin/outbox`) and the pipeline's runs
+ * (`/v1/admin/pipeline-runs`, what `tradeseal pipeline status` shows). The same operations as
  * `tradeseal signals keys …` and `signals outbox` on the store (../ops/keys.ts), with the same input schemas, so
  * those commands work against a remote service with `--url` and an owner key. A secret is shown once, in the
  * answer that issues it; listings never carry one.
@@ -10,6 +11,8 @@ import { issueKeyInput, keyParams, listKeysQuery, outboxQuery, setTierInput, typ
 import { requireKey } from '../auth.js';
 import type { SignalsContext } from '../context.js';
 import { listOutbox } from '../mail/outbox.js';
+import { pipelineRunsQuery } from '../inputs.js';
+import { recentRuns } from '../../../pipeline/publish/run-lock.js';
 import { normalizeEmail } from '../verification.js';
 import { issueAccountKey, revokeKey, setTier } from '../ops/keys.js';
 import { listKeys } from '../store/accounts.js';
@@ -53,6 +56,19 @@ const tierChange = {
 const outboxMessage = {
   type: 'object', additionalProperties: false, required: ['id', 'created_at', 'recipient', 'subject', 'body'],
   properties: { id: { type: 'integer' }, created_at: dateTime, recipient: { type: 'string' }, subject: { type: 'string' }, body: { type: 'string' } },
+} as const;
+
+const day = { type: ['string', 'null'], format: 'date' } as const;
+const pipelineRun = {
+  type: 'object', additionalProperties: false,
+  required: ['run_id', 'started_at', 'finished_at', 'status', 'as_of', 'model_version', 'seed', 'days', 'first_day', 'last_day', 'pca_fit_date', 'hmm_fit_date', 'timings_ms', 'error', 'publish_plan', 'confirmed_by'],
+  properties: {
+    run_id: uuid, started_at: dateTime, finished_at: nullableDateTime, status: { type: 'string', description: 'running, published, computed (a what-if), failed, or abandoned' },
+    as_of: day, model_version: { type: 'string' }, seed: { type: 'integer' }, days: { type: ['integer', 'null'] }, first_day: day, last_day: day,
+    pca_fit_date: day, hmm_fit_date: day, timings_ms: { type: ['object', 'null'], additionalProperties: { type: 'number' } }, error: { type: ['string', 'null'] },
+    publish_plan: { type: ['object', 'null'], additionalProperties: true, description: 'what the publication did to the history: days added, rewritten, removed' },
+    confirmed_by: { type: ['string', 'null'], description: 'who confirmed a publication that rewrote or removed published days' },
+  },
 } as const;
 
 const ownerErrors = errorResponses(401, 403, 429);
@@ -107,6 +123,15 @@ export function adminRoutes(app: FastifyInstance, ctx: SignalsContext): void {
     ctx.admissions.forgetWhere((key) => key.account_id === change.account_id);
     return change;
   });
+
+  app.get<{ Querystring: { limit: number } }>('/v1/admin/pipeline-runs', {
+    onRequest: owner,
+    schema: {
+      operationId: 'listPipelineRuns', tags, security: signalsKeySecurity, summary: 'The pipeline\'s runs, newest first: status, days, the fit dates, timings, what each publication changed, the error of a failed one',
+      querystring: pipelineRunsQuery,
+      response: { 200: { type: 'object', additionalProperties: false, required: ['runs'], properties: { runs: { type: 'array', items: pipelineRun } } }, ...ownerErrors, ...errorResponses(422) },
+    },
+  }, async (req) => ({ runs: await recentRuns(ctx.sql, req.query.limit) }));
 
   app.get<{ Querystring: { limit: number; to?: string } }>('/v1/admin/outbox', {
     onRequest: owner,
