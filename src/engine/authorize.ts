@@ -15,7 +15,7 @@
  * A retry of an order that was authorized gets the original answer whatever heartbeat it carries: a spent
  * heartbeat is refused only when no order with this client_order_id was sealed.
  */
-import { randomUUID } from 'node:crypto';
+import { newTraceId } from './trace/id.js';
 import { hashJson } from '../crypto/hash.js';
 import { canonicalJson } from '../crypto/jcs.js';
 import { conflict, forbidden, TradesealError, validationError } from '../errors.js';
@@ -30,7 +30,7 @@ import { checkOpenExposure, checkValidTime } from './policy/exposure.js';
 import { lockedOpenNotional } from './store/agents.js';
 import { regulatoryKeyFor, storedRegulatory } from './ops/trace-personal.js';
 import { findIdempotent, type AuthorizeResponse } from './store/idempotency.js';
-import { countOrder } from './store/rate-and-marks.js';
+import { orderSecond } from './store/rate-and-marks.js';
 import { insertTrace, type InsertOutcome, type NewTrace } from './store/traces.js';
 import { isoMs, TIME_SOURCE, type SealedTrace } from './trace/document.js';
 import { latentFingerprint, newRegulatorySalt, reasoningHashOf, regulatoryCommitment, TRACE_VERSION, type RegulatoryBlock } from './trace/seal.js';
@@ -128,7 +128,7 @@ export async function authorize(ctx: EngineContext, principal: TokenRecord | und
     order, agent: { max_notional: agent.max_notional, allowed_regimes: agent.allowed_regimes }, policy, now,
     regime: regime ? { regime: regime.regime, date: regime.date, effective_since_ms: regime.effective_since.getTime() } : null,
   });
-  if (verdict.ok && policy.max_orders_per_second != null) verdict = checkOrderRate(policy, await countOrder(ctx.sql, req.agent_id, now));
+  if (verdict.ok && policy.max_orders_per_second != null) verdict = checkOrderRate(policy, await ctx.batching.orderCounts.submit({ agentId: req.agent_id, second: orderSecond(now) }));
   const shadow = ctx.state.shadow.enabled;
   if (!verdict.ok && !shadow) throw denied(verdict.code, verdict.detail);
 
@@ -136,7 +136,7 @@ export async function authorize(ctx: EngineContext, principal: TokenRecord | und
   const regulatoryKey = await regulatoryKeyFor(ctx.sql, ctx.keys, req.agent_id, req.regulatory != null);
   /** The sealed trace and the answer for the final verdict. */
   const seal = (final: Verdict): { row: NewTrace; response: AuthorizeResponse } => {
-    const traceId = randomUUID();
+    const traceId = newTraceId(now);
     const rule = regime ? policy.regimes[regime.regime] : null;
     const sealed: SealedTrace = {
       trace_id: traceId,

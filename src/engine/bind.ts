@@ -90,9 +90,15 @@ export function verifyExecution(intent: AuthorizedFacts, exec: BindRequest, tole
   return reasons.length > 0 ? { status: 'Divergent', reason: reasons.join('; ') } : { status: 'Matched', reason: null };
 }
 
-export async function bindExecution(ctx: EngineContext, principal: TokenRecord | undefined, req: BindRequest): Promise<BindResult> {
+/**
+ * Binds `req` for `principal`. `mayBind`, when given, is a further check of the trace's agent (mutual TLS: the
+ * client certificate's agent), asked before anything of the trace is used or told.
+ */
+export async function bindExecution(ctx: EngineContext, principal: TokenRecord | undefined, req: BindRequest,
+  mayBind: (agentId: string) => void = () => {}): Promise<BindResult> {
   const now = ctx.now();
-  const outcome = await bindTrace(ctx.sql, req.trace_id, (row: BindRow): BindUpdate => {
+  const outcome = await bindTrace(ctx.batching.bindStore, req.trace_id, (row: BindRow): BindUpdate => {
+    mayBind(row.agent_id);
     if (!mayActFor(principal, row.agent_id)) {
       throw forbidden('agent_not_permitted', `this token may not bind traces of agent ${row.agent_id}`);
     }
@@ -110,6 +116,7 @@ export async function bindExecution(ctx: EngineContext, principal: TokenRecord |
   });
   if (outcome.kind === 'not_found') throw notFound(`no trace ${req.trace_id}`);
   if (outcome.kind === 'already_bound') {
+    mayBind(outcome.trace.agent_id);
     // Scope first: a token of another agent must not learn that the trace is bound, nor its exchange_tx_id.
     if (!mayActFor(principal, outcome.trace.agent_id)) {
       throw forbidden('agent_not_permitted', `this token may not bind traces of agent ${outcome.trace.agent_id}`);

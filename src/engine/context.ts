@@ -11,7 +11,7 @@ import { loadPolicy, type Policy } from './policy/policy.js';
 import { isStoreFault } from '../store/faults.js';
 import { EngineState } from './state.js';
 import { TokenCache } from './token-cache.js';
-import { authorizeBatching, type AuthorizeBatching } from './store/batching.js';
+import { engineBatching, type EngineBatching } from './store/batching.js';
 
 export interface EngineContext {
   sql: Sql;
@@ -19,8 +19,8 @@ export interface EngineContext {
   policy: Policy;
   state: EngineState;
   tokens: TokenCache;
-  /** Authorize's batched lookups and seals (./store/batching.ts). */
-  batching: AuthorizeBatching;
+  /** Authorize's and bind's batched statements (./store/batching.ts). */
+  batching: EngineBatching;
   /** The per-agent data keys of personal data; null without a key-management provider (`KMS_PROVIDER`). */
   keys: DataKeys | null;
   /** Unix ms; injectable so that tests control time. */
@@ -42,5 +42,5 @@ export async function createEngineContext(config: Config, sql: Sql, options: Eng
   });
   const state = new EngineState(sql, config.stateRefreshMs);
   await state.start();
-  return { sql, config, policy, state, tokens: new TokenCache(sql, config.stateRefreshMs), batching: authorizeBatching(sql, config.batchInFlight), keys, now: options.now ?? Date.now };
+  return { sql, config, policy, state, tokens: new TokenCache(sql, config.stateRefreshMs), batching: engineBatching(sql, config.batchInFlight), keys, now: options.now ?? Date.now };
 }

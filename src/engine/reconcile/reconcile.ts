@@ -16,7 +16,7 @@
  * An execution bound by bind-execution while its drop copy is being reconciled may be both bound and an
  * orphan; the next reconciliation reports it as `matched`.
  */
-import { randomUUID } from 'node:crypto';
+import { newTraceId } from '../trace/id.js';
 import type { Sql } from 'postgres';
 import { hashJson } from '../../crypto/hash.js';
 import { validationError, type FieldError } from '../../errors.js';
@@ -118,7 +118,7 @@ export async function reconcile(sql: Sql, req: ReconcileRequest, options: Reconc
       const bound = await boundTraces(tx, batch.map((e) => e.exchange_tx_id));
       matched.push(...bound);
       const boundIds = new Set(bound.map((b) => b.exchange_tx_id));
-      const orphans = batch.filter((e) => !boundIds.has(e.exchange_tx_id)).map((e) => sealOrphan(e, randomUUID(), options.now, options.policy));
+      const orphans = batch.filter((e) => !boundIds.has(e.exchange_tx_id)).map((e) => sealOrphan(e, newTraceId(options.now.getTime()), options.now, options.policy));
       const claimed = await claimOrphans(tx, orphans);
       const fresh = orphans.filter((o) => claimed.has(o.execution.exchange_tx_id));
       await insertOrphanTraces(tx, fresh);

@@ -6,7 +6,6 @@ import { bindExecution, type BindRequest } from '../bind.js';
 import type { EngineContext } from '../context.js';
 import { auditingRefusals } from '../audit/rejections.js';
 import { assertCertificateMayActFor } from '../mtls.js';
-import { getTrace } from '../store/traces.js';
 import { authorizeRequestExample, authorizeResponseExample, bindRequestExample, bindResponseExample } from './examples.js';
 import { bearer, dateTime, errorResponse, errorResponses, executionStatus, hex64, nullable, orderType, positive, safeText, shortText, storedUnixMs, tradeAction, uuid } from './schemas.js';
 
@@ -154,11 +153,8 @@ export function authorizeBindRoutes(app: FastifyInstance, ctx: EngineContext): v
       },
     },
   }, async (req) => {
-    if (req.clientIdentity) {
-      // Mutual TLS: only the trace's agent binds it; a trace that does not exist is left to bind's 404.
-      const trace = await getTrace(ctx.sql, req.body.trace_id);
-      if (trace) assertCertificateMayActFor(req.clientIdentity, trace.agent_id);
-    }
-    return bindExecution(ctx, req.principal, req.body);
+    // Mutual TLS: only the trace's agent binds it (checked on the row the bind reads; no trace is bind's 404).
+    const identity = req.clientIdentity;
+    return bindExecution(ctx, req.principal, req.body, identity ? (agentId) => assertCertificateMayActFor(identity, agentId) : undefined);
   });
 }

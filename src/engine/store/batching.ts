@@ -1,30 +1,47 @@
 /**
- * The engine's batching of authorize's two statements (src/store/group-commit.ts): concurrent authorizes of one
- * process are looked up by one multi-row read and sealed by one multi-row statement, each request keeping its
- * own outcome (sealed, heartbeat replayed, duplicate client_order_id) exactly as if it were alone. A request
- * that finds a free slot is sent at once; batches form only while the store is busy. Orders judged under an
- * agent's open-exposure lock are sealed inside that lock's transaction instead, alone.
+ * The engine's batching of its hot statements (src/store/group-commit.ts): concurrent authorizes of one process
+ * are looked up by one multi-row read, counted by the message throttle in one statement and sealed by one
+ * multi-row statement; concurrent binds are read by one
+ * statement and applied by one. Each request keeps its own outcome (sealed, heartbeat replayed, duplicate
+ * client_order_id, already bound) exactly as if it were alone. A request that finds a free slot is sent at once;
+ * batches form only while the store is busy. Orders judged under an agent's open-exposure lock are sealed
+ * inside that lock's transaction instead, alone.
  */
 import type { Sql } from 'postgres';
 import { GroupCommit } from '../../store/group-commit.js';
 import { authorizeLookups, type AuthorizeLookup, type AuthorizeLookupKey } from './agents.js';
-import { insertTraces, type InsertOutcome, type SealWrite } from './traces.js';
+import { countOrders, type OrderCount } from './rate-and-marks.js';
+import { applyBinds, insertTraces, readForBind, type BindRow, type BindStore, type BindWrite, type InsertOutcome, type SealWrite } from './traces.js';
 
 /** Most requests one batched statement carries. */
 export const BATCH_MAX = 64;
 
-export interface AuthorizeBatching {
+export interface EngineBatching {
   lookups: GroupCommit<AuthorizeLookupKey, AuthorizeLookup>;
   seals: GroupCommit<SealWrite, InsertOutcome>;
+  /** The message throttle's per-agent order counts. */
+  orderCounts: GroupCommit<OrderCount, number>;
+  bindReads: GroupCommit<string, BindRow | null>;
+  binds: GroupCommit<BindWrite, BindRow | null>;
+  /** Binds through the two queues above. */
+  bindStore: BindStore;
 }
 
 /** `inFlight`: statements of each kind under way at once (ENGINE_BATCH_IN_FLIGHT). */
-export function authorizeBatching(sql: Sql, inFlight: number): AuthorizeBatching {
+export function engineBatching(sql: Sql, inFlight: number): EngineBatching {
   let next = 0;
+  // Reads have no key constraint: every read is its own key.
+  const unique = (): string => String(next++);
+  const bindReads = new GroupCommit<string, BindRow | null>({ write: (ids) => readForBind(sql, ids), keyOf: unique, maxBatch: BATCH_MAX, maxInFlight: inFlight });
+  // One write per trace in a statement (it updates the row once); rows in trace order, one lock order.
+  const binds = new GroupCommit<BindWrite, BindRow | null>({ write: (ws) => applyBinds(sql, ws), keyOf: (w) => w.trace_id, maxBatch: BATCH_MAX, maxInFlight: inFlight });
   return {
-    // Reads have no key constraint: every lookup is its own key.
-    lookups: new GroupCommit({ write: (keys) => authorizeLookups(sql, keys), keyOf: () => String(next++), maxBatch: BATCH_MAX, maxInFlight: inFlight }),
+    lookups: new GroupCommit({ write: (keys) => authorizeLookups(sql, keys), keyOf: unique, maxBatch: BATCH_MAX, maxInFlight: inFlight }),
     // One agent per sealing statement: it upserts the agent's heartbeat mark once.
     seals: new GroupCommit({ write: (writes) => insertTraces(sql, writes), keyOf: (w) => w.trace.agent_id, maxBatch: BATCH_MAX, maxInFlight: inFlight }),
+    // One agent per counting statement: it upserts the agent's counter once.
+    orderCounts: new GroupCommit({ write: (orders) => countOrders(sql, orders), keyOf: (o) => o.agentId, maxBatch: BATCH_MAX, maxInFlight: inFlight }),
+    bindReads, binds,
+    bindStore: { read: (id) => bindReads.submit(id), write: (w) => binds.submit(w) },
   };
 }

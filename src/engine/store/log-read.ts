@@ -9,6 +9,7 @@ import { toHex } from '../log/hashing.js';
 import { nodeKey, type NodeId, type NodeLookup } from '../log/subtrees.js';
 import type { SignedTreeHead } from '../log/tree-head.js';
 import type { LeafKind } from './log-sequence.js';
+import { traceTimeOf } from '../trace/id.js';
 
 /** The stored hashes of `ids`, read in one query, as a lookup that refuses a node the store lacks. */
 export async function readNodes(sql: Sql | TransactionSql, ids: readonly NodeId[]): Promise<NodeLookup> {
@@ -85,8 +86,11 @@ export interface TraceLogFacts {
   final_proof: string | null;
 }
 
-/** What the trace itself holds now (null: no such trace). */
+/** What the trace itself holds now (null: no such trace); one partition when the id names its time. */
 export async function traceLogFacts(sql: Sql, traceId: string): Promise<TraceLogFacts | null> {
-  const [row] = await sql<TraceLogFacts[]>`select agent_id, reasoning_hash, final_proof from traces where trace_id = ${traceId} limit 1`;
+  const at = traceTimeOf(traceId);
+  const [row] = at
+    ? await sql<TraceLogFacts[]>`select agent_id, reasoning_hash, final_proof from traces where trace_id = ${traceId} and txn_time = ${at}`
+    : await sql<TraceLogFacts[]>`select agent_id, reasoning_hash, final_proof from traces where trace_id = ${traceId} limit 1`;
   return row ?? null;
 }

@@ -6,6 +6,7 @@ import type { Sql } from 'postgres';
 import { TradesealError } from '../../errors.js';
 import type { TraceStatus, VerificationStatus } from '../vocabulary.js';
 import type { AuthorizeResponse } from './idempotency.js';
+import { traceTimeOf } from '../trace/id.js';
 
 export interface NewTrace {
   trace_id: string;
@@ -134,8 +135,15 @@ export interface TraceRow {
   expired_at: Date | null;
 }
 
+/**
+ * A trace by id. A time-ordered id names its txn_time (../trace/id.ts), so the read probes one partition; an
+ * id of another version is looked up in every partition.
+ */
 export async function getTrace(sql: Sql, traceId: string): Promise<TraceRow | null> {
-  const rows = await sql<TraceRow[]>`select * from traces where trace_id = ${traceId}`;
+  const at = traceTimeOf(traceId);
+  const rows = at
+    ? await sql<TraceRow[]>`select * from traces where trace_id = ${traceId} and txn_time = ${at}`
+    : await sql<TraceRow[]>`select * from traces where trace_id = ${traceId}`;
   return rows[0] ?? null;
 }
 
@@ -161,27 +169,105 @@ export type BindOutcome = { kind: 'bound'; trace: BindRow } | { kind: 'not_found
 const BIND_COLUMNS = 'trace_id, txn_time, agent_id, status, verification_status, action, asset, quantity, reasoning_hash, final_proof, exchange_tx_id, execution_status, execution_time, divergence_reason';
 
 /**
- * Binds optimistically, in two round trips and no explicit transaction: read the trace, decide, then update
- * only if it is still unbound and in the state the decision saw. Of N concurrent binds of one trace exactly
- * one update matches (the others wait on its row lock, re-check the condition and match nothing); a loser
- * reads again and finds the trace bound (409). A trace the sweeper expired in between is decided again.
+ * What binds read, for several traces in one statement: one index probe per trace in the partition its
+ * time-ordered id names; ids that name no time are read one by one in every partition. One answer per id, in
+ * order, null for a trace that does not exist.
  */
-export async function bindTrace(sql: Sql, traceId: string, decide: (row: BindRow) => BindUpdate): Promise<BindOutcome> {
+export async function readForBind(sql: Sql, traceIds: readonly string[]): Promise<Array<BindRow | null>> {
+  const out: Array<BindRow | null> = traceIds.map(() => null);
+  const timed: Array<{ i: number; id: string; at: Date }> = [];
+  const untimed: Array<{ i: number; id: string }> = [];
+  traceIds.forEach((id, i) => {
+    const at = traceTimeOf(id);
+    if (at) timed.push({ i, id, at });
+    else untimed.push({ i, id });
+  });
+  if (timed.length > 0) {
+    const rows = await sql.unsafe<Array<BindRow & { ord: number }>>(`
+      select k.ord::int as ord, t.* from unnest($1::uuid[], $2::timestamptz[]) with ordinality as k(id, at, ord)
+      cross join lateral (select ${BIND_COLUMNS} from traces where trace_id = k.id and txn_time = k.at) t`,
+    [timed.map((k) => k.id), timed.map((k) => k.at.toISOString())] as never[]);
+    for (const { ord, ...row } of rows) out[(timed[ord - 1] as { i: number }).i] = row as BindRow;
+  }
+  await Promise.all(untimed.map(async ({ i, id }) => {
+    const [row] = await sql.unsafe<BindRow[]>(`select ${BIND_COLUMNS} from traces where trace_id = $1`, [id]);
+    out[i] = row ?? null;
+  }));
+  return out;
+}
+
+/** A bind's update: applied only if the trace is still unbound and in the state its decision saw. */
+export interface BindWrite {
+  trace_id: string;
+  txn_time: Date;
+  /** The listing and verification status the decision saw. */
+  seen: Pick<BindRow, 'status' | 'verification_status'>;
+  update: BindUpdate;
+}
+
+/**
+ * Applies binds in one statement (one round trip, one commit), each on its own terms: a row is updated only if
+ * it is still unbound and in the state its decision saw; the answer is the bound row, or null where the
+ * condition failed (a concurrent bind or the sweeper came first: the caller reads again). The rows are found by
+ * their primary key (trace_id = any(ids) within the batch's txn_time span), so the statement probes only the
+ * partitions of that span, one index probe per id, however much history is stored. The writes must name
+ * distinct traces; the group-commit queue forms its batches so.
+ */
+export async function applyBinds(sql: Sql, writes: readonly BindWrite[]): Promise<Array<BindRow | null>> {
+  const rows = writes.map(({ trace_id, txn_time, seen, update: u }, ord) => ({
+    ord, trace_id, txn_time: txn_time.toISOString(), seen_status: seen.status, seen_verification: seen.verification_status,
+    status: seen.status === 'SHADOW_HALTED' ? 'SHADOW_HALTED' : u.verification_status.toUpperCase(),
+    verification_status: u.verification_status, exchange_tx_id: u.exchange_tx_id, execution_status: u.execution_status,
+    execution_time: u.execution_time.toISOString(), executed_asset: u.executed_asset, executed_quantity: u.executed_quantity,
+    executed_side: u.executed_side, execution_price: u.execution_price, divergence_reason: u.divergence_reason, final_proof: u.final_proof,
+  }));
+  const times = writes.map((w) => w.txn_time.getTime());
+  const from = new Date(Math.min(...times));
+  const to = new Date(Math.max(...times));
+  const bound = await sql<Array<BindRow & { ord: number }>>`
+    update traces t set
+      status = u.status, verification_status = u.verification_status, exchange_tx_id = u.exchange_tx_id,
+      execution_status = u.execution_status, execution_time = u.execution_time, executed_asset = u.executed_asset,
+      executed_quantity = u.executed_quantity, executed_side = u.executed_side, execution_price = u.execution_price,
+      divergence_reason = u.divergence_reason, final_proof = u.final_proof, bound_at = clock_timestamp()
+    from jsonb_to_recordset(${sql.json(rows as never)}) as u(
+      ord int, trace_id uuid, txn_time timestamptz, seen_status text, seen_verification text, status text, verification_status text,
+      exchange_tx_id text, execution_status text, execution_time timestamptz, executed_asset text, executed_quantity double precision,
+      executed_side text, execution_price double precision, divergence_reason text, final_proof text)
+    where t.txn_time >= ${from} and t.txn_time <= ${to} and t.trace_id = any(${writes.map((w) => w.trace_id)}::uuid[])
+      and t.trace_id = u.trace_id and t.txn_time = u.txn_time and t.final_proof is null
+      and t.status = u.seen_status and t.verification_status = u.seen_verification
+    returning u.ord, ${sql.unsafe(BIND_COLUMNS.split(', ').map((c) => `t.${c}`).join(', '))}`;
+  const out: Array<BindRow | null> = writes.map(() => null);
+  for (const { ord, ...row } of bound) out[ord] = row as BindRow;
+  return out;
+}
+
+/** How a process reads and writes binds: batched (./batching.ts) or, in a caller's transaction, directly. */
+export interface BindStore {
+  read(traceId: string): Promise<BindRow | null>;
+  write(w: BindWrite): Promise<BindRow | null>;
+}
+
+/** Binds without batching: every read and write its own statement on `sql`. */
+export const directBindStore = (sql: Sql): BindStore => ({
+  read: async (id) => (await readForBind(sql, [id]))[0] ?? null,
+  write: async (w) => (await applyBinds(sql, [w]))[0] ?? null,
+});
+
+/**
+ * Binds optimistically, without an explicit transaction: read the trace, decide, then update only if it is
+ * still unbound and in the state the decision saw. Of N concurrent binds of one trace exactly one update
+ * matches (the others wait on its row lock, re-check the condition and match nothing); a loser reads again and
+ * finds the trace bound (409). A trace the sweeper expired in between is decided again.
+ */
+export async function bindTrace(store: BindStore, traceId: string, decide: (row: BindRow) => BindUpdate): Promise<BindOutcome> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const [row] = await sql.unsafe<BindRow[]>(`select ${BIND_COLUMNS} from traces where trace_id = $1`, [traceId]);
+    const row = await store.read(traceId);
     if (!row) return { kind: 'not_found' };
     if (row.final_proof !== null || row.status === 'ORPHAN') return { kind: 'already_bound', trace: row };
-    const u = decide(row);
-    const listing = row.status === 'SHADOW_HALTED' ? 'SHADOW_HALTED' : u.verification_status.toUpperCase();
-    const [bound] = await sql<BindRow[]>`
-      update traces set
-        status = ${listing}, verification_status = ${u.verification_status}, exchange_tx_id = ${u.exchange_tx_id},
-        execution_status = ${u.execution_status}, execution_time = ${u.execution_time}, executed_asset = ${u.executed_asset},
-        executed_quantity = ${u.executed_quantity}, executed_side = ${u.executed_side}, execution_price = ${u.execution_price},
-        divergence_reason = ${u.divergence_reason}, final_proof = ${u.final_proof}, bound_at = clock_timestamp()
-      where trace_id = ${traceId} and txn_time = ${row.txn_time} and final_proof is null
-        and status = ${row.status} and verification_status = ${row.verification_status}
-      returning ${sql.unsafe(BIND_COLUMNS)}`;
+    const update = decide(row);
+    const bound = await store.write({ trace_id: row.trace_id, txn_time: row.txn_time, seen: row, update });
     if (bound) return { kind: 'bound', trace: bound };
   }
   throw new TradesealError('conflict', `trace ${traceId} kept changing while it was being bound; retry the bind`);
