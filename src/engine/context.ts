@@ -42,5 +42,7 @@ export async function createEngineContext(config: Config, sql: Sql, options: Eng
   });
   const state = new EngineState(sql, config.stateRefreshMs);
   await state.start();
-  return { sql, config, policy, state, tokens: new TokenCache(sql, config.stateRefreshMs), batching: engineBatching(sql, config.batchInFlight), keys, now: options.now ?? Date.now };
+  const tokens = new TokenCache(sql, config.stateRefreshMs);
+  await tokens.start();
+  return { sql, config, policy, state, tokens, batching: engineBatching(sql, config.batchInFlight), keys, now: options.now ?? Date.now };
 }

@@ -1,29 +1,77 @@
 /**
- * A short-lived, in-process cache of token lookups, so the authorize hot path does not pay a store round
- * trip for the token on every request. An entry lives `ttlMs` (ENGINE_STATE_REFRESH_MS, 250 ms by default):
- * a revocation made on another instance takes effect here within that time, the same bound as every other
- * piece of shared engine state; the instance that revokes drops its cache at once. Unknown tokens are not
+ * An in-process cache of token lookups, so that no request pays a store round trip for its token.
+ *
+ * Tokens change in one way only: they are revoked (`revoked_at` set, never unset; tokens are never deleted).
+ * So an entry stays until a revocation is seen: every `refreshMs` (ENGINE_STATE_REFRESH_MS, 250 ms by
+ * default) the cache reads the store's revocation watermark (how many tokens are revoked, and the latest
+ * revocation time); when it moved, every entry is dropped. A revocation made on another instance, or by the
+ * CLI on the store, takes effect here within that time, the same bound as every other piece of shared engine
+ * state; the instance that revokes drops its cache at once. While the watermark cannot be read (the store
+ * is away) entries live at most `refreshMs` past the last good read, as if uncached. Unknown tokens are not
  * cached (so a new token works at once), and expiry is re-checked on every hit.
  */
 import type { Sql } from 'postgres';
-import { findLiveToken, tokenHash, type TokenRecord } from './store/tokens.js';
+import { findLiveToken, revocationWatermark, tokenHash, type TokenRecord } from './store/tokens.js';
 
 const MAX_ENTRIES = 10_000;
 
 export class TokenCache {
-  private readonly entries = new Map<string, { record: TokenRecord; until: number }>();
+  private readonly entries = new Map<string, TokenRecord>();
+  private watermark: string | null = null;
+  /** Entries are trusted until then: one refresh period past the last good read of the watermark. */
+  private trustedUntil = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | null = null;
+  /** Counts the clears, so that a lookup begun before one does not put back what it dropped. */
+  private generation = 0;
 
-  constructor(private readonly sql: Sql, private readonly ttlMs: number, private readonly now: () => number = Date.now) {}
+  constructor(private readonly sql: Sql, private readonly refreshMs: number, private readonly now: () => number = Date.now) {}
+
+  /** Reads the watermark now and then every refresh period. */
+  async start(): Promise<void> {
+    await this.poll().catch(() => undefined);
+    this.timer = setInterval(() => {
+      this.poll().catch(() => {
+        /* entries age out after trustedUntil; see the module comment */
+      });
+    }, this.refreshMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Reads the revocation watermark; drops every entry when it moved. Concurrent callers share one read. */
+  poll(): Promise<void> {
+    this.polling ??= (async () => {
+      const started = this.now();
+      try {
+        const mark = await revocationWatermark(this.sql);
+        if (mark !== this.watermark) {
+          this.clear();
+          this.watermark = mark;
+        }
+        this.trustedUntil = started + this.refreshMs;
+      } finally {
+        this.polling = null;
+      }
+    })();
+    return this.polling;
+  }
 
   async find(token: string): Promise<TokenRecord | null> {
     const key = tokenHash(token);
     const t = this.now();
+    if (t >= this.trustedUntil && this.entries.size > 0) this.clear();
     const hit = this.entries.get(key);
-    if (hit && hit.until > t && (!hit.record.expires_at || hit.record.expires_at.getTime() > t)) return hit.record;
+    if (hit && (!hit.expires_at || hit.expires_at.getTime() > t)) return hit;
+    const generation = this.generation;
     const record = await findLiveToken(this.sql, token);
-    if (record) {
+    if (record && generation === this.generation && this.now() < this.trustedUntil) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-      this.entries.set(key, { record, until: t + this.ttlMs });
+      this.entries.set(key, record);
     } else {
       this.entries.delete(key);
     }
@@ -31,6 +79,7 @@ export class TokenCache {
   }
 
   clear(): void {
+    this.generation++;
     this.entries.clear();
   }
 }

@@ -83,7 +83,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   if (services.includes('engine')) {
     const engine = deps.engine ?? (await createEngineContext(config, deps.sql));
     registerHealth(app, '/engine/health', 'engine', { ...health, details: () => engineHealth(engine) });
-    if (!deps.engine) app.addHook('onClose', async () => engine.state.stop());
+    if (!deps.engine) app.addHook('onClose', async () => {
+      engine.state.stop();
+      engine.tokens.stop();
+    });
     engineRoutes(app, engine);
   }
   if (services.includes('signals')) {

@@ -4,6 +4,9 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sql } from 'postgres';
+import { TokenCache } from '../../src/engine/token-cache.js';
+import { issueToken } from '../../src/engine/store/tokens.js';
 import { engineHarness, type EngineHarness } from '../helpers/engine.js';
 
 const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
@@ -80,10 +83,11 @@ describe('POST /engine/admin/tokens', () => {
     const body = (await h.call('POST', '/engine/admin/tokens', { client_name: 'short-lived', ttl_days: 1 })).json();
     expect(Date.parse(body.expires_at) - Date.parse(body.created_at)).toBe(86_400_000);
     expect(await canRead(body.token)).toBe(200);
-    await h.store.sql`update engine_tokens set expires_at = now() - interval '1 second' where token_id = ${body.token_id}`;
-    // A change made behind this instance's back reaches it within ENGINE_STATE_REFRESH_MS (the token cache's TTL).
-    await new Promise((r) => setTimeout(r, h.config.stateRefreshMs + 50));
-    const res = await h.call('GET', '/engine/traces', undefined, body.token);
+    // A token that expires while it is in this instance's token cache: the expiry is checked on every use.
+    const brief = (await h.call('POST', '/engine/admin/tokens', { client_name: 'brief', ttl_days: 1 / 86_400 })).json();
+    expect(await canRead(brief.token)).toBe(200);
+    await new Promise((r) => setTimeout(r, Date.parse(brief.expires_at) - Date.now() + 50));
+    const res = await h.call('GET', '/engine/traces', undefined, brief.token);
     expect(res.statusCode).toBe(401);
     expect(res.json().code).toBe('unauthorized');
     expect(res.headers['www-authenticate']).toMatch(/^Bearer /);
@@ -196,5 +200,36 @@ describe('token cache across instances', () => {
       if (status === 200) await new Promise((r) => setTimeout(r, 25));
     }
     expect(status).toBe(401);
+  });
+});
+
+describe('token cache', () => {
+  it('keeps a token without a store lookup while no token is revoked, and drops every entry when one is', async () => {
+    // Counts the token lookups (postgres.js `unsafe`) the cache makes; the watermark read is a tagged template.
+    let lookups = 0;
+    const sql = new Proxy(h.store.sql, {
+      get: (target, prop, receiver) => (prop === 'unsafe' ? (...args: unknown[]) => { lookups++; return (target.unsafe as (...a: unknown[]) => unknown)(...args); } : Reflect.get(target, prop, receiver)),
+    }) as Sql;
+    const cache = new TokenCache(sql, 50);
+    await cache.start();
+    try {
+      const kept = await issueToken(h.store.sql, { client_name: 'kept' });
+      const other = await issueToken(h.store.sql, { client_name: 'other' });
+      expect((await cache.find(kept.token))?.token_id).toBe(kept.token_id);
+      expect(lookups).toBe(1);
+      // Ten refresh periods later, with no revocation anywhere, the entry is still used.
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await cache.find(kept.token))?.token_id).toBe(kept.token_id);
+      expect(lookups).toBe(1);
+      // Another token is revoked (by another instance, in the store): the next refresh drops every entry,
+      // so the kept token is looked up again, and the revoked one is refused.
+      await h.store.sql`update engine_tokens set revoked_at = now() where token_id = ${other.token_id}`;
+      await cache.poll();
+      expect((await cache.find(kept.token))?.token_id).toBe(kept.token_id);
+      expect(lookups).toBe(2);
+      expect(await cache.find(other.token)).toBeNull();
+    } finally {
+      cache.stop();
+    }
   });
 });

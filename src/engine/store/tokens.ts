@@ -65,6 +65,16 @@ export async function findLiveToken(sql: Sql, token: string): Promise<TokenRecor
   return record;
 }
 
+/**
+ * What moves whenever a token is revoked: how many are revoked and the latest revocation time (revocations
+ * are never undone and tokens never deleted, so the pair changes with every revocation).
+ */
+export async function revocationWatermark(sql: Sql): Promise<string> {
+  const [row] = await sql<Array<{ mark: string }>>`
+    select count(revoked_at)::text || '/' || coalesce(max(revoked_at)::text, '') as mark from engine_tokens`;
+  return row?.mark ?? '';
+}
+
 export async function revokeToken(sql: Sql, tokenId: string): Promise<{ token_id: string; revoked_at: Date } | null> {
   const rows = await sql<Array<{ token_id: string; revoked_at: Date }>>`
     update engine_tokens set revoked_at = coalesce(revoked_at, now()) where token_id = ${tokenId}
