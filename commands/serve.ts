@@ -1,30 +1,48 @@
+import cluster from 'node:cluster';
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../src/cli/base-command.js';
 import { listrRunner, renderRunSummary } from '../src/cli/pipeline-view.js';
 import { hasPublishedSignals } from '../src/signals/store/history.js';
 import { runPipeline } from '../pipeline/run.js';
-import { assertPortFree, startServer } from '../src/http/server.js';
+import { assertPortFree, startServer, type RunningServer, type ServeOptions } from '../src/http/server.js';
 import { SERVICES, type ServiceName } from '../src/http/app.js';
 import { ServedTls } from '../src/http/tls.js';
+import { serveWorkers } from '../src/http/cluster/count.js';
+import { startCluster } from '../src/http/cluster/primary.js';
+import { runWorker } from '../src/http/cluster/worker.js';
 
 export default class Serve extends TradesealCommand {
   static override summary = 'Serve the compliance engine (/engine) and the regime signal service (/v1)';
-  static override description = 'Opens the store (DATABASE_URL, or the embedded store under TRADESEAL_HOME), applies pending migrations and listens (HTTPS with TLS_CERT and TLS_KEY, client certificates with TLS_CLIENT_CA) until SIGINT or SIGTERM, then drains in-flight requests.';
+  static override description = 'Opens the store (DATABASE_URL, or the embedded store under TRADESEAL_HOME), applies pending migrations and listens (HTTPS with TLS_CERT and TLS_KEY, client certificates with TLS_CLIENT_CA) until SIGINT or SIGTERM, then drains in-flight requests. With DATABASE_URL it runs one server process per core on the one port (--workers, SERVE_WORKERS); one of them, elected on the database, runs the background jobs.';
   static override enableJsonFlag = false;
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --port 9000 --only engine',
     'DATABASE_URL=postgres://tradeseal@db/tradeseal <%= config.bin %> serve --host 0.0.0.0',
+    'DATABASE_URL=postgres://tradeseal@db/tradeseal <%= config.bin %> serve --workers 4',
   ];
   static override flags = {
     port: Flags.integer({ summary: 'TCP port (default: PORT, else 8080)', min: 0, max: 65535 }),
     host: Flags.string({ summary: 'Listen address (default: HOST, else 127.0.0.1)' }),
     only: Flags.string({ summary: 'Serve one service only', options: [...SERVICES] }),
+    workers: Flags.integer({ summary: 'Server processes on the one port (default: SERVE_WORKERS, else one per core with DATABASE_URL; the embedded store takes 1)', min: 1, max: 256 }),
     'pipeline-if-empty': Flags.boolean({ summary: 'First run the pipeline on PIPELINE_DATA_DIR when nothing is published yet (what `npm start` does)' }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Serve);
+    const options: ServeOptions = {
+      ...(flags.only ? { services: [flags.only as ServiceName] } : {}),
+      ...(flags.port !== undefined ? { port: flags.port } : {}),
+      ...(flags.host ? { host: flags.host } : {}),
+    };
+    const served = flags.only ? [flags.only] : SERVICES;
+    if (cluster.isWorker) {
+      // A worker of `serve --workers N`: the primary re-ran this command line in it. It ends the process itself:
+      // the cluster's channel would keep it alive after the server has closed.
+      process.exit(await runWorker(this.settings, { ...options, startWarnings: (server) => this.startWarnings(server, served) }));
+    }
+    const workers = serveWorkers(flags.workers, this.settings);
     if (flags['pipeline-if-empty']) {
       // A taken port or bad TLS files stop the start before the pipeline's long first run, not after it.
       await assertPortFree(flags.port ?? this.settings.port, flags.host ?? this.settings.host);
@@ -36,19 +54,28 @@ export default class Serve extends TradesealCommand {
         this.log(renderRunSummary(summary));
       });
     }
+    const paths = served.map((s) => (s === 'engine' ? '/engine' : '/v1')).join(' and ');
+    if (workers > 1) {
+      const running = await startCluster({ workers, warn: (line) => this.logToStderr(line) });
+      this.log(`tradeseal serving ${paths} on ${running.url} (store: ${running.store}, ${workers} workers)`);
+      for (const w of running.warnings) this.logToStderr(`warning: ${w}`);
+      await new Promise<void>((resolve, reject) => {
+        const stop = (signal: NodeJS.Signals): void => {
+          this.log(`${signal} received, draining ${workers} workers`);
+          running.drain(signal).then(resolve, reject);
+        };
+        process.on('SIGINT', () => stop('SIGINT'));
+        process.on('SIGTERM', () => stop('SIGTERM'));
+        running.failed.catch(reject);
+      });
+      return;
+    }
     const server = await startServer(this.settings, {
-      ...(flags.only ? { services: [flags.only as ServiceName] } : {}),
-      ...(flags.port !== undefined ? { port: flags.port } : {}),
-      ...(flags.host ? { host: flags.host } : {}),
+      ...options,
       onStoreWait: (owner) => this.logToStderr(`waiting for process ${owner.pid} (${(owner.purpose ?? 'a command').replace(/:/g, ' ')}) to release the embedded store under ${this.settings.home}…`),
     });
-    const served = flags.only ? [flags.only] : SERVICES;
-    this.log(`tradeseal serving ${served.map((s) => (s === 'engine' ? '/engine' : '/v1')).join(' and ')} on ${server.url} (store: ${server.store.kind})`);
-    // What the health check would tell a monitor (stale or missing regime data), said once at start too.
-    if (served.includes('engine')) {
-      const health = (await server.app.inject({ url: '/engine/health' })).json<{ warnings?: string[] }>();
-      for (const w of health.warnings ?? []) this.logToStderr(`warning: ${w}`);
-    }
+    this.log(`tradeseal serving ${paths} on ${server.url} (store: ${server.store.kind})`);
+    for (const w of await this.startWarnings(server, served)) this.logToStderr(`warning: ${w}`);
     await new Promise<void>((resolve) => {
       const stop = (signal: string): void => {
         this.log(`${signal} received, draining`);
@@ -57,5 +84,12 @@ export default class Serve extends TradesealCommand {
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));
     });
+  }
+
+  /** What the health check would tell a monitor (stale or missing regime data), said once at start too. */
+  private async startWarnings(server: RunningServer, served: readonly string[]): Promise<string[]> {
+    if (!served.includes('engine')) return [];
+    const health = (await server.app.inject({ url: '/engine/health' })).json<{ warnings?: string[] }>();
+    return health.warnings ?? [];
   }
 }

@@ -155,6 +155,8 @@ export const SETTINGS = {
     'Address `tradeseal serve` listens on (`0.0.0.0` for every interface).'),
   port: setting('PORT', 'an integer 0-65535', '`8080`', () => 8080, int(0, 65535),
     'TCP port `tradeseal serve` listens on.'),
+  serveWorkers: setting<number | null>('SERVE_WORKERS', 'an integer 1-256', 'unset: one per core (`os.availableParallelism()`) with `DATABASE_URL`, 1 with the embedded store', () => null, int(1, 256),
+    'Server processes `tradeseal serve` runs on its one port (`--workers`), sharing nothing but the store. More than 1 needs `DATABASE_URL`: the embedded store serves one process. 1 serves in the command\'s own process.'),
   logLevel: setting<LogLevel>('LOG_LEVEL', LOG_LEVELS.join('|'), '`info`', () => 'info', oneOf(...LOG_LEVELS),
     'Server log level (JSON lines on stderr).'),
   tlsCert: setting<string | null>('TLS_CERT', 'a path to a PEM certificate file (the leaf first, then any intermediates)', 'unset (plain HTTP)', () => null, (raw) => path.resolve(str(raw)),

@@ -10,7 +10,13 @@
  *   answer): `tradeseal_store_up`, `tradeseal_store_pool_max`, `tradeseal_pipeline_runs` by status with the
  *   last finished run's time, `tradeseal_webhook_queue_depth` (deliveries neither delivered nor failed),
  *   `tradeseal_traces_open` (authorized, not yet bound or expired);
+ * - `tradeseal_singletons_running`: 1 in the process that runs the background jobs;
  * - Node's process metrics (`process_*`, `nodejs_*`: CPU, memory, event-loop lag, GC).
+ *
+ * Under `serve --workers N` a scrape reaches one worker, which answers for all of them: counters, histograms
+ * and process figures are summed over the workers (event-loop lag averaged, as prom-client's own metrics
+ * say), the store's figures are read once (`aggregator: 'first'`; `tradeseal_store_up` is the lowest of the
+ * workers'), and `tradeseal_singletons_running` sums to 1 when one leader runs the jobs.
  *
  * Public like health: it shows counts and timings, never a token, key, trace content or personal data.
  */
@@ -31,8 +37,14 @@ export class ServerMetrics {
   });
   readonly authorize = new Counter({ name: 'tradeseal_authorize_total', help: 'Authorize answers by outcome: authorized, shadow_blocked, or the refusal\'s code', labelNames: ['outcome'], registers: [this.registry] });
   readonly sweeps = new Counter({ name: 'tradeseal_sweeper_runs_total', help: 'Expiry sweeps, by result (ok or failed)', labelNames: ['result'], registers: [this.registry] });
-  readonly lastSweep = new Gauge({ name: 'tradeseal_sweeper_last_run_timestamp_seconds', help: 'When the last expiry sweep finished (Unix seconds)', registers: [this.registry] });
+  readonly lastSweep = new Gauge({ name: 'tradeseal_sweeper_last_run_timestamp_seconds', help: 'When the last expiry sweep finished (Unix seconds)', aggregator: 'max', registers: [this.registry] });
   readonly expired = new Counter({ name: 'tradeseal_traces_expired_total', help: 'PENDING traces the sweeper turned EXPIRED', registers: [this.registry] });
+  readonly leader = new Gauge({ name: 'tradeseal_singletons_running', help: 'Processes running the background jobs (sweeper, sequencer, webhook worker): 1 for the elected leader of `serve --workers N`, or a server alone', registers: [this.registry] });
+  /**
+   * The exposition `GET /metrics` answers: this registry's; a worker of `serve --workers N` replaces it with the
+   * figures of every worker, aggregated by the primary (src/http/cluster/metrics.ts).
+   */
+  exposition: () => Promise<string> = () => this.registry.metrics();
 
   constructor(sql: Sql) {
     collectDefaultMetrics({ register: this.registry });
@@ -44,7 +56,7 @@ export class ServerMetrics {
       return read.figures;
     };
     new Gauge({
-      name: 'tradeseal_store_up', help: '1 when the store answered the scrape\'s query within a second', registers,
+      name: 'tradeseal_store_up', aggregator: 'min', help: '1 when the store answered the scrape\'s query within a second', registers,
       async collect() { this.set((await figures()) ? 1 : 0); },
     });
     new Gauge({
@@ -52,7 +64,7 @@ export class ServerMetrics {
       collect() { this.set(Number((sql as unknown as { options?: { max?: number } }).options?.max ?? 0)); },
     });
     new Gauge({
-      name: 'tradeseal_pipeline_runs', help: 'Pipeline runs recorded in the store, by status', labelNames: ['status'], registers,
+      name: 'tradeseal_pipeline_runs', aggregator: 'first', help: 'Pipeline runs recorded in the store, by status', labelNames: ['status'], registers,
       async collect() {
         const f = await figures();
         this.reset();
@@ -60,21 +72,21 @@ export class ServerMetrics {
       },
     });
     new Gauge({
-      name: 'tradeseal_pipeline_last_published_timestamp_seconds', help: 'When the last published pipeline run finished (Unix seconds)', registers,
+      name: 'tradeseal_pipeline_last_published_timestamp_seconds', aggregator: 'first', help: 'When the last published pipeline run finished (Unix seconds)', registers,
       async collect() {
         const f = await figures();
         if (f?.last_published) this.set(f.last_published.getTime() / 1000);
       },
     });
     new Gauge({
-      name: 'tradeseal_webhook_queue_depth', help: 'Webhook deliveries queued: neither delivered nor failed', registers,
+      name: 'tradeseal_webhook_queue_depth', aggregator: 'first', help: 'Webhook deliveries queued: neither delivered nor failed', registers,
       async collect() {
         const f = await figures();
         if (f) this.set(f.queued);
       },
     });
     new Gauge({
-      name: 'tradeseal_traces_open', help: 'Traces authorized and not yet bound or expired', registers,
+      name: 'tradeseal_traces_open', aggregator: 'first', help: 'Traces authorized and not yet bound or expired', registers,
       async collect() {
         const f = await figures();
         if (f) this.set(f.open);
@@ -145,7 +157,7 @@ export function installMetrics(app: FastifyInstance, metrics: ServerMetrics): vo
       response: { 200: { description: 'The Prometheus text exposition format, version 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } } },
     },
   }, async (_req, reply) => {
-    const text = await metrics.registry.metrics();
+    const text = await metrics.exposition();
     return reply.type(metrics.registry.contentType).send(text);
   });
 }

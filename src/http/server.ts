@@ -10,13 +10,13 @@ import { TradesealError } from '../errors.js';
 import { migrate } from '../store/migrate.js';
 import { openStore, type Store } from '../store/db.js';
 import { SERVER_PURPOSE } from '../store/embedded-owner.js';
-import { isStoreUnavailable } from '../store/faults.js';
+import { ADVISORY_LOCKS } from '../store/advisory-lock.js';
+import { electLeader } from '../store/leader.js';
 import { bootstrapOwnerToken } from '../engine/store/tokens.js';
-import { startSequencer } from '../engine/sequencer.js';
-import { startSweeper } from '../engine/sweeper.js';
-import { startWebhookWorker, type WebhookWorkerOptions } from '../signals/webhooks/worker.js';
+import type { WebhookWorkerOptions } from '../signals/webhooks/worker.js';
 import { buildApp, SERVICES, type ServiceName } from './app.js';
 import { ServerMetrics } from './metrics.js';
+import { startSingletons } from './singletons.js';
 import { ServedTls, TLS_RELOAD_MS } from './tls.js';
 
 export interface RunningServer {
@@ -36,6 +36,20 @@ export interface ServeOptions {
   webhooks?: Omit<WebhookWorkerOptions, 'allowPrivate' | 'log'>;
   /** How often the TLS files are read again to pick up a renewed certificate (tests shorten it). */
   tlsReloadMs?: number;
+  /**
+   * `run` (default): this server runs the background jobs itself. `elect`: only while it is the elected leader
+   * of the servers on its database (a worker of `serve --workers N`; src/store/leader.ts). The embedded store
+   * always runs them: it has one server.
+   */
+  singletons?: 'run' | 'elect';
+  /** How often a follower tries to take the lead (tests shorten it). */
+  leaderRetryMs?: number;
+  /** Told when this server starts or stops running the background jobs. */
+  onLeadership?: (leading: boolean) => void;
+  /** Sent as `X-Served-By` on every answer: which worker of `serve --workers N` answered (its pid). */
+  servedBy?: string;
+  /** What `GET /metrics` answers instead of this server's own registry (a worker answers for every worker). */
+  exposition?: (metrics: ServerMetrics) => () => Promise<string>;
 }
 
 /**
@@ -72,9 +86,6 @@ async function listen(app: FastifyInstance, port: number, host: string): Promise
   }
 }
 
-/** A background job's failure: a warning while the store is away (each job retries at its next tick), else an error. */
-const faultLevel = (err: unknown): 'warn' | 'error' => (isStoreUnavailable(err) ? 'warn' : 'error');
-
 export async function startServer(config: Config, options: ServeOptions = {}): Promise<RunningServer> {
   // A server owns the embedded store it serves (see embedded-owner.ts); with DATABASE_URL this changes nothing.
   // Bad TLS files stop the start before anything is opened, naming each file and what is wrong with it.
@@ -85,16 +96,17 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
     purpose: SERVER_PURPOSE, mustOwn: true, statementTimeoutMs: config.storeStatementTimeoutMs,
     ...(options.onStoreWait ? { onWait: options.onStoreWait } : {}),
   });
-  let stopSweeper = (): void => {};
-  let stopSequencer = async (): Promise<void> => {};
+  let stopSingletons = async (): Promise<void> => {};
   let stopTlsReload = (): void => {};
-  let stopWebhooks = async (): Promise<void> => {};
   let app: FastifyInstance | undefined;
   try {
     await migrate(store.sql);
     const services = options.services ?? SERVICES;
     const metrics = new ServerMetrics(store.sql);
+    if (options.exposition) metrics.exposition = options.exposition(metrics);
     app = await buildApp(config, { sql: store.sql, services, tls, metrics });
+    const servedBy = options.servedBy;
+    if (servedBy) app.addHook('onRequest', async (_req, reply) => void reply.header('x-served-by', servedBy));
     if (services.includes('engine')) {
       // ENGINE_OWNER_TOKEN registers the first owner token, once, when the store has no live owner token.
       if (config.engineOwnerToken && (await bootstrapOwnerToken(store.sql, config.engineOwnerToken))) {
@@ -109,35 +121,43 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
       stopTlsReload = tls.watch(app.server as unknown as TlsServer, options.tlsReloadMs ?? TLS_RELOAD_MS, (level, msg) => log[level](msg));
     }
     // Housekeeping starts only once the server is up: a start that fails leaves no job behind.
-    if (services.includes('engine')) {
-      const log = app.log;
-      stopSweeper = startSweeper(store.sql, Date.now, config.traceExpiryMs, (msg, err) => (err ? log[faultLevel(err)]({ err }, msg) : log.info(msg)), (r) => metrics.sweep(r));
-      // The transparency log's sequencer: committed traces' leaves reach the log within a second.
-      stopSequencer = startSequencer(store.sql, config, { log: (msg, err) => (err ? log[faultLevel(err)]({ err }, msg) : log.warn(msg)) });
-    }
-    if (services.includes('signals')) {
-      const log = app.log;
-      const worker = startWebhookWorker(store.sql, { ...options.webhooks, allowPrivate: config.webhookAllowPrivate, log: (msg, err) => (err ? log[faultLevel(err)]({ err }, msg) : log.warn(msg)) });
-      stopWebhooks = () => worker.stop();
+    const log = app.log;
+    const singletons = { services, metrics, log, ...(options.webhooks ? { webhooks: options.webhooks } : {}) };
+    const tell = options.onLeadership ?? (() => {});
+    if (options.singletons === 'elect' && store.kind === 'postgres') {
+      let stopJobs = async (): Promise<void> => {};
+      const election = electLeader(store.sql, ADVISORY_LOCKS.leader, {
+        ...(options.leaderRetryMs ? { retryMs: options.leaderRetryMs } : {}),
+        onElected: () => {
+          log.info(`process ${process.pid} leads: it runs the background jobs`);
+          stopJobs = startSingletons(store.sql, config, singletons);
+          tell(true);
+        },
+        onDeposed: async () => {
+          await stopJobs();
+          tell(false);
+        },
+        log: (msg, err) => (err ? log.warn({ err }, msg) : log.warn(msg)),
+      });
+      stopSingletons = () => election.stop();
+    } else {
+      stopSingletons = startSingletons(store.sql, config, singletons);
+      tell(true);
     }
     let closed = false;
     const running = app;
     const close = async (): Promise<void> => {
       if (closed) return;
       closed = true;
-      stopSweeper();
-      await stopSequencer();
+      await stopSingletons();
       stopTlsReload();
-      await stopWebhooks();
       await running.close();
       await store.close();
     };
     return { app: running, store, url, close };
   } catch (err) {
-    stopSweeper();
-    await stopSequencer();
+    await stopSingletons();
     stopTlsReload();
-    await stopWebhooks();
     await app?.close().catch(() => {});
     await store.close();
     throw err;

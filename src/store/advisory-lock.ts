@@ -23,6 +23,8 @@ export const ADVISORY_LOCKS = {
   auditChain: 7_265_000_004,
   /** Sequencing the transparency log (`src/engine/store/log-sequence.ts`), as a transaction-scoped lock. */
   transparencyLog: 7_265_000_005,
+  /** The leader of the servers on one database (`leader.ts`), which alone runs the server's singletons. */
+  leader: 7_265_000_006,
 } as const;
 
 /** Tries to take the session advisory lock `key` on `conn` without waiting; true when taken. */

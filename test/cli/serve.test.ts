@@ -72,6 +72,13 @@ describe('tradeseal serve', () => {
     }
   }, 60_000);
 
+  it('more than one worker on the embedded store is a usage error that says why, before anything starts', async () => {
+    const r = await runCli(['serve', '--workers', '2', '--port', '0'], env);
+    expect(r.code, describeRun(r)).toBe(2);
+    expect(r.stderr).toContain('--workers 2 needs DATABASE_URL: the embedded store (PGlite, no DATABASE_URL) is served by one process');
+    expect(r.stdout).not.toMatch(/tradeseal serving/);
+  }, 60_000);
+
   it('waits for a pipeline run that owns the embedded store, then serves it, and reports stale regime data', async () => {
     // A full run over the bundled history (some 230 refits): long enough for the server to find it running.
     const pipeline = start(['pipeline', 'run']);

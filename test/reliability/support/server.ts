@@ -37,8 +37,10 @@ export async function startServerProcess(env: Record<string, string>, name = 'se
   try {
     child = spawn(process.execPath, ['bin/dev.js', 'serve', '--host', '127.0.0.1', '--port', '0'], {
       cwd: REPO,
-      // Only what the server is given: the test process's own settings must not leak into it.
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), TRADESEAL_HOME: path.join(dir, 'home'), ...env },
+      // Only what the server is given: the test process's own settings must not leak into it. One process per
+      // server unless the test asks for workers: a SIGKILL here is the death of the server, not of a primary
+      // whose workers drain (test/http/cluster.test.ts covers `serve --workers N`).
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), TRADESEAL_HOME: path.join(dir, 'home'), SERVE_WORKERS: '1', ...env },
       stdio: ['ignore', fd, fd],
     });
   } finally {

@@ -1,0 +1,60 @@
+/**
+ * A server's background jobs: the expiry sweeper and the transparency log's sequencer (engine), the webhook
+ * worker (signal service). Each is safe in several processes at once (the sweeper's statements are
+ * idempotent, the sequencer takes turns through the log's lock, the webhook worker claims each delivery
+ * with `for update skip locked` and a lease), so a brief overlap while leadership changes hands does no harm.
+ *
+ * A server alone (`serve`, `serve --workers 1`) runs them itself. The workers of `serve --workers N` elect
+ * one of them on the database (src/store/leader.ts) and only that one runs them: N sweepers every minute
+ * would do the same work N times, and N pollers of the queue and the log would cost N round trips a tick.
+ */
+import type { Sql } from 'postgres';
+import type { Config } from '../config.js';
+import { startSequencer } from '../engine/sequencer.js';
+import { startSweeper } from '../engine/sweeper.js';
+import { isStoreUnavailable } from '../store/faults.js';
+import { startWebhookWorker, type WebhookWorkerOptions } from '../signals/webhooks/worker.js';
+import type { ServiceName } from './app.js';
+import type { ServerMetrics } from './metrics.js';
+
+export interface SingletonLog {
+  info(msg: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
+
+export interface SingletonOptions {
+  services: readonly ServiceName[];
+  metrics: ServerMetrics;
+  log: SingletonLog;
+  webhooks?: Omit<WebhookWorkerOptions, 'allowPrivate' | 'log'>;
+}
+
+/** A background job's failure: a warning while the store is away (each job retries at its next tick), else an error. */
+const faultLevel = (err: unknown): 'warn' | 'error' => (isStoreUnavailable(err) ? 'warn' : 'error');
+
+/** Starts the jobs of the services served; the returned function stops them and waits for work under way. */
+export function startSingletons(sql: Sql, config: Config, options: SingletonOptions): () => Promise<void> {
+  const { log, metrics, services } = options;
+  const report = (fallback: 'info' | 'warn') => (msg: string, err?: unknown): void => {
+    if (err) log[faultLevel(err)]({ err }, msg);
+    else if (fallback === 'info') log.info(msg);
+    else log.warn(msg);
+  };
+  const stops: Array<() => void | Promise<void>> = [];
+  if (services.includes('engine')) {
+    stops.push(startSweeper(sql, Date.now, config.traceExpiryMs, report('info'), (r) => metrics.sweep(r)));
+    // The transparency log's sequencer: committed traces' leaves reach the log within a second.
+    stops.push(startSequencer(sql, config, { log: report('warn') }));
+  }
+  if (services.includes('signals')) {
+    const worker = startWebhookWorker(sql, { ...options.webhooks, allowPrivate: config.webhookAllowPrivate, log: report('warn') });
+    stops.push(() => worker.stop());
+  }
+  metrics.leader.set(1);
+  let stopping: Promise<void> | undefined;
+  return () => (stopping ??= (async () => {
+    for (const stop of stops) await stop();
+    metrics.leader.set(0);
+  })());
+}
