@@ -7,7 +7,7 @@
  * revocation time); when it moved, every entry is dropped. A revocation made on another instance, or by the
  * CLI on the store, takes effect here within that time, the same bound as every other piece of shared engine
  * state; the instance that revokes drops its cache at once. While the watermark cannot be read (the store
- * is away) entries live at most `refreshMs` past the last good read, as if uncached. Unknown tokens are not
+ * is away, or a read is slow) entries live at most two refresh periods past the start of the last good read. Unknown tokens are not
  * cached (so a new token works at once), and expiry is re-checked on every hit.
  */
 import type { Sql } from 'postgres';
@@ -18,7 +18,8 @@ const MAX_ENTRIES = 10_000;
 export class TokenCache {
   private readonly entries = new Map<string, TokenRecord>();
   private watermark: string | null = null;
-  /** Entries are trusted until then: one refresh period past the last good read of the watermark. */
+  /** Entries are trusted until then: two refresh periods past the start of the last good read of the watermark
+   * (one period is the next read's due time; the second lets that read finish before anything is dropped). */
   private trustedUntil = 0;
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | null = null;
@@ -53,7 +54,7 @@ export class TokenCache {
           this.clear();
           this.watermark = mark;
         }
-        this.trustedUntil = started + this.refreshMs;
+        this.trustedUntil = started + 2 * this.refreshMs;
       } finally {
         this.polling = null;
       }
