@@ -12,7 +12,9 @@
  * heartbeat at least 0.25 × the bare route's. The Starter run is bounded by its keys' limit (500 a day), so it
  * runs a fixed number of requests per connection rather than for a fixed time.
  *
- *   npx tsx bench/signals.ts [--seconds 8] [--connections 50] [--pool 50]
+ * The figures also go to `--out FILE` as JSON (default bench/results/signals-latest.json).
+ *
+ *   npx tsx bench/signals.ts [--seconds 8] [--connections 50] [--pool 50] [--out FILE]
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -26,9 +28,10 @@ import { renderTable } from '../src/cli/table.js';
 import { runPipeline } from '../pipeline/run.js';
 import { runLoad, type LoadResult, type LoadSpec } from './support/load.js';
 import { openBenchDatabase } from './support/pg.js';
+import { resultPath, writeResult } from './support/result-file.js';
 import { startServer } from './support/server.js';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string' }, connections: { type: 'string' }, pool: { type: 'string' } } });
+const { values } = parseArgs({ options: { seconds: { type: 'string' }, connections: { type: 'string' }, pool: { type: 'string' }, out: { type: 'string' } } });
 const seconds = Number(values.seconds ?? 8);
 const connections = Number(values.connections ?? 50);
 const pool = Number(values.pool ?? 50);
@@ -87,6 +90,19 @@ try {
     const hb = rate('GET /v1/engine/heartbeat');
     console.log(`target: signals/latest ≥ 0.5 × the 1-INSERT floor: ${latest >= 0.5 * floor ? 'MET' : 'NOT MET'} (${(latest / floor).toFixed(2)} ×, the slower of the two key kinds)`);
     console.log(`target: heartbeat ≥ 0.25 × the bare route: ${hb >= 0.25 * noop ? 'MET' : 'NOT MET'} (${(hb / noop).toFixed(2)} ×)`);
+    console.log(`written: ${writeResult(resultPath('signals', values.out), {
+      database: { description: db.description, version: db.version },
+      load: { connections, pool, seconds, starter_requests_per_key: STARTER_REQUESTS },
+      bare_route: specs.noop.name, floor_route: specs.floor.name,
+      routes: results.map(([spec, r]) => ({
+        route: spec.name, rps: r.rps, latency_ms: r.latency, responses: r.responses, errors: r.non2xx + r.socketErrors,
+        relative_to_bare: r.rps / noop, relative_to_floor: r.rps / floor,
+      })),
+      targets: [
+        { what: 'signals/latest, the slower key kind', relative_to_floor: latest / floor, min_relative_to_floor: 0.5, met: latest >= 0.5 * floor },
+        { what: 'heartbeat', relative_to_bare: hb / noop, min_relative_to_bare: 0.25, met: hb >= 0.25 * noop },
+      ],
+    })}`);
   } finally {
     await server.stop();
   }

@@ -1,0 +1,106 @@
+/**
+ * The engine benchmark's rows of the bench/all.ts table, from bench/engine.ts's JSON, whatever runs it holds:
+ *
+ * - `scenarios[]` (and `scale`, when not null): one run each, labelled from its `mode` (or `durable`),
+ *   `workers`, `connections` and `history_traces`; each holds `routes[]` and names its `floor_route`;
+ * - or, from before the scenarios, one run: top-level `routes[]` and `floor_route`, labelled from `load` and
+ *   `database.settings.fsync`;
+ * - `single_connection[]`: the service-time runs over one connection, against the floor's.
+ *
+ * A route is `{route, rps, latency_ms: {p50, p99}}`. The floor of a run is its `floor_route`, else its route
+ * named `POST /bench/floor (…)`. Targets (authorize and bind): req/s ≥ `targets.min_relative` (0.5) × the
+ * floor's and p99 < `targets.max_p99_relative` (4) × the floor's p99; over one connection, p99 <
+ * `targets.max_service_p99_ms` when the file names it.
+ */
+import { fmt, listAt, met, numberAt, textAt, type SummaryRow } from './summary-row.js';
+
+const BENCHMARK = 'engine';
+const TARGETED = /\/engine\/(authorize|bind)/;
+
+interface Route { route: string; rps: number; p50: number; p99: number }
+
+function routeOf(value: unknown): Route {
+  const route = textAt(value, 'route');
+  if (route === null) throw new Error('a route has no "route" name');
+  return { route, rps: numberAt(value, 'rps'), p50: numberAt(value, 'latency_ms', 'p50'), p99: numberAt(value, 'latency_ms', 'p99') };
+}
+
+function floorOf(routes: readonly Route[], named: string | null): Route {
+  const floor = routes.find((r) => (named ? r.route === named : r.route.startsWith('POST /bench/floor (')));
+  if (!floor) throw new Error(`no floor route${named ? ` "${named}"` : ''} among the routes`);
+  return floor;
+}
+
+const optional = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined);
+
+function runLabel(run: unknown, top: unknown): string {
+  const label = optional(run, 'label');
+  if (typeof label === 'string') return label;
+  const mode = optional(run, 'mode');
+  const durable = optional(run, 'durable');
+  const fsync = optional(optional(optional(top, 'database'), 'settings'), 'fsync');
+  const modeText = typeof mode === 'string' ? mode : typeof durable === 'boolean' ? (durable ? 'durable' : 'non-durable')
+    : typeof fsync === 'string' ? (fsync === 'on' ? 'durable' : 'non-durable') : null;
+  const workers = optional(run, 'workers');
+  const connections = optional(run, 'connections') ?? optional(optional(top, 'load'), 'connections');
+  const history = optional(run, 'history_traces');
+  return [
+    modeText,
+    typeof workers === 'number' ? `${workers} worker${workers === 1 ? '' : 's'}` : null,
+    typeof connections === 'number' ? `${connections} conn` : null,
+    typeof history === 'number' && history > 0 ? `${history.toLocaleString('en-US')} traces stored` : null,
+  ].filter((p): p is string => p !== null).join(', ');
+}
+
+const loadText = (r: Route): string => `${fmt(r.rps, 0)} req/s, p99 ${fmt(r.p99, 1)} ms`;
+
+function runRows(run: unknown, top: unknown, minRelative: number, maxP99Relative: number): SummaryRow[] {
+  const routes = listAt(run, 'routes').map(routeOf);
+  const floor = floorOf(routes, textAt(run, 'floor_route'));
+  const label = runLabel(run, top);
+  return routes.map((r) => {
+    const row: SummaryRow = { benchmark: BENCHMARK, run: label, what: r.route, figure: loadText(r), floor: loadText(floor), ratio: r.rps / floor.rps, target: '', result: '' };
+    if (!TARGETED.test(r.route)) return row;
+    const p99Ratio = r.p99 / floor.p99;
+    return {
+      ...row,
+      figure: `${row.figure} (${fmt(p99Ratio, 2)}x floor p99)`,
+      target: `>= ${fmt(minRelative, 2)}x floor req/s, p99 < ${fmt(maxP99Relative, 0)}x floor p99 (${fmt(maxP99Relative * floor.p99, 1)} ms)`,
+      result: met(r.rps >= minRelative * floor.rps && p99Ratio < maxP99Relative),
+    };
+  });
+}
+
+function singleRows(list: unknown[], maxServiceP99: number | null): SummaryRow[] {
+  if (list.length === 0) return [];
+  const routes = list.map(routeOf);
+  const floor = floorOf(routes, null);
+  const text = (r: Route): string => `p50 ${fmt(r.p50, 2)} ms, p99 ${fmt(r.p99, 2)} ms`;
+  return routes.map((r) => {
+    const targeted = TARGETED.test(r.route) && maxServiceP99 !== null;
+    return {
+      benchmark: BENCHMARK, run: '1 connection (service time)', what: r.route, figure: text(r), floor: text(floor), ratio: r.p50 / floor.p50,
+      target: targeted ? `p99 < ${fmt(maxServiceP99, 0)} ms` : '', result: targeted ? met(r.p99 < maxServiceP99) : '',
+    };
+  });
+}
+
+export function engineRows(json: unknown): SummaryRow[] {
+  const targets = optional(json, 'targets');
+  const setting = (key: string, fallback: number | null): number | null => {
+    const v = optional(targets, key);
+    return typeof v === 'number' ? v : fallback;
+  };
+  const minRelative = setting('min_relative', 0.5) as number;
+  const maxP99Relative = setting('max_p99_relative', 4) as number;
+  const scenarios = optional(json, 'scenarios') ?? optional(json, 'runs');
+  const runs: unknown[] = Array.isArray(scenarios) ? [...scenarios] : [json];
+  const scale = optional(json, 'scale');
+  if (Array.isArray(scenarios) && scale !== null && scale !== undefined) runs.push(scale);
+  const single = optional(json, 'single_connection');
+  return [
+    ...runs.flatMap((run) => runRows(run, json, minRelative, maxP99Relative)),
+    ...(Array.isArray(single) ? singleRows(single, setting('max_service_p99_ms', null)) : []),
+  ];
+}
+
