@@ -87,6 +87,10 @@ export async function authorize(ctx: EngineContext, principal: TokenRecord | und
   if (!mayActFor(principal, req.agent_id)) throw denied('agent_not_permitted', `this token may not act for agent ${req.agent_id}`);
   const action = plainAction(req.action, req.quantity);
   const hash = orderHash(req, action);
+  const cfg = ctx.config;
+  const hb = req.heartbeat ?? null;
+  // The heartbeat's signature is verified on the thread pool while the store is asked (never rejects).
+  const signatureCheck = hb ? heartbeatSignatureValid(hb, cfg.regimeOperatorPubkey) : Promise.resolve(false);
 
   const { prior, agent, lastSequence } = await ctx.batching.lookups.submit({ agentId: req.agent_id, clientOrderId: req.client_order_id, modelId: req.model_id, modelHashHex: req.model_hash_hex });
   if (prior) return replay(prior.order_hash, hash, prior.response as AuthorizeResponse, req.client_order_id);
@@ -101,12 +105,10 @@ export async function authorize(ctx: EngineContext, principal: TokenRecord | und
 
   const now = ctx.now();
   const regime = ctx.state.regime;
-  const cfg = ctx.config;
   const validTime = checkValidTime(req.agent_valid_time, now, cfg.heartbeatReplayWindowMs);
   if (!validTime.ok) throw denied(validTime.code, validTime.detail);
-  const hb = req.heartbeat ?? null;
   if (cfg.layer2Enabled && !hb) throw validationError([{ field: 'heartbeat', message: 'is required (LAYER2_ENABLED)' }]);
-  const signatureValid = hb ? heartbeatSignatureValid(hb, cfg.regimeOperatorPubkey) : false;
+  const signatureValid = await signatureCheck;
   if (hb && cfg.layer2Enabled) {
     const v = checkHeartbeat(hb, signatureValid, {
       now, replayWindowMs: cfg.heartbeatReplayWindowMs, requireMtaRef: cfg.heartbeatRequireMtaRef,

@@ -4,7 +4,7 @@
  * The stateful check (each `sequence_id` once, and increasing per agent) is atomic in the store
  * (`insertTrace`, which spends it in the statement that seals the trace), after these pass.
  */
-import { verify } from '../../crypto/ed25519.js';
+import { verifyAsync } from '../../crypto/ed25519.js';
 import { deny, PASS, type Verdict } from '../denials.js';
 import { heartbeatMessage, parseSignature, type HeartbeatFields } from './message.js';
 
@@ -12,13 +12,16 @@ export interface SignedHeartbeat extends HeartbeatFields {
   signature: string;
 }
 
-/** Whether the signature verifies; false (never a throw) for any malformed signature or missing key. */
-export function heartbeatSignatureValid(hb: SignedHeartbeat, operatorKey: Uint8Array | null): boolean {
+/**
+ * Whether the signature verifies (on libuv's thread pool, off the event loop); false (never a rejection) for
+ * any malformed signature or missing key.
+ */
+export async function heartbeatSignatureValid(hb: SignedHeartbeat, operatorKey: Uint8Array | null): Promise<boolean> {
   if (!operatorKey) return false;
   const sig = parseSignature(hb.signature);
   if (!sig) return false;
   try {
-    return verify(sig.bytes, heartbeatMessage(hb, sig.scheme), operatorKey);
+    return await verifyAsync(sig.bytes, heartbeatMessage(hb, sig.scheme), operatorKey);
   } catch {
     return false;
   }

@@ -114,35 +114,35 @@ describe('heartbeatSignatureValid', () => {
   const signed = (scheme: 'ed25519' | 'ed25519-jcs', key = operator.secretKey): SignedHeartbeat =>
     ({ ...fields, signature: formatSignature(scheme, sign(heartbeatMessage(fields, scheme), key)) });
 
-  it('verifies both schemes, and the bare form of ed25519', () => {
-    expect(heartbeatSignatureValid(signed('ed25519'), operator.publicKey)).toBe(true);
-    expect(heartbeatSignatureValid(signed('ed25519-jcs'), operator.publicKey)).toBe(true);
+  it('verifies both schemes, and the bare form of ed25519', async () => {
+    expect(await heartbeatSignatureValid(signed('ed25519'), operator.publicKey)).toBe(true);
+    expect(await heartbeatSignatureValid(signed('ed25519-jcs'), operator.publicKey)).toBe(true);
     const bare = signed('ed25519');
-    expect(heartbeatSignatureValid({ ...bare, signature: bare.signature.slice('ed25519:'.length) }, operator.publicKey)).toBe(true);
+    expect(await heartbeatSignatureValid({ ...bare, signature: bare.signature.slice('ed25519:'.length) }, operator.publicKey)).toBe(true);
   });
 
-  it('agrees with node:crypto as a second Ed25519 implementation', () => {
+  it('agrees with node:crypto as a second Ed25519 implementation', async () => {
     // A PKCS#8 wrapper around the 32-byte seed (RFC 8410 §7).
     const pkcs8 = Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(operator.secretKey)]);
     const key = createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' });
     const signature = nodeSign(null, heartbeatMessage(fields, 'ed25519'), key);
-    expect(heartbeatSignatureValid({ ...fields, signature: `ed25519:${signature.toString('base64')}` }, operator.publicKey)).toBe(true);
+    expect(await heartbeatSignatureValid({ ...fields, signature: `ed25519:${signature.toString('base64')}` }, operator.publicKey)).toBe(true);
     expect(signature.toString('base64')).toBe(signed('ed25519').signature.slice('ed25519:'.length));
   });
 
-  it('is false, never a throw, for a wrong key, other fields, the wrong scheme, malformed text, or no key configured', () => {
+  it('is false, never a throw, for a wrong key, other fields, the wrong scheme, malformed text, or no key configured', async () => {
     const other = generateKeyPair();
     const good = signed('ed25519');
-    expect(heartbeatSignatureValid(good, other.publicKey)).toBe(false);
-    expect(heartbeatSignatureValid(signed('ed25519', other.secretKey), operator.publicKey)).toBe(false);
-    expect(heartbeatSignatureValid({ ...good, sequence_id: 43 }, operator.publicKey)).toBe(false);
-    expect(heartbeatSignatureValid({ ...good, timestamp_ms: fields.timestamp_ms + 1 }, operator.publicKey)).toBe(false);
-    expect(heartbeatSignatureValid({ ...good, regime_id: 2 }, operator.publicKey)).toBe(false);
-    expect(heartbeatSignatureValid({ ...good, mta_ref: null }, operator.publicKey)).toBe(false);
-    expect(heartbeatSignatureValid({ ...good, signature: good.signature.replace('ed25519:', 'ed25519-jcs:') }, operator.publicKey)).toBe(false);
-    expect(heartbeatSignatureValid({ ...good, signature: 'ed25519:AAAA' }, operator.publicKey)).toBe(false);
-    expect(heartbeatSignatureValid({ ...good, regime_id: 300 }, operator.publicKey)).toBe(false);
-    expect(heartbeatSignatureValid(good, null)).toBe(false);
+    expect(await heartbeatSignatureValid(good, other.publicKey)).toBe(false);
+    expect(await heartbeatSignatureValid(signed('ed25519', other.secretKey), operator.publicKey)).toBe(false);
+    expect(await heartbeatSignatureValid({ ...good, sequence_id: 43 }, operator.publicKey)).toBe(false);
+    expect(await heartbeatSignatureValid({ ...good, timestamp_ms: fields.timestamp_ms + 1 }, operator.publicKey)).toBe(false);
+    expect(await heartbeatSignatureValid({ ...good, regime_id: 2 }, operator.publicKey)).toBe(false);
+    expect(await heartbeatSignatureValid({ ...good, mta_ref: null }, operator.publicKey)).toBe(false);
+    expect(await heartbeatSignatureValid({ ...good, signature: good.signature.replace('ed25519:', 'ed25519-jcs:') }, operator.publicKey)).toBe(false);
+    expect(await heartbeatSignatureValid({ ...good, signature: 'ed25519:AAAA' }, operator.publicKey)).toBe(false);
+    expect(await heartbeatSignatureValid({ ...good, regime_id: 300 }, operator.publicKey)).toBe(false);
+    expect(await heartbeatSignatureValid(good, null)).toBe(false);
   });
 });
 
