@@ -11,11 +11,17 @@
  * - `POST /bench/floor-5rt`: four `select 1` and the same INSERT, in sequence: five round trips, as many as
  *   authorize and bind make, each as cheap as a statement can be (a diagnostic, not the floor).
  *
- * Talks to the parent over IPC: sends `{type: 'ready', url, ownerToken}`; answers `counts` (responses by route
- * and status class, requests in flight), `profile-start` and `profile-stop` (a V8 CPU profile of this process,
- * written to the file named), and ends on `stop`.
+ * With `BENCH_WORKERS` = N > 1 it is a node:cluster primary, as `tradeseal serve --workers N` is: it migrates,
+ * then forks N workers that serve on one port, each with a pool of BENCH_POOL / N connections; counts are the
+ * workers' summed, and profiles are of the first worker.
+ *
+ * Talks to the parent over IPC: sends `{type: 'ready', url, ownerToken, workerPids}`; answers `counts`
+ * (responses by route and status class, requests in flight), `profile-start` and `profile-stop` (a V8 CPU
+ * profile of the serving process, written to the file named), and ends on `stop`.
  */
+import cluster, { type Worker } from 'node:cluster';
 import { writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import { Session } from 'node:inspector/promises';
 import { loadConfig } from '../src/config.js';
 import { bootstrapOwnerToken } from '../src/engine/store/tokens.js';
@@ -30,7 +36,7 @@ export interface ServerCounts {
   inFlight: number;
 }
 export type ChildMessage =
-  | { type: 'ready'; url: string; ownerToken: string }
+  | { type: 'ready'; url: string; ownerToken: string; workerPids: number[] }
   | { type: 'counts'; counts: ServerCounts }
   | { type: 'profile-started' }
   | { type: 'profile-written'; file: string }
@@ -40,21 +46,29 @@ const send = (m: ChildMessage): void => {
   process.send?.(m);
 };
 
-async function main(): Promise<void> {
-  if (!process.send) throw new Error('bench/engine-server.ts runs as a child of bench/engine.ts (it needs an IPC channel)');
-  // A benchmark harness setting, not one of tradeseal's (src/config.ts reads those).
-  const pool = Number(process.env.BENCH_POOL ?? '50');
-  const config = loadConfig(process.env);
-  const store = await openStore(config, { max: pool });
-  await migrate(store.sql);
-  await store.sql`create table if not exists bench_floor (
-    id bigint generated always as identity primary key,
-    payload text not null,
-    at timestamptz not null default now()
-  )`;
-  const owner = await bootstrapOwnerToken(store.sql);
-  if (!owner) throw new Error('the scratch database already has an owner token');
+/** The store, migrated, with the floor's table and an owner token; done once, by the primary. */
+async function prepare(config: ReturnType<typeof loadConfig>): Promise<string> {
+  const store = await openStore(config, { max: 1 });
+  try {
+    await migrate(store.sql);
+    await store.sql`create table if not exists bench_floor (
+      id bigint generated always as identity primary key,
+      payload text not null,
+      at timestamptz not null default now()
+    )`;
+    // The parent names the owner token, so that a server started again on the same database uses the same one.
+    const secret = process.env.BENCH_OWNER_TOKEN;
+    const owner = await bootstrapOwnerToken(store.sql, secret);
+    if (!owner && !secret) throw new Error('the scratch database already has an owner token');
+    return owner?.token ?? (secret as string);
+  } finally {
+    await store.close();
+  }
+}
 
+/** One server process: the app and the floor routes on `port` (0: a free one), a pool of `pool` connections. */
+async function serve(config: ReturnType<typeof loadConfig>, pool: number, port: number): Promise<{ url: string; counts: ServerCounts; close: () => Promise<void> }> {
+  const store = await openStore(config, { max: pool });
   const app = await buildApp(config, { sql: store.sql, logger: false });
   const sql = store.sql;
   // The server's own count of what it answered: the parent divides CPU time and statements by it, so the
@@ -78,47 +92,148 @@ async function main(): Promise<void> {
     const [row] = await sql<Array<{ id: number }>>`insert into bench_floor (payload) values (${req.body?.payload ?? ''}) returning id`;
     return { id: row?.id };
   });
-  // A diagnostic floor: as many round trips as authorize and bind make (5), each as cheap as can be, in
-  // sequence; the difference from the engine's routes is what their own work and heavier statements cost.
+  // A diagnostic floor: five round trips, each as cheap as can be, in sequence; the difference from the
+  // engine's routes is what their own work and heavier statements cost.
   app.post<{ Body: { payload?: string } }>('/bench/floor-5rt', { schema: { hide: true } }, async (req) => {
     for (let i = 0; i < 4; i++) await sql`select 1 as one`;
     const [row] = await sql<Array<{ id: number }>>`insert into bench_floor (payload) values (${req.body?.payload ?? ''}) returning id`;
     return { id: row?.id };
   });
-  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const url = await app.listen({ host: '127.0.0.1', port });
+  return { url, counts, close: async () => { await app.close().catch(() => {}); await store.close().catch(() => {}); } };
+}
 
+/** Sums the workers' counts. */
+function addCounts(all: ServerCounts[]): ServerCounts {
+  const sum: ServerCounts = { finished: {}, inFlight: 0 };
+  for (const c of all) {
+    sum.inFlight += c.inFlight;
+    for (const [k, n] of Object.entries(c.finished)) sum.finished[k] = (sum.finished[k] ?? 0) + n;
+  }
+  return sum;
+}
+
+/** Profiling and counts in this process, on the parent's (or the primary's) request. */
+function answerer(counts: () => ServerCounts | Promise<ServerCounts>, reply: (m: ChildMessage) => void): (m: ParentMessage) => Promise<void> {
   let session: Session | null = null;
+  return async (m) => {
+    if (m.type === 'counts') return reply({ type: 'counts', counts: structuredClone(await counts()) });
+    if (m.type === 'profile-start') {
+      session = new Session();
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: 200 });
+      await session.post('Profiler.start');
+      reply({ type: 'profile-started' });
+    } else if (m.type === 'profile-stop' && session) {
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      session = null;
+      await writeFile(m.file, JSON.stringify(profile));
+      reply({ type: 'profile-written', file: m.file });
+    }
+  };
+}
+
+/** A worker of `BENCH_WORKERS` > 1: serves on the primary's port; answers the primary's requests. */
+async function worker(): Promise<void> {
+  const config = loadConfig(process.env);
+  const { counts, close } = await serve(config, Number(process.env.BENCH_POOL ?? '50'), Number(process.env.BENCH_PORT));
+  const reply = (m: ChildMessage): void => {
+    process.send?.(m);
+  };
+  const answer = answerer(() => counts, reply);
+  process.on('message', (m: ParentMessage) => {
+    if (m.type === 'stop') void close().then(() => process.exit(0));
+    else void answer(m).catch((error: unknown) => reply({ type: 'failed', message: (error as Error).message }));
+  });
+  reply({ type: 'ready', url: '', ownerToken: '', workerPids: [process.pid] });
+}
+
+async function main(): Promise<void> {
+  if (cluster.isWorker) return worker();
+  if (!process.send) throw new Error('bench/engine-server.ts runs as a child of bench/engine.ts (it needs an IPC channel)');
+  // Benchmark harness settings, not tradeseal's (src/config.ts reads those): the pool is shared out among the
+  // workers, so --pool is the connections of the whole server.
+  const pool = Number(process.env.BENCH_POOL ?? '50');
+  const workers = Number(process.env.BENCH_WORKERS ?? '1');
+  const config = loadConfig(process.env);
+  const ownerToken = await prepare(config);
+  const close: Array<() => Promise<void>> = [];
+  let counts: () => Promise<ServerCounts>;
+  let url: string;
+  let profiled: (m: ParentMessage) => Promise<void>;
+  const workerPids: number[] = [];
+  if (workers <= 1) {
+    const one = await serve(config, pool, 0);
+    close.push(one.close);
+    url = one.url;
+    counts = async () => one.counts;
+    profiled = answerer(counts, send);
+    workerPids.push(process.pid);
+  } else {
+    // node:cluster, as `tradeseal serve --workers N`: N processes accept on one port, sharing nothing but
+    // PostgreSQL. The port is chosen first, so every worker listens on the same one.
+    const port = await freePort();
+    const perWorker = Math.max(1, Math.ceil(pool / workers));
+    const forked = Array.from({ length: workers }, () => cluster.fork({ ...process.env, BENCH_PORT: String(port), BENCH_POOL: String(perWorker) }));
+    const ask = (w: Worker, m: ParentMessage, type: ChildMessage['type']): Promise<ChildMessage> => new Promise((resolve, reject) => {
+      const on = (r: ChildMessage): void => {
+        if (r.type === type || r.type === 'failed') {
+          w.off('message', on);
+          if (r.type === 'failed') reject(new Error(r.message));
+          else resolve(r);
+        }
+      };
+      w.on('message', on);
+      if (m.type !== 'stop' || w.isConnected()) w.send(m);
+    });
+    await Promise.all(forked.map((w) => new Promise<void>((resolve, reject) => {
+      w.once('message', (r: ChildMessage) => (r.type === 'ready' ? resolve() : reject(new Error(r.type === 'failed' ? r.message : 'unexpected'))));
+      w.once('exit', (code) => reject(new Error(`a worker exited (code ${code}) before it was ready`)));
+    })));
+    for (const w of forked) workerPids.push(w.process.pid as number);
+    url = `http://127.0.0.1:${port}`;
+    counts = async () => addCounts(await Promise.all(forked.map(async (w) => ((await ask(w, { type: 'counts' }, 'counts')) as { counts: ServerCounts }).counts)));
+    // Profiles: of the first worker (the workers run the same code under the same load).
+    profiled = async (m) => {
+      if (m.type === 'counts') return send({ type: 'counts', counts: await counts() });
+      const first = forked[0] as Worker;
+      if (m.type === 'profile-start') send(await ask(first, m, 'profile-started'));
+      else if (m.type === 'profile-stop') send(await ask(first, m, 'profile-written'));
+    };
+    close.push(async () => {
+      await Promise.all(forked.map((w) => new Promise<void>((resolve) => {
+        if (w.isDead()) return resolve();
+        w.once('exit', () => resolve());
+        w.send({ type: 'stop' });
+      })));
+    });
+  }
+
   let closing = false;
-  const close = async (): Promise<void> => {
+  const stop = async (): Promise<void> => {
     if (closing) return;
     closing = true;
-    await app.close().catch(() => {});
-    await store.close().catch(() => {});
+    for (const fn of close) await fn();
     process.exit(0);
   };
-  process.on('disconnect', () => void close());
-  process.on('SIGTERM', () => void close());
+  process.on('disconnect', () => void stop());
+  process.on('SIGTERM', () => void stop());
   process.on('message', (m: ParentMessage) => {
-    void (async () => {
-      if (m.type === 'stop') return close();
-      if (m.type === 'counts') return send({ type: 'counts', counts: structuredClone(counts) });
-      if (m.type === 'profile-start') {
-        session = new Session();
-        session.connect();
-        await session.post('Profiler.enable');
-        await session.post('Profiler.setSamplingInterval', { interval: 200 });
-        await session.post('Profiler.start');
-        send({ type: 'profile-started' });
-      } else if (m.type === 'profile-stop' && session) {
-        const { profile } = await session.post('Profiler.stop');
-        session.disconnect();
-        session = null;
-        await writeFile(m.file, JSON.stringify(profile));
-        send({ type: 'profile-written', file: m.file });
-      }
-    })().catch((error: unknown) => send({ type: 'failed', message: (error as Error).message }));
+    if (m.type === 'stop') return void stop();
+    void profiled(m).catch((error: unknown) => send({ type: 'failed', message: (error as Error).message }));
   });
-  send({ type: 'ready', url, ownerToken: owner.token });
+  send({ type: 'ready', url, ownerToken, workerPids });
+}
+
+/** A free TCP port on 127.0.0.1. */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }
 
 main().catch((error: unknown) => {

@@ -19,6 +19,8 @@ export interface BuiltRequest {
 export interface ConnectionPlan {
   next(): BuiltRequest;
   onOk?: (body: string) => void;
+  /** Sees each response that is not a 2xx. */
+  onError?: (status: number, body: string) => void;
 }
 
 export interface LoadSpec {
@@ -108,6 +110,7 @@ export async function runLoad(spec: LoadSpec, options: LoadOptions): Promise<Loa
             if (status >= 200 && status < 300) {
               plan.onOk?.(body);
             } else {
+              plan.onError?.(status, body);
               recordError(`${status} ${body}`);
             }
           },

@@ -19,6 +19,8 @@ export interface Server {
   child: ChildProcess;
   url: string;
   ownerToken: string;
+  /** The processes that serve: the child itself, or its node:cluster workers. */
+  workerPids: number[];
   request(m: ParentMessage, reply: ChildMessage['type']): Promise<ChildMessage>;
   counts(): Promise<ServerCounts>;
   /** Waits until the server has answered every request it received (a run's last ones outlive its connections). */
@@ -75,6 +77,7 @@ export async function startServer(env: Record<string, string>): Promise<Server> 
     child,
     url: ready.url,
     ownerToken: ready.ownerToken,
+    workerPids: ready.workerPids,
     request,
     counts,
     drain: async () => {
