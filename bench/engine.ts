@@ -588,7 +588,7 @@ async function main(): Promise<void> {
       });
 
       // Bind needs one pending trace per request: the warm-up's supply is sized from the floor's rate, the
-      // measured run's from the warm-up's rate (x 1.5). The newest traces are bound first (a stack), as an
+      // measured run's from the warm-up's rate (x 2; at least the floor's rate). The newest traces are bound first (a stack), as an
       // exchange confirms the orders it just received.
       const margin = 4 * scenario.connections;
       await preCreate(Math.ceil(floor.result.rps * Math.max(opt.warmup, 1) * 1.3) + margin);
@@ -600,7 +600,7 @@ async function main(): Promise<void> {
         bindWarmRps = warm.rps;
         bindState.exhausted = false;
       }
-      const expectedBindRps = Math.max(bindWarmRps, authorize.result.rps) * 1.5;
+      const expectedBindRps = Math.max(bindWarmRps * 2, authorize.result.rps * 1.5, floor.result.rps);
       await preCreate(Math.ceil(expectedBindRps * opt.seconds) + margin);
       const tracesBeforeBind = traces.length;
       const bind = await measure(specs.bind, {
