@@ -3,7 +3,8 @@
  * applied by shared statements, and each request still gets the answer it would get alone: bound (Matched or
  * Divergent), 409 for a trace already bound or bound by a concurrent request, 404 for a trace that does not
  * exist. Traces are found in the partition their time-ordered id names, including a trace sealed in an earlier
- * month; a trace whose id is not time-ordered (sealed before the rule) is still found.
+ * month; a trace whose id is not time-ordered (sealed before the rule), and one kept in the default partition
+ * (its month had no partition), are still found.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -43,7 +44,7 @@ describe('bind with group commit', () => {
     const divergent = await Promise.all(Array.from({ length: 5 }, (_, i) => authorize(i)));
     const bound = await Promise.all(Array.from({ length: 5 }, (_, i) => authorize(i)));
     const raced = await Promise.all(Array.from({ length: 5 }, (_, i) => authorize(i)));
-    const [legacy, old] = await Promise.all([authorize(0), authorize(1)]);
+    const [legacy, old, stray] = await Promise.all([authorize(0), authorize(1), authorize(2)]);
     for (const [i, t] of bound.entries()) expect((await h.call('POST', '/engine/bind-execution', fill(t.id, `EX-B${i}`), t.token)).statusCode).toBe(200);
     // A trace sealed before ids were time-ordered: a random (version 4) id.
     const legacyId = randomUUID();
@@ -55,6 +56,12 @@ describe('bind with group commit', () => {
     await h.store.sql`update traces set trace_id = ${oldId}, txn_time = ${oldAt} where trace_id = ${old!.id}`;
     const [moved] = await h.store.sql`select tableoid::regclass::text as part from traces where trace_id = ${oldId}`;
     expect(moved!.part).not.toBe('traces_default');
+    // A trace of a month that has no partition: it is kept in the default partition.
+    const strayAt = new Date(Date.UTC(2019, 5, 15, 12));
+    const strayId = newTraceId(strayAt.getTime());
+    await h.store.sql`update traces set trace_id = ${strayId}, txn_time = ${strayAt} where trace_id = ${stray!.id}`;
+    const [strayPart] = await h.store.sql`select tableoid::regclass::text as part from traces where trace_id = ${strayId}`;
+    expect(strayPart!.part).toBe('traces_default');
     const token = agents[0]!.token;
     const before = { reads: { ...h.ctx.batching.bindReads.stats }, binds: { ...h.ctx.batching.binds.stats } };
 
@@ -65,6 +72,7 @@ describe('bind with group commit', () => {
       ...raced.flatMap((t, i) => [0, 1, 2].map((k) => ({ kind: `raced${i}`, token: t.token, body: fill(t.id, `EX-R${i}-${k}`) }))),
       { kind: 'matched', token, body: fill(legacyId, 'EX-LEGACY') },
       { kind: 'matched', token: agents[1]!.token, body: fill(oldId, 'EX-OLD') },
+      { kind: 'matched', token: agents[2]!.token, body: fill(strayId, 'EX-STRAY') },
       { kind: 'missing', token, body: fill(newTraceId(Date.now()), 'EX-X1') },
       { kind: 'missing', token, body: fill(randomUUID(), 'EX-X2') },
       { kind: 'missing', token, body: fill(newTraceId(oldAt.getTime()), 'EX-X3') },
@@ -102,6 +110,10 @@ describe('bind with group commit', () => {
     // What was answered is what is stored.
     const [old2] = await h.store.sql`select exchange_tx_id, status from traces where trace_id = ${oldId}`;
     expect(old2).toEqual({ exchange_tx_id: 'EX-OLD', status: 'MATCHED' });
+    const [stray2] = await h.store.sql`select exchange_tx_id from traces where trace_id = ${strayId}`;
+    expect(stray2!.exchange_tx_id).toBe('EX-STRAY');
+    expect((await h.call('GET', `/engine/trace/${strayId}`)).statusCode).toBe(200);
+    expect((await h.call('GET', `/engine/trace/${oldId}`)).statusCode).toBe(200);
     const [legacy2] = await h.store.sql`select exchange_tx_id from traces where trace_id = ${legacyId}`;
     expect(legacy2!.exchange_tx_id).toBe('EX-LEGACY');
     const [b] = await h.store.sql`select count(*)::int as n from traces where exchange_tx_id like 'EX-AGAIN%'`;

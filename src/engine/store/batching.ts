@@ -11,7 +11,7 @@ import type { Sql } from 'postgres';
 import { GroupCommit } from '../../store/group-commit.js';
 import { authorizeLookups, type AuthorizeLookup, type AuthorizeLookupKey } from './agents.js';
 import { countOrders, type OrderCount } from './rate-and-marks.js';
-import { applyBinds, insertTraces, readForBind, type BindRow, type BindStore, type BindWrite, type InsertOutcome, type SealWrite } from './traces.js';
+import { applyBinds, insertTraces, readForBind, type BindRead, type BindRow, type BindStore, type BindWrite, type InsertOutcome, type SealWrite } from './traces.js';
 
 /** Most requests one batched statement carries. */
 export const BATCH_MAX = 64;
@@ -21,7 +21,7 @@ export interface EngineBatching {
   seals: GroupCommit<SealWrite, InsertOutcome>;
   /** The message throttle's per-agent order counts. */
   orderCounts: GroupCommit<OrderCount, number>;
-  bindReads: GroupCommit<string, BindRow | null>;
+  bindReads: GroupCommit<string, BindRead | null>;
   binds: GroupCommit<BindWrite, BindRow | null>;
   /** Binds through the two queues above. */
   bindStore: BindStore;
@@ -32,7 +32,7 @@ export function engineBatching(sql: Sql, inFlight: number): EngineBatching {
   let next = 0;
   // Reads have no key constraint: every read is its own key.
   const unique = (): string => String(next++);
-  const bindReads = new GroupCommit<string, BindRow | null>({ write: (ids) => readForBind(sql, ids), keyOf: unique, maxBatch: BATCH_MAX, maxInFlight: inFlight });
+  const bindReads = new GroupCommit<string, BindRead | null>({ write: (ids) => readForBind(sql, ids), keyOf: unique, maxBatch: BATCH_MAX, maxInFlight: inFlight });
   // One write per trace in a statement (it updates the row once); rows in trace order, one lock order.
   const binds = new GroupCommit<BindWrite, BindRow | null>({ write: (ws) => applyBinds(sql, ws), keyOf: (w) => w.trace_id, maxBatch: BATCH_MAX, maxInFlight: inFlight });
   return {

@@ -136,14 +136,65 @@ export interface TraceRow {
 }
 
 /**
+ * The month partition of the traces table a txn_time falls in, by `ensure_trace_partitions`' naming
+ * (migration 0002): `traces_y2026m11`.
+ */
+export function monthPartition(at: Date): string {
+  return `traces_y${String(at.getUTCFullYear()).padStart(4, '0')}m${String(at.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+
+/** A table name the statements below may interpolate: the parent or one of its partitions, nothing else. */
+const PARTITION = /^traces(_[a-z0-9]+)*$/;
+const tableName = (name: string): string => {
+  if (!PARTITION.test(name)) throw new TradesealError('internal', `not a traces partition: ${name}`);
+  return name;
+};
+
+/** Postgres' "relation does not exist": a month whose partition was never created. */
+const isUndefinedTable = (err: unknown): boolean => (err as { code?: string }).code === '42P01';
+
+/**
+ * Reads by (trace_id, txn_time) from the one partition a time-ordered id names, so the statement plans and
+ * locks that partition alone, whatever the number of months stored (a statement on the parent table locks
+ * every partition and its indexes at each execution). Returns the rows found by id; an id not found there
+ * (a month whose partition did not exist when the trace was sealed keeps it in the default partition) is for
+ * the caller to look up in the parent table.
+ */
+async function readInPartitions<R extends { trace_id: string }>(sql: Sql, columns: string, keys: ReadonlyArray<{ id: string; at: Date }>): Promise<Map<string, R & { part: string }>> {
+  const found = new Map<string, R & { part: string }>();
+  const byPart = new Map<string, Array<{ id: string; at: Date }>>();
+  for (const k of keys) {
+    const part = monthPartition(k.at);
+    byPart.set(part, [...(byPart.get(part) ?? []), k]);
+  }
+  await Promise.all([...byPart].map(async ([part, ks]) => {
+    try {
+      const rows = await sql.unsafe<Array<R & { part: string }>>(`
+        select t.*, '${tableName(part)}' as part from unnest($1::uuid[], $2::timestamptz[]) as k(id, at)
+        cross join lateral (select ${columns} from ${tableName(part)} where trace_id = k.id and txn_time = k.at) t`,
+      [ks.map((k) => k.id), ks.map((k) => k.at.toISOString())] as never[]);
+      for (const row of rows) found.set(row.trace_id, row);
+    } catch (err) {
+      if (!isUndefinedTable(err)) throw err;
+    }
+  }));
+  return found;
+}
+
+/**
  * A trace by id. A time-ordered id names its txn_time (../trace/id.ts), so the read probes one partition; an
- * id of another version is looked up in every partition.
+ * id of another version, or one not found in its month's partition, is looked up in every partition.
  */
 export async function getTrace(sql: Sql, traceId: string): Promise<TraceRow | null> {
   const at = traceTimeOf(traceId);
-  const rows = at
-    ? await sql<TraceRow[]>`select * from traces where trace_id = ${traceId} and txn_time = ${at}`
-    : await sql<TraceRow[]>`select * from traces where trace_id = ${traceId}`;
+  if (at) {
+    const hit = (await readInPartitions<TraceRow>(sql, '*', [{ id: traceId, at }])).get(traceId.toLowerCase());
+    if (hit) {
+      const { part: _part, ...row } = hit;
+      return row as TraceRow;
+    }
+  }
+  const rows = await sql<TraceRow[]>`select * from traces where trace_id = ${traceId}`;
   return rows[0] ?? null;
 }
 
@@ -168,92 +219,87 @@ export type BindOutcome = { kind: 'bound'; trace: BindRow } | { kind: 'not_found
 
 const BIND_COLUMNS = 'trace_id, txn_time, agent_id, status, verification_status, action, asset, quantity, reasoning_hash, final_proof, exchange_tx_id, execution_status, execution_time, divergence_reason';
 
+/** A bind's read of a trace: the row and the table it is stored in (its partition). */
+export type BindRead = BindRow & { part: string };
+
 /**
- * What binds read, for several traces in one statement: one index probe per trace in the partition its
- * time-ordered id names; ids that name no time are read one by one in every partition. One answer per id, in
- * order, null for a trace that does not exist.
+ * What binds read, for several traces at once: one statement per month partition the ids name (one, as a
+ * rule), one index probe per trace; ids that name no time, or are not in their month's partition, are read
+ * one by one in every partition. One answer per id, in order, null for a trace that does not exist.
  */
-export async function readForBind(sql: Sql, traceIds: readonly string[]): Promise<Array<BindRow | null>> {
-  const out: Array<BindRow | null> = traceIds.map(() => null);
-  const timed: Array<{ i: number; id: string; at: Date }> = [];
-  const untimed: Array<{ i: number; id: string }> = [];
-  traceIds.forEach((id, i) => {
+export async function readForBind(sql: Sql, traceIds: readonly string[]): Promise<Array<BindRead | null>> {
+  const timed: Array<{ id: string; at: Date }> = [];
+  for (const id of traceIds) {
     const at = traceTimeOf(id);
-    if (at) timed.push({ i, id, at });
-    else untimed.push({ i, id });
-  });
-  if (timed.length > 0) {
-    const rows = await sql.unsafe<Array<BindRow & { ord: number }>>(`
-      select k.ord::int as ord, t.* from unnest($1::uuid[], $2::timestamptz[]) with ordinality as k(id, at, ord)
-      cross join lateral (select ${BIND_COLUMNS} from traces where trace_id = k.id and txn_time = k.at) t`,
-    [timed.map((k) => k.id), timed.map((k) => k.at.toISOString())] as never[]);
-    for (const { ord, ...row } of rows) out[(timed[ord - 1] as { i: number }).i] = row as BindRow;
+    if (at) timed.push({ id, at });
   }
-  await Promise.all(untimed.map(async ({ i, id }) => {
-    const [row] = await sql.unsafe<BindRow[]>(`select ${BIND_COLUMNS} from traces where trace_id = $1`, [id]);
-    out[i] = row ?? null;
+  const found = timed.length > 0 ? await readInPartitions<BindRow>(sql, BIND_COLUMNS, timed) : new Map<string, BindRead>();
+  return Promise.all(traceIds.map(async (id) => {
+    const hit = found.get(id.toLowerCase());
+    if (hit) return hit;
+    const [row] = await sql.unsafe<BindRead[]>(`select ${BIND_COLUMNS}, tableoid::regclass::text as part from traces where trace_id = $1`, [id]);
+    return row ?? null;
   }));
-  return out;
 }
 
 /** A bind's update: applied only if the trace is still unbound and in the state its decision saw. */
 export interface BindWrite {
   trace_id: string;
   txn_time: Date;
+  /** The table the trace was read from (its partition). */
+  part: string;
   /** The listing and verification status the decision saw. */
   seen: Pick<BindRow, 'status' | 'verification_status'>;
   update: BindUpdate;
 }
 
 /**
- * Applies binds in one statement (one round trip, one commit), each on its own terms: a row is updated only if
- * it is still unbound and in the state its decision saw; the answer is the bound row, or null where the
- * condition failed (a concurrent bind or the sweeper came first: the caller reads again). The rows are found by
- * their primary key (trace_id = any(ids) within the batch's txn_time span), so the statement probes only the
- * partitions of that span, one index probe per id, however much history is stored. The writes must name
+ * Applies binds with one statement per partition (one, as a rule: one round trip, one commit), each on its
+ * own terms: a row is updated only if it is still unbound and in the state its decision saw; the answer is the
+ * bound row, or null where the condition failed (a concurrent bind or the sweeper came first: the caller reads
+ * again). The statement names the partition the trace was read from and finds the rows by primary key, so it
+ * plans, locks and probes that partition alone, however much history is stored. The writes must name
  * distinct traces; the group-commit queue forms its batches so.
  */
 export async function applyBinds(sql: Sql, writes: readonly BindWrite[]): Promise<Array<BindRow | null>> {
-  const rows = writes.map(({ trace_id, txn_time, seen, update: u }, ord) => ({
-    ord, trace_id, txn_time: txn_time.toISOString(), seen_status: seen.status, seen_verification: seen.verification_status,
-    status: seen.status === 'SHADOW_HALTED' ? 'SHADOW_HALTED' : u.verification_status.toUpperCase(),
-    verification_status: u.verification_status, exchange_tx_id: u.exchange_tx_id, execution_status: u.execution_status,
-    execution_time: u.execution_time.toISOString(), executed_asset: u.executed_asset, executed_quantity: u.executed_quantity,
-    executed_side: u.executed_side, execution_price: u.execution_price, divergence_reason: u.divergence_reason, final_proof: u.final_proof,
-  }));
-  const times = writes.map((w) => w.txn_time.getTime());
-  const from = new Date(Math.min(...times));
-  const to = new Date(Math.max(...times));
-  const bound = await sql<Array<BindRow & { ord: number }>>`
-    update traces t set
-      status = u.status, verification_status = u.verification_status, exchange_tx_id = u.exchange_tx_id,
-      execution_status = u.execution_status, execution_time = u.execution_time, executed_asset = u.executed_asset,
-      executed_quantity = u.executed_quantity, executed_side = u.executed_side, execution_price = u.execution_price,
-      divergence_reason = u.divergence_reason, final_proof = u.final_proof, bound_at = clock_timestamp()
-    from jsonb_to_recordset(${sql.json(rows as never)}) as u(
-      ord int, trace_id uuid, txn_time timestamptz, seen_status text, seen_verification text, status text, verification_status text,
-      exchange_tx_id text, execution_status text, execution_time timestamptz, executed_asset text, executed_quantity double precision,
-      executed_side text, execution_price double precision, divergence_reason text, final_proof text)
-    where t.txn_time >= ${from} and t.txn_time <= ${to} and t.trace_id = any(${writes.map((w) => w.trace_id)}::uuid[])
-      and t.trace_id = u.trace_id and t.txn_time = u.txn_time and t.final_proof is null
-      and t.status = u.seen_status and t.verification_status = u.seen_verification
-    returning u.ord, ${sql.unsafe(BIND_COLUMNS.split(', ').map((c) => `t.${c}`).join(', '))}`;
   const out: Array<BindRow | null> = writes.map(() => null);
-  for (const { ord, ...row } of bound) out[ord] = row as BindRow;
+  const byPart = new Map<string, number[]>();
+  writes.forEach((w, i) => byPart.set(w.part, [...(byPart.get(w.part) ?? []), i]));
+  await Promise.all([...byPart].map(async ([part, indexes]) => {
+    const group = indexes.map((i) => writes[i] as BindWrite);
+    const rows = group.map(({ trace_id, txn_time, seen, update: u }, ord) => ({
+      ord, trace_id, txn_time: txn_time.toISOString(), seen_status: seen.status, seen_verification: seen.verification_status,
+      status: seen.status === 'SHADOW_HALTED' ? 'SHADOW_HALTED' : u.verification_status.toUpperCase(),
+      verification_status: u.verification_status, exchange_tx_id: u.exchange_tx_id, execution_status: u.execution_status,
+      execution_time: u.execution_time.toISOString(), executed_asset: u.executed_asset, executed_quantity: u.executed_quantity,
+      executed_side: u.executed_side, execution_price: u.execution_price, divergence_reason: u.divergence_reason, final_proof: u.final_proof,
+    }));
+    const times = group.map((w) => w.txn_time.getTime());
+    const bound = await sql.unsafe<Array<BindRow & { ord: number }>>(`
+      update ${tableName(part)} t set
+        status = u.status, verification_status = u.verification_status, exchange_tx_id = u.exchange_tx_id,
+        execution_status = u.execution_status, execution_time = u.execution_time, executed_asset = u.executed_asset,
+        executed_quantity = u.executed_quantity, executed_side = u.executed_side, execution_price = u.execution_price,
+        divergence_reason = u.divergence_reason, final_proof = u.final_proof, bound_at = clock_timestamp()
+      from jsonb_to_recordset($1::jsonb) as u(
+        ord int, trace_id uuid, txn_time timestamptz, seen_status text, seen_verification text, status text, verification_status text,
+        exchange_tx_id text, execution_status text, execution_time timestamptz, executed_asset text, executed_quantity double precision,
+        executed_side text, execution_price double precision, divergence_reason text, final_proof text)
+      where t.txn_time >= $2 and t.txn_time <= $3 and t.trace_id = any($4::uuid[])
+        and t.trace_id = u.trace_id and t.txn_time = u.txn_time and t.final_proof is null
+        and t.status = u.seen_status and t.verification_status = u.seen_verification
+      returning u.ord, ${BIND_COLUMNS.split(', ').map((c) => `t.${c}`).join(', ')}`,
+    [sql.json(rows as never), new Date(Math.min(...times)).toISOString(), new Date(Math.max(...times)).toISOString(), group.map((w) => w.trace_id)] as never[]);
+    for (const { ord, ...row } of bound) out[indexes[ord] as number] = row as BindRow;
+  }));
   return out;
 }
 
 /** How a process reads and writes binds: batched (./batching.ts) or, in a caller's transaction, directly. */
 export interface BindStore {
-  read(traceId: string): Promise<BindRow | null>;
+  read(traceId: string): Promise<BindRead | null>;
   write(w: BindWrite): Promise<BindRow | null>;
 }
-
-/** Binds without batching: every read and write its own statement on `sql`. */
-export const directBindStore = (sql: Sql): BindStore => ({
-  read: async (id) => (await readForBind(sql, [id]))[0] ?? null,
-  write: async (w) => (await applyBinds(sql, [w]))[0] ?? null,
-});
 
 /**
  * Binds optimistically, without an explicit transaction: read the trace, decide, then update only if it is
@@ -267,7 +313,7 @@ export async function bindTrace(store: BindStore, traceId: string, decide: (row:
     if (!row) return { kind: 'not_found' };
     if (row.final_proof !== null || row.status === 'ORPHAN') return { kind: 'already_bound', trace: row };
     const update = decide(row);
-    const bound = await store.write({ trace_id: row.trace_id, txn_time: row.txn_time, seen: row, update });
+    const bound = await store.write({ trace_id: row.trace_id, txn_time: row.txn_time, part: row.part, seen: row, update });
     if (bound) return { kind: 'bound', trace: bound };
   }
   throw new TradesealError('conflict', `trace ${traceId} kept changing while it was being bound; retry the bind`);
