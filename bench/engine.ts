@@ -618,7 +618,8 @@ async function main(): Promise<void> {
         log(`service time: ${opt.seconds} s per route over 1 connection`);
         const floorOne = await runLoad(specs.floor, one);
         checkErrors(floorOne, `${specs.floor.name} (1 connection)`, opt.maxErrorShare);
-        const authOne = await runLoad(specs.authorize, one);
+        // One connection takes turns among every agent, so that none exceeds the throttle alone.
+        const authOne = await runLoad(authorizeSpec(agents, regime as Regime, operator.privateKey, traces, 1), one);
         checkErrors(authOne, `${specs.authorize.name} (1 connection)`, opt.maxErrorShare);
         await preCreate(Math.ceil(floorOne.rps * opt.seconds * 1.3) + margin);
         bindState.exhausted = false;
