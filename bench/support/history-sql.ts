@@ -7,8 +7,8 @@
  * whichever worker runs it; only the random bits of the ids come from gen_random_uuid(). Per trace:
  * - `txn_time`: its slot of the month (`slot_ms` wide) plus a draw within the slot, whole milliseconds, so the
  *   month's traces are evenly spread and in index order;
- * - `trace_id`: UUIDv7 (RFC 9562 §5.7): the 48-bit big-endian Unix ms of txn_time, version 7, 12 random
- *   bits, the variant, 62 random bits; exactly the time src/engine/trace/id.ts reads back;
+ * - `trace_id`: the engine's layout (src/engine/trace/id.ts, a UUIDv8): random bits, version 8, the variant
+ *   of the random uuid (10), and the 48-bit Unix ms of txn_time as the last group, exactly what id.ts reads back;
  * - the mix: 1% ORPHAN, 4% EXPIRED, 3% DIVERGENT (twice the quantity), 0.5% MISMATCH (side), the rest
  *   MATCHED (5% of those a Partial fill below the quantity); an EXPIRED draw younger than the expiry plus a
  *   minute is MATCHED, so nothing is left Pending;
@@ -118,7 +118,7 @@ with rows as (
   cross join lateral (
     select n.i, m.at, ($6::uuid[])[b.agent] as agent_id, ($7::text[])[b.agent] as fingerprint, m.kind, m.kind = 'ORPHAN' as orphan, b.side, (${ASSETS})[b.a] as asset, b.qty, b.venue,
            b.drift_ms, b.lag_ms, m.price, m.txn_iso,
-           (substr(m.t, 1, 8) || '-' || substr(m.t, 9, 4) || '-7' || substr(b.r, 16, 3) || '-' || substr(b.r, 20, 4) || '-' || substr(b.r, 25, 12))::uuid as trace_id,
+           (substr(b.r, 1, 8) || '-' || substr(b.r, 10, 4) || '-8' || substr(b.r, 16, 3) || '-' || substr(b.r, 20, 4) || '-' || m.t)::uuid as trace_id,
            case when m.kind = 'ORPHAN' then '' else 'ord-' || lpad(n.i::text, 10, '0') end as client_order_id,
            case when m.kind = 'ORPHAN' then null when b.ot < 0.6 then 'Market' when b.ot < 0.9 then 'Limit' when b.ot < 0.95 then 'Twap' else 'Vwap' end as order_type,
            case when m.kind <> 'ORPHAN' and b.ot >= 0.6 and b.ot < 0.9 then m.price end as limit_price,

@@ -13,8 +13,8 @@
  * - `agents`: ids of registered agents to spread the traces over; when none are given, `syntheticAgents`
  *   (default 50) agents are registered (src/engine/store/agents.ts), their created_at moved before the history.
  * - Every authorized trace gets its trace_idempotency row and every ORPHAN its orphan_executions row; the mix
- *   and the shape of each row are described in ./history-sql.ts. Trace ids are UUIDv7 whose timestamp is the
- *   trace's txn_time in ms.
+ *   and the shape of each row are described in ./history-sql.ts. Trace ids are the engine's (src/engine/trace/id.ts),
+ *   whose last group is the trace's txn_time in ms.
  * - The transparency log's triggers do not fire (`session_replication_role = replica` in each chunk's
  *   transaction): the history is not in the log and log_queue stays empty, so the sequencer has no backlog.
  * - Each chunk (at most `chunkRows` traces of one month) commits on its own: on failure, drop the database.

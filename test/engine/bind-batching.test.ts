@@ -2,8 +2,8 @@
  * Bind under group commit (src/engine/store/batching.ts): concurrent binds are read by shared statements and
  * applied by shared statements, and each request still gets the answer it would get alone: bound (Matched or
  * Divergent), 409 for a trace already bound or bound by a concurrent request, 404 for a trace that does not
- * exist. Traces are found in the partition their time-ordered id names, including a trace sealed in an earlier
- * month; a trace whose id is not time-ordered (sealed before the rule), and one kept in the default partition
+ * exist. Traces are found in the partition their id names, including a trace sealed in an earlier
+ * month; a trace whose id names no time (sealed before the rule), and one kept in the default partition
  * (its month had no partition), are still found.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,7 +46,7 @@ describe('bind with group commit', () => {
     const raced = await Promise.all(Array.from({ length: 5 }, (_, i) => authorize(i)));
     const [legacy, old, stray] = await Promise.all([authorize(0), authorize(1), authorize(2)]);
     for (const [i, t] of bound.entries()) expect((await h.call('POST', '/engine/bind-execution', fill(t.id, `EX-B${i}`), t.token)).statusCode).toBe(200);
-    // A trace sealed before ids were time-ordered: a random (version 4) id.
+    // A trace sealed before ids named their time: a random (version 4) id.
     const legacyId = randomUUID();
     await h.store.sql`update traces set trace_id = ${legacyId} where trace_id = ${legacy!.id}`;
     // A trace sealed 40 days ago, in an earlier month's partition, under the id of that time.

@@ -56,6 +56,13 @@ beforeAll(async () => {
   serve = await startServerProcess(settings.env, 'workers');
   client = new Client(serve.url, N);
   regime = await publishRegime(client, settings.ownerToken);
+  // The worker that took the broadcast has it at once; the other re-reads it within ENGINE_STATE_REFRESH_MS
+  // (until then it fails closed, 403 regime_stale, as another instance would). Wait until both serve it.
+  await until('both workers serve the regime just published', async () => {
+    const answers = await Promise.all(Array.from({ length: 2 * N }, () => client.send({ method: 'GET', path: '/engine/regime', headers: { authorization: `Bearer ${settings.ownerToken}` } })));
+    const current = answers.filter((a) => a.status === 200 && body(a).regime_id === regime.regimeId);
+    return current.length === answers.length && new Set(current.map((a) => a.headers['x-served-by'])).size === 2;
+  });
 }, 120_000);
 afterAll(async () => {
   client?.close();

@@ -1,6 +1,6 @@
 /**
  * Seeded trace history (bench/support/history.ts), which the engine benchmark loads before it measures: even
- * months, UUIDv7 ids that name their txn_time, an idempotency row per authorized trace, traces that verify,
+ * months, ids that name their txn_time (UUIDv8, src/engine/trace/id.ts), an idempotency row per authorized trace, traces that verify,
  * nothing in the default partition and nothing queued for the transparency log.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,15 +10,16 @@ import { finalProof } from '../../src/engine/trace/seal.js';
 import { planChunks, planMonths } from '../../bench/support/history-plan.js';
 import { seedHistory, type SeedHistoryResult } from '../../bench/support/history.js';
 import { testStore, type TestStore } from '../helpers/db.js';
+import { traceTimeOf } from '../../src/engine/trace/id.js';
 
 const NOW = new Date('2026-03-17T10:00:00Z');
 const TRACES = 20_000;
 const MONTHS = 6;
 
-/** The Unix ms in the first 48 bits of a UUID, and its version and variant nibbles. */
+/** The Unix ms in the last 48 bits of a UUID, and its version and variant nibbles. */
 function uuidParts(id: string): { ms: number; version: string; variant: string } {
   const hex = id.replace(/-/g, '');
-  return { ms: Number.parseInt(hex.slice(0, 12), 16), version: hex[12] as string, variant: hex[16] as string };
+  return { ms: Number.parseInt(hex.slice(20), 16), version: hex[12] as string, variant: hex[16] as string };
 }
 
 describe('history plan', () => {
@@ -66,12 +67,12 @@ describe('seedHistory', () => {
     expect(progress.at(-1)).toBe(TRACES);
   });
 
-  it('gives every trace a UUIDv7 id whose timestamp is its txn_time in ms', async () => {
+  it('gives every trace an id of the engine\'s layout (UUIDv8) whose last group is its txn_time in ms', async () => {
     const rows = await store.sql<Array<{ trace_id: string; txn_time: Date }>>`select trace_id, txn_time from traces`;
     expect(rows).toHaveLength(TRACES);
     const wrong = rows.filter((r) => {
       const p = uuidParts(r.trace_id);
-      return p.version !== '7' || !'89ab'.includes(p.variant) || p.ms !== r.txn_time.getTime();
+      return p.version !== '8' || !'89ab'.includes(p.variant) || p.ms !== r.txn_time.getTime() || traceTimeOf(r.trace_id)?.getTime() !== r.txn_time.getTime();
     });
     expect(wrong).toEqual([]);
     expect(new Set(rows.map((r) => r.trace_id)).size).toBe(TRACES);

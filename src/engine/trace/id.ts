@@ -1,19 +1,33 @@
 /**
- * Trace ids are time-ordered (UUID version 7, RFC 9562 §5.7): the first 48 bits are the trace's txn_time in
- * Unix milliseconds, exactly. So an id names its own month partition: a bind, a read or a proof looks a trace up
- * by (trace_id, txn_time), one index probe in one partition, whatever the number of months stored. Ids of
- * other versions (the random ids of traces sealed before this rule) carry no time and are looked up in every
- * partition, as before.
+ * Trace ids name their trace's txn_time: UUID version 8 (RFC 9562 §5.8, the layout is ours) whose last group,
+ * 48 bits, is the txn_time in Unix milliseconds, exactly; the rest is random (74 bits, as many as a UUIDv7
+ * has). So an id names its own month partition: a bind, a read or a proof looks a trace up by (trace_id,
+ * txn_time) in one partition, whatever the number of months stored. The time is at the end, not at the front
+ * as in UUIDv7, so that the first characters stay random: an officer tells ids apart by them, and the CLI takes
+ * a short prefix of an id (src/cli/id-prefix.ts), which for ids that begin with the time would name every trace
+ * of the same minute. Ids of other versions (the random ids of traces sealed before this rule) carry no time
+ * and are looked up in every partition, as before.
+ *
+ *   rrrrrrrr-rrrr-8rrr-Vrrr-tttttttttttt   r random, 8 the version, V the variant (8, 9, a or b), t the ms
  */
-import { v7, version, validate } from 'uuid';
+import { randomFillSync } from 'node:crypto';
 
-/** A new trace id whose time is `txnTimeMs` (the trace's txn_time, whole milliseconds). */
+const TIMED = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-([0-9a-f]{12})$/i;
+const MAX_MS = 2 ** 48 - 1;
+
+/** A new trace id whose time is `txnTimeMs` (the trace's txn_time, whole milliseconds, 0 to 2^48 − 1). */
 export function newTraceId(txnTimeMs: number): string {
-  return v7({ msecs: txnTimeMs });
+  if (!Number.isInteger(txnTimeMs) || txnTimeMs < 0 || txnTimeMs > MAX_MS) throw new RangeError(`txnTimeMs must be a whole number of ms in 0..2^48-1, got ${txnTimeMs}`);
+  const b = randomFillSync(Buffer.alloc(16));
+  b[6] = 0x80 | ((b[6] as number) & 0x0f); // version 8
+  b[8] = 0x80 | ((b[8] as number) & 0x3f); // variant 10 (RFC 9562 §4.1)
+  b.writeUIntBE(txnTimeMs, 10, 6);
+  const hex = b.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** The txn_time a time-ordered trace id names, or null for an id that names none (not version 7). */
+/** The txn_time a trace id names, or null for an id that names none (not of this layout). */
 export function traceTimeOf(traceId: string): Date | null {
-  if (!validate(traceId) || version(traceId) !== 7) return null;
-  return new Date(Number.parseInt(traceId.slice(0, 8) + traceId.slice(9, 13), 16));
+  const m = TIMED.exec(traceId);
+  return m ? new Date(Number.parseInt(m[1] as string, 16)) : null;
 }
