@@ -118,7 +118,7 @@ describe('GET /v1/engine/heartbeat: a signed heartbeat from the signal service a
     expect(hb.signature.startsWith(`${scheme}:`)).toBe(true);
     expect(hb.timestamp_ms).toBeGreaterThanOrEqual(before);
     expect(hb.timestamp_ms).toBeLessThanOrEqual(Date.now());
-    expect(heartbeatSignatureValid(hb, publicKey)).toBe(true);
+    expect(await heartbeatSignatureValid(hb, publicKey)).toBe(true);
 
     const { agent_id, token } = await agent(server);
     const first = await call(server, 'POST', '/engine/authorize', { token, body: order(agent_id, hb) });
@@ -160,7 +160,7 @@ describe('a burst of concurrent requests on one server (they share draw statemen
     const burst = await Promise.all(Array.from({ length: 100 }, () => heartbeat(servers['ed25519-jcs']!)));
     expect(burst.every((r) => r.status === 200)).toBe(true);
     expect(new Set(burst.map((r) => r.body.sequence_id)).size).toBe(100);
-    for (const { body } of burst) expect(heartbeatSignatureValid(body, publicKey)).toBe(true);
+    for (const { body } of burst) expect(await heartbeatSignatureValid(body, publicKey)).toBe(true);
   });
 });
 

@@ -23,8 +23,8 @@ describe('issueHeartbeat', () => {
     expect(new Set(ids).size).toBe(10);
     for (const hb of issued) {
       expect(hb).toMatchObject({ regime_id: 2, mta_ref: regime.hash, timestamp_ms: h.clock.now });
-      expect(heartbeatSignatureValid(hb, h.operator.publicKey)).toBe(true);
-      expect(heartbeatSignatureValid({ ...hb, regime_id: 3 }, h.operator.publicKey)).toBe(false);
+      expect(await heartbeatSignatureValid(hb, h.operator.publicKey)).toBe(true);
+      expect(await heartbeatSignatureValid({ ...hb, regime_id: 3 }, h.operator.publicKey)).toBe(false);
     }
     expect(issued.find((hb) => hb.signature.startsWith('ed25519-jcs:'))).toBeDefined();
   });

@@ -68,7 +68,7 @@ describe('the CLI', () => {
       const hb = JSON.parse(res.stdout);
       expect(hb).toMatchObject({ regime_id: 2 });
       expect(hb.signature.startsWith(`${scheme}:`)).toBe(true);
-      expect(heartbeatSignatureValid(hb, stored.publicKey)).toBe(true);
+      expect(await heartbeatSignatureValid(hb, stored.publicKey)).toBe(true);
     }
   });
 
