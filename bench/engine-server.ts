@@ -9,7 +9,10 @@
  * - `GET /bench/noop`: does nothing (the HTTP stack alone);
  * - `POST /bench/floor`: one INSERT of a small row into `bench_floor` (the HTTP stack plus one commit);
  * - `POST /bench/floor-5rt`: four `select 1` and the same INSERT, in sequence: five round trips, as many as
- *   authorize and bind make, each as cheap as a statement can be (a diagnostic, not the floor).
+ *   authorize and bind make, each as cheap as a statement can be (a diagnostic, not the floor);
+ * - `POST /bench/floor-verify`: an authorize request's body, its heartbeat's Ed25519 signature verified as
+ *   authorize verifies it, and the body stored by the same one INSERT: what any authorize must do at least
+ *   (a diagnostic: an upper bound on authorize's throughput on this machine, not the floor).
  *
  * With `BENCH_WORKERS` = N > 1 it is a node:cluster primary, as `tradeseal serve --workers N` is: it migrates,
  * then forks N workers that serve on one port, each with a pool of BENCH_POOL / N connections; counts are the
@@ -24,6 +27,7 @@ import { writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { Session } from 'node:inspector/promises';
 import { loadConfig } from '../src/config.js';
+import { heartbeatSignatureValid, type SignedHeartbeat } from '../src/engine/heartbeat/check.js';
 import { bootstrapOwnerToken } from '../src/engine/store/tokens.js';
 import { buildApp } from '../src/http/app.js';
 import { openStore } from '../src/store/db.js';
@@ -97,6 +101,14 @@ async function serve(config: ReturnType<typeof loadConfig>, pool: number, port: 
   app.post<{ Body: { payload?: string } }>('/bench/floor-5rt', { schema: { hide: true } }, async (req) => {
     for (let i = 0; i < 4; i++) await sql`select 1 as one`;
     const [row] = await sql<Array<{ id: number }>>`insert into bench_floor (payload) values (${req.body?.payload ?? ''}) returning id`;
+    return { id: row?.id };
+  });
+  // A lower bound on authorize's work: receive its body, verify one heartbeat signature, commit one row of the
+  // body's size. Authorize does all of this and more, so its throughput cannot exceed this route's.
+  app.post<{ Body: { heartbeat?: SignedHeartbeat } }>('/bench/floor-verify', { schema: { hide: true } }, async (req, reply) => {
+    const hb = req.body?.heartbeat;
+    if (!hb || !(await heartbeatSignatureValid(hb, config.regimeOperatorPubkey))) return reply.code(403).send({ error: 'signature' });
+    const [row] = await sql<Array<{ id: number }>>`insert into bench_floor (payload) values (${JSON.stringify(req.body)}) returning id`;
     return { id: row?.id };
   });
   const url = await app.listen({ host: '127.0.0.1', port });

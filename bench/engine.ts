@@ -17,7 +17,8 @@
  *    heartbeat signed with the operator's key (signed ahead of the run), its sequence_id increasing per agent.
  * 4. For each workers × mode × connections: the floor, authorize and bind, each a warm-up then a measured
  *    run of --seconds, pipelining 1. Bind binds traces that authorize created, each once.
- * 5. In the first scenario also: floor-5rt and noop, the service time over one connection, and profiles.
+ * 5. In the first scenario also: floor-5rt, floor-verify (authorize's body, one signature verified, one
+ *    INSERT: an upper bound on authorize here) and noop, the service time over one connection, and profiles.
  * 6. With --history: N traces of history stored, then the first scenario again (the scale run).
  * 7. Prints a summary against the targets (information, never a failure), each scenario's table, where the
  *    CPU and the SQL went, and writes the same to bench/results/engine-latest.json.
@@ -216,6 +217,16 @@ function roundTripsSpec(): LoadSpec {
   return { name: 'POST /bench/floor-5rt (diagnostic)', method: 'POST', path: '/bench/floor-5rt', connection: () => ({ next: () => ({ body }) }) };
 }
 
+/**
+ * Authorize's bodies (each with a fresh client_order_id and a presigned heartbeat) sent to the lower-bound
+ * route: one signature verified, one INSERT. The heartbeats are taken from the agents' presigned stock, as
+ * authorize's are; the route records no sequence, and authorize's later heartbeats carry higher ones.
+ */
+function verifyFloorSpec(agents: Agent[], regime: Regime, operatorKey: KeyObject, connections: number): LoadSpec {
+  const plan = authorizeSpec(agents, regime, operatorKey, [], connections);
+  return { ...plan, name: 'POST /bench/floor-verify (diagnostic)', path: '/bench/floor-verify' };
+}
+
 interface PendingTrace {
   traceId: string;
   agent: Agent;
@@ -403,6 +414,7 @@ interface ScenarioResult {
   /** Diagnostic routes are measured in the first scenario only. */
   noop: Measured | null;
   roundTrips: Measured | null;
+  verifyFloor: Measured | null;
   floor: Measured;
   authorize: Measured;
   bind: Measured;
@@ -529,6 +541,7 @@ async function main(): Promise<void> {
         noop: noopSpec(),
         floor: floorSpec(),
         roundTrips: roundTripsSpec(),
+        verifyFloor: verifyFloorSpec(agents, regime as Regime, operator.privateKey, scenario.connections),
         authorize: authorizeSpec(agents, regime as Regime, operator.privateKey, traces, scenario.connections),
         bind: bindSpec(traces, bindState),
       };
@@ -577,6 +590,11 @@ async function main(): Promise<void> {
       // the replay window when used; what is left is dropped.
       const presignPerAgent = Math.ceil((floor.result.rps * 1.3 * Math.min(opt.seconds + opt.warmup, 20)) / agents.length);
       log(`signing ${(presignPerAgent * agents.length).toLocaleString('en-US')} heartbeats ahead of the authorize run…`);
+      let verifyFloor: Measured | null = null;
+      if (first) {
+        presign(agents, presignPerAgent, regime as Regime, operator.privateKey);
+        verifyFloor = await measure(specs.verifyFloor);
+      }
       const signedBefore = agents.reduce((n, a) => n + a.sequence, 0);
       presign(agents, presignPerAgent, regime as Regime, operator.privateKey);
       const authorize = await measure(specs.authorize, {
@@ -653,7 +671,7 @@ async function main(): Promise<void> {
         }
       }
       const rssPeakMb = server.workerPids.map((pid) => peakRssMb(pid) ?? Number.NaN);
-      return { scenario, settings: await readSettings(), noop, roundTrips, floor, authorize, bind, rssPeakMb };
+      return { scenario, settings: await readSettings(), noop, roundTrips, verifyFloor, floor, authorize, bind, rssPeakMb };
     };
 
     // 3. The matrix: for each server size, each commit mode, each connection count.
@@ -735,7 +753,7 @@ function targetsOf(r: ScenarioResult): Target[] {
 
 function scenarioReport(r: ScenarioResult, db: BenchDatabase, detail: boolean): string[] {
   const floorRps = r.floor.result.rps;
-  const all = [r.noop, r.floor, r.roundTrips, r.authorize, r.bind].filter((m): m is Measured => m !== null);
+  const all = [r.noop, r.floor, r.roundTrips, r.verifyFloor, r.authorize, r.bind].filter((m): m is Measured => m !== null);
   const relative = (m: Measured): number => m.result.rps / floorRps;
   const errors = (m: Measured): number => m.result.non2xx + m.result.socketErrors;
   const out: string[] = [];
@@ -796,7 +814,7 @@ function scenarioJson(r: ScenarioResult): Record<string, unknown> {
   return {
     mode: r.scenario.mode, durable: r.scenario.mode === 'durable', workers: r.scenario.workers, connections: r.scenario.connections,
     pool: r.scenario.pool, history_traces: r.scenario.history, settings: r.settings, floor_route: r.floor.route,
-    routes: [r.noop, r.floor, r.roundTrips, r.authorize, r.bind].filter((m): m is Measured => m !== null).map((m) => routeJson(m, floorRps)),
+    routes: [r.noop, r.floor, r.roundTrips, r.verifyFloor, r.authorize, r.bind].filter((m): m is Measured => m !== null).map((m) => routeJson(m, floorRps)),
     targets: targetsOf(r).map((t) => ({ route: t.route, relative_to_floor: t.relative, min_relative: TARGET_RELATIVE, throughput: t.throughputMet ? 'MET' : 'NOT MET',
       p99_ms: t.p99, p99_relative_to_floor: t.p99Ratio, max_p99_relative: TARGET_P99_RATIO, p99: t.p99Met ? 'MET' : 'NOT MET' })),
     rss_peak_mb_per_worker: r.rssPeakMb, max_rss_mb: TARGET_RSS_MB,
