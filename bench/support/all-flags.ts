@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { BenchmarkName } from './summary.js';
 
-export const ORDER: BenchmarkName[] = ['engine', 'pipeline', 'signals', 'quant'];
+export const ORDER: BenchmarkName[] = ['engine', 'pipeline', 'signals', 'quant', 'signal'];
 /** Flags both load benchmarks take; any other flag goes to the engine alone. */
 const SHARED: Record<string, BenchmarkName[]> = { seconds: ['engine', 'signals'], connections: ['engine', 'signals'], pool: ['engine', 'signals'] };
 
@@ -18,7 +18,7 @@ export interface BenchmarkPlan {
 
 /** Splits the command line: this command's own flags, and each benchmark's (a flag followed by a non-flag takes it as value). */
 export function planBenchmarks(argv: readonly string[], defaultResults: string): BenchmarkPlan {
-  const out: BenchmarkPlan = { only: [...ORDER], results: defaultResults, flags: { engine: [], pipeline: [], signals: [], quant: [] } };
+  const out: BenchmarkPlan = { only: [...ORDER], results: defaultResults, flags: { engine: [], pipeline: [], signals: [], quant: [], signal: [] } };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (!arg.startsWith('--')) throw new Error(`unexpected argument ${arg}: every argument is a --flag, with its value after it`);

@@ -7,17 +7,18 @@
 import { renderTable } from '../../src/cli/table.js';
 import { engineRows } from './summary-engine.js';
 import { pipelineRows, quantRows, signalsRows } from './summary-others.js';
+import { signalRows } from './summary-signal.js';
 import type { SummaryRow } from './summary-row.js';
 
 export type { SummaryRow };
 
-export type BenchmarkName = 'engine' | 'pipeline' | 'signals' | 'quant';
+export type BenchmarkName = 'engine' | 'pipeline' | 'signals' | 'quant' | 'signal';
 
 /** The JSON a benchmark wrote, or why there is none (it failed, or wrote nothing in this run). */
 export type BenchmarkOutcome = { json: unknown } | { missing: string };
 
 const ADAPTERS: Record<BenchmarkName, (json: unknown) => SummaryRow[]> = {
-  engine: engineRows, pipeline: pipelineRows, signals: signalsRows, quant: quantRows,
+  engine: engineRows, pipeline: pipelineRows, signals: signalsRows, quant: quantRows, signal: signalRows,
 };
 
 /** The rows of every benchmark, in the order given. */

@@ -42,6 +42,17 @@ const quant = {
   backtest: { command: { median_ms: 10, p95_ms: 12 }, service: { median_ms: 2, p95_ms: 60 }, arithmetic: { median_ms: 1, p95_ms: 1.5 } },
 };
 
+/** The signal-quality benchmark's JSON, cut to what the table reads: the full window, and out of sample with an undefined Calmar. */
+const figures = (sharpe: number | null, calmar: number | null) => ({ sharpe, calmar, cagr: 0.05, max_drawdown: -0.2, avg_exposure: 0.5, turnover_per_year: 3, changes_per_year: 5 });
+const signal = {
+  evaluation: {
+    windows: {
+      full: { first_day: '2007-10-09', last_day: '2025-11-26', strategies: { regime: figures(0.8, 0.3), ma200: figures(0.7, 0.3), buy_and_hold: figures(0.6, 0.2) } },
+      out_of_sample: { first_day: '2017-01-03', last_day: '2025-11-26', strategies: { regime: figures(0.9, null), ma200: figures(0.9, 0.4), buy_and_hold: figures(0.8, 0.4) } },
+    },
+  },
+};
+
 const pick = (rows: SummaryRow[], run: string, what: string): SummaryRow | undefined => rows.find((r) => r.run === run && r.what === what);
 
 describe('the summary table', () => {
@@ -88,6 +99,18 @@ describe('the summary table', () => {
       ['quant', '', 'backtest, command (median)', '10.00 ms', "read of the window's rows: 4.00 ms", '2.50x', '< 50 ms', 'MET'],
       ['quant', '', 'backtest, service (p95)', '60.00 ms', "read of the window's rows: 5.00 ms", '12.00x', '< 50 ms', 'NOT MET'],
     ]);
+  });
+
+  it('judges the regime strategy against the 200-day rule: ahead over the full window, not behind out of sample', () => {
+    expect(summaryCells(summaryRows([['signal', { json: signal }]]))).toEqual([
+      ['signal', 'full 2007-10-09 to 2025-11-26', 'regime strategy, Sharpe', '0.800', '200-day MA rule: 0.700', '', '> 200-day MA rule', 'MET'],
+      // Equal is not ahead over the full window…
+      ['signal', 'full 2007-10-09 to 2025-11-26', 'regime strategy, Calmar', '0.300', '200-day MA rule: 0.300', '', '> 200-day MA rule', 'NOT MET'],
+      // …but is not behind out of sample; an undefined figure meets no target.
+      ['signal', 'out-of-sample 2017-01-03 to 2025-11-26', 'regime strategy, Sharpe', '0.900', '200-day MA rule: 0.900', '', '>= 200-day MA rule', 'MET'],
+      ['signal', 'out-of-sample 2017-01-03 to 2025-11-26', 'regime strategy, Calmar', 'n/a', '200-day MA rule: 0.400', '', '>= 200-day MA rule', 'NOT MET'],
+    ]);
+    expect(summaryRows([['signal', { json: { evaluation: { windows: {} } } }]])[0]?.what).toMatch(/^no result: its JSON is not of the expected shape/);
   });
 
   it('gives a benchmark without a usable result one row saying why, and keeps the others', () => {
