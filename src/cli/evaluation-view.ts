@@ -26,7 +26,10 @@ const span = (w: WindowEvaluation): string => (w.days === 0 ? 'no evaluated day'
 /** The three strategies over the full window, in-sample and out-of-sample. */
 export function renderWindows(e: Evaluation): string {
   const rows = WINDOW_NAMES.flatMap((name) => STRATEGIES.map((s) => [WINDOW_LABELS[name], STRATEGY_LABELS[s], ...figureCells(e.windows[name].strategies[s])]));
-  const spans = WINDOW_NAMES.map((name) => `${WINDOW_LABELS[name]} ${e.windows[name].from} to ${e.windows[name].to} (${span(e.windows[name])})`);
+  const spans = WINDOW_NAMES.map((name) => {
+    const w = e.windows[name];
+    return w.from > w.to ? `${WINDOW_LABELS[name]} (none of it in the full window)` : `${WINDOW_LABELS[name]} ${w.from} to ${w.to} (${span(w)})`;
+  });
   return [`windows: ${spans.join('; ')}`, renderTable(['window', 'strategy', ...FIGURE_HEADERS], rows)].join('\n');
 }
 
