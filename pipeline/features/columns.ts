@@ -5,7 +5,7 @@
  */
 export interface FeatureColumn {
   name: string;
-  table: 'levels' | 'liquidity' | 'momentum';
+  table: 'levels' | 'liquidity' | 'momentum' | 'trend';
   description: string;
   optional?: true;
 }
@@ -41,6 +41,7 @@ export const FEATURE_COLUMNS: readonly FeatureColumn[] = [
   col('momentum', 'dollar_strength', 'gauge tanh(mom_z_dollar / 2)'),
   col('levels', 'equity_close', 'GSPC close, index points'),
   col('levels', 'ret_equity', 'GSPC daily simple return (close over previous close − 1)'),
+  col('trend', 'equity_trend_200d', 'ln(GSPC close / its mean over the 200 closes ending on the day); NaN before 200 closes'),
   col('levels', 'spy_close', 'SPY adjusted close, USD', true),
   col('levels', 'ret_spy', 'SPY daily simple return (the dividend-adjusted alternative)', true),
   col('levels', 'gold_close', 'GLD close, USD (from 2004-11-18)', true),

@@ -18,6 +18,7 @@ import { FEATURE_COLUMNS } from './columns.js';
 import { dollarSpliceWarning, LEVELS_SQL } from './levels.js';
 import { LIQUIDITY_SQL } from './liquidity.js';
 import { MOMENTUM_SQL } from './momentum.js';
+import { TREND_SQL } from './trend.js';
 import { describeVintage, type Vintage } from './vintage.js';
 
 export interface FeatureFrame {
@@ -41,6 +42,7 @@ export async function buildFeatureTables(conn: DuckDBConnection, asOf: string | 
   await conn.run(LEVELS_SQL);
   await conn.run(LIQUIDITY_SQL);
   await conn.run(MOMENTUM_SQL);
+  await conn.run(TREND_SQL);
   return { bounds, warnings: splice ? [splice] : [] };
 }
 
@@ -48,7 +50,7 @@ export async function buildFeatureTables(conn: DuckDBConnection, asOf: string | 
 export const FRAME_SQL = `
 SELECT strftime(date, '%Y-%m-%d') AS date,
        ${FEATURE_COLUMNS.map((c) => `${c.table}.${c.name} AS ${c.name}`).join(',\n       ')}
-FROM levels JOIN liquidity USING (date) JOIN momentum USING (date)
+FROM levels JOIN liquidity USING (date) JOIN momentum USING (date) JOIN trend USING (date)
 ORDER BY date`;
 
 function firstComplete(dates: readonly string[], columns: Record<string, Float64Array>): string | null {

@@ -7,6 +7,13 @@
 export const MOMENTUM_DAYS = 20;
 
 /**
+ * Trailing window, in trading days, of the equity trend: the log of the equity close over its mean over the
+ * TREND_DAYS closes ending on the day (the 200 days of the moving-average rule every equity desk knows).
+ * NaN until TREND_DAYS closes exist.
+ */
+export const TREND_DAYS = 200;
+
+/**
  * Trailing window, in trading days (about one year), of the net-liquidity z-score and of the daily-change
  * volatility that standardizes each momentum. The window ends on the day itself and must be full: a
  * z-score over a few weeks of data would swing wildly, so the first year of the calendar has NaN there.

@@ -1,7 +1,7 @@
 /**
  * `walkForwardOffThread`: the walk-forward of `walk-forward.ts`, run in a worker thread, so the process
  * that runs the pipeline keeps its event loop: when it owns the embedded store, the store goes on serving
- * other processes (a `serve` starting, a command reading) through the ~15 s of model fits, and the progress
+ * other processes (a `serve` starting, a command reading) through the model fits (about 30–45 s for the bundled history), and the progress
  * display goes on moving. The result is the same as `walkForward`'s, number for number (typed arrays cross
  * threads by structured clone, which copies doubles exactly).
  *

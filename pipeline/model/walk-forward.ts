@@ -10,6 +10,7 @@
  * re-expressed in the new factor basis through the previous smoothed posteriors, which keeps EM short.
  * Pure: a feature frame in, per-day model outputs out.
  */
+import { HmmError } from '../hmm/errors.js';
 import { fit as fitHmm } from '../hmm/fit.js';
 import { backward, filterStep, forward, smoothed } from '../hmm/inference.js';
 import { permuteModel } from '../hmm/matching.js';
@@ -21,16 +22,24 @@ export interface WalkForwardOptions {
   seed: number;
   /** Trading days of data before the first fit (3 years). */
   burnInDays: number;
-  /** EM restarts of the first (cold) fit; later refits start from the previous fit and run once. */
+  /** EM restarts of the first (cold) fit; later refits start from the previous fit. */
   restarts: number;
-  /** Restarts of a warm refit (the warm start, then seeded perturbations of it). */
+  /**
+   * Restarts of a warm refit: the warm start, then seeded perturbations of it; the best likelihood wins.
+   * 3, not 1: with one, a refit follows the previous fit into whatever local optimum it was in, and the
+   * published history depended on the seed (pipeline/README.md, "Research").
+   */
   warmRestarts: number;
   maxIter: number;
   tol: number;
   covFloor: number;
+  /** The feature-frame columns the PCA reads. */
+  pcaInputs: readonly string[];
+  /** Trading days in each refit's window, ending on the refit day; 0 for an expanding window from the first complete day. */
+  fitWindowDays: number;
 }
 
-export const DEFAULT_WALK_FORWARD: WalkForwardOptions = Object.freeze({ seed: 7, burnInDays: 756, restarts: 6, warmRestarts: 1, maxIter: 200, tol: 1e-3, covFloor: 1e-3 });
+export const DEFAULT_WALK_FORWARD: WalkForwardOptions = Object.freeze({ seed: 7, burnInDays: 756, restarts: 6, warmRestarts: 3, maxIter: 200, tol: 1e-3, covFloor: 1e-3, pcaInputs: PCA_INPUTS, fitWindowDays: 0 });
 
 export interface ModelDay {
   /** Index into the frame's dates. */
@@ -73,8 +82,8 @@ function columnOf(frame: FrameLike, name: string): Float64Array {
 }
 
 /** The first index from which every model input is a finite number on every day. */
-export function firstCompleteIndex(frame: FrameLike): number {
-  const cols = [...PCA_INPUTS, ...Object.values(LABEL_INPUTS)].map((n) => columnOf(frame, n));
+export function firstCompleteIndex(frame: FrameLike, pcaInputs: readonly string[] = PCA_INPUTS): number {
+  const cols = [...pcaInputs, ...Object.values(LABEL_INPUTS)].map((n) => columnOf(frame, n));
   let last = -1;
   for (let t = 0; t < frame.dates.length; t++) if (cols.some((c) => !Number.isFinite(c[t]))) last = t;
   return last + 1;
@@ -89,25 +98,34 @@ export function refitIndices(dates: readonly string[], first: number): number[] 
   return out;
 }
 
+/** The fit before: its smoothed posteriors over its window (which began at frame index `start`) and its model. */
+interface Previous {
+  gamma: Float64Array;
+  model: GaussianHmm;
+  start: number;
+}
+
 /** A warm start in the new basis: the previous fit's states, re-estimated from its smoothed posteriors. */
-function warmStartFrom(prev: { gamma: Float64Array; model: GaussianHmm }, X: Float64Array[]): GaussianHmm {
+function warmStartFrom(prev: Previous, X: Float64Array[], xStart: number): GaussianHmm {
   const K = prev.model.K;
   const d = X[0]!.length;
-  const T = prev.gamma.length / K;
+  // The previous window's days that are also in this one (all of them with an expanding window).
+  const skip = xStart - prev.start;
+  const T = Math.min(prev.gamma.length / K - skip, X.length);
   const means: Float64Array[] = [];
   const covars: Float64Array[] = [];
   for (let k = 0; k < K; k++) {
     const m = new Float64Array(d);
     let w = 0;
     for (let t = 0; t < T; t++) {
-      const g = prev.gamma[t * K + k]!;
+      const g = prev.gamma[(t + skip) * K + k]!;
       w += g;
       for (let j = 0; j < d; j++) m[j]! += g * X[t]![j]!;
     }
     for (let j = 0; j < d; j++) m[j] = m[j]! / (w || 1);
     const c = new Float64Array(d * d);
     for (let t = 0; t < T; t++) {
-      const g = prev.gamma[t * K + k]!;
+      const g = prev.gamma[(t + skip) * K + k]!;
       for (let a = 0; a < d; a++) for (let b = 0; b < d; b++) c[a * d + b]! += (g * (X[t]![a]! - m[a]!) * (X[t]![b]! - m[b]!)) / (w || 1);
     }
     for (let a = 0; a < d; a++) c[a * d + a]! += 1e-3;
@@ -115,6 +133,26 @@ function warmStartFrom(prev: { gamma: Float64Array; model: GaussianHmm }, X: Flo
     covars.push(c);
   }
   return { K, d, startProb: Float64Array.from(prev.model.startProb), transmat: Float64Array.from(prev.model.transmat), means, covars };
+}
+
+const finiteModel = (m: GaussianHmm): boolean =>
+  [m.startProb, m.transmat, ...m.means, ...m.covars].every((a) => a.every((x) => Number.isFinite(x)));
+
+/**
+ * One refit: from the warm start (and seeded perturbations of it), or cold (k-means restarts) for the first
+ * fit. When every warm restart fails numerically (a state the new window leaves empty can make the warm start
+ * degenerate), the refit starts cold instead, with the same seed, so a night's run never stops on it.
+ */
+function refit(X: Float64Array[], warm: GaussianHmm | null, o: WalkForwardOptions, seed: number): ReturnType<typeof fitHmm> {
+  const common = { K: 4, maxIter: o.maxIter, tol: o.tol, covFloor: o.covFloor, seed };
+  if (warm && finiteModel(warm)) {
+    try {
+      return fitHmm(X, { ...common, restarts: o.warmRestarts, warmStart: warm });
+    } catch (error) {
+      if (!(error instanceof HmmError) || error.code === 'hmm_invalid_argument') throw error;
+    }
+  }
+  return fitHmm(X, { ...common, restarts: o.restarts });
 }
 
 const plain = (m: GaussianHmm): ModelFit['hmm'] => ({
@@ -165,10 +203,10 @@ interface InForce {
  */
 export function walkForward(frame: FrameLike, options: Partial<WalkForwardOptions> = {}, resume?: ResumePoint, onRefit?: RefitProgress): WalkForwardResult {
   const o = { ...DEFAULT_WALK_FORWARD, ...options };
-  const s0 = firstCompleteIndex(frame);
+  const s0 = firstCompleteIndex(frame, o.pcaInputs);
   const f0 = s0 + o.burnInDays;
   if (f0 >= frame.dates.length) throw new NotEnoughHistory(frame.dates.length - s0, o.burnInDays + 1);
-  const inputs = PCA_INPUTS.map((n) => columnOf(frame, n));
+  const inputs = o.pcaInputs.map((n) => columnOf(frame, n));
   // Each day's input row, made once: every refit reads the whole expanding window again.
   const rowCache: Float64Array[] = [];
   const rowAt = (t: number): Float64Array => {
@@ -183,16 +221,18 @@ export function walkForward(frame: FrameLike, options: Partial<WalkForwardOption
   const label = Object.fromEntries(Object.entries(LABEL_INPUTS).map(([k, n]) => [k, columnOf(frame, n)])) as Record<keyof typeof LABEL_INPUTS, Float64Array>;
   const refits = refitIndices(frame.dates, f0);
   const isRefit = new Map(refits.map((t, r) => [t, r]));
+  /** The first day of the window of a refit on day `at`. */
+  const windowStart = (at: number): number => (o.fitWindowDays > 0 ? Math.max(s0, at - o.fitWindowDays + 1) : s0);
   const windowRows = (at: number): Float64Array[] => {
     const rows: Float64Array[] = [];
-    for (let t = s0; t <= at; t++) rows.push(rowAt(t));
+    for (let t = windowStart(at); t <= at; t++) rows.push(rowAt(t));
     return rows;
   };
   const stayOf = (m: GaussianHmm): Float64Array => Float64Array.from({ length: 4 }, (_, k) => m.transmat[k * 4 + k]!);
 
   const days: ModelDay[] = [];
   const fits: ModelFit[] = [];
-  let prev: { gamma: Float64Array; model: GaussianHmm } | null = null;
+  let prev: Previous | null = null;
   let current: InForce | null = null;
   let filtered = new Float64Array(4);
   let from = f0;
@@ -230,27 +270,24 @@ export function walkForward(frame: FrameLike, options: Partial<WalkForwardOption
       const X = windowRows(at).map((row) => project(current!.pca, row));
       const le = logEmissions(current.model, X);
       const fw = forward(current.model, le);
-      prev = { gamma: smoothed(fw, backward(current.model, le, fw.logNormalizers)), model: current.model };
+      prev = { gamma: smoothed(fw, backward(current.model, le, fw.logNormalizers)), model: current.model, start: windowStart(at) };
     }
     const rows = windowRows(t);
-    const pca = fitPca(rows);
+    const pca = fitPca(rows, o.pcaInputs);
     const X = rows.map((row) => project(pca, row));
-    const result = fitHmm(X, {
-      K: 4, restarts: prev ? o.warmRestarts : o.restarts, maxIter: o.maxIter, tol: o.tol, covFloor: o.covFloor, seed: (o.seed + r * 7919) >>> 0,
-      ...(prev ? { warmStart: warmStartFrom(prev, X) } : {}),
-    });
+    const result = refit(X, prev ? warmStartFrom(prev, X, windowStart(t)) : null, o, (o.seed + r * 7919) >>> 0);
     const raw = result.model;
     const le = logEmissions(raw, X);
     const fw = forward(raw, le);
     const gamma = smoothed(fw, backward(raw, le, fw.logNormalizers));
-    const slice = (c: Float64Array): Float64Array => c.subarray(s0, t + 1);
+    const slice = (c: Float64Array): Float64Array => c.subarray(windowStart(t), t + 1);
     const names = labelStates(stateProfiles(gamma, 4, { hy: slice(label.hy), vix: slice(label.vix), ret: slice(label.ret), y10Mom: slice(label.y10Mom), liqChange: slice(label.liqChange) }));
     const perm = [names.expansion, names.recovery, names.tightening, names.risk_off];
     const model = permuteModel(raw, perm);
     const T = X.length;
     const gammaOrdered = new Float64Array(T * 4);
     for (let i = 0; i < T; i++) for (let k = 0; k < 4; k++) gammaOrdered[i * 4 + k] = gamma[i * 4 + perm[k]!]!;
-    prev = { gamma: gammaOrdered, model };
+    prev = { gamma: gammaOrdered, model, start: windowStart(t) };
     const fitDate = frame.dates[t]!;
     current = { pca, model, fitDate, stay: stayOf(model) };
     fits.push({ fit_date: fitDate, pca, hmm: plain(model), log_likelihood: result.logLikelihood, iterations: result.iterations });

@@ -10,8 +10,8 @@
  *   `direction`: the factor's score in standard deviations of its fit window (value / √λ, λ = its share ×
  *   the number of inputs) within ±0.5 is `neutral`; otherwise its stress orientation decides: the sign of
  *   Σ loading × stress sign over the inputs, the stress signs being +1 for the high-yield spread, VIX and
- *   their momentum, −1 for the net liquidity z-score, 0 for the rest (curve, yield and dollar moves are not
- *   stress in every regime). A factor moved in its stress direction is `bearish`, against it `bullish`; a
+ *   their momentum, −1 for the net liquidity z-score and the equity trend, 0 for the rest (curve, yield and
+ *   dollar moves are not stress in every regime). A factor moved in its stress direction is `bearish`, against it `bullish`; a
  *   factor without a stress orientation is `neutral`.
  * - stress_indicators: the level on the day and its z-score against the trailing 90 published days (the day
  *   included; sample standard deviation); `normal` below |z| 2, `elevated` from 2, `extreme` from 3,
@@ -60,7 +60,7 @@ export const THRESHOLDS = { elevated: 2, extreme: 3, explainedVariancePct: 60, p
 
 /** Stress sign of each PCA input (see the module comment); inputs not named here count 0. */
 export const STRESS_SIGN: Readonly<Record<string, number>> = Object.freeze({
-  hy_spread_pct: 1, vix: 1, mom_z_hy: 1, mom_z_vix: 1, net_liq_zscore: -1,
+  hy_spread_pct: 1, vix: 1, mom_z_hy: 1, mom_z_vix: 1, net_liq_zscore: -1, equity_trend_200d: -1,
 });
 
 export const INPUT_LABELS: Readonly<Record<string, string>> = Object.freeze({
@@ -73,6 +73,7 @@ export const INPUT_LABELS: Readonly<Record<string, string>> = Object.freeze({
   curve_10y2y_pp: '10Y-2Y curve',
   hy_spread_pct: 'high-yield spread',
   vix: 'volatility index',
+  equity_trend_200d: 'equity trend (close over its 200-day mean)',
 });
 
 /** The five stress indicators of the interface, in its order: name, unit, and the window column. */

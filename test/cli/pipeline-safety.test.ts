@@ -53,7 +53,7 @@ describe('while a pipeline run owns the embedded store', () => {
     expect(next.json()).toMatchObject({ published: true, last_day: '2008-06-30' });
     const runs = (await runCli(['pipeline', 'status', '--json'], env)).json().runs;
     expect(runs[1]).toMatchObject({ status: 'failed', as_of: null, error: expect.stringMatching(/^abandoned/) });
-  }, 180_000);
+  }, 420_000);
 });
 
 describe('what a run may do to the published history', () => {
@@ -63,7 +63,7 @@ describe('what a run may do to the published history', () => {
     expect(whatIf.stdout).toMatch(/what-if as of 2008-01-15 \(full\): computed \d+ trading days \(2006-12-20 to 2008-01-15\); nothing was published/);
     const june = await runCli(['signals', 'history', '--start', '2008-06-02', '--json'], env);
     expect(june.json().at(-1)).toMatchObject({ date: '2008-06-30' });
-  }, 120_000);
+  }, 300_000);
 
   it('a backfill that removes published days is refused without --force, and without --yes where nobody can confirm', async () => {
     const plain = await runCli(['pipeline', 'run', '--as-of', '2008-01-15', '--publish', '--json'], env);
@@ -81,13 +81,13 @@ describe('what a run may do to the published history', () => {
     expect((await runCli(['signals', 'history', '--start', '2008-01-16', '--json'], env)).json()).toEqual([]);
     const [latest] = (await runCli(['pipeline', 'status', '--json'], env)).json().runs;
     expect(latest.confirmed_by).toMatch(/^cli:/);
-  }, 180_000);
+  }, 420_000);
 
   it('an --as-of before the data allow a run names the first day a run can publish', async () => {
     const early = await runCli(['pipeline', 'run', '--as-of', '2006-06-01', '--json'], env);
     expect(early.code, describeRun(early)).toBe(2);
     expect(early.json().error).toMatchObject({ code: 'not_enough_history', detail: expect.stringContaining('the first day a run can publish is 2006-12-20'), hint: 'use --as-of 2006-12-20 or later' });
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('an operator\'s override', () => {
@@ -113,5 +113,5 @@ describe('an operator\'s override', () => {
     // The model's regime of 2008-01-15 is years old: show says it is stale and what to do.
     const stale = await runCli(['regime', 'show'], env);
     expect(stale.stdout).toMatch(/the regime in force is stale: its data \(2008-01-15\) are [\d.]+ days old, the policy allows 7\.0 days; authorize refuses every order \(regime_stale\) until you refresh the data/);
-  }, 180_000);
+  }, 420_000);
 });

@@ -55,7 +55,7 @@ describe('pipeline commands', () => {
     expect(tableLines[2]).toMatch(new RegExp(`^${year[253 - 60]![0]}\\s`));
     expect(tableLines.at(-1)).toBe(`the newest 60 of 253 days; older ones: --end ${year[253 - 61]![0]}, or --limit 253`);
     expect(limited.stdout.trimEnd().split('\n').slice(2, 7).map((l) => l.split(/\s+/)[0])).toEqual(year.slice(-5).map((r) => r[0]));
-  }, 120_000);
+  }, 300_000);
 
   it('refuses bad dates with exit 2', async () => {
     const bad = await runCli(['signals', 'history', '--start', '2008-13-01'], env);
@@ -100,5 +100,5 @@ describe('pipeline commands', () => {
     expect(lines.slice(0, firstPublished).filter((l) => l.event === 'started')).toHaveLength(1);
     expect(lines[firstPublished]).toMatchObject({ event: 'published', last_day: '2025-11-26' });
     expect(lines.at(-1)).toMatchObject({ event: 'stopped' });
-  }, 120_000);
+  }, 300_000);
 });

@@ -50,7 +50,7 @@ beforeAll(async () => {
   const runId = randomUUID();
   await store.sql`insert into signal_days ${store.sql(DATES.map((d, i) => signalRow(d, regimeOf(i), runId)))}`;
   await store.sql`insert into market_days ${store.sql(DATES.map((d, i) => ({ date: d, spy_close: CLOSES[i]!, gld_close: null })))}`;
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await store?.close();
   await empty?.close();
@@ -88,7 +88,7 @@ describe('tradeseal quant evaluate', () => {
     expect(e.windows.out_of_sample.strategies.ma200).toMatchObject({ avg_exposure: 1, turnover_per_year: 0, changes_per_year: 0 });
     // Published on the evaluated days of 2016: tightening until 2016-12-16 (50 days), then expansion (10).
     expect(e.years[0]!.regime_share).toEqual({ expansion: 10 / 60, recovery: 0, tightening: 50 / 60, risk_off: 0 });
-  }, 120_000);
+  }, 300_000);
 
   it('prints the tables of npm run bench:signal: windows, years, regime shares and the verdict', async () => {
     const [text, json] = await Promise.all([evaluate(), evaluate('--json')]);
@@ -106,7 +106,7 @@ describe('tradeseal quant evaluate', () => {
     // The verdict line says what the JSON's verdict says.
     const holds = json.json<Evaluation>().verdict.holds;
     expect(out).toMatch(new RegExp(`^verdict: the regime strategy is ahead of the 200-day rule on Sharpe and Calmar over the full window \\(2007-01-01 to 2025-12-31\\) and not behind it out of sample: ${holds ? 'YES' : 'NO'} \\(full: Sharpe`, 'm'));
-  }, 120_000);
+  }, 300_000);
 
   it('narrows every window to --from and --to; a window outside them has no figures', async () => {
     const res = await evaluate('--from', '2017-01-01', '--to', '2017-01-31', '--json');
@@ -118,7 +118,7 @@ describe('tradeseal quant evaluate', () => {
     expect(e.years.map((y) => y.name)).toEqual(['2017']);
     // Expansion was published before the window began: the whole window holds it.
     expect(e.windows.full.strategies.regime).toMatchObject({ avg_exposure: 1, turnover_per_year: 0, changes_per_year: 0 });
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('what it refuses', () => {
@@ -126,7 +126,7 @@ describe('what it refuses', () => {
     const res = await runCli(['quant', 'evaluate', '--json'], cliEnv(home, empty.url));
     expect(res.code, describeRun(res)).toBe(3);
     expect(res.json().error).toMatchObject({ code: 'not_found', detail: expect.stringContaining('no regime is published'), hint: expect.stringContaining('tradeseal pipeline run') });
-  }, 120_000);
+  }, 300_000);
 
   it('a window that ends before it starts, or a date that is not one, is exit 2; a window without an evaluated day exit 3', async () => {
     const [reversed, date, early] = await Promise.all([
@@ -140,11 +140,11 @@ describe('what it refuses', () => {
     expect(date.json().error).toMatchObject({ code: 'usage_error', detail: expect.stringContaining('"2017-02-30" is not a calendar date') });
     expect(early.code, describeRun(early)).toBe(3);
     expect(early.json().error.detail).toBe('no day between 2007-01-01 and 2016-06-30 can be evaluated: the evaluated days run from 2016-10-10 to 2017-02-24');
-  }, 120_000);
+  }, 300_000);
 
   it('a store out of reach is exit 6', async () => {
     const res = await runCli(['quant', 'evaluate', '--json'], cliEnv(home, 'postgres://tradeseal@127.0.0.1:1/unreachable'));
     expect(res.code, describeRun(res)).toBe(6);
     expect(res.json().error.code).toBe('service_unavailable');
-  }, 120_000);
+  }, 300_000);
 });

@@ -101,5 +101,5 @@ describe('tradeseal serve', () => {
 
     server.child.kill('SIGTERM');
     expect(await exited(server.child)).toBe(0);
-  }, 180_000);
+  }, 420_000);
 });

@@ -23,7 +23,7 @@ beforeAll(async () => {
   store = await testStore();
   env = cliEnv(home, store.url);
   run = await runPipeline(store.sql, { dataDir: path.join(REPO_ROOT, 'data/macro'), asOf: CUT, publish: true, seed: 7 });
-}, 300_000);
+}, 600_000);
 afterAll(async () => store?.close());
 
 /** The CSV as an analyst's own script would read it: split on new lines and commas. */
@@ -171,5 +171,5 @@ describe('the signal service\'s cache of the published history', () => {
     const after = await cache.all(store.sql);
     expect(after.length).toBeGreaterThan(before);
     expect(after.at(-1)!.date).toBe('2013-01-31');
-  }, 120_000);
+  }, 300_000);
 });

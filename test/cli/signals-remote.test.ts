@@ -23,7 +23,7 @@ beforeAll(async () => {
   await runPipeline(store.sql, { dataDir: path.join(REPO_ROOT, 'data/macro'), asOf: '2009-03-31', publish: true, seed: 7 });
   server = await startServer(configWith({ databaseUrl: store.url, logLevel: 'silent', port: 0 }), { services: ['signals'] });
   local = cliEnv(home, store.url);
-}, 300_000);
+}, 600_000);
 afterAll(async () => {
   await server?.close();
   await store?.close();
@@ -78,7 +78,7 @@ describe('signals commands against a remote service', () => {
       expect(run.code, describeRun(run)).toBe(0);
       expect(run.json()).toEqual(flagged.json());
     }
-  }, 120_000);
+  }, 300_000);
 
   it('backtest and export go through the service, which applies the key\'s tier', async () => {
     const pro = await keyOf('pro');
@@ -90,7 +90,7 @@ describe('signals commands against a remote service', () => {
     const csv = await runCli(['signals', 'export', '--url', server.url, '--key', free], local);
     expect(csv.code, describeRun(csv)).toBe(0);
     expect(csv.stdout.trim().split('\n')).toHaveLength(31);
-  }, 120_000);
+  }, 300_000);
 
   it('the service\'s refusals keep their code and exit code', async () => {
     const free = await keyOf('free');
@@ -105,7 +105,7 @@ describe('signals commands against a remote service', () => {
     const down = await runCli(['signals', 'latest', '--url', 'http://127.0.0.1:1', '--key', free, '--json'], local);
     expect(down.code).toBe(6);
     expect(down.json().error.code).toBe('service_unavailable');
-  }, 120_000);
+  }, 300_000);
 
   it('the operator commands (keys issue, set-tier, revoke, list; outbox) go through /v1/admin with an owner key, answering as the store does', async () => {
     const owner = await keyOf('owner');
@@ -145,5 +145,5 @@ describe('signals commands against a remote service', () => {
     expect(runsThere.json().runs[0]).toMatchObject({ status: 'published', last_day: '2009-03-31' });
     const runsByPro = await runCli(['pipeline', 'status', '--url', server.url, '--key', pro, '--json'], nowhere);
     expect(runsByPro.code, describeRun(runsByPro)).toBe(5);
-  }, 120_000);
+  }, 300_000);
 });

@@ -43,7 +43,7 @@ async function truncatedData(last: string): Promise<string> {
 beforeAll(async () => {
   store = await testStore();
   first = await runPipeline(store.sql, { ...base, asOf: CUT, publish: true });
-}, 300_000);
+}, 600_000);
 afterAll(async () => store?.close());
 
 describe('a what-if run (--as-of without --publish)', () => {
@@ -55,7 +55,7 @@ describe('a what-if run (--as-of without --publish)', () => {
     // The same numbers a run on that evening published (point in time): the published day agrees.
     const day = before.days.find((d) => d.date === '2008-10-10')!;
     expect(whatIf.latest).toMatchObject({ regime: day.regime, risk_score: day.risk_score });
-  }, 120_000);
+  }, 300_000);
 
   it('a backfill that would remove later days is refused before any work, without --force', async () => {
     const before = await snapshot(store.sql);
@@ -81,21 +81,21 @@ describe('a run never removes or rewrites published days on its own', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 300_000);
 
   it('a default run that cannot extend the history (another seed) stops instead of recomputing it', async () => {
     const before = await snapshot(store.sql);
     await expect(runPipeline(store.sql, { ...base, seed: 11, asOf: null }))
       .rejects.toMatchObject({ code: 'history_not_extendable', message: expect.stringContaining('made with seed 7; this run has seed 11') });
     expect((await snapshot(store.sql)).days).toEqual(before.days);
-  }, 120_000);
+  }, 300_000);
 
   it('--full with the same data and seed republishes the same numbers without asking', async () => {
     const full = await runPipeline(store.sql, { ...base, asOf: CUT, publish: true, full: true });
     expect(full.plan).toMatchObject({ mode: 'full', added: 0, changed: 0, removed: 0, unchanged: first.days });
     const [run] = await store.sql`select publish_plan, confirmed_by from model_runs where run_id = ${full.run_id}`;
     expect(run).toMatchObject({ publish_plan: { unchanged: first.days }, confirmed_by: null });
-  }, 120_000);
+  }, 300_000);
 
   it('--full that would rewrite published days with other numbers needs a confirmation; without one nothing changes', async () => {
     const before = await snapshot(store.sql);
@@ -105,7 +105,7 @@ describe('a run never removes or rewrites published days on its own', () => {
     const after = await snapshot(store.sql);
     expect(after.days).toEqual(before.days);
     expect(after.broadcast).toBe(before.broadcast);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('an operator\'s manual broadcast', () => {
@@ -118,7 +118,7 @@ describe('an operator\'s manual broadcast', () => {
     expect(await currentRegime(store.sql)).toMatchObject({ id: manual.id, source: 'manual' });
     const [record] = await store.sql`select status from model_runs where run_id = ${run.run_id}`;
     expect(record!.status).toBe('published');
-  }, 120_000);
+  }, 300_000);
 
   it('is lifted by a release, which broadcasts the newest published day again; a second release is refused', async () => {
     const held = await currentRegime(store.sql);
@@ -140,7 +140,7 @@ describe('an operator\'s manual broadcast', () => {
       expect(await currentRegime(store.sql), `round ${round}`).toMatchObject({ id: manual.id, source: 'manual' });
     }
     await releaseOverride(store.sql, 'test', null);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('a run left behind by a process that died', () => {
@@ -154,7 +154,7 @@ describe('a run left behind by a process that died', () => {
     expect(run.published).toBe(true);
     const [record] = await store.sql`select status, error from model_runs where run_id = ${ghost}`;
     expect(record).toMatchObject({ status: 'failed', error: expect.stringMatching(/^abandoned/) });
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('a backfill with --force', () => {
@@ -176,5 +176,5 @@ describe('a backfill with --force', () => {
     expect(after.days.map((d) => ({ ...d, run_id: null }))).toEqual(before.days.filter((d) => d.date <= '2008-10-10').map((d) => ({ ...d, run_id: null })));
     const [record] = await store.sql`select confirmed_by, publish_plan from model_runs where run_id = ${run.run_id}`;
     expect(record).toMatchObject({ confirmed_by: 'test-operator', publish_plan: { removed } });
-  }, 120_000);
+  }, 300_000);
 });

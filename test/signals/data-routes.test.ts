@@ -25,7 +25,7 @@ beforeAll(async () => {
   store = await testStore({ max: 20 });
   await runPipeline(store.sql, { dataDir: path.join(REPO_ROOT, 'data/macro'), asOf: CUT, publish: true, seed: 7 });
   app = await documented(await buildApp(configWith({ logLevel: 'silent', publicBaseUrl: 'https://signals.example' }), { sql: store.sql, logger: false, services: ['signals'] }));
-}, 300_000);
+}, 600_000);
 afterAll(async () => {
   await app?.close();
   await store?.close();

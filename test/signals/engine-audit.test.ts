@@ -45,7 +45,7 @@ beforeAll(async () => {
   const res = await get(auditKey);
   expect(res.statusCode, res.body).toBe(200);
   audit = res.json();
-}, 300_000);
+}, 600_000);
 afterAll(async () => {
   await app?.close();
   await store?.close();
@@ -152,7 +152,8 @@ describe('GET /v1/engine/audit: the audit decomposition of the newest published 
     const explained = (pca.variance_explained_pct as number[]).reduce((a, b) => a + b, 0);
     const persistence = (hmm.transmat[0] + hmm.transmat[5] + hmm.transmat[10] + hmm.transmat[15]) / 4;
     const recent = await lastDays(20);
-    const shift = Math.max(...[['vix', 'vix'], ['hy_spread_pct', 'hy_spread_pct'], ['curve_10y2y_pp', 'curve_10y2y_pp'], ['net_liq_zscore', 'zscore']].map(([input, col]) => {
+    // The published inputs of the fit in force (the curve's level was one until tradeseal-regime-2).
+    const shift = Math.max(...[['vix', 'vix'], ['hy_spread_pct', 'hy_spread_pct'], ['curve_10y2y_pp', 'curve_10y2y_pp'], ['net_liq_zscore', 'zscore']].filter(([input]) => pca.inputs.includes(input)).map(([input, col]) => {
       const j = pca.inputs.indexOf(input);
       return Math.abs(avg(recent.map((d) => d[col!] as number)) - pca.means[j]) / pca.sds[j];
     }));

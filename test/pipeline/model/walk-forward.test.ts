@@ -1,15 +1,20 @@
 /**
  * The walk-forward regime model on the bundled real history: deterministic for a seed, no look-ahead
  * (PIPELINE.md: perturbing or removing everything after day t changes nothing published for days up to t),
- * monthly refits, and the reference behaviour: the worst weeks of late 2008 and March 2020 are risk_off.
+ * monthly refits, the reference behaviour (the worst weeks of late 2008 and March 2020 are risk_off, in the
+ * model and in the published regime, which the switching rule may not delay), and labels that mean what they
+ * say on every fit's own window.
  */
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFeatureFrame, type FeatureFrame } from '../../../pipeline/features/frame.js';
-import { walkForward, type WalkForwardResult } from '../../../pipeline/model/walk-forward.js';
-import { mostLikely, REGIME_ORDER } from '../../../pipeline/regime/signals.js';
+import { backward, forward, smoothed } from '../../../pipeline/hmm/inference.js';
+import { logEmissions } from '../../../pipeline/hmm/model.js';
+import { project } from '../../../pipeline/model/pca.js';
+import { firstCompleteIndex, walkForward, type ModelFit, type WalkForwardResult } from '../../../pipeline/model/walk-forward.js';
+import { mostLikely, publishedRegimes, REGIME_ORDER } from '../../../pipeline/regime/signals.js';
 
 const DATA = path.resolve('data/macro');
 const CUT = '2012-06-29';
@@ -46,7 +51,7 @@ beforeAll(async () => {
   frame = await loadFeatureFrame(DATA);
   base = walkForward(frame);
   perturbedDir = perturbAfter(CUT);
-}, 300_000);
+}, 600_000);
 
 afterAll(() => {
   if (perturbedDir) rmSync(perturbedDir, { recursive: true, force: true });
@@ -76,6 +81,45 @@ describe('walk-forward on the bundled history', () => {
     for (const d of days) expect(REGIME_ORDER[mostLikely(d.probs)], frame.dates[d.index]).toBe('risk_off');
   });
 
+  it.each([
+    ['late 2008', '2008-09-01', '2008-12-31'],
+    ['March 2020', '2020-02-15', '2020-04-30'],
+  ])('publishes risk_off in %s on the day the model first calls it, and through the worst weeks', (_name, from, to) => {
+    const published = publishedRegimes(base.days.map((d) => d.probs));
+    const inEpisode = base.days.map((d, i) => ({ date: frame.dates[d.index] as string, model: REGIME_ORDER[mostLikely(d.probs)], published: REGIME_ORDER[published[i]!] }))
+      .filter((d) => d.date >= from && d.date <= to);
+    const firstModel = inEpisode.find((d) => d.model === 'risk_off');
+    expect(firstModel, `the model calls risk_off between ${from} and ${to}`).toBeDefined();
+    // The switching rule never holds back risk_off: no delay at all, not only less than a week.
+    expect(inEpisode.find((d) => d.published === 'risk_off')?.date).toBe(firstModel!.date);
+    for (const d of inEpisode) if (d.model === 'risk_off') expect(d.published, d.date).toBe('risk_off');
+  });
+
+  it('names the states of every fit by what they do on its own window', () => {
+    const s0 = firstCompleteIndex(frame);
+    const column = (name: string): Float64Array => frame.columns[name] as Float64Array;
+    const [hy, vix, ret, y10Mom, liq] = ['hy_spread_pct', 'vix', 'ret_equity', 'mom_z_ust10y', 'net_liq_change_4w_bn'].map(column) as Float64Array[];
+    // Every 12th fit (about one a year) and the last: posterior-weighted means of what each name promises.
+    const fits = base.fits.filter((_, i) => i % 12 === 0 || i === base.fits.length - 1);
+    for (const fit of fits) {
+      const at = frame.dates.indexOf(fit.fit_date);
+      const profile = statesOn(fit, s0, at, { hy: hy!, vix: vix!, ret: ret!, y10Mom: y10Mom!, liq: liq! });
+      const [expansion, recovery, tightening, riskOff] = profile;
+      const others = [expansion!, recovery!, tightening!];
+      // risk_off: the market's stress state, the highest high-yield spread and the highest VIX.
+      for (const o of others) {
+        expect(riskOff!.hy, `${fit.fit_date}: risk_off's spread`).toBeGreaterThan(o.hy);
+        expect(riskOff!.vix, `${fit.fit_date}: risk_off's VIX`).toBeGreaterThan(o.vix);
+      }
+      // tightening: rising yields or draining liquidity, more than recovery.
+      expect(tightening!.tightening, `${fit.fit_date}: tightening's score`).toBeGreaterThan(recovery!.tightening);
+      // expansion: rising equity, with less stress than recovery and tightening.
+      expect(expansion!.ret, `${fit.fit_date}: expansion's equity`).toBeGreaterThan(0);
+      expect(expansion!.stress, `${fit.fit_date}: expansion's stress`).toBeLessThan(Math.min(recovery!.stress, tightening!.stress));
+    }
+    expect(fits.length).toBeGreaterThan(15);
+  });
+
   it('is deterministic: the same data and seed give the same numbers, bit for bit', () => {
     const again = walkForward(frame);
     expect(again.days.length).toBe(base.days.length);
@@ -83,12 +127,19 @@ describe('walk-forward on the bundled history', () => {
       expect(Array.from(d.probs)).toEqual(Array.from(base.days[i]!.probs));
       expect(Array.from(d.factors)).toEqual(Array.from(base.days[i]!.factors));
     });
-  }, 120_000);
+  }, 600_000);
 
   it(`has no look-ahead: with every value after ${CUT} multiplied by 1.5, nothing published up to ${CUT} changes`, async () => {
     const perturbedFrame = await loadFeatureFrame(perturbedDir);
-    const perturbed = byDate(perturbedFrame, walkForward(perturbedFrame));
+    const perturbedRun = walkForward(perturbedFrame);
+    const perturbed = byDate(perturbedFrame, perturbedRun);
     const original = byDate(frame, base);
+    // The published regime (the switching rule on top of the probabilities) up to the cut is unchanged too.
+    const regimesUpTo = (f: FeatureFrame, r: WalkForwardResult): string[] => {
+      const published = publishedRegimes(r.days.map((d) => d.probs));
+      return r.days.flatMap((d, i) => ((f.dates[d.index] as string) <= CUT ? [`${f.dates[d.index]} ${REGIME_ORDER[published[i]!]}`] : []));
+    };
+    expect(regimesUpTo(perturbedFrame, perturbedRun)).toEqual(regimesUpTo(frame, base));
     let compared = 0;
     let differentAfter = 0;
     for (const [date, d] of original) {
@@ -103,7 +154,7 @@ describe('walk-forward on the bundled history', () => {
     expect(compared).toBeGreaterThan(1300);
     // The perturbation is real: it changes what comes after the cut.
     expect(differentAfter).toBeGreaterThan(100);
-  }, 180_000);
+  }, 600_000);
 
   it(`has no look-ahead: a run as of ${CUT} publishes exactly the full run's days up to ${CUT}`, async () => {
     const cutFrame = await loadFeatureFrame(DATA, CUT);
@@ -115,5 +166,49 @@ describe('walk-forward on the bundled history', () => {
       expect(Array.from(d.probs), date).toEqual(Array.from(original.get(date)!.probs));
     }
     expect(cut.days.length).toBeGreaterThan(1300);
-  }, 120_000);
+  }, 600_000);
 });
+
+interface StateOnWindow {
+  hy: number;
+  vix: number;
+  ret: number;
+  /** Standardized 10Y momentum minus the standardized 4-week net liquidity change (as the label rule scores it). */
+  tightening: number;
+  /** Mean of the standardized spread and VIX (as the label rule scores it). */
+  stress: number;
+}
+
+/** Each regime's posterior-weighted means over the fit's window (frame indexes s0..at), in REGIME_ORDER. */
+function statesOn(fit: ModelFit, s0: number, at: number, c: { hy: Float64Array; vix: Float64Array; ret: Float64Array; y10Mom: Float64Array; liq: Float64Array }): StateOnWindow[] {
+  const model = { K: 4, d: 4, startProb: Float64Array.from(fit.hmm.startProb), transmat: Float64Array.from(fit.hmm.transmat), means: fit.hmm.means.map((m) => Float64Array.from(m)), covars: fit.hmm.covars.map((m) => Float64Array.from(m)) };
+  const X: Float64Array[] = [];
+  for (let t = s0; t <= at; t++) X.push(project(fit.pca, fit.pca.inputs.map((n) => (frame.columns[n] as Float64Array)[t] as number)));
+  const le = logEmissions(model, X);
+  const fw = forward(model, le);
+  const gamma = smoothed(fw, backward(model, le, fw.logNormalizers));
+  const T = X.length;
+  const z = (a: Float64Array): ((x: number) => number) => {
+    let m = 0;
+    for (let t = s0; t <= at; t++) m += (a[t] as number) / T;
+    let v = 0;
+    for (let t = s0; t <= at; t++) v += ((a[t] as number) - m) ** 2 / (T - 1);
+    return (x) => (x - m) / Math.sqrt(v);
+  };
+  const [zHy, zVix, zLiq] = [z(c.hy), z(c.vix), z(c.liq)];
+  return REGIME_ORDER.map((_, k) => {
+    let w = 0;
+    const sum = { hy: 0, vix: 0, ret: 0, tightening: 0, stress: 0 };
+    for (let i = 0; i < T; i++) {
+      const t = s0 + i;
+      const g = gamma[i * 4 + k] as number;
+      w += g;
+      sum.hy += g * (c.hy[t] as number);
+      sum.vix += g * (c.vix[t] as number);
+      sum.ret += g * (Number.isFinite(c.ret[t]) ? (c.ret[t] as number) : 0);
+      sum.tightening += g * ((c.y10Mom[t] as number) - zLiq(c.liq[t] as number));
+      sum.stress += (g * (zHy(c.hy[t] as number) + zVix(c.vix[t] as number))) / 2;
+    }
+    return { hy: sum.hy / w, vix: sum.vix / w, ret: sum.ret / w, tightening: sum.tightening / w, stress: sum.stress / w };
+  });
+}
