@@ -26,7 +26,7 @@
  */
 import { createRng, deriveSeed } from '../random.js';
 import { baumWelch, type EmRun, type EmSettings } from './baum-welch.js';
-import { HmmError, invalidArgument } from './errors.js';
+import { HmmError, invalidArgument, type HmmErrorCode } from './errors.js';
 import { kmeansModel, perturbModel } from './init.js';
 import { matchStates, permuteModel } from './matching.js';
 import { validateModel, validateObservations, type GaussianHmm, type Observations } from './model.js';
@@ -58,9 +58,17 @@ export interface FitOptions {
   startProb: StartProbMode;
   /** A previous model to start from (walk-forward refits); see the module comment. */
   warmStart?: GaussianHmm;
+  /** Screens restarts elsewhere (a second thread, screen-thread.ts); by default one after another here. */
+  screenRunner?: ScreenRunner;
 }
 
-export const DEFAULT_FIT_OPTIONS: Readonly<Omit<FitOptions, 'warmStart'>> = Object.freeze({
+/** What screening one restart gave: its run, or the numerical failure that ended it. */
+export type ScreenOutcome = { run: EmRun } | { failure: { code: HmmErrorCode; message: string } };
+
+/** Screens the restarts `indexes` of a fit with options `o`, each exactly as `screenRestart` does. */
+export type ScreenRunner = (X: Observations, o: FitOptions, indexes: number[]) => ScreenOutcome[];
+
+export const DEFAULT_FIT_OPTIONS: Readonly<Omit<FitOptions, 'warmStart' | 'screenRunner'>> = Object.freeze({
   K: 4,
   restarts: 8,
   maxIter: 200,
@@ -121,6 +129,32 @@ function isNumericalFailure(error: unknown): error is HmmError {
   return error instanceof HmmError && error.code !== 'hmm_invalid_argument';
 }
 
+const emSettings = (o: FitOptions): EmSettings => ({ maxIter: o.maxIter, tol: o.tol, covFloor: o.covFloor, tiedCovariance: o.tiedCovariance, startProb: o.startProb });
+const startOf = (o: FitOptions, r: number): RestartSummary['start'] => (o.warmStart ? (r === 0 ? 'warm' : 'perturbed') : 'cold');
+
+/**
+ * Restart `r` of a fit, screened: its starting point (from its own seed, see the module comment) and at most
+ * `screenIter` EM iterations. A pure function of its arguments, so any thread gives the same run bit for bit.
+ * A numerical failure is an outcome; any other error is thrown.
+ */
+export function screenRestart(X: Observations, o: FitOptions, r: number): ScreenOutcome {
+  const rng = createRng(deriveSeed(o.seed, r));
+  const initSettings = { covFloor: o.covFloor, tiedCovariance: o.tiedCovariance, startProb: o.startProb };
+  const start = startOf(o, r);
+  try {
+    const initial =
+      start === 'cold'
+        ? kmeansModel(X, o.K, rng, initSettings)
+        : start === 'warm'
+          ? o.warmStart!
+          : perturbModel(o.warmStart!, X, rng, initSettings);
+    return { run: baumWelch(X, initial, { ...emSettings(o), maxIter: Math.min(o.screenIter, o.maxIter) }) };
+  } catch (error) {
+    if (!isNumericalFailure(error)) throw error;
+    return { failure: { code: error.code as HmmErrorCode, message: error.message } };
+  }
+}
+
 /** Fits a K-state Gaussian HMM to X (T rows of d numbers) by EM with restarts; see the module comment. */
 export function fit(X: Observations, options: Partial<FitOptions> = {}): FitResult {
   const o = resolveOptions(options);
@@ -128,33 +162,24 @@ export function fit(X: Observations, options: Partial<FitOptions> = {}): FitResu
   validateObservations(X, d);
   if (o.warmStart && o.warmStart.d !== d) throw invalidArgument('options.warmStart', `has d = ${o.warmStart.d}, X has ${d} columns`);
   if (X.length < o.K) throw invalidArgument('X', `has ${X.length} rows, fewer than K = ${o.K} states`);
-  const settings: EmSettings = { maxIter: o.maxIter, tol: o.tol, covFloor: o.covFloor, tiedCovariance: o.tiedCovariance, startProb: o.startProb };
-  const initSettings = { covFloor: o.covFloor, tiedCovariance: o.tiedCovariance, startProb: o.startProb };
+  const settings = emSettings(o);
 
   // Screening: every restart runs for at most `screenIter` iterations.
-  const screen: EmSettings = { ...settings, maxIter: Math.min(o.screenIter, o.maxIter) };
+  const indexes = Array.from({ length: o.restarts }, (_, r) => r);
+  const outcomes = o.screenRunner ? o.screenRunner(X, o, indexes) : indexes.map((r) => screenRestart(X, o, r));
   const summaries: RestartSummary[] = [];
   let best: EmRun | undefined;
   let bestRestart = -1;
   let lastFailure: HmmError | undefined;
   for (let r = 0; r < o.restarts; r++) {
-    const rng = createRng(deriveSeed(o.seed, r));
-    const start: RestartSummary['start'] = o.warmStart ? (r === 0 ? 'warm' : 'perturbed') : 'cold';
-    let run: EmRun;
-    try {
-      const initial =
-        start === 'cold'
-          ? kmeansModel(X, o.K, rng, initSettings)
-          : start === 'warm'
-            ? o.warmStart!
-            : perturbModel(o.warmStart!, X, rng, initSettings);
-      run = baumWelch(X, initial, screen);
-    } catch (error) {
-      if (!isNumericalFailure(error)) throw error;
-      lastFailure = error;
-      summaries.push({ start, logLikelihood: -Infinity, iterations: 0, converged: false, failure: error.code });
+    const start = startOf(o, r);
+    const outcome = outcomes[r]!;
+    if ('failure' in outcome) {
+      lastFailure = new HmmError(outcome.failure.code, outcome.failure.message);
+      summaries.push({ start, logLikelihood: -Infinity, iterations: 0, converged: false, failure: outcome.failure.code });
       continue;
     }
+    const run = outcome.run;
     summaries.push({ start, logLikelihood: run.logLikelihood, iterations: run.iterations, converged: run.converged });
     if (best === undefined || run.logLikelihood > best.logLikelihood) {
       best = run;

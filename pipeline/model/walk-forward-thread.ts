@@ -5,12 +5,11 @@
  * display goes on moving. The result is the same as `walkForward`'s, number for number (typed arrays cross
  * threads by structured clone, which copies doubles exactly).
  *
- * From the TypeScript sources (tests, `bin/dev.js`) the thread registers tsx before importing its entry;
- * from the build it imports the compiled entry directly.
+ * With more than one core the thread screens each refit's restarts with a second thread
+ * (pipeline/hmm/screen-thread.ts), same numbers, about a third less time.
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../worker-start.js';
 import { TradesealError, isErrorCode } from '../../src/errors.js';
 import { NotEnoughHistory, ResumeMismatch, type FrameLike, type RefitProgress, type ResumePoint, type WalkForwardOptions, type WalkForwardResult } from './walk-forward.js';
 
@@ -22,14 +21,7 @@ export type WorkerMessage =
   | { type: 'failure'; kind: 'error'; message: string; name: string; code?: string; stack: string };
 
 /** Starts the worker script next to this module, compiled or from source. */
-function startWorker(data: unknown): Worker {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./walk-forward-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
-  if (!fromSource) return new Worker(entry, { workerData: data });
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
-  const boot = `(async () => { const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(entry.href)}); })()`;
-  return new Worker(boot, { eval: true, workerData: data });
-}
+const startWorker = (data: unknown): Worker => startModuleWorker(import.meta.url, './walk-forward-worker', { workerData: data });
 
 function rebuild(m: Extract<WorkerMessage, { type: 'failure' }>): Error {
   if (m.kind === 'resume_mismatch') return new ResumeMismatch(m.message);

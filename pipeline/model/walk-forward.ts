@@ -11,7 +11,7 @@
  * Pure: a feature frame in, per-day model outputs out.
  */
 import { HmmError } from '../hmm/errors.js';
-import { fit as fitHmm } from '../hmm/fit.js';
+import { fit as fitHmm, type ScreenRunner } from '../hmm/fit.js';
 import { backward, filterStep, forward, smoothed } from '../hmm/inference.js';
 import { permuteModel } from '../hmm/matching.js';
 import { logEmissions, type GaussianHmm } from '../hmm/model.js';
@@ -37,6 +37,8 @@ export interface WalkForwardOptions {
   pcaInputs: readonly string[];
   /** Trading days in each refit's window, ending on the refit day; 0 for an expanding window from the first complete day. */
   fitWindowDays: number;
+  /** Where the fits screen their restarts (a second thread: pipeline/hmm/screen-thread.ts); same numbers either way. */
+  screenRunner?: ScreenRunner;
 }
 
 export const DEFAULT_WALK_FORWARD: WalkForwardOptions = Object.freeze({ seed: 7, burnInDays: 756, restarts: 6, warmRestarts: 3, maxIter: 200, tol: 1e-3, covFloor: 1e-3, pcaInputs: PCA_INPUTS, fitWindowDays: 0 });
@@ -144,7 +146,7 @@ const finiteModel = (m: GaussianHmm): boolean =>
  * degenerate), the refit starts cold instead, with the same seed, so a night's run never stops on it.
  */
 function refit(X: Float64Array[], warm: GaussianHmm | null, o: WalkForwardOptions, seed: number): ReturnType<typeof fitHmm> {
-  const common = { K: 4, maxIter: o.maxIter, tol: o.tol, covFloor: o.covFloor, seed };
+  const common = { K: 4, maxIter: o.maxIter, tol: o.tol, covFloor: o.covFloor, seed, ...(o.screenRunner ? { screenRunner: o.screenRunner } : {}) };
   if (warm && finiteModel(warm)) {
     try {
       return fitHmm(X, { ...common, restarts: o.warmRestarts, warmStart: warm });

@@ -14,6 +14,7 @@ import { backward, forward, smoothed } from '../../../pipeline/hmm/inference.js'
 import { logEmissions } from '../../../pipeline/hmm/model.js';
 import { project } from '../../../pipeline/model/pca.js';
 import { firstCompleteIndex, walkForward, type ModelFit, type WalkForwardResult } from '../../../pipeline/model/walk-forward.js';
+import { walkForwardOffThread } from '../../../pipeline/model/walk-forward-thread.js';
 import { mostLikely, publishedRegimes, REGIME_ORDER } from '../../../pipeline/regime/signals.js';
 
 const DATA = path.resolve('data/macro');
@@ -159,6 +160,10 @@ describe('walk-forward on the bundled history', () => {
   it(`has no look-ahead: a run as of ${CUT} publishes exactly the full run's days up to ${CUT}`, async () => {
     const cutFrame = await loadFeatureFrame(DATA, CUT);
     const cut = walkForward(cutFrame);
+    // The pipeline's run of the same (in its model thread, with a second thread screening restarts) is the same bit for bit.
+    const offThread = await walkForwardOffThread(cutFrame, {});
+    expect(offThread.fits.map((f) => [f.fit_date, f.log_likelihood, f.iterations])).toEqual(cut.fits.map((f) => [f.fit_date, f.log_likelihood, f.iterations]));
+    expect(offThread.days.map((d) => [...d.probs, ...d.factors])).toEqual(cut.days.map((d) => [...d.probs, ...d.factors]));
     const original = byDate(frame, base);
     expect(cutFrame.dates.at(-1)! <= CUT).toBe(true);
     for (const d of cut.days) {

@@ -1,0 +1,18 @@
+/**
+ * Starts a worker thread on a module of the pipeline, compiled or from source: from the TypeScript sources
+ * (tests, `bin/dev.js`) the thread registers tsx before importing its entry; from the build it imports the
+ * compiled entry directly. `entry` is the module's path relative to `from` (the caller's `import.meta.url`),
+ * without its extension.
+ */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+
+export function startModuleWorker(from: string, entry: string, options: WorkerOptions = {}): Worker {
+  const fromSource = from.endsWith('.ts');
+  const url = new URL(`${entry}.${fromSource ? 'ts' : 'js'}`, from);
+  if (!fromSource) return new Worker(url, options);
+  const tsx = pathToFileURL(createRequire(from).resolve('tsx/esm/api')).href;
+  const boot = `(async () => { const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(url.href)}); })()`;
+  return new Worker(boot, { ...options, eval: true });
+}
