@@ -15,6 +15,8 @@ interface Point {
 const WEEKLY = new Set(['WALCL', 'WTREGEN']);
 const WINDOW = 252;
 const MOMENTUM = 20;
+/** The equity trend's window: the close over the mean of the 200 closes ending on the day. */
+const TREND = 200;
 const RRP_DAILY_FROM = '2013-09-23';
 const SPLICE_RATIO = 101.4155 / 111.6954;
 
@@ -172,6 +174,9 @@ export function referenceFrame(dir: string): ReferenceFrame {
     push('liquidity', Math.tanh(z / 2));
     push('financial_stress', Math.tanh(-(zhy + zvix) / 2 / 2));
     push('dollar_strength', Math.tanh(zd / 2));
+    const closes = c.equity_close as number[];
+    const trendWindow = i >= TREND - 1 ? closes.slice(i - TREND + 1, i + 1) : [];
+    push('equity_trend_200d', trendWindow.length === TREND ? Math.log((closes[i] as number) / mean(trendWindow)) : Number.NaN);
   }
   return { dates, columns: c };
 }
