@@ -12,21 +12,13 @@ import type { Evaluation } from '../../pipeline/reports/evaluate.js';
 import type { Regime } from '../../src/engine/vocabulary.js';
 import { cliEnv, describeRun, runCli, tempHome, type CliEnv, type CliResult } from '../helpers/cli.js';
 import { testStore, type TestStore } from '../helpers/db.js';
+import { weekdays } from '../helpers/weekdays.js';
 
 const home = tempHome();
 let store: TestStore;
 let empty: TestStore;
 let env: CliEnv;
 
-/** `n` weekdays from `from` (a weekday), as YYYY-MM-DD. */
-function weekdays(from: string, n: number): string[] {
-  const out: string[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`); out.length < n; t += 86_400_000) {
-    const day = new Date(t).getUTCDay();
-    if (day !== 0 && day !== 6) out.push(new Date(t).toISOString().slice(0, 10));
-  }
-  return out;
-}
 
 const DATES = weekdays('2016-01-04', 300);
 const CLOSES: number[] = [];

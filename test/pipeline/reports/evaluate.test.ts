@@ -15,18 +15,10 @@ import { aboveMovingAverage } from '../../../pipeline/reports/moving-average.js'
 import type { MarketDay, RegimeDay } from '../../../pipeline/reports/strategy.js';
 import type { Regime } from '../../../src/engine/vocabulary.js';
 import { expectAlmostEqual, reference, series } from '../performance/empyrical-fixture.js';
+import { weekdays } from '../../helpers/weekdays.js';
 
 const REPO = path.resolve(import.meta.dirname, '../../..');
 
-/** `n` weekdays from `from` (a weekday), as YYYY-MM-DD. */
-function weekdays(from: string, n: number): string[] {
-  const out: string[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`); out.length < n; t += 86_400_000) {
-    const day = new Date(t).getUTCDay();
-    if (day !== 0 && day !== 6) out.push(new Date(t).toISOString().slice(0, 10));
-  }
-  return out;
-}
 
 const marketOf = (dates: readonly string[], closes: ReadonlyArray<number | null>): MarketDay[] =>
   dates.map((date, i) => ({ date, spy_close: closes[i] ?? null, gld_close: null }));
