@@ -4,9 +4,10 @@
  * (pipeline/reports/evaluate.ts: the regime strategy against the 200-day rule on the same days), on the
  * in-sample window 2007–2016, where the choice was made, and out of sample, 2017–2025, reported beside it.
  *
- * The choice rule: on the in-sample window, of the candidate variants, the one with the largest `score` =
- * min(Sharpe / the 200-day rule's Sharpe, Calmar / the 200-day rule's Calmar) wins; within 0.01 of it, the one
- * with fewer regime changes a year. The out-of-sample columns play no part in it. Variants that only change
+ * The choice rule (`choose`): on the in-sample window, each candidate's `score` = min(Sharpe / the 200-day
+ * rule's Sharpe, Calmar / the 200-day rule's Calmar) at seed 7; the candidates within SEED_BAND of the best are
+ * finalists, judged on their mean score over seeds 7, 1, 2 and 3; the largest mean wins, within 0.01 of it the
+ * one with fewer regime changes a year. The out-of-sample columns play no part in it. Variants that only change
  * the seed or the number of cold restarts are robustness checks, not candidates: a seed is not a method.
  *
  * Each variant is a walk-forward with its options (inputs, restarts, seed, fit window) and a rule turning
@@ -15,7 +16,7 @@
  * from the frame, each from data up to its day. Runs each variant in a child process, two at a time:
  *
  *   npm run research:signal [-- --only NAME[,NAME]] [--jobs 2] [--out FILE]
- *   npm run research:signal -- --report FILE     (the table of a run already made, from its JSON)
+ *   npm run research:signal -- --report FILE[,FILE]   (the table of runs already made, from their JSON)
  *
  * About 10 to 30 s per variant on one core. Writes the table as JSON to bench/results/signal-research-latest.json.
  */
@@ -50,6 +51,7 @@ interface Variant {
   switchAt?: number;
   /** A new regime other than risk_off must lead this many days in a row before it is published. */
   minDays?: number;
+  covFloor?: number;
   /** A robustness check (another seed, more cold restarts), not a candidate of the choice rule. */
   check?: true;
 }
@@ -57,6 +59,8 @@ interface Variant {
 const w1 = (name: string, what: string, inputs: string[], extra: Partial<Variant> = {}): Variant => ({ name, what, inputs, warmRestarts: 1, ...extra });
 const w3 = (name: string, what: string, inputs: string[], extra: Partial<Variant> = {}): Variant => ({ name, what, inputs, warmRestarts: 3, ...extra });
 const CHOSEN_INPUTS = [...PCA_INPUTS];
+const NINE_YEARS = 2268;
+const LOG_LEVELS = CHOSEN_INPUTS.map((n) => (n === 'vix' ? 'log_vix' : n === 'hy_spread_pct' ? 'log_hy' : n));
 
 export const VARIANTS: Variant[] = [
   // 1. The first model and one change at a time, one warm restart per refit (as the first model had).
@@ -103,12 +107,68 @@ export const VARIANTS: Variant[] = [
   // 3. Switching rules on the chosen inputs.
   w3('chosen p>=0.6', 'switch at p >= 0.6', CHOSEN_INPUTS, { switchAt: 0.6 }),
   w3('chosen p>=0.7', 'switch at p >= 0.7', CHOSEN_INPUTS, { switchAt: 0.7 }),
-  w3('chosen p>=0.8', 'switch at p >= 0.8 (the method)', CHOSEN_INPUTS, { switchAt: 0.8 }),
+  w3('chosen p>=0.8', 'switch at p >= 0.8 (tradeseal-regime-2)', CHOSEN_INPUTS, { switchAt: 0.8 }),
   w3('chosen p>=0.9', 'switch at p >= 0.9', CHOSEN_INPUTS, { switchAt: 0.9 }),
   w3('chosen 3 days', 'a new regime must lead 3 days', CHOSEN_INPUTS, { minDays: 3 }),
   w3('chosen 5 days', 'a new regime must lead 5 days', CHOSEN_INPUTS, { minDays: 5 }),
-  w3('chosen p>=0.7, 3 days', 'switch at p >= 0.7 after 3 days', CHOSEN_INPUTS, { switchAt: 0.7, minDays: 3 }),
+  w3('chosen p>=0.7+3 days', 'switch at p >= 0.7 after 3 days', CHOSEN_INPUTS, { switchAt: 0.7, minDays: 3 }),
+  // 4. Faster stress inputs: a crash of days should move the probabilities within days.
+  w3('chosen+vix5', '+ 5-day VIX change (log)', [...CHOSEN_INPUTS, 'vix_chg5'], { switchAt: 0.8 }),
+  w3('chosen+hy5', '+ 5-day high-yield spread change', [...CHOSEN_INPUTS, 'hy_chg5'], { switchAt: 0.8 }),
+  w3('chosen+dd20', '+ equity drawdown from its 20-day high', [...CHOSEN_INPUTS, 'eq_dd20'], { switchAt: 0.8 }),
+  w3('chosen+dd60', '+ equity drawdown from its 60-day high', [...CHOSEN_INPUTS, 'eq_dd60'], { switchAt: 0.8 }),
+  w3('chosen+ret5', '+ 5-day equity return', [...CHOSEN_INPUTS, 'eq_ret5'], { switchAt: 0.8 }),
+  w3('chosen+vix5+hy5', '+ 5-day VIX and spread changes', [...CHOSEN_INPUTS, 'vix_chg5', 'hy_chg5'], { switchAt: 0.8 }),
+  // 5. The stress levels in logs; regularized states; more restarts; fewer or other inputs.
+  w3('chosen log levels', 'spread and VIX levels in logs', LOG_LEVELS, { switchAt: 0.8 }),
+  w3('chosen log levels+dd60', 'levels in logs, + 60-day drawdown', [...LOG_LEVELS, 'eq_dd60'], { switchAt: 0.8 }),
+  w3('chosen w5', '5 warm restarts', CHOSEN_INPUTS, { switchAt: 0.8, warmRestarts: 5 }),
+  w3('chosen cov 0.01', 'covariance floor 0.01', CHOSEN_INPUTS, { switchAt: 0.8, covFloor: 0.01 }),
+  w3('chosen cov 0.05', 'covariance floor 0.05', CHOSEN_INPUTS, { switchAt: 0.8, covFloor: 0.05 }),
+  w3('chosen -dollar', '- dollar momentum', CHOSEN_INPUTS.filter((n) => n !== 'mom_z_dollar'), { switchAt: 0.8 }),
+  w3('chosen+vix5+dd60', '+ 5-day VIX change, + 60-day drawdown', [...CHOSEN_INPUTS, 'vix_chg5', 'eq_dd60'], { switchAt: 0.8 }),
+  w3('chosen log vix', 'VIX level in logs', CHOSEN_INPUTS.map((n) => (n === 'vix' ? 'log_vix' : n)), { switchAt: 0.8 }),
+  w3('chosen log hy', 'spread level in logs', CHOSEN_INPUTS.map((n) => (n === 'hy_spread_pct' ? 'log_hy' : n)), { switchAt: 0.8 }),
+  w3('chosen log levels -dollar', 'levels in logs, - dollar momentum', LOG_LEVELS.filter((n) => n !== 'mom_z_dollar'), { switchAt: 0.8 }),
+  w3('chosen log levels+vix5', 'levels in logs, + 5-day VIX change', [...LOG_LEVELS, 'vix_chg5'], { switchAt: 0.8 }),
+  w3('chosen log levels p>=0.7', 'levels in logs, switch at p >= 0.7', LOG_LEVELS, { switchAt: 0.7 }),
+  w3('chosen log levels+trend100', 'levels in logs, + 100-day trend', [...LOG_LEVELS, 'eq_trend100'], { switchAt: 0.8 }),
+  w3('chosen+vol', '+ 20-day realized volatility', [...CHOSEN_INPUTS, 'eq_rvol20'], { switchAt: 0.8 }),
+  w3('chosen+mom60', '+ 60-day return', [...CHOSEN_INPUTS, 'eq_mom60'], { switchAt: 0.8 }),
+  w3('chosen -curve mom', '- curve momentum', CHOSEN_INPUTS.filter((n) => n !== 'mom_z_curve'), { switchAt: 0.8 }),
+  w3('chosen -vix mom', '- VIX momentum', CHOSEN_INPUTS.filter((n) => n !== 'mom_z_vix'), { switchAt: 0.8 }),
+  w3('chosen -hy mom', '- spread momentum', CHOSEN_INPUTS.filter((n) => n !== 'mom_z_hy'), { switchAt: 0.8 }),
+  w3('chosen vol for vix', 'realized volatility instead of the VIX level', CHOSEN_INPUTS.map((n) => (n === 'vix' ? 'eq_rvol20' : n)), { switchAt: 0.8 }),
+  w3('chosen+dd60 -dollar', '+ 60-day drawdown, - dollar momentum', [...CHOSEN_INPUTS.filter((n) => n !== 'mom_z_dollar'), 'eq_dd60'], { switchAt: 0.8 }),
+  // 6. Rolling fit windows on the chosen inputs (an expanding window holds every day since 2003-12; a window of
+  //    N years differs from it from 2003 + N on).
+  w3('chosen window 6y', 'rolling 6-year fit window', CHOSEN_INPUTS, { switchAt: 0.8, fitWindowDays: 1512 }),
+  w3('chosen window 7y', 'rolling 7-year fit window', CHOSEN_INPUTS, { switchAt: 0.8, fitWindowDays: 1764 }),
+  w3('chosen window 8y', 'rolling 8-year fit window', CHOSEN_INPUTS, { switchAt: 0.8, fitWindowDays: 2016 }),
+  w3('chosen window 9y', 'rolling 9-year fit window (the method)', CHOSEN_INPUTS, { switchAt: 0.8, fitWindowDays: NINE_YEARS }),
+  w3('chosen window 10y', 'rolling 10-year fit window', CHOSEN_INPUTS, { switchAt: 0.8, fitWindowDays: 2520 }),
+  w3('chosen window 12y', 'rolling 12-year fit window', CHOSEN_INPUTS, { switchAt: 0.8, fitWindowDays: 3024 }),
+  // 7. The nine-year window with the switching rules and inputs tried before on the expanding one.
+  w3('9y most likely', 'nine years, the most likely regime every day', CHOSEN_INPUTS, { fitWindowDays: NINE_YEARS }),
+  w3('9y p>=0.7', 'nine years, switch at p >= 0.7', CHOSEN_INPUTS, { switchAt: 0.7, fitWindowDays: NINE_YEARS }),
+  w3('9y p>=0.9', 'nine years, switch at p >= 0.9', CHOSEN_INPUTS, { switchAt: 0.9, fitWindowDays: NINE_YEARS }),
+  w3('9y log levels', 'nine years, spread and VIX levels in logs', LOG_LEVELS, { switchAt: 0.8, fitWindowDays: NINE_YEARS }),
+  w3('9y+dd60', 'nine years, + 60-day drawdown', [...CHOSEN_INPUTS, 'eq_dd60'], { switchAt: 0.8, fitWindowDays: NINE_YEARS }),
+  w3('9y+vol', 'nine years, + 20-day realized volatility', [...CHOSEN_INPUTS, 'eq_rvol20'], { switchAt: 0.8, fitWindowDays: NINE_YEARS }),
+  w3('9y -dollar', 'nine years, - dollar momentum', CHOSEN_INPUTS.filter((n) => n !== 'mom_z_dollar'), { switchAt: 0.8, fitWindowDays: NINE_YEARS }),
+  w3('9y+hy5', 'nine years, + 5-day spread change', [...CHOSEN_INPUTS, 'hy_chg5'], { switchAt: 0.8, fitWindowDays: NINE_YEARS }),
 ];
+
+/**
+ * Candidates run again with seeds 1, 2 and 3 (the choice rule's second step: every candidate within
+ * SEED_BAND of the best seed-7 score is judged on its mean score over the four seeds).
+ */
+const SEEDED = ['chosen p>=0.8', 'chosen p>=0.7', 'chosen cov 0.01', 'chosen w5', 'chosen+hy5', 'chosen log hy', 'chosen window 7y', 'chosen window 8y', 'chosen window 9y', 'chosen window 12y',
+  '9y most likely', '9y p>=0.7', '9y p>=0.9', '9y+dd60', '9y+hy5'];
+for (const name of SEEDED) {
+  const v = VARIANTS.find((x) => x.name === name) as Variant;
+  for (const seed of [1, 2, 3]) VARIANTS.push({ ...v, name: `${name} seed ${seed}`, what: `the same, seed ${seed}`, seed, check: true });
+}
 
 // ------------------------------------------------------------------------------- research-only inputs
 
@@ -140,6 +200,21 @@ function addResearchColumns(frame: FeatureFrame): void {
     for (let k = t - 19; k <= t; k++) s += (logReturn[k] as number) ** 2;
     return Math.log(Math.sqrt((s / 20) * 252));
   });
+  const vix = frame.columns.vix as Float64Array;
+  const hy = frame.columns.hy_spread_pct as Float64Array;
+  const trailingMax = (a: Float64Array, t: number, w: number): number => {
+    if (t - w + 1 < 0) return Number.NaN;
+    let m = -Infinity;
+    for (let k = t - w + 1; k <= t; k++) m = Math.max(m, a[k] as number);
+    return m;
+  };
+  frame.columns.log_vix = make((t) => Math.log(vix[t] as number));
+  frame.columns.log_hy = make((t) => Math.log(hy[t] as number));
+  frame.columns.vix_chg5 = make((t) => (t >= 5 ? Math.log((vix[t] as number) / (vix[t - 5] as number)) : Number.NaN));
+  frame.columns.hy_chg5 = make((t) => (t >= 5 ? (hy[t] as number) - (hy[t - 5] as number) : Number.NaN));
+  frame.columns.eq_dd20 = make((t) => Math.log((eq[t] as number) / trailingMax(eq, t, 20)));
+  frame.columns.eq_dd60 = make((t) => Math.log((eq[t] as number) / trailingMax(eq, t, 60)));
+  frame.columns.eq_ret5 = make((t) => (t >= 5 ? Math.log((eq[t] as number) / (eq[t - 5] as number)) : Number.NaN));
   frame.columns.hy_z252 = trailingZ(frame.columns.hy_spread_pct as Float64Array, 252);
   frame.columns.vix_z252 = trailingZ(frame.columns.vix as Float64Array, 252);
   frame.columns.liq_change_z252 = trailingZ(frame.columns.net_liq_change_4w_bn as Float64Array, 252);
@@ -190,7 +265,7 @@ async function runVariant(v: Variant): Promise<Row> {
   addResearchColumns(frame);
   const options: Partial<WalkForwardOptions> = {
     pcaInputs: v.inputs, warmRestarts: v.warmRestarts, restarts: v.restarts ?? DEFAULT_WALK_FORWARD.restarts,
-    seed: v.seed ?? DEFAULT_WALK_FORWARD.seed, fitWindowDays: v.fitWindowDays ?? 0,
+    seed: v.seed ?? DEFAULT_WALK_FORWARD.seed, fitWindowDays: v.fitWindowDays ?? 0, covFloor: v.covFloor ?? DEFAULT_WALK_FORWARD.covFloor,
   };
   const model = walkForward(frame, options);
   const { signals, market } = assemble(frame, model.days);
@@ -237,22 +312,46 @@ async function runAll(names: string[], jobs: number): Promise<Row[]> {
 const f2 = (x: number | null): string => (x === null ? '-' : x.toFixed(2));
 const pct = (x: number | null): string => (x === null ? '-' : (x * 100).toFixed(1));
 
+/** The seed-7 score band within which candidates are judged on their four-seed mean (wider than the method's own seed spread, 0.09). */
+const SEED_BAND = 0.15;
+const SEEDS = [1, 2, 3];
+
+/**
+ * The choice rule. 1. Every candidate within SEED_BAND of the best seed-7 score is a finalist; 2. a finalist's
+ * score is its mean over seeds 7, 1, 2 and 3 (its `NAME seed N` checks); 3. the largest mean wins, within 0.01
+ * of it the one with fewer regime changes a year. A finalist whose seed runs are missing is reported, never chosen.
+ */
+export function choose(rows: Row[]): { chosen: Row | undefined; means: Map<string, number>; missing: string[] } {
+  const byName = new Map(rows.map((r) => [r.name, r]));
+  const candidates = rows.filter((r) => !r.check && r.score !== null);
+  const best = Math.max(...candidates.map((r) => r.score as number));
+  const means = new Map<string, number>();
+  const missing: string[] = [];
+  for (const r of candidates.filter((c) => (c.score as number) >= best - SEED_BAND)) {
+    const seeded = SEEDS.map((k) => byName.get(`${r.name} seed ${k}`)?.score);
+    if (seeded.some((x) => x === undefined || x === null)) missing.push(r.name);
+    else means.set(r.name, ((r.score as number) + (seeded as number[]).reduce((a, b) => a + b, 0)) / (1 + SEEDS.length));
+  }
+  const top = Math.max(...means.values());
+  const near = [...means].filter(([, m]) => m >= top - 0.01).map(([n]) => byName.get(n) as Row);
+  const chosen = near.reduce<Row | undefined>((a, b) => (a === undefined || (b.in_sample.changes_per_year ?? Infinity) < (a.in_sample.changes_per_year ?? Infinity) ? b : a), undefined);
+  return { chosen, means, missing };
+}
+
 function report(rows: Row[]): string {
-  const candidates = rows.filter((r) => !r.check);
-  const best = Math.max(...candidates.map((r) => r.score ?? -Infinity));
-  const near = candidates.filter((r) => r.score !== null && r.score >= best - 0.01);
-  const chosen = near.reduce((a, b) => ((b.in_sample.changes_per_year ?? Infinity) < (a.in_sample.changes_per_year ?? Infinity) ? b : a));
+  const { chosen, means, missing } = choose(rows);
   const table = renderTable(
-    ['variant', 'IS sharpe', 'IS calmar', 'IS chg/yr', 'IS exposure', 'score', 'OOS sharpe', 'OOS calmar', 'OOS max DD %', 'full sharpe', 'full calmar'],
+    ['variant', 'IS sharpe', 'IS calmar', 'IS chg/yr', 'IS exposure', 'score', 'seed mean', 'OOS sharpe', 'OOS calmar', 'OOS max DD %', 'full sharpe', 'full calmar'],
     rows.map((r) => [
       `${r === chosen ? '* ' : ''}${r.name}${r.check ? ' (check)' : ''}`, f2(r.in_sample.sharpe), f2(r.in_sample.calmar), f2(r.in_sample.changes_per_year), f2(r.in_sample.avg_exposure), f2(r.score),
-      f2(r.out_of_sample.sharpe), f2(r.out_of_sample.calmar), pct(r.out_of_sample.max_drawdown), f2(r.full.sharpe), f2(r.full.calmar),
+      f2(means.get(r.name) ?? null), f2(r.out_of_sample.sharpe), f2(r.out_of_sample.calmar), pct(r.out_of_sample.max_drawdown), f2(r.full.sharpe), f2(r.full.calmar),
     ]),
   );
   const first = rows[0] as Row;
   return [
     `200-day rule on the same days: in-sample Sharpe ${f2(first.in_sample.ma200_sharpe)}, Calmar ${f2(first.in_sample.ma200_calmar)}; out of sample ${f2(first.out_of_sample.ma200_sharpe)}, ${f2(first.out_of_sample.ma200_calmar)}; full ${f2(first.full.ma200_sharpe)}, ${f2(first.full.ma200_calmar)}`,
-    'score = min(IS Sharpe / the rule\'s, IS Calmar / the rule\'s); * = the choice rule\'s pick (the largest score of the candidates; within 0.01, fewer changes); (check) = a robustness check, not a candidate',
+    `score = min(IS Sharpe / the rule's, IS Calmar / the rule's) at seed 7; seed mean = the score's mean over seeds 7, ${SEEDS.join(', ')} for the finalists (within ${SEED_BAND} of the best score); * = the choice rule's pick (the largest seed mean; within 0.01, fewer changes); (check) = a robustness check, not a candidate`,
+    ...(missing.length > 0 ? [`finalists without their seed runs (not chosen): ${missing.join(', ')}`] : []),
     '',
     table,
   ].join('\n');
@@ -261,9 +360,13 @@ function report(rows: Row[]): string {
 const { values } = parseArgs({ options: { child: { type: 'string' }, only: { type: 'string' }, jobs: { type: 'string', default: '2' }, out: { type: 'string' }, report: { type: 'string' } } });
 if (values.report) {
   // The table of a run already made (its JSON), without running the variants again.
-  const saved = JSON.parse(readFileSync(values.report, 'utf8')) as { rows: Row[] };
+  // Several files (comma-separated) are merged, a later file's row replacing an earlier one of the same name,
+  // in the order of VARIANTS.
+  const merged = new Map<string, Row>();
+  for (const file of values.report.split(',')) for (const r of (JSON.parse(readFileSync(file, 'utf8')) as { rows: Row[] }).rows) merged.set(r.name, r);
   const checks = new Set(VARIANTS.filter((v) => v.check).map((v) => v.name));
-  console.log(report(saved.rows.map((r) => ({ ...r, check: checks.has(r.name) }))));
+  const order = VARIANTS.map((v) => v.name).filter((n) => merged.has(n));
+  console.log(report(order.map((n) => ({ ...(merged.get(n) as Row), check: checks.has(n) }))));
 } else if (values.child) {
   const v = VARIANTS.find((x) => x.name === values.child);
   if (!v) throw new Error(`no variant named ${values.child}`);

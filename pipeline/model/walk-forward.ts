@@ -1,7 +1,7 @@
 /**
  * The walk-forward regime model (PIPELINE.md, "Walk-forward"): on the first trading day of every month
- * (and on the first day after the burn-in), refit on an expanding window of everything known up to and
- * including that day: PCA of the standardized features, then a 4-state Gaussian HMM on the four factors,
+ * (and on the first day after the burn-in), refit on the last FIT_WINDOW_DAYS trading days known up to and
+ * including that day (a rolling nine-year window; everything known while less than that is): PCA of the standardized features, then a 4-state Gaussian HMM on the four factors,
  * its states named by the label rule and stored in regime order. Between refits, each day's factors use the
  * last PCA and its probabilities are the HMM's filtered (forward-only) probabilities, one step at a time.
  * So the published probabilities of day t depend only on data usable on t: the no-look-ahead rule.
@@ -41,7 +41,15 @@ export interface WalkForwardOptions {
   screenRunner?: ScreenRunner;
 }
 
-export const DEFAULT_WALK_FORWARD: WalkForwardOptions = Object.freeze({ seed: 7, burnInDays: 756, restarts: 6, warmRestarts: 3, maxIter: 200, tol: 1e-3, covFloor: 1e-3, pcaInputs: PCA_INPUTS, fitWindowDays: 0 });
+/**
+ * Each refit's window: the last nine years of trading days (9 × 252). Chosen on 2007–2016 against the
+ * expanding window and rolling windows of 6, 7, 8, 10 and 12 years (pipeline/README.md, "Research"): with
+ * every day since 2003 in the window, the states of a decade ago (2008's spreads) set what "stress" means
+ * today, and a fast crash at lower spreads (March 2020) read as a middle regime for two weeks.
+ */
+export const FIT_WINDOW_DAYS = 2268;
+
+export const DEFAULT_WALK_FORWARD: WalkForwardOptions = Object.freeze({ seed: 7, burnInDays: 756, restarts: 6, warmRestarts: 3, maxIter: 200, tol: 1e-3, covFloor: 1e-3, pcaInputs: PCA_INPUTS, fitWindowDays: FIT_WINDOW_DAYS });
 
 export interface ModelDay {
   /** Index into the frame's dates. */
@@ -84,6 +92,11 @@ function columnOf(frame: FrameLike, name: string): Float64Array {
 }
 
 /** The first index from which every model input is a finite number on every day. */
+/** The first day of the window of a refit on day `at`: `fitWindowDays` days ending on it, never before `s0` (0: from `s0`). */
+export function fitWindowStart(s0: number, at: number, fitWindowDays: number): number {
+  return fitWindowDays > 0 ? Math.max(s0, at - fitWindowDays + 1) : s0;
+}
+
 export function firstCompleteIndex(frame: FrameLike, pcaInputs: readonly string[] = PCA_INPUTS): number {
   const cols = [...pcaInputs, ...Object.values(LABEL_INPUTS)].map((n) => columnOf(frame, n));
   let last = -1;
@@ -209,7 +222,7 @@ export function walkForward(frame: FrameLike, options: Partial<WalkForwardOption
   const f0 = s0 + o.burnInDays;
   if (f0 >= frame.dates.length) throw new NotEnoughHistory(frame.dates.length - s0, o.burnInDays + 1);
   const inputs = o.pcaInputs.map((n) => columnOf(frame, n));
-  // Each day's input row, made once: every refit reads the whole expanding window again.
+  // Each day's input row, made once: every refit reads its whole window again.
   const rowCache: Float64Array[] = [];
   const rowAt = (t: number): Float64Array => {
     let row = rowCache[t];
@@ -223,8 +236,7 @@ export function walkForward(frame: FrameLike, options: Partial<WalkForwardOption
   const label = Object.fromEntries(Object.entries(LABEL_INPUTS).map(([k, n]) => [k, columnOf(frame, n)])) as Record<keyof typeof LABEL_INPUTS, Float64Array>;
   const refits = refitIndices(frame.dates, f0);
   const isRefit = new Map(refits.map((t, r) => [t, r]));
-  /** The first day of the window of a refit on day `at`. */
-  const windowStart = (at: number): number => (o.fitWindowDays > 0 ? Math.max(s0, at - o.fitWindowDays + 1) : s0);
+  const windowStart = (at: number): number => fitWindowStart(s0, at, o.fitWindowDays);
   const windowRows = (at: number): Float64Array[] => {
     const rows: Float64Array[] = [];
     for (let t = windowStart(at); t <= at; t++) rows.push(rowAt(t));

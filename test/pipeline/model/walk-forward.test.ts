@@ -1,7 +1,7 @@
 /**
  * The walk-forward regime model on the bundled real history: deterministic for a seed, no look-ahead
  * (PIPELINE.md: perturbing or removing everything after day t changes nothing published for days up to t),
- * monthly refits, the reference behaviour (the worst weeks of late 2008 and March 2020 are risk_off, in the
+ * monthly refits on a rolling nine-year window, the reference behaviour (the worst weeks of late 2008 and March 2020 are risk_off, in the
  * model and in the published regime, which the switching rule may not delay), and labels that mean what they
  * say on every fit's own window.
  */
@@ -13,7 +13,7 @@ import { loadFeatureFrame, type FeatureFrame } from '../../../pipeline/features/
 import { backward, forward, smoothed } from '../../../pipeline/hmm/inference.js';
 import { logEmissions } from '../../../pipeline/hmm/model.js';
 import { project } from '../../../pipeline/model/pca.js';
-import { firstCompleteIndex, walkForward, type ModelFit, type WalkForwardResult } from '../../../pipeline/model/walk-forward.js';
+import { DEFAULT_WALK_FORWARD, firstCompleteIndex, fitWindowStart, walkForward, type ModelFit, type WalkForwardResult } from '../../../pipeline/model/walk-forward.js';
 import { walkForwardOffThread } from '../../../pipeline/model/walk-forward-thread.js';
 import { mostLikely, publishedRegimes, REGIME_ORDER } from '../../../pipeline/regime/signals.js';
 
@@ -66,6 +66,28 @@ describe('walk-forward on the bundled history', () => {
     for (const d of base.days) expect(d.hmm_fit_date <= (frame.dates[d.index] as string)).toBe(true);
   });
 
+  it('refits on the last nine years of trading days once nine years are known, on everything before', () => {
+    const s0 = firstCompleteIndex(frame);
+    const meanOver = (name: string, from: number, to: number): number => {
+      const c = frame.columns[name] as Float64Array;
+      let m = 0;
+      for (let t = from; t <= to; t++) m += (c[t] as number) / (to - from + 1);
+      return m;
+    };
+    const first = base.fits[0]!;
+    const last = base.fits.at(-1)!;
+    const lastAt = frame.dates.indexOf(last.fit_date);
+    // The first fit's window starts on the first complete day; the last one's 2,268 days before its fit day.
+    expect(fitWindowStart(s0, frame.dates.indexOf(first.fit_date), DEFAULT_WALK_FORWARD.fitWindowDays)).toBe(s0);
+    expect(lastAt - s0 + 1).toBeGreaterThan(DEFAULT_WALK_FORWARD.fitWindowDays);
+    const from = lastAt - DEFAULT_WALK_FORWARD.fitWindowDays + 1;
+    // The PCA's standardization of the last fit is that of its window, not of the whole history.
+    last.pca.inputs.forEach((name, j) => {
+      expect(last.pca.means[j]!, name).toBeCloseTo(meanOver(name, from, lastAt), 9);
+    });
+    expect(Math.abs(last.pca.means[last.pca.inputs.indexOf('hy_spread_pct')]! - meanOver('hy_spread_pct', s0, lastAt))).toBeGreaterThan(0.1);
+  });
+
   it('publishes probabilities that sum to 1 on every day', () => {
     for (const d of base.days) expect(d.probs.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
   });
@@ -104,7 +126,7 @@ describe('walk-forward on the bundled history', () => {
     const fits = base.fits.filter((_, i) => i % 12 === 0 || i === base.fits.length - 1);
     for (const fit of fits) {
       const at = frame.dates.indexOf(fit.fit_date);
-      const profile = statesOn(fit, s0, at, { hy: hy!, vix: vix!, ret: ret!, y10Mom: y10Mom!, liq: liq! });
+      const profile = statesOn(fit, fitWindowStart(s0, at, DEFAULT_WALK_FORWARD.fitWindowDays), at, { hy: hy!, vix: vix!, ret: ret!, y10Mom: y10Mom!, liq: liq! });
       const [expansion, recovery, tightening, riskOff] = profile;
       const others = [expansion!, recovery!, tightening!];
       // risk_off: the market's stress state, the highest high-yield spread and the highest VIX.
@@ -184,20 +206,20 @@ interface StateOnWindow {
   stress: number;
 }
 
-/** Each regime's posterior-weighted means over the fit's window (frame indexes s0..at), in REGIME_ORDER. */
-function statesOn(fit: ModelFit, s0: number, at: number, c: { hy: Float64Array; vix: Float64Array; ret: Float64Array; y10Mom: Float64Array; liq: Float64Array }): StateOnWindow[] {
+/** Each regime's posterior-weighted means over the fit's window (frame indexes start..at), in REGIME_ORDER. */
+function statesOn(fit: ModelFit, start: number, at: number, c: { hy: Float64Array; vix: Float64Array; ret: Float64Array; y10Mom: Float64Array; liq: Float64Array }): StateOnWindow[] {
   const model = { K: 4, d: 4, startProb: Float64Array.from(fit.hmm.startProb), transmat: Float64Array.from(fit.hmm.transmat), means: fit.hmm.means.map((m) => Float64Array.from(m)), covars: fit.hmm.covars.map((m) => Float64Array.from(m)) };
   const X: Float64Array[] = [];
-  for (let t = s0; t <= at; t++) X.push(project(fit.pca, fit.pca.inputs.map((n) => (frame.columns[n] as Float64Array)[t] as number)));
+  for (let t = start; t <= at; t++) X.push(project(fit.pca, fit.pca.inputs.map((n) => (frame.columns[n] as Float64Array)[t] as number)));
   const le = logEmissions(model, X);
   const fw = forward(model, le);
   const gamma = smoothed(fw, backward(model, le, fw.logNormalizers));
   const T = X.length;
   const z = (a: Float64Array): ((x: number) => number) => {
     let m = 0;
-    for (let t = s0; t <= at; t++) m += (a[t] as number) / T;
+    for (let t = start; t <= at; t++) m += (a[t] as number) / T;
     let v = 0;
-    for (let t = s0; t <= at; t++) v += ((a[t] as number) - m) ** 2 / (T - 1);
+    for (let t = start; t <= at; t++) v += ((a[t] as number) - m) ** 2 / (T - 1);
     return (x) => (x - m) / Math.sqrt(v);
   };
   const [zHy, zVix, zLiq] = [z(c.hy), z(c.vix), z(c.liq)];
@@ -205,7 +227,7 @@ function statesOn(fit: ModelFit, s0: number, at: number, c: { hy: Float64Array; 
     let w = 0;
     const sum = { hy: 0, vix: 0, ret: 0, tightening: 0, stress: 0 };
     for (let i = 0; i < T; i++) {
-      const t = s0 + i;
+      const t = start + i;
       const g = gamma[i * 4 + k] as number;
       w += g;
       sum.hy += g * (c.hy[t] as number);
