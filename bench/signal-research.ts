@@ -30,7 +30,7 @@ import { PCA_INPUTS } from '../pipeline/model/pca.js';
 import { DEFAULT_WALK_FORWARD, walkForward, type WalkForwardOptions } from '../pipeline/model/walk-forward.js';
 import { assemble } from '../pipeline/publish/assemble.js';
 import { evaluate } from '../pipeline/reports/evaluate.js';
-import { mostLikely, publishedRegimes, REGIME_ORDER, SWITCH_PROBABILITY } from '../pipeline/regime/signals.js';
+import { mostLikely, publishedRegimes, REGIME_ORDER } from '../pipeline/regime/signals.js';
 import { renderTable } from '../src/cli/table.js';
 import { resultPath, writeResult } from './support/result-file.js';
 
@@ -145,11 +145,11 @@ export const VARIANTS: Variant[] = [
   w3('chosen window 6y', 'rolling 6-year fit window', CHOSEN_INPUTS, { switchAt: 0.8, fitWindowDays: 1512 }),
   w3('chosen window 7y', 'rolling 7-year fit window', CHOSEN_INPUTS, { switchAt: 0.8, fitWindowDays: 1764 }),
   w3('chosen window 8y', 'rolling 8-year fit window', CHOSEN_INPUTS, { switchAt: 0.8, fitWindowDays: 2016 }),
-  w3('chosen window 9y', 'rolling 9-year fit window (the method)', CHOSEN_INPUTS, { switchAt: 0.8, fitWindowDays: NINE_YEARS }),
+  w3('chosen window 9y', 'rolling 9-year fit window (tradeseal-regime-3)', CHOSEN_INPUTS, { switchAt: 0.8, fitWindowDays: NINE_YEARS }),
   w3('chosen window 10y', 'rolling 10-year fit window', CHOSEN_INPUTS, { switchAt: 0.8, fitWindowDays: 2520 }),
   w3('chosen window 12y', 'rolling 12-year fit window', CHOSEN_INPUTS, { switchAt: 0.8, fitWindowDays: 3024 }),
   // 7. The nine-year window with the switching rules and inputs tried before on the expanding one.
-  w3('9y most likely', 'nine years, the most likely regime every day', CHOSEN_INPUTS, { fitWindowDays: NINE_YEARS }),
+  w3('9y most likely', 'nine years, the most likely regime every day (the method)', CHOSEN_INPUTS, { fitWindowDays: NINE_YEARS }),
   w3('9y p>=0.7', 'nine years, switch at p >= 0.7', CHOSEN_INPUTS, { switchAt: 0.7, fitWindowDays: NINE_YEARS }),
   w3('9y p>=0.9', 'nine years, switch at p >= 0.9', CHOSEN_INPUTS, { switchAt: 0.9, fitWindowDays: NINE_YEARS }),
   w3('9y log levels', 'nine years, spread and VIX levels in logs', LOG_LEVELS, { switchAt: 0.8, fitWindowDays: NINE_YEARS }),
@@ -376,5 +376,5 @@ if (values.report) {
   for (const n of names) if (!VARIANTS.some((v) => v.name === n)) throw new Error(`no variant named ${n}; the variants: ${VARIANTS.map((v) => v.name).join(', ')}`);
   const rows = await runAll(names, Number(values.jobs));
   console.log(report(rows));
-  console.log(`written: ${writeResult(resultPath('signal-research', values.out), { switch_probability_in_force: SWITCH_PROBABILITY, variants: VARIANTS, rows })}`);
+  console.log(`written: ${writeResult(resultPath('signal-research', values.out), { variants: VARIANTS, rows })}`);
 }

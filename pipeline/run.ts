@@ -40,10 +40,11 @@ import type { PerformanceReport } from './reports/performance.js';
  * The method, named in every run record and compared before a run extends a history: a history made by
  * another version is recomputed only with `--full`. Version 1 had the 10Y−2Y curve's level among its inputs
  * (instead of the equity trend), one warm restart per refit, and published the most likely regime every day;
- * version 2 refitted on an expanding window (every day since the first complete one) where version 3 keeps
- * the last nine years.
+ * version 2 refitted on an expanding window (every day since the first complete one) and published a new
+ * regime only at p >= 0.8 (risk_off at once); version 3 kept that rule on the last nine years; version 4
+ * publishes the most likely regime again, on the last nine years.
  */
-export const MODEL_VERSION = 'tradeseal-regime-3: PCA(4) of 9 standardized features (with the equity trend) + 4-state Gaussian HMM, monthly walk-forward on a rolling 9-year window (3 warm restarts), published regime switches at p >= 0.8 (risk_off at once)';
+export const MODEL_VERSION = 'tradeseal-regime-4: PCA(4) of 9 standardized features (with the equity trend) + 4-state Gaussian HMM, monthly walk-forward on a rolling 9-year window (3 warm restarts), the most likely regime published each day';
 
 export interface PipelineOptions {
   dataDir: string;

@@ -5,7 +5,7 @@
  */
 import { trendLabel } from '../features/params.js';
 import type { ModelDay } from '../model/walk-forward.js';
-import { confidence, expectedRemainingDays, persistence, publishedRegimes, REGIME_ORDER, riskScore } from '../regime/signals.js';
+import { confidence, expectedRemainingDays, mostLikely, persistence, REGIME_ORDER, riskScore } from '../regime/signals.js';
 import type { IndicatorDay, LiquidityDay, MarketDay, ScorecardDay, SignalDay } from './types.js';
 
 export interface FrameColumns {
@@ -44,8 +44,8 @@ export function assemble(frame: FrameColumns, days: readonly ModelDay[], before 
   const indicatorColumns = ['vix', 'hy_spread_pct', 'curve_10y2y_pp', 'dollar'].map((n) => col(frame, n));
   const gauges = ['growth_momentum', 'inflation_momentum', 'liquidity', 'financial_stress', 'dollar_strength'].map((n) => col(frame, n));
 
-  // The published regime: the model's most likely, switched to only when clear (or at once for risk_off).
-  const top = publishedRegimes(days.map((d) => d.probs), before.label);
+  // The published regime: the model's most likely that day (switching rules were tried: pipeline/README.md).
+  const top = days.map((d) => mostLikely(d.probs));
   const runs = persistence(top, before);
   const signals: SignalDay[] = [];
   const liquidity: LiquidityDay[] = [];

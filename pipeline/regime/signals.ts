@@ -29,22 +29,17 @@ export function mostLikely(probs: ArrayLike<number>): number {
   return best;
 }
 
-/**
- * Probability the model's most likely regime needs before the published regime switches to it (risk_off
- * excepted, see `publishedRegimes`). Chosen on 2007–2016 (pipeline/README.md, "Research").
- */
-export const SWITCH_PROBABILITY = 0.8;
-
 const RISK_OFF = REGIME_ORDER.indexOf('risk_off');
 
 /**
- * The published regime of each day, in REGIME_ORDER indexes, from each day's probabilities (oldest first):
- * the regime published the day before holds until the model's most likely regime reaches `switchProbability`;
- * a move to risk_off is published at once, so the stress regime is never delayed. `before` is the regime
- * published on the day before the first (−1: none), so an incremental run continues where the last stopped.
- * Only each day's own probabilities and the day before's regime are used: no look-ahead.
+ * A switching rule the research tried (pipeline/README.md, "Research"; `tradeseal-regime-2` and `-3` published
+ * with it at 0.8); the method in force publishes the most likely regime every day, which this gives with a
+ * threshold of 0. Each day's regime, in REGIME_ORDER indexes, from each day's probabilities (oldest first): the
+ * regime of the day before holds until the model's most likely regime reaches `switchProbability`; a move to
+ * risk_off is taken at once, so the stress regime is never delayed. `before` is the regime of the day before
+ * the first (−1: none). Only each day's own probabilities and the day before's regime are used: no look-ahead.
  */
-export function publishedRegimes(probs: ReadonlyArray<ArrayLike<number>>, before = -1, switchProbability = SWITCH_PROBABILITY): Int32Array {
+export function publishedRegimes(probs: ReadonlyArray<ArrayLike<number>>, before: number, switchProbability: number): Int32Array {
   const out = new Int32Array(probs.length);
   let held = before;
   probs.forEach((p, i) => {
