@@ -1,9 +1,10 @@
 /**
  * The walk-forward regime model (PIPELINE.md, "Walk-forward"): on the first trading day of every month
  * (and on the first day after the burn-in), refit on the last FIT_WINDOW_DAYS trading days known up to and
- * including that day (a rolling nine-year window; everything known while less than that is): PCA of the standardized features, then a 4-state Gaussian HMM on the four factors,
- * its states named by the label rule and stored in regime order. Between refits, each day's factors use the
- * last PCA and its probabilities are the HMM's filtered (forward-only) probabilities, one step at a time.
+ * including that day (a rolling nine-year window; everything known while there is less): PCA of the
+ * standardized features, then a 4-state Gaussian HMM on the four factors, its states named by the label rule
+ * and stored in regime order. Between refits, each day's factors use the last PCA and its probabilities are
+ * the HMM's filtered (forward-only) probabilities, one step at a time.
  * So the published probabilities of day t depend only on data usable on t: the no-look-ahead rule.
  *
  * Deterministic for a given seed. Refits after the first warm-start from the previous fit's states,
@@ -91,12 +92,12 @@ function columnOf(frame: FrameLike, name: string): Float64Array {
   return c;
 }
 
-/** The first index from which every model input is a finite number on every day. */
 /** The first day of the window of a refit on day `at`: `fitWindowDays` days ending on it, never before `s0` (0: from `s0`). */
 export function fitWindowStart(s0: number, at: number, fitWindowDays: number): number {
   return fitWindowDays > 0 ? Math.max(s0, at - fitWindowDays + 1) : s0;
 }
 
+/** The first index from which every model input is a finite number on every day. */
 export function firstCompleteIndex(frame: FrameLike, pcaInputs: readonly string[] = PCA_INPUTS): number {
   const cols = [...pcaInputs, ...Object.values(LABEL_INPUTS)].map((n) => columnOf(frame, n));
   let last = -1;

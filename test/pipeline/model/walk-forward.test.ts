@@ -1,8 +1,8 @@
 /**
  * The walk-forward regime model on the bundled real history: deterministic for a seed, no look-ahead
  * (PIPELINE.md: perturbing or removing everything after day t changes nothing published for days up to t),
- * monthly refits on a rolling nine-year window, the reference behaviour (the worst weeks of late 2008 and March 2020 are risk_off, in the
- * model and in the published regime within a week of the stress's first day), and labels that mean what they
+ * monthly refits on a rolling nine-year window, the reference behaviour (the worst weeks of late 2008 and
+ * March 2020 are risk_off, published within a week of the stress's first day), and labels that mean what they
  * say on every fit's own window.
  */
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
