@@ -30,9 +30,10 @@ import { PCA_INPUTS } from '../pipeline/model/pca.js';
 import { DEFAULT_WALK_FORWARD, walkForward, type WalkForwardOptions } from '../pipeline/model/walk-forward.js';
 import { assemble } from '../pipeline/publish/assemble.js';
 import { evaluate } from '../pipeline/reports/evaluate.js';
-import { mostLikely, publishedRegimes, REGIME_ORDER } from '../pipeline/regime/signals.js';
+import { REGIME_ORDER } from '../pipeline/regime/signals.js';
 import { renderTable } from '../src/cli/table.js';
 import { resultPath, writeResult } from './support/result-file.js';
+import { switchedRegimes } from './support/switching-rule.js';
 
 /** The first model's inputs (tradeseal-regime-1). */
 const V1_INPUTS = ['net_liq_zscore', 'mom_z_curve', 'mom_z_ust10y', 'mom_z_hy', 'mom_z_vix', 'mom_z_dollar', 'curve_10y2y_pp', 'hy_spread_pct', 'vix'];
@@ -220,24 +221,6 @@ function addResearchColumns(frame: FeatureFrame): void {
   frame.columns.liq_change_z252 = trailingZ(frame.columns.net_liq_change_4w_bn as Float64Array, 252);
 }
 
-/** The published regime of each day under a variant's rule. */
-function regimesOf(probs: Float64Array[], v: Variant): Int32Array {
-  if (!v.minDays) return v.switchAt ? publishedRegimes(probs, -1, v.switchAt) : Int32Array.from(probs, (p) => mostLikely(p));
-  const riskOff = REGIME_ORDER.indexOf('risk_off');
-  const out = new Int32Array(probs.length);
-  let held = -1;
-  let lead = -1;
-  let run = 0;
-  probs.forEach((p, i) => {
-    const top = mostLikely(p);
-    run = top === lead ? run + 1 : 1;
-    lead = top;
-    if (held < 0 || top === riskOff || (run >= (v.minDays as number) && (p[top] as number) >= (v.switchAt ?? 0))) held = top;
-    out[i] = held;
-  });
-  return out;
-}
-
 interface Row {
   name: string;
   check: boolean;
@@ -269,7 +252,7 @@ async function runVariant(v: Variant): Promise<Row> {
   };
   const model = walkForward(frame, options);
   const { signals, market } = assemble(frame, model.days);
-  const regimes = regimesOf(model.days.map((d) => d.probs), v);
+  const regimes = switchedRegimes(model.days.map((d) => d.probs), v);
   const days = signals.map((s, i) => ({ ...s, regime: REGIME_ORDER[regimes[i] as number]! }));
   const e = evaluate(days, market);
   const figures = (w: keyof typeof e.windows): Figures => {

@@ -29,27 +29,6 @@ export function mostLikely(probs: ArrayLike<number>): number {
   return best;
 }
 
-const RISK_OFF = REGIME_ORDER.indexOf('risk_off');
-
-/**
- * A switching rule the research tried (pipeline/README.md, "Research"; `tradeseal-regime-2` and `-3` published
- * with it at 0.8); the method in force publishes the most likely regime every day, which this gives with a
- * threshold of 0. Each day's regime, in REGIME_ORDER indexes, from each day's probabilities (oldest first): the
- * regime of the day before holds until the model's most likely regime reaches `switchProbability`; a move to
- * risk_off is taken at once, so the stress regime is never delayed. `before` is the regime of the day before
- * the first (−1: none). Only each day's own probabilities and the day before's regime are used: no look-ahead.
- */
-export function publishedRegimes(probs: ReadonlyArray<ArrayLike<number>>, before: number, switchProbability: number): Int32Array {
-  const out = new Int32Array(probs.length);
-  let held = before;
-  probs.forEach((p, i) => {
-    const top = mostLikely(p);
-    if (held < 0 || top === RISK_OFF || (p[top] ?? 0) >= switchProbability) held = top;
-    out[i] = held;
-  });
-  return out;
-}
-
 export function confidence(top: number): Confidence {
   return top >= 0.7 ? 'HIGH' : top >= 0.5 ? 'MODERATE' : 'LOW';
 }
