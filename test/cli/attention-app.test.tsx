@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeSource } from '../../src/cli/attention/source.js';
 import { sequenceOnce } from '../../src/engine/store/log-sequence.js';
 import { logKeyLoader } from '../../src/engine/store/log-key.js';
-import { KEY, openView, settle } from '../helpers/attention-view.js';
+import { frameWhen, idle, KEY, openView, settle } from '../helpers/attention-view.js';
 import { cliEnv, REPO_ROOT, tempHome } from '../helpers/cli.js';
 import { engineHarness, type EngineHarness } from '../helpers/engine.js';
 
@@ -137,6 +137,45 @@ describe('the terminal view of traces needing attention', () => {
       expect(await press('/', ...Array(6).fill('\u007f'), '%', KEY.enter)).toContain('nothing in MISMATCH for this filter');
       const all = await press('/', '\u007f', KEY.enter);
       expect(mismatched.filter((id) => all.includes(id.slice(0, 8)))).toHaveLength(12);
+    } finally {
+      view.unmount();
+    }
+  }, 30_000);
+});
+
+describe('keys in a burst', () => {
+  // A terminal under load, a paste or a key held down sends several keys in one write: each must do what it
+  // does typed alone. Before the view split such writes, "\x7f\x7f…" went into the filter as invisible
+  // characters (a false "nothing … for this filter") and "    " paged once.
+  it('a filter typed, erased and applied in single writes acts as typed slowly, and an active filter stays in view', async () => {
+    const { view, frame } = await open();
+    const burst = async (keys: string): Promise<string> => {
+      view.stdin.write(keys);
+      return idle(frame);
+    };
+    try {
+      await burst(`${KEY.right}${KEY.right}`);
+      const byAsset = await burst('/msft\r');
+      expect(mismatched.filter((id) => byAsset.includes(id.slice(0, 8)))).toEqual([mismatched[6]]);
+      const cleared = await burst(`/${'\x7f'.repeat(8)}\r`);
+      expect(cleared).not.toContain('for this filter');
+      expect(mismatched.filter((id) => cleared.includes(id.slice(0, 8)))).toHaveLength(12);
+      // On the tab whose description fills the line, an active filter is still on screen at 80 columns.
+      const divergentTab = await burst(`${KEY.left}${KEY.left}/aapl\r`);
+      expect(divergentTab.split('\n')[1]).toContain('filter: aapl');
+      expect(divergentTab).toContain(divergent.slice(0, 8));
+      for (const line of divergentTab.split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+    } finally {
+      view.unmount();
+    }
+  }, 30_000);
+
+  it('four spaces in one write page an open trace four times', async () => {
+    const { view, press, frame } = await open();
+    try {
+      expect(await press(KEY.enter)).toMatch(/lines 1-20 of \d+/);
+      view.stdin.write('    ');
+      expect(await frameWhen(frame, (f) => f.includes(`"trace_id": "${divergent}"`))).toContain(`"trace_id": "${divergent}"`);
     } finally {
       view.unmount();
     }

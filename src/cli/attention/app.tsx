@@ -5,13 +5,14 @@
  * hashes and checks its inclusion in the transparency log under a signed head, `/` filters by agent id prefix or asset, `n`/`p` page, `r` refreshes (it also refreshes by itself
  * every `refreshMs`), Esc goes back, `q` quits. Nothing here writes to the store.
  */
-import { Box, Text, useApp, useInput } from 'ink';
+import { Box, Text, useApp, useInput, type Key } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ListingItem } from '../../engine/store/traces.js';
 import type { TraceVerification } from '../../engine/trace/read.js';
 import { canonicalJson } from '../../crypto/jcs.js';
 import { renderTable } from '../table.js';
 import type { AttentionSource, LogInclusion } from './source.js';
+import { keypresses } from './keys.js';
 import { ATTENTION_TABS } from './tabs.js';
 
 export interface AttentionAppProps {
@@ -46,30 +47,48 @@ function checkLines(verification: TraceVerification | null, log: LogInclusion | 
   return lines;
 }
 
+/** What the keys move: the tab, its pages, the selected row, the filter (applied and being typed), an open trace. */
+interface Nav {
+  tab: number;
+  pages: Array<Cursor | null>;
+  selected: number;
+  search: string | null;
+  /** The filter being typed, or null. */
+  typing: string | null;
+  open: OpenTrace | null;
+}
+
+interface OpenTrace {
+  id: string;
+  lines: string[];
+  scroll: number;
+  verification: TraceVerification | null;
+  log: LogInclusion | null;
+}
+
 export function AttentionApp({ source, width, height, refreshMs = 5000 }: AttentionAppProps) {
   const { exit } = useApp();
   const rowsPerPage = Math.max(3, height - CHROME_LINES);
-  const [tab, setTab] = useState(0);
-  const [pages, setPages] = useState<Array<Cursor | null>>([null]);
+  const [nav, setNavState] = useState<Nav>({ tab: 0, pages: [null], selected: 0, search: null, typing: null, open: null });
+  // The navigation as the keys left it. Keys that arrive before the view has redrawn (a burst, fast typing)
+  // must each see what the keys before them did, not the state of the last drawing: every key reads and
+  // writes this, and the drawing follows.
+  const live = useRef(nav);
+  const setNav = (change: (n: Nav) => Nav): void => {
+    live.current = change(live.current);
+    setNavState(live.current);
+  };
   const [items, setItems] = useState<ListingItem[]>([]);
   const [hasMore, setHasMore] = useState(false);
-  const [selected, setSelected] = useState(0);
-  const [search, setSearch] = useState<string | null>(null);
-  // The filter being typed. Mirrored in a ref: keys that arrive before the view has redrawn (fast typing) must
-  // see what the keys before them did, not the state of the last drawing.
-  const [typing, setTypingState] = useState<string | null>(null);
-  const typingRef = useRef<string | null>(null);
-  const setTyping = (value: string | null): void => {
-    typingRef.current = value;
-    setTypingState(value);
-  };
   const [error, setError] = useState<string | null>(null);
   const [loadedAt, setLoadedAt] = useState<Date | null>(null);
   /** Reads in flight (a page, a trace, a verification): shown as `loading…` until they end. */
   const [busy, setBusy] = useState(0);
-  const [open, setOpen] = useState<{ id: string; lines: string[]; scroll: number; verification: TraceVerification | null; log: LogInclusion | null } | null>(null);
   const loads = useRef(0);
+  const loaded = useRef({ items, hasMore });
+  loaded.current = { items, hasMore };
 
+  const { tab, pages, selected, search, typing, open } = nav;
   const after = pages[pages.length - 1] ?? null;
   const current = ATTENTION_TABS[tab]!;
 
@@ -81,7 +100,7 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
       if (ticket !== loads.current) return;
       setItems(page.items);
       setHasMore(page.hasMore);
-      setSelected((s) => Math.min(s, Math.max(0, page.items.length - 1)));
+      setNav((n) => ({ ...n, selected: Math.min(n.selected, Math.max(0, page.items.length - 1)) }));
       setError(null);
       setLoadedAt(new Date());
     } catch (e) {
@@ -97,12 +116,6 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
     return () => clearInterval(timer);
   }, [load, refreshMs]);
 
-  const switchTab = (by: number): void => {
-    setTab((t) => (t + by + ATTENTION_TABS.length) % ATTENTION_TABS.length);
-    setPages([null]);
-    setSelected(0);
-  };
-
   const openTrace = async (id: string, verify: boolean): Promise<void> => {
     setBusy((n) => n + 1);
     try {
@@ -110,7 +123,7 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
       const [verification, log] = verify ? await Promise.all([source.verify(id), source.inLog(id)]) : [null, null];
       // Members in JCS order, whichever source served the document (a remote engine's follow its schema).
       const lines = document ? JSON.stringify(JSON.parse(canonicalJson(document)), null, 2).split('\n') : [`no trace ${id}`];
-      setOpen({ id, lines, scroll: 0, verification, log });
+      setNav((n) => ({ ...n, open: { id, lines, scroll: 0, verification, log } }));
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -118,49 +131,55 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
     }
   };
 
-  useInput((input, key) => {
-    const typing = typingRef.current;
-    if (typing !== null) {
-      if (key.return) {
-        setSearch(typing.trim() === '' ? null : typing.trim());
-        setTyping(null);
-        setPages([null]);
-        setSelected(0);
-      } else if (key.escape) setTyping(null);
-      else if (key.backspace || key.delete) setTyping(typing.slice(0, -1));
-      else if (input && !key.ctrl && !key.meta) setTyping(typing + input);
+  /** One key, applied to the navigation as the keys before it left it. */
+  const onKey = (input: string, key: Key): void => {
+    const n = live.current;
+    if (n.typing !== null) {
+      const typed = n.typing;
+      if (key.return) setNav((m) => ({ ...m, search: typed.trim() === '' ? null : typed.trim(), typing: null, pages: [null], selected: 0 }));
+      else if (key.escape) setNav((m) => ({ ...m, typing: null }));
+      else if (key.backspace || key.delete) setNav((m) => ({ ...m, typing: typed.slice(0, -1) }));
+      else if (input && !key.ctrl && !key.meta && !key.tab) setNav((m) => ({ ...m, typing: typed + input }));
       return;
     }
     if (input === 'q') {
       exit();
       return;
     }
-    if (open) {
-      const body = Math.max(1, height - 4 - checkLines(open.verification, open.log).length);
-      if (key.escape || key.backspace || key.leftArrow) setOpen(null);
-      else if (key.downArrow) setOpen({ ...open, scroll: Math.min(open.scroll + 1, Math.max(0, open.lines.length - body)) });
-      else if (key.upArrow) setOpen({ ...open, scroll: Math.max(0, open.scroll - 1) });
-      else if (key.pageDown || input === ' ') setOpen({ ...open, scroll: Math.min(open.scroll + body, Math.max(0, open.lines.length - body)) });
-      else if (key.pageUp) setOpen({ ...open, scroll: Math.max(0, open.scroll - body) });
-      else if (input === 'v') void openTrace(open.id, true);
+    const o = n.open;
+    if (o) {
+      const body = Math.max(1, height - 4 - checkLines(o.verification, o.log).length);
+      const last = Math.max(0, o.lines.length - body);
+      const scrollTo = (scroll: number): void => setNav((m) => ({ ...m, open: m.open && { ...m.open, scroll: Math.max(0, Math.min(scroll, last)) } }));
+      if (key.escape || key.backspace || key.leftArrow) setNav((m) => ({ ...m, open: null }));
+      else if (key.downArrow) scrollTo(o.scroll + 1);
+      else if (key.upArrow) scrollTo(o.scroll - 1);
+      else if (key.pageDown || input === ' ') scrollTo(o.scroll + body);
+      else if (key.pageUp) scrollTo(o.scroll - body);
+      else if (input === 'v') void openTrace(o.id, true);
       return;
     }
-    const item = items[selected];
+    const { items: rows, hasMore: more } = loaded.current;
+    const item = rows[n.selected];
+    const switchTab = (by: number): void =>
+      setNav((m) => ({ ...m, tab: (m.tab + by + ATTENTION_TABS.length) % ATTENTION_TABS.length, pages: [null], selected: 0 }));
     if (key.rightArrow || key.tab) switchTab(1);
     else if (key.leftArrow) switchTab(-1);
-    else if (key.downArrow) setSelected((s) => Math.min(s + 1, Math.max(0, items.length - 1)));
-    else if (key.upArrow) setSelected((s) => Math.max(0, s - 1));
-    else if ((input === 'n' || key.pageDown) && hasMore && items.length > 0) {
-      const last = items[items.length - 1]!;
-      setPages([...pages, { txn_time: last.txn_time, trace_id: last.trace_id }]);
-      setSelected(0);
-    } else if ((input === 'p' || key.pageUp) && pages.length > 1) {
-      setPages(pages.slice(0, -1));
-      setSelected(0);
-    } else if (input === '/') setTyping(search ?? '');
+    else if (key.downArrow) setNav((m) => ({ ...m, selected: Math.min(m.selected + 1, Math.max(0, rows.length - 1)) }));
+    else if (key.upArrow) setNav((m) => ({ ...m, selected: Math.max(0, m.selected - 1) }));
+    else if ((input === 'n' || key.pageDown) && more && rows.length > 0) {
+      const lastRow = rows[rows.length - 1]!;
+      setNav((m) => ({ ...m, pages: [...m.pages, { txn_time: lastRow.txn_time, trace_id: lastRow.trace_id }], selected: 0 }));
+    } else if ((input === 'p' || key.pageUp) && n.pages.length > 1) {
+      setNav((m) => ({ ...m, pages: m.pages.slice(0, -1), selected: 0 }));
+    } else if (input === '/') setNav((m) => ({ ...m, typing: m.search ?? '' }));
     else if (input === 'r') void load();
     else if (key.return && item) void openTrace(item.trace_id, false);
     else if (input === 'v' && item) void openTrace(item.trace_id, true);
+  };
+
+  useInput((input, key) => {
+    for (const k of keypresses(input, key)) onKey(k.input, k.key);
   });
 
   if (open) {
@@ -189,8 +208,9 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
           <Text key={t.id} inverse={i === tab} bold={i === tab}>{` ${t.label} `}</Text>
         ))}
       </Box>
-      <Text dimColor wrap="truncate-end">{current.about}{search ? `; filter: ${search}` : ''}</Text>
-      <Text wrap="truncate-end">{typing !== null ? `filter (agent id prefix or asset, Enter to apply, Esc to cancel): ${typing}█` : error ? `error: ${error}` : ' '}</Text>
+      {/* An active filter leads its line, so a narrow terminal never cuts it off. */}
+      <Text dimColor wrap="truncate-end">{search ? `filter: ${search} (/ changes it); ` : ''}{current.about}</Text>
+      <Text wrap="truncate-end">{typing !== null ? `filter: ${typing}█  agent id prefix or asset; Enter applies, Esc cancels` : error ? `error: ${error}` : ' '}</Text>
       {items.length === 0 ? (
         <Text>{loadedAt ? `nothing ${current.label === 'STALE PENDING' ? 'stale' : `in ${current.label}`}${search ? ' for this filter' : ''}` : 'loading…'}</Text>
       ) : (
