@@ -8,8 +8,11 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testStore, type TestStore } from '../helpers/db.js';
 import { cliEnv, describeRun, REPO_ROOT, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
+import { macroDataThrough } from '../helpers/macro-data.js';
 
 const home = tempHome();
+/** The last day of the data the scheduled run reads (a trading day). */
+const SCHEDULED_THROUGH = '2011-12-30';
 let store: TestStore;
 let env: CliEnv;
 
@@ -71,7 +74,12 @@ describe('pipeline commands', () => {
   }, 60_000);
 
   it('schedule runs on its cron, logs each run as a JSON line, and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'dev.js'), 'pipeline', 'schedule', '--cron', '* * * * * *'], { cwd: REPO_ROOT, env });
+    // The data through 2011: a run of several seconds (the history above ends 2009-03-31), so that ticks come
+    // while it runs, without fitting every month to 2025.
+    const dataDir = await macroDataThrough(SCHEDULED_THROUGH);
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'dev.js'), 'pipeline', 'schedule', '--cron', '* * * * * *'], {
+      cwd: REPO_ROOT, env: { ...env, PIPELINE_DATA_DIR: dataDir },
+    });
     const lines: Array<Record<string, unknown>> = [];
     let buffer = '';
     const published = new Promise<void>((resolve, reject) => {
@@ -97,8 +105,9 @@ describe('pipeline commands', () => {
     expect(lines[0]).toMatchObject({ event: 'scheduled', cron: '* * * * * *' });
     const firstPublished = lines.findIndex((l) => l.event === 'published');
     // Ticks come every second while a run takes longer: they are skipped, never started alongside.
+    expect(lines[firstPublished]!.seconds).toBeGreaterThan(2);
     expect(lines.slice(0, firstPublished).filter((l) => l.event === 'started')).toHaveLength(1);
-    expect(lines[firstPublished]).toMatchObject({ event: 'published', last_day: '2025-11-26' });
+    expect(lines[firstPublished]).toMatchObject({ event: 'published', last_day: SCHEDULED_THROUGH });
     expect(lines.at(-1)).toMatchObject({ event: 'stopped' });
   }, 300_000);
 });

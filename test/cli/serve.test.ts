@@ -8,9 +8,12 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliEnv, describeRun, REPO_ROOT, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
+import { cliEnv, describeRun, REPO_ROOT, runCli, runCliProcess, tempHome, type CliEnv } from '../helpers/cli.js';
+import { macroDataThrough } from '../helpers/macro-data.js';
 
 const home = tempHome();
+/** The last day of the data the pipeline run reads (a trading day). */
+const LAST_DAY = '2016-12-30';
 const env: CliEnv = cliEnv(home, undefined, { DATABASE_URL: undefined, LOG_LEVEL: 'silent' });
 const children: ChildProcessWithoutNullStreams[] = [];
 afterAll(() => {
@@ -24,8 +27,8 @@ interface Running {
   waitFor: (pattern: RegExp) => Promise<RegExpExecArray>;
 }
 
-function start(args: string[]): Running {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'dev.js'), ...args], { cwd: REPO_ROOT, env });
+function start(args: string[], extra: CliEnv = {}): Running {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'dev.js'), ...args], { cwd: REPO_ROOT, env: { ...env, ...extra } });
   children.push(child);
   let out = '';
   const waiters: Array<() => void> = [];
@@ -57,13 +60,13 @@ describe('tradeseal serve', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
     try {
-      const r = await runCli(['serve', '--port', String(port)], env);
+      const r = await runCliProcess(['serve', '--port', String(port)], env);
       expect(r.code, describeRun(r)).toBe(4);
       expect(r.stderr).toContain(`port_in_use: port ${port} on 127.0.0.1 is already in use by another process`);
       expect(r.stderr).toMatch(/--port N/);
       expect(r.stderr).not.toMatch(/sweeper|\n\s+at /);
       // What `npm start` runs: the port is checked before the pipeline's long first run, not after it.
-      const first = await runCli(['serve', '--pipeline-if-empty', '--port', String(port)], env);
+      const first = await runCliProcess(['serve', '--pipeline-if-empty', '--port', String(port)], env);
       expect(first.code, describeRun(first)).toBe(4);
       expect(first.stderr).toContain('port_in_use');
       expect(first.stdout).not.toMatch(/running the pipeline/);
@@ -73,31 +76,33 @@ describe('tradeseal serve', () => {
   }, 60_000);
 
   it('more than one worker on the embedded store is a usage error that says why, before anything starts', async () => {
-    const r = await runCli(['serve', '--workers', '2', '--port', '0'], env);
+    const r = await runCliProcess(['serve', '--workers', '2', '--port', '0'], env);
     expect(r.code, describeRun(r)).toBe(2);
     expect(r.stderr).toContain('--workers 2 needs DATABASE_URL: the embedded store (PGlite, no DATABASE_URL) is served by one process');
     expect(r.stdout).not.toMatch(/tradeseal serving/);
   }, 60_000);
 
   it('waits for a pipeline run that owns the embedded store, then serves it, and reports stale regime data', async () => {
-    // A full run over the bundled history (some 230 refits): long enough for the server to find it running.
-    const pipeline = start(['pipeline', 'run']);
+    // A run over ten years of the bundled history (some 120 refits, ten seconds of fitting): long enough for
+    // the server to find it running.
+    const dataDir = await macroDataThrough(LAST_DAY);
+    const pipeline = start(['pipeline', 'run'], { PIPELINE_DATA_DIR: dataDir });
     await pipeline.waitFor(/refit \d+ of \d+/);
     const server = start(['serve', '--port', '0']);
     await server.waitFor(/waiting for process \d+ \(pipeline run\) to release the embedded store/);
     expect(await exited(pipeline.child)).toBe(0);
     const [, url] = await server.waitFor(/tradeseal serving \/engine and \/v1 on (http:\/\/\S+) \(store: embedded\)/);
-    await server.waitFor(/warning: the regime in force is stale: its data \(2025-11-26\) are [\d.]+ days old/);
+    await server.waitFor(new RegExp(`warning: the regime in force is stale: its data \\(${LAST_DAY}\\) are [\\d.]+ days old`));
 
     const health = await fetch(`${url}/engine/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({
-      status: 'degraded', db_ok: true, regime: { date: '2025-11-26', source: 'pipeline', stale: true },
+      status: 'degraded', db_ok: true, regime: { date: LAST_DAY, source: 'pipeline', stale: true },
       warnings: [expect.stringContaining('tradeseal pipeline fetch')],
     });
     // The server owns the store now: a command is its client.
     const status = await runCli(['pipeline', 'status', '--json'], env);
-    expect(status.json().runs[0]).toMatchObject({ status: 'published', last_day: '2025-11-26' });
+    expect(status.json().runs[0]).toMatchObject({ status: 'published', last_day: LAST_DAY });
 
     server.child.kill('SIGTERM');
     expect(await exited(server.child)).toBe(0);

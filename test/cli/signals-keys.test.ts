@@ -114,6 +114,9 @@ describe('signals keys revoke and list', () => {
     const revoked = await runCli(['signals', 'keys', 'revoke', key.key_id, '--json'], env);
     expect(revoked.code, describeRun(revoked)).toBe(0);
     expect(revoked.json()).toMatchObject({ key_id: key.key_id, email: key.email, revoked_now: true });
+    // The command is another process than the server: the server learns of it within ENGINE_STATE_REFRESH_MS,
+    // its documented bound for an unlimited key's cached admission.
+    await new Promise((resolve) => setTimeout(resolve, h.config.stateRefreshMs));
     expectError(await h.call('GET', '/v1/account', { key: key.api_key }), 403, 'key_revoked');
 
     const [again, unknown, secret] = await Promise.all([

@@ -9,8 +9,7 @@ import { configWith } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { issueKey } from '../../src/signals/store/keys.js';
 import type { Tier } from '../../src/signals/tiers.js';
-import { runPipeline } from '../../pipeline/run.js';
-import { cliEnv, describeRun, REPO_ROOT, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
+import { cliEnv, describeRun, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
 import { testStore, type TestStore } from '../helpers/db.js';
 
 const home = tempHome();
@@ -19,8 +18,8 @@ let server: RunningServer;
 let local: CliEnv;
 
 beforeAll(async () => {
-  store = await testStore();
-  await runPipeline(store.sql, { dataDir: path.join(REPO_ROOT, 'data/macro'), asOf: '2009-03-31', publish: true, seed: 7 });
+  // The bundled data published as of 2009-03-31 with seed 7, made once for the run (test/setup/published-history.ts).
+  store = await testStore({ history: 'published' });
   server = await startServer(configWith({ databaseUrl: store.url, logLevel: 'silent', port: 0 }), { services: ['signals'] });
   local = cliEnv(home, store.url);
 }, 600_000);

@@ -15,7 +15,11 @@ export function masterKeyFile(contents: string = `${randomBytes(32).toString('he
   if (!dir) {
     const created = fs.mkdtempSync(path.join(os.tmpdir(), 'tradeseal-kms-'));
     dir = created;
-    afterAll(() => fs.rmSync(created, { recursive: true, force: true }));
+    afterAll(() => {
+      fs.rmSync(created, { recursive: true, force: true });
+      // Test files can share this module (vitest's isolate: false): the next file makes a directory of its own.
+      dir = null;
+    });
   }
   const file = path.join(dir, `master-${randomBytes(4).toString('hex')}.key`);
   fs.writeFileSync(file, contents, { mode: 0o600 });

@@ -9,7 +9,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADVISORY_LOCKS } from '../../src/store/advisory-lock.js';
 import { testDbInfo, testStore, type TestStore } from '../helpers/db.js';
-import { cliEnv, describeRun, runCli, tempHome } from '../helpers/cli.js';
+import { cliEnv, describeRun, runCliProcess, tempHome } from '../helpers/cli.js';
 import { authorizeRequest, bindRequest, engineSettings, heartbeat, publishRegime, registerAgent, type EngineSettings, type Regime } from '../reliability/support/engine.js';
 import { Client, type Answer } from '../reliability/support/http.js';
 import { startServerProcess, type ServerProcess } from '../reliability/support/server.js';
@@ -175,7 +175,7 @@ describe.runIf(postgresOnly)('tradeseal serve --workers 2 that cannot start', ()
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
     try {
-      const r = await runCli(['serve', '--workers', '2', '--port', String(port)], cliEnv(home, store.url, { LOG_LEVEL: 'silent' }), 60_000);
+      const r = await runCliProcess(['serve', '--workers', '2', '--port', String(port)], cliEnv(home, store.url, { LOG_LEVEL: 'silent' }), 60_000);
       expect(r.code, describeRun(r)).toBe(4);
       expect(r.stderr).toContain(`port_in_use: port ${port} on 127.0.0.1 is already in use by another process`);
       expect(r.stderr).not.toMatch(/replacement/);

@@ -5,7 +5,6 @@
  * never blocks the next one.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -13,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentRegime, publishFromPipeline, publishManual, releaseOverride } from '../../src/engine/store/regime.js';
 import { runPipeline, type RunSummary } from '../../pipeline/run.js';
 import type { Sql } from '../../src/store/driver.js';
-import { testStore, type TestStore } from '../helpers/db.js';
+import { publishedRun, testStore, type TestStore } from '../helpers/db.js';
+import { macroDataThrough } from '../helpers/macro-data.js';
+import { PUBLISHED_HISTORY } from '../setup/published-history.js';
 
 const DATA = path.resolve('data/macro');
 const base = { dataDir: DATA, seed: 7 };
@@ -29,20 +30,11 @@ async function snapshot(sql: Sql) {
   return { days, counts, broadcast: (await currentRegime(sql))?.hash ?? null };
 }
 
-/** A copy of the data directory with every row after `last` removed from every file. */
-async function truncatedData(last: string): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'tradeseal-data-'));
-  for (const file of (await readdir(DATA)).filter((f) => f.endsWith('.csv'))) {
-    const lines = (await readFile(path.join(DATA, file), 'utf8')).split('\n');
-    const kept = lines.filter((l, i) => i === 0 || (l !== '' && l.slice(0, 10) <= last));
-    await writeFile(path.join(dir, file), `${kept.join('\n')}\n`);
-  }
-  return dir;
-}
-
 beforeAll(async () => {
-  store = await testStore();
-  first = await runPipeline(store.sql, { ...base, asOf: CUT, publish: true });
+  // The history published as of CUT, made once for the run (test/setup/published-history.ts).
+  expect(PUBLISHED_HISTORY).toMatchObject({ ...base, asOf: CUT, publish: true });
+  store = await testStore({ history: 'published' });
+  first = publishedRun();
 }, 600_000);
 afterAll(async () => store?.close());
 
@@ -67,20 +59,16 @@ describe('a what-if run (--as-of without --publish)', () => {
 
 describe('a run never removes or rewrites published days on its own', () => {
   it('a run whose data end before the last published day is refused, naming the days it would remove', async () => {
-    const dir = await truncatedData('2008-12-31');
-    try {
-      const before = await snapshot(store.sql);
-      const err = await runPipeline(store.sql, { ...base, dataDir: dir, asOf: null, full: true }).catch((e: unknown) => e);
-      expect(err).toMatchObject({ code: 'published_days_would_be_removed' });
-      expect((err as Error).message).toMatch(/REMOVES \d+ published days \(2009-01-02 to 2009-03-31\)/);
-      const after = await snapshot(store.sql);
-      expect(after.days).toEqual(before.days);
-      expect(after.broadcast).toBe(before.broadcast);
-      const [run] = await store.sql`select status, error from model_runs order by started_at desc limit 1`;
-      expect(run).toMatchObject({ status: 'failed', error: expect.stringMatching(/^published_days_would_be_removed/) });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const dir = await macroDataThrough('2008-12-31');
+    const before = await snapshot(store.sql);
+    const err = await runPipeline(store.sql, { ...base, dataDir: dir, asOf: null, full: true }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'published_days_would_be_removed' });
+    expect((err as Error).message).toMatch(/REMOVES \d+ published days \(2009-01-02 to 2009-03-31\)/);
+    const after = await snapshot(store.sql);
+    expect(after.days).toEqual(before.days);
+    expect(after.broadcast).toBe(before.broadcast);
+    const [run] = await store.sql`select status, error from model_runs order by started_at desc limit 1`;
+    expect(run).toMatchObject({ status: 'failed', error: expect.stringMatching(/^published_days_would_be_removed/) });
   }, 300_000);
 
   it('a default run that cannot extend the history (another seed) stops instead of recomputing it', async () => {

@@ -12,7 +12,8 @@
  *
  * Migrating takes seconds, so it happens once, into a template: a Postgres database that each test database
  * is copied from (`CREATE DATABASE ... TEMPLATE`), or a dump of a migrated PGlite that each test PGlite
- * loads.
+ * loads. A second template holds the published history several files read (./published-history.ts): the
+ * pipeline runs once here instead of once in each of them.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -25,9 +26,11 @@ import { loadConfig } from '../../src/config.js';
 import { connect } from '../../src/store/driver.js';
 import { serveEmbedded } from '../../src/store/embedded-server.js';
 import { migrate } from '../../src/store/migrate.js';
+import { runPipeline } from '../../pipeline/run.js';
 import { findPgBinDir, startCluster } from './pg-cluster.js';
 import { TEST_DB_KEY, type TestDbInfo } from './test-db-info.js';
 import { databaseUrl } from './database-url.js';
+import { PUBLISHED_HISTORY, type PublishedRun } from './published-history.js';
 
 type Teardown = () => Promise<void>;
 
@@ -43,6 +46,7 @@ export default async function setup(project: TestProject): Promise<Teardown> {
     throw new Error('TRADESEAL_TEST_DB=postgres but DATABASE_URL is unset and no PostgreSQL binaries were found');
   }
 
+  const started = performance.now();
   let info: TestDbInfo;
   let teardown: Teardown;
   if (given) {
@@ -63,7 +67,7 @@ export default async function setup(project: TestProject): Promise<Teardown> {
   }
 
   project.provide(TEST_DB_KEY, info);
-  console.log(`[tradeseal tests] database: ${info.description}`);
+  console.log(`[tradeseal tests] database: ${info.description}; templates ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return teardown;
 }
 
@@ -85,12 +89,25 @@ async function postgresTemplate(adminUrl: string, describe: (version: string) =>
     } finally {
       await sql.end();
     }
-    const info: TestDbInfo = { mode: 'postgres', adminUrl, template, description: describe(row?.v ?? '?') };
+    const publishedTemplate = `${template}_published`;
+    await admin.unsafe(`create database ${publishedTemplate} template ${template}`);
+    const published = connect(databaseUrl(adminUrl, publishedTemplate), { max: 4 });
+    let publishedRun: PublishedRun;
+    try {
+      publishedRun = await runPipeline(published, PUBLISHED_HISTORY);
+    } finally {
+      await published.end();
+    }
+    const info: TestDbInfo = { mode: 'postgres', adminUrl, template, publishedTemplate, publishedRun, description: describe(row?.v ?? '?') };
     return {
       info,
       teardown: async () => {
         const drop = postgres(adminUrl, { max: 1, onnotice: () => {} });
-        await drop.unsafe(`drop database if exists ${template} with (force)`).finally(() => drop.end());
+        try {
+          for (const db of [publishedTemplate, template]) await drop.unsafe(`drop database if exists ${db} with (force)`);
+        } finally {
+          await drop.end();
+        }
       },
     };
   } finally {
@@ -102,6 +119,8 @@ async function pgliteTemplate(why: string): Promise<{ info: TestDbInfo; teardown
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradeseal-pglite-'));
   const emptyDump = path.join(dir, 'empty.tar');
   const migratedDump = path.join(dir, 'migrated.tar');
+  const publishedDump = path.join(dir, 'published.tar');
+  let publishedRun: PublishedRun;
   const db = await PGlite.create();
   try {
     await fs.writeFile(emptyDump, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
@@ -109,14 +128,16 @@ async function pgliteTemplate(why: string): Promise<{ info: TestDbInfo; teardown
     const sql = connect(server.url, { max: 1 });
     try {
       await migrate(sql);
+      await fs.writeFile(migratedDump, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
+      publishedRun = await runPipeline(sql, PUBLISHED_HISTORY);
     } finally {
       await sql.end();
       await server.stop();
     }
-    await fs.writeFile(migratedDump, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
+    await fs.writeFile(publishedDump, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
   } finally {
     await db.close();
   }
-  const info: TestDbInfo = { mode: 'pglite', emptyDump, migratedDump, description: `in-memory PGlite per test store (${why})` };
+  const info: TestDbInfo = { mode: 'pglite', emptyDump, migratedDump, publishedDump, publishedRun, description: `in-memory PGlite per test store (${why})` };
   return { info, teardown: () => fs.rm(dir, { recursive: true, force: true }) };
 }

@@ -4,6 +4,7 @@
  * The mode is chosen once per run (see `global-db.ts`); workers only read it, so every test file of a run
  * uses the same kind of database.
  */
+import type { PublishedRun } from './published-history.js';
 
 export type TestDbInfo =
   | {
@@ -12,6 +13,9 @@ export type TestDbInfo =
       adminUrl: string;
       /** Database migrated once, the template of every migrated test database. */
       template: string;
+      /** The migrated template with the shared published history (./published-history.ts). */
+      publishedTemplate: string;
+      publishedRun: PublishedRun;
       description: string;
     }
   | {
@@ -19,6 +23,9 @@ export type TestDbInfo =
       /** PGlite data directory dumps (tar): freshly initialised, and migrated. */
       emptyDump: string;
       migratedDump: string;
+      /** The migrated store with the shared published history (./published-history.ts). */
+      publishedDump: string;
+      publishedRun: PublishedRun;
       description: string;
     };
 

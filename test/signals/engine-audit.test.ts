@@ -9,7 +9,6 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFeatureFrame } from '../../pipeline/features/frame.js';
-import { runPipeline } from '../../pipeline/run.js';
 import { configWith } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
 import { INPUT_LABELS } from '../../src/signals/audit.js';
@@ -37,8 +36,8 @@ async function account(tier: Tier, agentCount: number): Promise<string> {
 const get = (key: string) => app.inject({ method: 'GET', url: '/v1/engine/audit', headers: { 'x-signals-key': key } });
 
 beforeAll(async () => {
-  store = await testStore();
-  await runPipeline(store.sql, { dataDir: DATA_DIR, asOf: CUT, publish: true, seed: 7 });
+  // The bundled data published as of 2009-03-31 with seed 7, made once for the run (test/setup/published-history.ts).
+  store = await testStore({ history: 'published' });
   app = await documented(await buildApp(configWith({ logLevel: 'silent' }), { sql: store.sql, logger: false, services: ['signals'] }));
   await app.ready();
   auditKey = await account('engine_audit', 5);

@@ -8,7 +8,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tempDir } from './temp.js';
+import { sharedTempDir } from './temp.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const READY = /tradeseal serving .* on (https?:\/\/\S+) \(store: /;
@@ -27,10 +27,8 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-let logDir: Promise<string> | undefined;
-
 export async function startServerProcess(env: Record<string, string>, name = 'server'): Promise<ServerProcess> {
-  const dir = await (logDir ??= tempDir('logs'));
+  const dir = await sharedTempDir('logs');
   const logFile = path.join(dir, `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.log`);
   const fd = openSync(logFile, 'a');
   let child: ChildProcess;

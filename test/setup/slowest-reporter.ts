@@ -1,0 +1,64 @@
+/**
+ * A vitest reporter that closes every run with where its time went: the 20 slowest test files and the 20
+ * slowest tests, as Markdown tables (docs/testing.md keeps one such table from before and after the suite was
+ * made faster), and the run's wall time against the time its files took one after another.
+ *
+ * A file's time is what it held a worker for: vitest preparing it, importing it (collection), its setup
+ * files, then its tests and hooks. Tests of a file run one after another, files on `maxWorkers` workers at once.
+ */
+import path from 'node:path';
+import type { Reporter, TestModule } from 'vitest/node';
+
+const SHOWN = 20;
+
+interface Timed {
+  name: string;
+  ms: number;
+  tests?: number;
+}
+
+export default class SlowestReporter implements Reporter {
+  private started = 0;
+
+  onTestRunStart(): void {
+    this.started = performance.now();
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    const wall = performance.now() - this.started;
+    const files: Timed[] = modules.map((m) => {
+      const d = m.diagnostic();
+      return { name: m.relativeModuleId, ms: d.prepareDuration + d.collectDuration + d.setupDuration + d.duration, tests: [...m.children.allTests()].length };
+    });
+    const tests: Timed[] = modules.flatMap((m) =>
+      [...m.children.allTests()].map((t) => ({ name: `${path.basename(m.relativeModuleId)} › ${t.fullName}`, ms: t.diagnostic()?.duration ?? 0 })));
+    if (files.length === 0) return;
+    const serial = files.reduce((sum, f) => sum + f.ms, 0);
+    const lines = [
+      '',
+      `Slowest ${Math.min(SHOWN, files.length)} of ${files.length} test files (their time on a worker)`,
+      '',
+      '| s | tests | file |',
+      '|---:|---:|---|',
+      ...slowest(files).map((f) => `| ${seconds(f.ms)} | ${f.tests} | ${f.name} |`),
+      '',
+      `Slowest ${Math.min(SHOWN, tests.length)} of ${tests.length} tests`,
+      '',
+      '| s | test |',
+      '|---:|---|',
+      ...slowest(tests).map((t) => `| ${seconds(t.ms)} | ${cell(t.name)} |`),
+      '',
+      `${files.length} files, ${tests.length} tests: ${seconds(wall)} s of wall time for ${seconds(serial)} s of files one after another`,
+      '',
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+}
+
+const slowest = (items: Timed[]): Timed[] => [...items].sort((a, b) => b.ms - a.ms).slice(0, SHOWN);
+const seconds = (ms: number): string => (ms / 1000).toFixed(1);
+/** A test name as a Markdown cell: no pipes, at most 140 characters. */
+const cell = (name: string): string => {
+  const flat = name.replace(/\|/g, '/').replace(/\s+/g, ' ');
+  return flat.length > 140 ? `${flat.slice(0, 139)}…` : flat;
+};
