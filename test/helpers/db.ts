@@ -16,7 +16,7 @@ import type { Store } from '../../src/store/db.js';
 import { connect } from '../../src/store/driver.js';
 import { serveEmbedded } from '../../src/store/embedded-server.js';
 import { databaseUrl } from '../setup/database-url.js';
-import type { PublishedRun } from '../setup/published-history.js';
+import { ensurePublishedDatabase, ensurePublishedDump, type PublishedRun } from '../setup/published-history.js';
 import { TEST_DB_KEY, type TestDbInfo } from '../setup/test-db-info.js';
 
 export type TestStore = Store & { mode: 'postgres' | 'pglite' };
@@ -25,8 +25,8 @@ export interface TestStoreOptions {
   /** False gives an empty database with no migration applied, for testing the migrations themselves. Default true. */
   migrated?: boolean;
   /**
-   * `published`: a copy of the published history the global setup made once for the run
-   * (test/setup/published-history.ts; `publishedRun()` is what its run reported). Default: none.
+   * `published`: a copy of the published history made once for the run (test/setup/published-history.ts;
+   * `publishedRun()` is what its run reported). Default: none.
    */
   history?: 'published';
   /** Connections in the pool; default 10. */
@@ -40,16 +40,28 @@ export function testDbInfo(): TestDbInfo {
 export async function testStore(options: TestStoreOptions = {}): Promise<TestStore> {
   const info = testDbInfo();
   const migrated = options.migrated ?? true;
-  if (options.history === 'published' && !migrated) throw new Error('testStore: a published history is a migrated store');
-  const published = options.history === 'published';
+  if (options.history === 'published') {
+    if (!migrated) throw new Error('testStore: a published history is a migrated store');
+    await publishedHistory();
+    return info.mode === 'postgres' ? postgresStore(info.adminUrl, info.published.template, options.max) : pgliteStore(info.published.dump, options.max);
+  }
   return info.mode === 'postgres'
-    ? postgresStore(info.adminUrl, published ? info.publishedTemplate : migrated ? info.template : 'template0', options.max)
-    : pgliteStore(published ? info.publishedDump : migrated ? info.migratedDump : info.emptyDump, options.max);
+    ? postgresStore(info.adminUrl, migrated ? info.template : 'template0', options.max)
+    : pgliteStore(migrated ? info.migratedDump : info.emptyDump, options.max);
+}
+
+/** Made once per run by whichever worker asks first (test/setup/published-history.ts); once per worker after that. */
+let published: Promise<void> | undefined;
+function publishedHistory(): Promise<void> {
+  const info = testDbInfo();
+  published ??= info.mode === 'postgres' ? ensurePublishedDatabase(info.adminUrl, info.template, info.published) : ensurePublishedDump(info.migratedDump, info.published);
+  return published;
 }
 
 /** What the pipeline run of the shared published history reported (`testStore({ history: 'published' })`). */
-export function publishedRun(): PublishedRun {
-  return testDbInfo().publishedRun;
+export async function publishedRun(): Promise<PublishedRun> {
+  await publishedHistory();
+  return JSON.parse(await fs.readFile(testDbInfo().published.runFile, 'utf8')) as PublishedRun;
 }
 
 async function postgresStore(adminUrl: string, template: string, max?: number): Promise<TestStore> {

@@ -34,7 +34,7 @@ beforeAll(async () => {
   // The history published as of CUT, made once for the run (test/setup/published-history.ts).
   expect(PUBLISHED_HISTORY).toMatchObject({ ...base, asOf: CUT, publish: true });
   store = await testStore({ history: 'published' });
-  first = publishedRun();
+  first = await publishedRun();
 }, 600_000);
 afterAll(async () => store?.close());
 

@@ -12,8 +12,8 @@
  *
  * Migrating takes seconds, so it happens once, into a template: a Postgres database that each test database
  * is copied from (`CREATE DATABASE ... TEMPLATE`), or a dump of a migrated PGlite that each test PGlite
- * loads. A second template holds the published history several files read (./published-history.ts): the
- * pipeline runs once here instead of once in each of them.
+ * loads. The published history several files start from (./published-history.ts) is made from it by the
+ * first file that asks, once for the run; here it is only named, and removed at the end.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -26,11 +26,9 @@ import { loadConfig } from '../../src/config.js';
 import { connect } from '../../src/store/driver.js';
 import { serveEmbedded } from '../../src/store/embedded-server.js';
 import { migrate } from '../../src/store/migrate.js';
-import { runPipeline } from '../../pipeline/run.js';
 import { findPgBinDir, startCluster } from './pg-cluster.js';
 import { TEST_DB_KEY, type TestDbInfo } from './test-db-info.js';
 import { databaseUrl } from './database-url.js';
-import { PUBLISHED_HISTORY, type PublishedRun } from './published-history.js';
 
 type Teardown = () => Promise<void>;
 
@@ -89,25 +87,20 @@ async function postgresTemplate(adminUrl: string, describe: (version: string) =>
     } finally {
       await sql.end();
     }
-    const publishedTemplate = `${template}_published`;
-    await admin.unsafe(`create database ${publishedTemplate} template ${template}`);
-    const published = connect(databaseUrl(adminUrl, publishedTemplate), { max: 4 });
-    let publishedRun: PublishedRun;
-    try {
-      publishedRun = await runPipeline(published, PUBLISHED_HISTORY);
-    } finally {
-      await published.end();
-    }
-    const info: TestDbInfo = { mode: 'postgres', adminUrl, template, publishedTemplate, publishedRun, description: describe(row?.v ?? '?') };
+    const published = { template: `${template}_published`, runFile: path.join(os.tmpdir(), `${template}_published.json`) };
+    const info: TestDbInfo = { mode: 'postgres', adminUrl, template, published, description: describe(row?.v ?? '?') };
     return {
       info,
       teardown: async () => {
         const drop = postgres(adminUrl, { max: 1, onnotice: () => {} });
         try {
-          for (const db of [publishedTemplate, template]) await drop.unsafe(`drop database if exists ${db} with (force)`);
+          // The published template and any copy a dead worker left half made.
+          const made = await drop<Array<{ datname: string }>>`select datname from pg_database where datname like ${`${template}%`}`;
+          for (const db of [...made.map((m) => m.datname).filter((d) => d !== template), template]) await drop.unsafe(`drop database if exists ${db} with (force)`);
         } finally {
           await drop.end();
         }
+        await fs.rm(published.runFile, { force: true });
       },
     };
   } finally {
@@ -119,8 +112,6 @@ async function pgliteTemplate(why: string): Promise<{ info: TestDbInfo; teardown
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradeseal-pglite-'));
   const emptyDump = path.join(dir, 'empty.tar');
   const migratedDump = path.join(dir, 'migrated.tar');
-  const publishedDump = path.join(dir, 'published.tar');
-  let publishedRun: PublishedRun;
   const db = await PGlite.create();
   try {
     await fs.writeFile(emptyDump, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
@@ -128,16 +119,15 @@ async function pgliteTemplate(why: string): Promise<{ info: TestDbInfo; teardown
     const sql = connect(server.url, { max: 1 });
     try {
       await migrate(sql);
-      await fs.writeFile(migratedDump, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
-      publishedRun = await runPipeline(sql, PUBLISHED_HISTORY);
     } finally {
       await sql.end();
       await server.stop();
     }
-    await fs.writeFile(publishedDump, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
+    await fs.writeFile(migratedDump, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
   } finally {
     await db.close();
   }
-  const info: TestDbInfo = { mode: 'pglite', emptyDump, migratedDump, publishedDump, publishedRun, description: `in-memory PGlite per test store (${why})` };
+  const published = { dump: path.join(dir, 'published.tar'), runFile: path.join(dir, 'published.json') };
+  const info: TestDbInfo = { mode: 'pglite', emptyDump, migratedDump, published, description: `in-memory PGlite per test store (${why})` };
   return { info, teardown: () => fs.rm(dir, { recursive: true, force: true }) };
 }

@@ -4,8 +4,6 @@
  * The mode is chosen once per run (see `global-db.ts`); workers only read it, so every test file of a run
  * uses the same kind of database.
  */
-import type { PublishedRun } from './published-history.js';
-
 export type TestDbInfo =
   | {
       mode: 'postgres';
@@ -13,9 +11,8 @@ export type TestDbInfo =
       adminUrl: string;
       /** Database migrated once, the template of every migrated test database. */
       template: string;
-      /** The migrated template with the shared published history (./published-history.ts). */
-      publishedTemplate: string;
-      publishedRun: PublishedRun;
+      /** Where the shared published history is made, when a file first asks for it (./published-history.ts). */
+      published: { template: string; runFile: string };
       description: string;
     }
   | {
@@ -23,9 +20,8 @@ export type TestDbInfo =
       /** PGlite data directory dumps (tar): freshly initialised, and migrated. */
       emptyDump: string;
       migratedDump: string;
-      /** The migrated store with the shared published history (./published-history.ts). */
-      publishedDump: string;
-      publishedRun: PublishedRun;
+      /** Where the shared published history is made, when a file first asks for it (./published-history.ts). */
+      published: { dump: string; runFile: string };
       description: string;
     };
 
