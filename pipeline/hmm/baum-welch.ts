@@ -85,23 +85,7 @@ export function mStep(X: Observations, e: EStep, previous: GaussianHmm, settings
     means.push(mean);
   }
 
-  // Scatter matrices Σ_t γ_t(k)(x_t − μ_k)(x_t − μ_k)ᵀ, lower triangle, mirrored below.
-  const scatters = means.map(() => new Float64Array(d * d));
-  const centred = new Float64Array(d);
-  for (let t = 0; t < T; t++) {
-    const x = X[t]!;
-    for (let k = 0; k < K; k++) {
-      const g = gamma[t * K + k]!;
-      if (g === 0) continue;
-      const mean = means[k]!;
-      const s = scatters[k]!;
-      for (let j = 0; j < d; j++) centred[j] = x[j]! - mean[j]!;
-      for (let i = 0; i < d; i++) {
-        const gi = g * centred[i]!;
-        for (let j = 0; j <= i; j++) s[i * d + j] = s[i * d + j]! + gi * centred[j]!;
-      }
-    }
-  }
+  const scatters = scatterMatrices(X, gamma, means, K, d);
   const mirrored = (s: Float64Array, divisor: number): Float64Array => {
     const c = new Float64Array(d * d);
     for (let i = 0; i < d; i++) {
@@ -125,6 +109,50 @@ export function mStep(X: Observations, e: EStep, previous: GaussianHmm, settings
 
   const chain = updateChain(e.counts, gamma.subarray(0, K), previous.transmat, settings.startProb);
   return { K, d, startProb: chain.startProb, transmat: chain.transmat, means, covars };
+}
+
+/**
+ * The scatter matrices Σ_t γ_t(k)(x_t − μ_k)(x_t − μ_k)ᵀ of the M-step, lower triangle (mirrored by the
+ * caller). For d = 4, the regime model's dimension, where it is most of an M-step's time, the inner loops are
+ * written out: the same operations in the same order, so the same numbers bit for bit (baum-welch.test.ts
+ * compares the two).
+ */
+export function scatterMatrices(X: Observations, gamma: Float64Array, means: readonly Float64Array[], K: number, d: number, unrolled = true): Float64Array[] {
+  const scatters = means.map(() => new Float64Array(d * d));
+  const centred = new Float64Array(d);
+  for (let t = 0; t < X.length; t++) {
+    const x = X[t]!;
+    for (let k = 0; k < K; k++) {
+      const g = gamma[t * K + k]!;
+      if (g === 0) continue;
+      const mean = means[k]!;
+      const s = scatters[k]!;
+      if (d === 4 && unrolled) {
+        const c0 = x[0]! - mean[0]!, c1 = x[1]! - mean[1]!, c2 = x[2]! - mean[2]!, c3 = x[3]! - mean[3]!;
+        let gi = g * c0;
+        s[0] = s[0]! + gi * c0;
+        gi = g * c1;
+        s[4] = s[4]! + gi * c0;
+        s[5] = s[5]! + gi * c1;
+        gi = g * c2;
+        s[8] = s[8]! + gi * c0;
+        s[9] = s[9]! + gi * c1;
+        s[10] = s[10]! + gi * c2;
+        gi = g * c3;
+        s[12] = s[12]! + gi * c0;
+        s[13] = s[13]! + gi * c1;
+        s[14] = s[14]! + gi * c2;
+        s[15] = s[15]! + gi * c3;
+        continue;
+      }
+      for (let j = 0; j < d; j++) centred[j] = x[j]! - mean[j]!;
+      for (let i = 0; i < d; i++) {
+        const gi = g * centred[i]!;
+        for (let j = 0; j <= i; j++) s[i * d + j] = s[i * d + j]! + gi * centred[j]!;
+      }
+    }
+  }
+  return scatters;
 }
 
 /** Runs EM from `initial` until the log-likelihood gain is below `tol` or `maxIter` M-steps are done. */

@@ -3,7 +3,9 @@
  * correlated 2-D with the explicit 2×2 inverse), and the edge checks of a model and of observations.
  */
 import { describe, expect, it } from 'vitest';
+import { cholesky, logDetFromCholesky, mahalanobisSquared } from '../../../pipeline/hmm/linalg.js';
 import { cloneModel, logEmissions, validateModel, validateObservations, type GaussianHmm } from '../../../pipeline/hmm/model.js';
+import { regimeLikeModel, sampleHmm } from './synthetic.js';
 
 const f64 = (...v: number[]): Float64Array => Float64Array.from(v);
 const normalLogPdf = (x: number, mean: number, variance: number): number => -0.5 * (Math.log(2 * Math.PI * variance) + (x - mean) ** 2 / variance);
@@ -46,6 +48,22 @@ describe('logEmissions', () => {
 
   it('accepts plain number arrays as rows', () => {
     expect(logEmissions(model2d(), [[0.3, -1.2]])).toEqual(logEmissions(model2d(), [f64(0.3, -1.2)]));
+  });
+
+  it('d = 4, written out for the regime model, gives the general triangular solve\'s numbers bit for bit', () => {
+    const model = regimeLikeModel(4);
+    const { X } = sampleHmm(model, 3000, 11);
+    // Far from every state too, where the quadratic form is large.
+    X.push(f64(40, -35, 1e3, -2e-8));
+    const out = logEmissions(model, X);
+    const scratch = new Float64Array(4);
+    model.covars.forEach((cov, k) => {
+      const l = cholesky(cov, 4);
+      const constant = -0.5 * (4 * Math.log(2 * Math.PI) + logDetFromCholesky(l, 4));
+      X.forEach((x, t) => {
+        expect(Object.is(out[t * 4 + k], constant - 0.5 * mahalanobisSquared(l, 4, x, model.means[k]!, scratch)), `t ${t}, state ${k}`).toBe(true);
+      });
+    });
   });
 });
 
