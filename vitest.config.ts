@@ -1,29 +1,37 @@
 /**
- * Vitest: the global setup picks and prepares the test database (see test/setup/global-db.ts).
+ * Vitest. Two projects (test/setup/projects.ts): every test on the database the global setup chooses
+ * (test/setup/global-db.ts), and the store and crypto tests again on PGlite, the embedded store.
  *
  * - `forks`: PGlite (WebAssembly) and native sockets are happier in child processes than in worker threads.
  * - `isolate: false`: a worker process runs one file after another and imports the sources once, not once per
  *   file (that import was a tenth of the suite's time). So a test helper keeps no state from one file for the
  *   next (temporary directories are made and removed per file), and nothing changes `process.env` for good.
- * - `maxWorkers: 2`: two files at a time, on this project's machines' two cores (vitest's default would be
- *   one: the cores less one); much of a file's time is spent waiting on PostgreSQL, a server process or a
- *   child CLI, which the other file fills. Files that must not share a server or a port start their own.
+ * - `maxWorkers`: two files at a time on two cores, one a core beyond (vitest's default would be one on two
+ *   cores: the cores less one). Much of a file's time is spent waiting on PostgreSQL, a server process or a
+ *   child CLI, which the other file fills; files that must not share a server or a port start their own.
  * - the slow files start first (test/setup/sequencer.ts), and every run closes with its slowest files and tests
  *   (test/setup/slowest-reporter.ts).
  */
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { MAIN_PROJECT, PGLITE_EXCLUDE, PGLITE_INCLUDE, PGLITE_PROJECT } from './test/setup/projects.js';
 import SlowFirstSequencer from './test/setup/sequencer.js';
+
+/** Chooses and prepares each project's database; per project, so the root runs none. */
+const GLOBAL_SETUP = 'test/setup/global-db.ts';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    globalSetup: ['test/setup/global-db.ts'],
     pool: 'forks',
     isolate: false,
-    maxWorkers: 2,
+    maxWorkers: Math.max(2, os.availableParallelism()),
     sequence: { sequencer: SlowFirstSequencer },
     reporters: ['default', './test/setup/slowest-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: MAIN_PROJECT, include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], globalSetup: [GLOBAL_SETUP] } },
+      { extends: true, test: { name: PGLITE_PROJECT, include: PGLITE_INCLUDE, exclude: PGLITE_EXCLUDE, globalSetup: [GLOBAL_SETUP] } },
+    ],
   },
 });

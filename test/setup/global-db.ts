@@ -29,12 +29,14 @@ import { migrate } from '../../src/store/migrate.js';
 import { findPgBinDir, startCluster } from './pg-cluster.js';
 import { TEST_DB_KEY, type TestDbInfo } from './test-db-info.js';
 import { databaseUrl } from './database-url.js';
+import { PGLITE_PROJECT } from './projects.js';
 
 type Teardown = () => Promise<void>;
 
 export default async function setup(project: TestProject): Promise<Teardown> {
   // Test-harness settings, not tradeseal's: the one place outside config.ts that reads the environment.
-  const forced = process.env.TRADESEAL_TEST_DB;
+  // The project that runs the store tests again on the embedded store (vitest.config.ts) is PGlite always.
+  const forced = project.name === PGLITE_PROJECT ? 'pglite' : process.env.TRADESEAL_TEST_DB;
   if (forced !== undefined && forced !== '' && forced !== 'pglite' && forced !== 'postgres') {
     throw new Error(`TRADESEAL_TEST_DB=${forced}: expected pglite or postgres`);
   }
@@ -61,11 +63,12 @@ export default async function setup(project: TestProject): Promise<Teardown> {
       throw error;
     }
   } else {
-    ({ info, teardown } = await pgliteTemplate(forced === 'pglite' ? 'forced by TRADESEAL_TEST_DB' : 'no DATABASE_URL and no PostgreSQL binaries'));
+    const why = project.name === PGLITE_PROJECT ? 'the store tests again, on the embedded store' : forced === 'pglite' ? 'forced by TRADESEAL_TEST_DB' : 'no DATABASE_URL and no PostgreSQL binaries';
+    ({ info, teardown } = await pgliteTemplate(why));
   }
 
   project.provide(TEST_DB_KEY, info);
-  console.log(`[tradeseal tests] database: ${info.description}; templates ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`[tradeseal tests] ${project.name}: ${info.description}; templates ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return teardown;
 }
 
