@@ -3,22 +3,10 @@
  * vitest's own order (the longest of the last run first, or the largest file when there is no last run, as on
  * a fresh clone). A long file started last would leave one worker busy while the others have nothing left.
  *
- * Each slow file is named here with why it must stay slow; docs/testing.md shows what they cost.
+ * The slow files and why each must stay slow: ./slow-files.ts (docs/testing.md lists them).
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-
-/** Files slow by design, longest first, each with the reason its time is the point. */
-export const SLOW_BY_DESIGN: ReadonlyArray<{ file: string; why: string }> = [
-  { file: 'test/reliability/hostile-bodies.test.ts', why: 'the guarantee is its count: 10,000 hostile bodies on every write endpoint of a real server process' },
-  { file: 'test/pipeline/model/walk-forward.test.ts', why: 'four walk-forwards over the whole bundled history: the no-look-ahead and determinism proofs are about the whole run' },
-  { file: 'test/cli/serve.test.ts', why: 'a full pipeline run on the embedded store, long enough for a server started meanwhile to find it owning the store' },
-  { file: 'test/cli/demo.test.ts', why: '`tradeseal demo` as a new user runs it: the whole pipeline on its own embedded store, then every case' },
-  { file: 'test/pipeline/run.test.ts', why: 'a full run, an incremental one and a full recompute over the bundled history, compared day by day' },
-  { file: 'test/cli/pipeline-safety.test.ts', why: 'pipeline runs on the embedded store, one of them killed half-way by SIGKILL' },
-  { file: 'test/cli/pipeline.test.ts', why: 'the pipeline commands as an operator runs them, the schedule waiting for its cron to fire' },
-  { file: 'test/pipeline/safety.test.ts', why: 'what-if, backfill and forced runs of the pipeline on a real store' },
-  { file: 'test/reliability/store-outage.test.ts', why: 'PostgreSQL stopped and frozen for 10 s under load: the outage is the scenario' },
-];
+import { SLOW_BY_DESIGN } from './slow-files.js';
 
 const rank = new Map(SLOW_BY_DESIGN.map((s, i) => [s.file, i]));
 

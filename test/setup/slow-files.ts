@@ -1,0 +1,20 @@
+/**
+ * The test files that are slow by design, longest first, each with the reason its time is the point: the
+ * sequencer (./sequencer.ts) starts them first, and docs/testing.md lists them (`npm run docs` writes the table).
+ */
+export const SLOW_BY_DESIGN: ReadonlyArray<{ file: string; why: string }> = [
+  { file: 'test/reliability/hostile-bodies.test.ts', why: 'the guarantee is its count: 10,000 hostile bodies on every write endpoint of a real server process' },
+  { file: 'test/pipeline/model/walk-forward.test.ts', why: 'three walk-forwards over the whole bundled history: the determinism and no-look-ahead proofs are about the whole run' },
+  { file: 'test/cli/serve.test.ts', why: 'a pipeline run over ten years on the embedded store, long enough for a server started meanwhile to find it owning the store' },
+  { file: 'test/cli/demo.test.ts', why: '`tradeseal demo` as a new user runs it: the whole pipeline on its own embedded store, then every case' },
+  { file: 'test/pipeline/run.test.ts', why: 'a full run, an incremental one and a full recompute over the bundled history, compared day by day' },
+  { file: 'test/cli/pipeline-safety.test.ts', why: 'pipeline runs on the embedded store, one of them killed half-way by SIGKILL' },
+  { file: 'test/cli/pipeline.test.ts', why: 'the pipeline commands as an operator runs them, the schedule waiting for its cron to fire' },
+  { file: 'test/pipeline/safety.test.ts', why: 'what-if, backfill and forced runs of the pipeline on a real store' },
+  { file: 'test/reliability/store-outage.test.ts', why: 'PostgreSQL stopped and frozen for 10 s under load: the outage is the scenario' },
+];
+
+/** The Markdown table of docs/testing.md's "Slow by design". */
+export function slowFilesTable(): string {
+  return ['| file | why |', '|---|---|', ...SLOW_BY_DESIGN.map((s) => `| \`${s.file}\` | ${s.why} |`)].join('\n');
+}
