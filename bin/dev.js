@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// The `tradeseal` CLI, running the TypeScript sources directly through tsx (see bin/dev-load-options.js).
+// The `tradeseal` CLI, running the TypeScript sources directly through tsx (see bin/dev-load-options.js), with
+// a command manifest kept while the sources are unchanged (bin/dev-manifest.js).
 import { execute } from '@oclif/core';
 import { register } from 'tsx/esm/api';
 
 register();
 const { devLoadOptions } = await import('./dev-load-options.js');
-await execute({ loadOptions: devLoadOptions() });
+const { withDevManifest } = await import('./dev-manifest.js');
+await execute({ loadOptions: await withDevManifest(devLoadOptions()) });

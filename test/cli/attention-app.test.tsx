@@ -97,14 +97,14 @@ describe('the terminal view of traces needing attention', () => {
   }, 30_000);
 
   it('Enter opens the selected trace whole, v verifies it, Esc goes back', async () => {
-    const { view, press } = await open();
+    const { view, press, tap } = await open();
     try {
       const detail = await press(KEY.enter);
       expect(detail).toContain(`trace ${divergent}`);
       expect(detail).toContain('"execution": {');
       expect(detail).toMatch(/lines 1-20 of \d+/);
       // Space pages down to the end of the document, where its trace_id is (members in JCS order).
-      expect(await press(' ', ' ', ' ', ' ')).toContain(`"trace_id": "${divergent}"`);
+      expect(await tap(' ', ' ', ' ', ' ')).toContain(`"trace_id": "${divergent}"`);
       const verified = await press('v');
       expect(verified).toMatch(/✓ reasoning_hash/);
       expect(verified).toContain('the trace is valid');

@@ -38,9 +38,20 @@ export async function openView(source: AttentionSource, height = 24) {
     for (const k of keys) {
       const before = frame();
       view.stdin.write(k);
-      await frameWhen(frame, (f) => f !== before, 2000);
+      // Every key pressed here changes the frame (a tab, a page's `loading…`, a character of the filter);
+      // a loaded machine may take seconds to draw it, and reading the frame before would read the old one
+      // (`tap` is for keys that may not change it).
+      await frameWhen(frame, (f) => f !== before);
     }
     return idle(frame);
   };
-  return { view, press, frame };
+  /** Keys that may leave the frame as it is (scrolling past the end): each written once the view is idle. */
+  const tap = async (...keys: string[]): Promise<string> => {
+    for (const k of keys) {
+      view.stdin.write(k);
+      await idle(frame);
+    }
+    return frame();
+  };
+  return { view, press, tap, frame };
 }
