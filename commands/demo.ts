@@ -5,6 +5,7 @@ import { createElement } from 'react';
 import { AttentionApp } from '../src/cli/attention/app.js';
 import { engineSource } from '../src/cli/attention/source.js';
 import { TradesealCommand } from '../src/cli/base-command.js';
+import { ensureDir } from '../src/file-errors.js';
 import { renderDemo } from '../src/cli/demo-view.js';
 import { listrRunner } from '../src/cli/pipeline-view.js';
 import { tableStyle } from '../src/cli/table-flags.js';
@@ -29,6 +30,8 @@ export default class Demo extends TradesealCommand {
       if (!quiet) this.logToStderr(line);
     };
     const openView = flags.view && !quiet && fullScreenPossible();
+    // A --home that is a file, or where no directory can be made, is said as --home's mistake, before anything starts.
+    if (flags.home !== undefined) await ensureDir(flags.home, '--home');
     const summary = await runDemo(this.settings, {
       home: flags.home ?? path.join(this.settings.home, 'demo'), port: flags.port, runner: listrRunner(quiet), say,
       whileRunning: openView ? async (server, owner) => {

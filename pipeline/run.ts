@@ -8,8 +8,9 @@
  * - a run as of a past date (`asOf`) is a what-if: it computes and reports, takes no lock and writes nothing,
  *   unless `publish` asks for a backfill;
  * - a run only ever adds days after the last published one; when it cannot extend the published history
- *   (another seed or model version, or the data up to the last published day changed) it stops
- *   (`history_not_extendable`) instead of silently recomputing it;
+ *   (another seed or model version, or the data up to the last published day changed: any row of an input
+ *   usable by then, checked against the digests the last run recorded, `publish/input-digests.ts`) it stops
+ *   (`history_not_extendable`, naming the series and the first changed date) instead of silently recomputing it;
  * - `full` recomputes everything; a publication that would rewrite published days with other numbers, or
  *   remove published days, is planned first (`publish/plan.ts`) and needs the caller's confirmation
  *   (`confirm`), and removing days needs `force` as well;
@@ -26,8 +27,10 @@ import { firstPublishableDay } from './model/first-day.js';
 import { DEFAULT_WALK_FORWARD, NotEnoughHistory, ResumeMismatch, type WalkForwardResult } from './model/walk-forward.js';
 import { walkForwardOffThread } from './model/walk-forward-thread.js';
 import { assemble } from './publish/assemble.js';
-import { describePlan, planPublication, type PublishedRange, type PublishPlan } from './publish/plan.js';
+import { describePlan, planPublication, RECOMPUTE_HINT, type PublishedRange, type PublishPlan } from './publish/plan.js';
 import { publish } from './publish/publish.js';
+import { describeChanges, digestInputs, type InputChange } from './publish/input-digests.js';
+import { checkInputs, NOT_RECORDED_NOTICE } from './publish/input-record.js';
 import { newestMaker, publishedHistory, publishedMarket, publishedRange, publishedSignals } from './publish/published.js';
 import { buildReports, type Reports } from './reports/reports.js';
 import { loadResumePoint, type StoredResume } from './publish/resume.js';
@@ -112,8 +115,12 @@ async function fitModels(ctx: PipelineContext, frame: FeatureFrame): Promise<str
   const { options } = ctx;
   const onRefit = (done: number, total: number, date: string): void => ctx.report?.(`refit ${done} of ${total} (${date})`);
   const wf = { seed: options.seed };
-  ctx.resume = options.full ? null : await loadResumePoint(ctx.sql, MODEL_VERSION, options.seed);
-  let cannotExtend: string | null = null;
+  // The inputs of the published days first: a change anywhere up to the last published day stops an
+  // extension, even where the last day's numbers would not show it (publish/input-digests.ts).
+  const inputs = await changedInputs(ctx, frame);
+  const changes = inputs?.changes ?? [];
+  let cannotExtend: string | null = inputs && changes.length > 0 ? describeChanges(changes, inputs.through) : null;
+  ctx.resume = options.full || cannotExtend !== null ? null : await loadResumePoint(ctx.sql, MODEL_VERSION, options.seed);
   if (ctx.resume) {
     try {
       ctx.model = await walkForwardOffThread(frame, wf, ctx.resume, onRefit);
@@ -124,7 +131,7 @@ async function fitModels(ctx: PipelineContext, frame: FeatureFrame): Promise<str
       cannotExtend = err.message;
       ctx.resume = null;
     }
-  } else if (!options.full && ctx.published.days > 0) {
+  } else if (!options.full && cannotExtend === null && ctx.published.days > 0) {
     const maker = await newestMaker(ctx.sql);
     cannotExtend = maker
       ? `the published history was made with seed ${maker.seed}${maker.model_version === MODEL_VERSION ? '' : ` by model version "${maker.model_version}"`}; this run has seed ${options.seed} and model version "${MODEL_VERSION}"`
@@ -133,13 +140,25 @@ async function fitModels(ctx: PipelineContext, frame: FeatureFrame): Promise<str
   // A what-if computes in full whatever the history; a publishing run recomputes it only when asked to.
   if (cannotExtend !== null && !isWhatIf(options) && !options.full && !options.force) {
     throw new TradesealError('history_not_extendable', `this run cannot extend the published history (${ctx.published.first} to ${ctx.published.last}): ${cannotExtend}`, {
-      hint: '`tradeseal pipeline run --full` recomputes the history (it shows what changes and asks before it rewrites published days)',
+      hint: RECOMPUTE_HINT,
+      ...(changes.length > 0 ? { extra: { input_changes: changes } } : {}),
     });
   }
   if (cannotExtend !== null) ctx.notes.push(`full run: ${cannotExtend}`);
   ctx.model = await walkForwardOffThread(frame, wf, undefined, onRefit);
   ctx.mode = 'full';
   return `${ctx.model.fits.length} refits, ${ctx.model.days.length} days`;
+}
+
+/**
+ * The changes of the inputs of the published days, for a run that would extend the history (none for a
+ * what-if or `--full`, which do not extend it). A history published before digests were recorded gets a notice.
+ */
+async function changedInputs(ctx: PipelineContext, frame: FeatureFrame): Promise<{ changes: InputChange[]; through: string } | null> {
+  if (ctx.options.full || isWhatIf(ctx.options) || ctx.published.days === 0) return null;
+  const check = await checkInputs(ctx.sql, frame.inputs, ctx.options.asOf);
+  if (check.status === 'not_recorded') ctx.notes.push(NOT_RECORDED_NOTICE);
+  return check.status === 'changed' ? { changes: check.changes, through: check.through } : null;
 }
 
 /** The error for a cut before the first publishable day, naming that day (from the whole data set). */
@@ -215,6 +234,8 @@ export const PUBLISH_STAGE: Stage = {
     const m = need(ctx.model, 'model');
     const frame = need(ctx.frame, 'feature frame');
     const lastFit = m.fits.at(-1) ?? ctx.resume?.fits.at(-1);
+    // What the published days were computed from, through the history's last day after this publication.
+    const through = rows.signals.at(-1)?.date ?? ctx.resume?.last.date ?? null;
     const pub: Publication = {
       run: ctx.run,
       dataVintageAt: new Date(`${frame.vintage.end}T23:59:59Z`),
@@ -225,6 +246,7 @@ export const PUBLISH_STAGE: Stage = {
       timingsMs: ctx.timings,
       confirmedBy: ctx.confirmedBy ?? null,
       reports: need(ctx.reports, 'reports'),
+      inputDigests: through === null ? null : digestInputs(frame.inputs, through),
     };
     const first = rows.signals[0]?.date;
     const out = await publish(need(ctx.conn, 'run lock'), pub, ctx.mode === 'incremental' ? (first ?? '9999-12-31') : null, need(ctx.plan, 'plan'), ctx.resume?.last ?? null);

@@ -5,6 +5,7 @@
  * with one message that lists each with its expected form, so an operator fixes them all in one go.
  * The README's settings table is generated from `SETTINGS` (`npm run docs:settings`), so it cannot drift.
  */
+import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parsePublicKey } from './crypto/ed25519.js';
@@ -132,6 +133,19 @@ const signalsKey: Parser<string> = (raw) => {
   return raw.trim();
 };
 
+/** Addresses and CIDR ranges (`10.0.0.0/8`, `fd00::/8`), comma-separated: the proxies whose `X-Forwarded-For` is believed. */
+const addressList: Parser<string[]> = (raw) => {
+  const entries = raw.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  if (entries.length === 0) throw new BadSetting();
+  for (const entry of entries) {
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    if (family === 0 || rest.length > 0) throw new BadSetting();
+    if (prefix !== undefined && !(/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128))) throw new BadSetting();
+  }
+  return entries;
+};
+
 const fredKey: Parser<string> = (raw) => {
   // FRED's own rule ("a 32 character alpha-numeric lower-case string"), checked here so a typo fails at start.
   if (!/^[a-z0-9]{32}$/.test(raw.trim())) throw new BadSetting();
@@ -157,6 +171,18 @@ export const SETTINGS = {
     'TCP port `tradeseal serve` listens on.'),
   serveWorkers: setting<number | null>('SERVE_WORKERS', 'an integer 1-256', 'unset: one per core (`os.availableParallelism()`) with `DATABASE_URL`, 1 with the embedded store', () => null, int(1, 256),
     'Server processes `tradeseal serve` runs on its one port (`--workers`), sharing nothing but the store. More than 1 needs `DATABASE_URL`: the embedded store serves one process. 1 serves in the command\'s own process.'),
+  httpHeadersTimeoutMs: setting('HTTP_HEADERS_TIMEOUT_MS', 'an integer of milliseconds 100-600000, at most `HTTP_REQUEST_TIMEOUT_MS`', '`5000`', () => 5000, int(100, 600_000),
+    'How long a client may take to send a request\'s line and headers, counted from its first byte (on a new connection, from the connection; over HTTPS, the TLS handshake has the same bound before it): a request not complete by then is answered 408 `request_timeout` and its connection closed, within 0.5 s of the bound (see "Slow clients and connection floods").'),
+  httpRequestTimeoutMs: setting('HTTP_REQUEST_TIMEOUT_MS', 'an integer of milliseconds 100-600000', '`10000`', () => 10_000, int(100, 600_000),
+    'How long a client may take to send a whole request, headers and body, counted as `HTTP_HEADERS_TIMEOUT_MS` is: a body that stops short of its `Content-Length` is answered 408 `request_timeout` here and its connection closed. It bounds receiving only: once the body is in, the request deadline (`STORE_CONNECT_TIMEOUT_MS` + `STORE_STATEMENT_TIMEOUT_MS` + 1 s) bounds the answer, so no request is cut by this while it is processed, and a request takes at most the sum of both.'),
+  httpKeepAliveTimeoutMs: setting('HTTP_KEEP_ALIVE_TIMEOUT_MS', 'an integer of milliseconds 100-600000', '`5000`', () => 5000, int(100, 600_000),
+    'How long a keep-alive connection may stay idle between requests: the server advertises it (`Keep-Alive: timeout=5`) and closes the connection 1 s after it, so that a client honouring the header never sends on a connection being closed. Behind a load balancer that keeps idle connections to the server, set it above the balancer\'s idle timeout (e.g. `65000` behind a 60 s one), so that the balancer, not the server, closes them.'),
+  httpMaxConnections: setting('HTTP_MAX_CONNECTIONS', 'an integer 1-1000000', '`10000`', () => 10_000, int(1, 1_000_000),
+    'Connections one server process holds open at once (under `serve --workers N`, each worker); one more is closed as soon as it is accepted, before anything is read or written. Keep it below the open-file limit (`ulimit -n`), which the store\'s connections and the logs share.'),
+  httpMaxConnectionsPerAddress: setting('HTTP_MAX_CONNECTIONS_PER_ADDRESS', 'an integer 1-1000000', '`256`', () => 256, int(1, 1_000_000),
+    'Connections one client address holds open at once in one server process (an IPv6 client counts by its /64); one more is closed as soon as it is accepted. The addresses of `TRUST_PROXY` are exempt: they count against `HTTP_MAX_CONNECTIONS` only.'),
+  trustProxy: setting<string[] | null>('TRUST_PROXY', 'IP addresses and CIDR ranges, comma-separated (`10.0.0.5,10.1.0.0/16`)', 'unset (`X-Forwarded-For` is ignored)', () => null, addressList,
+    'The reverse proxies in front of the server: when a request comes from one of these, its client address (the keys\' IP lock, the logs) is the nearest address of `X-Forwarded-For` that is not one of them. Their connections are exempt from `HTTP_MAX_CONNECTIONS_PER_ADDRESS`.'),
   logLevel: setting<LogLevel>('LOG_LEVEL', LOG_LEVELS.join('|'), '`info`', () => 'info', oneOf(...LOG_LEVELS),
     'Server log level (JSON lines on stderr).'),
   tlsCert: setting<string | null>('TLS_CERT', 'a path to a PEM certificate file (the leaf first, then any intermediates)', 'unset (plain HTTP)', () => null, (raw) => path.resolve(str(raw)),
@@ -188,7 +214,7 @@ export const SETTINGS = {
   bindQuantityTolerance: setting('BIND_QUANTITY_TOLERANCE', 'a number 0-1', '`0.0001`', () => 1e-4, num(0, 1),
     'Relative tolerance of executed against authorized quantity at bind before the trace is Divergent.'),
   stateRefreshMs: setting('ENGINE_STATE_REFRESH_MS', 'an integer of milliseconds 50-1000', '`250`', () => 250, int(50, 1000),
-    'How often each engine instance re-reads the shared regime broadcast, shadow mode and token revocations (a change reaches every instance within this time; tokens are cached in process until a revocation is seen).'),
+    'How often each server process re-reads the shared regime broadcast, shadow mode and token revocations, and how long it keeps a key\'s admission: a change reaches every instance within this time. A token revocation, key rotation or revocation, or tier change is held on every worker of the server that makes it before it is answered (a worker that does not confirm is waited out for twice this time), and reaches other servers on the database by NOTIFY in milliseconds; this time is the bound when a notification is lost.'),
   batchInFlight: setting('ENGINE_BATCH_IN_FLIGHT', 'an integer 1-64', '`2`', () => 2, int(1, 64),
     'Batched statements of each kind (authorize\'s lookup, its throttle count and its seal; bind\'s read and its update) each engine process keeps under way at once. A request that finds one free is sent at once; requests that arrive while all are busy go together in the next (group commit), each keeping its own outcome. About the store\'s cores: on 2 cores, 2 gave the most authorizes per second (bench/README.md).'),
   logSigningKey: setting<Uint8Array | null>('LOG_SIGNING_KEY', 'Ed25519 secret key (32-byte seed): 64 hex chars or base64', 'unset (a key generated on first start and kept in the store)', () => null, secretKey,
@@ -211,6 +237,10 @@ export const SETTINGS = {
     'SMTP server for the verification codes of `POST /v1/auth/register`. Unset: mail is kept in the store\'s outbox (`tradeseal signals outbox`).'),
   mailFrom: setting('MAIL_FROM', 'an e-mail address, optionally with a name', '`tradeseal <no-reply@localhost>`', () => 'tradeseal <no-reply@localhost>', str,
     'Sender of the signal service\'s mail.'),
+  registerPerClientPerHour: setting('REGISTER_PER_CLIENT_PER_HOUR', 'an integer 1-100000', '`10`', () => 10, int(1, 100_000),
+    'Registration mails (`POST /v1/auth/register`) sent for one client address (the request\'s address, the forwarded client\'s behind a trusted proxy) in any rolling hour; another is 429 `rate_limited` with `Retry-After`. Counted in the store: one limit for all servers and workers.'),
+  registerTotalPerHour: setting('REGISTER_TOTAL_PER_HOUR', 'an integer 1-1000000', '`1000`', () => 1000, int(1, 1_000_000),
+    'Registration mails sent in all, for every client address together, in any rolling hour; another is 429 `rate_limited` with `Retry-After`. Far above a launch\'s sign-ups, it caps what many addresses together can make the service mail.'),
   webhookAllowPrivate: setting('WEBHOOK_ALLOW_PRIVATE', 'true|false', '`false`', () => false, bool,
     'Allow webhook URLs that point at loopback, private, link-local or metadata addresses (refused by default, also after DNS resolution).'),
   signalsUrl: setting<string | null>('SIGNALS_URL', 'an http(s) URL', 'unset (the local store)', () => null, httpUrl,
@@ -255,6 +285,10 @@ export function loadConfig(env: Env = process.env): Config {
       bad.push(`${s.env}=${SECRET_SETTINGS.has(s.env) ? '(value hidden)' : JSON.stringify(raw)} (expected ${s.form})`);
     }
   }
+  // Node refuses to start a server whose headers bound is longer than its request bound.
+  if (bad.length === 0 && (out.httpHeadersTimeoutMs as number) > (out.httpRequestTimeoutMs as number)) {
+    bad.push(`HTTP_HEADERS_TIMEOUT_MS=${JSON.stringify(String(out.httpHeadersTimeoutMs))} (expected at most HTTP_REQUEST_TIMEOUT_MS, ${String(out.httpRequestTimeoutMs)})`);
+  }
   if (bad.length > 0) {
     throw new TradesealError('config_invalid', `invalid settings: ${bad.join('; ')}`, {
       errors: bad.map((b) => ({ field: b.slice(0, b.indexOf('=')), message: b.slice(b.indexOf('=') + 1) })),
@@ -275,4 +309,4 @@ export function settingsTable(): string {
   return ['| Setting | Default | Form | What it does |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-export const parsers = { str, int, num, bool, oneOf, postgresUrl, httpUrl, mailUrl, fredKey, engineToken, signalsKey, publicKey, secretKey, profileName };
+export const parsers = { str, int, num, bool, oneOf, postgresUrl, httpUrl, mailUrl, fredKey, engineToken, signalsKey, publicKey, secretKey, profileName, addressList };

@@ -49,4 +49,20 @@ describe('loadConfig', () => {
   it('refuses ports out of range', () => {
     expect(() => loadConfig({ PORT: '65536' })).toThrow(/PORT/);
   });
+
+  it('bounds every phase of a request and caps connections by default, and refuses a headers bound above the request bound', () => {
+    expect(loadConfig({})).toMatchObject({
+      httpHeadersTimeoutMs: 5000, httpRequestTimeoutMs: 10_000, httpKeepAliveTimeoutMs: 5000,
+      httpMaxConnections: 10_000, httpMaxConnectionsPerAddress: 256, trustProxy: null,
+    });
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '20000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS="20000" \(expected at most HTTP_REQUEST_TIMEOUT_MS, 10000\)/);
+    expect(loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '20000' }).httpHeadersTimeoutMs).toBe(20_000);
+  });
+
+  it('reads TRUST_PROXY as addresses and CIDR ranges, and refuses anything else', () => {
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.5, 10.1.0.0/16,fd00::/8' }).trustProxy).toEqual(['10.0.0.5', '10.1.0.0/16', 'fd00::/8']);
+    for (const bad of ['proxy.example.com', '10.0.0.0/33', 'fd00::/129', '10.0.0.1/8/8', '10.0.0.256', ' , ']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    }
+  });
 });

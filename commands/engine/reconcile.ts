@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Args, Flags } from '@oclif/core';
 import { cliActor } from '../../src/cli/actor.js';
@@ -12,7 +11,7 @@ import { renderReconcileReport } from '../../src/cli/reconcile-view.js';
 import { loadPolicy } from '../../src/engine/policy/policy.js';
 import { reconcile, type ReconcileReport } from '../../src/engine/reconcile/reconcile.js';
 import { reconcileBody, type ReconcileRequest } from '../../src/engine/reconcile/schema.js';
-import { TradesealError } from '../../src/errors.js';
+import { readInputFile } from '../../src/file-errors.js';
 
 const FLAGS = { agent_ids: '--agent-id' };
 
@@ -40,9 +39,7 @@ export default class EngineReconcile extends TradesealCommand {
       ...(flags.to ? { to: flags.to.toISOString() } : {}),
       ...(flags['agent-id'] ? { agent_ids: flags['agent-id'] } : {}),
     }, 'body', FLAGS);
-    const text = await readFile(args.file, 'utf8').catch((e: Error) => {
-      throw new TradesealError('drop_copy_invalid', `cannot read ${args.file}: ${e.message}`);
-    });
+    const text = await readInputFile(args.file, 'FILE', { code: 'drop_copy_invalid', hint: 'give the path of the exchange\'s drop copy: a .csv file with a header line, or a .json file' });
     const request: ReconcileRequest = { ...readDropCopy(args.file, text), ...window };
     const remote = await engineRemoteOf(flags, this.settings);
     if (remote) {

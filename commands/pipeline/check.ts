@@ -1,6 +1,11 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
+import { TradesealError } from '../../src/errors.js';
 import { assertNoProblems, checkDataDir } from '../../pipeline/ingest/check-dir.js';
+import { loadInputRows } from '../../pipeline/ingest/input-rows.js';
+import { describeChanges } from '../../pipeline/publish/input-digests.js';
+import { checkInputs, type InputCheck } from '../../pipeline/publish/input-record.js';
+import { RECOMPUTE_HINT } from '../../pipeline/publish/plan.js';
 
 interface CheckedFile {
   series: string;
@@ -11,8 +16,8 @@ interface CheckedFile {
 }
 
 export default class PipelineCheck extends TradesealCommand {
-  static override summary = 'Validate the pipeline\'s input files without running anything';
-  static override description = 'Checks every input CSV file against the rules of its series (data/macro/PROVENANCE.md): its header, numbers within plausible bounds, dates valid and strictly increasing, a row for every day of its publication rhythm (weekdays, Wednesdays or NYSE trading days), no long run of missing values. Prints one line per file when all pass; otherwise fails with data_invalid (exit 2) and one line per problem, naming the file, the line, the value and the rule. `pipeline run` applies the same check before it computes anything.';
+  static override summary = 'Validate the pipeline\'s input files without running anything, and compare them with what is published';
+  static override description = 'Checks every input CSV file against the rules of its series (data/macro/PROVENANCE.md): its header, numbers within plausible bounds, dates valid and strictly increasing, a row for every day of its publication rhythm (weekdays, Wednesdays or NYSE trading days), no long run of missing values. Prints one line per file when all pass; otherwise fails with data_invalid (exit 2) and one line per problem, naming the file, the line, the value and the rule. `pipeline run` applies the same check before it computes anything.\n\nThen it compares the files with what the published history was computed from (the input digests of the newest published run): when a row usable on or before the last published day changed, was removed or was inserted, the files still pass but a run could not extend the history, and the check fails as `pipeline run` would, with history_not_extendable (exit 4), naming the series and the first changed date.';
   static override examples = [
     '<%= config.bin %> pipeline check',
     '<%= config.bin %> pipeline check --data-dir ./my-fred-files',
@@ -22,7 +27,7 @@ export default class PipelineCheck extends TradesealCommand {
     'data-dir': Flags.string({ summary: 'Directory of the input CSV files (default: PIPELINE_DATA_DIR)' }),
   };
 
-  async run(): Promise<{ data_dir: string; files: CheckedFile[] }> {
+  async run(): Promise<{ data_dir: string; files: CheckedFile[]; published: InputCheck }> {
     const { flags } = await this.parse(PipelineCheck);
     const dataDir = flags['data-dir'] ?? this.settings.pipelineDataDir;
     const reports = await checkDataDir(dataDir);
@@ -30,6 +35,18 @@ export default class PipelineCheck extends TradesealCommand {
     const width = Math.max(...reports.map((r) => r.file.length));
     for (const r of reports) this.log(`${r.file.padEnd(width)}  ${String(r.rows).padStart(6)} rows  ${r.firstDate ?? '-'} to ${r.lastDate ?? '-'}`);
     this.log(`all ${reports.length} files in ${dataDir} pass`);
-    return { data_dir: dataDir, files: reports.map((r) => ({ series: r.id, file: r.file, rows: r.rows, first_date: r.firstDate, last_date: r.lastDate })) };
+    // The files load while the store opens; a store that cannot be opened is the error, not the load.
+    const rows = loadInputRows(dataDir);
+    rows.catch(() => {});
+    const published = await this.withStore(async (store) => checkInputs(store.sql, await rows, null));
+    if (published.status === 'changed') {
+      throw new TradesealError('history_not_extendable', `the files pass, but a run cannot extend the published history: ${describeChanges(published.changes, published.through)}`, {
+        hint: RECOMPUTE_HINT, extra: { input_changes: published.changes },
+      });
+    }
+    this.log(published.status === 'unchanged' ? `the rows of the published days (through ${published.through}) are as they were published`
+      : published.status === 'not_recorded' ? 'the published history records no input digests yet (published before they were kept): the next run records them'
+      : 'nothing is published yet: nothing to compare with');
+    return { data_dir: dataDir, files: reports.map((r) => ({ series: r.id, file: r.file, rows: r.rows, first_date: r.firstDate, last_date: r.lastDate })), published };
   }
 }

@@ -1,4 +1,5 @@
 import { Flags } from '@oclif/core';
+import { checkInputDir } from '../../src/file-errors.js';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { renderTable } from '../../src/cli/table.js';
 import { TradesealError } from '../../src/errors.js';
@@ -18,7 +19,9 @@ export default class PipelineFetch extends TradesealCommand {
     if (!this.settings.fredApiKey) {
       throw new TradesealError('precondition_failed', 'FRED_API_KEY is not set', { hint: 'get a free key at the FRED website and set FRED_API_KEY; without one the pipeline runs on the bundled files' });
     }
-    const updated = await updateDataDir(this.settings, flags['data-dir'] ?? this.settings.pipelineDataDir, flags.series ? { series: flags.series } : {});
+    const dataDir = flags['data-dir'] ?? this.settings.pipelineDataDir;
+    await checkInputDir(dataDir, flags['data-dir'] === undefined ? 'PIPELINE_DATA_DIR' : '--data-dir');
+    const updated = await updateDataDir(this.settings, dataDir, flags.series ? { series: flags.series } : {});
     this.log(renderTable(['series', 'fetched', 'kept', 'rows', 'last_date'], updated.map((u) => [u.id, u.fetched, u.kept, u.rows, u.lastDate])));
     return { updated };
   }

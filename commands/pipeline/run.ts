@@ -7,7 +7,7 @@ import { runPipeline, type RunSummary } from '../../pipeline/run.js';
 
 export default class PipelineRun extends TradesealCommand {
   static override summary = 'Run the regime pipeline once: extend the published history, or compute a what-if as of a past date';
-  static override description = `By default a run extends the published history from the last published day with the stored fits (the same numbers a full run gives) and broadcasts the newest day's regime, unless an operator's manual broadcast is in force (it holds until \`tradeseal regime release\`). A run never rewrites or removes published days on its own: when it cannot extend the history (another seed, or the data up to the last published day changed) it stops with exit code 4.
+  static override description = `By default a run extends the published history from the last published day with the stored fits (the same numbers a full run gives) and broadcasts the newest day's regime, unless an operator's manual broadcast is in force (it holds until \`tradeseal regime release\`). A run never rewrites or removes published days on its own: when it cannot extend the history (another seed, or the data up to the last published day changed: any row revised, removed or inserted, checked against the digests the last run recorded) it stops with exit code 4, naming the series and the first changed date.
 
 --as-of D computes what a run on that evening would have published and reports it, writing nothing (a what-if); add --publish to write it to the live history (a backfill), which is refused when it would remove published days unless --force is given too.
 

@@ -57,7 +57,9 @@ export default class QuantMetrics extends TradesealCommand {
       const reason = (err as NodeJS.ErrnoException).code ?? 'error';
       throw dataInvalidError([{ file: name, line: 0, subject: 'file', text: args.file, date: null, rule: 'unreadable', message: `cannot be read (${reason})` }], `${args.file} cannot be read`, 'check the path');
     }
-    const { columns } = readNumericColumns(name, text, names);
+    // Sums of squares of the returns (volatility, Sharpe) overflow a double from about 1e154: a bound at the edge
+    // names the cell, where the figures would otherwise come out as 0 or null with nothing said.
+    const { columns } = readNumericColumns(name, text, names, { max: 1e100, why: 'the squares the figures sum would overflow a double (returns are per period: 0.01 = 1 %)' });
 
     const metrics: Metrics = performanceMetrics(columns[flags.returns]!, {
       period: flags.period as Period,

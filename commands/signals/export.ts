@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { writeFileAtomically } from '../../src/atomic-file.js';
+import { checkOutputFile, fileError } from '../../src/file-errors.js';
 import { withProgress, type Report } from '../../src/cli/progress.js';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { checkRequest } from '../../src/cli/engine-input.js';
@@ -19,11 +20,20 @@ async function toStdout(text: string): Promise<void> {
   });
 }
 
+/** Writes `--out` atomically; a path that cannot be written (a full disk, say) is a mistake naming --out and the path, not the temporary file. */
+async function writeOut(out: string, write: (append: (text: string) => Promise<void>) => Promise<void>): Promise<void> {
+  try {
+    await writeFileAtomically(path.resolve(out), write);
+  } catch (err) {
+    throw fileError(err, { field: '--out', file: out, action: 'write' });
+  }
+}
+
 export default class SignalsExport extends TradesealCommand {
   /** The service's CSV (its tier caps the rows), to a file or standard output; the number of rows written. */
   private async remoteExport(remote: Remote, limit: number | undefined, out: string | undefined): Promise<number> {
     const text = await callService<string>(remote, 'GET', '/v1/export/csv', { query: { limit }, text: true });
-    if (out !== undefined) await writeFileAtomically(path.resolve(out), (append) => append(text));
+    if (out !== undefined) await writeOut(out, (append) => append(text));
     else await toStdout(text);
     return Math.max(0, text.trim().split('\n').length - 1);
   }
@@ -47,6 +57,8 @@ export default class SignalsExport extends TradesealCommand {
     if (this.jsonEnabled() && flags.out === undefined) {
       throw validationError([{ field: '--json', message: 'needs --out FILE: the rows go to the file, the JSON answer to standard output' }]);
     }
+    // A directory that does not exist or cannot be written is said before anything is read.
+    if (flags.out !== undefined) await checkOutputFile(flags.out, '--out');
     const remote = await remoteOf(flags, this.settings);
     // Remotely, the service's default (and the key's tier) decide the rows unless --limit is given.
     const written = remote ? await this.remoteExport(remote, flags.limit === undefined ? undefined : limit, flags.out) : await this.withStore(async (store) => {
@@ -63,7 +75,7 @@ export default class SignalsExport extends TradesealCommand {
       // With --out, progress on stderr (animated on a terminal, plain lines in a pipe or under cron, none with
       // --json); to standard output, the rows alone.
       const out = flags.out;
-      if (out !== undefined) await withProgress(`Exporting ${total} rows to ${out}`, this.jsonEnabled(), (report) => writeFileAtomically(path.resolve(out), (append) => write(append, report)));
+      if (out !== undefined) await withProgress(`Exporting ${total} rows to ${out}`, this.jsonEnabled(), (report) => writeOut(out, (append) => write(append, report)));
       else await write(toStdout);
       return rows;
     });

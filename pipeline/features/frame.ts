@@ -2,7 +2,7 @@
  * The feature stage's entry point: CSV files in, a point-in-time daily feature frame out, as typed arrays
  * for the TypeScript stages (PCA, HMM, backtest).
  *
- *   loadFeatureFrame(dataDir, asOf?) → { dates, columns, vintage, completeFrom }
+ *   loadFeatureFrame(dataDir, asOf?) → { dates, columns, vintage, completeFrom, inputs }
  *
  * Steps, all in one in-memory DuckDB: load `obs` (ingest/load.ts) → view `pit` (rows usable as of the
  * cut) → `calendar` → `levels` → `liquidity` → `momentum`. `asOf` removes every row whose `usable_from`
@@ -13,7 +13,9 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { buildCalendar, type CalendarBounds } from '../calendar.js';
 import { isIsoDate } from '../ingest/catalogue.js';
 import { openDatabase, queryColumns, sqlDate } from '../ingest/duckdb.js';
+import { readInputRows } from '../ingest/input-rows.js';
 import { loadObservations } from '../ingest/load.js';
+import type { InputRows } from '../publish/input-digests.js';
 import { FEATURE_COLUMNS } from './columns.js';
 import { dollarSpliceWarning, LEVELS_SQL } from './levels.js';
 import { LIQUIDITY_SQL } from './liquidity.js';
@@ -29,6 +31,8 @@ export interface FeatureFrame {
   vintage: Vintage;
   /** First date on which every non-optional column is a number (trailing windows full); null if none. */
   completeFrom: string | null;
+  /** The input rows usable as of the cut, per series: what the run's input digests are made of. */
+  inputs: InputRows;
 }
 
 /**
@@ -76,7 +80,7 @@ export async function loadFeatureFrame(dataDir: string, asOf?: string): Promise<
     const { bounds, warnings } = await buildFeatureTables(db.conn, asOf ?? null);
     const frame = await readFeatureFrame(db.conn);
     const vintage = await describeVintage(db.conn, inputs, bounds, asOf ?? null, warnings);
-    return { ...frame, vintage };
+    return { ...frame, vintage, inputs: await readInputRows(db.conn, 'pit') };
   } finally {
     db.close();
   }

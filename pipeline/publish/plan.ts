@@ -8,6 +8,9 @@
  */
 import type { SignalDay } from './types.js';
 
+/** What to do when a run cannot extend the published history (`history_not_extendable`). */
+export const RECOMPUTE_HINT = '`tradeseal pipeline run --full` recomputes the whole history: it shows what changes and asks before it rewrites published days (on a terminal; elsewhere pass --yes)';
+
 export interface PublishedRange {
   first: string | null;
   last: string | null;

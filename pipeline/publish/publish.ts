@@ -2,15 +2,17 @@
  * Publishing a run: every table a run writes is replaced together in ONE transaction, so readers never see
  * half a run (PIPELINE.md, "Publishing"): the signal packages, net liquidity, the scorecard, the fitted
  * models, the market closes, the stress indicators' levels, the forecast, the performance report and chart
- * data, the run record with its publication plan, and the regime broadcast of the newest day (source
- * `pipeline`), which every engine instance enforces within a second, unless an operator's override is in
- * force: then the history is published and the override stays (src/engine/store/regime.ts).
+ * data, the run record with its publication plan and the digests of its inputs (input-record.ts), and the
+ * regime broadcast of the newest day (source `pipeline`), which every engine instance enforces within a
+ * second, unless an operator's override is in force: then the history is published and the override stays
+ * (src/engine/store/regime.ts).
  * What may be replaced was decided before (`plan.ts`, `run.ts`); this module writes what it is told.
  */
 import type postgres from 'postgres';
 import type { Sql } from '../../src/store/driver.js';
 import { transactionOn } from '../../src/store/advisory-lock.js';
 import { publishFromPipeline, type PipelineBroadcast } from '../../src/engine/store/regime.js';
+import { recordInputDigests } from './input-record.js';
 import type { PublishPlan } from './plan.js';
 import type { Publication, SignalDay } from './types.js';
 
@@ -60,6 +62,7 @@ export async function publish(conn: postgres.ReservedSql, pub: Publication, repl
         hmm_fit_date = ${pub.hmmFitDate || null}, days = ${pub.signals.length}, first_day = ${first}, last_day = ${last?.date ?? null},
         timings_ms = ${tx.json(pub.timingsMs)}, publish_plan = ${tx.json(plan as never)}, confirmed_by = ${pub.confirmedBy}
       where run_id = ${pub.run.run_id}`;
+    if (pub.inputDigests) await recordInputDigests(tx, pub.run.run_id, pub.inputDigests);
     if (!last) return { broadcast: null, override: null };
     return publishFromPipeline(tx as unknown as Sql, {
       date: last.date,

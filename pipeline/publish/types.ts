@@ -2,6 +2,7 @@
 import type { Regime } from '../../src/engine/vocabulary.js';
 import type { Confidence } from '../regime/signals.js';
 import type { Reports } from '../reports/reports.js';
+import type { InputDigests } from './input-digests.js';
 
 export type Trend = 'EXPANDING' | 'CONTRACTING' | 'FLAT';
 
@@ -100,4 +101,6 @@ export interface Publication {
   confirmedBy: string | null;
   /** The forecast, performance and chart data of the history after this publication. */
   reports: Reports;
+  /** What the published days were computed from (null when the history has no day). */
+  inputDigests: InputDigests | null;
 }

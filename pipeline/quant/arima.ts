@@ -5,7 +5,8 @@
  *
  * A file that cannot be used says where: a missing (empty) or non-finite value is a `data_invalid` problem
  * naming the file, the line and the column, every one listed; a column too short or constant is a
- * `validation_failed` naming the file and the column; a column that is not there is columns.ts'
+ * `validation_failed` naming the file and the column, as is a fit that is not finite (values too far apart or
+ * too close together for double precision); a column that is not there is columns.ts'
  * `data_invalid` with the header. Pure: text in, values out; reading the file is the command's job.
  */
 import { TradesealError, validationError } from '../../src/errors.js';
@@ -41,6 +42,7 @@ export interface ArimaReport {
 }
 
 const HINT = 'the column must hold one number on every row (no empty cells), at least 10 of them, not all equal';
+const RESCALE = 'rescale the column (multiply or divide it by a power of ten) so that its values and their differences lie between about 1e-100 and 1e100';
 
 /** The column `arimaOfCsv` fits: `column` if given, else the first one that is not a date or time. */
 export function chooseColumn(file: string, text: string, column?: string): string {
@@ -62,11 +64,33 @@ export function arimaOfCsv(file: string, text: string, options: ArimaOptions = {
   const y = readNumericColumns(file, text, [column]).columns[column]!;
   assertUsable(file, text, column, y);
   const fit = fitArma11(y, { withMean: options.withMean ?? true });
+  assertFinite(file, column, y, fit);
   const fc = forecastArma11(y, fit, horizon);
   return {
     n: fit.n, mean: fit.mean, phi: fit.phi, theta: fit.theta, sigma2: fit.sigma2, loglik: fit.loglik,
     forecast: Array.from(fc.mean), forecast_se: Array.from(fc.se),
   };
+}
+
+/**
+ * A fit whose numbers are not finite, or whose σ² is 0, says that the values' scale is beyond double
+ * precision (the edge rule of series.ts bounds the large end; values so close together that their squared
+ * differences underflow to 0 are the small end): said with the column's range and what to do, not as the
+ * forecast's complaint about its model.
+ */
+function assertFinite(file: string, column: string, y: Float64Array, fit: { sigma2: number; loglik: number; mean: number }): void {
+  if (fit.sigma2 > 0 && Number.isFinite(fit.sigma2) && Number.isFinite(fit.loglik) && Number.isFinite(fit.mean)) return;
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of y) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  const message = `its values (from ${min} to ${max}) give an innovation variance of ${fit.sigma2}: their scale is beyond what a double can fit`;
+  throw new TradesealError('validation_failed', `${file}: column "${column}" cannot be fitted: ${message}`, {
+    errors: [{ field: `${file} column "${column}"`, message }],
+    hint: RESCALE,
+  });
 }
 
 /** The series rules of ../forecast/series.ts, said in the file's terms (lines, the column). */
@@ -81,12 +105,12 @@ function assertUsable(file: string, text: string, column: string, y: Float64Arra
       const record = records[p.index! + 1]!;
       const cell = (record.fields[at] ?? '').trim();
       const missing = Number.isNaN(p.value);
-      return {
-        file, line: record.line, subject: column, text: cell, date: null, rule: missing ? 'not_a_number' : 'out_of_bounds',
-        message: missing ? 'is empty (a missing value): an ARIMA fit needs a value on every row' : `is ${p.value} as a double, not a finite number`,
-      };
+      const message = missing ? 'is empty (a missing value): an ARIMA fit needs a value on every row'
+        : Number.isFinite(p.value) ? p.message : `is ${p.value} as a double, not a finite number`;
+      return { file, line: record.line, subject: column, text: cell, date: null, rule: missing ? 'not_a_number' : 'out_of_bounds', message };
     });
-    throw dataInvalidError(fileProblems, `${file}: column "${column}" cannot be fitted`, HINT);
+    const tooLarge = atRows.some((p) => Number.isFinite(p.value));
+    throw dataInvalidError(fileProblems, `${file}: column "${column}" cannot be fitted`, tooLarge ? RESCALE : HINT);
   }
   if (problems.length > 0) {
     const errors = problems.map((p) => ({ field: `${file} column "${column}"`, message: p.message }));

@@ -2,7 +2,8 @@
  * A quant's own CSV file, read as numeric columns: a header row, then one row per observation. A cell is a
  * plain decimal number (an optional sign, digits, a fraction, an exponent), or empty for a missing value
  * (NaN, as pandas reads it). Anything else is a problem naming the file, the line, the column and the text
- * (`data_invalid`, exit 2), every one listed, as for the pipeline's own inputs (../ingest/problems.ts).
+ * (`data_invalid`, exit 2), every one listed, as for the pipeline's own inputs (../ingest/problems.ts), as
+ * is a value beyond the caller's bound on magnitude (a value near 1e300 whose square overflows a double).
  * Pure: text in, columns out; reading the file is the command's job.
  */
 import { readCsvRecords } from '../ingest/csv-records.js';
@@ -25,7 +26,13 @@ export function firstOtherColumn(header: readonly string[], skip: RegExp = /^(da
   return header.find((h) => !skip.test(h.trim())) ?? null;
 }
 
-export function readNumericColumns(file: string, text: string, names: readonly string[]): NumericColumns {
+/** A bound on the magnitude of every value read, and why, for a computation whose sums of squares would overflow beyond it. */
+export interface MagnitudeBound {
+  max: number;
+  why: string;
+}
+
+export function readNumericColumns(file: string, text: string, names: readonly string[], bound?: MagnitudeBound): NumericColumns {
   const problems: Problem[] = [];
   const { records, syntaxErrors } = readCsvRecords(text);
   for (const e of syntaxErrors) problems.push({ file, line: e.line, subject: 'row', text: '', date: null, rule: 'csv_syntax', message: `not CSV: ${e.message}` });
@@ -45,7 +52,13 @@ export function readNumericColumns(file: string, text: string, names: readonly s
     for (const name of names) {
       const cell = (record.fields[index.get(name)!] ?? '').trim();
       if (cell === '') columns[name]![r] = Number.NaN;
-      else if (NUMBER.test(cell)) columns[name]![r] = Number(cell);
+      else if (NUMBER.test(cell)) {
+        const v = Number(cell);
+        columns[name]![r] = v;
+        if (bound && !(Math.abs(v) <= bound.max)) {
+          problems.push({ file, line: record.line, subject: name, text: cell, date: null, rule: 'out_of_bounds', message: `is beyond ±${bound.max}: ${bound.why}` });
+        }
+      }
       else {
         columns[name]![r] = Number.NaN;
         problems.push({ file, line: record.line, subject: name, text: cell, date: null, rule: 'not_a_number', message: 'is neither a number nor empty (a missing value)' });

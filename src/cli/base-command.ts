@@ -4,9 +4,12 @@
  * exit code of the one error table (src/errors.ts), and gives every command `--json`.
  *
  * Every failure has a code of that table: a `TradesealError` its own; a store that cannot be reached
- * `service_unavailable`; oclif's flag and argument errors `usage_error`; anything else `internal`, with its
+ * `service_unavailable`, one that refuses DATABASE_URL's database, user or password `config_invalid`
+ * (../store/connect-errors.ts); a file-system error on a path `validation_failed` naming the path
+ * (../file-errors.ts); oclif's flag and argument errors `usage_error`; anything else `internal`, with its
  * message (a CLI user is the operator: hiding the message would leave them nothing to act on).
- * Under `--json` a failure is JSON too: `{"error": {code, detail, exit, hint?, errors?}}` on stdout, with the
+ * Under `--json` a failure is JSON too: `{"error": {code, detail, exit, hint?, errors?, …}}` on stdout (with the
+ * error's own fields, as over HTTP: `input_changes` of `history_not_extendable`), with the
  * same exit code as without `--json`.
  */
 import { Command, Errors } from '@oclif/core';
@@ -15,6 +18,8 @@ import { loadConfig, type Config } from '../config.js';
 import { ERROR_CODES, isTradesealError, TradesealError, type ErrorCode, type FieldError } from '../errors.js';
 import { openStore, type Store } from '../store/db.js';
 import { isStoreFault } from '../store/faults.js';
+import { storeConnectionError } from '../store/connect-errors.js';
+import { fileError, isFsError } from '../file-errors.js';
 import { migrate } from '../store/migrate.js';
 
 interface Failure {
@@ -23,6 +28,8 @@ interface Failure {
   exit: number;
   hint?: string;
   errors?: FieldError[];
+  /** The error's own fields beyond these (e.g. `input_changes`), as the HTTP services answer them. */
+  extra?: Record<string, unknown>;
 }
 
 export abstract class TradesealCommand extends Command {
@@ -76,8 +83,23 @@ export abstract class TradesealCommand extends Command {
   }
 
   private failureOf(err: Error & { code?: string }): Failure {
+    // A server that refuses DATABASE_URL's database, user or password, or is not at its host and port: say which
+    // and what to do (a migration's store_error carries the refusal as its cause).
+    const databaseUrl = this.loaded?.databaseUrl;
+    if (databaseUrl && (!isTradesealError(err) || err.code === 'store_error')) {
+      const mistake = storeConnectionError(err, databaseUrl);
+      if (mistake) return this.failureOf(mistake);
+    }
+    // A path that a command read or wrote without naming its flag (a missing file, a read-only directory).
+    if (isFsError(err)) {
+      const writing = ['mkdir', 'rename', 'unlink', 'rmdir', 'write', 'copyfile', 'symlink'].includes(err.syscall ?? '');
+      return this.failureOf(fileError(err, { field: 'path', file: err.path ?? 'a file', action: writing ? 'write' : 'read' }) as TradesealError);
+    }
     if (isTradesealError(err)) {
-      return { code: err.code, detail: err.message, exit: err.exit, ...(err.hint ? { hint: err.hint } : {}), ...(err.errors ? { errors: err.errors } : {}) };
+      return {
+        code: err.code, detail: err.message, exit: err.exit, ...(err.hint ? { hint: err.hint } : {}), ...(err.errors ? { errors: err.errors } : {}),
+        ...(err.extra ? { extra: err.extra } : {}),
+      };
     }
     // Store connection failures are the most common operator mistake; say plainly which store and what to do.
     if (isStoreFault(err)) {
@@ -101,7 +123,8 @@ export abstract class TradesealCommand extends Command {
 
   private fail(f: Failure): never {
     if (this.jsonEnabled()) {
-      this.logJson({ error: f });
+      const { extra, ...core } = f;
+      this.logJson({ error: { ...extra, ...core } });
       this.exit(f.exit);
     }
     const fields = f.errors?.map((e) => `  ${e.field}: ${e.message}`).join('\n');

@@ -6,8 +6,9 @@
  */
 import { Flags } from '@oclif/core';
 import type { Config } from '../config.js';
-import { isErrorCode, TradesealError, type FieldError } from '../errors.js';
+import { TradesealError } from '../errors.js';
 import { profileFlag } from './profile-flag.js';
+import { checkRemoteUrl, errorAnswer, jsonAnswer, unreachable } from './remote-errors.js';
 import { activeProfile } from './profiles.js';
 
 export const engineRemoteFlags = {
@@ -34,7 +35,7 @@ export async function engineRemoteOf(flags: { url?: string | undefined; token?: 
   }
   const token = flags.token ?? config.engineToken ?? profile.token;
   if (!token) throw new TradesealError('usage_error', `${url} needs a token: the engine answers only requests that carry one`, { hint: 'pass --token tse_… (an auditor token is enough), set ENGINE_TOKEN, or keep it in a profile' });
-  return { url: url.replace(/\/+$/, ''), token };
+  return { url: checkRemoteUrl(url, '--url'), token };
 }
 
 export type EngineQuery = Record<string, string | number | boolean | readonly string[] | undefined>;
@@ -61,21 +62,13 @@ export async function askEngine<T>(remote: EngineRemote, method: 'GET' | 'POST' 
   try {
     res = await fetch(url, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(30_000) });
   } catch (err) {
-    throw new TradesealError('service_unavailable', `cannot reach ${remote.url} (${(err as Error).message})`, { hint: 'check --url' });
+    throw unreachable(remote.url, err, 'check --url / ENGINE_URL, and that the engine is up');
   }
   if (res.ok) {
-    const json: unknown = res.status === 204 ? null : await res.json();
+    const json: unknown = res.status === 204 ? null : await jsonAnswer(res, remote.url, '--url');
     return (revive ? reviveTimes<T>(json) : json) as T;
   }
-  let answer: { code?: unknown; detail?: unknown; errors?: FieldError[] } = {};
-  try {
-    answer = (await res.json()) as typeof answer;
-  } catch {
-    // Not the error body of the interface: say what came back.
-  }
-  const code = isErrorCode(answer.code) ? answer.code : res.status === 401 ? 'unauthorized' : res.status >= 500 ? 'service_unavailable' : 'bad_request';
-  const detail = typeof answer.detail === 'string' ? answer.detail : `${method} ${url.pathname} answered HTTP ${res.status}`;
-  throw new TradesealError(code, `${remote.url}: ${detail}`, { ...(answer.errors ? { errors: answer.errors } : {}), ...(code === 'unauthorized' ? { hint: 'pass a valid engine token with --token' } : {}) });
+  throw await errorAnswer(res, remote.url, `${method} ${url.pathname}`, '--url', { unauthorized: 'pass a valid engine token with --token' });
 }
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;

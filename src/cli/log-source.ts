@@ -42,7 +42,7 @@ export async function localTraceInLog(sql: Sql, config: Pick<Config, 'logSigning
   const proof = await traceProof(sql, traceId);
   const head = await treeHead(sql, key, proof.tree_size);
   const trace = await traceLogFacts(sql, traceId);
-  if (!trace) throw notFound(`no trace ${traceId}`);
+  if (!trace) throw notFound(`no trace ${traceId}`, 'the traces are listed by `tradeseal engine traces list`');
   return { head, proof, trace: { reasoning_hash: trace.reasoning_hash, final_proof: trace.final_proof }, logPublicKey: (await key()).publicKey };
 }
 

@@ -13,6 +13,7 @@
 import { chmod, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomically } from '../atomic-file.js';
+import { fileError } from '../file-errors.js';
 import { PROFILE_NAME, SETTINGS, type Config } from '../config.js';
 import { TradesealError } from '../errors.js';
 
@@ -43,6 +44,9 @@ export function checkProfileName(name: string): string {
   return name;
 }
 
+/** What to do about a profiles file that is not what `tradeseal config set` writes. */
+const REWRITE = 'fix it (it is JSON: {"profiles": {"name": {"url": …, "token": …}}}), or remove it and set the profiles again with `tradeseal config set`';
+
 /** Every profile of the file; none when it does not exist. */
 export async function readProfiles(file: string): Promise<Record<string, Profile>> {
   let text: string;
@@ -50,31 +54,31 @@ export async function readProfiles(file: string): Promise<Record<string, Profile
     text = await readFile(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new TradesealError('config_invalid', `cannot read the profiles file ${file}: ${(e as Error).message}`);
+    throw fileError(e, { field: 'TRADESEAL_PROFILES_FILE', file, action: 'read', code: 'config_invalid', hint: 'point TRADESEAL_PROFILES_FILE at a file this user can read and write, in a directory (not under a file)' });
   }
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw new TradesealError('config_invalid', `the profiles file ${file} is not JSON: ${(e as Error).message}`, { hint: 'fix it, or remove it and set the profiles again' });
+    throw new TradesealError('config_invalid', `the profiles file ${file} is not JSON: ${(e as Error).message}`, { hint: REWRITE });
   }
   const profiles = (doc as { profiles?: unknown } | null)?.profiles;
   if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) {
-    throw new TradesealError('config_invalid', `the profiles file ${file} has no "profiles" object`);
+    throw new TradesealError('config_invalid', `the profiles file ${file} has no "profiles" object`, { hint: REWRITE });
   }
   const out: Record<string, Profile> = {};
   for (const [name, value] of Object.entries(profiles)) {
     const where = `${file}, profile "${name}"`;
-    if (!PROFILE_NAME.test(name)) throw new TradesealError('config_invalid', `${where}: not a profile name (1-40 of a-z, 0-9, _ and -)`);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TradesealError('config_invalid', `${where}: not an object`);
+    if (!PROFILE_NAME.test(name)) throw new TradesealError('config_invalid', `${where}: not a profile name (1-40 of a-z, 0-9, _ and -)`, { hint: REWRITE });
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TradesealError('config_invalid', `${where}: not an object`, { hint: REWRITE });
     const profile: Profile = {};
     for (const [field, raw] of Object.entries(value)) {
-      if (!(field in PROFILE_FIELDS)) throw new TradesealError('config_invalid', `${where}: unknown member "${field}" (known: ${Object.keys(PROFILE_FIELDS).join(', ')})`);
-      if (typeof raw !== 'string') throw new TradesealError('config_invalid', `${where}: ${field} is not a string`);
+      if (!(field in PROFILE_FIELDS)) throw new TradesealError('config_invalid', `${where}: unknown member "${field}" (known: ${Object.keys(PROFILE_FIELDS).join(', ')})`, { hint: REWRITE });
+      if (typeof raw !== 'string') throw new TradesealError('config_invalid', `${where}: ${field} is not a string`, { hint: REWRITE });
       try {
         profile[field as ProfileField] = checkProfileValue(field as ProfileField, raw, where);
       } catch (e) {
-        throw new TradesealError('config_invalid', (e as Error).message);
+        throw new TradesealError('config_invalid', (e as Error).message, { hint: REWRITE });
       }
     }
     out[name] = profile;
@@ -84,10 +88,14 @@ export async function readProfiles(file: string): Promise<Record<string, Profile
 
 /** Replaces the file's profiles, owner-only. */
 export async function writeProfiles(file: string, profiles: Record<string, Profile>): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const sorted = Object.fromEntries(Object.entries(profiles).sort(([a], [b]) => a.localeCompare(b)));
-  await writeFileAtomically(file, async (append) => append(`${JSON.stringify({ profiles: sorted }, null, 2)}\n`));
-  await chmod(file, 0o600);
+  try {
+    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    await writeFileAtomically(file, async (append) => append(`${JSON.stringify({ profiles: sorted }, null, 2)}\n`));
+    await chmod(file, 0o600);
+  } catch (e) {
+    throw fileError(e, { field: 'TRADESEAL_PROFILES_FILE', file, action: 'write', code: 'config_invalid', hint: 'point TRADESEAL_PROFILES_FILE at a path in a directory this user can write to' });
+  }
 }
 
 /** A profile for printing: secrets shown by their first 8 characters only. */

@@ -6,10 +6,10 @@
  */
 import { Flags } from '@oclif/core';
 import type { Config } from '../config.js';
-import { isErrorCode, TradesealError, type FieldError } from '../errors.js';
 import { activeProfile } from './profiles.js';
 import { profileFlag } from './profile-flag.js';
 import { reviveTimes } from './engine-client.js';
+import { checkRemoteUrl, errorAnswer, jsonAnswer, textAnswer, unreachable } from './remote-errors.js';
 
 export const remoteFlags = {
   url: Flags.string({ summary: 'Ask this regime signal service instead of the local store (default: SIGNALS_URL, else the profile\'s signals_url)', helpValue: 'URL' }),
@@ -27,10 +27,10 @@ export async function remoteOf(flags: { url?: string | undefined; key?: string |
   const profile = await activeProfile(flags.profile, config);
   const url = flags.url ?? config.signalsUrl ?? profile.signals_url;
   if (!url) return null;
-  return { url: url.replace(/\/+$/, ''), key: flags.key ?? config.signalsKey ?? profile.key ?? null };
+  return { url: checkRemoteUrl(url, '--url'), key: flags.key ?? config.signalsKey ?? profile.key ?? null };
 }
 
-/** Calls the service: JSON back (or text with `text: true`); the service's error body as a TradesealError. */
+/** Calls the service: JSON back (or the CSV text with `text: true`); the service's error body as a TradesealError. */
 export async function callService<T>(remote: Remote, method: 'GET' | 'POST', path: string, options: { query?: Record<string, string | number | undefined>; body?: unknown; text?: boolean } = {}): Promise<T> {
   const url = new URL(`${remote.url}${path}`);
   for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
@@ -41,18 +41,10 @@ export async function callService<T>(remote: Remote, method: 'GET' | 'POST', pat
   try {
     res = await fetch(url, { method, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}), signal: AbortSignal.timeout(30_000) });
   } catch (err) {
-    throw new TradesealError('service_unavailable', `cannot reach ${remote.url} (${(err as Error).message})`, { hint: 'check --url / SIGNALS_URL' });
+    throw unreachable(remote.url, err, 'check --url / SIGNALS_URL, and that the service is up');
   }
-  if (res.ok) return (options.text ? await res.text() : await res.json()) as T;
-  let body: { code?: unknown; detail?: unknown; errors?: FieldError[] } = {};
-  try {
-    body = (await res.json()) as typeof body;
-  } catch {
-    // Not the error body of the interface: say what came back.
-  }
-  const code = isErrorCode(body.code) ? body.code : res.status === 401 ? 'unauthorized' : res.status >= 500 ? 'service_unavailable' : 'bad_request';
-  const detail = typeof body.detail === 'string' ? body.detail : `${method} ${url.pathname} answered HTTP ${res.status}`;
-  throw new TradesealError(code, `${remote.url}: ${detail}`, { ...(body.errors ? { errors: body.errors } : {}), ...(code === 'unauthorized' ? { hint: 'pass --key (or SIGNALS_KEY)' } : {}) });
+  if (res.ok) return (options.text ? await textAnswer(res, remote.url, '--url', 'text/csv') : await jsonAnswer(res, remote.url, '--url')) as T;
+  throw await errorAnswer(res, remote.url, `${method} ${url.pathname}`, '--url', { unauthorized: 'pass --key (or SIGNALS_KEY)' });
 }
 
 /** An operator call (`/v1/admin/…`, an owner key): the answer with its ISO timestamps as dates, as the store gives them. */

@@ -9,6 +9,7 @@ import type { DataKeys } from './kms/data-keys.js';
 import { checkKeyring, dataKeysFrom } from './kms/from-config.js';
 import { loadPolicy, type Policy } from './policy/policy.js';
 import { isStoreFault } from '../store/faults.js';
+import { CredentialChanges } from '../credentials/changes.js';
 import { EngineState } from './state.js';
 import { TokenCache } from './token-cache.js';
 import { engineBatching, type EngineBatching } from './store/batching.js';
@@ -19,6 +20,8 @@ export interface EngineContext {
   policy: Policy;
   state: EngineState;
   tokens: TokenCache;
+  /** Where a token revocation is made to hold before it is answered (src/credentials/changes.ts). */
+  changes: CredentialChanges;
   /** Authorize's and bind's batched statements (./store/batching.ts). */
   batching: EngineBatching;
   /** The per-agent data keys of personal data; null without a key-management provider (`KMS_PROVIDER`). */
@@ -30,6 +33,8 @@ export interface EngineContext {
 export interface EngineContextOptions {
   policy?: Policy;
   now?: () => number;
+  /** The server's credential changes (shared with the signal service and the other workers); one of its own by default. */
+  changes?: CredentialChanges;
 }
 
 export async function createEngineContext(config: Config, sql: Sql, options: EngineContextOptions = {}): Promise<EngineContext> {
@@ -44,5 +49,10 @@ export async function createEngineContext(config: Config, sql: Sql, options: Eng
   await state.start();
   const tokens = new TokenCache(sql, config.stateRefreshMs);
   await tokens.start();
-  return { sql, config, policy, state, tokens, batching: engineBatching(sql, config.batchInFlight), keys, now: options.now ?? Date.now };
+  const changes = options.changes ?? new CredentialChanges({ refreshMs: config.stateRefreshMs });
+  // The cache holds no more than which tokens are live: any revocation (or a change it cannot read) drops it all.
+  changes.register((change) => {
+    if (change.kind === 'engine_token' || change.kind === 'everything') tokens.clear();
+  });
+  return { sql, config, policy, state, tokens, changes, batching: engineBatching(sql, config.batchInFlight), keys, now: options.now ?? Date.now };
 }

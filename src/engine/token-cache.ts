@@ -6,7 +6,8 @@
  * default) the cache reads the store's revocation watermark (how many tokens are revoked, and the latest
  * revocation time); when it moved, every entry is dropped. A revocation made on another instance, or by the
  * CLI on the store, takes effect here within that time, the same bound as every other piece of shared engine
- * state; the instance that revokes drops its cache at once. While the watermark cannot be read (the store
+ * state. That is the bound when a notification is lost: a revocation is also pushed (src/credentials/), to
+ * every worker of the server that makes it before it answers, and to other servers by NOTIFY in milliseconds. While the watermark cannot be read (the store
  * is away, or a read is slow) entries live at most two refresh periods past the start of the last good read. Unknown tokens are not
  * cached (so a new token works at once), and expiry is re-checked on every hit.
  */

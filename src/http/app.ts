@@ -9,20 +9,23 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Sql } from 'postgres';
 import type { Config } from '../config.js';
+import { CredentialChanges } from '../credentials/changes.js';
 import { createEngineContext, type EngineContext } from '../engine/context.js';
 import { engineHealth } from '../engine/health.js';
 import { engineRoutes } from '../engine/routes/index.js';
 import { createSignalsContext, type SignalsContext } from '../signals/context.js';
 import { signalsRoutes } from '../signals/routes/index.js';
 import { installClientCertificateCheck } from './client-cert.js';
-import { clientErrorHandler } from './client-error.js';
+import { clientErrorHandler, trackEarlyAnswers } from './client-error.js';
 import { answerFrameworkError, installErrorHandling } from './error-handler.js';
 import { registerHealth, type CertExpiryStatus } from './health.js';
 import { installJsonBodyParser } from './json-body.js';
+import { logRedaction } from './log-redaction.js';
 import { installMetrics, ServerMetrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
 import { registerProbes } from './probes.js';
 import { genRequestId, installRequestIdHeader } from './request-id.js';
+import { httpsBoundOptions, requestBoundOptions } from './request-bounds.js';
 import { installRequestDeadline, requestDeadlineMs } from './deadline.js';
 import type { ServedTls } from './tls.js';
 import { validatorCompiler } from './validation.js';
@@ -49,12 +52,19 @@ export interface AppDeps {
   metrics?: ServerMetrics;
   /** Where the JSON log lines go: standard error by default, so standard output stays the commands' own. */
   logStream?: NodeJS.WritableStream;
+  /**
+   * Where credential changes reach the caches of both services (src/credentials/changes.ts); the server passes
+   * its own, which also reaches the other workers and hears other servers. Used for the contexts built here.
+   */
+  changes?: CredentialChanges;
 }
 
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const services = deps.services ?? SERVICES;
   const app = Fastify({
-    logger: deps.logger === false || config.logLevel === 'silent' ? false : { level: config.logLevel, stream: deps.logStream ?? process.stderr },
+    // Query values, error details and personal fields never reach the log, at any level (./log-redaction.ts).
+    logger: deps.logger === false || config.logLevel === 'silent' ? false
+      : { level: config.logLevel, stream: deps.logStream ?? process.stderr, ...logRedaction },
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: genRequestId,
     logController: new LogController({
@@ -65,12 +75,17 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: answerFrameworkError,
     clientErrorHandler,
-    ...(deps.tls ? { https: deps.tls.httpsOptions() } : {}),
+    // How long a client may take over each phase of a request (src/http/request-bounds.ts).
+    ...requestBoundOptions(config),
+    // The client address is X-Forwarded-For's only when a trusted proxy sent it.
+    trustProxy: config.trustProxy ? [...config.trustProxy] : false,
+    ...(deps.tls ? { https: { ...deps.tls.httpsOptions(), ...httpsBoundOptions(config) } } : {}),
   }) as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandling(app);
   installJsonBodyParser(app);
   installRequestIdHeader(app);
+  trackEarlyAnswers(app);
   installRequestDeadline(app, requestDeadlineMs(config));
   await installOpenApi(app, config);
   if (deps.tls?.mutual) installClientCertificateCheck(app, deps.tls);
@@ -80,8 +95,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const tls = deps.tls;
   const certExpiryStatus = deps.certExpiryStatus ?? (tls ? () => tls.expiryStatus() : undefined);
   const health = { sql: deps.sql, ...(certExpiryStatus ? { certExpiryStatus } : {}) };
+  const changes = deps.changes ?? new CredentialChanges({ refreshMs: config.stateRefreshMs });
   if (services.includes('engine')) {
-    const engine = deps.engine ?? (await createEngineContext(config, deps.sql));
+    const engine = deps.engine ?? (await createEngineContext(config, deps.sql, { changes }));
     registerHealth(app, '/engine/health', 'engine', { ...health, details: () => engineHealth(engine) });
     if (!deps.engine) app.addHook('onClose', async () => {
       engine.state.stop();
@@ -91,7 +107,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   }
   if (services.includes('signals')) {
     registerHealth(app, '/v1/health', 'signals', health);
-    const signals = deps.signals ?? createSignalsContext(config, deps.sql);
+    const signals = deps.signals ?? createSignalsContext(config, deps.sql, { changes });
     if (!deps.signals) app.addHook('onClose', async () => signals.close());
     signalsRoutes(app, signals);
   }

@@ -13,7 +13,8 @@
  * behind it).
  *
  * The clock starts when the request arrives; while its body is still arriving (a slow client), the deadline
- * waits for it: how long a client may take to send a request is the server's request timeout (408).
+ * waits for it: how long a client may take to send a request is the server's request bound
+ * (HTTP_REQUEST_TIMEOUT_MS, answered 408; src/http/request-bounds.ts), which in turn stops once the body is in.
  * (Fastify's own `handlerTimeout` would do the rest, but in 5.12 it is cleared as soon as a request's body has
  * been read, so it never fires for a POST: fastify/fastify#6725.)
  */

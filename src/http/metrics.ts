@@ -11,6 +11,7 @@
  *   last finished run's time, `tradeseal_webhook_queue_depth` (deliveries neither delivered nor failed),
  *   `tradeseal_traces_open` (authorized, not yet bound or expired);
  * - `tradeseal_singletons_running`: 1 in the process that runs the background jobs;
+ * - `tradeseal_connections_refused_total` by the cap a connection was over (src/http/connection-caps.ts);
  * - Node's process metrics (`process_*`, `nodejs_*`: CPU, memory, event-loop lag, GC).
  *
  * Under `serve --workers N` a scrape reaches one worker, which answers for all of them: counters, histograms
@@ -39,6 +40,7 @@ export class ServerMetrics {
   readonly sweeps = new Counter({ name: 'tradeseal_sweeper_runs_total', help: 'Expiry sweeps, by result (ok or failed)', labelNames: ['result'], registers: [this.registry] });
   readonly lastSweep = new Gauge({ name: 'tradeseal_sweeper_last_run_timestamp_seconds', help: 'When the last expiry sweep finished (Unix seconds)', aggregator: 'max', registers: [this.registry] });
   readonly expired = new Counter({ name: 'tradeseal_traces_expired_total', help: 'PENDING traces the sweeper turned EXPIRED', registers: [this.registry] });
+  readonly refusedConnections = new Counter({ name: 'tradeseal_connections_refused_total', help: 'Connections closed as soon as they were accepted, by the cap they were over: server_cap (HTTP_MAX_CONNECTIONS) or address_cap (HTTP_MAX_CONNECTIONS_PER_ADDRESS)', labelNames: ['reason'], registers: [this.registry] });
   readonly leader = new Gauge({ name: 'tradeseal_singletons_running', help: 'Processes running the background jobs (sweeper, sequencer, webhook worker): 1 for the elected leader of `serve --workers N`, or a server alone', registers: [this.registry] });
   /**
    * The exposition `GET /metrics` answers: this registry's; a worker of `serve --workers N` replaces it with the

@@ -478,6 +478,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/engine/admin/audit-log/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The newest signed checkpoint of the audit chain's head: keep it to prove later that no entry up to it was cut or changed
+         * @description Owner and auditor tokens. The server signs one, with the transparency log's key, within about a second of the chain growing. `tradeseal engine audit-log verify --checkpoint FILE` proves that the chain extends a kept checkpoint: it holds entry `size`, with that id and entry_hash, and so every entry before it unchanged.
+         */
+        get: operations["getAuditCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/engine/admin/reconcile": {
         parameters: {
             query?: never;
@@ -586,7 +606,7 @@ export interface paths {
         put?: never;
         /**
          * Register an e-mail address: a 6-digit code is mailed to it (valid 15 minutes)
-         * @description Always 202 for a valid address, whether or not it already has an account (one that has gets a mail saying so and how to rotate its key, not a code). A new register replaces the address's earlier code; at most one mail a minute goes to an address (429 `rate_limited` within the minute). 503 `service_unavailable` when the mail cannot be sent; nothing is kept then, so the request can simply be repeated.
+         * @description Always 202 for a valid address, whether or not it already has an account (one that has gets a mail saying so and how to rotate its key, not a code). A new register replaces the address's earlier code; at most one mail a minute goes to an address, at most REGISTER_PER_CLIENT_PER_HOUR an hour are sent for one client address and REGISTER_TOTAL_PER_HOUR in all (429 `rate_limited` beyond them, with `retry_at` and `Retry-After`). 503 `service_unavailable` when the mail cannot be sent; nothing is kept then, so the request can simply be repeated.
          */
         post: operations["registerAccount"];
         delete?: never;
@@ -1049,7 +1069,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The mail kept in the local outbox (without SMTP_URL), newest last */
+        /** The mail kept in the local outbox (without SMTP_URL), newest last; this read delivers it: a verification code is shown once, within its 15 minutes, then reads `[removed]` */
         get: operations["listSignalOutbox"];
         put?: never;
         post?: never;
@@ -3992,6 +4012,79 @@ export interface operations {
             };
             /** @description Invalid input: `validation_failed` with `errors` listing every invalid field, or `invalid_json`. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAuditCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest checkpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "size": 2,
+                     *       "entry_id": "8b2e4c61-0d3f-4a7b-8c9d-1e2f3a4b5c02",
+                     *       "entry_hash": "e8d8c76789fb5cdd4d4120d11033c7203220b666aeb4d431a5651bc661902279",
+                     *       "timestamp": 1767623463000,
+                     *       "signature": "w5P+mnDLavE1ITO09nkUZPbBWZRuYOFNYlOTj9HZlGVs/ryextZgGJ0FfI8Jy2EQuehDMP+eCNMvtY/jDno4Dg==",
+                     *       "key_id": "0f353ef41e8282889a90d62a94eca50a3adf51cc10953dba68bb2dc25a3d2e90"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the anchored entry's position in the chain, 1 = the oldest: the chain held this many entries */
+                        size: number;
+                        /**
+                         * Format: uuid
+                         * @description the id of the anchored entry
+                         */
+                        entry_id: string;
+                        /** @description its entry_hash */
+                        entry_hash: string;
+                        /** @description when the log's key signed the checkpoint, Unix ms */
+                        timestamp: number;
+                        /** @description Base64 Ed25519 signature, by the transparency log's key, over the UTF-8 of the JCS (RFC 8785) of {context: "tradeseal audit chain checkpoint v1", size, entry_id, entry_hash, timestamp} */
+                        signature: string;
+                        /** @description SHA-256 of the DER SubjectPublicKeyInfo of the log's public key (RFC 6962 §3.2 LogID): the key of the tree heads */
+                        key_id: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are valid but do not allow this: `code` says why. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No checkpoint was signed yet (the audit log is empty, or its first entry is less than a second old): `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

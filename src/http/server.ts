@@ -13,8 +13,11 @@ import { SERVER_PURPOSE } from '../store/embedded-owner.js';
 import { ADVISORY_LOCKS } from '../store/advisory-lock.js';
 import { electLeader } from '../store/leader.js';
 import { bootstrapOwnerToken } from '../engine/store/tokens.js';
+import { CredentialChanges, type Siblings } from '../credentials/changes.js';
+import { listenForChanges } from '../credentials/notify.js';
 import type { WebhookWorkerOptions } from '../signals/webhooks/worker.js';
 import { buildApp, SERVICES, type ServiceName } from './app.js';
+import { capConnections, refusalLog } from './connection-caps.js';
 import { ServerMetrics } from './metrics.js';
 import { startSingletons } from './singletons.js';
 import { ServedTls, TLS_RELOAD_MS } from './tls.js';
@@ -50,6 +53,8 @@ export interface ServeOptions {
   servedBy?: string;
   /** What `GET /metrics` answers instead of this server's own registry (a worker answers for every worker). */
   exposition?: (metrics: ServerMetrics) => () => Promise<string>;
+  /** The other workers of `serve --workers N`, which a credential change must reach before it is answered. */
+  siblings?: Siblings;
 }
 
 /**
@@ -80,6 +85,7 @@ async function listen(app: FastifyInstance, port: number, host: string): Promise
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EACCES') {
       throw new TradesealError('validation_failed', `cannot listen on ${host}:${port} (${code})`, {
         errors: [{ field: '--host / --port', message: code === 'EACCES' ? `port ${port} needs privileges: use a port above 1023` : `${host} is not an address of this machine` }],
+        hint: code === 'EACCES' ? 'choose a port above 1023 with --port N (or PORT=N)' : 'listen on an address of this machine with --host (127.0.0.1, or 0.0.0.0 for every interface)',
       });
     }
     throw err;
@@ -98,13 +104,22 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
   });
   let stopSingletons = async (): Promise<void> => {};
   let stopTlsReload = (): void => {};
+  let stopListening = async (): Promise<void> => {};
   let app: FastifyInstance | undefined;
   try {
     await migrate(store.sql);
     const services = options.services ?? SERVICES;
     const metrics = new ServerMetrics(store.sql);
     if (options.exposition) metrics.exposition = options.exposition(metrics);
-    app = await buildApp(config, { sql: store.sql, services, tls, metrics });
+    // Token revocations, key rotations and tier changes: held on every worker before they are answered, and
+    // heard from other servers on the database by LISTEN (the embedded store has one server: nothing to hear).
+    const changes = new CredentialChanges({ refreshMs: config.stateRefreshMs, siblings: options.siblings ?? null, warn: (line) => app?.log.warn(line) });
+    app = await buildApp(config, { sql: store.sql, services, tls, metrics, changes });
+    if (store.kind === 'postgres') {
+      const built = app;
+      const listening = listenForChanges(store.url, changes, { warn: (line) => built.log.warn(line), info: (line) => built.log.info(line) }, { connectTimeoutMs: config.storeConnectTimeoutMs });
+      stopListening = () => listening.stop();
+    }
     const servedBy = options.servedBy;
     if (servedBy) app.addHook('onRequest', async (_req, reply) => void reply.header('x-served-by', servedBy));
     if (services.includes('engine')) {
@@ -113,6 +128,14 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
         app.log.warn('registered ENGINE_OWNER_TOKEN as the first owner token');
       }
     }
+    // No client can hold more than its share of the process's connections (src/http/connection-caps.ts).
+    const caps = { maxConnections: config.httpMaxConnections, perAddress: config.httpMaxConnectionsPerAddress, exempt: config.trustProxy };
+    const serverLog = app.log;
+    const logRefusal = refusalLog((msg) => serverLog.warn(msg), caps);
+    capConnections(app.server, caps, (reason, address) => {
+      metrics.refusedConnections.inc({ reason });
+      logRefusal(reason, address);
+    });
     const url = await listen(app, options.port ?? config.port, options.host ?? config.host);
     if (tls) {
       const log = app.log;
@@ -152,6 +175,7 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
       await stopSingletons();
       stopTlsReload();
       await running.close();
+      await stopListening();
       await store.close();
     };
     return { app: running, store, url, close };
@@ -159,6 +183,7 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
     await stopSingletons();
     stopTlsReload();
     await app?.close().catch(() => {});
+    await stopListening();
     await store.close();
     throw err;
   }

@@ -1,8 +1,9 @@
 /**
- * A server's background jobs: the expiry sweeper and the transparency log's sequencer (engine), the webhook
- * worker (signal service). Each is safe in several processes at once (the sweeper's statements are
- * idempotent, the sequencer takes turns through the log's lock, the webhook worker claims each delivery
- * with `for update skip locked` and a lease), so a brief overlap while leadership changes hands does no harm.
+ * A server's background jobs: the expiry sweeper, the transparency log's sequencer and the audit chain's
+ * anchorer (engine), the webhook worker and the housekeeping (signal service). Each is safe in several
+ * processes at once (the sweeper's and the housekeeping's statements are idempotent, the sequencer and the
+ * anchorer take turns through their advisory locks, the webhook worker claims each delivery with `for update
+ * skip locked` and a lease), so a brief overlap while leadership changes hands does no harm.
  *
  * A server alone (`serve`, `serve --workers 1`) runs them itself. The workers of `serve --workers N` elect
  * one of them on the database (src/store/leader.ts) and only that one runs them: N sweepers every minute
@@ -10,10 +11,12 @@
  */
 import type { Sql } from 'postgres';
 import type { Config } from '../config.js';
+import { startAnchorer } from '../engine/audit/anchorer.js';
 import { startSequencer } from '../engine/sequencer.js';
 import { startSweeper } from '../engine/sweeper.js';
 import { isStoreUnavailable } from '../store/faults.js';
 import { startWebhookWorker, type WebhookWorkerOptions } from '../signals/webhooks/worker.js';
+import { startSignalsHousekeeping } from '../signals/housekeeping.js';
 import type { ServiceName } from './app.js';
 import type { ServerMetrics } from './metrics.js';
 
@@ -46,10 +49,14 @@ export function startSingletons(sql: Sql, config: Config, options: SingletonOpti
     stops.push(startSweeper(sql, Date.now, config.traceExpiryMs, report('info'), (r) => metrics.sweep(r)));
     // The transparency log's sequencer: committed traces' leaves reach the log within a second.
     stops.push(startSequencer(sql, config, { log: report('warn') }));
+    // Signed checkpoints of the audit chain's head: an entry is anchored within about a second of its commit.
+    stops.push(startAnchorer(sql, config, { log: report('warn') }));
   }
   if (services.includes('signals')) {
     const worker = startWebhookWorker(sql, { ...options.webhooks, allowPrivate: config.webhookAllowPrivate, log: report('warn') });
     stops.push(() => worker.stop());
+    // Expired codes out of the outbox, and client addresses out of the hourly registration count.
+    stops.push(startSignalsHousekeeping(sql, report('warn')));
   }
   metrics.leader.set(1);
   let stopping: Promise<void> | undefined;

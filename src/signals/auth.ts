@@ -7,7 +7,8 @@
  * keyed response carries `X-RateLimit-Limit` and `X-RateLimit-Remaining` (`unlimited` for tiers without a
  * limit). Runs before validation, so a stranger learns nothing of the parameters. Admissions are cached per key
  * and address for ENGINE_STATE_REFRESH_MS (admission-cache.ts): a key without a daily limit then costs no store
- * round trip, a limited one only the count of its request in its window.
+ * round trip, a limited one only the count of its request in its window. A change of the key or its account
+ * is applied to that cache before it is answered (src/credentials/changes.ts).
  */
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { forbidden, TradesealError, unauthorized } from '../errors.js';
@@ -45,6 +46,8 @@ export function requireKey(ctx: SignalsContext, access: Access): onRequestAsyncH
       void reply.header('x-ratelimit-limit', String(limit)).header('x-ratelimit-remaining', String(counted.remaining));
       return accept(cached);
     }
+    // Before the store is asked: a change applied while it answers voids what it says (admission-cache.ts).
+    const ticket = ctx.admissions.ticket();
     const a = await admit(ctx.sql, secret, req.ip);
     if (!a.ok) {
       switch (a.why) {
@@ -59,7 +62,7 @@ export function requireKey(ctx: SignalsContext, access: Access): onRequestAsyncH
       }
     }
     void reply.header('x-ratelimit-limit', a.limit === null ? 'unlimited' : String(a.limit)).header('x-ratelimit-remaining', a.remaining === null ? 'unlimited' : String(a.remaining));
-    ctx.admissions.remember(hash, req.ip, a.key);
+    ctx.admissions.remember(hash, req.ip, a.key, ticket);
     return accept(a.key);
 
     function rateLimited(key: KeyRecord, limit: number, resetsAt: Date): TradesealError {

@@ -25,6 +25,10 @@ export const ADVISORY_LOCKS = {
   transparencyLog: 7_265_000_005,
   /** The leader of the servers on one database (`leader.ts`), which alone runs the server's singletons. */
   leader: 7_265_000_006,
+  /** Signing a checkpoint of the audit chain's head (`src/engine/audit/anchor.ts`), as a transaction-scoped lock. */
+  auditAnchor: 7_265_000_007,
+  /** Claiming a registration mail within the hourly limits (`src/signals/store/registration-mails.ts`), as a transaction-scoped lock. */
+  registrationMail: 7_265_000_008,
 } as const;
 
 /** Tries to take the session advisory lock `key` on `conn` without waiting; true when taken. */

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { TradesealError } from '../errors.js';
+import { fileError } from '../file-errors.js';
 import { connect, type ConnectOptions, type Sql } from './driver.js';
 import { claimEmbeddedStore, type ClaimOptions } from './embedded-owner.js';
 import { embeddedUrl, serveEmbedded } from './embedded-server.js';
@@ -22,7 +23,10 @@ export interface EmbeddedHandle {
 const END_TIMEOUT_SECONDS = 5;
 
 export async function openEmbeddedStore(home: string, options: ConnectOptions & ClaimOptions = {}): Promise<EmbeddedHandle> {
-  const claim = await claimEmbeddedStore(home, options);
+  // A TRADESEAL_HOME that is a file, or in a directory this user cannot write, is a setting to correct.
+  const claim = await claimEmbeddedStore(home, options).catch((error: unknown) => {
+    throw fileError(error, { field: 'TRADESEAL_HOME', file: home, action: 'write', code: 'config_invalid', hint: 'point TRADESEAL_HOME at a directory this user can write to (or set DATABASE_URL)' });
+  });
   if (claim.role === 'client') {
     const url = embeddedUrl(claim.port);
     const sql = connect(url, options);

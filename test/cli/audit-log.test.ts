@@ -29,10 +29,24 @@ afterAll(async () => {
   await store?.close();
 });
 
+/** Once the server has anchored the chain's head (it does within a second), so that both runs read one checkpoint. */
+async function anchoredHead(): Promise<void> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const [row] = await store.sql<Array<{ anchored: boolean }>>`
+      select coalesce((select entry_id from audit_checkpoints order by size desc limit 1) = (select id from audit_log order by seq desc limit 1), false) as anchored`;
+    if (row?.anchored) return;
+    if (Date.now() > deadline) throw new Error('the server did not anchor the audit chain\'s head within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** `engine audit-log verify` on the store and against the server, which must agree; the remote run's result. */
 async function verifyBothWays(): Promise<Awaited<ReturnType<typeof runCli>>> {
-  const [here, there] = await Promise.all([runCli(['engine', 'audit-log', 'verify', '--json'], env),
-    runCli(['engine', 'audit-log', 'verify', '--url', server.url, '--token', ownerToken, '--json'], nowhere)]);
+  await anchoredHead();
+  const key = (await runCli(['engine', 'log', 'key', '--json'], env)).json().public_key.hex as string;
+  const [here, there] = await Promise.all([runCli(['engine', 'audit-log', 'verify', '--public-key', key, '--json'], env),
+    runCli(['engine', 'audit-log', 'verify', '--url', server.url, '--token', ownerToken, '--public-key', key, '--json'], nowhere)]);
   expect(there.code, describeRun(there)).toBe(here.code);
   expect(there.json()).toEqual(here.json());
   return there;

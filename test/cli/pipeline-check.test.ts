@@ -1,8 +1,9 @@
 /**
- * `tradeseal pipeline check`: validates the input files alone (no store needed). Exit 0 with one line per
- * file when all pass; otherwise data_invalid (exit 2) with one line per problem, naming the file, the line,
- * the value and the rule, as text and under --json. Each of the four corruptions that used to be published
- * is refused on its own.
+ * `tradeseal pipeline check`: validates the input files, then compares them with what the published history
+ * was computed from (here a fresh store, where nothing is published; the comparison is tested in
+ * test/pipeline/input-history.test.ts). Exit 0 with one line per file when all pass; otherwise data_invalid
+ * (exit 2) with one line per problem, naming the file, the line, the value and the rule, as text and under
+ * --json. Each of the four corruptions that used to be published is refused on its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, describeRun, runCli, tempHome } from '../helpers/cli.js';
@@ -22,20 +23,23 @@ afterAll(async () => {
 describe('tradeseal pipeline check', () => {
   it('passes the bundled files with one line per file: rows, first and last date', async () => {
     const [text, json] = await Promise.all([
-      runCli(['pipeline', 'check', '--data-dir', DATA_DIR], env),
-      runCli(['pipeline', 'check', '--data-dir', DATA_DIR, '--json'], env),
+      // The first run creates the embedded store of the test's home (the check compares with what it publishes).
+      runCli(['pipeline', 'check', '--data-dir', DATA_DIR], env, 120_000),
+      runCli(['pipeline', 'check', '--data-dir', DATA_DIR, '--json'], env, 120_000),
     ]);
     expect(text.code, describeRun(text)).toBe(0);
     const lines = text.stdout.trimEnd().split('\n');
-    expect(lines.length).toBe(14);
+    expect(lines.length).toBe(15);
     expect(lines).toContainEqual(expect.stringMatching(/^GSPC\.csv\s+24777 rows {2}1927-12-30 to 2026-08-21$/));
     expect(lines).toContainEqual(expect.stringMatching(/^WALCL\.csv\s+1202 rows {2}2002-12-18 to 2025-12-24$/));
-    expect(lines.at(-1)).toMatch(/^all 13 files in .* pass$/);
+    expect(lines.at(-2)).toMatch(/^all 13 files in .* pass$/);
+    expect(lines.at(-1)).toBe('nothing is published yet: nothing to compare with');
     expect(json.code, describeRun(json)).toBe(0);
     const files = json.json<{ files: Array<{ file: string; rows: number; first_date: string; last_date: string }> }>().files;
     expect(files.length).toBe(13);
+    expect(json.json<{ published: unknown }>().published).toEqual({ status: 'nothing_published' });
     expect(files.find((f) => f.file === 'DTWEXB.csv')).toEqual({ series: 'DTWEXB', file: 'DTWEXB.csv', rows: 6520, first_date: '1995-01-04', last_date: '2019-12-31' });
-  }, 60_000);
+  }, 120_000);
 
   it.each(made.map((c, i) => [c.name, i] as const))('refuses %s: exit 2, one line per problem', async (_name, i) => {
     const c = made[i] as Corruption;

@@ -2,7 +2,7 @@
  * `tradeseal signals keys issue|set-tier|revoke|list` and `tradeseal signals outbox` against a real store,
  * with the signal service's app on the same store to show what each command does to a key's requests: an
  * issued key works with its tier, a tier change holds from the next request, a revoked key is refused at once,
- * the listing never shows a secret, and the outbox shows the mail of a register when SMTP_URL is unset.
+ * the listing never shows a secret, and the outbox shows the mail of a register when SMTP_URL is unset, its code once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/crypto/hash.js';
@@ -164,26 +164,32 @@ describe('signals keys revoke and list', () => {
 });
 
 describe('signals outbox', () => {
-  it('shows the mail of registrations when SMTP_URL is unset, newest last; --to and --limit narrow it', async () => {
+  it('shows the mail of registrations when SMTP_URL is unset, newest last, each code once; --to and --limit narrow it', async () => {
     const ann = uniqueEmail('ann');
     const bob = uniqueEmail('bob');
     expect((await h.call('POST', '/v1/auth/register', { body: { email: ann } })).statusCode).toBe(202);
     expect((await h.call('POST', '/v1/auth/register', { body: { email: bob } })).statusCode).toBe(202);
-    const annCode = await h.outboxCode(ann);
 
-    const [all, one, text, bad] = await Promise.all([
+    // The first read delivers Ann's mail: its code is shown this once.
+    const one = await runCli(['signals', 'outbox', '--to', ann, '--limit', '1', '--json'], env);
+    expect(one.code, describeRun(one)).toBe(0);
+    expect(one.json()).toMatchObject({ count: 1, messages: [{ recipient: ann, subject: expect.stringContaining('verification code'), body: expect.stringMatching(/Your verification code is \d{6}\./) }] });
+    const annCode = /verification code is (\d{6})\./.exec(one.json().messages[0].body)![1]!;
+
+    const [all, text, bad] = await Promise.all([
       runCli(['signals', 'outbox', '--json'], env),
-      runCli(['signals', 'outbox', '--to', ann, '--limit', '1', '--json'], env),
       runCli(['signals', 'outbox'], env),
       runCli(['signals', 'outbox', '--to', 'nobody'], env),
     ]);
     expect(all.code, describeRun(all)).toBe(0);
     const recipients = all.json().messages.map((m: { recipient: string }) => m.recipient);
     expect(recipients.slice(-2)).toEqual([ann, bob]);
-    expect(one.json()).toMatchObject({ count: 1, messages: [{ recipient: ann, subject: expect.stringContaining('verification code'), body: expect.stringContaining(annCode) }] });
     expect(text.code, describeRun(text)).toBe(0);
     expect(text.stdout.lastIndexOf(`To: ${bob}`)).toBeGreaterThan(text.stdout.lastIndexOf(`To: ${ann}`));
-    expect(text.stdout).toContain(`Your verification code is ${annCode}.`);
+    // Read again, Ann's code is gone; Bob's was shown by exactly one of the two reads.
+    expect(all.stdout + text.stdout).not.toContain(annCode);
+    expect(text.stdout).toContain('Your verification code is [removed].');
+    expect((all.stdout + text.stdout).match(/Your verification code is \d{6}\./g)).toHaveLength(1);
     expect(bad.code, describeRun(bad)).toBe(2);
     expect(bad.stderr).toContain('--to');
 

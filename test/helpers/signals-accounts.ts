@@ -1,7 +1,7 @@
 /**
  * The regime signal service under test, for its accounts and keys: a real store (see ./db.ts), the real app
  * (signal service only) through `inject()`, keys of any tier issued by the operators' operation, the codes
- * of registration read from the outbox, and a check of a response body against its documented schema.
+ * of registration delivered from the outbox, and a check of a response body against its documented schema.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -11,6 +11,7 @@ import { errorBody } from '../../src/http/schemas.js';
 import { buildApp } from '../../src/http/app.js';
 import { validatePart } from '../../src/http/validation.js';
 import { createSignalsContext, type SignalsContext } from '../../src/signals/context.js';
+import { readOutbox } from '../../src/signals/mail/outbox.js';
 import { issueAccountKey, type IssuedKey } from '../../src/signals/ops/keys.js';
 import type { Tier } from '../../src/signals/tiers.js';
 import { testStore, type TestStore } from './db.js';
@@ -29,11 +30,14 @@ export interface SignalsHarness {
   app: FastifyInstance;
   ctx: SignalsContext;
   config: Config;
-  /** A request; `key` goes in X-Signals-Key. A string body is sent as is (with `headers` saying its type). */
-  call(method: string, url: string, options?: { body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  /**
+   * A request; `key` goes in X-Signals-Key. A string body is sent as is (with `headers` saying its type).
+   * `ip` is the client's address (`request.ip`; 127.0.0.1 unless given).
+   */
+  call(method: string, url: string, options?: { body?: unknown; key?: string | null; headers?: Record<string, string>; ip?: string }): Promise<LightMyRequestResponse>;
   /** A key of `tier` for a new account (or the account of `email`). */
   keyFor(tier: Tier, options?: { email?: string; agent_count?: number }): Promise<IssuedKey>;
-  /** The 6-digit code of the newest verification mail to `email` in the outbox. */
+  /** The 6-digit code of the newest mail to `email` in the outbox, delivered as the operator's read delivers it (once). */
   outboxCode(email: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -50,16 +54,15 @@ export async function signalsHarness(options: SignalsHarnessOptions = {}): Promi
     call(method, url, o = {}) {
       const headers: Record<string, string> = { ...(o.key ? { 'x-signals-key': o.key } : {}), ...o.headers };
       return app.inject({
-        method: method as 'GET', url, headers,
+        method: method as 'GET', url, headers, ...(o.ip === undefined ? {} : { remoteAddress: o.ip }),
         ...(o.body === undefined ? {} : { payload: typeof o.body === 'string' ? o.body : (o.body as object) }),
       });
     },
     keyFor: (tier, o = {}) => issueAccountKey(store.sql, { email: o.email ?? uniqueEmail(tier), tier, ...(o.agent_count === undefined ? {} : { agent_count: o.agent_count }) }),
     async outboxCode(email) {
-      const [row] = await store.sql<Array<{ body: string }>>`
-        select body from signal_outbox where recipient = ${email.toLowerCase()} and subject like '%verification code%' order by id desc limit 1`;
-      const code = row ? /verification code is (\d{6})\./.exec(row.body)?.[1] : undefined;
-      if (!code) throw new Error(`no verification mail to ${email} in the outbox`);
+      const [mail] = await readOutbox(store.sql, { limit: 1, recipient: email.toLowerCase() });
+      const code = mail ? /verification code is (\d{6})\./.exec(mail.body)?.[1] : undefined;
+      if (!code) throw new Error(`no verification code for ${email} in the outbox: ${mail ? mail.body.split('\n')[0] : 'no mail'}`);
       return code;
     },
     async close() {

@@ -16,6 +16,8 @@ import { connect, type Sql } from '../../src/store/driver.js';
 const STORE_FAULTS = [
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED',
   '57P01', '57P02', '57P03', '08006', '08001', '53300', '57014',
+  // The session refused: the database dropped while the server runs, the role's password changed.
+  '3D000', '28P01', '28000',
 ];
 
 let app: FastifyInstance;

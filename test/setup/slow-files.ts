@@ -11,6 +11,8 @@ export const SLOW_BY_DESIGN: ReadonlyArray<{ file: string; why: string }> = [
   { file: 'test/cli/pipeline-safety.test.ts', why: 'pipeline runs on the embedded store, one of them killed half-way by SIGKILL' },
   { file: 'test/cli/pipeline.test.ts', why: 'the pipeline commands as an operator runs them, the schedule waiting for its cron to fire' },
   { file: 'test/pipeline/safety.test.ts', why: 'what-if, backfill and forced runs of the pipeline on a real store' },
+  { file: 'test/reliability/slow-clients.test.ts', why: 'the guarantee is its count: 10,000 slow connections held open from one address, paced to the server\'s accept rate, while health and an authorize are timed' },
+  { file: 'test/pipeline/input-history.test.ts', why: 'pipeline runs refused and accepted on a real store, and a full recompute of the history from changed files' },
   { file: 'test/reliability/store-outage.test.ts', why: 'PostgreSQL stopped and frozen for 10 s under load: the outage is the scenario' },
 ];
 

@@ -4,10 +4,12 @@
  * first), and its `entry_hash` the SHA-256 of its JCS without `entry_hash`. The first entry that fails is
  * named with its position (1 = the oldest) and why; nothing after it is trusted, so the walk stops there.
  *
- * A chain proves that nothing before its head was changed, removed or inserted. It cannot tell that entries
- * were cut off its end: keep the `head` this reports somewhere else (a ticket, a signed report) and compare.
+ * A chain proves that nothing before its head was changed, removed or inserted. It cannot tell by itself that
+ * entries were cut off its end: that is what signed checkpoints are for (./checkpoint.ts). Both walks locate
+ * the entries checkpoints anchor (`locate`), so ./anchor-check.ts can tell whether the chain extends them.
  */
 import type { Sql } from 'postgres';
+import type { AnchoredEntryFound } from './checkpoint.js';
 import { brokenLink, GENESIS_HASH, type AuditEntry } from './entry.js';
 import { chainPage } from './store.js';
 
@@ -35,6 +37,11 @@ export interface VerifyOptions {
   pageSize?: number;
   /** Called after each page with the number of entries checked so far. */
   onProgress?: (checked: number) => void;
+  /**
+   * Entry ids to find (those checkpoints anchor): the walk sets each to where it found that entry, its
+   * position and entry_hash, and leaves null the ones the chain does not hold.
+   */
+  locate?: Map<string, AnchoredEntryFound | null>;
 }
 
 export async function verifyAuditChain(sql: Sql, options: VerifyOptions = {}): Promise<ChainVerification> {
@@ -50,6 +57,7 @@ export async function verifyAuditChain(sql: Sql, options: VerifyOptions = {}): P
         return { valid: false, entries: checked, head: prevHash, broken: { position: checked + 1, id: entry.id, at: entry.at, action: entry.action, reason } };
       }
       checked += 1;
+      if (options.locate?.has(entry.id)) options.locate.set(entry.id, { position: checked, entry_hash: entry.entry_hash });
       prevHash = entry.entry_hash;
       afterSeq = seq;
     }
@@ -72,7 +80,10 @@ interface Broken {
  * (the oldest against GENESIS_HASH). The broken link named is still the oldest one, with its position counted
  * from the oldest, so the answer is the one `verifyAuditChain` gives on the store; memory stays flat.
  */
-export async function verifyAuditChainNewestFirst(pages: AsyncIterable<AuditEntry[]>, onProgress?: (checked: number) => void): Promise<ChainVerification> {
+export async function verifyAuditChainNewestFirst(pages: AsyncIterable<AuditEntry[]>, onProgress?: (checked: number) => void,
+  locate?: Map<string, AnchoredEntryFound | null>): Promise<ChainVerification> {
+  /** The located entries, with their index counted from the newest (0-based) until the length is known. */
+  const located = new Map<string, { fromNewest: number; entry_hash: string }>();
   let newest: AuditEntry | null = null;
   /** The entry whose link waits for the one before it. */
   let waiting: AuditEntry | null = null;
@@ -86,6 +97,7 @@ export async function verifyAuditChainNewestFirst(pages: AsyncIterable<AuditEntr
   for await (const page of pages) {
     for (const entry of page) {
       newest ??= entry;
+      if (locate?.has(entry.id)) located.set(entry.id, { fromNewest: seen, entry_hash: entry.entry_hash });
       if (waiting) judge(waiting, seen - 1, entry.entry_hash);
       waiting = entry;
       seen += 1;
@@ -93,6 +105,7 @@ export async function verifyAuditChainNewestFirst(pages: AsyncIterable<AuditEntr
     onProgress?.(seen);
   }
   if (waiting) judge(waiting, seen - 1, GENESIS_HASH);
+  for (const [id, at] of located) locate?.set(id, { position: seen - at.fromNewest, entry_hash: at.entry_hash });
   const found = broken as Broken | null;
   if (!found) return { valid: true, entries: seen, head: newest?.entry_hash ?? GENESIS_HASH, broken: null };
   // The entries older than the broken one verified; the head is the newest of them.

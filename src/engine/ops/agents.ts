@@ -15,7 +15,7 @@ import { appendAudit } from '../audit/append.js';
 import { addModel, getAgent, registerAgent, setAgentStatus, type Agent, type AgentStatus, type ApprovedModel, type RegisterAgentInput, type SealedName } from '../store/agents.js';
 
 function found(agent: Agent | null, agentId: string): Agent {
-  if (!agent) throw notFound(`no agent ${agentId}`);
+  if (!agent) throw notFound(`no agent ${agentId}`, 'the agents are listed by `tradeseal engine agents list`');
   return agent;
 }
 

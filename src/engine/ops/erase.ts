@@ -39,7 +39,7 @@ export async function eraseAgent(sql: Sql, keys: DataKeys | null, agentId: strin
   }
   const result = await withTransaction(sql, async (tx) => {
     const agent = await lockAgentForErasure(tx, agentId);
-    if (!agent) throw notFound(`no agent ${agentId}`);
+    if (!agent) throw notFound(`no agent ${agentId}`, 'the agents are listed by `tradeseal engine agents list`');
     if (agent.erased_at) return { agent_id: agent.agent_id, traces_affected: 0, erased_at: agent.erased_at };
     const at = agent.now;
     const key = await destroyDataKey(tx, agent.agent_id, at, keys.provider);

@@ -61,7 +61,7 @@ export async function treeHead(sql: Sql, key: () => Promise<LogKey>, treeSize?: 
  */
 export async function traceProof(sql: Sql, traceId: string, options: { treeSize?: number; mayRead?: (agentId: string) => boolean } = {}): Promise<TraceLogProof> {
   const trace = await traceLogFacts(sql, traceId);
-  if (!trace) throw notFound(`no trace ${traceId}`);
+  if (!trace) throw notFound(`no trace ${traceId}`, 'the traces are listed by `tradeseal engine traces list`');
   if (options.mayRead && !options.mayRead(trace.agent_id)) throw forbidden('agent_not_permitted', `this token may not read traces of agent ${trace.agent_id}`);
   const leaves = await traceLeaves(sql, traceId);
   const reasoning = leaves.find((leaf) => leaf.kind === 'reasoning_hash');

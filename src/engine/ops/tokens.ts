@@ -11,10 +11,12 @@
  * request names the agents in its body, not in its URL, so an unknown one is a bad field, not a 404.
  *
  * Each issue and revocation is written to the audit log (`token.issue`, `token.revoke`) in the transaction
- * that makes it, by `actor`; the entry names the token, never its secret.
+ * that makes it, by `actor`; the entry names the token, never its secret. A revocation is also notified to
+ * every server on the database in that transaction (src/credentials/notify.ts).
  */
 import type { Sql } from 'postgres';
 import { notFound, validationError, type FieldError } from '../../errors.js';
+import { notifyChange } from '../../credentials/notify.js';
 import { withTransaction } from '../../store/transaction.js';
 import { appendAudit } from '../audit/append.js';
 import { registeredAgentIds } from '../store/agents.js';
@@ -49,8 +51,10 @@ async function agentBindingErrors(sql: Sql, input: IssueTokenInput): Promise<Fie
 export async function revokeEngineToken(sql: Sql, tokenId: string, actor: string): Promise<{ token_id: string; revoked_at: Date }> {
   return withTransaction(sql, async (tx) => {
     const revoked = await revokeToken(tx as unknown as Sql, tokenId);
-    if (!revoked) throw notFound(`no token ${tokenId}`);
+    if (!revoked) throw notFound(`no token ${tokenId}`, 'the tokens are listed by `tradeseal engine tokens list`');
     await appendAudit(tx, { actor, action: 'token.revoke', target_id: revoked.token_id, details: { revoked_at: revoked.revoked_at } });
+    // Told to every server on the database when, and only if, this commits (src/credentials/notify.ts).
+    await notifyChange(tx, { kind: 'engine_token', token_id: revoked.token_id });
     return revoked;
   });
 }

@@ -56,13 +56,17 @@ export function loadPolicy(path: string): Policy {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new TradesealError('policy_invalid', `cannot read policy file ${path}: ${(err as Error).message}`);
+    throw new TradesealError('policy_invalid', `cannot read policy file ${path}: ${(err as Error).message}`, {
+      hint: 'check the path (POLICY_PATH for the engine); data/policy/default.json is a policy to start from',
+    });
   }
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new TradesealError('policy_invalid', `policy file ${path} is not JSON: ${(err as Error).message}`);
+    throw new TradesealError('policy_invalid', `policy file ${path} is not JSON: ${(err as Error).message}`, {
+      hint: 'fix the JSON syntax at the position named; compare with data/policy/default.json',
+    });
   }
   return parsePolicy(doc, path);
 }

@@ -2,8 +2,16 @@
  * `GET /engine/admin/audit-log` (owner or auditor): the hash-chained audit log, newest first, by action,
  * target, time window, with a `before_id` cursor. The examples are real entries: their hashes are computed
  * with the engine's own function and chain from the genesis hash.
+ * `GET /engine/admin/audit-log/checkpoint`: the newest signed checkpoint of the chain's head, for an auditor to
+ * keep (src/engine/audit/checkpoint.ts); its example is the example chain's, signed with the example log key.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { createSigner, publicKeyFromSecret } from '../../crypto/ed25519.js';
+import { notFound } from '../../errors.js';
+import { newestCheckpoint } from '../audit/anchor.js';
+import { CHECKPOINT_CONTEXT, signCheckpoint } from '../audit/checkpoint.js';
+import { keyIdOf } from '../log/tree-head.js';
 import { requireToken } from '../auth.js';
 import type { EngineContext } from '../context.js';
 import { AUDIT_ACTIONS, entryHash, GENESIS_HASH, type AuditEntry, type UnhashedEntry } from '../audit/entry.js';
@@ -45,6 +53,28 @@ const examples = chained([
       order: { client_order_id: 'ord-20260105-0002', action: 'Long', asset: 'AAPL', order_type: 'Market', venue_id: 'XNAS', quantity: 2000, notional: 400_000 } } },
 ]).reverse();
 
+/** The key of the log's examples (./log-examples.ts), so the example checkpoint names the example heads' key_id. */
+const exampleKey = new Uint8Array(createHash('sha256').update('tradeseal example log key').digest());
+const newestExample = examples[0] as AuditEntry;
+const checkpointExample = signCheckpoint({ size: examples.length, entry_id: newestExample.id, entry_hash: newestExample.entry_hash, timestamp: Date.parse('2026-01-05T14:31:03.000Z') },
+  createSigner(exampleKey), keyIdOf(publicKeyFromSecret(exampleKey)));
+
+export const auditCheckpointSchema = {
+  type: 'object',
+  required: ['size', 'entry_id', 'entry_hash', 'timestamp', 'signature', 'key_id'],
+  properties: {
+    size: { type: 'integer', minimum: 1, description: 'the anchored entry\'s position in the chain, 1 = the oldest: the chain held this many entries' },
+    entry_id: { ...uuid, description: 'the id of the anchored entry' },
+    entry_hash: { ...hex64, description: 'its entry_hash' },
+    timestamp: { type: 'integer', minimum: 0, description: 'when the log\'s key signed the checkpoint, Unix ms' },
+    signature: {
+      type: 'string', pattern: '^[A-Za-z0-9+/]{86}==$',
+      description: `Base64 Ed25519 signature, by the transparency log's key, over the UTF-8 of the JCS (RFC 8785) of {context: "${CHECKPOINT_CONTEXT}", size, entry_id, entry_hash, timestamp}`,
+    },
+    key_id: { ...hex64, description: 'SHA-256 of the DER SubjectPublicKeyInfo of the log\'s public key (RFC 6962 §3.2 LogID): the key of the tree heads' },
+  },
+} as const;
+
 export function auditLogRoutes(app: FastifyInstance, ctx: EngineContext): void {
   app.get<{ Querystring: AuditLogQuery }>('/engine/admin/audit-log', {
     onRequest: requireToken(ctx, 'audit'),
@@ -70,4 +100,24 @@ export function auditLogRoutes(app: FastifyInstance, ctx: EngineContext): void {
       },
     },
   }, async (req) => readAuditLog(ctx.sql, req.query));
+
+  app.get('/engine/admin/audit-log/checkpoint', {
+    onRequest: requireToken(ctx, 'audit'),
+    schema: {
+      tags: ['engine admin'], operationId: 'getAuditCheckpoint', security: bearer,
+      summary: 'The newest signed checkpoint of the audit chain\'s head: keep it to prove later that no entry up to it was cut or changed',
+      description: 'Owner and auditor tokens. The server signs one, with the transparency log\'s key, within about a second of the chain growing. '
+        + '`tradeseal engine audit-log verify --checkpoint FILE` proves that the chain extends a kept checkpoint: it holds entry `size`, '
+        + 'with that id and entry_hash, and so every entry before it unchanged.',
+      response: {
+        200: { ...auditCheckpointSchema, description: 'The newest checkpoint', examples: [checkpointExample] },
+        ...errorResponses(401, 403),
+        404: errorResponse('No checkpoint was signed yet (the audit log is empty, or its first entry is less than a second old): `not_found`.'),
+      },
+    },
+  }, async () => {
+    const checkpoint = await newestCheckpoint(ctx.sql);
+    if (!checkpoint) throw notFound('no checkpoint of the audit chain was signed yet', 'the server signs one within a second of the first entry');
+    return checkpoint;
+  });
 }

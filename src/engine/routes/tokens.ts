@@ -62,10 +62,13 @@ export function tokenRoutes(app: FastifyInstance, ctx: EngineContext): void {
       },
     },
   }, async (req) => {
-    try {
-      return await revokeEngineToken(ctx.sql, req.params.token_id, actorOf(req.principal));
-    } finally {
+    const revoked = await revokeEngineToken(ctx.sql, req.params.token_id, actorOf(req.principal)).catch((err: unknown) => {
+      // A store fault may hide a revocation that committed: this process drops its cache either way.
       ctx.tokens.clear();
-    }
+      throw err;
+    });
+    // Refused by every worker of this server before this answer (other servers: src/credentials/notify.ts).
+    await ctx.changes.held({ kind: 'engine_token', token_id: revoked.token_id });
+    return revoked;
   });
 }

@@ -15,12 +15,32 @@ export interface MetricsAnswer { t: 'tradeseal:metrics'; id: number; text?: stri
 
 export type WorkerMessage = ReadyMessage | FailedMessage | MetricsRequest;
 
+/**
+ * Credential changes between workers (credential-relay.ts). A worker says it applies changes from now on
+ * (`changes-ready`, before it builds its server); one that made a change asks the primary to tell the others
+ * (`change?`, answered by `change-held` with the pids that did not confirm within `within_ms`); each other
+ * worker applies it and confirms (`change` then `change-applied`). `change` is a src/credentials/change.ts value.
+ */
+export interface ChangesReady { t: 'tradeseal:changes-ready' }
+export interface ChangeRequest { t: 'tradeseal:change?'; id: number; change: unknown; within_ms: number }
+export interface ChangeHeld { t: 'tradeseal:change-held'; id: number; unconfirmed: number[] }
+export interface ChangeToApply { t: 'tradeseal:change'; id: number; change: unknown }
+export interface ChangeApplied { t: 'tradeseal:change-applied'; id: number }
+
+export type ChangeMessageToPrimary = ChangesReady | ChangeRequest | ChangeApplied;
+export type ChangeMessageToWorker = ChangeHeld | ChangeToApply;
+
 export interface WireError { code: string; message: string; hint?: string; errors?: FieldError[] }
 
 const hasType = (msg: unknown): msg is { t: string } => typeof msg === 'object' && msg !== null && typeof (msg as { t?: unknown }).t === 'string';
 
 export const isWorkerMessage = (msg: unknown): msg is WorkerMessage => hasType(msg) && ['tradeseal:ready', 'tradeseal:failed', 'tradeseal:metrics?'].includes(msg.t);
 export const isMetricsAnswer = (msg: unknown): msg is MetricsAnswer => hasType(msg) && msg.t === 'tradeseal:metrics';
+const hasId = (msg: { t: string }): boolean => typeof (msg as { id?: unknown }).id === 'number';
+export const isChangeMessageToPrimary = (msg: unknown): msg is ChangeMessageToPrimary =>
+  hasType(msg) && (msg.t === 'tradeseal:changes-ready' || ((msg.t === 'tradeseal:change?' || msg.t === 'tradeseal:change-applied') && hasId(msg)));
+export const isChangeMessageToWorker = (msg: unknown): msg is ChangeMessageToWorker =>
+  hasType(msg) && (msg.t === 'tradeseal:change-held' || msg.t === 'tradeseal:change') && hasId(msg);
 
 /** An error as it crosses the channel: its code, detail, hint and field errors. */
 export function toWire(err: unknown): WireError {

@@ -8,12 +8,15 @@
  * - A worker that dies afterwards is replaced after a backoff (1 s, doubling to 30 s; back to 1 s once a
  *   worker has run a minute), each time said on stderr. Replacements that cannot start `MAX_START_FAILURES`
  *   times in a row end the serve with the last one's error.
+ * - Credential changes: a worker's revocation, rotation or tier change is relayed to the others, and the
+ *   worker learns when each has applied it (credential-relay.ts).
  * - Drain: the signal is forwarded to every worker, which finishes its requests in flight and exits; the
  *   drain resolves once all have exited 0 (a worker still running after `drainTimeoutMs` is killed, and the
  *   drain fails).
  */
 import cluster, { type Worker } from 'node:cluster';
 import { TradesealError } from '../../errors.js';
+import { relayCredentialChanges } from './credential-relay.js';
 import { fromWire, isWorkerMessage } from './messages.js';
 import { serveClusterMetrics } from './metrics.js';
 
@@ -50,6 +53,7 @@ const describeExit = (code: number | null, signal: string | null): string => (si
 
 export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
   serveClusterMetrics();
+  relayCredentialChanges();
   const restart = options.restart ?? { baseMs: 1000, capMs: 30_000 };
   const tracked = new Map<Worker, Tracked>();
   let phase: 'starting' | 'serving' | 'draining' = 'starting';

@@ -1,7 +1,8 @@
 /**
  * One worker of `serve --workers N`: the same `startServer` as a server alone, on the port the primary shares
  * (node:cluster hands the accepted connections round the workers), with the background jobs run only while
- * this worker is the elected leader, `/metrics` answered for every worker, and its pid in `X-Served-By`.
+ * this worker is the elected leader, `/metrics` answered for every worker, its pid in `X-Served-By`, and
+ * credential changes made on it held on every worker before they are answered (credential-relay.ts).
  *
  * It tells the primary when it listens, or why it could not start (then it exits 1). On SIGTERM or SIGINT (the
  * primary forwards them; a terminal's Ctrl-C reaches every process of the group) it stops accepting, finishes
@@ -10,10 +11,11 @@
  */
 import type { Config } from '../../config.js';
 import { startServer, type ServeOptions } from '../server.js';
+import { joinCredentialChanges } from './credential-relay.js';
 import { clusterExposition, joinClusterMetrics } from './metrics.js';
 import { toWire, type FailedMessage, type ReadyMessage } from './messages.js';
 
-export interface WorkerOptions extends Omit<ServeOptions, 'singletons' | 'exposition' | 'servedBy'> {
+export interface WorkerOptions extends Omit<ServeOptions, 'singletons' | 'exposition' | 'servedBy' | 'siblings'> {
   /** What the health check warns of at start, for the primary to print once (the command asks the app). */
   startWarnings: (server: Awaited<ReturnType<typeof startServer>>) => Promise<string[]>;
 }
@@ -27,6 +29,8 @@ const send = (msg: ReadyMessage | FailedMessage): Promise<void> =>
 /** Runs the worker until it is told to stop; resolves with the exit code the process should end with. */
 export async function runWorker(config: Config, options: WorkerOptions): Promise<number> {
   joinClusterMetrics();
+  // Before the server exists, so that no worker answers a request before its siblings count it (credential-relay.ts).
+  const siblings = joinCredentialChanges();
   // Listening for the stop from the first moment: a signal during the start ends the worker once it has started.
   const stopped = new Promise<void>((resolve) => {
     const stop = (): void => {
@@ -41,7 +45,7 @@ export async function runWorker(config: Config, options: WorkerOptions): Promise
   const { startWarnings, ...serve } = options;
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    server = await startServer(config, { ...serve, singletons: 'elect', servedBy: String(process.pid), exposition: (metrics) => clusterExposition(metrics.registry) });
+    server = await startServer(config, { ...serve, singletons: 'elect', servedBy: String(process.pid), siblings, exposition: (metrics) => clusterExposition(metrics.registry) });
   } catch (err) {
     await send({ t: 'tradeseal:failed', error: toWire(err) });
     return 1;

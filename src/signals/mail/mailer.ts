@@ -1,6 +1,7 @@
 /**
  * How the regime signal service sends mail (DECISIONS.md "Regime signal service"): through the SMTP server of
- * `SMTP_URL` with nodemailer when it is set, otherwise into the store's outbox (`tradeseal signals outbox`).
+ * `SMTP_URL` with nodemailer when it is set, otherwise into the store's outbox (`tradeseal signals outbox`),
+ * which keeps a code only until it is delivered, used, replaced or expired (./outbox.ts).
  *
  * A message the SMTP server does not accept, or a server that cannot be reached within the timeouts, is
  * `service_unavailable` (503): the caller undoes what it stored for the message, so a retry starts clean.
@@ -17,6 +18,11 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /**
+   * The verification code `text` carries, when it carries one: when it stops working, and the text with
+   * `CODE_MARK` in its place. The outbox keeps that text and the code apart, only until delivery (./outbox.ts).
+   */
+  code?: { value: string; expiresAt: Date; textWithMark: string };
 }
 
 export interface Mailer {

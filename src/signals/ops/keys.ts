@@ -1,8 +1,9 @@
 /**
  * Keys of the regime signal service, beyond registration: a customer rotates the key it presents
  * (`POST /v1/auth/rotate`); an operator issues keys, changes an account's tier and revokes keys
- * (`tradeseal signals keys …`). Every change is in the store, which every server reads on each request, so it
- * holds on all of them from their next request.
+ * (`tradeseal signals keys …`). Every change is in the store; a rotation, revocation or tier change is also
+ * notified, in its transaction, to every server on the database (src/credentials/notify.ts), whose admission
+ * caches drop the key or account at once.
  *
  * Rotating is a replacement, not a fresh start: the new key takes over the old key's rolling 24-hour window
  * (rotating is no way around the daily limit) and its IP lock (nor around the lock). The old key is revoked in
@@ -10,7 +11,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
+import { notifyChange } from '../../credentials/notify.js';
 import { conflict, notFound, TradesealError } from '../../errors.js';
+import { withTransaction } from '../../store/transaction.js';
 import type { IssueKeyInput, SetTierInput } from '../account-inputs.js';
 import { accountByEmail, accountByKeyId, createAccount, revokeKeyById, setAccountTier, type AccountRecord } from '../store/accounts.js';
 import { issueKey, type KeyRecord } from '../store/keys.js';
@@ -35,6 +38,7 @@ export async function rotateKey(sql: Sql, key: KeyRecord): Promise<Rotated> {
     await t`update signal_keys set last_ip = ${old.last_ip}, last_used_at = ${old.last_used_at} where key_id = ${issued.key_id}`;
     await t`insert into signal_rate_windows (key_id, hits) select ${issued.key_id}, hits from signal_rate_windows where key_id = ${key.key_id}`;
     const [account] = await t<Array<{ tier: Tier }>>`select tier from signal_accounts where account_id = ${key.account_id}`;
+    await notifyChange(t, { kind: 'signals_key', key_id: key.key_id });
     return { api_key: issued.api_key, key_prefix: issued.key_prefix, tier: account!.tier, rotated_at: old.revoked_at };
   });
   if (!rotated) throw new TradesealError('key_revoked', `the API key ${key.key_prefix}… was revoked meanwhile (rotated by another request)`, { hint: 'use the key that replaced it' });
@@ -101,7 +105,11 @@ export async function setTier(sql: Sql, input: SetTierInput): Promise<TierChange
   if (!account) {
     throw notFound(email !== undefined ? `no account has the address ${email}` : `no key ${input.key_id}`, 'accounts and their keys are listed by `tradeseal signals keys list`');
   }
-  const changed = await setAccountTier(sql, account.account_id, input.tier, input.agent_count);
+  const changed = await withTransaction(sql, async (tx) => {
+    const result = await setAccountTier(tx as unknown as Sql, account.account_id, input.tier, input.agent_count);
+    if (result) await notifyChange(tx, { kind: 'signals_account', account_id: account.account_id });
+    return result;
+  });
   if (!changed) throw notFound(`the account of ${account.email} no longer exists`);
   const { before, after } = changed;
   return {
@@ -112,7 +120,11 @@ export async function setTier(sql: Sql, input: SetTierInput): Promise<TierChange
 
 /** Revokes a key at once; revoking a revoked one keeps its first revocation time. `not_found` when there is no such key. */
 export async function revokeKey(sql: Sql, keyId: string): Promise<{ key_id: string; key_prefix: string; email: string; revoked_at: Date; revoked_now: boolean }> {
-  const revoked = await revokeKeyById(sql, keyId);
+  const revoked = await withTransaction(sql, async (tx) => {
+    const result = await revokeKeyById(tx as unknown as Sql, keyId);
+    if (result) await notifyChange(tx, { kind: 'signals_key', key_id: result.key_id });
+    return result;
+  });
   if (!revoked) throw notFound(`no key ${keyId}`, 'keys are listed by `tradeseal signals keys list`');
   return revoked;
 }

@@ -6,13 +6,16 @@
  *   mail that cannot be sent removes that code again and answers 503, so nothing half done blocks a retry.
  * - At most one mail a minute goes to an address (`claimMailSlot`): a register within the minute is 429
  *   `rate_limited`, so the route cannot be used to flood an inbox.
+ * - At most `perClient` mails an hour are sent for one client address, and `total` in all
+ *   (`claimRegistrationMail`): beyond them 429 `rate_limited`, so the route cannot be used as a mail relay.
+ *   Every refusal says when the next mail may go (`retry_at`; the route adds `Retry-After`).
  * - An address that already has an account gets a mail saying so, and how to rotate its key, instead of a
  *   code, and the same 202: the answer does not tell a stranger which addresses have accounts. A second
  *   account per address is never created, so a register cannot be used to obtain a second free key.
  * - Verify takes the address's pending code under a row lock, in one transaction with the account and its
  *   key: of two concurrent verifications of one code one creates the account, the other finds no code.
  *   A wrong code counts a try, committed even though the request fails; at five the code no longer works,
- *   not even the right one, until a new register.
+ *   not even the right one, until a new register. The transaction also removes the code from the outbox.
  */
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
@@ -22,7 +25,9 @@ import type { Mailer } from '../mail/mailer.js';
 import { accountExistsMail, verificationMail } from '../mail/messages.js';
 import { accountByEmail, createAccount } from '../store/accounts.js';
 import { issueKey } from '../store/keys.js';
+import { claimRegistrationMail, releaseRegistrationMail, type RegistrationLimits } from '../store/registration-mails.js';
 import { claimMailSlot, releaseMailSlot, countWrongTry, deleteVerification, dropVerification, lockVerification, putVerification } from '../store/verifications.js';
+import { scrubOutboxCodes } from '../mail/outbox.js';
 import { TIER_SPECS } from '../tiers.js';
 import { codeHash, codeMatches, CODE_TTL_MS, MAX_WRONG_TRIES, newVerificationCode, normalizeEmail } from '../verification.js';
 
@@ -31,22 +36,44 @@ export interface Registered {
   email: string;
 }
 
-export async function register(sql: Sql, mailer: Mailer, baseUrl: string, input: RegisterInput): Promise<Registered> {
+/** Who asks, and the hourly limits of registration mail. */
+export interface RegisterClient {
+  baseUrl: string;
+  /** The client's address (`request.ip`). */
+  ip: string;
+  limits: RegistrationLimits;
+}
+
+export async function register(sql: Sql, mailer: Mailer, client: RegisterClient, input: RegisterInput): Promise<Registered> {
   const email = normalizeEmail(input.email);
   const slot = await claimMailSlot(sql, email);
   if ('next' in slot) {
-    throw new TradesealError('rate_limited', `a registration mail went to this address less than a minute ago; the next one may go at ${slot.next.toISOString()}`, {
-      extra: { retry_at: slot.next.toISOString() }, hint: 'wait a minute, then register again',
-    });
+    throw rateLimited(`a registration mail went to this address less than a minute ago; the next one may go at ${slot.next.toISOString()}`, slot.next, 'wait a minute, then register again');
+  }
+  const hourly = await claimRegistrationMail(sql, client.ip, client.limits).catch(async (err: unknown) => {
+    await releaseMailSlot(sql, email, slot.taken).catch(() => {});
+    throw err;
+  });
+  if (!hourly.ok) {
+    // No mail goes: the address's minute is given back.
+    await releaseMailSlot(sql, email, slot.taken).catch(() => {});
+    const next = hourly.next.toISOString();
+    throw rateLimited(hourly.scope === 'client'
+      ? `${hourly.limit} registration mails were sent for this client address in the last hour; the next one may go at ${next}`
+      : `the service sent its ${hourly.limit} registration mails of the last hour; the next one may go at ${next}`, hourly.next, 'register again after the Retry-After seconds');
   }
   try {
-    return await sendRegistrationMail(sql, mailer, baseUrl, email);
+    return await sendRegistrationMail(sql, mailer, client.baseUrl, email);
   } catch (err) {
-    // Nothing reached the address: the slot is given back, so a retry is not throttled.
+    // Nothing reached the address: the slots are given back, so a retry is not throttled.
     await releaseMailSlot(sql, email, slot.taken).catch(() => {});
+    await releaseRegistrationMail(sql, hourly.id).catch(() => {});
     throw err;
   }
 }
+
+const rateLimited = (detail: string, next: Date, hint: string): TradesealError =>
+  new TradesealError('rate_limited', detail, { extra: { retry_at: next.toISOString() }, hint });
 
 async function sendRegistrationMail(sql: Sql, mailer: Mailer, baseUrl: string, email: string): Promise<Registered> {
   if (await accountByEmail(sql, email)) {
@@ -96,6 +123,8 @@ export async function verify(sql: Sql, input: VerifyInput): Promise<Verified> {
         : `the code is wrong, and that was the ${MAX_WRONG_TRIES}th wrong try: this code no longer works; register again for a new one`);
     }
     await deleteVerification(t, email);
+    // The code is used up: no copy of it stays in the outbox either.
+    await scrubOutboxCodes(t, email);
     const account = await createAccount(t, { account_id: randomUUID(), email, tier: 'free', agent_count: 0 });
     // An account made meanwhile by an operator (`tradeseal signals keys issue`): the code is used up, nothing more.
     if (!account) return failed('this address already has an account: rotate its key (POST /v1/auth/rotate), or ask the operator for a new one');

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { issueKeyInput, keyParams, listKeysQuery, outboxQuery, setTierInput, type IssueKeyInput, type SetTierInput } from '../account-inputs.js';
 import { requireKey } from '../auth.js';
 import type { SignalsContext } from '../context.js';
-import { listOutbox } from '../mail/outbox.js';
+import { readOutbox } from '../mail/outbox.js';
 import { pipelineRunsQuery } from '../inputs.js';
 import { recentRuns } from '../../../pipeline/publish/run-lock.js';
 import { normalizeEmail } from '../verification.js';
@@ -106,8 +106,8 @@ export function adminRoutes(app: FastifyInstance, ctx: SignalsContext): void {
     },
   }, async (req) => {
     const revoked = await revokeKey(ctx.sql, req.params.key_id);
-    // Refused from its next request on this server (on the others within ENGINE_STATE_REFRESH_MS).
-    ctx.admissions.forgetWhere((key) => key.key_id === revoked.key_id);
+    // Refused by every worker of this server before this answer (other servers: src/credentials/notify.ts).
+    await ctx.changes.held({ kind: 'signals_key', key_id: revoked.key_id });
     return revoked;
   });
 
@@ -120,7 +120,7 @@ export function adminRoutes(app: FastifyInstance, ctx: SignalsContext): void {
     },
   }, async (req) => {
     const change = await setTier(ctx.sql, req.body);
-    ctx.admissions.forgetWhere((key) => key.account_id === change.account_id);
+    await ctx.changes.held({ kind: 'signals_account', account_id: change.account_id });
     return change;
   });
 
@@ -136,12 +136,12 @@ export function adminRoutes(app: FastifyInstance, ctx: SignalsContext): void {
   app.get<{ Querystring: { limit: number; to?: string } }>('/v1/admin/outbox', {
     onRequest: owner,
     schema: {
-      operationId: 'listSignalOutbox', tags, security: signalsKeySecurity, summary: 'The mail kept in the local outbox (without SMTP_URL), newest last',
+      operationId: 'listSignalOutbox', tags, security: signalsKeySecurity, summary: 'The mail kept in the local outbox (without SMTP_URL), newest last; this read delivers it: a verification code is shown once, within its 15 minutes, then reads `[removed]`',
       querystring: outboxQuery,
       response: { 200: { type: 'object', additionalProperties: false, required: ['count', 'messages'], properties: { count: { type: 'integer' }, messages: { type: 'array', items: outboxMessage } } }, ...ownerErrors, ...errorResponses(422) },
     },
   }, async (req) => {
-    const messages = await listOutbox(ctx.sql, { limit: req.query.limit, recipient: req.query.to === undefined ? undefined : normalizeEmail(req.query.to) });
+    const messages = await readOutbox(ctx.sql, { limit: req.query.limit, recipient: req.query.to === undefined ? undefined : normalizeEmail(req.query.to) });
     return { count: messages.length, messages };
   });
 }

@@ -9,13 +9,12 @@
  * body is refused (422), but an empty JSON object is no body.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { validationError } from '../../errors.js';
+import { isTradesealError, validationError } from '../../errors.js';
 import { registerBody, verifyBody, type RegisterInput, type VerifyInput } from '../account-inputs.js';
-import { KEY_HEADER, requireKey } from '../auth.js';
+import { requireKey } from '../auth.js';
 import type { SignalsContext } from '../context.js';
 import { createMailer } from '../mail/mailer.js';
 import { rotateKey } from '../ops/keys.js';
-import { keyHash } from '../store/keys.js';
 import { register, verify } from '../ops/registration.js';
 import { registeredBody, rotatedBody, verifiedBody } from './account-schemas.js';
 import { errorResponses, signalsKeySecurity } from './schemas.js';
@@ -24,19 +23,26 @@ const tags = ['signals accounts'];
 
 export function authRoutes(app: FastifyInstance, ctx: SignalsContext): void {
   const mailer = createMailer(ctx.config, ctx.sql);
+  const registrationLimits = { perClient: ctx.config.registerPerClientPerHour, total: ctx.config.registerTotalPerHour };
   app.addHook('onClose', async () => mailer.close());
 
   app.post<{ Body: RegisterInput }>('/v1/auth/register', {
     schema: {
       operationId: 'registerAccount', tags, security: [],
       summary: 'Register an e-mail address: a 6-digit code is mailed to it (valid 15 minutes)',
-      description: 'Always 202 for a valid address, whether or not it already has an account (one that has gets a mail saying so and how to rotate its key, not a code). A new register replaces the address\'s earlier code; at most one mail a minute goes to an address (429 `rate_limited` within the minute). 503 `service_unavailable` when the mail cannot be sent; nothing is kept then, so the request can simply be repeated.',
+      description: 'Always 202 for a valid address, whether or not it already has an account (one that has gets a mail saying so and how to rotate its key, not a code). A new register replaces the address\'s earlier code; at most one mail a minute goes to an address, at most REGISTER_PER_CLIENT_PER_HOUR an hour are sent for one client address and REGISTER_TOTAL_PER_HOUR in all (429 `rate_limited` beyond them, with `retry_at` and `Retry-After`). 503 `service_unavailable` when the mail cannot be sent; nothing is kept then, so the request can simply be repeated.',
       body: registerBody,
       response: { 202: registeredBody, ...errorResponses(413, 415, 422, 429, 503) },
     },
   }, async (req, reply) => {
-    const registered = await register(ctx.sql, mailer, ctx.config.publicBaseUrl, req.body);
-    return reply.code(202).send(registered);
+    const client = { baseUrl: ctx.config.publicBaseUrl, ip: req.ip, limits: registrationLimits };
+    try {
+      return reply.code(202).send(await register(ctx.sql, mailer, client, req.body));
+    } catch (err) {
+      const retryAt = isTradesealError(err) && err.code === 'rate_limited' ? err.extra?.retry_at : undefined;
+      if (typeof retryAt === 'string') void reply.header('retry-after', String(secondsUntil(retryAt, Date.now())));
+      throw err;
+    }
   });
 
   app.post<{ Body: VerifyInput }>('/v1/auth/verify', {
@@ -67,12 +73,24 @@ export function authRoutes(app: FastifyInstance, ctx: SignalsContext): void {
         response: { 200: rotatedBody, ...errorResponses(401, 403, 413, 422, 429) },
       },
     }, async (req) => {
-      const rotated = await rotateKey(ctx.sql, req.signalsKey!);
-      // The old key stops on this server at once (other servers follow within ENGINE_STATE_REFRESH_MS).
-      ctx.admissions.forget(keyHash(String(req.headers[KEY_HEADER]).trim()));
-      return rotated;
+      const change = { kind: 'signals_key', key_id: req.signalsKey!.key_id } as const;
+      try {
+        const rotated = await rotateKey(ctx.sql, req.signalsKey!);
+        // The old key is refused by every worker of this server before the new one is handed out.
+        await ctx.changes.held(change);
+        return rotated;
+      } catch (err) {
+        // Rotated meanwhile by another request: this answer says so, so it too waits until that holds everywhere.
+        if (isTradesealError(err) && err.code === 'key_revoked') await ctx.changes.held(change);
+        throw err;
+      }
     });
   });
+}
+
+/** `Retry-After` (RFC 9110 §10.2.3): whole seconds from the wall clock until `at` (the database's time), at least 1. */
+function secondsUntil(at: string, nowMs: number): number {
+  return Math.max(1, Math.ceil((Date.parse(at) - nowMs) / 1000));
 }
 
 /** What is wrong with a body sent to a route that takes none: nothing for an empty one or `{}`. */

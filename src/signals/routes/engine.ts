@@ -4,7 +4,7 @@
  * - `GET /v1/engine/heartbeat` (engine_sidecar, engine_audit, owner): a signed heartbeat of the regime
  *   broadcast in force, fetched by an agent right before each Layer 2 authorize. It is on every authorize's
  *   path, so it costs at most one statement (src/signals/heartbeat.ts; concurrent requests share one), the
- *   key's admission is cached briefly (src/signals/engine-key-cache.ts), and it signs with node:crypto and a
+ *   key's admission is cached briefly (src/signals/admission-cache.ts), and it signs with node:crypto and a
  *   key loaded once, when the server gets ready. With no broadcast at all it answers 503 `pipeline_lag`
  *   (retry later), the service's answer while nothing is published; it goes on issuing while a pipeline run
  *   publishes, since the engine enforces the broadcast in force whatever the run does.
