@@ -9,6 +9,7 @@
  */
 import type { Sql } from 'postgres';
 import type { Config } from '../config.js';
+import { runEvery } from '../periodic.js';
 import { logKeyLoader } from './store/log-key.js';
 import { SEQUENCE_BATCH, sequenceOnce } from './store/log-sequence.js';
 
@@ -25,29 +26,16 @@ export function startSequencer(sql: Sql, config: Pick<Config, 'logSigningKey'>, 
   const log = options.log ?? (() => {});
   const key = logKeyLoader(sql, config);
   const now = options.now ?? Date.now;
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const tick = (): void => {
-    if (running || stopped) return;
-    running = (async () => {
+  return runEvery(
+    options.intervalMs ?? SEQUENCE_INTERVAL_MS,
+    async (stopped) => {
       const k = await key();
       for (;;) {
         const pass = await sequenceOnce(sql, k, now());
         if (pass.dropped > 0) log(`transparency log: ${pass.dropped} queued leaf(s) were already logged and were dropped`);
-        if (stopped || pass.status !== 'appended' || pass.appended + pass.dropped < SEQUENCE_BATCH) break;
+        if (stopped() || pass.status !== 'appended' || pass.appended + pass.dropped < SEQUENCE_BATCH) break;
       }
-    })()
-      .catch((err) => log('transparency log: sequencing failed; retrying at the next tick', err))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, options.intervalMs ?? SEQUENCE_INTERVAL_MS);
-  timer.unref();
-  tick();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+    },
+    (err) => log('transparency log: sequencing failed; retrying at the next tick', err),
+  );
 }

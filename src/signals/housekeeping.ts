@@ -5,6 +5,7 @@
  * longer than the limit needs them). Both statements are idempotent, so overlapping runs do no harm.
  */
 import type { Sql } from 'postgres';
+import { runEvery } from '../periodic.js';
 import { expireOutboxCodes } from './mail/outbox.js';
 import { pruneRegistrationMails } from './store/registration-mails.js';
 
@@ -21,19 +22,5 @@ export async function signalsHousekeeping(sql: Sql): Promise<HousekeepingResult>
 
 /** Runs `signalsHousekeeping` now and every minute until stopped; a failed run is logged and retried at the next tick. */
 export function startSignalsHousekeeping(sql: Sql, log: (msg: string, err?: unknown) => void): () => Promise<void> {
-  let running: Promise<void> | null = null;
-  const tick = (): void => {
-    running ??= signalsHousekeeping(sql)
-      .then(() => {}, (err: unknown) => log('signal service housekeeping failed', err))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, HOUSEKEEPING_INTERVAL_MS);
-  timer.unref();
-  tick();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return runEvery(HOUSEKEEPING_INTERVAL_MS, () => signalsHousekeeping(sql), (err) => log('signal service housekeeping failed', err));
 }

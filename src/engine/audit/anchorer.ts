@@ -9,6 +9,7 @@
 import type { Sql } from 'postgres';
 import type { Config } from '../../config.js';
 import { logKeyLoader } from '../store/log-key.js';
+import { runEvery } from '../../periodic.js';
 import { anchorOnce } from './anchor.js';
 
 export const AUDIT_ANCHOR_INTERVAL_MS = 1000;
@@ -24,24 +25,9 @@ export function startAnchorer(sql: Sql, config: Pick<Config, 'logSigningKey'>, o
   const log = options.log ?? (() => {});
   const key = logKeyLoader(sql, config);
   const now = options.now ?? Date.now;
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const tick = (): void => {
-    if (running || stopped) return;
-    running = (async () => {
-      await anchorOnce(sql, await key(), now());
-    })()
-      .catch((err) => log('audit chain: anchoring failed; retrying at the next tick', err))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, options.intervalMs ?? AUDIT_ANCHOR_INTERVAL_MS);
-  timer.unref();
-  tick();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+  return runEvery(
+    options.intervalMs ?? AUDIT_ANCHOR_INTERVAL_MS,
+    async () => anchorOnce(sql, await key(), now()),
+    (err) => log('audit chain: anchoring failed; retrying at the next tick', err),
+  );
 }
