@@ -11,7 +11,7 @@ import { configWith } from '../../src/config.js';
 import { logKeyLoader } from '../../src/engine/store/log-key.js';
 import { bootstrapOwnerToken } from '../../src/engine/store/tokens.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
-import { KEY, openView } from '../helpers/attention-view.js';
+import { frameWhen, KEY, openView } from '../helpers/attention-view.js';
 import { testStore, type TestStore } from '../helpers/db.js';
 import { MODEL_HASH } from '../helpers/engine.js';
 
@@ -71,13 +71,19 @@ describe('the terminal view against a remote engine', () => {
     const there = await openView(engineSource({ url: server.url, token: owner }, logKey), 14);
     try {
       for (const v of [here, there]) {
-        const first = await v.press(KEY.right, KEY.right);
-        expect(rows(first)).toEqual(mismatched.slice(0, 7));
+        // Each step waits for the frame it expects (its page loaded), then compares the rows.
+        const shows = async (keys: string[], expected: string[]): Promise<string> => {
+          await v.press(...keys);
+          const f = await frameWhen(v.frame, (g) => !g.includes('loading…') && JSON.stringify(rows(g)) === JSON.stringify(expected));
+          expect(rows(f)).toEqual(expected);
+          return f;
+        };
+        const first = await shows([KEY.right, KEY.right], mismatched.slice(0, 7));
         expect(first).toContain('page 1, more: n');
-        expect(rows(await v.press('n'))).toEqual(mismatched.slice(7));
-        expect(rows(await v.press('p'))).toEqual(mismatched.slice(0, 7));
-        expect(rows(await v.press('/', 'msft', KEY.enter))).toEqual([mismatched[4]]);
-        await v.press('/', ...Array(4).fill('\u007f'), KEY.enter);
+        await shows(['n'], mismatched.slice(7));
+        await shows(['p'], mismatched.slice(0, 7));
+        await shows(['/', 'msft', KEY.enter], [mismatched[4]!]);
+        await shows(['/', ...Array(4).fill('\u007f'), KEY.enter], mismatched.slice(0, 7));
       }
       // The same frames, but for the time of the last refresh.
       const strip = (f: string): string => f.replace(/refreshed \S+/, '');

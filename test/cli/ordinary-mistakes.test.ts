@@ -17,7 +17,9 @@ import { databaseUrl } from '../setup/database-url.js';
 
 const home = tempHome();
 const scratch = tempHome();
-const env = cliEnv(home);
+// The embedded store under `home`, whatever DATABASE_URL the run itself has (CI exports one): the mistakes
+// about TRADESEAL_HOME are mistakes of the embedded store, and no case touches the run's own database.
+const env = cliEnv(home, undefined, { DATABASE_URL: undefined });
 const info = testDbInfo();
 
 const TOKEN = `tse_${'A'.repeat(43)}`;
