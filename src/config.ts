@@ -237,6 +237,8 @@ export const SETTINGS = {
     'SMTP server for the verification codes of `POST /v1/auth/register`. Unset: mail is kept in the store\'s outbox (`tradeseal signals outbox`).'),
   mailFrom: setting('MAIL_FROM', 'an e-mail address, optionally with a name', '`tradeseal <no-reply@localhost>`', () => 'tradeseal <no-reply@localhost>', str,
     'Sender of the signal service\'s mail.'),
+  outboxRetentionHours: setting('OUTBOX_RETENTION_HOURS', 'an integer 1-8760', '`72`', () => 72, int(1, 8760),
+    'How long the local outbox (without `SMTP_URL`) keeps a mail, from when it was added, read or not: an older mail (recipient address and text) is never shown, and is deleted by the next read of the outbox and by the signal service\'s housekeeping (every minute, in the server that runs the background jobs). Three days lets an operator pass a mail on over a weekend.'),
   registerPerClientPerHour: setting('REGISTER_PER_CLIENT_PER_HOUR', 'an integer 1-100000', '`10`', () => 10, int(1, 100_000),
     'Registration mails (`POST /v1/auth/register`) sent for one client address (the request\'s address, the forwarded client\'s behind a trusted proxy) in any rolling hour; another is 429 `rate_limited` with `Retry-After`. Counted in the store: one limit for all servers and workers.'),
   registerTotalPerHour: setting('REGISTER_TOTAL_PER_HOUR', 'an integer 1-1000000', '`1000`', () => 1000, int(1, 1_000_000),

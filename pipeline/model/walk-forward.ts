@@ -8,7 +8,9 @@
  * So the published probabilities of day t depend only on data usable on t: the no-look-ahead rule.
  *
  * Deterministic for a given seed. Refits after the first warm-start from the previous fit's states,
- * re-expressed in the new factor basis through the previous smoothed posteriors, which keeps EM short.
+ * re-expressed in the new factor basis through the previous smoothed posteriors, which keeps EM short;
+ * those posteriors are computed from the previous fit as it is stored, so a run resuming from the stored
+ * fits warm-starts exactly as a full run does.
  * Pure: a feature frame in, per-day model outputs out.
  */
 import { HmmError } from '../hmm/errors.js';
@@ -243,11 +245,24 @@ export function walkForward(frame: FrameLike, options: Partial<WalkForwardOption
     for (let t = windowStart(at); t <= at; t++) rows.push(rowAt(t));
     return rows;
   };
+  /**
+   * The smoothed posteriors of a fit over its own window, in regime order, computed from the fit as it is
+   * published (its PCA and its model in regime order), never carried over from its EM: the EM's own
+   * posteriors are in the order its states came out in, and forward-backward sums over the states in that
+   * order, so they differ from these in the last bits. An incremental run has only the published fit; a
+   * warm start from anything else would make its refits, and every day after them, differ from a full run's.
+   */
+  const posteriorsOf = (fit: InForce): Previous => {
+    const at = frame.dates.indexOf(fit.fitDate);
+    const X = windowRows(at).map((row) => project(fit.pca, row));
+    const le = logEmissions(fit.model, X);
+    const fw = forward(fit.model, le);
+    return { gamma: smoothed(fw, backward(fit.model, le, fw.logNormalizers)), model: fit.model, start: windowStart(at) };
+  };
   const stayOf = (m: GaussianHmm): Float64Array => Float64Array.from({ length: 4 }, (_, k) => m.transmat[k * 4 + k]!);
 
   const days: ModelDay[] = [];
   const fits: ModelFit[] = [];
-  let prev: Previous | null = null;
   let current: InForce | null = null;
   let filtered = new Float64Array(4);
   let from = f0;
@@ -279,14 +294,9 @@ export function walkForward(frame: FrameLike, options: Partial<WalkForwardOption
       days.push({ index: t, probs: filtered, factors: x, variance_explained_pct: c.pca.variance_explained_pct, pca_fit_date: c.fitDate, hmm_fit_date: c.fitDate, stay: c.stay });
       continue;
     }
-    if (!prev && current) {
-      // Resuming: rebuild the previous fit's smoothed posteriors over its own window, as the full run had them.
-      const at = frame.dates.indexOf(current.fitDate);
-      const X = windowRows(at).map((row) => project(current!.pca, row));
-      const le = logEmissions(current.model, X);
-      const fw = forward(current.model, le);
-      prev = { gamma: smoothed(fw, backward(current.model, le, fw.logNormalizers)), model: current.model, start: windowStart(at) };
-    }
+    // The warm start comes from the fit in force as it is stored, so a run resuming from the stored fits and
+    // a full run start this refit from the same numbers, bit for bit (see `posteriorsOf`).
+    const prev = current ? posteriorsOf(current) : null;
     const rows = windowRows(t);
     const pca = fitPca(rows, o.pcaInputs);
     const X = rows.map((row) => project(pca, row));
@@ -300,9 +310,6 @@ export function walkForward(frame: FrameLike, options: Partial<WalkForwardOption
     const perm = [names.expansion, names.recovery, names.tightening, names.risk_off];
     const model = permuteModel(raw, perm);
     const T = X.length;
-    const gammaOrdered = new Float64Array(T * 4);
-    for (let i = 0; i < T; i++) for (let k = 0; k < 4; k++) gammaOrdered[i * 4 + k] = gamma[i * 4 + perm[k]!]!;
-    prev = { gamma: gammaOrdered, model, start: windowStart(t) };
     const fitDate = frame.dates[t]!;
     current = { pca, model, fitDate, stay: stayOf(model) };
     fits.push({ fit_date: fitDate, pca, hmm: plain(model), log_likelihood: result.logLikelihood, iterations: result.iterations });

@@ -55,8 +55,8 @@ export function startSingletons(sql: Sql, config: Config, options: SingletonOpti
   if (services.includes('signals')) {
     const worker = startWebhookWorker(sql, { ...options.webhooks, allowPrivate: config.webhookAllowPrivate, log: report('warn') });
     stops.push(() => worker.stop());
-    // Expired codes out of the outbox, and client addresses out of the hourly registration count.
-    stops.push(startSignalsHousekeeping(sql, report('warn')));
+    // Expired codes and mail past OUTBOX_RETENTION_HOURS out of the outbox, and client addresses out of the hourly registration count.
+    stops.push(startSignalsHousekeeping(sql, config, report('warn')));
   }
   metrics.leader.set(1);
   let stopping: Promise<void> | undefined;

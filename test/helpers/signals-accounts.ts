@@ -60,7 +60,7 @@ export async function signalsHarness(options: SignalsHarnessOptions = {}): Promi
     },
     keyFor: (tier, o = {}) => issueAccountKey(store.sql, { email: o.email ?? uniqueEmail(tier), tier, ...(o.agent_count === undefined ? {} : { agent_count: o.agent_count }) }),
     async outboxCode(email) {
-      const [mail] = await readOutbox(store.sql, { limit: 1, recipient: email.toLowerCase() });
+      const [mail] = await readOutbox(store.sql, { limit: 1, recipient: email.toLowerCase(), retentionHours: config.outboxRetentionHours });
       const code = mail ? /verification code is (\d{6})\./.exec(mail.body)?.[1] : undefined;
       if (!code) throw new Error(`no verification code for ${email} in the outbox: ${mail ? mail.body.split('\n')[0] : 'no mail'}`);
       return code;

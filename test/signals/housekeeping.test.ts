@@ -27,7 +27,7 @@ describe('the signal service housekeeping', () => {
     await register(expired, '192.0.2.1');
     await register(live, '192.0.2.1');
     await h.store.sql`update signal_outbox set code_expires_at = now() - interval '1 second' where recipient = ${expired}`;
-    const result = await signalsHousekeeping(h.store.sql);
+    const result = await signalsHousekeeping(h.store.sql, h.config);
     expect(result.outbox_codes_expired).toBe(1);
     expect(await heldCode(expired)).toBeNull();
     expect(await heldCode(live)).toMatch(/^\d{6}$/);
@@ -42,7 +42,7 @@ describe('the signal service housekeeping', () => {
     await h.store.sql`
       update signal_registration_mails set sent_at = now() - interval '3601 seconds'
       where id = (select min(id) from signal_registration_mails where client_ip = ${ip})`;
-    const result = await signalsHousekeeping(h.store.sql);
+    const result = await signalsHousekeeping(h.store.sql, h.config);
     expect(result.registration_mails_pruned).toBe(1);
     const [old] = await h.store.sql<Array<{ n: number }>>`select count(*)::int as n from signal_registration_mails where sent_at <= now() - interval '1 hour'`;
     expect(old!.n).toBe(0);

@@ -11,7 +11,11 @@
  * - its replacement: a new mail to the address removes the earlier ones' codes as it is added;
  * - its expiry: a code is never shown after its 15 minutes (the read compares with the database's clock), and
  *   the signal service's housekeeping removes expired ones every minute (`expireOutboxCodes`).
- * A removed code reads `[removed]`; the rest of the mail is kept.
+ * A removed code reads `[removed]`; the rest of the mail is kept, but not for longer than
+ * `OUTBOX_RETENTION_HOURS`: a mail older than that is never read (the read compares its age with the
+ * database's clock), and the housekeeping deletes it, recipient and text, every minute
+ * (`deleteOutboxPastRetention`). The bound is measured from when the mail was added, read or not, since
+ * the address and text are personal data whether or not anyone passed them on.
  */
 import type { Sql } from 'postgres';
 import type { MailMessage } from './mailer.js';
@@ -43,18 +47,24 @@ export async function appendOutbox(sql: Sql, message: MailMessage): Promise<void
 }
 
 /**
- * Delivers the newest `limit` messages (to one recipient, when given), oldest first (the newest is printed
- * last): a live code is in the text this once, and removed from the store in the same transaction. The rows
- * are locked while they are read, so of two concurrent readers one gets the code.
+ * Delivers the newest `limit` messages (to one recipient, when given) younger than `retentionHours`, oldest
+ * first (the newest is printed last): a live code is in the text this once, and removed from the store in the
+ * same transaction. The rows are locked while they are read, so of two concurrent readers one gets the code.
+ * A mail past the bound is not shown even if the housekeeping has not deleted it yet.
  */
-export async function readOutbox(sql: Sql, options: { limit: number; recipient?: string | undefined }): Promise<OutboxMessage[]> {
+export async function readOutbox(sql: Sql, options: { limit: number; recipient?: string | undefined; retentionHours: number }): Promise<OutboxMessage[]> {
   return sql.begin(async (tx) => {
     const t = tx as unknown as Sql;
+    // What the housekeeping removes, a read removes first: a store read only by commands (the embedded store
+    // with no server running) keeps no mail past its bound and no expired code either.
+    await deleteOutboxPastRetention(t, options.retentionHours);
+    await expireOutboxCodes(t);
     const rows = await t<Array<OutboxMessage & { code: string | null; has_code: boolean }>>`
       select id, created_at, recipient, subject, body,
              case when code_expires_at > clock_timestamp() then code end as code, code is not null as has_code
       from signal_outbox
       where ${options.recipient === undefined ? t`true` : t`recipient = ${options.recipient}`}
+        and created_at > clock_timestamp() - make_interval(hours => ${options.retentionHours})
       order by id desc limit ${options.limit}
       for update`;
     const held = rows.filter((r) => r.has_code).map((r) => r.id);
@@ -71,5 +81,11 @@ export async function scrubOutboxCodes(sql: Sql, recipient: string): Promise<voi
 /** Removes the codes that have expired; returns how many. */
 export async function expireOutboxCodes(sql: Sql): Promise<number> {
   const rows = await sql`update signal_outbox set code = null where code is not null and code_expires_at <= clock_timestamp() returning id`;
+  return rows.length;
+}
+
+/** Deletes the mails older than `retentionHours`, recipient and text with them; returns how many. */
+export async function deleteOutboxPastRetention(sql: Sql, retentionHours: number): Promise<number> {
+  const rows = await sql`delete from signal_outbox where created_at <= clock_timestamp() - make_interval(hours => ${retentionHours}) returning id`;
   return rows.length;
 }

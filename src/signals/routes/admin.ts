@@ -141,7 +141,7 @@ export function adminRoutes(app: FastifyInstance, ctx: SignalsContext): void {
       response: { 200: { type: 'object', additionalProperties: false, required: ['count', 'messages'], properties: { count: { type: 'integer' }, messages: { type: 'array', items: outboxMessage } } }, ...ownerErrors, ...errorResponses(422) },
     },
   }, async (req) => {
-    const messages = await readOutbox(ctx.sql, { limit: req.query.limit, recipient: req.query.to === undefined ? undefined : normalizeEmail(req.query.to) });
+    const messages = await readOutbox(ctx.sql, { limit: req.query.limit, recipient: req.query.to === undefined ? undefined : normalizeEmail(req.query.to), retentionHours: ctx.config.outboxRetentionHours });
     return { count: messages.length, messages };
   });
 }
