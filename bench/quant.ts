@@ -23,6 +23,7 @@ import { FORECAST_COLUMNS } from '../pipeline/reports/forecast.js';
 import { buildReports } from '../pipeline/reports/reports.js';
 import { publishedHistory, publishedMarket } from '../pipeline/publish/published.js';
 import { runPipeline } from '../pipeline/run.js';
+import { SIGNAL_COST_BPS_DEFAULT } from '../src/config.js';
 import { openBenchDatabase } from './support/pg.js';
 import { resultPath, writeResult } from './support/result-file.js';
 
@@ -62,18 +63,18 @@ try {
     });
     fits.push([column, y.length, evaluations, t.median.toFixed(1)]);
   }
-  const reports = await time(3, () => buildReports(history, market, new Date()));
+  const reports = await time(3, () => buildReports(history, market, new Date(), SIGNAL_COST_BPS_DEFAULT));
   const range = { start: history[0]!.date, end: history.at(-1)!.date };
   const floorPing = await time(REPEAT, () => sql`select 1`);
   const floorRead = await time(REPEAT, () => sql`select date, regime, risk_score from signal_days where date between ${range.start} and ${range.end} order by date`);
-  const cold = await time(REPEAT, () => backtest(sql, range));
+  const cold = await time(REPEAT, () => backtest(sql, range, SIGNAL_COST_BPS_DEFAULT));
   const cache = new PublishedHistoryCache();
   await cache.all(sql);
-  const served = await time(REPEAT, () => backtest(sql, range, cache));
+  const served = await time(REPEAT, () => backtest(sql, range, SIGNAL_COST_BPS_DEFAULT, cache));
   const rows = await cache.all(sql);
   const arithmetic = await time(REPEAT, () => {
-    const strategy = strategyDays(rows, new Map(rows.map((r) => [r.date, r])));
-    return [backtestSummary(rows), performanceReport(strategy)];
+    const strategy = strategyDays(rows, new Map(rows.map((r) => [r.date, r])), SIGNAL_COST_BPS_DEFAULT);
+    return [backtestSummary(rows), performanceReport(strategy, SIGNAL_COST_BPS_DEFAULT)];
   });
   await sql.end();
 

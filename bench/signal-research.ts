@@ -18,7 +18,9 @@
  *   npm run research:signal [-- --only NAME[,NAME]] [--jobs 2] [--out FILE]
  *   npm run research:signal -- --report FILE[,FILE]   (the table of runs already made, from their JSON)
  *
- * About 10 to 30 s per variant on one core. Writes the table as JSON to bench/results/signal-research-latest.json.
+ * About 10 to 30 s per variant on one core. Writes the table as JSON to bench/results/signal-research-latest.json,
+ * and, when the rows hold every variant (a full run, or --report files that cover them all), each variant's
+ * in-sample Sharpe ratio to data/research/variants.json: the trials the deflated Sharpe ratio counts.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -31,7 +33,10 @@ import { DEFAULT_WALK_FORWARD, walkForward, type WalkForwardOptions } from '../p
 import { assemble } from '../pipeline/publish/assemble.js';
 import { evaluate } from '../pipeline/reports/evaluate.js';
 import { REGIME_ORDER } from '../pipeline/regime/signals.js';
+import { EVALUATION_WINDOWS } from '../pipeline/reports/evaluation-windows.js';
+import { defaultVariantsFile, writeResearchVariants, type ResearchVariants } from '../pipeline/reports/research-trials.js';
 import { renderTable } from '../src/cli/table.js';
+import { SIGNAL_COST_BPS_DEFAULT } from '../src/config.js';
 import { resultPath, writeResult } from './support/result-file.js';
 import { switchedRegimes } from './support/switching-rule.js';
 
@@ -55,6 +60,8 @@ interface Variant {
   covFloor?: number;
   /** A robustness check (another seed, more cold restarts), not a candidate of the choice rule. */
   check?: true;
+  /** Round 2: the method's deterministic starts (no seed), release-time data, execution at the next open. */
+  round?: 2;
 }
 
 const w1 = (name: string, what: string, inputs: string[], extra: Partial<Variant> = {}): Variant => ({ name, what, inputs, warmRestarts: 1, ...extra });
@@ -161,6 +168,49 @@ export const VARIANTS: Variant[] = [
 ];
 
 /**
+ * Round 2, on release-time data (each day computed from what was out at 06:30 New York the next trading day),
+ * every strategy traded at the first open after it is known, net of the default cost, and the method's
+ * deterministic starts (no seed: pipeline/README.md, "A method without a seed"). It asks again the questions the
+ * timing could answer differently: the fit window and which of the frame's inputs the model reads. Every
+ * candidate is a walk-forward the pipeline can run with its own options (inputs of the feature frame, a window,
+ * a covariance floor) and publishes the most likely regime, so the choice can be adopted as it is. The choice
+ * rule (`chooseRound2`), fixed before any of these runs: the largest in-sample score; within 0.01 of it, the
+ * fewer regime changes a year. The out-of-sample columns play no part.
+ */
+const WITHOUT = (drop: string[], add: string[] = []): string[] => [...CHOSEN_INPUTS.filter((n) => !drop.includes(n)), ...add];
+const r2 = (name: string, what: string, inputs: string[], extra: Partial<Variant> = {}): Variant =>
+  ({ name: `r2 ${name}`, what, inputs, warmRestarts: 0, round: 2, fitWindowDays: NINE_YEARS, ...extra });
+export const ROUND_2: Variant[] = [
+  r2('method', 'the method in force: the chosen inputs, nine years (tradeseal-regime-5)', CHOSEN_INPUTS),
+  r2('window 6y', 'rolling 6-year fit window', CHOSEN_INPUTS, { fitWindowDays: 1512 }),
+  r2('window 7y', 'rolling 7-year fit window', CHOSEN_INPUTS, { fitWindowDays: 1764 }),
+  r2('window 8y', 'rolling 8-year fit window', CHOSEN_INPUTS, { fitWindowDays: 2016 }),
+  r2('window 10y', 'rolling 10-year fit window', CHOSEN_INPUTS, { fitWindowDays: 2520 }),
+  r2('window 12y', 'rolling 12-year fit window', CHOSEN_INPUTS, { fitWindowDays: 3024 }),
+  r2('expanding', 'an expanding fit window', CHOSEN_INPUTS, { fitWindowDays: 0 }),
+  r2('+curve level', '+ the 10Y-2Y curve level (the first model\'s inputs with the trend)', WITHOUT([], ['curve_10y2y_pp'])),
+  r2('-trend', '- the equity trend', WITHOUT([T200])),
+  r2('-dollar', '- dollar momentum', WITHOUT(['mom_z_dollar'])),
+  r2('-curve mom', '- curve momentum', WITHOUT(['mom_z_curve'])),
+  r2('-10y mom', '- 10-year yield momentum', WITHOUT(['mom_z_ust10y'])),
+  r2('-vix mom', '- VIX momentum', WITHOUT(['mom_z_vix'])),
+  r2('-hy mom', '- spread momentum', WITHOUT(['mom_z_hy'])),
+  r2('-liquidity', '- the net-liquidity z-score', WITHOUT(['net_liq_zscore'])),
+  r2('-vix level', '- the VIX level', WITHOUT(['vix'])),
+  r2('-hy level', '- the spread level', WITHOUT(['hy_spread_pct'])),
+  r2('-levels', '- the spread and VIX levels', WITHOUT(['vix', 'hy_spread_pct'])),
+  r2('cov 0.01', 'covariance floor 0.01', CHOSEN_INPUTS, { covFloor: 0.01 }),
+];
+
+/** Round 2's choice rule: the largest in-sample score; within 0.01 of it, the fewer regime changes a year. */
+export function chooseRound2(rows: Row[]): Row | undefined {
+  const scored = rows.filter((r) => r.score !== null);
+  const best = Math.max(...scored.map((r) => r.score as number));
+  return scored.filter((r) => (r.score as number) >= best - 0.01)
+    .reduce<Row | undefined>((a, b) => (a === undefined || (b.in_sample.changes_per_year ?? Infinity) < (a.in_sample.changes_per_year ?? Infinity) ? b : a), undefined);
+}
+
+/**
  * Candidates run again with seeds 1, 2 and 3 (the choice rule's second step: every candidate within
  * SEED_BAND of the best seed-7 score is judged on its mean score over the four seeds).
  */
@@ -246,15 +296,19 @@ async function runVariant(v: Variant): Promise<Row> {
   const started = performance.now();
   const frame = await loadFeatureFrame(path.resolve('data/macro'));
   addResearchColumns(frame);
-  const options: Partial<WalkForwardOptions> = {
-    pcaInputs: v.inputs, warmRestarts: v.warmRestarts, restarts: v.restarts ?? DEFAULT_WALK_FORWARD.restarts,
+  const options: Partial<WalkForwardOptions> = v.round === 2 ? {
+    // The method's own starts (deterministic); only the inputs, the window and the floor vary.
+    pcaInputs: v.inputs, fitWindowDays: v.fitWindowDays ?? DEFAULT_WALK_FORWARD.fitWindowDays, covFloor: v.covFloor ?? DEFAULT_WALK_FORWARD.covFloor,
+  } : {
+    // The seeded starts of the methods up to tradeseal-regime-4: k-means++ restarts, the warm start and seeded perturbations of it.
+    pcaInputs: v.inputs, coldStarts: Array<'cold'>(v.restarts ?? 6).fill('cold'), warmStarts: ['warm', ...Array<'perturbed'>(v.warmRestarts - 1).fill('perturbed')], convergeAllEvery: 0,
     seed: v.seed ?? DEFAULT_WALK_FORWARD.seed, fitWindowDays: v.fitWindowDays ?? 0, covFloor: v.covFloor ?? DEFAULT_WALK_FORWARD.covFloor,
   };
   const model = walkForward(frame, options);
   const { signals, market } = assemble(frame, model.days);
   const regimes = switchedRegimes(model.days.map((d) => d.probs), v);
   const days = signals.map((s, i) => ({ ...s, regime: REGIME_ORDER[regimes[i] as number]! }));
-  const e = evaluate(days, market);
+  const e = evaluate(days, market, {}, SIGNAL_COST_BPS_DEFAULT);
   const figures = (w: keyof typeof e.windows): Figures => {
     const { regime, ma200 } = e.windows[w].strategies;
     return { ...regime, ma200_sharpe: ma200.sharpe, ma200_calmar: ma200.calmar };
@@ -340,7 +394,59 @@ function report(rows: Row[]): string {
   ].join('\n');
 }
 
-const { values } = parseArgs({ options: { child: { type: 'string' }, only: { type: 'string' }, jobs: { type: 'string', default: '2' }, out: { type: 'string' }, report: { type: 'string' } } });
+/**
+ * Rewrites data/research/variants.json, the trials the deflated Sharpe ratio of `npm run bench:signal` and
+ * `tradeseal quant evaluate` counts, when `rows` hold every variant; a partial run (--only) leaves it as it is.
+ */
+function writeVariants(rows: Row[], source: string): void {
+  const missing = VARIANTS.filter((v) => !rows.some((r) => r.name === v.name)).map((v) => v.name);
+  if (missing.length > 0) {
+    console.error(`[research] data/research/variants.json not rewritten: ${missing.length} variants not run`);
+    return;
+  }
+  const { chosen } = choose(rows);
+  const variants = rows.map((r) => ({ name: r.name, check: r.check, in_sample_sharpe: r.in_sample.sharpe as number, ...(r === chosen ? { chosen: true } : {}) }));
+  const trials = writeResearchVariants(variants, EVALUATION_WINDOWS.in_sample, source);
+  console.log(`written: data/research/variants.json (${trials.trials} variants)`);
+}
+
+/** Round 2's table: every candidate, the rule's pick starred. */
+function reportRound2(rows: Row[]): string {
+  const chosen = chooseRound2(rows);
+  const first = rows[0] as Row;
+  return [
+    `200-day rule on the same days (traded at the next open, ${SIGNAL_COST_BPS_DEFAULT} bp): in-sample Sharpe ${f2(first.in_sample.ma200_sharpe)}, Calmar ${f2(first.in_sample.ma200_calmar)}; out of sample ${f2(first.out_of_sample.ma200_sharpe)}, ${f2(first.out_of_sample.ma200_calmar)}; full ${f2(first.full.ma200_sharpe)}, ${f2(first.full.ma200_calmar)}`,
+    'score = min(IS Sharpe / the rule\'s, IS Calmar / the rule\'s); * = the choice rule\'s pick (the largest score; within 0.01, fewer changes)',
+    '',
+    renderTable(
+      ['variant', 'IS sharpe', 'IS calmar', 'IS chg/yr', 'IS exposure', 'score', 'OOS sharpe', 'OOS calmar', 'OOS max DD %', 'full sharpe', 'full calmar'],
+      rows.map((r) => [
+        `${r === chosen ? '* ' : ''}${r.name}`, f2(r.in_sample.sharpe), f2(r.in_sample.calmar), f2(r.in_sample.changes_per_year), f2(r.in_sample.avg_exposure), f2(r.score),
+        f2(r.out_of_sample.sharpe), f2(r.out_of_sample.calmar), pct(r.out_of_sample.max_drawdown), f2(r.full.sharpe), f2(r.full.calmar),
+      ]),
+    ),
+  ].join('\n');
+}
+
+/**
+ * Adds round 2's variants to data/research/variants.json, keeping the earlier rounds' trials (they were tried
+ * too, and the deflated Sharpe ratio counts every trial); a partial run (--only) leaves the file as it is.
+ */
+function writeRound2Variants(rows: Row[], source: string): void {
+  if (ROUND_2.some((v) => !rows.some((r) => r.name === v.name))) {
+    console.error('[research] data/research/variants.json not rewritten: not every round-2 variant was run');
+    return;
+  }
+  const before = JSON.parse(readFileSync(defaultVariantsFile(), 'utf8')) as ResearchVariants;
+  const chosen = chooseRound2(rows);
+  const kept = before.variants.filter((v) => !v.name.startsWith('r2 ')).map(({ chosen: _c, ...v }) => v);
+  const added = rows.map((r) => ({ name: r.name, check: false, in_sample_sharpe: r.in_sample.sharpe as number, ...(r === chosen ? { chosen: true } : {}) }));
+  const trials = writeResearchVariants([...kept, ...added], EVALUATION_WINDOWS.in_sample, `${before.source}; round 2: ${source}`);
+  console.log(`written: data/research/variants.json (${trials.trials} variants)`);
+}
+
+const { values } = parseArgs({ options: { child: { type: 'string' }, only: { type: 'string' }, jobs: { type: 'string', default: '2' }, out: { type: 'string' }, report: { type: 'string' }, round: { type: 'string', default: '2' } } });
+if (values.round !== '1' && values.round !== '2') throw new Error(`--round: 1 or 2, got ${values.round}`);
 if (values.report) {
   // The table of a run already made (its JSON), without running the variants again.
   // Several files (comma-separated) are merged, a later file's row replacing an earlier one of the same name,
@@ -349,15 +455,25 @@ if (values.report) {
   for (const file of values.report.split(',')) for (const r of (JSON.parse(readFileSync(file, 'utf8')) as { rows: Row[] }).rows) merged.set(r.name, r);
   const checks = new Set(VARIANTS.filter((v) => v.check).map((v) => v.name));
   const order = VARIANTS.map((v) => v.name).filter((n) => merged.has(n));
-  console.log(report(order.map((n) => ({ ...(merged.get(n) as Row), check: checks.has(n) }))));
+  const rows = order.map((n) => ({ ...(merged.get(n) as Row), check: checks.has(n) }));
+  console.log(report(rows));
+  writeVariants(rows, `npm run research:signal -- --report ${values.report}`);
 } else if (values.child) {
-  const v = VARIANTS.find((x) => x.name === values.child);
+  const v = [...VARIANTS, ...ROUND_2].find((x) => x.name === values.child);
   if (!v) throw new Error(`no variant named ${values.child}`);
   process.stdout.write(JSON.stringify(await runVariant(v)));
+} else if (values.round === '2') {
+  const names = values.only ? values.only.split(',') : ROUND_2.map((v) => v.name);
+  for (const n of names) if (!ROUND_2.some((v) => v.name === n)) throw new Error(`no round-2 variant named ${n}; the variants: ${ROUND_2.map((v) => v.name).join(', ')}`);
+  const rows = await runAll(names, Number(values.jobs));
+  console.log(reportRound2(rows));
+  console.log(`written: ${writeResult(resultPath('signal-research-r2', values.out), { variants: ROUND_2, rows })}`);
+  writeRound2Variants(rows, `npm run research:signal, ${new Date().toISOString().slice(0, 10)}`);
 } else {
   const names = values.only ? values.only.split(',') : VARIANTS.map((v) => v.name);
   for (const n of names) if (!VARIANTS.some((v) => v.name === n)) throw new Error(`no variant named ${n}; the variants: ${VARIANTS.map((v) => v.name).join(', ')}`);
   const rows = await runAll(names, Number(values.jobs));
   console.log(report(rows));
   console.log(`written: ${writeResult(resultPath('signal-research', values.out), { variants: VARIANTS, rows })}`);
+  writeVariants(rows, `npm run research:signal, ${new Date().toISOString().slice(0, 10)}`);
 }

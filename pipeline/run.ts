@@ -20,6 +20,7 @@
 import { randomUUID } from 'node:crypto';
 import type postgres from 'postgres';
 import type { RegimeBroadcast } from '../src/engine/store/regime.js';
+import { SIGNAL_COST_BPS_DEFAULT } from '../src/config.js';
 import { TradesealError } from '../src/errors.js';
 import type { Sql } from '../src/store/driver.js';
 import { loadFeatureFrame, type FeatureFrame } from './features/frame.js';
@@ -47,7 +48,7 @@ import type { PerformanceReport } from './reports/performance.js';
  * regime only at p >= 0.8 (risk_off at once); version 3 kept that rule on the last nine years; version 4
  * publishes the most likely regime again, on the last nine years.
  */
-export const MODEL_VERSION = 'tradeseal-regime-4: PCA(4) of 9 standardized features (with the equity trend) + 4-state Gaussian HMM, monthly walk-forward on a rolling 9-year window (3 warm restarts), the most likely regime published each day';
+export const MODEL_VERSION = 'tradeseal-regime-5: PCA(4) of 9 standardized features (with the equity trend) + 4-state Gaussian HMM, monthly walk-forward on a rolling 9-year window (deterministic starts: no seed), the most likely regime published each day';
 
 export interface PipelineOptions {
   dataDir: string;
@@ -60,6 +61,8 @@ export interface PipelineOptions {
   publish?: boolean;
   /** Allow a publication that removes published days (it still needs the confirmation). */
   force?: boolean;
+  /** The cost the published performance is net of, basis points per unit of exposure change (default `SIGNAL_COST_BPS`'s, 5). */
+  costBps?: number;
 }
 
 /** Asked before a publication that rewrites or removes published days: resolves with who confirmed, or throws. */
@@ -218,7 +221,7 @@ export const STAGES: readonly Stage[] = [
       // An incremental run extends the published history; a full one replaces it.
       const before = ctx.mode === 'incremental' ? (rows.signals[0]?.date ?? '9999-12-31') : null;
       const [history, market] = before === null ? [[], []] : await Promise.all([publishedHistory(ctx.sql, before), publishedMarket(ctx.sql, before)]);
-      ctx.reports = buildReports([...history, ...rows.signals], [...market, ...rows.market], new Date());
+      ctx.reports = buildReports([...history, ...rows.signals], [...market, ...rows.market], new Date(), ctx.options.costBps ?? SIGNAL_COST_BPS_DEFAULT);
       ctx.notes.push(...ctx.reports.notes);
       const f = ctx.reports.forecast?.envelope.forecast;
       const p = ctx.reports.performance;

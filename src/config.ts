@@ -155,6 +155,9 @@ const fredKey: Parser<string> = (raw) => {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** The default cost per unit of exposure change, in basis points: a conservative allowance for SPY's spread, fees and slippage at the open. */
+export const SIGNAL_COST_BPS_DEFAULT = 5;
+
 /** The table of settings. Order is the README's order. */
 export const SETTINGS = {
   databaseUrl: setting<string | null>('DATABASE_URL', 'postgres://user:pass@host:port/db', 'unset (embedded PGlite store)', () => null, postgresUrl,
@@ -229,8 +232,10 @@ export const SETTINGS = {
     'Base address of the FRED API (tests point it at a local server).'),
   pipelineDataDir: setting('PIPELINE_DATA_DIR', 'a directory path', '`data/macro`', () => path.join(packageRoot(), 'data/macro'), (raw) => path.resolve(str(raw)),
     'Directory of the macro and market CSV files the pipeline reads (and the FRED refresh rewrites).'),
+  signalCostBps: setting('SIGNAL_COST_BPS', 'a number of basis points 0-10000', '`5`', () => SIGNAL_COST_BPS_DEFAULT, num(0, 10_000),
+    'The cost every published performance figure is net of, per unit of exposure change: an exposure that moves from 1 to 0.25 at an open pays 0.75 × this many basis points of the wealth (the regime strategy, the 200-day rule and buy-and-hold alike; taking the first position is free). Used by each pipeline run\'s performance report and chart data, by backtests and ranged performance figures of the signal service and the CLI, and by `tradeseal quant evaluate` (`--cost-bps` overrides it for one run). The report says which cost it used (`cost_bps`).'),
   pipelineSeed: setting('PIPELINE_SEED', 'an integer 0-4294967295', '`7`', () => 7, int(0, 4_294_967_295),
-    'Seed of the pipeline\'s model fits: the same data and seed publish the same numbers.'),
+    'Seed recorded with each pipeline run. It has no effect on the published regimes: since `tradeseal-regime-5` no starting point of the model fits is random, so the same data publish the same numbers whatever the seed. A history is extended only by runs with the seed it was made with.'),
   publicBaseUrl: setting('PUBLIC_BASE_URL', 'an http(s) URL', '`http://localhost:8080`', () => 'http://localhost:8080', httpUrl,
     'The address customers reach the signal service at: the base of the account\'s `billing_portal_url` and `docs_url`, and of links in mail.'),
   smtpUrl: setting<string | null>('SMTP_URL', 'smtp://user:pass@host:port or smtps://…', 'unset (mail goes to the local outbox)', () => null, mailUrl,

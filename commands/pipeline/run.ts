@@ -26,7 +26,7 @@ export default class PipelineRun extends TradesealCommand {
     force: Flags.boolean({ summary: 'Allow a publication that removes published days (it still asks for confirmation)' }),
     yes: Flags.boolean({ summary: 'Confirm a publication that rewrites or removes published days without asking (for scripts)' }),
     'data-dir': Flags.string({ summary: 'Directory of the input CSV files (default: PIPELINE_DATA_DIR)' }),
-    seed: Flags.integer({ summary: 'Seed of the model fits (default: PIPELINE_SEED)', min: 0, max: 4_294_967_295 }),
+    seed: Flags.integer({ summary: 'Seed recorded with the run (default: PIPELINE_SEED); it has no effect on the regimes since tradeseal-regime-5', min: 0, max: 4_294_967_295 }),
   };
 
   async run(): Promise<RunSummary> {
@@ -38,6 +38,7 @@ export default class PipelineRun extends TradesealCommand {
       full: flags.full,
       publish: flags.publish,
       force: flags.force,
+      costBps: this.settings.signalCostBps,
     }, {
       runner: listrRunner(this.jsonEnabled()),
       confirm: async (_plan, sentence) => {

@@ -12,7 +12,7 @@ import { performanceReport, type PerformanceReport } from '../../pipeline/report
 
 export default class SignalsPerformance extends TradesealCommand {
   static override summary = 'Performance of the published regimes: the regime strategy against buy-and-hold SPY, overall and by regime';
-  static override description = 'sharpe (annualised, risk-free 0), max_drawdown (≤ 0), total_return, alpha (geometric, annualised, against buy-and-hold) and annual return of the regime strategy (each day\'s SPY exposure is the weight of the regime published the day before), next to buy-and-hold; by_regime: for each regime, the days it set the exposure and SPY\'s mean daily return, annualised return and hit rate on them. empyrical\'s conventions. Without --start/--end, the report the nightly run published over the whole history; with them, the same figures over that window.';
+  static override description = 'sharpe (annualised, risk-free 0), max_drawdown (≤ 0), total_return, alpha (geometric, annualised, against buy-and-hold) and annual return of the regime strategy (each published regime\'s weight taken as SPY exposure at the first open after its publication at 06:30 New York on the next trading day, marked to market at the closes, net of cost_bps per unit of exposure change), next to buy-and-hold executed the same way; by_regime: for each regime, the days whose exposure was taken from it and SPY\'s mean daily return, annualised return and hit rate on them. empyrical\'s conventions. Without --start/--end, the report the nightly run published over the whole history; with them, the same figures over that window.';
   static override examples = ['<%= config.bin %> signals performance', '<%= config.bin %> signals performance --start 2020-01-02 --end 2020-12-31 --json'];
   static override flags = {
     start: calendarDateFlag({ summary: 'First day, YYYY-MM-DD (inclusive)' }),
@@ -37,7 +37,7 @@ export default class SignalsPerformance extends TradesealCommand {
         if (!published) throw new TradesealError('not_found', 'no performance report is published yet', { hint: 'run the pipeline: `tradeseal pipeline run`' });
         return { report: published.performance, chart: published.chart_data };
       }
-      return { report: performanceReport((await windowStrategy(store.sql, range)).strategy), chart: null };
+      return { report: performanceReport((await windowStrategy(store.sql, range, this.settings.signalCostBps)).strategy, this.settings.signalCostBps), chart: null };
     });
     this.log(renderPerformance(report));
     if (chart && chart.series.length > 1 && chartsWanted(this.jsonEnabled())) {

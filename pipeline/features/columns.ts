@@ -43,6 +43,7 @@ export const FEATURE_COLUMNS: readonly FeatureColumn[] = [
   col('levels', 'ret_equity', 'GSPC daily simple return (close over previous close − 1)'),
   col('trend', 'equity_trend_200d', 'ln(GSPC close / its mean over the 200 closes ending on the day); NaN before 200 closes'),
   col('levels', 'spy_close', 'SPY adjusted close, USD', true),
+  col('levels', 'spy_open', 'SPY adjusted open, USD (where the published performance trades)', true),
   col('levels', 'ret_spy', 'SPY daily simple return (the dividend-adjusted alternative)', true),
   col('levels', 'gold_close', 'GLD close, USD (from 2004-11-18)', true),
   col('levels', 'ret_gold', 'GLD daily simple return (from 2004-11-19)', true),

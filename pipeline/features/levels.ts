@@ -1,11 +1,15 @@
 /**
  * Daily levels on the trading calendar, strictly point in time: for each calendar day t and each series,
- * the latest non-missing observation with `usable_from <= t` (a DuckDB ASOF join on `usable_from`).
- * A Wednesday H.4.1 value is therefore seen from Thursday on, and the Wednesday itself still sees the
- * week before.
+ * the latest non-missing observation with `usable_from <= t` (a DuckDB ASOF join on `usable_from`), that is
+ * the latest value released by the time day t is published (06:30 New York the next trading day; see
+ * `../release/`). A Wednesday H.4.1 value, out on Thursday afternoon, is seen from Thursday on; the
+ * Treasury yields, the high-yield spread, the VIX and the reverse repo of day t − 1 on day t; the dollar of
+ * last week's days from the Monday it is published (H.10); market closes on their own day. Values released
+ * together (a week of H.10 rates) share their `usable_from`: the latest date among them is the one seen.
  *
  * Three rules beyond "latest usable value":
- * - RRP before daily operations (RRP_DAILY_FROM): the value of that very day, else 0 (no operation).
+ * - RRP before daily operations (RRP_DAILY_FROM): the operation just released (usable from that very day),
+ *   else 0 (no operation).
  * - The 10Y−2Y curve is T10Y2Y, unless DGS10 and DGS2 both have a newer observation than T10Y2Y: then
  *   DGS10 − DGS2 rounded to 2 decimals (FRED's T10Y2Y is that difference at 2 decimals; in the bundled
  *   data the two agree on every day since 1996, so this only bridges a late T10Y2Y).
@@ -17,14 +21,18 @@ import { queryRows, sqlDate, sqlString } from '../ingest/duckdb.js';
 import { DOLLAR_SPLICE, RRP_DAILY_FROM } from './params.js';
 
 /** The usable, non-missing observations of one series, as a joinable subquery. */
-const usable = (series: string): string => `(SELECT date, value, usable_from FROM pit WHERE series = ${sqlString(series)} AND value IS NOT NULL)`;
+const usable = (series: string): string => `(SELECT date, value, usable_from, open FROM pit WHERE series = ${sqlString(series)} AND value IS NOT NULL)`;
 
-/** `ASOF LEFT JOIN` of one series onto the calendar: the alias carries that day's latest usable `value` and its `date`. */
-const asof = (series: string, alias: string): string => `ASOF LEFT JOIN ${usable(series)} AS ${alias} ON c.date >= ${alias}.usable_from`;
+/**
+ * `ASOF LEFT JOIN` of one series onto the calendar: the alias carries that day's latest usable `value` and its
+ * `date`. Rows released together (an H.10 week) share a `usable_from`, and an ASOF join picks any one of equal
+ * keys, so only the latest date of each `usable_from` is joined.
+ */
+const asof = (series: string, alias: string): string => `ASOF LEFT JOIN (SELECT * FROM ${usable(series)} QUALIFY row_number() OVER (PARTITION BY usable_from ORDER BY date DESC) = 1) AS ${alias} ON c.date >= ${alias}.usable_from`;
 
-/** Close and simple return of an instrument on its own trading days. */
+/** Close, open and simple return of an instrument on its own trading days. */
 const instrument = (series: string): string => `
-  (SELECT date, value AS close, value / lag(value) OVER (ORDER BY date) - 1 AS ret FROM ${usable(series)})`;
+  (SELECT date, value AS close, open, value / lag(value) OVER (ORDER BY date) - 1 AS ret FROM ${usable(series)})`;
 
 const SPLICE_RATIO = `(${DOLLAR_SPLICE.DTWEXBGS}::DOUBLE / ${DOLLAR_SPLICE.DTWEXB}::DOUBLE)`;
 
@@ -35,7 +43,7 @@ SELECT
   walcl.value AS walcl_mn,
   tga.value AS wtregen_mn,
   CASE WHEN c.date < ${sqlDate(RRP_DAILY_FROM)}
-       THEN CASE WHEN rrp.date = c.date THEN rrp.value ELSE 0 END
+       THEN CASE WHEN rrp.usable_from = c.date THEN rrp.value ELSE 0 END
        ELSE rrp.value END AS rrp_bn,
   dgs10.value AS ust10y_pct,
   CASE WHEN t10y2y.value IS NOT NULL AND (dgs10.date IS NULL OR dgs2.date IS NULL OR t10y2y.date >= greatest(dgs10.date, dgs2.date))
@@ -45,7 +53,7 @@ SELECT
   vix.value AS vix,
   coalesce(bgs.value, b.value * ${SPLICE_RATIO}) AS dollar,
   gspc.close AS equity_close, gspc.ret AS ret_equity,
-  spy.close AS spy_close, spy.ret AS ret_spy,
+  spy.close AS spy_close, spy.open AS spy_open, spy.ret AS ret_spy,
   gld.close AS gold_close, gld.ret AS ret_gold
 FROM calendar AS c
 ${asof('WALCL', 'walcl')}

@@ -10,16 +10,19 @@
  * out of it so slowly that it would use the whole iteration cap: on 5,800 × 4 synthetic data, half the cold
  * restarts did, and a fit took 2–10 s instead of well under one.
  *
- * Starting points:
+ * Starting points (`starts` lists them one by one; without it, cold restarts, or the warm start and perturbations):
  * - cold: restart r is a k-means++ clustering (init.ts) with its own seed `deriveSeed(seed, r)`, so a restart's
  *   start does not depend on how many restarts come before it;
+ * - farthest, quantile: a k-means clustering seeded without randomness (init.ts), the same for every seed; the
+ *   walk-forward uses these and the warm start only, so its fits do not depend on the seed;
  * - warm (`warmStart`, for walk-forward refits): restart 0 starts from the previous model itself, restarts
  *   1…restarts−1 from seeded perturbations of it. The result is relabelled to match the previous model's
  *   states (matching.ts), so labels carry over between refits. A warm start near the optimum converges in a
  *   few iterations; pass `restarts: 1` for the cheapest refit.
  *
- * Deterministic for a given seed: all randomness comes from pipeline/random.ts, the arithmetic is in a fixed
- * order, and ties between restarts go to the lower index, so the same inputs give the same model bit for bit.
+ * Deterministic for a given seed, and for any seed when no start is `cold` or `perturbed`: all randomness comes
+ * from pipeline/random.ts, the arithmetic is in a fixed order, and ties between restarts go to the lower index,
+ * so the same inputs give the same model bit for bit.
  *
  * `stationaryDistribution` and `expectedDuration` (chain.ts) are re-exported here, as the pipeline reads them
  * beside the fit.
@@ -27,7 +30,7 @@
 import { createRng, deriveSeed } from '../random.js';
 import { baumWelch, type EmRun, type EmSettings } from './baum-welch.js';
 import { HmmError, invalidArgument, type HmmErrorCode } from './errors.js';
-import { kmeansModel, perturbModel } from './init.js';
+import { deterministicKmeansModel, kmeansModel, perturbModel } from './init.js';
 import { matchStates, permuteModel } from './matching.js';
 import { validateModel, validateObservations, type GaussianHmm, type Observations } from './model.js';
 import type { StartProbMode } from './transition-update.js';
@@ -58,6 +61,13 @@ export interface FitOptions {
   startProb: StartProbMode;
   /** A previous model to start from (walk-forward refits); see the module comment. */
   warmStart?: GaussianHmm;
+  /**
+   * The starting point of each restart, in order, in place of the default ones (`restarts` is then its
+   * length): `cold` (seeded k-means++), `farthest` and `quantile` (k-means seeded without randomness,
+   * init.ts), `warm` (`warmStart` itself), `perturbed` (a seeded perturbation of it). Only `cold` and
+   * `perturbed` read the seed.
+   */
+  starts?: readonly StartKind[];
   /** Screens restarts elsewhere (a second thread, screen-thread.ts); by default one after another here. */
   screenRunner?: ScreenRunner;
 }
@@ -68,7 +78,7 @@ export type ScreenOutcome = { run: EmRun } | { failure: { code: HmmErrorCode; me
 /** Screens the restarts `indexes` of a fit with options `o`, each exactly as `screenRestart` does. */
 export type ScreenRunner = (X: Observations, o: FitOptions, indexes: number[]) => ScreenOutcome[];
 
-export const DEFAULT_FIT_OPTIONS: Readonly<Omit<FitOptions, 'warmStart' | 'screenRunner'>> = Object.freeze({
+export const DEFAULT_FIT_OPTIONS: Readonly<Omit<FitOptions, 'warmStart' | 'screenRunner' | 'starts'>> = Object.freeze({
   K: 4,
   restarts: 8,
   maxIter: 200,
@@ -80,9 +90,13 @@ export const DEFAULT_FIT_OPTIONS: Readonly<Omit<FitOptions, 'warmStart' | 'scree
   startProb: 'estimate',
 });
 
+/** Where a restart starts: see `FitOptions.starts`. */
+export type StartKind = 'cold' | 'farthest' | 'quantile' | 'warm' | 'perturbed';
+const START_KINDS: readonly StartKind[] = ['cold', 'farthest', 'quantile', 'warm', 'perturbed'];
+
 export interface RestartSummary {
-  /** `cold` (k-means++), `warm` (the previous model) or `perturbed` (a perturbation of it). */
-  start: 'cold' | 'warm' | 'perturbed';
+  /** `cold` (k-means++), `farthest` or `quantile` (deterministic k-means), `warm` (the previous model) or `perturbed` (a perturbation of it). */
+  start: StartKind;
   /** Log-likelihood where the run stopped (after screening, or at the end for the winner); −∞ if it failed. */
   logLikelihood: number;
   iterations: number;
@@ -105,6 +119,11 @@ export interface FitResult {
 
 function resolveOptions(options: Partial<FitOptions>): FitOptions {
   const o: FitOptions = { ...DEFAULT_FIT_OPTIONS, ...options };
+  if (o.starts !== undefined) {
+    if (o.starts.length === 0 || o.starts.some((k) => !START_KINDS.includes(k))) throw invalidArgument('options.starts', `expected a non-empty list of ${START_KINDS.join(', ')}, got ${String(o.starts)}`);
+    if (!o.warmStart && o.starts.some((k) => k === 'warm' || k === 'perturbed')) throw invalidArgument('options.starts', 'warm and perturbed starts need options.warmStart');
+    o.restarts = o.starts.length;
+  }
   const check = (ok: boolean, name: keyof FitOptions, expected: string, value: unknown): void => {
     if (!ok) throw invalidArgument(`options.${name}`, `expected ${expected}, got ${String(value)}`);
   };
@@ -130,7 +149,7 @@ function isNumericalFailure(error: unknown): error is HmmError {
 }
 
 const emSettings = (o: FitOptions): EmSettings => ({ maxIter: o.maxIter, tol: o.tol, covFloor: o.covFloor, tiedCovariance: o.tiedCovariance, startProb: o.startProb });
-const startOf = (o: FitOptions, r: number): RestartSummary['start'] => (o.warmStart ? (r === 0 ? 'warm' : 'perturbed') : 'cold');
+const startOf = (o: FitOptions, r: number): StartKind => o.starts?.[r] ?? (o.warmStart ? (r === 0 ? 'warm' : 'perturbed') : 'cold');
 
 /**
  * Restart `r` of a fit, screened: its starting point (from its own seed, see the module comment) and at most
@@ -145,9 +164,11 @@ export function screenRestart(X: Observations, o: FitOptions, r: number): Screen
     const initial =
       start === 'cold'
         ? kmeansModel(X, o.K, rng, initSettings)
-        : start === 'warm'
-          ? o.warmStart!
-          : perturbModel(o.warmStart!, X, rng, initSettings);
+        : start === 'farthest' || start === 'quantile'
+          ? deterministicKmeansModel(X, o.K, start, initSettings)
+          : start === 'warm'
+            ? o.warmStart!
+            : perturbModel(o.warmStart!, X, rng, initSettings);
     return { run: baumWelch(X, initial, { ...emSettings(o), maxIter: Math.min(o.screenIter, o.maxIter) }) };
   } catch (error) {
     if (!isNumericalFailure(error)) throw error;

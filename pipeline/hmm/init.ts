@@ -1,6 +1,7 @@
 /**
- * Starting points for EM: a seeded k-means++ initialisation for a cold fit, and seeded perturbations of a
- * previous model for a warm (walk-forward) refit.
+ * Starting points for EM: a seeded k-means++ initialisation for a cold fit, k-means seeded without randomness
+ * (farthest points, or quantiles of the first column) for a cold start that does not depend on a seed, and
+ * seeded perturbations of a previous model for a warm refit.
  *
  * k-means++ (D. Arthur and S. Vassilvitskii, "k-means++: the advantages of careful seeding", SODA 2007): the
  * first centre uniformly at random, each further centre drawn with probability proportional to the squared
@@ -40,8 +41,8 @@ function squaredDistance(a: ArrayLike<number>, b: ArrayLike<number>, d: number):
   return s;
 }
 
-/** k-means++ seeding followed by Lloyd's iterations; returns the cluster of each row. */
-export function kmeans(Z: readonly Float64Array[], K: number, rng: Rng, maxIter = 100): Int32Array {
+/** k-means++ seeding (Arthur and Vassilvitskii): K centres drawn from the rows of Z. */
+export function kmeansPlusPlusCentres(Z: readonly Float64Array[], K: number, rng: Rng): Float64Array[] {
   const T = Z.length;
   const d = Z[0]!.length;
   const centres: Float64Array[] = [Float64Array.from(Z[rng.int(T)]!)];
@@ -64,6 +65,59 @@ export function kmeans(Z: readonly Float64Array[], K: number, rng: Rng, maxIter 
     centres.push(centre);
     for (let t = 0; t < T; t++) nearest[t] = Math.min(nearest[t]!, squaredDistance(Z[t]!, centre, d));
   }
+  return centres;
+}
+
+/**
+ * Deterministic seeding by farthest points (T. F. Gonzalez, "Clustering to minimize the maximum intercluster
+ * distance", Theor. Comput. Sci. 38, 1985, on top of k-means as in I. Katsavounidis, C.-C. J. Kuo and Z. Zhang,
+ * IEEE Signal Process. Lett. 1, 1994): the first centre is the row farthest from the column means, each further
+ * centre the row farthest from the centres chosen so far; ties go to the earlier row. No randomness.
+ */
+export function farthestPointCentres(Z: readonly Float64Array[], K: number): Float64Array[] {
+  const T = Z.length;
+  const d = Z[0]!.length;
+  const mean = new Float64Array(d);
+  for (const z of Z) for (let j = 0; j < d; j++) mean[j] = mean[j]! + z[j]! / T;
+  const nearest = Float64Array.from(Z, (z) => squaredDistance(z, mean, d));
+  const centres: Float64Array[] = [];
+  while (centres.length < K) {
+    let pick = 0;
+    for (let t = 1; t < T; t++) if (nearest[t]! > nearest[pick]!) pick = t;
+    const centre = Float64Array.from(Z[pick]!);
+    centres.push(centre);
+    for (let t = 0; t < T; t++) nearest[t] = centres.length === 1 ? squaredDistance(Z[t]!, centre, d) : Math.min(nearest[t]!, squaredDistance(Z[t]!, centre, d));
+  }
+  return centres;
+}
+
+/**
+ * Deterministic seeding by quantiles of the first column: the rows sorted by it (ties by row) and cut into K
+ * groups of equal size, each group's mean a centre. On PCA factors the first column is the first factor.
+ */
+export function quantileCentres(Z: readonly Float64Array[], K: number): Float64Array[] {
+  const T = Z.length;
+  const d = Z[0]!.length;
+  const order = Array.from({ length: T }, (_, t) => t).sort((a, b) => Z[a]![0]! - Z[b]![0]! || a - b);
+  return Array.from({ length: K }, (_, k) => {
+    const from = Math.floor((k * T) / K);
+    const to = Math.floor(((k + 1) * T) / K);
+    const c = new Float64Array(d);
+    for (let i = from; i < to; i++) for (let j = 0; j < d; j++) c[j] = c[j]! + Z[order[i]!]![j]! / Math.max(1, to - from);
+    return c;
+  });
+}
+
+/** k-means++ seeding followed by Lloyd's iterations; returns the cluster of each row. */
+export function kmeans(Z: readonly Float64Array[], K: number, rng: Rng, maxIter = 100): Int32Array {
+  return lloyd(Z, kmeansPlusPlusCentres(Z, K, rng), maxIter);
+}
+
+/** Lloyd's iterations from the given centres (which it moves); returns the cluster of each row. */
+export function lloyd(Z: readonly Float64Array[], centres: Float64Array[], maxIter = 100): Int32Array {
+  const T = Z.length;
+  const d = Z[0]!.length;
+  const K = centres.length;
   const labels = new Int32Array(T).fill(-1);
   for (let iter = 0; iter < maxIter; iter++) {
     let changed = false;
@@ -130,12 +184,25 @@ function moments(X: Observations, d: number, member: (t: number) => boolean): { 
   return { mean, cov, n };
 }
 
+/** How a cold start places its first k-means centres: seeded k-means++, or one of the deterministic seedings. */
+export type ColdSeeding = 'kmeans++' | 'farthest' | 'quantile';
+
 /** A cold-start model from a seeded k-means++ clustering of X. */
 export function kmeansModel(X: Observations, K: number, rng: Rng, settings: InitSettings): GaussianHmm {
+  return clusterModel(X, K, settings, (Z) => kmeansPlusPlusCentres(Z, K, rng));
+}
+
+/** A cold-start model from a k-means clustering of X seeded without randomness (`farthest` or `quantile`). */
+export function deterministicKmeansModel(X: Observations, K: number, seeding: Exclude<ColdSeeding, 'kmeans++'>, settings: InitSettings): GaussianHmm {
+  return clusterModel(X, K, settings, (Z) => (seeding === 'farthest' ? farthestPointCentres(Z, K) : quantileCentres(Z, K)));
+}
+
+/** The model of a k-means clustering of standardised X whose first centres `seed` places. */
+function clusterModel(X: Observations, K: number, settings: InitSettings, seed: (Z: Float64Array[]) => Float64Array[]): GaussianHmm {
   const d = X[0]!.length;
   const { mean, sd } = columnMoments(X, d);
   const Z = X.map((row) => Float64Array.from({ length: d }, (_, j) => (row[j]! - mean[j]!) / sd[j]!));
-  const labels = kmeans(Z, K, rng);
+  const labels = lloyd(Z, seed(Z));
   const global = moments(X, d, () => true);
   const pooled = new Float64Array(d * d);
   const means: Float64Array[] = [];

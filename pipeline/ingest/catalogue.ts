@@ -8,6 +8,8 @@
  * this table, so a rule written here holds for bundled and fetched data alike.
  */
 
+import type { ReleaseRule } from '../release/rules.js';
+
 /**
  * File layouts, by their header:
  * - `fred`: `date,value`, the FRED API export of the source repositories; missing value = empty field.
@@ -28,15 +30,12 @@ export interface SeriesSpec {
   /** The text that marks a missing value in the file; `null`: the layout has none and a gap is an error. */
   missingMarker: string | null;
   /**
-   * Publication lag in calendar days: `usable_from = date + lagDays`. H.4.1 (WALCL, WTREGEN) describes a
-   * Wednesday and is released on Thursday, so 1; daily closes and the FRBNY RRP result are known on the day, so 0.
+   * When a value dated d becomes public (its publisher's calendar, cited in the rule's `source`): the pipeline
+   * uses it only from the first trading day published after that instant (`../release/usable-from.ts`), and a
+   * series is current until its next row's release, so the calendar ends where the first required series
+   * would next publish (`../calendar.ts`).
    */
-  lagDays: 0 | 1;
-  /**
-   * Days after its date that an observation stays the current one, if nothing newer came: 7 for a weekly
-   * series (next Wednesday), 0 for a daily one. The calendar ends where the first required series runs out.
-   */
-  coverDays: 0 | 7;
+  release: ReleaseRule;
   /**
    * Start rule: the calendar starts on the first day every group has a usable value; series of one group
    * (the spliced dollar) need only one member. `null`: the series does not hold the start back (RRP, which
@@ -44,7 +43,7 @@ export interface SeriesSpec {
    */
   startGroup: string | null;
   /**
-   * Whether the calendar ends when this series runs out. Members of one start group count together: the
+   * Whether the calendar ends when this series runs out (its next row would be out). Members of one start group count together: the
    * group is current while any of its members is (the dollar through DTWEXB before 2006, DTWEXBGS after).
    * False for the optional instruments and for T10Y2Y, which DGS10 − DGS2 can stand in for.
    */
@@ -133,16 +132,54 @@ export const LAYOUTS: Record<Layout, { header: (id: string) => string[]; valueCo
   yfinance: { header: () => ['date', 'open', 'high', 'low', 'close', 'volume'], valueColumn: () => 'close' },
 };
 
+const NEW_YORK = 'America/New_York';
+
+/**
+ * The release rules, each from its publisher's calendar. Where the pipeline reads a copy (FRED) that may
+ * trail the publisher, the rule is the later of the two, so the live nightly run always has what the history
+ * assumed it had.
+ */
+export const RELEASES = {
+  h41: {
+    kind: 'business_days', lag: 1, calendar: 'fed', time: '16:30', timeZone: NEW_YORK,
+    source: 'H.4.1 "Factors Affecting Reserve Balances": published weekly on Thursday at 4:30 p.m. ET with the levels of the Wednesday before, on the next business day when Thursday is a holiday (federalreserve.gov/releases/h41/, "Release dates")',
+  },
+  h15: {
+    kind: 'business_days', lag: 1, calendar: 'fed', time: '16:15', timeZone: NEW_YORK,
+    source: 'H.15 "Selected Interest Rates": "published at 4:15pm every business day (excluding holidays)", with the Treasury rates of the business day before (federalreserve.gov/releases/h15/ and its data-download announcements, e.g. 2023-09-14: rates "with an as-of date of September 12" are those "published on Wednesday, September 13")',
+  },
+  ice: {
+    kind: 'business_days', lag: 1, calendar: 'fed', time: '16:30', timeZone: NEW_YORK,
+    source: 'ICE BofA index data reach FRED the business day after their date (FRED, "ICE BofA US High Yield Index Option-Adjusted Spread", release "ICE BofA Indices", daily update); taken as out by 4:30 p.m. ET that day',
+  },
+  vix: {
+    kind: 'business_days', lag: 1, calendar: 'fed', time: '16:30', timeZone: NEW_YORK,
+    source: 'Cboe publishes the VIX close at 4:15 p.m. ET on the day (cboe.com, VIX index); FRED, which the pipeline reads, posts it with its next business day\'s update (release "CBOE Market Statistics"); the later of the two',
+  },
+  rrp: {
+    kind: 'business_days', lag: 1, calendar: 'fed', time: '16:30', timeZone: NEW_YORK,
+    source: 'The New York Fed publishes each overnight reverse repo operation\'s result at about 1:15 p.m. ET on the day (newyorkfed.org, "Reverse Repo Operations"); FRED\'s copy, which the pipeline reads, is taken as out on the next business day, the later of the two',
+  },
+  h10: {
+    kind: 'weekly', weekday: 1, calendar: 'fed', time: '16:15', timeZone: NEW_YORK,
+    source: 'H.10 "Foreign Exchange Rates": the daily rates of a week are published on the Monday after, at 4:15 p.m. ET, on the next business day when Monday is a holiday (federalreserve.gov/releases/h10/, "Release dates")',
+  },
+  close: {
+    kind: 'business_days', lag: 0, calendar: 'nyse', time: '16:30', timeZone: NEW_YORK,
+    source: 'The NYSE closes at 4:00 p.m. ET; the day\'s closing prices (and its open) are public from then on (Yahoo Finance\'s daily bar); taken as out by 4:30 p.m. ET',
+  },
+} as const satisfies Record<string, ReleaseRule>;
+
 type DailyOptions = Partial<Pick<SeriesSpec, 'startGroup' | 'bindsEnd' | 'rhythm' | 'missingRun'>>;
 
-const fredDaily = (id: string, unit: string, description: string, bounds: ValueBounds, options: DailyOptions = {}): SeriesSpec => ({
-  id, file: `${id}.csv`, layout: 'fred', source: 'fred', unit, frequency: 'daily', missingMarker: '', lagDays: 0, coverDays: 0,
+const fredDaily = (id: string, unit: string, description: string, release: ReleaseRule, bounds: ValueBounds, options: DailyOptions = {}): SeriesSpec => ({
+  id, file: `${id}.csv`, layout: 'fred', source: 'fred', unit, frequency: 'daily', missingMarker: '', release,
   startGroup: options.startGroup === undefined ? id : options.startGroup, bindsEnd: options.bindsEnd ?? true, description,
   bounds, rhythm: options.rhythm ?? FRED_DAILY, missingRun: options.missingRun ?? DAILY_MISSING,
 });
 
 const h41Weekly = (id: string, description: string, bounds: ValueBounds): SeriesSpec => ({
-  id, file: `${id}.csv`, layout: 'fred', source: 'fred', unit: 'millions of USD', frequency: 'weekly', missingMarker: '', lagDays: 1, coverDays: 7,
+  id, file: `${id}.csv`, layout: 'fred', source: 'fred', unit: 'millions of USD', frequency: 'weekly', missingMarker: '', release: RELEASES.h41,
   startGroup: id, bindsEnd: true, description, bounds, rhythm: H41_WEEKLY,
   // WTREGEN's rows before its first value (1986-2002) are empty; after it, H.4.1 has a value every week.
   missingRun: { max: 0, from: null, why: 'H.4.1 has a value every week once a series has begun' },
@@ -152,7 +189,7 @@ const PRICES: ValueBounds = { min: 0, minExclusive: true, whyMin: 'a price is po
 
 const yahoo = (id: string, description: string, required: boolean): SeriesSpec => ({
   id, file: `${id}.csv`, layout: 'yfinance', source: 'yahoo', unit: required ? 'index points' : 'USD per share', frequency: 'daily', missingMarker: null,
-  lagDays: 0, coverDays: 0, startGroup: required ? id : null, bindsEnd: required, description, bounds: PRICES, rhythm: NYSE_DAYS, missingRun: null,
+  release: RELEASES.close, startGroup: required ? id : null, bindsEnd: required, description, bounds: PRICES, rhythm: NYSE_DAYS, missingRun: null,
 });
 
 // Bounds are wide on purpose: they catch a sign, a unit (basis points for percent, millions for billions)
@@ -176,29 +213,29 @@ export const CATALOGUE: readonly SeriesSpec[] = [
   }),
   // Before daily operations, a missing RRP value is a day without an operation (0), so RRP never holds
   // the start back (see RRP_DAILY_FROM in the liquidity features), and long runs of empty days are normal.
-  fredDaily('RRPONTSYD', 'billions of USD', 'Overnight reverse repo, Treasuries sold by the Fed in temporary OMOs (FRBNY)', {
+  fredDaily('RRPONTSYD', 'billions of USD', 'Overnight reverse repo, Treasuries sold by the Fed in temporary OMOs (FRBNY)', RELEASES.rrp, {
     min: 0, whyMin: 'an amount of operations is never negative (0 is a real value)',
     max: 10_000, whyMax: 'more than the Fed\'s whole balance sheet: a value in millions, not billions',
   }, { startGroup: null, missingRun: { ...DAILY_MISSING, from: '2013-09-23', why: 'daily operations since 2013-09-23; before, most days had none' } }),
-  fredDaily('DGS10', 'percent', '10-year Treasury constant-maturity yield (H.15)', YIELD),
-  fredDaily('DGS2', 'percent', '2-year Treasury constant-maturity yield (H.15)', YIELD),
+  fredDaily('DGS10', 'percent', '10-year Treasury constant-maturity yield (H.15)', RELEASES.h15, YIELD),
+  fredDaily('DGS2', 'percent', '2-year Treasury constant-maturity yield (H.15)', RELEASES.h15, YIELD),
   // DGS10 − DGS2 stands in for a late T10Y2Y (features/levels.ts), so T10Y2Y neither starts nor ends the calendar.
-  fredDaily('T10Y2Y', 'percentage points', '10-year minus 2-year Treasury constant-maturity spread', {
+  fredDaily('T10Y2Y', 'percentage points', '10-year minus 2-year Treasury constant-maturity spread', RELEASES.h15, {
     min: -10, whyMin: 'a difference of two yields that has stayed within -2.41 and 2.91 since 1980',
     max: 10, whyMax: 'a difference of two yields that has stayed within -2.41 and 2.91 since 1980',
   }, { startGroup: null, bindsEnd: false }),
-  fredDaily('BAMLH0A0HYM2', 'percent', 'ICE BofA US High Yield Index option-adjusted spread', {
+  fredDaily('BAMLH0A0HYM2', 'percent', 'ICE BofA US High Yield Index option-adjusted spread', RELEASES.ice, {
     min: 0, minExclusive: true, whyMin: 'high-yield bonds pay more than Treasuries',
     max: 40, whyMax: 'the spread peaked at 21.82 % (2008-12-15); above 40 the value is in basis points',
   }, { rhythm: { kind: 'weekdays', monthEndWeekends: true, why: 'a row for every weekday, and ICE marks every month end, a weekend one too' } }),
-  fredDaily('VIXCLS', 'index', 'Cboe Volatility Index (VIX), close', {
+  fredDaily('VIXCLS', 'index', 'Cboe Volatility Index (VIX), close', RELEASES.vix, {
     min: 5, whyMin: 'VIX has never closed below 9.14',
     max: 150, whyMax: 'VIX has never closed above 82.69 (2020-03-16)',
   }),
-  fredDaily('DTWEXBGS', 'index, Jan 2006 = 100', 'Nominal broad U.S. dollar index, goods and services (H.10)', DOLLAR, { startGroup: 'dollar' }),
+  fredDaily('DTWEXBGS', 'index, Jan 2006 = 100', 'Nominal broad U.S. dollar index, goods and services (H.10)', RELEASES.h10, DOLLAR, { startGroup: 'dollar' }),
   {
     id: 'DTWEXB', file: 'DTWEXB.csv', layout: 'fred_named', source: 'fred', unit: 'index, Jan 1997 = 100', frequency: 'daily', missingMarker: '',
-    lagDays: 0, coverDays: 0, startGroup: 'dollar', bindsEnd: true,
+    release: RELEASES.h10, startGroup: 'dollar', bindsEnd: true,
     description: 'Trade-weighted U.S. dollar index, broad, goods (H.10); discontinued 2019, spliced onto DTWEXBGS before 2006',
     bounds: DOLLAR, rhythm: FRED_DAILY, missingRun: DAILY_MISSING,
   },

@@ -8,7 +8,8 @@
  * parsed, so writing a fetched series back to CSV never re-rounds a number.
  * Reference: https://fred.stlouisfed.org/docs/api/fred/series_observations.html
  */
-import { addDays, isIsoDate, isPlainDecimal, LAYOUTS, type SeriesSpec } from './catalogue.js';
+import { usableFrom } from '../release/usable-from.js';
+import { isIsoDate, isPlainDecimal, LAYOUTS, type SeriesSpec } from './catalogue.js';
 
 /** One observation as FRED sends it: `value` is decimal text, or `"."` when missing. */
 export interface FredObservation {
@@ -55,7 +56,7 @@ export function toObsRows(spec: SeriesSpec, observations: readonly FredObservati
     series: spec.id,
     date,
     value: value === FRED_MISSING ? null : Number(value),
-    usable_from: addDays(date, spec.lagDays),
+    usable_from: usableFrom(spec.release, date),
   }));
 }
 

@@ -2,11 +2,13 @@
  * The DuckDB loader: reads every catalogue file with `read_csv` (explicit column types, the file's own
  * missing-value marker, no sniffing) into one long table
  *
- *   obs(series VARCHAR, date DATE, value DOUBLE, usable_from DATE)
+ *   obs(series VARCHAR, date DATE, value DOUBLE, usable_from DATE, open DOUBLE)
  *
  * with one row per file row. A missing value stays as a row with `value` NULL: it says the publisher has
  * reached that date (a holiday), which the calendar uses to tell a late series from a quiet day.
- * `usable_from = date + lagDays` is the point-in-time rule (see `catalogue.ts`).
+ * `usable_from` is the first trading day published after the value's release under its series' release rule
+ * (`catalogue.ts`, `../release/usable-from.ts`): the point-in-time rule every later stage applies with plain
+ * date comparisons.
  *
  * Before anything is loaded, every file is validated (check-dir.ts, validate.ts): one problem anywhere
  * stops the load with one `data_invalid` error that lists every problem, by file and line. The loader
@@ -18,7 +20,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { TradesealError } from '../../src/errors.js';
 import { CATALOGUE, LAYOUTS, type SeriesSpec } from './catalogue.js';
 import { assertNoProblems, readDataFiles, validateDataFiles } from './check-dir.js';
-import { queryRows, sqlString } from './duckdb.js';
+import { usableFrom } from '../release/usable-from.js';
+import { queryColumns, queryRows, sqlString } from './duckdb.js';
 
 export interface InputFile {
   id: string;
@@ -63,6 +66,7 @@ export async function loadObservations(conn: DuckDBConnection, dataDir: string, 
   assertNoProblems(validateDataFiles(files), `the data files in ${dataDir} break their rules`);
   await insertAll(conn, files);
   await checkObservations(conn, catalogue);
+  await assignReleases(conn, catalogue);
   return files.map(({ spec, bytes }) => {
     const data = bytes ?? Buffer.alloc(0);
     return { id: spec.id, file: spec.file, sha256: createHash('sha256').update(data).digest('hex'), bytes: data.length };
@@ -71,7 +75,7 @@ export async function loadObservations(conn: DuckDBConnection, dataDir: string, 
 
 /** `obs` with every file's rows, in one statement; if DuckDB refuses it, file by file, to name the file. */
 async function insertAll(conn: DuckDBConnection, files: ReadonlyArray<{ spec: SeriesSpec; path: string }>): Promise<void> {
-  await conn.run('CREATE OR REPLACE TABLE obs (series VARCHAR NOT NULL, date DATE, value DOUBLE, usable_from DATE)');
+  await conn.run('CREATE OR REPLACE TABLE obs (series VARCHAR NOT NULL, date DATE, value DOUBLE, usable_from DATE, open DOUBLE)');
   try {
     await conn.run(`INSERT INTO obs ${files.map(({ spec, path: filePath }) => selectSeries(spec, filePath)).join('\nUNION ALL\n')}`);
   } catch {
@@ -81,7 +85,34 @@ async function insertAll(conn: DuckDBConnection, files: ReadonlyArray<{ spec: Se
 }
 
 const selectSeries = (spec: SeriesSpec, filePath: string): string =>
-  `SELECT ${sqlString(spec.id)}, date, "${LAYOUTS[spec.layout].valueColumn(spec.id)}", date + ${spec.lagDays} FROM ${readCsvSql(spec, filePath)}`;
+  // `open`: a market file's opening price (the published performance trades at the open), NULL for other layouts.
+  `SELECT ${sqlString(spec.id)}, date, "${LAYOUTS[spec.layout].valueColumn(spec.id)}", NULL, ${spec.layout === 'yfinance' ? '"open"' : 'NULL'} FROM ${readCsvSql(spec, filePath)}`;
+
+/**
+ * Fills `usable_from` of every row from its series' release rule. The rules need the
+ * business-day calendars and time zones, so they run here rather than in SQL; the results go back through an
+ * appender and one UPDATE.
+ */
+async function assignReleases(conn: DuckDBConnection, catalogue: readonly SeriesSpec[]): Promise<void> {
+  const { strings, rows } = await queryColumns(conn, "SELECT series, strftime(date, '%Y-%m-%d') AS date FROM obs WHERE date IS NOT NULL", ['series', 'date']);
+  const rules = new Map(catalogue.map((s) => [s.id, s.release]));
+  await conn.run('CREATE OR REPLACE TEMP TABLE obs_release (series VARCHAR, date VARCHAR, usable_from VARCHAR)');
+  const appender = await conn.createAppender('obs_release');
+  const series = strings.series ?? [];
+  const dates = strings.date ?? [];
+  for (let i = 0; i < rows; i++) {
+    const id = series[i] as string;
+    appender.appendVarchar(id);
+    appender.appendVarchar(dates[i] as string);
+    appender.appendVarchar(usableFrom(rules.get(id)!, dates[i] as string));
+    appender.endRow();
+  }
+  appender.closeSync();
+  await conn.run(`
+    UPDATE obs SET usable_from = CAST(r.usable_from AS DATE)
+    FROM obs_release AS r WHERE obs.series = r.series AND obs.date = CAST(r.date AS DATE)`);
+  await conn.run('DROP TABLE obs_release');
+}
 
 /**
  * Appends one file's rows to `obs`. Validated files always parse; if DuckDB still refuses one, the error

@@ -1,8 +1,9 @@
 /**
  * Assembling the published rows from the feature frame and the walk-forward output: a pure function.
- * Every published day is a walk-forward day; its net liquidity, scorecard and market closes (SPY, GLD: the
- * backtest's instruments) come from the same frame row.
+ * Every published day is a walk-forward day; its net liquidity, scorecard and market prices (SPY's open and
+ * close, GLD's close: the backtest's instruments) come from the same frame row.
  */
+import { availableAt } from '../release/publication.js';
 import { trendLabel } from '../features/params.js';
 import type { ModelDay } from '../model/walk-forward.js';
 import { confidence, expectedRemainingDays, mostLikely, persistence, REGIME_ORDER, riskScore } from '../regime/signals.js';
@@ -40,6 +41,7 @@ export function assemble(frame: FrameColumns, days: readonly ModelDay[], before 
   const rrp = col(frame, 'rrp_bn');
   const tga = col(frame, 'tga_bn');
   const spy = col(frame, 'spy_close');
+  const spyOpen = col(frame, 'spy_open');
   const gld = col(frame, 'gold_close');
   const indicatorColumns = ['vix', 'hy_spread_pct', 'curve_10y2y_pp', 'dollar'].map((n) => col(frame, n));
   const gauges = ['growth_momentum', 'inflation_momentum', 'liquidity', 'financial_stress', 'dollar_strength'].map((n) => col(frame, n));
@@ -63,6 +65,7 @@ export function assemble(frame: FrameColumns, days: readonly ModelDay[], before 
     if (!liqTrend) throw new Error(`no net liquidity trend on ${date}`);
     signals.push({
       date,
+      available_at: new Date(availableAt(date)).toISOString(),
       regime: REGIME_ORDER[k]!,
       prob_expansion: probs[0]!, prob_recovery: probs[1]!, prob_tightening: probs[2]!, prob_risk_off: probs[3]!,
       risk_score: riskScore(d.probs),
@@ -81,7 +84,7 @@ export function assemble(frame: FrameColumns, days: readonly ModelDay[], before 
     });
     const [g, inf, liq, fs, usd] = gauges.map((c) => round(c[t] as number, 10));
     scorecard.push({ date, growth_momentum: g!, inflation_momentum: inf!, liquidity: liq!, financial_stress: fs!, dollar_strength: usd! });
-    market.push({ date, spy_close: closeOrNull(spy[t] as number), gld_close: closeOrNull(gld[t] as number) });
+    market.push({ date, spy_open: closeOrNull(spyOpen[t] as number), spy_close: closeOrNull(spy[t] as number), gld_close: closeOrNull(gld[t] as number) });
     const [vix, hy, curve, dollar] = indicatorColumns.map((c) => closeOrNull(c[t] as number));
     indicators.push({ date, vix: vix ?? null, hy_spread_pct: hy ?? null, curve_10y2y_pp: curve ?? null, dollar: dollar ?? null });
   });

@@ -25,7 +25,7 @@ export interface InputRow {
   date: string;
   /** Null: the file's missing-value marker. */
   value: number | null;
-  /** ISO date from which the value may be used (`date + lagDays`). */
+  /** The first trading day whose regime may use the value (its release rule: `ingest/catalogue.ts`, `release/usable-from.ts`). */
   usableFrom: string;
 }
 

@@ -42,7 +42,7 @@ export interface PublishPlan {
 const FIELDS: ReadonlyArray<keyof SignalDay> = [
   'regime', 'prob_expansion', 'prob_recovery', 'prob_tightening', 'prob_risk_off', 'risk_score', 'confidence',
   'persistence_days', 'expected_duration_remaining_days', 'level_bn', 'change_4w_bn', 'liquidity_zscore', 'liquidity_trend',
-  'pc1', 'pc2', 'pc3', 'pc4', 'variance_explained_pct', 'pca_fit_date', 'hmm_fit_date',
+  'pc1', 'pc2', 'pc3', 'pc4', 'variance_explained_pct', 'pca_fit_date', 'hmm_fit_date', 'available_at',
 ];
 
 const same = (a: unknown, b: unknown): boolean =>

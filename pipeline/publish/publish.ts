@@ -72,6 +72,7 @@ export async function publish(conn: postgres.ReservedSql, pub: Publication, repl
       model_version: pub.run.model_version,
       reason: `pipeline run ${pub.run.run_id}`,
       published_by: 'pipeline',
+      available_at: last.available_at,
     });
   });
 }

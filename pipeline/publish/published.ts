@@ -8,9 +8,13 @@ import type { HistoryDay } from '../reports/reports.js';
 import type { PublishedRange } from './plan.js';
 import type { MarketDay, SignalDay } from './types.js';
 
+/** A timestamptz column as the ISO-8601 UTC text the pipeline writes (`2025-11-28T11:30:00.000Z`). */
+export const availableAtText = (column: string): string => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 export const SIGNAL_COLUMNS = `s.date::text as date, s.regime, s.prob_expansion, s.prob_recovery, s.prob_tightening, s.prob_risk_off, s.risk_score,
   s.confidence, s.persistence_days, s.expected_duration_remaining_days, s.level_bn, s.change_4w_bn, s.liquidity_zscore, s.liquidity_trend,
-  s.pc1, s.pc2, s.pc3, s.pc4, s.variance_explained_pct, s.pca_fit_date::text as pca_fit_date, s.hmm_fit_date::text as hmm_fit_date`;
+  s.pc1, s.pc2, s.pc3, s.pc4, s.variance_explained_pct, s.pca_fit_date::text as pca_fit_date, s.hmm_fit_date::text as hmm_fit_date,
+  ${availableAtText('s.available_at')} as available_at`;
 
 export async function publishedRange(sql: Sql): Promise<PublishedRange> {
   const [row] = await sql<Array<{ first: string | null; last: string | null; days: number }>>`
@@ -32,13 +36,14 @@ export async function newestMaker(sql: Sql): Promise<{ seed: number; model_versi
 /** The published history before `before` (all of it when null), oldest first: what a run's reports extend. */
 export async function publishedHistory(sql: Sql, before: string | null): Promise<HistoryDay[]> {
   return sql<HistoryDay[]>`
-    select date::text as date, regime, risk_score, prob_expansion, prob_recovery, prob_tightening, prob_risk_off from signal_days
+    select date::text as date, regime, risk_score, prob_expansion, prob_recovery, prob_tightening, prob_risk_off,
+           ${sql.unsafe(availableAtText('available_at'))} as available_at from signal_days
     where ${before}::date is null or date < ${before}::date order by date`;
 }
 
-/** The published closes before `before` (all when null), oldest first. */
+/** The published prices before `before` (all when null), oldest first. */
 export async function publishedMarket(sql: Sql, before: string | null): Promise<MarketDay[]> {
   return sql<MarketDay[]>`
-    select date::text as date, spy_close, gld_close from market_days
+    select date::text as date, spy_open, spy_close, gld_close from market_days
     where ${before}::date is null or date < ${before}::date order by date`;
 }

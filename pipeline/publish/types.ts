@@ -8,6 +8,11 @@ export type Trend = 'EXPANDING' | 'CONTRACTING' | 'FLAT';
 
 export interface SignalDay {
   date: string;
+  /**
+   * When the day's regime was published (ISO-8601 UTC): 06:30 New York on the next trading day, computed from
+   * the values released by then (pipeline/release/). Null for days published before release-time data.
+   */
+  available_at: string | null;
   regime: Regime;
   prob_expansion: number;
   prob_recovery: number;
@@ -50,9 +55,11 @@ export interface ScorecardDay {
   dollar_strength: number;
 }
 
-/** The closes the backtest and the performance figures are computed from, on each published day. */
+/** The prices the backtest and the performance figures are computed from, on each published day. */
 export interface MarketDay {
   date: string;
+  /** SPY, dividend-adjusted open (where the published performance trades); null where the file has none. */
+  spy_open: number | null;
   /** SPY, dividend-adjusted close; null where the file has none. */
   spy_close: number | null;
   /** GLD close; null before 2004-11-18. */

@@ -1,10 +1,12 @@
 /**
  * The chart data of the interface: the last 730 published days, with the cumulative value of buy-and-hold SPY
- * (`equity500`), of gold (GLD, `gold`) and of the regime strategy (`strategy`), each 100.0 on the window's first
- * day, and the `stats` block over the same window: `sharpe_proxy` (the strategy's annualised Sharpe ratio),
+ * (`equity500`) and of the regime strategy (`strategy`), both executed as ./strategy.ts says (a regime taken at the
+ * first open after it is published, marked to market at the closes, net of the cost), and of gold (GLD, `gold`,
+ * close to close: a reference line, not traded), each 100.0 on the window's first day, and the `stats` block over
+ * the same window: `sharpe_proxy` (the strategy's annualised Sharpe ratio),
  * `max_drawdown` (the strategy's, ≤ 0), `avg_persistence_days`, `strategy_annual_return`, `bh_annual_return`,
- * `total_days`, `regime_distribution` (percent of the window's days per regime). A day without a close keeps the
- * previous value. Pure: published days and the strategy's days in.
+ * `total_days`, `regime_distribution` (percent of the window's days per regime). A day without a return (no
+ * open or close) keeps the previous value. Pure: published days and the strategy's days in.
  */
 import type { Regime } from '../../src/engine/vocabulary.js';
 import { annualReturn, maxDrawdown, sharpeRatio } from '../performance/index.js';

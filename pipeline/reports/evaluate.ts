@@ -1,18 +1,21 @@
 /**
  * A quant's judgement of the published regimes: the regime strategy of the interface against the two
  * baselines it has to beat, buy-and-hold and the 200-day moving-average rule, on exactly the same days
- * (./evaluation-days.ts), with the same figures for each (./evaluation-figures.ts): over the full window, its
+ * (./evaluation-days.ts), each traded at the first open after what it knows and net of the same cost per unit
+ * of exposure change (./execution.ts), with the same figures for each (./evaluation-figures.ts): over the full window, its
  * in-sample and out-of-sample parts (./evaluation-windows.ts), and each calendar year, with the share of days
  * in each regime. The verdict says whether the regime strategy is ahead of the 200-day rule on Sharpe and
  * Calmar over the full window and not behind it on either out of sample; it is information, not a test.
  *
- * Pure: the published days (date, regime; oldest first) and the instrument's closes by date in, figures out.
+ * Pure: the published days (date, regime; oldest first), the instrument's prices by date and the cost in,
+ * figures out.
  * `npm run bench:signal` feeds it what a pipeline run would publish, `tradeseal quant evaluate` what is
  * published.
  */
 import type { Regime } from '../../src/engine/vocabulary.js';
 import { evaluationDays, STRATEGIES, type EvaluatedDay, type PerStrategy } from './evaluation-days.js';
 import { regimeShares, strategyFigures, yearsOf, type StrategyFigures } from './evaluation-figures.js';
+import { evaluationUncertainty, type StatisticsInputs, type WindowUncertainty } from './evaluation-uncertainty.js';
 import { EVALUATION_WINDOWS, fullWindow, intersect, inWindow, WINDOW_NAMES, type DateWindow, type WindowName } from './evaluation-windows.js';
 import type { MarketDay, RegimeDay } from './strategy.js';
 
@@ -46,12 +49,16 @@ export interface Verdict {
 }
 
 export interface Evaluation {
-  /** Every day the inputs allow to evaluate, whatever the windows: a day needs a regime and a close the day before, and 200 closes up to the day before. */
+  /** The cost every strategy's returns are net of: basis points per unit of exposure change. */
+  cost_bps: number;
+  /** Every day the inputs allow to evaluate, whatever the windows: a day needs a regime published before its open, its open and close, a close the day before, and 200 closes up to the day before. */
   evaluable: { first_day: string | null; last_day: string | null; days: number };
   windows: Record<WindowName, WindowEvaluation>;
   /** Each calendar year of the full window that has an evaluated day, oldest first. */
   years: WindowEvaluation[];
   verdict: Verdict;
+  /** How sure the named windows' comparisons are (./evaluation-uncertainty.ts); null when not asked for. */
+  uncertainty: Record<WindowName, WindowUncertainty> | null;
 }
 
 function windowEvaluation(name: string, all: readonly EvaluatedDay[], w: DateWindow): WindowEvaluation {
@@ -81,11 +88,12 @@ export function verdictOf(windows: Record<WindowName, WindowEvaluation>): Verdic
 }
 
 /**
- * The evaluation of `days` (published regimes, oldest first) on `market` (closes by date): `window` is the full
- * window (default 2007-01-01 to 2025-12-31); in-sample and out-of-sample are their parts of it.
+ * The evaluation of `days` (published regimes, oldest first) on `market` (prices by date), net of `costBps` basis
+ * points per unit of exposure change: `window` is the full window (default 2007-01-01 to 2025-12-31); in-sample
+ * and out-of-sample are their parts of it. With `statistics`, also how sure the comparisons are.
  */
-export function evaluate(days: readonly RegimeDay[], market: readonly MarketDay[], window: Partial<DateWindow> = {}): Evaluation {
-  const all = evaluationDays(days, market);
+export function evaluate(days: readonly RegimeDay[], market: readonly MarketDay[], window: Partial<DateWindow>, costBps: number, statistics: StatisticsInputs | null = null): Evaluation {
+  const all = evaluationDays(days, market, costBps);
   const full = fullWindow(window);
   const windows = Object.fromEntries(WINDOW_NAMES.map((name) => [
     name, windowEvaluation(name, all, name === 'full' ? full : intersect(EVALUATION_WINDOWS[name], full)),
@@ -93,9 +101,11 @@ export function evaluate(days: readonly RegimeDay[], market: readonly MarketDay[
   const years = [...new Set(all.filter((d) => inWindow(d.date, full)).map((d) => d.date.slice(0, 4)))]
     .map((year) => windowEvaluation(year, all, intersect({ from: `${year}-01-01`, to: `${year}-12-31` }, full)));
   return {
+    cost_bps: costBps,
     evaluable: { first_day: all[0]?.date ?? null, last_day: all.at(-1)?.date ?? null, days: all.length },
     windows,
     years,
     verdict: verdictOf(windows),
+    uncertainty: statistics === null ? null : evaluationUncertainty(all, windows, statistics),
   };
 }

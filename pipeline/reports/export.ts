@@ -1,7 +1,8 @@
 /**
  * The CSV export of the interface: one row per published day, newest first, in the interface's column order
  * `date, regime, risk_score, equity_exposure, prob_expansion, prob_recovery, prob_tightening, prob_risk_off`,
- * `equity_exposure` as a number (the exposure the day's regime suggests: 1, 0.75, 0.25 or 0; DECISIONS.md).
+ * then `available_at` (when the day was published, ISO-8601 UTC; empty for days published before release-time
+ * data), added last so readers of the interface's columns by position are unaffected; `equity_exposure` as a number (the exposure the day's regime suggests: 1, 0.75, 0.25 or 0; DECISIONS.md).
  * Numbers are written in full (JavaScript's shortest round-trip form), so the file reloads to the same
  * doubles. Written with csv-stringify, RFC 4180, `\n` line ends, a header row.
  */
@@ -9,7 +10,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { Regime } from '../../src/engine/vocabulary.js';
 import { EXPOSURE } from '../regime/signals.js';
 
-export const EXPORT_COLUMNS = ['date', 'regime', 'risk_score', 'equity_exposure', 'prob_expansion', 'prob_recovery', 'prob_tightening', 'prob_risk_off'] as const;
+export const EXPORT_COLUMNS = ['date', 'regime', 'risk_score', 'equity_exposure', 'prob_expansion', 'prob_recovery', 'prob_tightening', 'prob_risk_off', 'available_at'] as const;
 
 /** How many rows an export has unless asked otherwise (the interface's default). */
 export const EXPORT_DEFAULT_LIMIT = 730;
@@ -22,11 +23,12 @@ export interface ExportSource {
   prob_recovery: number;
   prob_tightening: number;
   prob_risk_off: number;
+  available_at: string | null;
 }
 
 /** One CSV line per row (no header), in the given order. */
 export function exportLines(rows: readonly ExportSource[]): string {
-  return stringify(rows.map((r) => [r.date, r.regime, r.risk_score, EXPOSURE[r.regime], r.prob_expansion, r.prob_recovery, r.prob_tightening, r.prob_risk_off]), {
+  return stringify(rows.map((r) => [r.date, r.regime, r.risk_score, EXPOSURE[r.regime], r.prob_expansion, r.prob_recovery, r.prob_tightening, r.prob_risk_off, r.available_at ?? '']), {
     cast: { number: (n) => String(n) },
     record_delimiter: 'unix',
   });

@@ -1,9 +1,10 @@
 /**
  * The 200-day moving-average rule (Faber, "A Quantitative Approach to Tactical Asset Allocation", 2007), the
- * simple trend rule a regime signal has to beat: hold the instrument (exposure 1) on day t when the close of
- * day t − 1 is above the mean of the 200 closes ending on day t − 1 (that close included), else hold nothing
- * (exposure 0). Like the regime strategy it acts a day after what it knows: the close of t − 1 is known at the
- * end of t − 1. "Above" is strict: a close equal to its mean is out.
+ * simple trend rule a regime signal has to beat: hold the instrument (exposure 1) from the open of day t when the
+ * close of day t − 1 is above the mean of the 200 closes ending on day t − 1 (that close included), else hold
+ * nothing (exposure 0). Like the regime strategy it trades at the first price after what it knows: the close of
+ * t − 1 is known at that close, so the position is taken at the open of t (./execution.ts), with the same cost.
+ * "Above" is strict: a close equal to its mean is out.
  *
  * Pure: closes in; for each day that has `length` closes up to and including it, whether its close is above
  * their mean. The mean is summed afresh for each day (no running sum), so it carries no accumulated rounding.

@@ -1,12 +1,13 @@
 /**
  * The performance of the published history (regime-signal-service.md, "Performance"): the regime strategy
- * (strategy.ts: the exposure of the regime published the day before, on SPY's daily simple return) against
- * buy-and-hold SPY, with empyrical's conventions (../performance/): `sharpe` (annualised, rf = 0),
+ * (strategy.ts: each regime's exposure taken at the first SPY open after it is published, marked to market at
+ * the closes, net of `cost_bps` per unit of exposure change, ./execution.ts) against buy-and-hold SPY executed
+ * the same way, with empyrical's conventions (../performance/): `sharpe` (annualised, rf = 0),
  * `max_drawdown` (≤ 0, from the wealth before the first return), `total_return` (∏(1 + r) − 1), `alpha`
- * (geometric, annualised, against buy-and-hold), and `by_regime`: for each regime, the days on which it set
- * the exposure, and SPY's mean daily return, annualised return ((∏(1 + r))^(252/n) − 1) and hit rate (the share
- * of those days with a positive return) on them: what the market did while the model said that regime.
- * Pure: the strategy's days in, the report out.
+ * (geometric, annualised, against buy-and-hold), and `by_regime`: for each regime, the days whose exposure was
+ * taken from it at the open, and buy-and-hold's mean daily return, annualised return ((∏(1 + r))^(252/n) − 1) and
+ * hit rate (the share of those days with a positive return) on them: what the market did while the model said
+ * that regime. Pure: the strategy's days and the cost they are net of in, the report out.
  */
 import type { Regime } from '../../src/engine/vocabulary.js';
 import { alpha, annualReturn, cumReturnsFinal, maxDrawdown, sharpeRatio } from '../performance/index.js';
@@ -25,6 +26,8 @@ export interface PerformanceReport {
   last_day: string | null;
   /** Days with a strategy return (every published day but the first). */
   days: number;
+  /** The cost the strategy's returns are net of: basis points per unit of exposure change. */
+  cost_bps: number;
   sharpe: number | null;
   max_drawdown: number | null;
   total_return: number | null;
@@ -46,7 +49,7 @@ function regimeFigures(returns: Float64Array): RegimePerformance {
   return { days: n, mean_daily_return: sum / n, annualized_return: annualReturn(returns), hit_rate: hits / n };
 }
 
-export function performanceReport(days: readonly StrategyDay[]): PerformanceReport {
+export function performanceReport(days: readonly StrategyDay[], costBps: number): PerformanceReport {
   const strategy = Float64Array.from(days, (d) => d.strategy);
   const market = Float64Array.from(days, (d) => d.market);
   const byRegime = Object.fromEntries(REGIME_ORDER.map((regime) =>
@@ -55,6 +58,7 @@ export function performanceReport(days: readonly StrategyDay[]): PerformanceRepo
     first_day: days[0]?.date ?? null,
     last_day: days.at(-1)?.date ?? null,
     days: days.length,
+    cost_bps: costBps,
     sharpe: sharpeRatio(strategy),
     max_drawdown: maxDrawdown(strategy),
     total_return: cumReturnsFinal(strategy),

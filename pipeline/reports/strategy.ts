@@ -1,24 +1,34 @@
 /**
- * The regime strategy of the interface (PIPELINE.md, "Backtest and performance"): each trading day's equity
- * exposure is the weight of the regime published the day before (expansion 1, recovery 0.75, tightening
- * 0.25, risk_off 0), applied to the base instrument's daily simple return; buy-and-hold is exposure 1.
- * The one-day lag is the honesty rule: a regime published for day t is known only at the end of day t,
- * so it can only set the exposure of day t + 1.
+ * The regime strategy of the interface (PIPELINE.md, "Backtest and performance"), traded as a subscriber could
+ * trade it: the regime of trading day t is published at `available_at(t)` (06:30 New York on the next NYSE
+ * trading day, ../release/publication.ts), and its weight (expansion 1, recovery 0.75, tightening 0.25,
+ * risk_off 0) is taken as SPY exposure at the first SPY open at or after that instant, the open of the next
+ * trading day; it is held until the next published regime is taken at a later open. Buy-and-hold is exposure 1,
+ * bought at the same first open. Both are marked to market at the closes and pay the cost per unit of exposure
+ * change of ./execution.ts, which says how a day's return is made of the overnight gap, the open and the day.
  *
- * Pure: published days (date, regime) and the instrument's closes in; one row per day that has a regime the
- * day before and both closes, out.
+ * The honesty rule: a regime is never applied to a price that was set before it was published.
+ *
+ * Pure: published days (date, regime, and `available_at` when the store has it) and the instrument's prices in;
+ * one row per day that holds a position and has its open, its close and the close of the day before, out.
  */
 import type { Regime } from '../../src/engine/vocabulary.js';
 import { EXPOSURE } from '../regime/signals.js';
+import { availableAt, firstOpenAfter } from '../release/publication.js';
+import { execute, type PriceDay } from './execution.js';
 
 export interface RegimeDay {
   date: string;
   regime: Regime;
   risk_score: number;
+  /** The instant the day's regime was published (ISO-8601, UTC); `availableAt(date)` where a row does not carry it. */
+  available_at?: string | null;
 }
 
 export interface MarketDay {
   date: string;
+  /** The base instrument's open (SPY, dividend-adjusted); null where there is none. */
+  spy_open: number | null;
   /** The base instrument's close (SPY, dividend-adjusted); null where there is none. */
   spy_close: number | null;
   /** Gold's close (GLD); null before 2004-11-18. */
@@ -27,34 +37,78 @@ export interface MarketDay {
 
 export interface StrategyDay {
   date: string;
-  /** The regime in force for this day's exposure: the one published the day before. */
+  /** The regime whose exposure was taken at this day's open: the newest one published before it. */
   held: Regime;
+  /** The exposure taken at this day's open. */
   exposure: number;
-  /** The instrument's simple return from the previous day's close. */
+  /** The exposure held overnight into this day (0 on the first day). */
+  exposure_gap: number;
+  /** |exposure − exposure_gap|, paid for at the open (0 on the first day). */
+  traded: number;
+  /** Buy-and-hold SPY's return on the day, executed the same way (close to close; open to close on the first day). */
   market: number;
+  /** The regime strategy's return on the day, net of the cost. */
   strategy: number;
-  /** Gold's simple return, NaN where either close is missing. */
+  /** Gold's close-to-close simple return (a reference line, not traded), NaN where either close is missing. */
   gold: number;
 }
 
-/**
- * The strategy's days over `days` (published regimes, oldest first) and `market` (closes by date). The first
- * day has no regime before it and is the base of the returns, so it yields no row.
- */
-export function strategyDays(days: readonly RegimeDay[], market: ReadonlyMap<string, MarketDay>): StrategyDay[] {
-  const out: StrategyDay[] = [];
-  for (let i = 1; i < days.length; i++) {
-    const prev = days[i - 1]!;
-    const day = days[i]!;
-    const a = market.get(prev.date);
-    const b = market.get(day.date);
-    if (a?.spy_close == null || b?.spy_close == null) continue;
-    const r = b.spy_close / a.spy_close - 1;
-    const exposure = EXPOSURE[prev.regime];
-    const gold = a.gld_close != null && b.gld_close != null ? b.gld_close / a.gld_close - 1 : Number.NaN;
-    out.push({ date: day.date, held: prev.regime, exposure, market: r, strategy: exposure * r, gold });
+const executionDays = new Map<string, string>();
+
+/** The trading day at whose open the regime of `day` is taken: the first open at or after its `available_at`. */
+export function executionDay(day: Pick<RegimeDay, 'date' | 'available_at'>): string {
+  const key = day.available_at ?? day.date;
+  let out = executionDays.get(key);
+  if (out === undefined) {
+    // Memoised: a backtest over the whole history asks for about 5,000 days on every request.
+    out = firstOpenAfter(day.available_at != null ? Date.parse(day.available_at) : availableAt(day.date));
+    executionDays.set(key, out);
   }
   return out;
+}
+
+/**
+ * For each of `dates` (trading days, oldest first), the published regime whose exposure is taken at its open:
+ * the newest of `days` (oldest first) whose execution day is on or before it; undefined before the first.
+ */
+export function regimePositions(days: readonly RegimeDay[], dates: readonly string[]): Array<Regime | undefined> {
+  const out: Array<Regime | undefined> = [];
+  let k = 0;
+  let current: Regime | undefined;
+  for (const date of dates) {
+    while (k < days.length && executionDay(days[k]!) <= date) current = days[k++]!.regime;
+    out.push(current);
+  }
+  return out;
+}
+
+/** The published days' prices, in their order (null prices where `market` has no row). */
+export const pricesOf = (days: readonly { date: string }[], market: ReadonlyMap<string, MarketDay>): PriceDay[] =>
+  days.map((d) => {
+    const m = market.get(d.date);
+    return { date: d.date, spy_open: m?.spy_open ?? null, spy_close: m?.spy_close ?? null };
+  });
+
+/**
+ * The strategy's days over `days` (published regimes, oldest first) and `market` (prices by date), with a cost
+ * of `costBps` basis points per unit of exposure change. The first published day is the base: the strategy
+ * holds cash at its close, and its regime is taken at the next day's open.
+ */
+export function strategyDays(days: readonly RegimeDay[], market: ReadonlyMap<string, MarketDay>, costBps: number): StrategyDay[] {
+  const prices = pricesOf(days, market);
+  const held = regimePositions(days, prices.map((p) => p.date));
+  const regime = execute(prices, (i) => (held[i] === undefined ? undefined : EXPOSURE[held[i]!]), costBps);
+  const hold = new Map(execute(prices, (i) => (held[i] === undefined ? undefined : 1), costBps).map((d) => [d.date, d.return]));
+  const index = new Map(days.map((d, i) => [d.date, i]));
+  return regime.map((r) => {
+    const i = index.get(r.date)!;
+    const a = market.get(days[i - 1]!.date)?.gld_close;
+    const b = market.get(r.date)?.gld_close;
+    return {
+      date: r.date, held: held[i]!, exposure: r.exposure, exposure_gap: r.exposure_gap, traded: r.traded,
+      market: hold.get(r.date)!, strategy: r.return, gold: a != null && b != null ? b / a - 1 : Number.NaN,
+    };
+  });
 }
 
 /** Wealth from `start` through the returns: `start`, then one value per return. */

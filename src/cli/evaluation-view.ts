@@ -9,6 +9,7 @@ import { STRATEGIES } from '../../pipeline/reports/evaluate.js';
 import { WINDOW_LABELS, WINDOW_NAMES } from '../../pipeline/reports/evaluation-windows.js';
 import { REGIME_ORDER } from '../../pipeline/regime/signals.js';
 import { renderTable, type Cell } from './table.js';
+import { renderUncertainty } from './uncertainty-view.js';
 
 export const STRATEGY_LABELS: Readonly<Record<StrategyName, string>> = { regime: 'regime strategy', ma200: '200-day MA rule', buy_and_hold: 'buy-and-hold' };
 
@@ -59,7 +60,7 @@ export function renderVerdict(e: Evaluation): string {
 export function renderEvaluation(e: Evaluation): string {
   const f = e.windows.full;
   return [
-    `the published regimes on SPY, ${span(f)}: the regime strategy (exposure of the regime published the day before: expansion 1, recovery 0.75, tightening 0.25, risk_off 0) against the 200-day moving-average rule and buy-and-hold, on the same days`,
+    `the published regimes on SPY, ${span(f)}: the regime strategy (each regime's exposure, expansion 1, recovery 0.75, tightening 0.25, risk_off 0, taken at the first open after its publication) against the 200-day moving-average rule and buy-and-hold, on the same days, net of ${e.cost_bps} bp per unit of exposure change`,
     'a day is evaluated when it has the regime of the day before and 200 closes before it; risk-free 0; turnover/yr = sum of |exposure change| per year, changes/yr = position changes per year',
     '',
     renderWindows(e),
@@ -70,6 +71,7 @@ export function renderEvaluation(e: Evaluation): string {
     'share of days in each regime (the regime published that day):',
     renderRegimeShares(e),
     '',
+    ...(e.uncertainty === null ? [] : [renderUncertainty(e), '']),
     `${renderVerdict(e)}. Information, not a test.`,
   ].join('\n');
 }

@@ -12,7 +12,9 @@ export function renderRegimeDistribution(d: Record<Regime, number>): string {
 }
 
 export function renderPerformance(p: PerformanceReport): string {
-  const head = `regime strategy against buy-and-hold SPY, ${p.days} days (${p.first_day ?? '-'} to ${p.last_day ?? '-'})`;
+  // A report published before costs were counted has no cost_bps: it says nothing rather than a wrong cost.
+  const cost = p.cost_bps === undefined ? '' : `, net of ${p.cost_bps} bp per unit of exposure change`;
+  const head = `regime strategy against buy-and-hold SPY, ${p.days} days (${p.first_day ?? '-'} to ${p.last_day ?? '-'})${cost}`;
   const figures = renderTable(['', 'strategy', 'buy-and-hold'], [
     ['sharpe', num(p.sharpe), num(p.benchmark.sharpe)],
     ['annual return', pct(p.annual_return), pct(p.benchmark.annual_return)],
@@ -24,5 +26,5 @@ export function renderPerformance(p: PerformanceReport): string {
     const x = p.by_regime[r];
     return [r, x.days, pct(x.mean_daily_return), pct(x.annualized_return), pct(x.hit_rate)];
   }));
-  return [head, figures, '', 'by regime (the regime published the day before, which set the exposure):', byRegime].join('\n');
+  return [head, figures, '', 'by regime (the regime whose exposure was taken at the day\'s open, the newest published before it):', byRegime].join('\n');
 }

@@ -1,10 +1,12 @@
 /**
  * The README sections generated from code, so documented tables cannot drift from the code that defines
- * them (the settings, the error codes, the policy denial codes and the signal service's tiers).
+ * them (the settings, the error codes, the policy denial codes, the signal service's tiers and the pipeline's
+ * release rules).
  */
 import { settingsTable } from '../config.js';
 import { codesTable } from '../errors.js';
 import { tiersTable } from '../signals/ops/account.js';
+import { releasesTable } from './release-table.js';
 
 export function generatedSections(): Record<string, string> {
   return {
@@ -12,6 +14,7 @@ export function generatedSections(): Record<string, string> {
     denials: codesTable('denial'),
     errors: codesTable('error'),
     tiers: tiersTable(),
+    releases: releasesTable(),
   };
 }
 

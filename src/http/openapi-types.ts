@@ -815,7 +815,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The last 730 published days: SPY, gold and the regime strategy, each from 100, and their statistics */
+        /**
+         * The last 730 published days: SPY, gold and the regime strategy, each from 100, and their statistics
+         * @description equity500 (buy-and-hold SPY) and strategy trade as GET /v1/performance describes: each regime taken at the first SPY open after its publication (06:30 New York on the next NYSE trading day), marked to market at the closes, net of the cost per unit of exposure change; gold is GLD close to close, a reference line.
+         */
         get: operations["getChartData"];
         put?: never;
         post?: never;
@@ -884,7 +887,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The published regimes as CSV, newest first: date, regime, risk_score, equity_exposure, prob_expansion, prob_recovery, prob_tightening, prob_risk_off
+         * The published regimes as CSV, newest first: date, regime, risk_score, equity_exposure, prob_expansion, prob_recovery, prob_tightening, prob_risk_off, available_at
          * @description limit: default 730; at most 30 on the Free tier, 730 on Starter and Pro, the full history on the engine tiers and owner (a larger limit is 422).
          */
         get: operations["exportCsv"];
@@ -2458,6 +2461,7 @@ export interface operations {
                      *       "published_by": "token:9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b (ops desk)",
                      *       "published_at": "2026-01-05T07:00:00.000Z",
                      *       "effective_since": "2026-01-05T07:00:00.000Z",
+                     *       "available_at": null,
                      *       "freshness": {
                      *         "date": "2026-01-05",
                      *         "data_complete_at": "2026-01-06T00:00:00.000Z",
@@ -2491,6 +2495,11 @@ export interface operations {
                         published_at: string;
                         /** Format: date-time */
                         effective_since: string;
+                        /**
+                         * Format: date-time
+                         * @description When the broadcast day was published by the pipeline (06:30 New York on the next trading day), computed only from values released by then; null for an operator's broadcast
+                         */
+                        available_at: string | null;
                         freshness: {
                             /** Format: date */
                             date: string;
@@ -2583,7 +2592,8 @@ export interface operations {
                      *       "reason": "pipeline data delayed; holding expansion until the nightly run publishes",
                      *       "published_by": "token:9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b (ops desk)",
                      *       "published_at": "2026-01-05T07:00:00.000Z",
-                     *       "effective_since": "2026-01-05T07:00:00.000Z"
+                     *       "effective_since": "2026-01-05T07:00:00.000Z",
+                     *       "available_at": null
                      *     }
                      */
                     "application/json": {
@@ -2610,6 +2620,11 @@ export interface operations {
                         published_at: string;
                         /** Format: date-time */
                         effective_since: string;
+                        /**
+                         * Format: date-time
+                         * @description When the broadcast day was published by the pipeline (06:30 New York on the next trading day), computed only from values released by then; null for an operator's broadcast
+                         */
+                        available_at: string | null;
                     };
                 };
             };
@@ -2707,6 +2722,11 @@ export interface operations {
                             published_at: string;
                             /** Format: date-time */
                             effective_since: string;
+                            /**
+                             * Format: date-time
+                             * @description When the broadcast day was published by the pipeline (06:30 New York on the next trading day), computed only from values released by then; null for an operator's broadcast
+                             */
+                            available_at: string | null;
                         };
                         broadcast: {
                             /** Format: date */
@@ -2732,6 +2752,11 @@ export interface operations {
                             published_at: string;
                             /** Format: date-time */
                             effective_since: string;
+                            /**
+                             * Format: date-time
+                             * @description When the broadcast day was published by the pipeline (06:30 New York on the next trading day), computed only from values released by then; null for an operator's broadcast
+                             */
+                            available_at: string | null;
                         };
                     };
                 };
@@ -4862,6 +4887,11 @@ export interface operations {
                     "application/json": {
                         /** Format: date */
                         date: string;
+                        /**
+                         * Format: date-time
+                         * @description When the day was published (06:30 New York on the next trading day), computed only from values released by then; its exposure can be taken from the next market open
+                         */
+                        available_at: string | null;
                         regime: {
                             /** @enum {string} */
                             most_likely: "expansion" | "recovery" | "tightening" | "risk_off";
@@ -4960,6 +4990,11 @@ export interface operations {
                     "application/json": {
                         /** Format: date */
                         date: string;
+                        /**
+                         * Format: date-time
+                         * @description When the day was published (06:30 New York on the next trading day), computed only from values released by then; its exposure can be taken from the next market open
+                         */
+                        available_at: string | null;
                         regime: {
                             /** @enum {string} */
                             most_likely: "expansion" | "recovery" | "tightening" | "risk_off";
@@ -5069,6 +5104,11 @@ export interface operations {
                         /** @enum {string} */
                         regime: "expansion" | "recovery" | "tightening" | "risk_off";
                         risk_score: number;
+                        /**
+                         * Format: date-time
+                         * @description When the day was published (06:30 New York on the next trading day), computed only from values released by then; its exposure can be taken from the next market open
+                         */
+                        available_at: string | null;
                         prob_expansion: number;
                         prob_recovery: number;
                         prob_tightening: number;
@@ -5143,6 +5183,11 @@ export interface operations {
                     "application/json": {
                         /** Format: date */
                         date: string;
+                        /**
+                         * Format: date-time
+                         * @description When the day was published (06:30 New York on the next trading day), computed only from values released by then; its exposure can be taken from the next market open
+                         */
+                        available_at: string | null;
                         regime: {
                             /** @enum {string} */
                             most_likely: "expansion" | "recovery" | "tightening" | "risk_off";
@@ -5265,6 +5310,16 @@ export interface operations {
                     "application/json": {
                         /** @description ISO 8601 date-time without a zone (UTC): when the broadcast was published */
                         timestamp: string;
+                        /**
+                         * Format: date
+                         * @description The trading day whose regime is broadcast
+                         */
+                        date: string;
+                        /**
+                         * Format: date-time
+                         * @description When the day was published (06:30 New York on the next trading day), computed only from values released by then; its exposure can be taken from the next market open
+                         */
+                        available_at: string | null;
                         /** @enum {string} */
                         macro_regime: "expansion" | "recovery" | "tightening" | "risk_off";
                         risk_score: number;
@@ -5359,6 +5414,11 @@ export interface operations {
                         /** @enum {string} */
                         regime: "expansion" | "recovery" | "tightening" | "risk_off";
                         risk_score: number;
+                        /**
+                         * Format: date-time
+                         * @description When the day was published (06:30 New York on the next trading day), computed only from values released by then; its exposure can be taken from the next market open
+                         */
+                        available_at: string | null;
                         prob_expansion: number;
                         prob_recovery: number;
                         prob_tightening: number;
@@ -5659,12 +5719,15 @@ export interface operations {
                                 risk_off?: number;
                             };
                         };
+                        /** @description Each regime's weight (expansion 1, recovery 0.75, tightening 0.25, risk_off 0) is taken as SPY exposure at the first SPY open at or after its publication (06:30 New York on the next NYSE trading day), held overnight into the next day and marked to market at the closes; a day earns (1 + e_gap·gap)(1 + e_day·day)(1 − c·|e_day − e_gap|) − 1, with c = cost_bps / 10000 and the first position free. Buy-and-hold (`benchmark`) is bought at the same first open. */
                         performance?: {
                             /** Format: date */
                             first_day?: string | null;
                             /** Format: date */
                             last_day?: string | null;
                             days?: number;
+                            /** @description The cost the returns are net of: basis points of wealth per unit of exposure change (SIGNAL_COST_BPS when the figures were computed) */
+                            cost_bps?: number;
                             sharpe: number | null;
                             max_drawdown: number | null;
                             total_return: number | null;
@@ -5789,7 +5852,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Each regime's weight (expansion 1, recovery 0.75, tightening 0.25, risk_off 0) is taken as SPY exposure at the first SPY open at or after its publication (06:30 New York on the next NYSE trading day), held overnight into the next day and marked to market at the closes; a day earns (1 + e_gap·gap)(1 + e_day·day)(1 − c·|e_day − e_gap|) − 1, with c = cost_bps / 10000 and the first position free. Buy-and-hold (`benchmark`) is bought at the same first open. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5801,6 +5864,8 @@ export interface operations {
                         /** Format: date */
                         last_day?: string | null;
                         days?: number;
+                        /** @description The cost the returns are net of: basis points of wealth per unit of exposure change (SIGNAL_COST_BPS when the figures were computed) */
+                        cost_bps?: number;
                         sharpe: number | null;
                         max_drawdown: number | null;
                         total_return: number | null;

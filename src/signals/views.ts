@@ -17,6 +17,7 @@ import type { SignalRow } from './store/published.js';
 export function signalPackage(r: SignalRow): Record<string, unknown> {
   return {
     date: r.date,
+    available_at: r.available_at,
     regime: {
       most_likely: r.regime,
       probabilities: { expansion: r.prob_expansion, recovery: r.prob_recovery, tightening: r.prob_tightening, risk_off: r.prob_risk_off },

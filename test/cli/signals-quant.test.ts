@@ -1,8 +1,8 @@
 /**
  * What quants and analysts read after a nightly run, through the commands they use: the forecast, a
  * backtest, the performance report and the CSV export. The performance figures are recomputed here
- * independently, from the exported CSV and the bundled SPY closes alone (plain arithmetic in this file,
- * none of the project's code), and must be the published numbers.
+ * independently, from the exported CSV and the bundled SPY opens and closes alone (test/helpers/
+ * subscriber-returns.ts: plain arithmetic, none of pipeline/reports/), and must be the published numbers.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { PublishedHistoryCache } from '../../src/signals/history-cache.js';
 import { backtestRows } from '../../src/signals/store/quant.js';
 import { cliEnv, describeRun, REPO_ROOT, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
 import { testStore, type TestStore } from '../helpers/db.js';
+import { alpha, annual, maxDrawdown, mean, readSpy, sharpe, subscriberReturns, wealth } from '../helpers/subscriber-returns.js';
 
 const home = tempHome();
 const CUT = '2012-12-31';
@@ -47,7 +48,7 @@ describe('signals export', () => {
     const out = await runCli(['signals', 'export'], env);
     expect(out.code, describeRun(out)).toBe(0);
     const lines = out.stdout.trim().split('\n');
-    expect(lines[0]).toBe('date,regime,risk_score,equity_exposure,prob_expansion,prob_recovery,prob_tightening,prob_risk_off');
+    expect(lines[0]).toBe('date,regime,risk_score,equity_exposure,prob_expansion,prob_recovery,prob_tightening,prob_risk_off,available_at');
     expect(lines).toHaveLength(731);
     const rows = readCsv(out.stdout);
     expect(rows[0]!.date).toBe(CUT);
@@ -76,47 +77,35 @@ describe('signals export', () => {
 });
 
 describe('signals performance', () => {
-  it('publishes the numbers an analyst recomputes from the exported regimes and the bundled SPY closes', async () => {
+  it('publishes the numbers an analyst recomputes from the exported regimes and the bundled SPY prices', async () => {
     const exported = await runCli(['signals', 'export', '--limit', '100000'], env);
-    const regimes = readCsv(exported.stdout).reverse(); // oldest first
-    const spy = new Map(fs.readFileSync(path.join(REPO_ROOT, 'data/macro/SPY.csv'), 'utf8').trim().split('\n').slice(1)
-      .map((l) => l.split(',')).map((f) => [f[0]!, Number(f[4])]));
-    // Each day's exposure is the one exported for the day before.
-    const days: Array<{ held: string; market: number; strategy: number }> = [];
-    for (let i = 1; i < regimes.length; i++) {
-      const market = spy.get(regimes[i]!.date!)! / spy.get(regimes[i - 1]!.date!)! - 1;
-      days.push({ held: regimes[i - 1]!.regime!, market, strategy: Number(regimes[i - 1]!.equity_exposure) * market });
-    }
-    const mean = (x: number[]): number => x.reduce((a, b) => a + b, 0) / x.length;
-    const sd = (x: number[]): number => Math.sqrt(x.reduce((a, b) => a + (b - mean(x)) ** 2, 0) / (x.length - 1));
+    // Oldest first, each day with the publication instant the export gives it.
+    const regimes = readCsv(exported.stdout).reverse().map((r) => ({
+      date: r.date!, regime: r.regime!, equity_exposure: Number(r.equity_exposure), available_at: r.available_at!,
+    }));
+    for (const r of regimes) expect(r.available_at, r.date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const spy = readSpy(path.join(REPO_ROOT, 'data/macro/SPY.csv'));
+    // Each regime taken at the first open after its publication, 5 bp per unit of exposure change (the default).
+    const days = subscriberReturns(regimes, spy.dates, spy.prices, 5);
     const s = days.map((d) => d.strategy);
-    const b = days.map((d) => d.market);
-    let wealth = 1;
-    let peak = 1;
-    let drawdown = 0;
-    for (const r of s) {
-      wealth *= 1 + r;
-      peak = Math.max(peak, wealth);
-      drawdown = Math.min(drawdown, wealth / peak - 1);
-    }
-    const beta = mean(s.map((r, i) => (r - mean(s)) * (b[i]! - mean(b)))) / mean(b.map((x) => (x - mean(b)) ** 2));
-    const alpha = (1 + mean(s.map((r, i) => r - beta * b[i]!))) ** 252 - 1;
+    const b = days.map((d) => d.buyAndHold);
 
     const published = await runCli(['signals', 'performance', '--json'], env);
     expect(published.code, describeRun(published)).toBe(0);
     const p = published.json();
     expect(p.days).toBe(days.length);
-    expect(p.sharpe).toBeCloseTo((mean(s) / sd(s)) * Math.sqrt(252), 10);
-    expect(p.total_return).toBeCloseTo(wealth - 1, 10);
-    expect(p.max_drawdown).toBeCloseTo(drawdown, 10);
-    expect(p.alpha).toBeCloseTo(alpha, 10);
+    expect(p.cost_bps).toBe(5);
+    expect(p.sharpe).toBeCloseTo(sharpe(s), 10);
+    expect(p.total_return).toBeCloseTo(wealth(s) - 1, 10);
+    expect(p.max_drawdown).toBeCloseTo(maxDrawdown(s), 10);
+    expect(p.alpha).toBeCloseTo(alpha(s, b), 10);
     for (const regime of ['expansion', 'recovery', 'tightening', 'risk_off']) {
-      const r = days.filter((d) => d.held === regime).map((d) => d.market);
+      const r = days.filter((d) => d.held === regime).map((d) => d.buyAndHold);
       expect(p.by_regime[regime].days, regime).toBe(r.length);
       if (r.length === 0) continue;
       expect(p.by_regime[regime].mean_daily_return).toBeCloseTo(mean(r), 12);
       expect(p.by_regime[regime].hit_rate).toBeCloseTo(r.filter((x) => x > 0).length / r.length, 12);
-      expect(p.by_regime[regime].annualized_return).toBeCloseTo(r.reduce((w, x) => w * (1 + x), 1) ** (252 / r.length) - 1, 10);
+      expect(p.by_regime[regime].annualized_return).toBeCloseTo(annual(r), 10);
     }
   }, 60_000);
 });
@@ -133,8 +122,9 @@ describe('signals backtest and forecast', () => {
     expect(summary.mean_risk_score).toBeCloseTo(window.reduce((a, r) => a + Number(r.risk_score), 0) / window.length, 12);
     const share = (regime: string): number => (100 * window.filter((r) => r.regime === regime).length) / window.length;
     for (const regime of ['expansion', 'recovery', 'tightening', 'risk_off']) expect(summary.regime_distribution[regime]).toBeCloseTo(share(regime), 12);
-    // The first day's exposure comes from the regime published the trading day before the window.
+    // The first day's exposure, taken at its open, comes from the regime published for the trading day before the window.
     expect(performance.days).toBe(window.length);
+    expect(performance.cost_bps).toBe(5);
 
     const reversed = await runCli(['signals', 'backtest', '--start', '2008-12-31', '--end', '2008-09-01'], env);
     expect(reversed.code).toBe(2);

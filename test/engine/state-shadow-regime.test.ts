@@ -23,7 +23,7 @@ const jcs = (v: unknown): string => {
   return text;
 };
 
-const REGIME_FIELDS = ['date', 'effective_since', 'freshness', 'hash', 'model_version', 'probabilities', 'published_at', 'published_by', 'reason', 'regime', 'regime_id', 'risk_score', 'source'];
+const REGIME_FIELDS = ['available_at', 'date', 'effective_since', 'freshness', 'hash', 'model_version', 'probabilities', 'published_at', 'published_by', 'reason', 'regime', 'regime_id', 'risk_score', 'source'];
 /** Over the harness agent's 200 000 cap: a policy violation. */
 const TOO_BIG = { quantity: 2000, limit_price: 190, notional: 380_000 };
 

@@ -5,6 +5,7 @@
  * never blocks the next one.
  */
 import { execFileSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -86,8 +87,13 @@ describe('a run never removes or rewrites published days on its own', () => {
   }, 300_000);
 
   it('--full that would rewrite published days with other numbers needs a confirmation; without one nothing changes', async () => {
+    // Other numbers come from other data: the seed changes none since the fits have no random start.
+    const dataDir = await macroDataThrough(CUT);
+    const vix = path.join(dataDir, 'VIXCLS.csv');
+    const lines = (await readFile(vix, 'utf8')).split('\n');
+    await writeFile(vix, lines.map((l) => (l.startsWith('2008-1') && l.slice(11) !== '' ? `${l.slice(0, 11)}${Number(l.slice(11)) * 1.5}` : l)).join('\n'));
     const before = await snapshot(store.sql);
-    const err = await runPipeline(store.sql, { ...base, seed: 11, asOf: CUT, publish: true, full: true }).catch((e: unknown) => e);
+    const err = await runPipeline(store.sql, { ...base, dataDir, asOf: CUT, publish: true, full: true }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'confirmation_required', exit: 2 });
     expect((err as Error).message).toMatch(/rewrites [1-9]\d* published days with other numbers/);
     const after = await snapshot(store.sql);

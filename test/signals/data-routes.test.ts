@@ -15,6 +15,7 @@ import { testStore, type TestStore } from '../helpers/db.js';
 import { documented } from '../helpers/documented.js';
 
 const CUT = '2009-03-31';
+const CUT_AVAILABLE_AT = '2009-04-01T10:30:00.000Z';
 let store: TestStore;
 let app: FastifyInstance;
 
@@ -53,6 +54,8 @@ describe('keyed data routes', () => {
     const [row] = await store.sql`select * from signal_days order by date desc limit 1`;
     expect(res.json()).toEqual({
       date: CUT,
+      // Tuesday 2009-03-31 is published at 06:30 New York (EDT since 2009-03-08) on Wednesday 2009-04-01.
+      available_at: CUT_AVAILABLE_AT,
       regime: {
         most_likely: row!.regime, confidence: row!.confidence, persistence_days: row!.persistence_days, expected_duration_remaining_days: row!.expected_duration_remaining_days,
         probabilities: { expansion: row!.prob_expansion, recovery: row!.prob_recovery, tightening: row!.prob_tightening, risk_off: row!.prob_risk_off },
@@ -87,6 +90,10 @@ describe('keyed data routes', () => {
   it('GET /v1/signals/history: the last `days` days, oldest first, clamped to the tier (Free 30)', async () => {
     const res = await get('/v1/signals/history?days=5', pro);
     expect(res.json().map((r: { date: string }) => r.date)).toEqual(['2009-03-25', '2009-03-26', '2009-03-27', '2009-03-30', '2009-03-31']);
+    // Each day is available at 06:30 New York on the next trading day: Friday's on Monday.
+    expect(res.json().map((r: { available_at: string }) => r.available_at)).toEqual([
+      '2009-03-26T10:30:00.000Z', '2009-03-27T10:30:00.000Z', '2009-03-30T10:30:00.000Z', '2009-03-31T10:30:00.000Z', CUT_AVAILABLE_AT,
+    ]);
     const free = await keyOf('free');
     expect((await get('/v1/signals/history?days=365', free)).json()).toHaveLength(30);
     expectError(await get('/v1/signals/history?days=366', pro), 422, 'validation_failed');
@@ -130,6 +137,8 @@ describe('public routes', () => {
     const [b] = await store.sql`select * from regime_broadcasts order by id desc limit 1`;
     const current = (await get('/v1/regime/current')).json();
     expect(current).toMatchObject({ macro_regime: b!.regime, risk_score: b!.risk_score, probabilities: b!.probabilities, model_version: b!.model_version });
+    // The broadcast names its day and when that day was published, so a subscriber knows from when it can act on it.
+    expect(current).toMatchObject({ date: CUT, available_at: CUT_AVAILABLE_AT });
     expect(current.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
     expect(['low', 'normal', 'elevated']).toContain(current.volatility_state);
     const view = (await get('/v1/public/regime')).json();
@@ -207,9 +216,10 @@ describe('quant routes', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     const lines = res.body.trim().split('\n');
-    expect(lines[0]).toBe('date,regime,risk_score,equity_exposure,prob_expansion,prob_recovery,prob_tightening,prob_risk_off');
+    expect(lines[0]).toBe('date,regime,risk_score,equity_exposure,prob_expansion,prob_recovery,prob_tightening,prob_risk_off,available_at');
     expect(lines).toHaveLength(31);
     expect(lines[1]!.startsWith(`${CUT},`)).toBe(true);
+    expect(lines[1]!.endsWith(`,${CUT_AVAILABLE_AT}`)).toBe(true);
     expectError(await get('/v1/export/csv?limit=31', free), 422, 'validation_failed');
     expect((await get('/v1/export/csv', await keyOf('pro'))).body.trim().split('\n')).toHaveLength(573);
   });

@@ -31,7 +31,7 @@ export const regimeExample = {
   ...regimeState,
   hash: broadcastHash(regimeState),
   source: 'manual', reason: 'pipeline data delayed; holding expansion until the nightly run publishes', published_by: OWNER,
-  published_at: '2026-01-05T07:00:00.000Z', effective_since: '2026-01-05T07:00:00.000Z',
+  published_at: '2026-01-05T07:00:00.000Z', effective_since: '2026-01-05T07:00:00.000Z', available_at: null,
 };
 
 export const publishRegimeRequestExample = { regime: 'expansion', risk_score: 0.2, reason: regimeExample.reason };

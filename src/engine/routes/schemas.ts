@@ -84,7 +84,7 @@ export const probabilities = {
 
 export const regimeBroadcast = {
   type: 'object',
-  required: ['date', 'regime', 'regime_id', 'risk_score', 'probabilities', 'model_version', 'hash', 'source', 'reason', 'published_by', 'published_at', 'effective_since'],
+  required: ['date', 'regime', 'regime_id', 'risk_score', 'probabilities', 'model_version', 'hash', 'source', 'reason', 'published_by', 'published_at', 'effective_since', 'available_at'],
   properties: {
     date: { type: 'string', format: 'date' },
     regime,
@@ -98,6 +98,10 @@ export const regimeBroadcast = {
     published_by: { type: ['string', 'null'] },
     published_at: dateTime,
     effective_since: dateTime,
+    available_at: {
+      type: ['string', 'null'], format: 'date-time',
+      description: 'When the broadcast day was published by the pipeline (06:30 New York on the next trading day), computed only from values released by then; null for an operator\'s broadcast',
+    },
   },
 } as const;
 

@@ -33,6 +33,8 @@ export interface RegimeBroadcast extends RegimeState {
   published_at: Date;
   /** When this regime content (this hash) took effect: a repeat broadcast keeps the earlier time. */
   effective_since: Date;
+  /** The broadcast day's `available_at` (ISO-8601 UTC) when the pipeline broadcasts it; null for an operator's. */
+  available_at: string | null;
   hash: string;
 }
 
@@ -45,6 +47,8 @@ export interface PublishRegimeInput {
   source: 'pipeline' | 'manual';
   reason?: string | null;
   published_by?: string | null;
+  /** The day's publication instant (ISO-8601 UTC), for a pipeline broadcast. */
+  available_at?: string | null;
 }
 
 /** SHA-256 over the JCS of `{date, regime, regime_id, risk_score, probabilities, model_version}`. */
@@ -63,7 +67,8 @@ const toBroadcast = (r: Row): RegimeBroadcast => ({
   date: typeof r.date === 'string' ? r.date.slice(0, 10) : r.date.toISOString().slice(0, 10),
 });
 
-const COLUMNS = 'id, date::text as date, regime, regime_id, risk_score, probabilities, model_version, source, reason, published_by, published_at, effective_since, hash';
+const COLUMNS = `id, date::text as date, regime, regime_id, risk_score, probabilities, model_version, source, reason, published_by, published_at, effective_since, hash,
+  to_char(available_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as available_at`;
 
 export async function currentRegime(sql: Sql | TransactionSql): Promise<RegimeBroadcast | null> {
   const rows = await sql.unsafe<Row[]>(`select ${COLUMNS} from regime_broadcasts order by id desc limit 1`);
@@ -90,14 +95,14 @@ async function insertBroadcast(sql: Sql | TransactionSql, input: PublishRegimeIn
   const rows = await sql.unsafe<Row[]>(
     // One reading of the clock: a broadcast that changes the content takes effect exactly when it is published.
     `with now as (select clock_timestamp() as t)
-     insert into regime_broadcasts (date, regime, regime_id, risk_score, probabilities, model_version, source, reason, published_by, hash, published_at, effective_since)
-     select $1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10, now.t,
+     insert into regime_broadcasts (date, regime, regime_id, risk_score, probabilities, model_version, source, reason, published_by, hash, available_at, published_at, effective_since)
+     select $1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10, $11::timestamptz, now.t,
             coalesce((select effective_since from (select hash, effective_since from regime_broadcasts order by id desc limit 1) last
                       where last.hash = $10), now.t)
      from now
      returning ${COLUMNS}`,
     [state.date, state.regime, state.regime_id, state.risk_score, state.probabilities, state.model_version,
-      input.source, input.reason ?? null, input.published_by ?? null, hash],
+      input.source, input.reason ?? null, input.published_by ?? null, hash, input.available_at ?? null],
   );
   const broadcast = toBroadcast(rows[0] as Row);
   await enqueueRegimeChange(sql, previous, broadcast);
@@ -165,9 +170,9 @@ export async function releaseOverride(sql: Sql, releasedBy: string, reason: stri
         ? `the broadcast in force (#${current.id}, ${current.regime} on ${current.date}) comes from the pipeline, not from an operator`
         : 'no regime is published at all');
     }
-    const [day] = await tx<Array<{ date: string; regime: Regime; risk_score: number; pe: number; pr: number; pt: number; po: number; model_version: string }>>`
+    const [day] = await tx<Array<{ date: string; regime: Regime; risk_score: number; pe: number; pr: number; pt: number; po: number; model_version: string; available_at: Date | null }>>`
       select s.date::text as date, s.regime, s.risk_score, s.prob_expansion as pe, s.prob_recovery as pr, s.prob_tightening as pt,
-             s.prob_risk_off as po, r.model_version
+             s.prob_risk_off as po, r.model_version, s.available_at
       from signal_days s join model_runs r using (run_id) order by s.date desc limit 1`;
     if (!day) {
       throw new TradesealError('regime_not_published', 'the pipeline has published no day to return to, so the override stays in force', {
@@ -178,6 +183,7 @@ export async function releaseOverride(sql: Sql, releasedBy: string, reason: stri
       date: day.date, regime: day.regime, risk_score: day.risk_score, model_version: day.model_version, source: 'pipeline',
       probabilities: { expansion: day.pe, recovery: day.pr, tightening: day.pt, risk_off: day.po },
       reason: `released manual broadcast #${current.id}${reason ? `: ${reason}` : ''}`, published_by: releasedBy,
+      available_at: day.available_at?.toISOString() ?? null,
     });
     return { released: current, broadcast };
   });

@@ -1,7 +1,7 @@
 /**
  * The signal-quality evaluation of what is published (`tradeseal quant evaluate`): the published regimes and
- * SPY closes, read once, judged by pipeline/reports/evaluate.ts over a full window (2007-01-01 to 2025-12-31
- * unless the caller gives bounds). A window that ends before it starts is `validation_failed` on `start`, as
+ * SPY prices, read once, judged by pipeline/reports/evaluate.ts over a full window (2007-01-01 to 2025-12-31
+ * unless the caller gives bounds), net of the caller's cost per unit of exposure change. A window that ends before it starts is `validation_failed` on `start`, as
  * a backtest's is (./date-range.ts); nothing published, or no day of the window that can be evaluated, is
  * `not_found` (exit 3) saying why.
  */
@@ -10,6 +10,7 @@ import { notFound } from '../../errors.js';
 import { evaluate, type Evaluation } from '../../../pipeline/reports/evaluate.js';
 import { fullWindow, type DateWindow } from '../../../pipeline/reports/evaluation-windows.js';
 import { MOVING_AVERAGE_DAYS } from '../../../pipeline/reports/moving-average.js';
+import { loadResearchTrials } from '../../../pipeline/reports/research-trials.js';
 import { publishedHistory, publishedMarket } from '../../../pipeline/publish/published.js';
 import { checkDateRange } from './date-range.js';
 
@@ -20,10 +21,11 @@ export function evaluationWindow(range: { start?: string; end?: string }): DateW
   return window;
 }
 
-export async function evaluatePublished(sql: Sql, window: DateWindow): Promise<Evaluation> {
+export async function evaluatePublished(sql: Sql, window: DateWindow, costBps: number): Promise<Evaluation> {
   const [history, market] = await Promise.all([publishedHistory(sql, null), publishedMarket(sql, null)]);
   if (history.length === 0) throw notFound('no regime is published yet: there is nothing to evaluate', 'run the pipeline: `tradeseal pipeline run`');
-  const evaluation = evaluate(history, market, window);
+  // With how sure the comparisons are: the bootstrap intervals, and the deflated Sharpe ratio against the research's variants.
+  const evaluation = evaluate(history, market, window, costBps, { trials: loadResearchTrials() });
   const { evaluable } = evaluation;
   if (evaluable.days === 0) {
     throw notFound(

@@ -4,12 +4,18 @@ import { probabilities, regimeName } from './schemas.js';
 const date = { type: 'string', format: 'date' } as const;
 const confidence = { type: 'string', enum: ['HIGH', 'MODERATE', 'LOW'] } as const;
 const trend = { type: 'string', enum: ['EXPANDING', 'CONTRACTING', 'FLAT'] } as const;
+/** When the day's regime was published; null for days published before release-time data. */
+export const availableAt = {
+  type: ['string', 'null'], format: 'date-time',
+  description: 'When the day was published (06:30 New York on the next trading day), computed only from values released by then; its exposure can be taken from the next market open',
+} as const;
 
 export const signalPackageSchema = {
   type: 'object',
-  required: ['date', 'regime', 'net_liquidity', 'pca_factors', 'model_metadata'],
+  required: ['date', 'available_at', 'regime', 'net_liquidity', 'pca_factors', 'model_metadata'],
   properties: {
     date,
+    available_at: availableAt,
     regime: {
       type: 'object', required: ['most_likely', 'probabilities', 'confidence', 'persistence_days', 'expected_duration_remaining_days'],
       properties: { most_likely: regimeName, probabilities, confidence, persistence_days: { type: 'integer' }, expected_duration_remaining_days: { type: 'integer' } },
@@ -34,9 +40,10 @@ export const signalPackageSchema = {
 
 export const compactRow = {
   type: 'object',
-  required: ['date', 'regime', 'risk_score', 'prob_expansion', 'prob_recovery', 'prob_tightening', 'prob_risk_off'],
+  required: ['date', 'regime', 'risk_score', 'prob_expansion', 'prob_recovery', 'prob_tightening', 'prob_risk_off', 'available_at'],
   properties: {
     date, regime: regimeName, risk_score: { type: 'number' },
+    available_at: availableAt,
     prob_expansion: { type: 'number' }, prob_recovery: { type: 'number' }, prob_tightening: { type: 'number' }, prob_risk_off: { type: 'number' },
   },
 } as const;

@@ -11,7 +11,7 @@ import { checkDateRange } from '../ops/date-range.js';
 import { compactRows, latestScorecard, liquidityRows } from '../store/published.js';
 import { latestReports } from '../store/quant.js';
 import { exposurePercent, REGIME_EMOJI, REGIME_INTERPRETATION, REGIME_LABEL, volatilityState } from '../views.js';
-import { liquidityRow, regimeHistoryRow } from './data-schemas.js';
+import { availableAt, liquidityRow, regimeHistoryRow } from './data-schemas.js';
 import { errorResponses, probabilities, regimeName } from './schemas.js';
 
 const noKey: never[] = [];
@@ -36,9 +36,11 @@ export function publicRoutes(app: FastifyInstance, ctx: SignalsContext): void {
       operationId: 'getCurrentRegime', tags, security: noKey, summary: 'The regime in force (the broadcast the compliance engine enforces)',
       response: {
         200: {
-          type: 'object', required: ['timestamp', 'macro_regime', 'risk_score', 'probabilities', 'volatility_state', 'model_version'],
+          type: 'object', required: ['timestamp', 'macro_regime', 'risk_score', 'probabilities', 'volatility_state', 'model_version', 'date', 'available_at'],
           properties: {
             timestamp: { type: 'string', description: 'ISO 8601 date-time without a zone (UTC): when the broadcast was published' },
+            date: { type: 'string', format: 'date', description: 'The trading day whose regime is broadcast' },
+            available_at: availableAt,
             macro_regime: regimeName, risk_score: number, probabilities,
             volatility_state: { type: 'string', enum: ['low', 'normal', 'elevated'] }, model_version: { type: 'string' },
           },
@@ -52,6 +54,7 @@ export function publicRoutes(app: FastifyInstance, ctx: SignalsContext): void {
     return {
       timestamp: b.published_at.toISOString().slice(0, 19), macro_regime: b.regime, risk_score: b.risk_score, probabilities: b.probabilities,
       volatility_state: volatilityState(card?.financial_stress ?? null), model_version: b.model_version,
+      date: b.date, available_at: b.available_at,
     };
   });
 
@@ -126,6 +129,7 @@ export function publicRoutes(app: FastifyInstance, ctx: SignalsContext): void {
   app.get('/v1/public/chart-data', {
     schema: {
       operationId: 'getChartData', tags, security: noKey, summary: 'The last 730 published days: SPY, gold and the regime strategy, each from 100, and their statistics',
+      description: 'equity500 (buy-and-hold SPY) and strategy trade as GET /v1/performance describes: each regime taken at the first SPY open after its publication (06:30 New York on the next NYSE trading day), marked to market at the closes, net of the cost per unit of exposure change; gold is GLD close to close, a reference line.',
       response: {
         200: {
           type: 'object', required: ['days', 'generated_at', 'series', 'stats'],

@@ -27,8 +27,10 @@ const regimeFigures = {
 
 const performanceSchema = {
   type: 'object', required: ['sharpe', 'max_drawdown', 'total_return', 'alpha', 'by_regime'],
+  description: 'Each regime\'s weight (expansion 1, recovery 0.75, tightening 0.25, risk_off 0) is taken as SPY exposure at the first SPY open at or after its publication (06:30 New York on the next NYSE trading day), held overnight into the next day and marked to market at the closes; a day earns (1 + e_gap·gap)(1 + e_day·day)(1 − c·|e_day − e_gap|) − 1, with c = cost_bps / 10000 and the first position free. Buy-and-hold (`benchmark`) is bought at the same first open.',
   properties: {
     first_day: { type: ['string', 'null'], format: 'date' }, last_day: { type: ['string', 'null'], format: 'date' }, days: { type: 'integer' },
+    cost_bps: { type: 'number', description: 'The cost the returns are net of: basis points of wealth per unit of exposure change (SIGNAL_COST_BPS when the figures were computed)' },
     sharpe: nullableNumber, max_drawdown: nullableNumber, total_return: nullableNumber, alpha: nullableNumber, annual_return: nullableNumber,
     benchmark: { type: 'object', properties: { sharpe: nullableNumber, max_drawdown: nullableNumber, total_return: nullableNumber, annual_return: nullableNumber } },
     by_regime: { type: 'object', properties: { expansion: regimeFigures, recovery: regimeFigures, tightening: regimeFigures, risk_off: regimeFigures } },
@@ -94,7 +96,7 @@ export function quantRoutes(app: FastifyInstance, ctx: SignalsContext): void {
     },
   }, async (req) => {
     await ctx.data.assertServable();
-    const { curve: _curve, ...result } = await backtest(ctx.sql, req.body, ctx.history);
+    const { curve: _curve, ...result } = await backtest(ctx.sql, req.body, ctx.config.signalCostBps, ctx.history);
     return result;
   });
 
@@ -116,7 +118,7 @@ export function quantRoutes(app: FastifyInstance, ctx: SignalsContext): void {
     onRequest: requireKey(ctx, 'key'),
     schema: {
       operationId: 'exportCsv', tags, security: signalsKeySecurity,
-      summary: 'The published regimes as CSV, newest first: date, regime, risk_score, equity_exposure, prob_expansion, prob_recovery, prob_tightening, prob_risk_off',
+      summary: 'The published regimes as CSV, newest first: date, regime, risk_score, equity_exposure, prob_expansion, prob_recovery, prob_tightening, prob_risk_off, available_at',
       description: 'limit: default 730; at most 30 on the Free tier, 730 on Starter and Pro, the full history on the engine tiers and owner (a larger limit is 422).',
       querystring: { ...exportQuery, properties: { limit: { type: 'integer', minimum: 1, maximum: 1_000_000 } } },
       response: { 200: { description: 'CSV text', content: { 'text/csv': { schema: { type: 'string' } } } }, ...errorResponses(401, 403, 422, 429, 503) },

@@ -4,6 +4,7 @@
  */
 import type { Sql } from 'postgres';
 import type { SignalDay } from '../../../pipeline/publish/types.js';
+import { availableAtText } from '../../../pipeline/publish/published.js';
 import type { ExportSource } from '../../../pipeline/reports/export.js';
 
 /** A published day as the routes read it: the run's row, and when its data were taken. */
@@ -13,7 +14,8 @@ export interface SignalRow extends SignalDay {
 
 const SIGNAL_COLUMNS = `date::text as date, regime, prob_expansion, prob_recovery, prob_tightening, prob_risk_off, risk_score, confidence,
   persistence_days, expected_duration_remaining_days, level_bn, change_4w_bn, liquidity_zscore, liquidity_trend, pc1, pc2, pc3, pc4,
-  variance_explained_pct, pca_fit_date::text as pca_fit_date, hmm_fit_date::text as hmm_fit_date, data_vintage`;
+  variance_explained_pct, pca_fit_date::text as pca_fit_date, hmm_fit_date::text as hmm_fit_date, data_vintage,
+  ${availableAtText('available_at')} as available_at`;
 
 export async function signalOn(sql: Sql, date: string): Promise<SignalRow | null> {
   const rows = await sql.unsafe<SignalRow[]>(`select ${SIGNAL_COLUMNS} from signal_days where date = $1`, [date]);
@@ -37,7 +39,8 @@ export interface CompactRow extends ExportSource {
 /** The newest `limit` days within [start, end] (either open), newest first. */
 export async function compactRows(sql: Sql, options: { limit: number; start?: string | null; end?: string | null }): Promise<CompactRow[]> {
   return sql<CompactRow[]>`
-    select date::text as date, regime, risk_score, prob_expansion, prob_recovery, prob_tightening, prob_risk_off, confidence
+    select date::text as date, regime, risk_score, prob_expansion, prob_recovery, prob_tightening, prob_risk_off, confidence,
+           ${sql.unsafe(availableAtText('available_at'))} as available_at
     from signal_days
     where (${options.start ?? null}::date is null or date >= ${options.start ?? null}::date)
       and (${options.end ?? null}::date is null or date <= ${options.end ?? null}::date)

@@ -4,6 +4,7 @@
  * export. Each is one indexed query; the computing was done by the run (pipeline/reports/), but for a
  * backtest's arithmetic over its window (../ops/backtest.ts).
  */
+import { availableAtText } from '../../../pipeline/publish/published.js';
 import type { Sql } from 'postgres';
 import type { ExportSource } from '../../../pipeline/reports/export.js';
 import type { ForecastEnvelope } from '../../../pipeline/reports/forecast.js';
@@ -16,7 +17,7 @@ export interface DateRange {
   end?: string | null;
 }
 
-/** A published day with its closes: what a backtest reads. */
+/** A published day with its prices: what a backtest reads. */
 export interface BacktestRow extends RegimeDay, MarketDay {}
 
 /**
@@ -26,7 +27,8 @@ export interface BacktestRow extends RegimeDay, MarketDay {}
 export async function backtestRows(sql: Sql, range: DateRange): Promise<{ rows: BacktestRow[]; before: boolean }> {
   const start = range.start ?? null;
   const rows = await sql<Array<BacktestRow & { inside: boolean }>>`
-    select s.date::text as date, s.regime, s.risk_score, m.spy_close, m.gld_close, (${start}::date is null or s.date >= ${start}::date) as inside
+    select s.date::text as date, s.regime, s.risk_score, m.spy_open, m.spy_close, m.gld_close, (${start}::date is null or s.date >= ${start}::date) as inside,
+           ${sql.unsafe(availableAtText('s.available_at'))} as available_at
     from signal_days s left join market_days m using (date)
     where s.date >= coalesce((select max(date) from signal_days where date < ${start}::date), ${start}::date, '-infinity'::date)
       and (${range.end ?? null}::date is null or s.date <= ${range.end ?? null}::date)
@@ -83,7 +85,8 @@ export async function exportSize(sql: Sql, limit: number): Promise<number> {
  */
 export async function exportRows(sql: Sql, limit: number, onChunk: (rows: ExportRow[]) => void | Promise<void>, chunk = 2000): Promise<void> {
   await sql<ExportRow[]>`
-    select date::text as date, regime, risk_score, prob_expansion, prob_recovery, prob_tightening, prob_risk_off
+    select date::text as date, regime, risk_score, prob_expansion, prob_recovery, prob_tightening, prob_risk_off,
+           ${sql.unsafe(availableAtText('available_at'))} as available_at
     from signal_days order by date desc limit ${limit}`.cursor(chunk, async (rows) => {
     await onChunk(rows);
   });

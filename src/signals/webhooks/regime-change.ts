@@ -22,6 +22,8 @@ export interface RegimeChange {
   risk_score: number;
   /** The broadcast's data day, YYYY-MM-DD. */
   date: string;
+  /** When that day was published (ISO 8601 UTC), for a pipeline broadcast; null for an operator's. */
+  available_at: string | null;
 }
 
 export interface RegimeChangeEvent {
@@ -39,7 +41,7 @@ export const WEBHOOK_TIERS: readonly string[] = TIERS.filter((t) => allows(t, 'p
 export const exposurePercent = (regime: Regime): string => `${Math.round(EXPOSURE[regime] * 100)}%`;
 
 /** The event of a transition from `previous` to `next`, or null when the regime did not change. Pure. */
-export function regimeChangeEvent(previous: Pick<RegimeBroadcast, 'regime'> | null, next: Pick<RegimeBroadcast, 'regime' | 'risk_score' | 'date' | 'published_at'>, id: string = randomUUID()): RegimeChangeEvent | null {
+export function regimeChangeEvent(previous: Pick<RegimeBroadcast, 'regime'> | null, next: Pick<RegimeBroadcast, 'regime' | 'risk_score' | 'date' | 'published_at'> & Partial<Pick<RegimeBroadcast, 'available_at'>>, id: string = randomUUID()): RegimeChangeEvent | null {
   if (!previous || previous.regime === next.regime) return null;
   return {
     id,
@@ -53,6 +55,7 @@ export function regimeChangeEvent(previous: Pick<RegimeBroadcast, 'regime'> | nu
       equity_exposure: exposurePercent(next.regime),
       risk_score: next.risk_score,
       date: next.date,
+      available_at: next.available_at ?? null,
     },
   };
 }

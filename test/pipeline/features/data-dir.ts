@@ -1,21 +1,31 @@
 /**
  * Test helper: temporary copies of the bundled data directory with lines changed, dropped or added, to
- * see what a change of the inputs does to the features. Publication lags are restated here (H.4.1 weekly
- * series usable the next day) rather than taken from the catalogue, so the tests check the catalogue too.
+ * see what a change of the inputs does to the features. When a value may be used is restated here, from the
+ * independent statement of the release rules (`../release/reference.ts`, with the bundled GSPC file's dates as
+ * the NYSE trading days), rather than taken from the catalogue, so the tests check the catalogue too.
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { firstUsableDay, RELEASE_KIND } from '../release/reference.js';
 
 export const DATA_DIR = fileURLToPath(new URL('../../../data/macro/', import.meta.url));
 
-const WEEKLY = new Set(['WALCL', 'WTREGEN']);
+let tradingDays: Set<string> | null = null;
 
-/** The first day an observation of `id` dated `date` may be used. */
+/** Whether the NYSE traded on `date`: the bundled GSPC file has a row for it. */
+export function isTradingDay(date: string): boolean {
+  tradingDays ??= new Set(readFileSync(path.join(DATA_DIR, 'GSPC.csv'), 'utf8').trimEnd().split('\n').slice(1).map((l) => l.slice(0, 10)));
+  return tradingDays.has(date);
+}
+
+/** The first trading day whose regime may use an observation of `id` dated `date` (released before its publication). */
 export function usableFrom(id: string, date: string): string {
-  if (!WEEKLY.has(id)) return date;
-  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  const kind = RELEASE_KIND[id];
+  if (kind === undefined) throw new Error(`no release rule restated for ${id}`);
+  return firstUsableDay(kind, date, isTradingDay);
 }
 
 /** Per data line: the line to write instead, or null to drop it. The header is kept as is. */
@@ -47,8 +57,11 @@ export function scaleLine(line: string, factor: number): string {
   return fields.map((f, i) => (i === 0 || i === 5 || f === '' ? f : String(Number(f) * factor))).join(',');
 }
 
-/** Every observation that becomes usable after `cut` multiplied by `factor`. */
+/**
+ * Every observation that becomes usable after `cut` multiplied by `factor`: those released after the cut's
+ * publication instant, whatever their date (the yields of the cut day itself, a week of H.10 rates).
+ */
 export const perturbAfter = (cut: string, factor = 1.5): LineEdit => (id, date, line) => (usableFrom(id, date) > cut ? scaleLine(line, factor) : line);
 
-/** Every observation that becomes usable after `cut` removed. */
+/** Every observation that becomes usable after `cut` removed, whatever its date. */
 export const truncateAfter = (cut: string): LineEdit => (id, date, line) => (usableFrom(id, date) > cut ? null : line);

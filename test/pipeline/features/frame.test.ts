@@ -53,8 +53,11 @@ describe('loadFeatureFrame', () => {
   it('describes the data as seen through the as-of cut', async () => {
     const asOf = await loadFeatureFrame(DATA_DIR, '2020-03-18');
     expect(asOf.vintage.asOf).toBe('2020-03-18');
-    expect(asOf.vintage.series.WALCL?.lastDate).toBe('2020-03-11'); // the 2020-03-18 week is usable on the 19th
-    expect(asOf.vintage.series.RRPONTSYD?.lastDate).toBe('2020-03-18');
+    expect(asOf.vintage.series.WALCL?.lastDate).toBe('2020-03-11'); // the 2020-03-18 week is out Thursday the 19th
+    // FRED's RRP and the H.15 yields of 2020-03-18 are out on the 19th too; the H.10 week of Monday 2020-03-16 on the 23rd.
+    expect(asOf.vintage.series.RRPONTSYD?.lastDate).toBe('2020-03-17');
+    expect(asOf.vintage.series.DGS10?.lastDate).toBe('2020-03-17');
+    expect(asOf.vintage.series.DTWEXBGS?.lastDate).toBe('2020-03-13');
     expect(asOf.vintage.series.GSPC?.lastDate).toBe('2020-03-18');
     expect(asOf.vintage.inputSha256).toBe(frame.vintage.inputSha256);
   });

@@ -28,20 +28,26 @@ describe('dollar splice', () => {
     expect(frame.vintage.warnings).toEqual([]);
   });
 
-  it('rescales DTWEXB before 2006 and is DTWEXBGS from its first day on', () => {
-    expect(value(frame, 'dollar', '2002-12-19')).toBe(Number(rawLine('DTWEXB', '2002-12-19')) * ratio);
-    expect(value(frame, 'dollar', '2005-12-30')).toBe(111.7024 * ratio);
-    expect(value(frame, 'dollar', '2006-01-03')).toBe(100.7558);
-    expect(value(frame, 'dollar', '2006-01-04')).toBe(100.2288);
+  it('rescales DTWEXB until the first DTWEXBGS week is out (Monday 2006-01-09) and is DTWEXBGS from then on', () => {
+    // H.10 publishes a week's rates on the Monday after: Thursday 2002-12-19 sees the week to Friday 2002-12-13.
+    expect(value(frame, 'dollar', '2002-12-19')).toBe(Number(rawLine('DTWEXB', '2002-12-13')) * ratio);
+    // The week to 2005-12-23 is out Tuesday 2005-12-27 (Monday 12-26 is Christmas observed); Friday 12-30 sees it.
+    expect(value(frame, 'dollar', '2005-12-30')).toBe(111.6065 * ratio);
+    // The week to 2005-12-30 is out Tuesday 2006-01-03 (New Year's Day observed on Monday).
+    expect(value(frame, 'dollar', '2006-01-06')).toBe(111.7024 * ratio);
+    // DTWEXBGS's first week (2006-01-02 to 01-06) is out Monday 2006-01-09: its Friday, 100.0241, all week.
+    expect(value(frame, 'dollar', '2006-01-09')).toBe(100.0241);
+    expect(value(frame, 'dollar', '2006-01-13')).toBe(100.0241);
   });
 
   it('does not jump at the link: across it the dollar moves about as DTWEXB did', () => {
     // The two indices weigh currencies differently, so their moves differ by a few basis points; without
-    // the rescaling the series would fall 9.8 % (111.7024 → 100.7558) at the link.
-    const spliced = value(frame, 'dollar', '2006-01-03') / value(frame, 'dollar', '2005-12-30') - 1;
-    const raw = 111.0285 / 111.7024 - 1;
+    // the rescaling the series would fall 10.5 % (111.7024 → 100.0241) at the link. Friday 2006-01-06 sees
+    // DTWEXB of 2005-12-30, Monday 2006-01-09 DTWEXBGS of 2006-01-06: the same week's move.
+    const spliced = value(frame, 'dollar', '2006-01-09') / value(frame, 'dollar', '2006-01-06') - 1;
+    const raw = 110.2291 / 111.7024 - 1;
     expect(Math.abs(spliced - raw)).toBeLessThan(1e-3);
-    expect(100.7558 / 111.7024 - 1).toBeLessThan(-0.09);
+    expect(100.0241 / 111.7024 - 1).toBeLessThan(-0.09);
   });
 
   it('reports a revised link value in the vintage and keeps the published pre-2006 levels', async () => {
@@ -59,7 +65,8 @@ describe('dollar splice', () => {
 
 describe('10Y−2Y curve', () => {
   it('is T10Y2Y on the bundled data', () => {
-    expect(value(frame, 'curve_10y2y_pp', '2020-03-18')).toBe(Number(rawLine('T10Y2Y', '2020-03-18')));
+    // H.15 rates of 2020-03-17 are out Wednesday 2020-03-18 at 16:15, before Wednesday's regime is published.
+    expect(value(frame, 'curve_10y2y_pp', '2020-03-18')).toBe(Number(rawLine('T10Y2Y', '2020-03-17')));
   });
 
   it('falls back to DGS10 − DGS2 (2 decimals) when T10Y2Y lags, without ending the calendar early', async () => {
@@ -67,13 +74,15 @@ describe('10Y−2Y curve', () => {
     try {
       const late = await loadFeatureFrame(copy.dir);
       expect(late.dates.at(-1)).toBe('2025-11-26');
-      for (const date of ['2025-07-01', '2025-09-15', '2025-11-26']) {
+      // [trading day, the H.15 date it sees: the Fed business day before]
+      for (const [day, date] of [['2025-07-02', '2025-07-01'], ['2025-09-15', '2025-09-12'], ['2025-11-26', '2025-11-25']] as const) {
         const expected = Math.round((Number(rawLine('DGS10', date)) - Number(rawLine('DGS2', date))) * 100) / 100;
-        expect(value(late, 'curve_10y2y_pp', date)).toBe(expected);
+        expect(value(late, 'curve_10y2y_pp', day)).toBe(expected);
         // FRED's T10Y2Y is that same difference, so the fallback reproduces it.
         expect(expected).toBe(Number(rawLine('T10Y2Y', date)));
       }
-      expect(value(late, 'curve_10y2y_pp', '2025-06-30')).toBe(Number(rawLine('T10Y2Y', '2025-06-30')));
+      // 2025-07-01 still sees the last T10Y2Y row kept, 2025-06-30's.
+      expect(value(late, 'curve_10y2y_pp', '2025-07-01')).toBe(Number(rawLine('T10Y2Y', '2025-06-30')));
     } finally {
       await copy.remove();
     }

@@ -1,6 +1,6 @@
 /**
  * Net liquidity: values computed by hand from the raw files (units: WALCL and WTREGEN millions, RRP
- * billions, result billions), the H.4.1 lag around a Wednesday, the RRP rules, and the trailing-window
+ * billions, result billions), the release rules around a Wednesday, the RRP rules, and the trailing-window
  * statistics recomputed from the frame's own level column (so they can only use days up to each date).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -22,30 +22,40 @@ const row = (date: string): number => {
 const at = (name: string, date: string): number => column(name)[row(date)] as number;
 
 describe('net liquidity by hand', () => {
-  it('Wednesday 2020-03-18 still uses the H.4.1 week of 2020-03-11; Thursday 2020-03-19 uses 2020-03-18', () => {
+  it('Wednesday 2020-03-18 uses the H.4.1 week of 2020-03-11 and the RRP of 2020-03-17; Thursday 2020-03-19 the week of 2020-03-18 and the RRP of 2020-03-18', () => {
     // WALCL.csv 2020-03-11 4311911.0, 2020-03-18 4668212.0; WTREGEN.csv 380556.0, 362576.0;
-    // RRPONTSYD.csv 2020-03-18 0.477, 2020-03-19 1.195.
-    expect([at('walcl_mn', '2020-03-18'), at('wtregen_mn', '2020-03-18'), at('rrp_bn', '2020-03-18')]).toEqual([4311911, 380556, 0.477]);
-    expect(at('net_liq_bn', '2020-03-18')).toBeCloseTo((4311911 - 0.477 * 1000 - 380556) / 1000, 9);
-    expect(at('net_liq_bn', '2020-03-18')).toBeCloseTo(3930.878, 9);
-    expect([at('walcl_mn', '2020-03-19'), at('wtregen_mn', '2020-03-19'), at('rrp_bn', '2020-03-19')]).toEqual([4668212, 362576, 1.195]);
-    expect(at('net_liq_bn', '2020-03-19')).toBeCloseTo(4304.441, 9);
+    // RRPONTSYD.csv 2020-03-17 5.7, 2020-03-18 0.477. Wednesday's regime is published Thursday 06:30: the H.4.1
+    // of that Wednesday comes out Thursday 16:30, FRED's RRP of Wednesday on Thursday too, so Wednesday sees
+    // last week's H.4.1 and Tuesday's operation. Thursday's regime (published Friday 06:30) sees both.
+    expect([at('walcl_mn', '2020-03-18'), at('wtregen_mn', '2020-03-18'), at('rrp_bn', '2020-03-18')]).toEqual([4311911, 380556, 5.7]);
+    expect(at('net_liq_bn', '2020-03-18')).toBeCloseTo((4311911 - 5.7 * 1000 - 380556) / 1000, 9);
+    expect(at('net_liq_bn', '2020-03-18')).toBeCloseTo(3925.655, 9);
+    expect([at('walcl_mn', '2020-03-19'), at('wtregen_mn', '2020-03-19'), at('rrp_bn', '2020-03-19')]).toEqual([4668212, 362576, 0.477]);
+    expect(at('net_liq_bn', '2020-03-19')).toBeCloseTo(4305.159, 9);
   });
 
   it('multiplies RRP (billions) by 1000 against the millions of WALCL and WTREGEN', () => {
-    // 2022-12-29: WALCL 2022-12-28 8551169.0, WTREGEN 2022-12-28 427926.0, RRP 2022-12-29 2308.319 bn.
-    expect(at('net_liq_bn', '2022-12-29')).toBeCloseTo((8551169 - 2308319 - 427926) / 1000, 9);
-    expect(at('net_liq_bn', '2022-12-29')).toBeCloseTo(5814.924, 9);
+    // Thursday 2022-12-29: WALCL 2022-12-28 8551169.0, WTREGEN 2022-12-28 427926.0 (out that Thursday), RRP of
+    // Wednesday 2022-12-28 2293.003 bn (FRED's copy, out that Thursday).
+    expect(at('net_liq_bn', '2022-12-29')).toBeCloseTo((8551169 - 2293003 - 427926) / 1000, 9);
+    expect(at('net_liq_bn', '2022-12-29')).toBeCloseTo(5830.24, 9);
     expect(at('fed_assets_bn', '2022-12-29')).toBeCloseTo(8551.169, 9);
     expect(at('tga_bn', '2022-12-29')).toBeCloseTo(427.926, 9);
   });
 
   it('reads a missing RRP as 0 before daily operations (2013-09-23) and carries it over holidays after', () => {
+    // RRPONTSYD.csv: 2013-08-19 5.0, 2013-08-20 5.0, 2013-08-21 empty. A day sees the operation released for it
+    // (the one of the Fed business day before), else 0.
     expect(at('rrp_bn', '2013-08-20')).toBe(5);
-    expect(at('rrp_bn', '2013-08-21')).toBe(0);
+    expect(at('rrp_bn', '2013-08-21')).toBe(5);
+    expect(at('rrp_bn', '2013-08-22')).toBe(0);
     expect(at('rrp_bn', '2008-10-10')).toBe(0);
-    // Columbus Day 2013-10-14: stocks trade, the FRBNY holds no operation; the 2013-10-11 RRP (1.421) stands.
-    expect(at('rrp_bn', '2013-10-14')).toBe(1.421);
+    // Columbus Day 2013-10-14: stocks trade, the Fed is closed. Friday 2013-10-11's operation (1.421) is out on the
+    // next Fed business day, Tuesday, so Monday still sees Thursday's (1.997), Tuesday sees Friday's, and Monday's
+    // empty row (no operation) leaves Friday's standing until Wednesday sees Tuesday's (2.096).
+    expect(at('rrp_bn', '2013-10-14')).toBe(1.997);
+    expect(at('rrp_bn', '2013-10-15')).toBe(1.421);
+    expect(at('rrp_bn', '2013-10-16')).toBe(2.096);
   });
 });
 

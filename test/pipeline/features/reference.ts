@@ -2,17 +2,20 @@
  * Test helper: an independent computation of the feature frame in plain TypeScript, straight from the CSV
  * text, sharing no code with pipeline/ (no DuckDB, no catalogue, no SQL). It restates the documented
  * definitions (pipeline/features/*.ts module comments, data/macro/PROVENANCE.md) in the most literal way:
- * linear scans, two-pass means and standard deviations, explicit loops over the trading days.
+ * linear scans, two-pass means and standard deviations, explicit loops over the trading days. The
+ * point-in-time rule (a value is used from the first trading day published after its release) comes from the
+ * second statement of the release rules in `../release/reference.ts`, with the GSPC file's dates as the NYSE
+ * trading days.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { firstUsableDay, RELEASE_KIND, shiftDays } from '../release/reference.js';
 
 interface Point {
   date: string;
   value: number | null;
 }
 
-const WEEKLY = new Set(['WALCL', 'WTREGEN']);
 const WINDOW = 252;
 const MOMENTUM = 20;
 /** The equity trend's window: the close over the mean of the 200 closes ending on the day. */
@@ -32,23 +35,20 @@ export function readPoints(dir: string, id: string): Point[] {
   });
 }
 
-function nextDay(date: string): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-}
-
-const usableFrom = (id: string, date: string): string => (WEEKLY.has(id) ? nextDay(date) : date);
+type UsableFrom = (id: string, date: string) => string;
 
 /**
- * `at(day)`: the latest non-missing point of `id` usable on `day`. Days must be asked in increasing order
- * (a cursor that only moves forward, so a whole history costs one pass).
+ * `at(day)`: the latest non-missing point of `id` usable on `day` (of points usable from the same day, a week
+ * of H.10 rates, the latest date). Days must be asked in increasing order (a cursor that only moves forward,
+ * so a whole history costs one pass; release days never go back as dates go forward).
  */
-function cursor(points: Point[], id: string): (day: string) => Point | null {
+function cursor(points: Point[], id: string, usableFrom: UsableFrom): (day: string) => (Point & { usable: string }) | null {
   let k = 0;
-  let found: Point | null = null;
+  let found: (Point & { usable: string }) | null = null;
   return (day) => {
     while (k < points.length && usableFrom(id, (points[k] as Point).date) <= day) {
       const p = points[k] as Point;
-      if (p.value !== null) found = p;
+      if (p.value !== null) found = { ...p, usable: usableFrom(id, p.date) };
       k++;
     }
     return found;
@@ -86,20 +86,38 @@ export interface ReferenceFrame {
 export function referenceFrame(dir: string): ReferenceFrame {
   const ids = ['WALCL', 'WTREGEN', 'RRPONTSYD', 'DGS10', 'DGS2', 'T10Y2Y', 'BAMLH0A0HYM2', 'VIXCLS', 'DTWEXBGS', 'DTWEXB', 'GSPC', 'SPY', 'GLD'];
   const s = Object.fromEntries(ids.map((id) => [id, readPoints(dir, id)])) as Record<string, Point[]>;
+  // The NYSE trading days: the dates of the GSPC file (it has a row on every trading day); past its last
+  // row, every weekday.
+  const gspcDays = new Set((s.GSPC ?? []).map((p) => p.date));
+  const lastGspc = (s.GSPC ?? []).at(-1)?.date ?? '0000-01-01';
+  const isTradingDay = (d: string): boolean => (d <= lastGspc ? gspcDays.has(d) : ![0, 6].includes(new Date(`${d}T00:00:00Z`).getUTCDay()));
+  const usableFrom: UsableFrom = (id, date) => firstUsableDay(RELEASE_KIND[id] ?? 'close', date, isTradingDay);
   const firstUsable = (id: string): string => {
     const p = (s[id] ?? []).find((q) => q.value !== null);
-    return usableFrom(id, p?.date ?? '9999-12-31');
+    return p ? usableFrom(id, p.date) : '9999-12-31';
   };
-  const lastRow = (id: string): string => (s[id] ?? []).at(-1)?.date ?? '0000-01-01';
-  const plus7 = (d: string): string => new Date(Date.parse(`${d}T00:00:00Z`) + 7 * 86_400_000).toISOString().slice(0, 10);
+  // End: a series is current until its next row (by its rhythm) would be usable; the calendar ends before
+  // the earliest such day, the dollar counting as its later member.
+  const nextRow = (id: string, d: string): string => {
+    if (id === 'WALCL' || id === 'WTREGEN') return shiftDays(d, 7);
+    let next = shiftDays(d, 1);
+    const ok = id === 'GSPC' ? isTradingDay : (x: string): boolean => ![0, 6].includes(new Date(`${x}T00:00:00Z`).getUTCDay());
+    while (!ok(next)) next = shiftDays(next, 1);
+    return next;
+  };
+  const currentBefore = (id: string): string => {
+    const last = (s[id] ?? []).at(-1)?.date;
+    return last === undefined ? '0000-01-01' : usableFrom(id, nextRow(id, last));
+  };
 
   const starts = ['WALCL', 'WTREGEN', 'DGS10', 'DGS2', 'BAMLH0A0HYM2', 'VIXCLS', 'GSPC'].map(firstUsable);
   starts.push([firstUsable('DTWEXBGS'), firstUsable('DTWEXB')].sort()[0] as string);
-  const ends = [plus7(lastRow('WALCL')), plus7(lastRow('WTREGEN')), ...['RRPONTSYD', 'DGS10', 'DGS2', 'BAMLH0A0HYM2', 'VIXCLS', 'DTWEXBGS', 'GSPC'].map(lastRow)];
+  const ends = ['WALCL', 'WTREGEN', 'RRPONTSYD', 'DGS10', 'DGS2', 'BAMLH0A0HYM2', 'VIXCLS', 'GSPC'].map(currentBefore);
+  ends.push([currentBefore('DTWEXBGS'), currentBefore('DTWEXB')].sort().at(-1) as string);
   const start = starts.sort().at(-1) as string;
-  const end = ends.sort()[0] as string;
+  const endBefore = ends.sort()[0] as string;
 
-  const dates = (s.GSPC ?? []).filter((p) => p.value !== null && p.date >= start && p.date <= end).map((p) => p.date);
+  const dates = (s.GSPC ?? []).filter((p) => p.value !== null && p.date >= start && p.date < endBefore).map((p) => p.date);
   const c: Record<string, number[]> = {};
   const push = (name: string, v: number | null | undefined): void => {
     (c[name] ??= []).push(v === null || v === undefined ? Number.NaN : v);
@@ -113,15 +131,20 @@ export function referenceFrame(dir: string): ReferenceFrame {
     const prev = k > 0 ? (pts[k - 1]?.value as number) : Number.NaN;
     return [close, close / prev - 1];
   };
-  const cursors = Object.fromEntries(ids.map((id) => [id, cursor(s[id] ?? [], id)]));
+  const cursors = Object.fromEntries(ids.map((id) => [id, cursor(s[id] ?? [], id, usableFrom)]));
+  // SPY's open of the day itself (the published performance trades at it), straight from the file's `open` column.
+  const spyLines = readFileSync(path.join(dir, 'SPY.csv'), 'utf8').trimEnd().split('\n');
+  const openCol = (spyLines[0] ?? '').split(',').indexOf('open');
+  const spyOpen = new Map(spyLines.slice(1).map((line) => line.split(',')).map((f) => [f[0] ?? '', Number(f[openCol])]));
 
   for (const day of dates) {
-    const at = Object.fromEntries(ids.map((id) => [id, (cursors[id] as (d: string) => Point | null)(day)]));
+    const at = Object.fromEntries(ids.map((id) => [id, (cursors[id] as ReturnType<typeof cursor>)(day)]));
     const v = (id: string): number | null => at[id]?.value ?? null;
     const walcl = v('WALCL') as number;
     const tga = v('WTREGEN') as number;
     const rrpPoint = at.RRPONTSYD ?? null;
-    const rrp = day < RRP_DAILY_FROM ? (rrpPoint?.date === day ? (rrpPoint.value as number) : 0) : (rrpPoint?.value as number);
+    // Before daily operations: the operation first usable on this very day, else none (0).
+    const rrp = day < RRP_DAILY_FROM ? (rrpPoint?.usable === day ? (rrpPoint.value as number) : 0) : (rrpPoint?.value as number);
     push('walcl_mn', walcl);
     push('wtregen_mn', tga);
     push('fed_assets_bn', walcl / 1000);
@@ -143,6 +166,7 @@ export function referenceFrame(dir: string): ReferenceFrame {
     push('ret_equity', req);
     const [spy, rspy] = closeAndReturn('SPY', day);
     push('spy_close', spy);
+    push('spy_open', spyOpen.get(day) ?? null);
     push('ret_spy', rspy);
     const [gold, rgold] = closeAndReturn('GLD', day);
     push('gold_close', gold);

@@ -167,6 +167,35 @@ describe('warm start (walk-forward refits)', () => {
   });
 });
 
+describe('explicit starts (options.starts)', () => {
+  const previous = fit(X, { seed: 1, restarts: 2 });
+  const more = X.concat(sampleHmm(truth, 100, 99).X);
+
+  it('runs one restart per listed start, in order, and keeps the best', () => {
+    const result = fit(more, { seed: 5, starts: ['warm', 'farthest', 'quantile', 'cold', 'perturbed'], warmStart: previous.model });
+    expect(result.restarts.map((r) => r.start)).toEqual(['warm', 'farthest', 'quantile', 'cold', 'perturbed']);
+    expect(result.logLikelihood).toBe(Math.max(...result.restarts.map((r) => r.logLikelihood)));
+    expect(Array.from(matchStates(previous.model.means, result.model.means))).toEqual([0, 1, 2, 3]);
+  });
+
+  it('with only the warm start and deterministic k-means starts, the seed changes nothing, bit for bit', () => {
+    const starts = ['warm', 'farthest', 'quantile'] as const;
+    const a = fit(more, { seed: 1, starts, warmStart: previous.model });
+    const b = fit(more, { seed: 0xdeadbeef, starts, warmStart: previous.model });
+    expect(bytes(b.model)).toBe(bytes(a.model));
+    expect(b.history).toEqual(a.history);
+    const cold = fit(X, { seed: 1, starts: ['farthest', 'quantile'] });
+    expect(bytes(fit(X, { seed: 2, starts: ['farthest', 'quantile'] }).model)).toBe(bytes(cold.model));
+    expect(accuracy(aligned(cold.model))).toBeGreaterThan(0.9);
+  });
+
+  it('rejects an empty list, an unknown start, and warm starts without a model', () => {
+    expect(() => fit(X, { starts: [] })).toThrow(/options\.starts: expected a non-empty list/);
+    expect(() => fit(X, { starts: ['random' as never] })).toThrow(/options\.starts: expected a non-empty list/);
+    expect(() => fit(X, { starts: ['warm'] })).toThrow(/options\.starts: warm and perturbed starts need options\.warmStart/);
+  });
+});
+
 describe('options and failures', () => {
   it.each([
     { options: { K: 0 }, problem: /options\.K: expected a positive integer/ },

@@ -1,11 +1,12 @@
 /**
  * pipeline/hmm/init.ts: k-means++ finds well-separated clusters whatever their scale, is reproducible for a
- * seed, and the models built from it (cold start) or around a previous model (warm restarts) are valid.
+ * seed, and the models built from it (cold start) or around a previous model (warm restarts) are valid; the
+ * deterministic seedings (farthest point, quantiles of the first column) take no randomness at all.
  */
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../../pipeline/random.js';
 import { stationaryDistribution } from '../../../pipeline/hmm/chain.js';
-import { kmeans, kmeansModel, perturbModel } from '../../../pipeline/hmm/init.js';
+import { deterministicKmeansModel, farthestPointCentres, kmeans, kmeansModel, lloyd, perturbModel, quantileCentres } from '../../../pipeline/hmm/init.js';
 import { symmetricEigen } from '../../../pipeline/hmm/linalg.js';
 import { validateModel } from '../../../pipeline/hmm/model.js';
 import { regimeLikeModel, sampleHmm } from './synthetic.js';
@@ -91,6 +92,43 @@ describe('kmeansModel', () => {
     for (let k = 0; k < 4; k++) {
       expect(m.transmat[k * 4 + k]!).toBeGreaterThan(0.5);
       for (let l = 0; l < 4; l++) if (l !== k) expect(m.transmat[k * 4 + l]!).toBeLessThan(m.transmat[k * 4 + k]!);
+    }
+  });
+});
+
+describe('deterministic seedings', () => {
+  // Six well-separated clusters in 2-D, in a shuffled order of rows.
+  const rng = createRng(4);
+  const X = Array.from({ length: 300 }, (_, n) => Float64Array.of(5 * (n % 3) + 0.3 * rng.normal(), 5 * (n % 2) + 0.3 * rng.normal()));
+  const truth = X.map((_, n) => (n % 3) * 2 + (n % 2));
+
+  it.each(['farthest', 'quantile'] as const)('%s: separates well-separated clusters, from the data alone', (seeding) => {
+    const labels = lloyd(X, seeding === 'farthest' ? farthestPointCentres(X, 6) : quantileCentres(X, 6));
+    const naming = new Map<number, number>();
+    truth.forEach((k, n) => {
+      if (!naming.has(k)) naming.set(k, labels[n]!);
+      expect(labels[n]).toBe(naming.get(k));
+    });
+    expect(new Set(naming.values()).size).toBe(6);
+  });
+
+  it('farthest: starts from the row farthest from the mean, then from the row farthest from every centre so far', () => {
+    const rows = [Float64Array.of(0), Float64Array.of(1), Float64Array.of(2), Float64Array.of(10), Float64Array.of(3)];
+    // The mean is 3.2, so 10 comes first; then 0 (10 away from it); then 3, which is 3 from its nearest centre (2 is 2 away, 1 is 1).
+    expect(farthestPointCentres(rows, 3).map((c) => c[0])).toEqual([10, 0, 3]);
+  });
+
+  it('quantile: the means of equal groups of rows sorted by the first column', () => {
+    const rows = [5, 1, 4, 2, 3, 6].map((v) => Float64Array.of(v, -v));
+    expect(quantileCentres(rows, 3).map((c) => Array.from(c))).toEqual([[1.5, -1.5], [3.5, -3.5], [5.5, -5.5]]);
+  });
+
+  it('deterministicKmeansModel: a valid model, the same for the same data, with no generator involved', () => {
+    const { X: Y } = sampleHmm(regimeLikeModel(3), 1500, 11);
+    for (const seeding of ['farthest', 'quantile'] as const) {
+      const m = deterministicKmeansModel(Y, 4, seeding, settings);
+      expect(() => validateModel(m)).not.toThrow();
+      expect(deterministicKmeansModel(Y, 4, seeding, settings)).toEqual(m);
     }
   });
 });

@@ -1,6 +1,7 @@
 /** The catalogue's date helpers and the rules it states (table-driven). */
 import { describe, expect, it } from 'vitest';
 import { addDays, CATALOGUE, isIsoDate, seriesSpec } from '../../../pipeline/ingest/catalogue.js';
+import { describeRule } from '../../../pipeline/release/rules.js';
 
 describe('addDays', () => {
   it.each([
@@ -34,9 +35,30 @@ describe('CATALOGUE', () => {
     expect(new Set(CATALOGUE.map((s) => s.file)).size).toBe(CATALOGUE.length);
   });
 
-  it('states the publication lags of the point-in-time rule', () => {
-    expect(CATALOGUE.filter((s) => s.lagDays === 1).map((s) => s.id)).toEqual(['WALCL', 'WTREGEN']);
-    expect(CATALOGUE.filter((s) => s.frequency === 'weekly').every((s) => s.coverDays === 7)).toBe(true);
+  // Each publisher's calendar, restated by hand from its release page (the rule's `source` cites it):
+  // [series, rule in words].
+  it.each([
+    ['WALCL', '1 Federal Reserve business day after the date, 16:30 America/New_York'],
+    ['WTREGEN', '1 Federal Reserve business day after the date, 16:30 America/New_York'],
+    ['RRPONTSYD', '1 Federal Reserve business day after the date, 16:30 America/New_York'],
+    ['DGS10', '1 Federal Reserve business day after the date, 16:15 America/New_York'],
+    ['DGS2', '1 Federal Reserve business day after the date, 16:15 America/New_York'],
+    ['T10Y2Y', '1 Federal Reserve business day after the date, 16:15 America/New_York'],
+    ['BAMLH0A0HYM2', '1 Federal Reserve business day after the date, 16:30 America/New_York'],
+    ['VIXCLS', '1 Federal Reserve business day after the date, 16:30 America/New_York'],
+    ['DTWEXBGS', 'on the Monday after the date (the next Federal Reserve business day if a holiday), 16:15 America/New_York'],
+    ['DTWEXB', 'on the Monday after the date (the next Federal Reserve business day if a holiday), 16:15 America/New_York'],
+    ['GSPC', 'on the date (a NYSE trading day), 16:30 America/New_York'],
+    ['SPY', 'on the date (a NYSE trading day), 16:30 America/New_York'],
+    ['GLD', 'on the date (a NYSE trading day), 16:30 America/New_York'],
+  ])('releases %s %s, citing its publisher', (id, words) => {
+    const spec = seriesSpec(id);
+    expect(describeRule(spec.release)).toBe(words);
+    expect(spec.release.source).toMatch(/\(.*(federalreserve\.gov|fred|cboe\.com|newyorkfed\.org|yahoo).*\)/i);
+  });
+
+  it('gives every series of the catalogue a release rule', () => {
+    expect(CATALOGUE.map((s) => s.id).sort()).toEqual(['BAMLH0A0HYM2', 'DGS10', 'DGS2', 'DTWEXB', 'DTWEXBGS', 'GLD', 'GSPC', 'RRPONTSYD', 'SPY', 'T10Y2Y', 'VIXCLS', 'WALCL', 'WTREGEN']);
   });
 
   it('marks missing values by layout: empty for FRED exports, none for yfinance', () => {

@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => db.close());
 
 describe('readFredObservations + toObsRows', () => {
-  it('reads "." as a missing value and applies the lag of the series', () => {
+  it('reads "." as a missing value and applies the release rule of the series', () => {
     const obs = readFredObservations(
       { realtime_start: '2026-01-02', count: 3, observations: [
         { realtime_start: '2026-01-02', realtime_end: '2026-01-02', date: '2020-03-11', value: '4311911' },
@@ -37,7 +37,10 @@ describe('readFredObservations + toObsRows', () => {
       { series: 'WALCL', date: '2020-03-18', value: null, usable_from: '2020-03-19' },
       { series: 'WALCL', date: '2020-03-25', value: 5254181, usable_from: '2020-03-26' },
     ]);
-    expect(toObsRows(seriesSpec('DGS10'), [{ date: '2020-02-28', value: '1.13' }])[0]?.usable_from).toBe('2020-02-28');
+    // H.4.1 of a Wednesday is out Thursday 16:30, before Thursday's regime is published (Friday 06:30). The
+    // yields of Friday 2020-02-28 are out Monday 2020-03-02 at 16:15: after Friday's regime was published (Monday
+    // 06:30), so first used by Monday's.
+    expect(toObsRows(seriesSpec('DGS10'), [{ date: '2020-02-28', value: '1.13' }])[0]?.usable_from).toBe('2020-03-02');
   });
 
   it.each([

@@ -123,7 +123,8 @@ describe('fetchSeries', () => {
     const first = server.requests[0];
     expect(first?.pathname).toBe('/fred/series/observations');
     expect(Object.fromEntries(first?.searchParams ?? [])).toMatchObject({ series_id: 'DGS10', api_key: TEST_KEY, file_type: 'json', observation_start: '1990-01-01', offset: '0' });
-    expect(series.rows.find((r) => r.date === '1990-01-01')).toEqual({ series: 'DGS10', date: '1990-01-01', value: null, usable_from: '1990-01-01' });
+    // New Year's Day 1990's (empty) row is released with the next Fed business day, Tuesday 1990-01-02, and first used that day.
+    expect(series.rows.find((r) => r.date === '1990-01-01')).toEqual({ series: 'DGS10', date: '1990-01-01', value: null, usable_from: '1990-01-02' });
   });
 
   it('fails at once with a clear error when FRED rejects the key (400), without showing the key', async () => {

@@ -1,6 +1,6 @@
 /**
  * The DuckDB loader on the bundled files: every row of every file in `obs`, each layout's missing-value
- * marker read as NULL, the point-in-time lag in `usable_from`, and files that break a rule of their series
+ * marker read as NULL, the release rule of its series in `usable_from`, and files that break a rule of their series
  * refused before anything is loaded (the rules themselves are tested in validate.test.ts).
  * Row and missing counts are the ones data/macro/PROVENANCE.md states (counted there independently).
  */
@@ -13,6 +13,7 @@ import { CATALOGUE, seriesSpec } from '../../../pipeline/ingest/catalogue.js';
 import { openDatabase, queryRows, type Database } from '../../../pipeline/ingest/duckdb.js';
 import { insertSeries, loadObservations } from '../../../pipeline/ingest/load.js';
 import { TradesealError } from '../../../src/errors.js';
+import { firstUsableDay, RELEASE_KIND, type ReleaseKind } from '../release/reference.js';
 
 const DATA_DIR = fileURLToPath(new URL('../../../data/macro/', import.meta.url));
 
@@ -52,7 +53,8 @@ describe('loadObservations on the bundled files', () => {
 
   it('reads an empty FRED field as NULL and keeps the row (layout date,value)', async () => {
     const r = await one("SELECT value, usable_from::VARCHAR AS u FROM obs WHERE series = 'RRPONTSYD' AND date = DATE '2003-02-10'");
-    expect(r).toEqual({ value: null, u: '2003-02-10' });
+    // Monday's operation reaches FRED on Tuesday 2003-02-11, so it is first used by Tuesday's regime.
+    expect(r).toEqual({ value: null, u: '2003-02-11' });
     const next = await one("SELECT value FROM obs WHERE series = 'RRPONTSYD' AND date = DATE '2003-02-07'");
     expect(next.value).toBe(2.5);
   });
@@ -75,15 +77,31 @@ describe('loadObservations on the bundled files', () => {
     expect(r.value).toBe(7674.3701171875);
   });
 
-  it('makes H.4.1 values usable the day after their Wednesday, everything else on its own day', async () => {
-    const lags = await queryRows(db.conn, 'SELECT series, min(usable_from - date) AS lo, max(usable_from - date) AS hi FROM obs GROUP BY series ORDER BY series');
-    for (const r of lags) {
-      const expected = ['WALCL', 'WTREGEN'].includes(String(r.series)) ? 1 : 0;
-      expect([r.series, Number(r.lo), Number(r.hi)]).toEqual([r.series, expected, expected]);
-    }
-    expect(lags.map((r) => r.series).sort()).toEqual(CATALOGUE.map((s) => s.id).sort());
-    const wed = await one("SELECT usable_from::VARCHAR AS u, dayname(date) AS day FROM obs WHERE series = 'WALCL' AND date = DATE '2020-03-18'");
-    expect(wed).toEqual({ u: '2020-03-19', day: 'Wednesday' });
+  it('sets usable_from of every row from 1990 on as the independent statement of the release rules does', async () => {
+    // The NYSE trading days are the GSPC file's dates, which follow the NYSE calendar from 1990-01-02 on
+    // (before, Saturday sessions and unlisted closures); rows dated from then on are compared.
+    const rows = await queryRows(db.conn, "SELECT series, strftime(date, '%Y-%m-%d') AS d, strftime(usable_from, '%Y-%m-%d') AS u FROM obs WHERE date >= DATE '1990-01-02' ORDER BY series, date");
+    const trading = new Set(rows.filter((r) => r.series === 'GSPC').map((r) => String(r.d)));
+    const mismatches = rows
+      .filter((r) => String(r.u) !== firstUsableDay(RELEASE_KIND[String(r.series)] as ReleaseKind, String(r.d), (d) => trading.has(d)))
+      .map((r) => `${String(r.series)} ${String(r.d)} → ${String(r.u)}`);
+    expect(mismatches.slice(0, 5)).toEqual([]);
+    expect(new Set(rows.map((r) => r.series)).size).toBe(CATALOGUE.length);
+  });
+
+  it.each([
+    // series, date, first trading day whose regime uses it, worked out by hand
+    ['WALCL', '2020-03-18', '2020-03-19'], // Wednesday; H.4.1 out Thursday 16:30, Thursday's regime published Friday 06:30
+    ['DGS10', '2020-03-18', '2020-03-19'], // H.15 of Wednesday out Thursday 16:15
+    ['DGS10', '2020-03-20', '2020-03-23'], // a Friday's yields are out Monday 16:15, after Friday's regime (Monday 06:30)
+    ['VIXCLS', '2020-03-16', '2020-03-17'], // FRED's copy, the next business day
+    ['DTWEXBGS', '2020-03-16', '2020-03-23'], // H.10: the week of Monday 2020-03-16 is out Monday 2020-03-23
+    ['DTWEXBGS', '2020-03-20', '2020-03-23'],
+    ['GSPC', '2020-03-18', '2020-03-18'], // a close is out on its day, before the regime of that day is published
+    ['WALCL', '2025-11-26', '2025-11-28'], // Thanksgiving week: H.4.1 out Friday 2025-11-28
+  ])('%s of %s is first used by the regime of %s', async (series, date, usable) => {
+    const r = await one(`SELECT usable_from::VARCHAR AS u FROM obs WHERE series = '${series}' AND date = DATE '${date}'`);
+    expect(r.u).toBe(usable);
   });
 
   it('returns the SHA-256 of every file', async () => {
@@ -190,7 +208,7 @@ describe('the DuckDB reader, behind the validator', () => {
       const spec = seriesSpec('DGS10');
       const file = path.join(dir, spec.file);
       await writeFile(file, 'date,value\n2020-01-02,1.88\n2020-01-03,n/a\n');
-      await scratch.conn.run('CREATE TABLE obs (series VARCHAR NOT NULL, date DATE, value DOUBLE, usable_from DATE)');
+      await scratch.conn.run('CREATE TABLE obs (series VARCHAR NOT NULL, date DATE, value DOUBLE, usable_from DATE, open DOUBLE)');
       const err = await insertSeries(scratch.conn, spec, file).then(() => null, (e: unknown) => e);
       expect((err as TradesealError).code).toBe('data_invalid');
       expect((err as Error).message).toMatch(/^DGS10\.csv does not parse with its catalogue layout \(fred\): .*Line: 3/);

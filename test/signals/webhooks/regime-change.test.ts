@@ -54,9 +54,9 @@ describe('regimeChangeEvent', () => {
     ['recovery', 'tightening', '25%', 'Recovery', 'Tightening'],
     ['tightening', 'expansion', '100%', 'Tightening', 'Expansion'],
   ] as const)('%s → %s', (from, to, exposure, fromLabel, toLabel) => {
-    expect(regimeChangeEvent({ regime: from }, { regime: to, risk_score: 0.42, date: '2024-03-20', published_at: at }, 'e1')).toEqual({
+    expect(regimeChangeEvent({ regime: from }, { regime: to, risk_score: 0.42, date: '2024-03-20', published_at: at, available_at: '2024-03-21T10:30:00.000Z' }, 'e1')).toEqual({
       id: 'e1', type: 'regime_change', created_at: '2024-03-20T22:00:00.000Z',
-      regime_change: { from, to, from_label: fromLabel, to_label: toLabel, equity_exposure: exposure, risk_score: 0.42, date: '2024-03-20' },
+      regime_change: { from, to, from_label: fromLabel, to_label: toLabel, equity_exposure: exposure, risk_score: 0.42, date: '2024-03-20', available_at: '2024-03-21T10:30:00.000Z' },
     });
   });
 
@@ -89,7 +89,8 @@ describe('a change of the broadcast in force queues one delivery per Pro-or-abov
       expect(d.event).toBe('regime_change');
       expect(d.payload).toEqual({
         id: [...ids][0], type: 'regime_change', created_at: b.published_at.toISOString(),
-        regime_change: { from: 'expansion', to: 'risk_off', from_label: 'Expansion', to_label: 'Risk-off', equity_exposure: '0%', risk_score: 0.93, date: '2024-03-22' },
+        // An operator's broadcast has no publication instant of a day: it is in force from its published_at.
+        regime_change: { from: 'expansion', to: 'risk_off', from_label: 'Expansion', to_label: 'Risk-off', equity_exposure: '0%', risk_score: 0.93, date: '2024-03-22', available_at: null },
       });
     }
     await manual('risk_off', 0.95, '2024-03-23');
@@ -99,11 +100,13 @@ describe('a change of the broadcast in force queues one delivery per Pro-or-abov
   it('the pipeline\'s broadcast queues in the run\'s transaction, and not at all when the transaction rolls back or an override holds', async () => {
     const pro = await account('pro');
     const pipeline = (sql: Sql, regime: Regime) =>
-      publishFromPipeline(sql, { date: '2024-04-01', regime, risk_score: 0.3, model_version: 'hmm-test', reason: 'run', published_by: 'pipeline' });
+      publishFromPipeline(sql, { date: '2024-04-01', regime, risk_score: 0.3, model_version: 'hmm-test', reason: 'run', published_by: 'pipeline', available_at: '2024-04-02T10:30:00.000Z' });
     await store.sql.begin((tx) => pipeline(tx as unknown as Sql, 'expansion'));
     await store.sql.begin((tx) => pipeline(tx as unknown as Sql, 'tightening'));
     expect((await deliveries()).map((d) => [d.account_id, d.payload.regime_change.from, d.payload.regime_change.to, d.payload.regime_change.equity_exposure]))
       .toEqual([[pro, 'expansion', 'tightening', '25%']]);
+    // The pipeline's event carries when the broadcast day was published: from then on a subscriber can act on it.
+    expect((await deliveries())[0]!.payload.regime_change.available_at).toBe('2024-04-02T10:30:00.000Z');
 
     // A run that fails after broadcasting leaves neither the broadcast nor its delivery.
     await expect(store.sql.begin(async (tx) => {
