@@ -28,7 +28,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadFeatureFrame, type FeatureFrame } from '../pipeline/features/frame.js';
-import { PCA_INPUTS } from '../pipeline/model/pca.js';
 import { DEFAULT_WALK_FORWARD, walkForward, type WalkForwardOptions } from '../pipeline/model/walk-forward.js';
 import { assemble } from '../pipeline/publish/assemble.js';
 import { evaluate } from '../pipeline/reports/evaluate.js';
@@ -66,7 +65,8 @@ interface Variant {
 
 const w1 = (name: string, what: string, inputs: string[], extra: Partial<Variant> = {}): Variant => ({ name, what, inputs, warmRestarts: 1, ...extra });
 const w3 = (name: string, what: string, inputs: string[], extra: Partial<Variant> = {}): Variant => ({ name, what, inputs, warmRestarts: 3, ...extra });
-const CHOSEN_INPUTS = [...PCA_INPUTS];
+/** The inputs chosen in round 1 (tradeseal-regime-2 to -4); round 2 dropped the curve's momentum from them (pipeline/model/pca.ts, PCA_INPUTS). */
+const CHOSEN_INPUTS = ['net_liq_zscore', 'mom_z_curve', 'mom_z_ust10y', 'mom_z_hy', 'mom_z_vix', 'mom_z_dollar', 'hy_spread_pct', 'vix', T200];
 const NINE_YEARS = 2268;
 const LOG_LEVELS = CHOSEN_INPUTS.map((n) => (n === 'vix' ? 'log_vix' : n === 'hy_spread_pct' ? 'log_hy' : n));
 
@@ -410,6 +410,9 @@ function writeVariants(rows: Row[], source: string): void {
   console.log(`written: data/research/variants.json (${trials.trials} variants)`);
 }
 
+/** Where the trials before round 2 come from, in data/research/variants.json. */
+const EARLIER_ROUNDS = 'the research tables of pipeline/README.md: round 1 ("Every variant") and the starts of "A method without a seed", two decimals as printed there';
+
 /** Round 2's table: every candidate, the rule's pick starred. */
 function reportRound2(rows: Row[]): string {
   const chosen = chooseRound2(rows);
@@ -430,7 +433,8 @@ function reportRound2(rows: Row[]): string {
 
 /**
  * Adds round 2's variants to data/research/variants.json, keeping the earlier rounds' trials (they were tried
- * too, and the deflated Sharpe ratio counts every trial); a partial run (--only) leaves the file as it is.
+ * too, and the deflated Sharpe ratio counts every trial); round 2's pick is the one variant marked chosen (the
+ * method in force). A partial run (--only) leaves the file as it is.
  */
 function writeRound2Variants(rows: Row[], source: string): void {
   if (ROUND_2.some((v) => !rows.some((r) => r.name === v.name))) {
@@ -441,7 +445,7 @@ function writeRound2Variants(rows: Row[], source: string): void {
   const chosen = chooseRound2(rows);
   const kept = before.variants.filter((v) => !v.name.startsWith('r2 ')).map(({ chosen: _c, ...v }) => v);
   const added = rows.map((r) => ({ name: r.name, check: false, in_sample_sharpe: r.in_sample.sharpe as number, ...(r === chosen ? { chosen: true } : {}) }));
-  const trials = writeResearchVariants([...kept, ...added], EVALUATION_WINDOWS.in_sample, `${before.source}; round 2: ${source}`);
+  const trials = writeResearchVariants([...kept, ...added], EVALUATION_WINDOWS.in_sample, `${EARLIER_ROUNDS}; round 2 ("Round 2"): ${source}`);
   console.log(`written: data/research/variants.json (${trials.trials} variants)`);
 }
 

@@ -48,7 +48,7 @@ import type { PerformanceReport } from './reports/performance.js';
  * regime only at p >= 0.8 (risk_off at once); version 3 kept that rule on the last nine years; version 4
  * publishes the most likely regime again, on the last nine years.
  */
-export const MODEL_VERSION = 'tradeseal-regime-5: PCA(4) of 9 standardized features (with the equity trend) + 4-state Gaussian HMM, monthly walk-forward on a rolling 9-year window (deterministic starts: no seed), the most likely regime published each day';
+export const MODEL_VERSION = 'tradeseal-regime-5: PCA(4) of 8 standardized features (with the equity trend, without the curve) + 4-state Gaussian HMM, monthly walk-forward on a rolling 9-year window (deterministic starts: no seed), the most likely regime published each day, computed from what was released by 06:30 New York the next trading day';
 
 export interface PipelineOptions {
   dataDir: string;

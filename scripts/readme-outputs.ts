@@ -35,6 +35,7 @@ const tradeseal = (args: string[]): string =>
 const BENCHES: ReadonlyArray<{ name: string; script: string; file: string }> = [
   { name: 'output:bench-signal', script: 'bench:signal', file: 'bench/signal.ts' },
   { name: 'output:bench-signal-seeds', script: 'bench:signal-seeds', file: 'bench/signal-seeds.ts' },
+  { name: 'output:bench-pipeline', script: 'bench:pipeline', file: 'bench/pipeline.ts' },
 ];
 
 const bench = (file: string, out: string): string =>

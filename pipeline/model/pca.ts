@@ -13,11 +13,12 @@ export const N_FACTORS = 4;
  * The PCA inputs, columns of the feature frame. Chosen on 2007–2016 only (pipeline/README.md, "Research"):
  * the level of the 10Y−2Y curve, an input of the first model, moves over years (inverted 2006–07, steep
  * 2009–13, inverted 2022–24) and made the states eras rather than conditions; the equity trend (the close
- * over its 200-day mean) lets a state mean "falling market" whatever the decade. The curve's 20-day
- * momentum stays.
+ * over its 200-day mean) lets a state mean "falling market" whatever the decade. The curve's 20-day momentum
+ * went in round 2 (release-time data, execution at the next open with costs, no seed), whose choice rule picked
+ * the inputs without it.
  */
 export const PCA_INPUTS = [
-  'net_liq_zscore', 'mom_z_curve', 'mom_z_ust10y', 'mom_z_hy', 'mom_z_vix', 'mom_z_dollar',
+  'net_liq_zscore', 'mom_z_ust10y', 'mom_z_hy', 'mom_z_vix', 'mom_z_dollar',
   'hy_spread_pct', 'vix', 'equity_trend_200d',
 ] as const;
 

@@ -1,6 +1,7 @@
 /**
  * The trials behind the regime method, for its deflated Sharpe ratio (../performance/deflated-sharpe.ts): every
- * variant the research tried (pipeline/README.md, "Every variant"), with its in-sample Sharpe ratio, kept in
+ * variant the research tried in every round (pipeline/README.md: "Every variant", the starts of "A method without
+ * a seed", "Round 2"), with its in-sample Sharpe ratio, kept in
  * data/research/variants.json. That file is the one source: `npm run research:signal` rewrites it from its
  * runs (bench/signal-research.ts), and `tradeseal quant evaluate` and `npm run bench:signal` read it here.
  *
@@ -63,7 +64,7 @@ export function loadResearchTrials(file: string = defaultVariantsFile()): Resear
   return researchTrials(JSON.parse(readFileSync(file, 'utf8')) as ResearchVariants);
 }
 
-const WHAT = 'The in-sample Sharpe ratio (annualised: mean / std (ddof = 1) x sqrt(252), risk-free 0) of every variant of the regime method tried in the research (pipeline/README.md, "Every variant"), candidates and robustness checks alike: the trials the deflated Sharpe ratio of `tradeseal quant evaluate` and `npm run bench:signal` counts (N = the number of variants, V = the sample variance of their Sharpe ratios).';
+const WHAT = 'The in-sample Sharpe ratio (annualised: mean / std (ddof = 1) x sqrt(252), risk-free 0) of every variant of the regime method tried in the research, every round (pipeline/README.md: "Every variant", the starts of "A method without a seed", "Round 2"), candidates and robustness checks alike: the trials the deflated Sharpe ratio of `tradeseal quant evaluate` and `npm run bench:signal` counts (N = the number of variants, V = the sample variance of their Sharpe ratios).';
 
 /**
  * Writes the variants of a research run to `file` (default data/research/variants.json), after checking them as
