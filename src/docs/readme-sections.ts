@@ -1,10 +1,11 @@
 /**
  * The README sections generated from code, so documented tables cannot drift from the code that defines
- * them (the settings, the error codes, the policy denial codes, the signal service's tiers and the pipeline's
- * release rules).
+ * them (the settings, the error codes, the policy denial codes, the IRL Engine's codes for them, the signal
+ * service's tiers and the pipeline's release rules).
  */
 import { settingsTable } from '../config.js';
 import { codesTable } from '../errors.js';
+import { irlErrorCodesTable } from '../http/irl/error-codes.js';
 import { tiersTable } from '../signals/ops/account.js';
 import { releasesTable } from './release-table.js';
 
@@ -13,6 +14,7 @@ export function generatedSections(): Record<string, string> {
     settings: settingsTable(),
     denials: codesTable('denial'),
     errors: codesTable('error'),
+    'irl-errors': irlErrorCodesTable(),
     tiers: tiersTable(),
     releases: releasesTable(),
   };

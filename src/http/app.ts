@@ -19,6 +19,7 @@ import { installClientCertificateCheck } from './client-cert.js';
 import { clientErrorHandler, trackEarlyAnswers } from './client-error.js';
 import { answerFrameworkError, installErrorHandling } from './error-handler.js';
 import { registerHealth, type CertExpiryStatus } from './health.js';
+import { installIrlEdge, irlRewriteUrl } from './irl/index.js';
 import { installJsonBodyParser } from './json-body.js';
 import { logRedaction } from './log-redaction.js';
 import { installMetrics, ServerMetrics } from './metrics.js';
@@ -57,10 +58,13 @@ export interface AppDeps {
    * its own, which also reaches the other workers and hears other servers. Used for the contexts built here.
    */
   changes?: CredentialChanges;
+  /** Serve the IRL Engine's clients on `/irl/...` (src/http/irl/); on by default, off only to compare answers in tests. */
+  irl?: boolean;
 }
 
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const services = deps.services ?? SERVICES;
+  const irl = deps.irl !== false && services.includes('engine');
   const app = Fastify({
     // Query values, error details and personal fields never reach the log, at any level (./log-redaction.ts).
     logger: deps.logger === false || config.logLevel === 'silent' ? false
@@ -80,6 +84,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     // The client address is X-Forwarded-For's only when a trusted proxy sent it.
     trustProxy: config.trustProxy ? [...config.trustProxy] : false,
     ...(deps.tls ? { https: { ...deps.tls.httpsOptions(), ...httpsBoundOptions(config) } } : {}),
+    // `/irl/...` is routed to the `/engine` route that serves it (src/http/irl/paths.ts).
+    ...(irl ? { rewriteUrl: irlRewriteUrl } : {}),
   }) as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandling(app);
@@ -103,6 +109,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       engine.state.stop();
       engine.tokens.stop();
     });
+    if (irl) installIrlEdge(app, engine);
     engineRoutes(app, engine);
   }
   if (services.includes('signals')) {

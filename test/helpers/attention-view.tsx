@@ -13,13 +13,21 @@ export async function frameWhen(frame: () => string, ok: (f: string) => boolean,
   return frame();
 }
 
-/** Idle: no read in flight, and the frame unchanged for a moment. */
+/**
+ * Idle: no read in flight, and the frame unchanged for 100 ms. Not one poll: a key that changes the page first
+ * draws the new page's label and only then starts its read (an effect), and on a loaded machine that gap can
+ * outlast a poll, showing the old rows under the new label without `loading…`.
+ */
 export async function idle(frame: () => string): Promise<string> {
   let last = '';
+  let since = Date.now();
   await frameWhen(frame, (f) => {
-    const still = f === last && !f.includes('loading…');
-    last = f;
-    return still;
+    if (f !== last || f.includes('loading…')) {
+      last = f;
+      since = Date.now();
+      return false;
+    }
+    return Date.now() - since >= 100;
   });
   return frame();
 }
