@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // The `tradeseal` CLI, running the TypeScript sources directly through tsx (see bin/dev-load-options.js), with
 // a command manifest kept while the sources are unchanged (bin/dev-manifest.js).
-import { execute } from '@oclif/core';
+import { requireSupportedNode } from './node-version.js';
+
+requireSupportedNode();
+const { execute } = await import('@oclif/core');
 import { register } from 'tsx/esm/api';
 
 register();

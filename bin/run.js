@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 // The `tradeseal` CLI, running the compiled build in dist/ (`npm run build`).
-import { execute } from '@oclif/core';
+import { requireSupportedNode } from './node-version.js';
+
+requireSupportedNode();
+const { execute } = await import('@oclif/core');
 
 await execute({ dir: import.meta.url });

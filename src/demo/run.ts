@@ -20,6 +20,7 @@ import { issueAccountKey } from '../signals/ops/keys.js';
 import { loadSigningKey } from '../signals/signing-key.js';
 import { hasPublishedSignals } from '../signals/store/history.js';
 import { openStore } from '../store/db.js';
+import { markDemoHome } from './home.js';
 import { migrate } from '../store/migrate.js';
 import { runPipeline, type RunSummary, type StageRunner } from '../../pipeline/run.js';
 
@@ -65,6 +66,7 @@ export async function runDemo(settings: Config, options: DemoOptions): Promise<D
   // Before the server: the data it serves and the key its engine trusts.
   const prepared = demoConfig(settings, home, options.port, null);
   const store = await openStore(prepared, { purpose: 'demo' });
+  markDemoHome(home);
   let pipeline: RunSummary | null = null;
   let operatorKey: Uint8Array;
   try {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, describeRun, runCli, tempHome } from '../helpers/cli.js';
 import { testStore, type TestStore } from '../helpers/db.js';
+import { isDemoHome } from '../../src/demo/home.js';
 
 const home = tempHome();
 let store: TestStore;
@@ -23,6 +24,8 @@ describe('tradeseal demo', () => {
     expect(run.code, describeRun(run)).toBe(0);
     const s = run.json();
     expect(s.home).toBe(demoHome);
+    // Marked as a demo's store: a run with TRADESEAL_HOME pointed at it reuses it (test/demo/home.test.ts).
+    expect(isDemoHome(demoHome)).toBe(true);
     expect(s.pipeline.status ?? 'published').toBe('published');
     expect(s.stale_regime).toMatchObject({ date: expect.stringMatching(/^2025-/) });
     expect(s.broadcast.regime).toBe(s.stale_regime.regime);
