@@ -1,20 +1,22 @@
 /**
- * Regenerates the documentation sections that are generated from code (`npm run docs`), between
- * `<!-- NAME:start -->` and `<!-- NAME:end -->` markers: the README's tables, and docs/testing.md's list of the
- * test files slow by design. A test fails when either is out of date.
+ * Regenerates the documentation's generated sections (`npm run docs`), between `<!-- NAME:start -->` and
+ * `<!-- NAME:end -->` markers: the tables generated from code in the pages `PAGE_SECTIONS` names
+ * (`src/docs/pages.ts`), docs/testing.md's list of the test files slow by design, and every page's table of
+ * contents. `test/docs/pages.test.ts` fails when any of them is out of date.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { generatedSections, replaceSections } from '../src/docs/readme-sections.js';
+import { DOC_PAGES, renderPage, type DocPage } from '../src/docs/pages.js';
 import { slowFilesTable } from '../test/setup/slow-files.js';
 
-const documents: Array<[string, Record<string, string>]> = [
-  ['README.md', generatedSections()],
-  ['docs/testing.md', { 'slow-tests': slowFilesTable() }],
-];
-for (const [name, sections] of documents) {
-  const path = new URL(`../${name}`, import.meta.url);
+/** Sections generated from test code, which `src/` does not import. */
+const extra: Partial<Record<DocPage, Record<string, string>>> = {
+  'docs/testing.md': { 'slow-tests': slowFilesTable() },
+};
+
+for (const page of DOC_PAGES) {
+  const path = new URL(`../${page}`, import.meta.url);
   const before = readFileSync(path, 'utf8');
-  const after = replaceSections(before, sections);
+  const after = renderPage(page, before, extra[page]);
   if (after !== before) writeFileSync(path, after);
-  console.log(after === before ? `${name} is up to date` : `${name} regenerated`);
+  console.log(after === before ? `${page} is up to date` : `${page} regenerated`);
 }

@@ -15,6 +15,7 @@ import { dataKeysFrom } from '../../src/engine/kms/from-config.js';
 import { listTraces } from '../../src/engine/store/traces.js';
 
 export default class EngineOrphans extends TradesealCommand {
+  static override jsonLinesRows = 'traces';
   static override summary = 'List the traces that need an officer: DIVERGENT, EXPIRED, MISMATCH, ORPHAN, and SHADOW_HALTED ones whose verification failed';
   static override description = 'On a terminal (and without --json or --csv, and outside CI: with CI set the view could not draw) a full-screen view opens instead, on the local store or a remote engine (--url and a token, or a profile), with a tab for each kind of trace that needs attention (DIVERGENT, EXPIRED, MISMATCH, ORPHAN, SHADOW_HALTED, stale PENDING): arrow keys move, Enter opens a trace, v verifies it (its hashes, and its inclusion in the transparency log under a signed head, checked against --public-key, or on the local store the log\'s own key), / filters by agent id or asset, n/p page, r refreshes (it also refreshes every 5 s), q quits. Otherwise the listing of GET /engine/orphans, newest first.';
   static override examples = [

@@ -10,6 +10,7 @@ import { listTraces } from '../../src/engine/store/traces.js';
 const { age_seconds: ageSeconds } = pendingQuery.properties;
 
 export default class EnginePending extends TradesealCommand {
+  static override jsonLinesRows = 'traces';
   static override summary = 'List PENDING traces (authorized, never bound) older than an age';
   static override description = 'Orders authorized but with no execution bound yet; past TRACE_EXPIRY_MS the sweeper turns them EXPIRED.';
   static override examples = ['<%= config.bin %> engine pending', '<%= config.bin %> engine pending --age-seconds 600 --limit 200 --json'];

@@ -8,6 +8,8 @@ import { checkRequest, withFlagNames } from '../../src/cli/engine-input.js';
 import { instantFlag } from '../../src/cli/instant.js';
 import { withProgress } from '../../src/cli/progress.js';
 import { renderReconcileReport } from '../../src/cli/reconcile-view.js';
+import { reportFlags, reportStyle } from '../../src/cli/table-flags.js';
+import { wrapText } from '../../src/cli/wrap.js';
 import { loadPolicy } from '../../src/engine/policy/policy.js';
 import { reconcile, type ReconcileReport } from '../../src/engine/reconcile/reconcile.js';
 import { reconcileBody, type ReconcileRequest } from '../../src/engine/reconcile/schema.js';
@@ -28,10 +30,12 @@ export default class EngineReconcile extends TradesealCommand {
     to: instantFlag({ summary: 'End of the window the drop copy covers, inclusive (default: its latest execution_time)' }),
     'agent-id': Flags.string({ summary: 'An agent the drop copy covers (repeatable; default: the agents it names)', multiple: true }),
     ...engineRemoteFlags,
+    ...reportFlags,
   };
 
   async run(): Promise<ReconcileReport> {
     const { args, flags } = await this.parse(EngineReconcile);
+    const style = reportStyle(flags);
     // The window and agents, checked as the API checks them in a body.
     const { executions: _none, ...window } = checkRequest<ReconcileRequest>(reconcileBody, {
       executions: [],
@@ -44,13 +48,13 @@ export default class EngineReconcile extends TradesealCommand {
     const remote = await engineRemoteOf(flags, this.settings);
     if (remote) {
       const answered = await withFlagNames(FLAGS, () => askEngine<ReconcileReport>(remote, 'POST', '/engine/admin/reconcile', { body: request }));
-      this.log(renderReconcileReport(answered));
+      this.log(wrapText(renderReconcileReport(answered, style), style.width));
       return answered;
     }
     const policy = loadPolicy(this.settings.policyPath);
     const report = await this.withStore((store) => withProgress(`Reconciling ${request.executions.length} executions`, this.jsonEnabled(), (progress) =>
       withFlagNames(FLAGS, () => reconcile(store.sql, request, { actor: cliActor(), policy, now: new Date(), source: path.basename(args.file), onProgress: progress }))));
-    this.log(renderReconcileReport(report));
+    this.log(wrapText(renderReconcileReport(report, style), style.width));
     return report;
   }
 }

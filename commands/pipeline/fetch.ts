@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { checkInputDir } from '../../src/file-errors.js';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { renderTable } from '../../src/cli/table.js';
+import { reportStyle } from '../../src/cli/table-flags.js';
 import { TradesealError } from '../../src/errors.js';
 import { updateDataDir, type UpdateResult } from '../../pipeline/fred.js';
 
@@ -22,7 +23,7 @@ export default class PipelineFetch extends TradesealCommand {
     const dataDir = flags['data-dir'] ?? this.settings.pipelineDataDir;
     await checkInputDir(dataDir, flags['data-dir'] === undefined ? 'PIPELINE_DATA_DIR' : '--data-dir');
     const updated = await updateDataDir(this.settings, dataDir, flags.series ? { series: flags.series } : {});
-    this.log(renderTable(['series', 'fetched', 'kept', 'rows', 'last_date'], updated.map((u) => [u.id, u.fetched, u.kept, u.rows, u.lastDate])));
+    this.log(renderTable(['series', 'fetched', 'kept', 'rows', 'last_date'], updated.map((u) => [u.id, u.fetched, u.kept, u.rows, u.lastDate]), reportStyle({}, undefined, '--json')));
     return { updated };
   }
 }

@@ -10,6 +10,7 @@ export default class PipelineSchedule extends TradesealCommand {
   static override summary = 'Run the pipeline on a cron schedule, as a long-running job (never two runs at once)';
   static override description = 'Each run is logged as one JSON line on stdout ({event, run_id, regime, days, seconds} or {event: "failed", error}). Runs never overlap: a tick that comes while a run is going is skipped, and across processes the pipeline\'s lock stops a second run. Stops on SIGINT or SIGTERM after the run in progress.';
   static override enableJsonFlag = false;
+  static override baseFlags = {};
   static override examples = ['<%= config.bin %> pipeline schedule', '<%= config.bin %> pipeline schedule --cron "30 6 * * 1-5"'];
   static override flags = {
     cron: Flags.string({ summary: 'Cron expression (default: PIPELINE_CRON, "30 6 * * 1-5")' }),

@@ -1,17 +1,20 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { renderTable } from '../../src/cli/table.js';
+import { reportFlags, reportStyle } from '../../src/cli/table-flags.js';
 import { checkRequest } from '../../src/cli/engine-input.js';
 import { askService, remoteFlags, remoteOf } from '../../src/cli/signals-client.js';
 import { pipelineRunsQuery } from '../../src/signals/inputs.js';
 import { recentRuns, type RunSummaryRow } from '../../pipeline/publish/run-lock.js';
 
 export default class PipelineStatus extends TradesealCommand {
+  static override jsonLinesRows = 'runs';
   static override summary = 'Show recent pipeline runs: when, status, days published, what each did to the history, fit dates, timings';
   static override examples = ['<%= config.bin %> pipeline status', '<%= config.bin %> pipeline status --limit 30 --json'];
   static override flags = {
     limit: Flags.string({ summary: `How many runs (${pipelineRunsQuery.properties.limit.minimum}-${pipelineRunsQuery.properties.limit.maximum}, default ${pipelineRunsQuery.properties.limit.default})`, helpValue: 'N' }),
     ...remoteFlags,
+    ...reportFlags,
   };
 
   async run(): Promise<{ runs: RunSummaryRow[] }> {
@@ -26,10 +29,11 @@ export default class PipelineStatus extends TradesealCommand {
       // What each publication did to the history: +added ~rewritten -removed, and who confirmed a rewrite.
       const changes = (r: RunSummaryRow): string | null => (r.publish_plan
         ? `+${r.publish_plan.added} ~${r.publish_plan.changed} -${r.publish_plan.removed}${r.confirmed_by ? ` (confirmed by ${r.confirmed_by})` : ''}` : null);
-      this.log(renderTable(['started_at', 'status', 'days', 'last_day', 'changes', 'hmm_fit_date', 'seconds', 'run_id', 'error'], runs.map((r) => [
+      // At a narrow width the fit date and the timing give way before what the run did to the history.
+      this.log(renderTable(['started_at', 'status', 'days', 'last_day', { name: 'changes', priority: 'keep' }, { name: 'hmm_fit_date', priority: 'normal' }, { name: 'seconds', priority: 'normal' }, { name: 'run_id', priority: 'normal' }, 'error'], runs.map((r) => [
         r.started_at.toISOString(), r.status, r.days, r.last_day, changes(r), r.hmm_fit_date,
-        r.finished_at ? ((r.finished_at.getTime() - r.started_at.getTime()) / 1000).toFixed(1) : null, r.run_id, r.error?.slice(0, 60) ?? null,
-      ])));
+        r.finished_at ? ((r.finished_at.getTime() - r.started_at.getTime()) / 1000).toFixed(1) : null, r.run_id, r.error ?? null,
+      ]), reportStyle(flags)));
     }
     return { runs };
   }

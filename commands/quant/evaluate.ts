@@ -2,6 +2,8 @@ import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { checkRequest, withFlagNames } from '../../src/cli/engine-input.js';
 import { renderEvaluation } from '../../src/cli/evaluation-view.js';
+import { reportFlags, reportStyle } from '../../src/cli/table-flags.js';
+import { wrapText } from '../../src/cli/wrap.js';
 import { calendarDateFlag } from '../../src/cli/instant.js';
 import { SETTINGS } from '../../src/config.js';
 import { validationError } from '../../src/errors.js';
@@ -25,6 +27,7 @@ export default class QuantEvaluate extends TradesealCommand {
     from: calendarDateFlag({ summary: `First day of the full window, YYYY-MM-DD (inclusive; default ${EVALUATION_WINDOWS.full.from})` }),
     to: calendarDateFlag({ summary: `Last day of the full window, YYYY-MM-DD (inclusive; default ${EVALUATION_WINDOWS.full.to})` }),
     'cost-bps': Flags.string({ summary: 'Cost per unit of exposure change, basis points 0 to 10000 (default SIGNAL_COST_BPS, 5)', helpValue: 'BPS' }),
+    ...reportFlags,
   };
 
   async run(): Promise<Evaluation> {
@@ -35,7 +38,8 @@ export default class QuantEvaluate extends TradesealCommand {
     const window = await withFlagNames(FLAG_NAMES, () => evaluationWindow(range));
     const costBps = flags['cost-bps'] === undefined ? this.settings.signalCostBps : costFlag(flags['cost-bps']);
     const evaluation = await this.withStore((store) => evaluatePublished(store.sql, window, costBps));
-    this.log(renderEvaluation(evaluation));
+    const style = reportStyle(flags);
+    this.log(wrapText(renderEvaluation(evaluation, style), style.width));
     return evaluation;
   }
 }

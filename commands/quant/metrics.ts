@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Args, Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { renderTable } from '../../src/cli/table.js';
+import { reportStyle } from '../../src/cli/table-flags.js';
 import { validationError, type FieldError } from '../../src/errors.js';
 import { dataInvalidError } from '../../pipeline/ingest/problems.js';
 import { PERIODS, performanceMetrics, type BenchmarkMetrics, type Period, type PerformanceMetrics } from '../../pipeline/performance/index.js';
@@ -67,7 +68,7 @@ export default class QuantMetrics extends TradesealCommand {
       requiredReturn,
       ...(flags.benchmark !== undefined ? { benchmark: columns[flags.benchmark]! } : {}),
     });
-    this.log(renderTable(['figure', 'value'], Object.entries(metrics).map(([key, value]) => [key, key === 'n' ? String(value) : show(value)])));
+    this.log(renderTable(['figure', 'value'], Object.entries(metrics).map(([key, value]) => [key, key === 'n' ? String(value) : show(value)]), reportStyle({}, undefined, '--json')));
     return metrics;
   }
 }

@@ -11,6 +11,7 @@ export default class RegimeHeartbeat extends TradesealCommand {
   static override summary = 'Issue one signed heartbeat of the regime in force (Layer 2), as the regime operator';
   static override description = 'Signs {sequence_id, timestamp_ms, regime_id, mta_ref} with the signal service\'s heartbeat signing key: REGIME_SIGNING_KEY when set, otherwise the key kept in the store (generated on its first use; `tradeseal signals heartbeat-key` prints its public key for the engine\'s REGIME_OPERATOR_PUBKEY). The sequence id comes from the store\'s heartbeat sequence, so it is strictly greater than every heartbeat issued before it, here or by `GET /v1/engine/heartbeat`. Prints the heartbeat as JSON, ready to embed in an authorize body; a heartbeat is good for one authorize within the engine\'s replay window (30 s by default).';
   static override enableJsonFlag = false;
+  static override baseFlags = {};
   static override examples = [
     '<%= config.bin %> regime heartbeat',
     '<%= config.bin %> regime heartbeat --scheme ed25519-jcs',

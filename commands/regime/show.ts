@@ -1,6 +1,8 @@
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../src/cli/engine-client.js';
 import { renderRegimeStatus } from '../../src/cli/regime-view.js';
+import { terminalOf } from '../../src/cli/terminal.js';
+import { wrapText } from '../../src/cli/wrap.js';
 import { freshnessOf, type Freshness } from '../../src/engine/policy/freshness.js';
 import { loadPolicy } from '../../src/engine/policy/policy.js';
 import { currentRegime, type RegimeBroadcast } from '../../src/engine/store/regime.js';
@@ -19,7 +21,7 @@ export default class RegimeShow extends TradesealCommand {
     if (remote) {
       // The engine's answer, judged by its own policy.
       const served = await askEngine<RegimeBroadcast & { freshness: Freshness }>(remote, 'GET', '/engine/regime');
-      this.log(renderRegimeStatus(served, served.freshness));
+      this.log(wrapText(renderRegimeStatus(served, served.freshness), terminalOf().width));
       return served;
     }
     const policy = loadPolicy(this.settings.policyPath);
@@ -30,7 +32,7 @@ export default class RegimeShow extends TradesealCommand {
       });
     }
     const freshness = freshnessOf(broadcast.date, policy.document.regime_max_age_ms, Date.now());
-    this.log(renderRegimeStatus(broadcast, freshness));
+    this.log(wrapText(renderRegimeStatus(broadcast, freshness), terminalOf().width));
     return { ...broadcast, freshness };
   }
 }

@@ -1,6 +1,8 @@
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { callService, remoteFlags, remoteOf } from '../../src/cli/signals-client.js';
 import { renderSignalPackage } from '../../src/cli/signals-view.js';
+import { terminalOf } from '../../src/cli/terminal.js';
+import { wrapText } from '../../src/cli/wrap.js';
 import { notFound } from '../../src/errors.js';
 import { latestSignal } from '../../src/signals/store/published.js';
 import { signalPackage } from '../../src/signals/views.js';
@@ -21,7 +23,7 @@ export default class SignalsLatest extends TradesealCommand {
         if (!row) throw notFound('no published day yet', 'run the pipeline: `tradeseal pipeline run`');
         return signalPackage(row);
       });
-    this.log(renderSignalPackage(pkg));
+    this.log(wrapText(renderSignalPackage(pkg), terminalOf().width));
     return pkg;
   }
 }

@@ -8,6 +8,7 @@ import { readOutbox, type OutboxMessage } from '../../src/signals/mail/outbox.js
 import { normalizeEmail } from '../../src/signals/verification.js';
 
 export default class SignalsOutbox extends TradesealCommand {
+  static override jsonLinesRows = 'messages';
   static override summary = 'Show the mail the regime signal service kept in its local outbox, newest last';
   static override description = 'When SMTP_URL is not set the service sends no mail: it keeps each message (a registration\'s verification code, say) in the store\'s outbox, for an operator to read and pass on. Reading delivers: a verification code is shown once, within its 15 minutes, and then reads [removed] (it is no longer kept), so pass it on at once. A mail is kept for OUTBOX_RETENTION_HOURS (72 by default) from when it was added, then no longer shown and deleted. With SMTP_URL set, nothing new arrives here.';
   static override examples = [

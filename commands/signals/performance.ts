@@ -3,6 +3,8 @@ import { chartsWanted, lineChart } from '../../src/cli/charts.js';
 import { checkRequest } from '../../src/cli/engine-input.js';
 import { calendarDateFlag } from '../../src/cli/instant.js';
 import { renderPerformance } from '../../src/cli/quant-view.js';
+import { reportFlags, reportStyle } from '../../src/cli/table-flags.js';
+import { wrapText } from '../../src/cli/wrap.js';
 import { TradesealError, validationError } from '../../src/errors.js';
 import { callService, remoteFlags, remoteOf } from '../../src/cli/signals-client.js';
 import { dateRangeQuery } from '../../src/signals/inputs.js';
@@ -18,6 +20,7 @@ export default class SignalsPerformance extends TradesealCommand {
     start: calendarDateFlag({ summary: 'First day, YYYY-MM-DD (inclusive)' }),
     end: calendarDateFlag({ summary: 'Last day, YYYY-MM-DD (inclusive)' }),
     ...remoteFlags,
+    ...reportFlags,
   };
 
   async run(): Promise<PerformanceReport> {
@@ -39,7 +42,8 @@ export default class SignalsPerformance extends TradesealCommand {
       }
       return { report: performanceReport((await windowStrategy(store.sql, range, this.settings.signalCostBps)).strategy, this.settings.signalCostBps), chart: null };
     });
-    this.log(renderPerformance(report));
+    const style = reportStyle(flags);
+    this.log(wrapText(renderPerformance(report, style), style.width));
     if (chart && chart.series.length > 1 && chartsWanted(this.jsonEnabled())) {
       const s = chart.series;
       this.log(`\n${lineChart([

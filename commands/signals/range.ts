@@ -3,6 +3,7 @@ import { checkRequest } from '../../src/cli/engine-input.js';
 import { calendarDateFlag } from '../../src/cli/instant.js';
 import { callService, remoteFlags, remoteOf } from '../../src/cli/signals-client.js';
 import { renderPackages } from '../../src/cli/signals-view.js';
+import { reportFlags, reportStyle } from '../../src/cli/table-flags.js';
 import { RANGE_MAX_DAYS, signalRangeQuery } from '../../src/signals/inputs.js';
 import { checkDateRange, checkWindowLength } from '../../src/signals/ops/date-range.js';
 import { signalsBetween } from '../../src/signals/store/published.js';
@@ -16,6 +17,7 @@ export default class SignalsRange extends TradesealCommand {
     start: calendarDateFlag({ summary: 'First day, YYYY-MM-DD (inclusive)', required: true }),
     end: calendarDateFlag({ summary: 'Last day, YYYY-MM-DD (inclusive)', required: true }),
     ...remoteFlags,
+    ...reportFlags,
   };
 
   async run(): Promise<Array<Record<string, unknown>>> {
@@ -27,7 +29,7 @@ export default class SignalsRange extends TradesealCommand {
     const packages = remote
       ? await callService<Array<Record<string, unknown>>>(remote, 'GET', '/v1/signals/range', { query: { start, end } })
       : await this.withStore(async (store) => (await signalsBetween(store.sql, start, end)).map(signalPackage));
-    this.log(packages.length === 0 ? `no published day between ${start} and ${end}` : renderPackages(packages));
+    this.log(packages.length === 0 ? `no published day between ${start} and ${end}` : renderPackages(packages, reportStyle(flags)));
     return packages;
   }
 }

@@ -7,7 +7,9 @@
  * naming the file, the line and the column, every one listed; a column too short or constant is a
  * `validation_failed` naming the file and the column, as is a fit that is not finite (values too far apart or
  * too close together for double precision); a column that is not there is columns.ts'
- * `data_invalid` with the header. Pure: text in, values out; reading the file is the command's job.
+ * `data_invalid` with the header. The rows are fitted in date order (date-order.ts): a file that is newest
+ * first is read backwards, one whose dates are out of order or repeated is `data_invalid`, naming the lines.
+ * Pure: text in, values out; reading the file is the command's job.
  */
 import { TradesealError, validationError } from '../../src/errors.js';
 import { fitArma11 } from '../forecast/fit.js';
@@ -16,6 +18,7 @@ import { seriesProblems } from '../forecast/series.js';
 import { readCsvRecords } from '../ingest/csv-records.js';
 import { dataInvalidError, type Problem } from '../ingest/problems.js';
 import { firstOtherColumn, readNumericColumns } from './columns.js';
+import { dateOrder } from './date-order.js';
 
 export const DEFAULT_HORIZON = 10;
 export const MAX_HORIZON = 100;
@@ -55,20 +58,31 @@ export function chooseColumn(file: string, text: string, column?: string): strin
   return chosen;
 }
 
-export function arimaOfCsv(file: string, text: string, options: ArimaOptions = {}): ArimaReport {
+/** The fit of a file, and whether its rows were read backwards (the file is newest first). */
+export interface ArimaOfCsv {
+  report: ArimaReport;
+  newestFirst: boolean;
+}
+
+export function arimaOfCsv(file: string, text: string, options: ArimaOptions = {}): ArimaOfCsv {
   const horizon = options.horizon ?? DEFAULT_HORIZON;
   if (!Number.isInteger(horizon) || horizon < 1 || horizon > MAX_HORIZON) {
     throw validationError([{ field: '--horizon', message: `is ${horizon}; it must be a whole number from 1 to ${MAX_HORIZON}` }]);
   }
   const column = chooseColumn(file, text, options.column);
-  const y = readNumericColumns(file, text, [column]).columns[column]!;
-  assertUsable(file, text, column, y);
+  const read = readNumericColumns(file, text, [column]).columns[column]!;
+  assertUsable(file, text, column, read);
+  const { newestFirst } = dateOrder(file, text);
+  const y = newestFirst ? read.slice().reverse() : read;
   const fit = fitArma11(y, { withMean: options.withMean ?? true });
   assertFinite(file, column, y, fit);
   const fc = forecastArma11(y, fit, horizon);
   return {
-    n: fit.n, mean: fit.mean, phi: fit.phi, theta: fit.theta, sigma2: fit.sigma2, loglik: fit.loglik,
-    forecast: Array.from(fc.mean), forecast_se: Array.from(fc.se),
+    report: {
+      n: fit.n, mean: fit.mean, phi: fit.phi, theta: fit.theta, sigma2: fit.sigma2, loglik: fit.loglik,
+      forecast: Array.from(fc.mean), forecast_se: Array.from(fc.se),
+    },
+    newestFirst,
   };
 }
 

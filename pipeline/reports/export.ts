@@ -7,8 +7,9 @@
  * doubles. Written with csv-stringify, RFC 4180, `\n` line ends, a header row.
  */
 import { stringify } from 'csv-stringify/sync';
-import type { Regime } from '../../src/engine/vocabulary.js';
+import { REGIMES, type Regime } from '../../src/engine/vocabulary.js';
 import { EXPOSURE } from '../regime/signals.js';
+import { columnarTable, type ColumnarTable, type ColumnSpec } from './columnar/table.js';
 
 export const EXPORT_COLUMNS = ['date', 'regime', 'risk_score', 'equity_exposure', 'prob_expansion', 'prob_recovery', 'prob_tightening', 'prob_risk_off', 'available_at'] as const;
 
@@ -38,3 +39,21 @@ export const exportHeader = (): string => `${EXPORT_COLUMNS.join(',')}\n`;
 
 /** The whole file: the header, then the rows. */
 export const exportCsv = (rows: readonly ExportSource[]): string => exportHeader() + exportLines(rows);
+
+/**
+ * The same rows and columns as a typed table, for the Arrow and Parquet exports: `date` a date, `regime` a
+ * category, the numbers float64, `available_at` a UTC timestamp (null where the CSV has it empty).
+ */
+const EXPORT_SPEC: ColumnSpec<ExportSource>[] = [
+  { name: 'date', type: 'date', value: (r) => r.date },
+  { name: 'regime', type: 'category', categories: REGIMES, value: (r) => r.regime },
+  { name: 'risk_score', type: 'float64', value: (r) => r.risk_score },
+  { name: 'equity_exposure', type: 'float64', value: (r) => EXPOSURE[r.regime] },
+  { name: 'prob_expansion', type: 'float64', value: (r) => r.prob_expansion },
+  { name: 'prob_recovery', type: 'float64', value: (r) => r.prob_recovery },
+  { name: 'prob_tightening', type: 'float64', value: (r) => r.prob_tightening },
+  { name: 'prob_risk_off', type: 'float64', value: (r) => r.prob_risk_off },
+  { name: 'available_at', type: 'timestamp', value: (r) => r.available_at },
+];
+
+export const exportTable = (rows: readonly ExportSource[]): ColumnarTable => columnarTable(EXPORT_SPEC, rows);

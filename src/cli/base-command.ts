@@ -1,18 +1,20 @@
 /**
  * The base of every `tradeseal` command: reads the settings once (a bad setting ends the command with the
  * list of bad settings and exit code 2), turns every failure into a one-line message with a hint and the
- * exit code of the one error table (src/errors.ts), and gives every command `--json`.
+ * exit code of the one error table (src/errors.ts), and gives every command `--json` and its JSON Lines form
+ * `--jsonl` (./json-lines.ts: the same answer, one compact value per line; a listing one line per row).
  *
  * Every failure has a code of that table: a `TradesealError` its own; a store that cannot be reached
  * `service_unavailable`, one that refuses DATABASE_URL's database, user or password `config_invalid`
  * (../store/connect-errors.ts); a file-system error on a path `validation_failed` naming the path
- * (../file-errors.ts); oclif's flag and argument errors `usage_error`; anything else `internal`, with its
+ * (../file-errors.ts); oclif's flag and argument errors `usage_error` (an unknown flag with the command's
+ * nearest flags: `--limt` → `did you mean --limit?`); anything else `internal`, with its
  * message (a CLI user is the operator: hiding the message would leave them nothing to act on).
  * Under `--json` a failure is JSON too: `{"error": {code, detail, exit, hint?, errors?, …}}` on stdout (with the
  * error's own fields, as over HTTP: `input_changes` of `history_not_extendable`), with the
- * same exit code as without `--json`.
+ * same exit code as without `--json` (under `--jsonl`, on one line).
  */
-import { Command, Errors } from '@oclif/core';
+import { Command, Errors, Flags } from '@oclif/core';
 import confirm from '@inquirer/confirm';
 import { loadConfig, type Config } from '../config.js';
 import { ERROR_CODES, isTradesealError, TradesealError, type ErrorCode, type FieldError } from '../errors.js';
@@ -21,6 +23,8 @@ import { isStoreFault } from '../store/faults.js';
 import { storeConnectionError } from '../store/connect-errors.js';
 import { fileError, isFsError } from '../file-errors.js';
 import { migrate } from '../store/migrate.js';
+import { suggestions } from './closest.js';
+import { jsonLines, toJsonLines } from './json-lines.js';
 
 interface Failure {
   code: ErrorCode;
@@ -32,8 +36,33 @@ interface Failure {
   extra?: Record<string, unknown>;
 }
 
+/** `--jsonl`, beside oclif's `--json` on every command that has it. */
+const jsonlFlag = Flags.boolean({
+  description: 'Format output as JSON Lines: one compact JSON value per line (a listing: one line per row), for logs and pipes.',
+  helpGroup: 'GLOBAL',
+  exclusive: ['json'],
+});
+
+/** oclif's error for flags a command does not have: the flags as typed, and the definitions it parsed with. */
+interface UnknownFlagsError extends Error {
+  flags: string[];
+  parse: { input: { flags: Record<string, { name: string; hidden?: boolean; allowNo?: boolean }> } };
+}
+
+const isUnknownFlagsError = (err: Error): err is UnknownFlagsError =>
+  Array.isArray((err as Partial<UnknownFlagsError>).flags) && typeof (err as Partial<UnknownFlagsError>).parse?.input?.flags === 'object';
+
 export abstract class TradesealCommand extends Command {
   static override enableJsonFlag = true;
+
+  /**
+   * A listing's rows: the property of its answer that holds them (`traces`), so that `--jsonl` prints one line
+   * per row. An answer that is an array is its rows without saying so.
+   */
+  static jsonLinesRows?: string;
+
+  /** `--jsonl`; a command that opts out of `--json` (`enableJsonFlag = false`) opts out of it too (`baseFlags = {}`). */
+  static override baseFlags: Record<string, typeof jsonlFlag> = { jsonl: jsonlFlag };
 
   private loaded?: Config;
 
@@ -54,6 +83,25 @@ export abstract class TradesealCommand extends Command {
     } finally {
       await store.close();
     }
+  }
+
+  /** Whether the answer is JSON: `--json`, or `--jsonl` (its JSON Lines form). */
+  override jsonEnabled(): boolean {
+    return super.jsonEnabled() || this.jsonLinesEnabled();
+  }
+
+  /** Whether `--jsonl` was given (before a `--`, as oclif reads `--json`) to a command that has it. */
+  protected jsonLinesEnabled(): boolean {
+    if (!this.ctor.enableJsonFlag) return false;
+    const at = this.argv.indexOf('--jsonl');
+    const end = this.argv.indexOf('--');
+    return at !== -1 && (end === -1 || at < end);
+  }
+
+  /** The JSON answer: oclif's indented document, or under `--jsonl` one compact line per value (./json-lines.ts). */
+  override logJson(json: unknown): void {
+    if (!this.jsonLinesEnabled()) return super.logJson(json);
+    process.stdout.write(toJsonLines(jsonLines(json, (this.ctor as typeof TradesealCommand).jsonLinesRows)));
   }
 
   /** Prints `data` as the command's JSON answer (under `--json`), then ends with `exit`: a result that is also a failure. */
@@ -111,6 +159,7 @@ export abstract class TradesealCommand extends Command {
           : 'check DATABASE_URL and that the server is up, or unset DATABASE_URL to use the embedded store under TRADESEAL_HOME',
       };
     }
+    if (isUnknownFlagsError(err)) return this.unknownFlags(err);
     // oclif's own errors about the command line (unknown flag, bad value, missing argument).
     const oclifExit = (err as { oclif?: { exit?: number } }).oclif?.exit;
     if (oclifExit !== undefined && oclifExit !== 1) {
@@ -119,6 +168,20 @@ export abstract class TradesealCommand extends Command {
     }
     const detail = err.message ? `${err.name}: ${err.message}` : String(err);
     return { code: 'internal', detail, exit: ERROR_CODES.internal.exit, hint: 'this is a bug in tradeseal or its environment; the detail says what failed' };
+  }
+
+  /** Flags the command does not have, each with the nearest it does (`--limt` → `--limit`), and where to see them all. */
+  private unknownFlags(err: UnknownFlagsError): Failure {
+    const known = Object.values(err.parse.input.flags).filter((f) => !f.hidden).flatMap((f) => (f.allowNo ? [f.name, `no-${f.name}`] : [f.name]));
+    const typed = err.flags.map((f) => f.split('=')[0]!);
+    const nearest = typed.map((f) => ({ f, near: f.startsWith('--') ? suggestions(f.slice(2), known, { separator: '-' }) : [] })).filter((x) => x.near.length > 0);
+    const meant = (near: string[]): string => `did you mean ${near.map((n) => `--${n}`).join(' or ')}?`;
+    const guesses = nearest.length === 1 && typed.length === 1 ? meant(nearest[0]!.near) : nearest.map((x) => `${x.f}: ${meant(x.near)}`).join('; ');
+    const command = `\`${[this.config.bin, ...(this.id ? this.id.split(':') : [])].join(' ')} --help\` lists its flags`;
+    return {
+      code: 'usage_error', detail: err.message.split('\n')[0]!, exit: ERROR_CODES.usage_error.exit,
+      hint: guesses === '' ? command : `${guesses} (${command})`,
+    };
   }
 
   private fail(f: Failure): never {

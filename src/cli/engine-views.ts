@@ -49,21 +49,22 @@ export function renderTokens(tokens: TokenRecord[], style: TableStyle = {}): str
 /** An agent's name, or what stands in for it once erased. */
 const agentName = (a: AgentView): string => a.name ?? (a.erased ? '(erased)' : '-');
 
-export function renderAgent(a: AgentView): string {
+/** `style` fits the models table to a terminal, two columns in from its edge. */
+export function renderAgent(a: AgentView, style: TableStyle = {}): string {
   return [
     renderFields([
       ['agent_id', a.agent_id], ['name', agentName(a)], ['status', a.status_reason ? `${a.status} (${a.status_reason})` : a.status],
       ['max_notional', a.max_notional], ['max_open_notional', a.max_open_notional ?? 'none'], ['allowed_regimes', a.allowed_regimes?.join(', ') ?? 'all'], ['created_at', iso(a.created_at)],
     ]),
     'models:',
-    a.models.length === 0 ? '  none' : renderTable(['model_id', 'model_hash_hex'], a.models.map((m) => [m.model_id, m.model_hash_hex])).replace(/^/gm, '  '),
+    a.models.length === 0 ? '  none' : renderTable(['model_id', 'model_hash_hex'], a.models.map((m) => [m.model_id, m.model_hash_hex]), { ...style, width: style.width ? style.width - 2 : style.width }).replace(/^/gm, '  '),
   ].join('\n');
 }
 
 export function renderAgents(agents: AgentView[], style: TableStyle = {}): string {
   if (agents.length === 0) return 'no agents (register one: tradeseal engine agents register)';
   return renderTable(
-    ['agent_id', 'name', 'status', 'max_notional', 'allowed_regimes', 'models', 'created_at'],
+    ['agent_id', { name: 'name', priority: 'keep' }, 'status', 'max_notional', 'allowed_regimes', 'models', 'created_at'],
     agents.map((a) => [a.agent_id, agentName(a), a.status, a.max_notional, a.allowed_regimes?.join(',') ?? 'all', a.models.map((m) => m.model_id).join(','), iso(a.created_at)]),
     style,
   );

@@ -8,7 +8,7 @@ import type { Evaluation, StrategyFigures, StrategyName, WindowEvaluation } from
 import { STRATEGIES } from '../../pipeline/reports/evaluate.js';
 import { WINDOW_LABELS, WINDOW_NAMES } from '../../pipeline/reports/evaluation-windows.js';
 import { REGIME_ORDER } from '../../pipeline/regime/signals.js';
-import { renderTable, type Cell } from './table.js';
+import { renderTable, type Cell, type TableStyle } from './table.js';
 import { renderUncertainty } from './uncertainty-view.js';
 
 export const STRATEGY_LABELS: Readonly<Record<StrategyName, string>> = { regime: 'regime strategy', ma200: '200-day MA rule', buy_and_hold: 'buy-and-hold' };
@@ -25,24 +25,24 @@ function figureCells(f: StrategyFigures): Cell[] {
 const span = (w: WindowEvaluation): string => (w.days === 0 ? 'no evaluated day' : `${w.first_day} to ${w.last_day}, ${w.days} days`);
 
 /** The three strategies over the full window, in-sample and out-of-sample. */
-export function renderWindows(e: Evaluation): string {
+export function renderWindows(e: Evaluation, style: TableStyle = {}): string {
   const rows = WINDOW_NAMES.flatMap((name) => STRATEGIES.map((s) => [WINDOW_LABELS[name], STRATEGY_LABELS[s], ...figureCells(e.windows[name].strategies[s])]));
   const spans = WINDOW_NAMES.map((name) => {
     const w = e.windows[name];
     return w.from > w.to ? `${WINDOW_LABELS[name]} (none of it in the full window)` : `${WINDOW_LABELS[name]} ${w.from} to ${w.to} (${span(w)})`;
   });
-  return [`windows: ${spans.join('; ')}`, renderTable(['window', 'strategy', ...FIGURE_HEADERS], rows)].join('\n');
+  return [`windows: ${spans.join('; ')}`, renderTable(['window', { name: 'strategy', priority: 'key' }, ...FIGURE_HEADERS], rows, style)].join('\n');
 }
 
 /** The three strategies in each calendar year. */
-export function renderYears(e: Evaluation): string {
-  return renderTable(['year', 'days', 'strategy', ...FIGURE_HEADERS], e.years.flatMap((y) => STRATEGIES.map((s) => [y.name, y.days, STRATEGY_LABELS[s], ...figureCells(y.strategies[s])])));
+export function renderYears(e: Evaluation, style: TableStyle = {}): string {
+  return renderTable(['year', 'days', { name: 'strategy', priority: 'key' }, ...FIGURE_HEADERS], e.years.flatMap((y) => STRATEGIES.map((s) => [y.name, y.days, STRATEGY_LABELS[s], ...figureCells(y.strategies[s])])), style);
 }
 
 /** The share of days on which each regime was published, per calendar year and over the full window, in percent. */
-export function renderRegimeShares(e: Evaluation): string {
+export function renderRegimeShares(e: Evaluation, style: TableStyle = {}): string {
   const row = (w: WindowEvaluation, name: string): Cell[] => [name, w.days, ...REGIME_ORDER.map((r) => (w.days === 0 ? '-' : (w.regime_share[r] * 100).toFixed(1)))];
-  return renderTable(['year', 'days', ...REGIME_ORDER.map((r) => `${r} %`)], [...e.years.map((y) => row(y, y.name)), row(e.windows.full, 'full')]);
+  return renderTable(['year', 'days', ...REGIME_ORDER.map((r) => `${r} %`)], [...e.years.map((y) => row(y, y.name)), row(e.windows.full, 'full')], style);
 }
 
 /** Whether the regime strategy is ahead of the 200-day rule over the full window and not behind it out of sample, with the figures. */
@@ -57,21 +57,22 @@ export function renderVerdict(e: Evaluation): string {
     ` out-of-sample: ${versus(out, 'sharpe', v.out_of_sample.sharpe_not_behind, 'not behind', 'behind')}, ${versus(out, 'calmar', v.out_of_sample.calmar_not_behind, 'not behind', 'behind')})`;
 }
 
-export function renderEvaluation(e: Evaluation): string {
+/** `style` fits the tables to a terminal (the prose is wrapped by the command); without one, every column whole. */
+export function renderEvaluation(e: Evaluation, style: TableStyle = {}): string {
   const f = e.windows.full;
   return [
     `the published regimes on SPY, ${span(f)}: the regime strategy (each regime's exposure, expansion 1, recovery 0.75, tightening 0.25, risk_off 0, taken at the first open after its publication) against the 200-day moving-average rule and buy-and-hold, on the same days, net of ${e.cost_bps} bp per unit of exposure change`,
     'a day is evaluated when it has the regime of the day before and 200 closes before it; risk-free 0; turnover/yr = sum of |exposure change| per year, changes/yr = position changes per year',
     '',
-    renderWindows(e),
+    renderWindows(e, style),
     '',
     'by calendar year:',
-    renderYears(e),
+    renderYears(e, style),
     '',
     'share of days in each regime (the regime published that day):',
-    renderRegimeShares(e),
+    renderRegimeShares(e, style),
     '',
-    ...(e.uncertainty === null ? [] : [renderUncertainty(e), '']),
+    ...(e.uncertainty === null ? [] : [renderUncertainty(e, style), '']),
     `${renderVerdict(e)}. Information, not a test.`,
   ].join('\n');
 }

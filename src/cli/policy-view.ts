@@ -2,11 +2,12 @@
 import type { Policy } from '../engine/policy/policy.js';
 import { REGIMES } from '../engine/vocabulary.js';
 import { renderFields } from './engine-views.js';
-import { renderTable } from './table.js';
+import { renderTable, type TableStyle } from './table.js';
 
 const list = (items: readonly string[] | null | undefined, none: string): string => (items ? (items.length ? items.join(', ') : 'none') : none);
 
-export function renderPolicy(policy: Policy, file: string): string {
+/** `style` fits the tables to a terminal (the prose is wrapped by the command). */
+export function renderPolicy(policy: Policy, file: string, style: TableStyle = {}): string {
   const d = policy.document;
   const caps = Object.entries(d.currency_caps);
   const assetCaps = Object.entries(d.asset_caps ?? {});
@@ -15,11 +16,11 @@ export function renderPolicy(policy: Policy, file: string): string {
     '',
     renderTable(['regime', 'allowed_sides', 'max_notional_scale'], REGIMES.map((r) => [
       r, d.regimes[r].allowed_sides.length ? d.regimes[r].allowed_sides.join(', ') : 'none (reduce_only orders only)', d.regimes[r].max_notional_scale,
-    ])),
+    ]), style),
     '',
-    caps.length ? renderTable(['currency', 'notional cap'], caps) : 'currency caps: none (every order is refused: currency_not_allowed)',
+    caps.length ? renderTable(['currency', 'notional cap'], caps, style) : 'currency caps: none (every order is refused: currency_not_allowed)',
     '',
-    assetCaps.length ? renderTable(['asset', 'notional cap'], assetCaps) : 'asset caps: none',
+    assetCaps.length ? renderTable(['asset', 'notional cap'], assetCaps, style) : 'asset caps: none',
     '',
     renderFields([
       ['max_quantity', d.max_quantity ?? 'no limit'],

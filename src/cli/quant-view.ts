@@ -2,7 +2,7 @@
 import type { Regime } from '../engine/vocabulary.js';
 import type { PerformanceReport } from '../../pipeline/reports/performance.js';
 import { REGIME_ORDER } from '../../pipeline/regime/signals.js';
-import { renderTable } from './table.js';
+import { renderTable, type TableStyle } from './table.js';
 
 const pct = (x: number | null): string => (x === null ? '-' : `${(x * 100).toFixed(2)}%`);
 const num = (x: number | null, digits = 3): string => (x === null ? '-' : x.toFixed(digits));
@@ -11,7 +11,7 @@ export function renderRegimeDistribution(d: Record<Regime, number>): string {
   return `regime distribution: ${REGIME_ORDER.map((r) => `${r} ${d[r].toFixed(1)}%`).join(', ')}`;
 }
 
-export function renderPerformance(p: PerformanceReport): string {
+export function renderPerformance(p: PerformanceReport, style: TableStyle = {}): string {
   // A report published before costs were counted has no cost_bps: it says nothing rather than a wrong cost.
   const cost = p.cost_bps === undefined ? '' : `, net of ${p.cost_bps} bp per unit of exposure change`;
   const head = `regime strategy against buy-and-hold SPY, ${p.days} days (${p.first_day ?? '-'} to ${p.last_day ?? '-'})${cost}`;
@@ -21,10 +21,10 @@ export function renderPerformance(p: PerformanceReport): string {
     ['total return', pct(p.total_return), pct(p.benchmark.total_return)],
     ['max drawdown', pct(p.max_drawdown), pct(p.benchmark.max_drawdown)],
     ['alpha (annual)', pct(p.alpha), '-'],
-  ]);
+  ], style);
   const byRegime = renderTable(['regime held', 'days', 'SPY mean daily', 'SPY annualised', 'hit rate'], REGIME_ORDER.map((r) => {
     const x = p.by_regime[r];
     return [r, x.days, pct(x.mean_daily_return), pct(x.annualized_return), pct(x.hit_rate)];
-  }));
+  }), style);
   return [head, figures, '', 'by regime (the regime whose exposure was taken at the day\'s open, the newest published before it):', byRegime].join('\n');
 }

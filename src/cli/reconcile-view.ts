@@ -1,13 +1,14 @@
 /** The terminal view of a reconciliation for `tradeseal engine reconcile FILE`: the counts, then what needs a look. */
 import type { ReconcileReport } from '../engine/reconcile/reconcile.js';
-import { renderTable } from './table.js';
+import { renderTable, type TableStyle } from './table.js';
 
 /** Rows listed per table on a terminal; `--json` gives every one. */
 const SHOWN = 20;
 
 const more = (n: number): string => (n > SHOWN ? `\n… and ${n - SHOWN} more (--json lists every one)` : '');
 
-export function renderReconcileReport(r: ReconcileReport): string {
+/** `style` fits the tables to a terminal (the prose is wrapped by the command). */
+export function renderReconcileReport(r: ReconcileReport, style: TableStyle = {}): string {
   const c = r.counts;
   const lines = [
     `drop copy of ${r.executions} execution${r.executions === 1 ? '' : 's'}, window ${r.window.from} to ${r.window.to}, ${r.agent_ids.length} agent${r.agent_ids.length === 1 ? '' : 's'}`,
@@ -15,11 +16,11 @@ export function renderReconcileReport(r: ReconcileReport): string {
   ];
   if (c.orphans_created > 0) {
     lines.push('', 'ORPHAN traces created (executions no trace was bound to):',
-      renderTable(['exchange_tx_id', 'trace_id', 'agent_id'], r.orphans_created.slice(0, SHOWN).map((o) => [o.exchange_tx_id, o.trace_id, o.agent_id])) + more(c.orphans_created));
+      renderTable(['exchange_tx_id', 'trace_id', 'agent_id'], r.orphans_created.slice(0, SHOWN).map((o) => [o.exchange_tx_id, o.trace_id, o.agent_id]), style) + more(c.orphans_created));
   }
   if (c.missing > 0) {
     lines.push('', 'bound traces the drop copy does not list:',
-      renderTable(['execution_time', 'exchange_tx_id', 'trace_id', 'agent_id'], r.missing.slice(0, SHOWN).map((m) => [m.execution_time, m.exchange_tx_id, m.trace_id, m.agent_id])) + more(c.missing));
+      renderTable(['execution_time', 'exchange_tx_id', 'trace_id', 'agent_id'], r.missing.slice(0, SHOWN).map((m) => [m.execution_time, m.exchange_tx_id, m.trace_id, m.agent_id]), style) + more(c.missing));
   }
   lines.push('', `audit-log entry ${r.audit_entry_id}`);
   return lines.join('\n');

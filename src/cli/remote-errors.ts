@@ -47,6 +47,13 @@ export async function textAnswer(res: Response, base: string, field: string, typ
   return res.text();
 }
 
+/** A binary answer's bytes, when it is of the media type asked for. */
+export async function bytesAnswer(res: Response, base: string, field: string, type: string): Promise<Uint8Array> {
+  const got = res.headers.get('content-type') ?? 'no content type';
+  if (!got.startsWith(type)) throw notTradeseal(base, field, `answered HTTP ${res.status} with ${got}, not ${type}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
 const notTradeseal = (base: string, field: string, what: string): TradesealError => {
   const message = `${base} ${what}: it is not a tradeseal service`;
   return new TradesealError('validation_failed', `${field}: ${message}`, {

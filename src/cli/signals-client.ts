@@ -9,7 +9,7 @@ import type { Config } from '../config.js';
 import { activeProfile } from './profiles.js';
 import { profileFlag } from './profile-flag.js';
 import { reviveTimes } from './engine-client.js';
-import { checkRemoteUrl, errorAnswer, jsonAnswer, textAnswer, unreachable } from './remote-errors.js';
+import { bytesAnswer, checkRemoteUrl, errorAnswer, jsonAnswer, textAnswer, unreachable } from './remote-errors.js';
 
 export const remoteFlags = {
   url: Flags.string({ summary: 'Ask this regime signal service instead of the local store (default: SIGNALS_URL, else the profile\'s signals_url)', helpValue: 'URL' }),
@@ -30,8 +30,11 @@ export async function remoteOf(flags: { url?: string | undefined; key?: string |
   return { url: checkRemoteUrl(url, '--url'), key: flags.key ?? config.signalsKey ?? profile.key ?? null };
 }
 
-/** Calls the service: JSON back (or the CSV text with `text: true`); the service's error body as a TradesealError. */
-export async function callService<T>(remote: Remote, method: 'GET' | 'POST', path: string, options: { query?: Record<string, string | number | undefined>; body?: unknown; text?: boolean } = {}): Promise<T> {
+/**
+ * Calls the service: JSON back (or the CSV text with `text: true`, or a binary file's bytes with `bytes`
+ * naming its media type); the service's error body as a TradesealError.
+ */
+export async function callService<T>(remote: Remote, method: 'GET' | 'POST', path: string, options: { query?: Record<string, string | number | undefined>; body?: unknown; text?: boolean; bytes?: string } = {}): Promise<T> {
   const url = new URL(`${remote.url}${path}`);
   for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
   const headers: Record<string, string> = {};
@@ -43,6 +46,7 @@ export async function callService<T>(remote: Remote, method: 'GET' | 'POST', pat
   } catch (err) {
     throw unreachable(remote.url, err, 'check --url / SIGNALS_URL, and that the service is up');
   }
+  if (res.ok && options.bytes !== undefined) return await bytesAnswer(res, remote.url, '--url', options.bytes) as T;
   if (res.ok) return (options.text ? await textAnswer(res, remote.url, '--url', 'text/csv') : await jsonAnswer(res, remote.url, '--url')) as T;
   throw await errorAnswer(res, remote.url, `${method} ${url.pathname}`, '--url', { unauthorized: 'pass --key (or SIGNALS_KEY)' });
 }

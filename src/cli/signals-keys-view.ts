@@ -41,7 +41,9 @@ export function renderTierChange(c: TierChange): string {
 export function renderKeys(keys: KeyListing[], style: TableStyle = {}): string {
   if (keys.length === 0) return 'no keys (issue one: tradeseal signals keys issue --email E --tier T)';
   return renderTable(
-    ['key_id', 'key_prefix', 'email', 'tier', 'state', 'created_at', 'revoked_at', 'last_used_at'],
+    // Whose key and its state are what a reader scans for; the prefix (the key_id names the key) and when it
+    // was revoked (the state says whether) give way first.
+    ['key_id', { name: 'key_prefix', priority: 'normal' }, { name: 'email', priority: 'keep' }, { name: 'tier', priority: 'keep' }, 'state', 'created_at', { name: 'revoked_at', priority: 'normal' }, { name: 'last_used_at', priority: 'keep' }],
     keys.map((k) => [k.key_id, `${k.key_prefix}…`, k.email, k.tier, k.revoked_at ? 'revoked' : 'live', iso(k.created_at), iso(k.revoked_at), iso(k.last_used_at)]),
     style,
   );

@@ -1,5 +1,5 @@
 /** Terminal rendering of signal packages (the `/v1/signals` shape). */
-import { renderTable } from './table.js';
+import { renderTable, type TableStyle } from './table.js';
 
 interface Package {
   date: string;
@@ -23,10 +23,10 @@ export function renderSignalPackage(raw: Record<string, unknown>): string {
   ].join('\n');
 }
 
-export function renderPackages(raw: Array<Record<string, unknown>>): string {
+export function renderPackages(raw: Array<Record<string, unknown>>, style: TableStyle = {}): string {
   const rows = raw as unknown as Package[];
   return renderTable(['date', 'regime', 'confidence', 'expansion', 'recovery', 'tightening', 'risk_off', 'net_liq_bn', 'trend'], rows.map((p) => [
     p.date, p.regime.most_likely, p.regime.confidence, f(p.regime.probabilities.expansion!), f(p.regime.probabilities.recovery!),
     f(p.regime.probabilities.tightening!), f(p.regime.probabilities.risk_off!), f(p.net_liquidity.level_bn, 1), p.net_liquidity.trend,
-  ]));
+  ]), style);
 }

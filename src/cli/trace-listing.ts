@@ -26,14 +26,16 @@ export const limitFlag = Flags.string({
 export const toListing = ({ items, hasMore }: { items: ListingItem[]; hasMore: boolean }): TraceListing =>
   ({ count: items.length, has_more: hasMore, traces: items });
 
-/** Newest first, as stored; `what` names the listing when it is empty ("no pending traces"). Under `--csv` the rows alone. */
+/**
+ * Newest first, as stored; `what` names the listing when it is empty ("no pending traces"). Under `--csv` the
+ * rows alone. The amount is a number and its currency a column of its own, so a CSV's `notional` parses as one.
+ */
 export function renderTraceListing(listing: TraceListing, what = 'traces', style: TableStyle = {}): string {
   if (listing.count === 0) return `no ${what}`;
   const table = renderTable(
-    ['txn_time', 'trace_id', 'agent_id', 'status', 'action', 'asset', 'notional', 'reasoning_hash'],
+    ['txn_time', 'trace_id', 'agent_id', 'status', 'action', 'asset', { name: 'notional', unit: 'currency' }, 'currency', 'reasoning_hash'],
     listing.traces.map((t) => [
-      t.txn_time.toISOString(), t.trace_id, t.agent_id, t.status, t.action, t.asset,
-      `${t.notional} ${t.notional_currency}`, style.csv ? t.reasoning_hash : `${t.reasoning_hash.slice(0, 16)}…`,
+      t.txn_time.toISOString(), t.trace_id, t.agent_id, t.status, t.action, t.asset, t.notional, t.notional_currency, t.reasoning_hash,
     ]),
     style,
   );

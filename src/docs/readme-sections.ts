@@ -1,12 +1,14 @@
 /**
- * The README sections generated from code, so documented tables cannot drift from the code that defines
- * them (the settings, the error codes, the policy denial codes, the IRL Engine's codes for them, the signal
- * service's tiers and the pipeline's release rules).
+ * The documentation's sections generated from code, so documented tables cannot drift from the code that
+ * defines them (the settings, the error codes, the policy denial codes, the IRL Engine's codes for them, the
+ * signal service's tiers, the pipeline's release rules, and the CLI's command and flag reference). Which page
+ * holds which is `PAGE_SECTIONS` in `pages.ts`.
  */
 import { settingsTable } from '../config.js';
 import { codesTable } from '../errors.js';
 import { irlErrorCodesTable } from '../http/irl/error-codes.js';
 import { tiersTable } from '../signals/ops/account.js';
+import { cliReference } from './cli-reference.js';
 import { releasesTable } from './release-table.js';
 
 export function generatedSections(): Record<string, string> {
@@ -17,18 +19,19 @@ export function generatedSections(): Record<string, string> {
     'irl-errors': irlErrorCodesTable(),
     tiers: tiersTable(),
     releases: releasesTable(),
+    'cli-reference': cliReference(),
   };
 }
 
 /** Replaces the body between `<!-- name:start -->` and `<!-- name:end -->` for each section. */
-export function replaceSections(text: string, sections: Record<string, string>): string {
+export function replaceSections(text: string, sections: Record<string, string>, document = 'the document'): string {
   let out = text;
   for (const [name, body] of Object.entries(sections)) {
     const start = `<!-- ${name}:start -->`;
     const end = `<!-- ${name}:end -->`;
     const i = out.indexOf(start);
     const j = out.indexOf(end);
-    if (i < 0 || j < i) throw new Error(`README has no ${start} … ${end} markers`);
+    if (i < 0 || j < i) throw new Error(`${document} has no ${start} … ${end} markers`);
     out = `${out.slice(0, i + start.length)}\n${body}\n${out.slice(j)}`;
   }
   return out;

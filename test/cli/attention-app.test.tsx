@@ -124,6 +124,27 @@ describe('the terminal view of traces needing attention', () => {
     }
   }, 30_000);
 
+  it('v shows every check whole at 80 columns: a long one wraps under its text instead of being cut off', async () => {
+    await sequenceOnce(h.store.sql, await logKeyLoader(h.store.sql, h.config)(), Date.now());
+    const source = storeSource(h.store.sql, null, { log: { config: h.config, publicKey: null } });
+    const { view, press } = await open();
+    try {
+      await press(KEY.enter);
+      const verified = await press('v');
+      for (const line of verified.split('\n')) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
+      // Continuation lines hang two columns in: joined back, each check reads whole.
+      const joined = verified.replace(/\n {2}(?=\S)/g, ' ');
+      const checks = (await source.verify(divergent))!.checks.map((c) => `${c.ok ? '✓' : '✗'} ${c.check}: ${c.detail}`);
+      const log = await source.inLog(divergent);
+      if ('unavailable' in log) throw new Error(`not in the log: ${log.unavailable}`);
+      const proofs = log.check.checks.filter((c) => c.status === 'pass' && /inclusion$/.test(c.check)).map((c) => `✓ log ${c.check}: ${c.detail}`);
+      expect(proofs.some((line) => stringWidth(line) > 80)).toBe(true);
+      for (const line of [...checks, ...proofs]) expect(joined).toContain(line);
+    } finally {
+      view.unmount();
+    }
+  }, 30_000);
+
   it('/ filters by agent id prefix or asset; an empty filter shows all again', async () => {
     const { view, press } = await open();
     try {

@@ -80,6 +80,40 @@ describe('mistakes that say what to do next', () => {
     expect(nothing.stderr).toContain('`tradeseal help` lists the commands');
   }, 60_000);
 
+  it('a command the typed words abbreviate comes before one a few letters away: `engine orphan` is `engine orphans`', async () => {
+    const [orphan, words, json] = await Promise.all([
+      runCli(['engine', 'orphan'], env),
+      runCli(['traces', 'list'], env),
+      runCli(['engine', 'orphan', '--json'], env),
+    ]);
+    expect(orphan.code, describeRun(orphan)).toBe(2);
+    expect(orphan.stderr).toContain('did you mean `tradeseal engine orphans`?');
+    expect(orphan.stderr).not.toContain('erase');
+    expect(words.stderr).toContain('did you mean `tradeseal engine traces list`?');
+    expect(json.json().error).toEqual({ code: 'usage_error', detail: '"engine orphan" is not a tradeseal command', exit: 2, hint: 'did you mean `tradeseal engine orphans`?' });
+  }, 60_000);
+
+  it('an unknown flag is exit 2 naming the nearest flags of the command, as text and as JSON', async () => {
+    const [text, json, several, none] = await Promise.all([
+      runCli(['engine', 'traces', 'list', '--limt', '5'], env),
+      runCli(['engine', 'traces', 'list', '--limt=5', '--json'], env),
+      runCli(['engine', 'traces', 'list', '--lim', '5', '--colums', 'id'], env),
+      runCli(['quant', 'arima', 'x.csv', '--verbose'], env),
+    ]);
+    expect(text.code, describeRun(text)).toBe(2);
+    expect(text.stderr).toContain('usage_error: Nonexistent flag: --limt');
+    expect(text.stderr).toContain('did you mean --limit? (`tradeseal engine traces list --help` lists its flags)');
+    expect(json.code, describeRun(json)).toBe(2);
+    expect(json.json().error).toEqual({
+      code: 'usage_error', detail: 'Nonexistent flag: --limt=5', exit: 2, hint: 'did you mean --limit? (`tradeseal engine traces list --help` lists its flags)',
+    });
+    expect(several.code, describeRun(several)).toBe(2);
+    expect(several.stderr).toContain('--lim: did you mean --limit?; --colums: did you mean --columns?');
+    expect(none.code, describeRun(none)).toBe(2);
+    expect(none.stderr).toContain('`tradeseal quant arima --help` lists its flags');
+    expect(none.stderr).not.toContain('did you mean');
+  }, 60_000);
+
   it('pipeline schedule refuses an unknown time zone, naming the nearest ones, and a bad cron expression', async () => {
     const r = await runCli(['pipeline', 'schedule', '--timezone', 'Europe/Londn', '--cron', '61 * * * *'], env);
     expect(r.code, describeRun(r)).toBe(2);
@@ -88,7 +122,7 @@ describe('mistakes that say what to do next', () => {
   }, 60_000);
 });
 
-/** Commands that opt out of `--json`, each for a reason; any other command answers `--json`. */
+/** Commands that opt out of `--json` (and so of `--jsonl`), each for a reason; any other command answers both. */
 const WITHOUT_JSON_FLAG: Record<string, string> = {
   'serve.ts': 'runs until a signal; it has no result',
   [path.join('regime', 'heartbeat.ts')]: 'its output is the heartbeat as JSON already',
@@ -116,5 +150,6 @@ describe('every command', () => {
     const id = file.replace(/\.ts$/, '').split(path.sep).filter((part, i, all) => !(part === 'index' && i === all.length - 1)).join(' ');
     for (const e of examples) expect(typeof e === 'string' ? e : e.command).toContain(`<%= config.bin %> ${id}`);
     expect(cmd.enableJsonFlag).toBe(!(file in WITHOUT_JSON_FLAG));
+    expect(Object.keys(cmd.baseFlags ?? {})).toEqual(file in WITHOUT_JSON_FLAG ? [] : ['jsonl']);
   });
 });

@@ -45,7 +45,8 @@ describe('tradeseal quant metrics on empyrical\'s test series', () => {
     expect(text.code, describeRun(text)).toBe(0);
     const rows = text.stdout.trimEnd().split('\n');
     expect(rows[0]).toMatch(/^figure\s+value$/);
-    expect(rows).toContain('n                  8');
+    // Numbers right-aligned in their column.
+    expect(rows).toContain('n                          8');
     expect(rows).toContainEqual(expect.stringMatching(/^sharpe_ratio\s+1\.72386$/));
     expect(rows).toContainEqual(expect.stringMatching(/^max_drawdown\s+-0\.1$/));
     expect(text.stdout).not.toMatch(/alpha|beta/);

@@ -29,6 +29,14 @@ describe('terminalOf', () => {
     expect(terminalOf({ isTTY: false }, { FORCE_COLOR: '1' }).color).toBe(true);
     expect(terminalOf({ isTTY: false }, { FORCE_COLOR: '0' }).color).toBe(false);
   });
+
+  it('COLUMNS sets the width, through a pipe too; unset, empty or not a number it is ignored', () => {
+    expect(terminalOf({ isTTY: false }, { COLUMNS: '80' })).toEqual({ width: 80, color: false });
+    expect(terminalOf(TTY80, { COLUMNS: '132' }).width).toBe(132);
+    expect(terminalOf({ isTTY: true, columns: 100 }, { COLUMNS: '' }).width).toBe(100);
+    expect(terminalOf({ isTTY: false }, { COLUMNS: 'wide' }).width).toBeNull();
+    expect(terminalOf({ isTTY: false }, { COLUMNS: '5' }).width).toBe(20);
+  });
 });
 
 describe('fullScreenPossible', () => {

@@ -161,9 +161,9 @@ describe('engine traces', () => {
     ]);
     expect(csv.code, describeRun(csv)).toBe(0);
     const records = parse(csv.stdout) as string[][];
-    expect(records[0]).toEqual(['txn_time', 'trace_id', 'agent_id', 'status', 'action', 'asset', 'notional', 'reasoning_hash']);
+    expect(records[0]).toEqual(['txn_time', 'trace_id', 'agent_id', 'status', 'action', 'asset', 'notional', 'currency', 'reasoning_hash']);
     expect(new Set(records.slice(1).map((r) => r[1]))).toEqual(new Set(Object.values(t)));
-    expect(records.find((r) => r[1] === t.matched)).toEqual([expect.any(String), t.matched, agentId, 'MATCHED', 'Long', 'AAPL', expect.stringMatching(/ USD$/), matchedHash]);
+    expect(records.find((r) => r[1] === t.matched)).toEqual([expect.any(String), t.matched, agentId, 'MATCHED', 'Long', 'AAPL', '19000', 'USD', matchedHash]);
     expect(picked.code, describeRun(picked)).toBe(0);
     expect(picked.stdout.split('\n')[0]).toMatch(/^status\s+trace_id$/);
     expect(picked.stdout).toMatch(new RegExp(`^MATCHED +${t.matched}$`, 'm'));

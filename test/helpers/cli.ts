@@ -49,9 +49,10 @@ export function tempHome(): string {
  * The environment of a CLI run: this process's, pointed at `databaseUrl` (when given) and `home`, plus `extra`.
  * Without colours (oclif colours JSON when it thinks a terminal listens), and with wide columns: oclif wraps
  * error messages at 80 columns when stderr is not a terminal, which would split the phrases tests look for.
+ * COLUMNS is unset (a run's tables and prose are then whole, as through a pipe) unless `extra` sets it.
  */
 export function cliEnv(home: string, databaseUrl?: string, extra: CliEnv = {}): CliEnv {
-  const env: CliEnv = { ...process.env, TRADESEAL_HOME: home, NO_COLOR: '1', FORCE_COLOR: '0', OCLIF_COLUMNS: '400', ...extra };
+  const env: CliEnv = { ...process.env, TRADESEAL_HOME: home, NO_COLOR: '1', FORCE_COLOR: '0', OCLIF_COLUMNS: '400', COLUMNS: undefined, ...extra };
   if (databaseUrl !== undefined) env.DATABASE_URL = databaseUrl;
   return env;
 }

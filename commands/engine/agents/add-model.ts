@@ -5,6 +5,7 @@ import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/e
 import { prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
 import { MODEL_FORM, modelApproval, refuse, requestErrors } from '../../../src/cli/engine-input.js';
 import { renderAgent } from '../../../src/cli/engine-views.js';
+import { reportStyle } from '../../../src/cli/table-flags.js';
 import { agentParams } from '../../../src/engine/inputs.js';
 import { dataKeysFrom } from '../../../src/engine/kms/from-config.js';
 import { agentView, type AgentView } from '../../../src/engine/ops/agent-details.js';
@@ -32,7 +33,7 @@ export default class EngineAgentsAddModel extends TradesealCommand {
       const agentId = await resolveIdPrefix(store.sql, 'agent', params.agent_id);
       return agentView(store.sql, keys, await approveAgentModel(store.sql, agentId, model!, cliActor()));
     });
-    this.log(renderAgent(agent));
+    this.log(renderAgent(agent, reportStyle({}, undefined, 'whole in --json')));
     return agent;
   }
 }

@@ -7,6 +7,7 @@ import { agentViews, type AgentView } from '../../../src/engine/ops/agent-detail
 import { listAgents } from '../../../src/engine/store/agents.js';
 
 export default class EngineAgentsList extends TradesealCommand {
+  static override jsonLinesRows = 'agents';
   static override summary = 'List registered agents, their status and approved models';
   static override examples = ['<%= config.bin %> engine agents list', '<%= config.bin %> engine agents list --json'];
 

@@ -4,6 +4,7 @@ import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
 import { agentRegistration, MODEL_FORM } from '../../../src/cli/engine-input.js';
 import { renderAgent } from '../../../src/cli/engine-views.js';
+import { reportStyle } from '../../../src/cli/table-flags.js';
 import { registerAgentBody } from '../../../src/engine/inputs.js';
 import { dataKeysFrom } from '../../../src/engine/kms/from-config.js';
 import { agentView, sealedNameFor, type AgentView } from '../../../src/engine/ops/agent-details.js';
@@ -35,7 +36,7 @@ export default class EngineAgentsRegister extends TradesealCommand {
       const sealedName = await sealedNameFor(store.sql, keys, input.name);
       return agentView(store.sql, keys, await registerEngineAgent(store.sql, input, cliActor(), sealedName));
     });
-    this.log(renderAgent(agent));
+    this.log(renderAgent(agent, reportStyle({}, undefined, 'whole in --json')));
     return agent;
   }
 }

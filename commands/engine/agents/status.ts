@@ -5,6 +5,7 @@ import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/e
 import { prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
 import { refuse, requestErrors } from '../../../src/cli/engine-input.js';
 import { renderAgent } from '../../../src/cli/engine-views.js';
+import { reportStyle } from '../../../src/cli/table-flags.js';
 import { agentParams, agentStatusBody } from '../../../src/engine/inputs.js';
 import { dataKeysFrom } from '../../../src/engine/kms/from-config.js';
 import { agentView, type AgentView } from '../../../src/engine/ops/agent-details.js';
@@ -36,7 +37,7 @@ export default class EngineAgentsStatus extends TradesealCommand {
       const agentId = await resolveIdPrefix(store.sql, 'agent', params.agent_id);
       return agentView(store.sql, keys, await changeAgentStatus(store.sql, agentId, body.status as AgentStatus, body.reason ?? null, cliActor()));
     });
-    this.log(renderAgent(agent));
+    this.log(renderAgent(agent, reportStyle({}, undefined, 'whole in --json')));
     return agent;
   }
 }

@@ -9,6 +9,7 @@ import { AUDIT_ACTIONS } from '../../../src/engine/audit/entry.js';
 import { AUDIT_LIMIT, auditLogQuery, readAuditLog, type AuditLogPage, type AuditLogQuery } from '../../../src/engine/audit/query.js';
 
 export default class EngineAuditLog extends TradesealCommand {
+  static override jsonLinesRows = 'entries';
   static override summary = 'List the audit log, newest first: admin actions and refused authorizations';
   static override description = '--from and --to bound the entries\' time, both inclusive; each is an ISO 8601 date-time with a zone, a date (midnight UTC) or Unix milliseconds. Page to older entries with --before-id (the id the listing ends with). `tradeseal engine audit-log verify` checks the hash chain.';
   static override examples = [

@@ -5,6 +5,7 @@ import { renderTokens } from '../../../src/cli/engine-views.js';
 import { listTokens, type TokenRecord } from '../../../src/engine/store/tokens.js';
 
 export default class EngineTokensList extends TradesealCommand {
+  static override jsonLinesRows = 'tokens';
   static override summary = 'List engine tokens (never their secrets)';
   static override description = 'Newest first, live, revoked and expired alike; the store holds no secret to show.';
   static override examples = ['<%= config.bin %> engine tokens list', '<%= config.bin %> engine tokens list --json'];

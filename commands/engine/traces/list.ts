@@ -13,6 +13,7 @@ import { TRACE_STATUSES, type TraceStatus } from '../../../src/engine/vocabulary
 interface TracesQuery { agent_id?: string; from?: number; to?: number; status?: TraceStatus; limit: number; search?: string }
 
 export default class EngineTracesList extends TradesealCommand {
+  static override jsonLinesRows = 'traces';
   static override summary = 'List sealed traces, newest first, by agent, time window and status';
   static override description = '--from and --to bound txn_time, both inclusive; each is an ISO 8601 date-time with a zone, a date (midnight UTC) or Unix milliseconds.';
   static override examples = [

@@ -4,6 +4,8 @@ import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/e
 import { prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
 import { checkRequest } from '../../../src/cli/engine-input.js';
 import { renderVerification } from '../../../src/cli/engine-views.js';
+import { terminalOf } from '../../../src/cli/terminal.js';
+import { wrapText } from '../../../src/cli/wrap.js';
 import { traceParams } from '../../../src/engine/inputs.js';
 import { dataKeysFrom } from '../../../src/engine/kms/from-config.js';
 import { tracePersonal } from '../../../src/engine/ops/trace-personal.js';
@@ -35,7 +37,7 @@ export default class EngineTracesVerify extends TradesealCommand {
         if (!row) throw notFound(`no trace ${traceId}`);
         return verifyTrace(row, await tracePersonal(store.sql, keys, row));
       });
-    this.log(renderVerification(verification));
+    this.log(wrapText(renderVerification(verification), terminalOf().width));
     if (!verification.valid) this.exitWith(verification, EXIT.refused);
     return verification;
   }

@@ -9,6 +9,7 @@ import { listKeys, type KeyListing } from '../../../src/signals/store/accounts.j
 import { normalizeEmail } from '../../../src/signals/verification.js';
 
 export default class SignalsKeysList extends TradesealCommand {
+  static override jsonLinesRows = 'keys';
   static override summary = 'List the API keys of the regime signal service (never their secrets)';
   static override description = 'Newest first, live and revoked alike, with the account\'s e-mail and tier and when each key was last used; the store holds no secret to show, only SHA-256 hashes and the first characters of each key.';
   static override examples = ['<%= config.bin %> signals keys list', '<%= config.bin %> signals keys list --email quant@example.com --json', '<%= config.bin %> signals keys list --url https://signals.example --key "$OWNER_KEY"'];

@@ -10,7 +10,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ListingItem } from '../../engine/store/traces.js';
 import type { TraceVerification } from '../../engine/trace/read.js';
 import { canonicalJson } from '../../crypto/jcs.js';
-import { renderTable } from '../table.js';
+import { renderTable, type Header } from '../table.js';
+import { wrapLine } from '../wrap.js';
 import type { AttentionSource, LogInclusion } from './source.js';
 import { keypresses } from './keys.js';
 import { ATTENTION_TABS } from './tabs.js';
@@ -26,7 +27,7 @@ type Cursor = { txn_time: Date; trace_id: string };
 
 /** Lines the frame takes besides the rows: tabs, about, blank, header, rule, page line, keys. */
 const CHROME_LINES = 7;
-const HEADERS = ['txn_time', 'trace_id', 'agent_id', 'action', 'asset', 'notional'];
+const HEADERS: Header[] = ['txn_time', 'trace_id', 'agent_id', 'action', 'asset', { name: 'notional', unit: 'currency' }, 'currency'];
 const KEYS = '←/→ tab  ↑/↓ move  Enter open  v verify  / filter  n/p page  r refresh  q quit';
 
 const time = (d: Date): string => d.toISOString().slice(0, 19).replace('T', ' ');
@@ -45,6 +46,14 @@ function checkLines(verification: TraceVerification | null, log: LogInclusion | 
       log.check.valid ? `in the transparency log: head of ${log.check.tree_size} signed, ${log.key}` : 'the trace is NOT proven in the transparency log');
   }
   return lines;
+}
+
+/** The verification's lines wrapped to the view's width (none is cut off), each piece in its line's colour. */
+function checkRows(verification: TraceVerification | null, log: LogInclusion | null, width: number): Array<{ text: string; color: 'red' | 'yellow' | 'green' }> {
+  return checkLines(verification, log).flatMap((line) => {
+    const color = line.startsWith('✗') || line.includes(' NOT ') ? 'red' : line.startsWith('·') ? 'yellow' : 'green';
+    return wrapLine(line, width).map((text) => ({ text, color }) as const);
+  });
 }
 
 /** What the keys move: the tab, its pages, the selected row, the filter (applied and being typed), an open trace. */
@@ -148,7 +157,7 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
     }
     const o = n.open;
     if (o) {
-      const body = Math.max(1, height - 4 - checkLines(o.verification, o.log).length);
+      const body = Math.max(1, height - 4 - checkRows(o.verification, o.log, width).length);
       const last = Math.max(0, o.lines.length - body);
       const scrollTo = (scroll: number): void => setNav((m) => ({ ...m, open: m.open && { ...m.open, scroll: Math.max(0, Math.min(scroll, last)) } }));
       if (key.escape || key.backspace || key.leftArrow) setNav((m) => ({ ...m, open: null }));
@@ -183,13 +192,13 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
   });
 
   if (open) {
-    const checks = checkLines(open.verification, open.log);
+    const checks = checkRows(open.verification, open.log, width);
     const body = Math.max(1, height - 4 - checks.length);
     return (
       <Box flexDirection="column" width={width}>
         <Text bold wrap="truncate-end">trace {open.id}</Text>
-        {checks.map((line, i) => (
-          <Text key={`c${i}`} color={line.startsWith('✗') || line.includes(' NOT ') ? 'red' : line.startsWith('·') ? 'yellow' : 'green'} wrap="truncate-end">{line}</Text>
+        {checks.map((row, i) => (
+          <Text key={`c${i}`} color={row.color} wrap="truncate-end">{row.text}</Text>
         ))}
         {open.lines.slice(open.scroll, open.scroll + body).map((line, i) => (
           <Text key={`l${i}`} wrap="truncate-end">{line === '' ? ' ' : line}</Text>
@@ -199,7 +208,7 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
     );
   }
 
-  const table = renderTable(HEADERS, items.map((t) => [time(t.txn_time), t.trace_id, t.agent_id, t.action, t.asset, `${t.notional} ${t.notional_currency}`]), { width: width - 2, shortIds: true }).split('\n');
+  const table = renderTable(HEADERS, items.map((t) => [time(t.txn_time), t.trace_id, t.agent_id, t.action, t.asset, t.notional, t.notional_currency]), { width: width - 2, shortIds: true }).split('\n');
   const page = pages.length;
   return (
     <Box flexDirection="column" width={width}>

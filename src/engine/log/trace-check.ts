@@ -92,7 +92,7 @@ export function checkTraceInLog(input: { head: SignedTreeHead; proof: TraceLogPr
   const keyId = keyIdOf(publicKey);
   checks.push(head.key_id === keyId ? pass('key_id', `the head is signed by key ${keyId}`) : failed('key_id', `the head names key ${head.key_id}; the public key given is ${keyId}`));
   const signature = verifyTreeHeadSignature(head, publicKey);
-  checks.push(signature.valid ? pass('signature', `Ed25519 signature over the tree head of ${head.tree_size} leaves at ${head.timestamp}`) : failed('signature', signature.reason));
+  checks.push(signature.valid ? pass('signature', `Ed25519 signature over the tree head of ${head.tree_size} leaves at ${new Date(head.timestamp).toISOString()}`) : failed('signature', signature.reason));
   checks.push(proof.tree_size === head.tree_size ? pass('tree_size', `proofs for the tree of ${head.tree_size} leaves`) : failed('tree_size', `the proofs are for a tree of ${proof.tree_size} leaves, the head for ${head.tree_size}`));
   checks.push(sameHash('reasoning_hash', 'reasoning_hash', trace.reasoning_hash, proof.reasoning_hash));
   checks.push(inclusionCheck('inclusion', proof.reasoning_hash, proof, head));

@@ -45,6 +45,8 @@ export interface Backtest {
   performance: PerformanceReport;
   /** The cumulative value of the strategy and of buy-and-hold from 100 at the base day's close, then one point per day with a return. */
   curve: { dates: string[]; strategy: number[]; buy_and_hold: number[] };
+  /** The strategy's days, oldest first: the daily series the figures are computed from. */
+  days: StrategyDay[];
 }
 
 export async function backtest(sql: Sql, range: { start: string; end: string }, costBps: number, cache?: PublishedHistoryCache): Promise<Backtest> {
@@ -56,5 +58,6 @@ export async function backtest(sql: Sql, range: { start: string; end: string }, 
     summary: backtestSummary(days),
     performance: performanceReport(strategy, costBps),
     curve: { dates, strategy: cumulative(strategy.map((s) => s.strategy)), buy_and_hold: cumulative(strategy.map((s) => s.market)) },
+    days: strategy,
   };
 }

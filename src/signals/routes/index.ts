@@ -7,6 +7,7 @@ import { webhookRoutes } from './webhook.js';
 import { dataRoutes } from './data.js';
 import { publicRoutes } from './public.js';
 import { quantRoutes } from './quant.js';
+import { exportRoutes } from './export.js';
 import { engineTierRoutes } from './engine.js';
 import { adminRoutes } from './admin.js';
 
@@ -16,6 +17,7 @@ export function signalsRoutes(app: FastifyInstance, ctx: SignalsContext): void {
   dataRoutes(app, ctx);
   publicRoutes(app, ctx);
   quantRoutes(app, ctx);
+  exportRoutes(app, ctx);
   webhookRoutes(app, ctx);
   engineTierRoutes(app, ctx);
   adminRoutes(app, ctx);

@@ -1,18 +1,15 @@
 /**
- * What quants and analysts call: the forecast (Starter and up), a backtest between two dates (Pro), the
- * performance of the published regimes (any key), and the CSV export (any key; rows capped by tier: Free 30,
- * Starter and Pro 730, the engine tiers and owner the full history). Each reads what the nightly run
- * published; a backtest's arithmetic runs on the service's in-memory copy of the published history.
+ * What quants and analysts call: the forecast (Starter and up), a backtest between two dates (Pro) and the
+ * performance of the published regimes (any key); the exports are in ./export.ts. Each reads what the
+ * nightly run published; a backtest's arithmetic runs on the service's in-memory copy of the published history.
  */
 import type { FastifyInstance } from 'fastify';
-import { TradesealError, validationError } from '../../errors.js';
+import { TradesealError } from '../../errors.js';
 import { requireKey } from '../auth.js';
 import type { SignalsContext } from '../context.js';
-import { backtestBody, exportQuery, forecastQuery } from '../inputs.js';
+import { backtestBody, forecastQuery } from '../inputs.js';
 import { backtest } from '../ops/backtest.js';
-import { exportRows, latestForecast, latestReports } from '../store/quant.js';
-import { TIER_SPECS } from '../tiers.js';
-import { exportHeader, exportLines } from '../../../pipeline/reports/export.js';
+import { latestForecast, latestReports } from '../store/quant.js';
 import { sliceForecast } from '../../../pipeline/reports/forecast.js';
 import { errorResponses, regimeName, signalsKeySecurity } from './schemas.js';
 
@@ -96,7 +93,7 @@ export function quantRoutes(app: FastifyInstance, ctx: SignalsContext): void {
     },
   }, async (req) => {
     await ctx.data.assertServable();
-    const { curve: _curve, ...result } = await backtest(ctx.sql, req.body, ctx.config.signalCostBps, ctx.history);
+    const { curve: _curve, days: _days, ...result } = await backtest(ctx.sql, req.body, ctx.config.signalCostBps, ctx.history);
     return result;
   });
 
@@ -112,26 +109,5 @@ export function quantRoutes(app: FastifyInstance, ctx: SignalsContext): void {
     const reports = await latestReports(ctx.sql);
     if (!reports) throw new TradesealError('pipeline_lag', 'no performance report is published yet');
     return reports.performance;
-  });
-
-  app.get<{ Querystring: { limit?: number } }>('/v1/export/csv', {
-    onRequest: requireKey(ctx, 'key'),
-    schema: {
-      operationId: 'exportCsv', tags, security: signalsKeySecurity,
-      summary: 'The published regimes as CSV, newest first: date, regime, risk_score, equity_exposure, prob_expansion, prob_recovery, prob_tightening, prob_risk_off, available_at',
-      description: 'limit: default 730; at most 30 on the Free tier, 730 on Starter and Pro, the full history on the engine tiers and owner (a larger limit is 422).',
-      querystring: { ...exportQuery, properties: { limit: { type: 'integer', minimum: 1, maximum: 1_000_000 } } },
-      response: { 200: { description: 'CSV text', content: { 'text/csv': { schema: { type: 'string' } } } }, ...errorResponses(401, 403, 422, 429, 503) },
-    },
-  }, async (req, reply) => {
-    const cap = TIER_SPECS[req.signalsKey!.tier].exportRows;
-    const limit = req.query.limit ?? Math.min(exportQuery.properties.limit.default, cap);
-    if (limit > cap) throw validationError([{ field: 'limit', message: `must be at most ${cap} on the ${TIER_SPECS[req.signalsKey!.tier].label} tier` }]);
-    await ctx.data.assertServable();
-    let text = exportHeader();
-    await exportRows(ctx.sql, limit, (rows) => {
-      text += exportLines(rows);
-    });
-    return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="regimes.csv"').send(text);
   });
 }

@@ -31,8 +31,8 @@ describe('IRL error codes', () => {
     expect(irlErrorCode({ code: 'validation_failed', route: '/engine/authorize', detail: 'x', errors: [missing, { field: 'asset', message: 'is required' }] })).toBe('VALIDATION_FAILED');
   });
 
-  it('is the README\'s table', () => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-    expect(readme).toContain(`<!-- irl-errors:start -->\n${irlErrorCodesTable()}\n<!-- irl-errors:end -->`);
+  it('is the table of the migration guide', () => {
+    const guide = readFileSync(new URL('../../../docs/irl-migration.md', import.meta.url), 'utf8');
+    expect(guide).toContain(`<!-- irl-errors:start -->\n${irlErrorCodesTable()}\n<!-- irl-errors:end -->`);
   });
 });

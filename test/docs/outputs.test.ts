@@ -1,0 +1,17 @@
+/**
+ * Every documented output is what the code prints: `npm run docs:check` over README.md and docs/*.md, as part
+ * of `npm test`. A failure lists each differing command as a diff naming its file and line; `npm run
+ * docs:update` rewrites the outputs (docs/testing.md, "Documented outputs").
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkDocuments, documentedPages } from '../../src/docs/check/check.js';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+describe('the documented outputs', () => {
+  it('match what every console block of README.md and docs/*.md prints, with every timing marker filled and every benchmark block current', async () => {
+    const result = await checkDocuments({ packageRoot: root, documents: documentedPages(root), update: false, requireMarkers: true });
+    expect(result.failures.join('\n\n')).toBe('');
+  }, 900_000);
+});
