@@ -18,13 +18,13 @@ import { readInputFile } from '../../src/file-errors.js';
 const FLAGS = { agent_ids: '--agent-id' };
 
 export default class EngineReconcile extends TradesealCommand {
-  static override summary = 'Reconcile the traces with an exchange drop copy (CSV or JSON): each execution no trace was bound to becomes an ORPHAN trace';
+  static override summary = 'Reconcile the traces with an exchange drop copy (CSV, JSON or a FIX message log): each execution no trace was bound to becomes an ORPHAN trace';
   static override description = 'An execution whose exchange_tx_id a trace was bound with is matched; one recorded as an orphan before is already known; any other becomes one ORPHAN trace. Bound traces of the drop copy\'s agents (or --agent-id) within its window (its first to last execution_time, or --from/--to, inclusive) whose exchange_tx_id it does not list are reported as missing. Reconciling the same file again creates nothing new. The file is checked whole before anything is written: every problem is listed with its line. --from, --to and --agent-id replace those of a JSON body.';
   static override examples = [
     '<%= config.bin %> engine reconcile drop-copy-2026-03-02.csv',
     '<%= config.bin %> engine reconcile drop-copy.json --from 2026-03-02 --to 2026-03-02T23:59:59.999Z --json',
   ];
-  static override args = { file: Args.string({ description: 'The drop copy: a .csv file with a header line, or a .json file', required: true }) };
+  static override args = { file: Args.string({ description: 'The drop copy: a .csv file with a header line, a .json file, or a FIX log (.fix, or any file whose first line holds a FIX message)', required: true }) };
   static override flags = {
     from: instantFlag({ summary: 'Start of the window the drop copy covers (default: its earliest execution_time)' }),
     to: instantFlag({ summary: 'End of the window the drop copy covers, inclusive (default: its latest execution_time)' }),

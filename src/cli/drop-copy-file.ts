@@ -1,7 +1,8 @@
 /**
- * Reading an exchange drop copy for `tradeseal engine reconcile FILE`: CSV, or JSON (the body of
- * `POST /engine/admin/reconcile`, or just its list of executions), told apart by the extension (`.csv`,
- * `.json`) or else by the first character. Every row is checked with the API's own schemas
+ * Reading an exchange drop copy for `tradeseal engine reconcile FILE`: CSV, JSON (the body of
+ * `POST /engine/admin/reconcile`, or just its list of executions), or a FIX message log (its fills; see
+ * ../engine/reconcile/fix-log.ts), told apart by the extension (`.csv`, `.json`, `.fix`) or else by the first
+ * line (a FIX message, `8=FIX…`) or character (`[` or `{`). Every row is checked with the API's own schemas
  * (src/engine/reconcile/schema.ts) and the rules across rows (each exchange_tx_id once, …) before anything
  * is written, and every problem is reported at once (`drop_copy_invalid`, exit 2), each naming the file, the
  * line, the field and the rule: `drop.csv:12 price: must be > 0`.
@@ -15,6 +16,7 @@
 import path from 'node:path';
 import { parse as parseWithLocations, type AnyNode } from '@humanwhocodes/momoa';
 import { readCsvRecords } from '../../pipeline/ingest/csv-records.js';
+import { FIX_TAG_MAP, looksLikeFixLog, readFixLog } from '../engine/reconcile/fix-log.js';
 import { checkDropCopy } from '../engine/reconcile/reconcile.js';
 import { dropCopyExecution, reconcileBody, type ReconcileRequest } from '../engine/reconcile/schema.js';
 import { isTradesealError, TradesealError, type FieldError } from '../errors.js';
@@ -36,6 +38,7 @@ interface Problem {
 export function readDropCopy(file: string, text: string): ReconcileRequest {
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
   const ext = path.extname(file).toLowerCase();
+  if (ext === '.fix' || (ext !== '.csv' && ext !== '.json' && looksLikeFixLog(body))) return readFix(file, body);
   const json = ext === '.json' || (ext !== '.csv' && /^\s*[[{]/.test(body));
   return json ? readJson(file, body) : readCsv(file, body);
 }
@@ -92,16 +95,35 @@ function readCsv(file: string, text: string): ReconcileRequest {
     lines.push(row.line);
   }
   if (problems.length > 0) refuse(file, problems);
-  const request = { executions } as ReconcileRequest;
+  return checkedAcrossRows(file, { executions } as ReconcileRequest, lines, header.line);
+}
+
+/** The request when the rules across rows hold; else refused with each problem at the line of its row. */
+function checkedAcrossRows(file: string, request: ReconcileRequest, lines: number[], fallbackLine: number): ReconcileRequest {
   const cross = crossRowErrors(request);
   if (cross.length > 0) {
     refuse(file, cross.map((e) => {
       const m = /^executions\[(\d+)\]\.?(.*)$/.exec(e.field);
       return m ? { line: lines[Number(m[1])] ?? 0, field: m[2] ?? '', message: e.message.replace(/executions\[(\d+)\]/g, (_, i: string) => `line ${lines[Number(i)]}`) }
-        : { line: header.line, field: e.field, message: e.message };
+        : { line: fallbackLine, field: e.field, message: e.message };
     }));
   }
   return request;
+}
+
+/** A FIX log's fills, each checked as a CSV row is, its problems named by line and FIX tag. */
+function readFix(file: string, text: string): ReconcileRequest {
+  const { executions, problems } = readFixLog(text);
+  const tagOf = new Map(FIX_TAG_MAP.map((m) => [m.field, `${m.name} (${m.tag})`] as const));
+  for (const { line, execution, unmapped } of executions) {
+    for (const e of validatePart(dropCopyExecution, execution, 'body')) {
+      // A field its tag could not give is reported once, by the tag, not again by the schema.
+      if (!unmapped.has(e.field)) problems.push({ line, field: e.field === 'body' ? '' : (tagOf.get(e.field) ?? e.field), message: e.message });
+    }
+  }
+  if (problems.length > 0) refuse(file, problems);
+  if (executions.length === 0) refuse(file, [{ line: 1, field: '', message: 'holds no fills: no ExecutionReport (35=8) with ExecType (150) F' }]);
+  return checkedAcrossRows(file, { executions: executions.map((e) => e.execution) } as unknown as ReconcileRequest, executions.map((e) => e.line), 1);
 }
 
 function readJson(file: string, text: string): ReconcileRequest {

@@ -10,6 +10,7 @@ import { irlErrorCodesTable } from '../http/irl/error-codes.js';
 import { tiersTable } from '../signals/ops/account.js';
 import { cliReference } from './cli-reference.js';
 import { releasesTable } from './release-table.js';
+import { fixTagTable } from '../engine/reconcile/fix-log.js';
 
 export function generatedSections(): Record<string, string> {
   return {
@@ -19,6 +20,7 @@ export function generatedSections(): Record<string, string> {
     'irl-errors': irlErrorCodesTable(),
     tiers: tiersTable(),
     releases: releasesTable(),
+    'fix-tags': fixTagTable(),
     'cli-reference': cliReference(),
   };
 }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, describeRun, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
 import { engineHarness, type EngineHarness } from '../helpers/engine.js';
+import { fillReport, fixMessage } from '../helpers/fix-message.js';
 
 let h: EngineHarness;
 let env: CliEnv;
@@ -89,5 +90,26 @@ describe('engine reconcile FILE', () => {
     expect(refused.stderr).toContain('bad.csv:3 side: must be one of "Long", "Short"');
     expect(refused.stderr).toContain('bad.csv:3 price: must be > 0');
     expect((await h.call('GET', '/engine/traces?status=ORPHAN')).json().count).toBe(2);
+  }, 120_000);
+
+  it('reconciles a FIX session log: a bound fill matched, an unknown one an ORPHAN, its resent copy read once', async () => {
+    const fixTime = (minutes: number): string => at(minutes).replace(/-/g, '').replace('T', '-').replace('Z', '');
+    const log = file('session-2026-02-03.log', [
+      `20260203-10:00:00.001 : ${fixMessage([[35, 'A'], [49, 'XNAS'], [56, 'DESK'], [34, 1], [52, '20260203-10:00:00.000'], [98, 0], [108, 30]])}`,
+      `20260203-10:01:00.002 : ${fillReport({ seq: 2, execId: 'C-BOUND', account: agentId, time: fixTime(1) })}`,
+      `20260203-10:06:00.003 : ${fillReport({ seq: 3, execId: 'F-NEW', account: agentId, symbol: 'NVDA', side: '2', qty: 3, px: 120, time: fixTime(6) })}`,
+      `20260203-10:07:00.004 : ${fillReport({ seq: 3, execId: 'F-NEW', account: agentId, symbol: 'NVDA', side: '2', qty: 3, px: 120, time: fixTime(6), possDup: true })}`,
+    ].join('\n'));
+    const run = await runCli(['engine', 'reconcile', log, '--json'], env);
+    expect(run.code, describeRun(run)).toBe(0);
+    const report = run.json();
+    expect(report).toMatchObject({
+      executions: 2, counts: { matched: 1, orphans_created: 1 },
+      matched: [{ exchange_tx_id: 'C-BOUND', trace_id: boundId }],
+      orphans_created: [{ exchange_tx_id: 'F-NEW', agent_id: agentId }],
+    });
+    const orphan = (await h.call('GET', `/engine/trace/${report.orphans_created[0].trace_id}`)).json();
+    expect(orphan).toMatchObject({ integrity: { status: 'ORPHAN' }, execution: { action: 'Short', asset: 'NVDA' } });
+    expect((await h.call('GET', '/engine/traces?status=ORPHAN')).json().count).toBe(3);
   }, 120_000);
 });
