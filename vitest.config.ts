@@ -19,6 +19,8 @@ import SlowFirstSequencer from './test/setup/sequencer.js';
 
 /** Chooses and prepares each project's database; per project, so the root runs none. */
 const GLOBAL_SETUP = 'test/setup/global-db.ts';
+/** Builds the QuickFIX/C++ exchange peer of the FIX drop-copy tests (main project only: PGlite runs none). */
+const QUICKFIX_SETUP = 'test/setup/quickfix-peer.ts';
 
 export default defineConfig({
   test: {
@@ -30,7 +32,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: MAIN_PROJECT, include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], globalSetup: [GLOBAL_SETUP] } },
+      { extends: true, test: { name: MAIN_PROJECT, include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], globalSetup: [GLOBAL_SETUP, QUICKFIX_SETUP] } },
       { extends: true, test: { name: PGLITE_PROJECT, include: PGLITE_INCLUDE, exclude: PGLITE_EXCLUDE, globalSetup: [GLOBAL_SETUP] } },
     ],
   },

@@ -5,6 +5,7 @@
  * with one message that lists each with its expected form, so an operator fixes them all in one go.
  * The README's settings table is generated from `SETTINGS` (`npm run docs:settings`), so it cannot drift.
  */
+import fs from 'node:fs';
 import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -125,6 +126,12 @@ const mailUrl: Parser<string> = (raw) => {
 export const PROFILE_NAME = /^[a-z0-9_-]{1,40}$/;
 const profileName: Parser<string> = (raw) => {
   if (!PROFILE_NAME.test(raw)) throw new BadSetting();
+  return raw;
+};
+
+/** A FIX CompID (SenderCompID 49 / TargetCompID 56): printable ASCII without `=`, `|` or spaces, which would break a message or its log. */
+const compId: Parser<string> = (raw) => {
+  if (!/^[\x21-\x3c\x3e-\x7b\x7d\x7e]{1,64}$/.test(raw)) throw new BadSetting();
   return raw;
 };
 
@@ -265,13 +272,47 @@ export const SETTINGS = {
     'Where `tradeseal config set` keeps named profiles (remote URLs, tokens and keys), readable by its owner only.'),
   pipelineCron: setting('PIPELINE_CRON', 'a cron expression (5 or 6 fields)', '`30 6 * * 1-5`', () => '30 6 * * 1-5', str,
     'When `tradeseal pipeline schedule` runs the pipeline (server local time), unless `--cron` is given.'),
+  dropCopyRole: setting<'initiator' | 'acceptor' | null>('FIX_DROPCOPY_ROLE', 'initiator|acceptor', 'unset (no FIX drop-copy session)', () => null, oneOf('initiator', 'acceptor'),
+    'Runs the exchange\'s FIX 4.4 drop copy as a live session in `tradeseal serve` (with the engine): `initiator` connects to the exchange at `FIX_DROPCOPY_HOST`:`FIX_DROPCOPY_PORT`, `acceptor` listens there for it. Needs `FIX_DROPCOPY_PORT`, `FIX_DROPCOPY_SENDER_COMP_ID` and `FIX_DROPCOPY_TARGET_COMP_ID`. One process of all the servers on the database runs the session; every fill it receives is reconciled as it arrives.'),
+  dropCopyHost: setting('FIX_DROPCOPY_HOST', 'an address or host name', '`127.0.0.1`', () => '127.0.0.1', str,
+    'Initiator: the exchange\'s host. Acceptor: the one local address the session listens on (`0.0.0.0` for every interface).'),
+  dropCopyPort: setting<number | null>('FIX_DROPCOPY_PORT', 'an integer 1-65535', 'unset', () => null, int(1, 65535),
+    'Initiator: the exchange\'s port. Acceptor: the port the session listens on.'),
+  dropCopySenderCompId: setting<string | null>('FIX_DROPCOPY_SENDER_COMP_ID', 'a FIX CompID: 1-64 printable ASCII characters, no space, `=` or `|`', 'unset', () => null, compId,
+    'Our SenderCompID (49) in the drop-copy session, as agreed with the exchange.'),
+  dropCopyTargetCompId: setting<string | null>('FIX_DROPCOPY_TARGET_COMP_ID', 'a FIX CompID: 1-64 printable ASCII characters, no space, `=` or `|`', 'unset', () => null, compId,
+    'The exchange\'s SenderCompID, our TargetCompID (56), in the drop-copy session.'),
+  dropCopyHeartbeatS: setting('FIX_DROPCOPY_HEARTBEAT_S', 'an integer of seconds 1-300', '`30`', () => 30, int(1, 300),
+    'The drop-copy session\'s HeartBtInt (108): a peer silent for longer is sent a TestRequest, and the session is dropped when that goes unanswered.'),
+  dropCopyReconnectS: setting('FIX_DROPCOPY_RECONNECT_S', 'an integer of seconds 1-3600', '`5`', () => 5, int(1, 3600),
+    'Initiator: how long the session waits before connecting again after a connection fails or drops.'),
+  dropCopyTlsCert: setting<string | null>('FIX_DROPCOPY_TLS_CERT', 'a path to a PEM certificate file', 'unset (plain TCP)', () => null, (raw) => path.resolve(str(raw)),
+    'With `FIX_DROPCOPY_TLS_KEY`: the drop-copy session speaks TLS with this certificate (the acceptor\'s server certificate, or the initiator\'s client certificate). Read at start.'),
+  dropCopyTlsKey: setting<string | null>('FIX_DROPCOPY_TLS_KEY', 'a path to an unencrypted PEM private key file', 'unset', () => null, (raw) => path.resolve(str(raw)),
+    'The private key of `FIX_DROPCOPY_TLS_CERT` (set both or neither).'),
+  dropCopyTlsCa: setting<string | null>('FIX_DROPCOPY_TLS_CA', 'a path to a PEM file of CA certificates', 'unset (the system\'s CAs)', () => null, (raw) => path.resolve(str(raw)),
+    'TLS for the drop-copy session: the CAs the peer\'s certificate must be issued by. An initiator needs only this to speak TLS to the exchange; an acceptor with it requires a client certificate issued by one of them (and needs `FIX_DROPCOPY_TLS_CERT`).'),
 } satisfies Record<string, Setting<unknown>>;
 
 /** Settings whose values are secrets: never repeated in an error message. */
 const SECRET_SETTINGS = new Set(['DATABASE_URL', 'ENGINE_OWNER_TOKEN', 'ENGINE_TOKEN', 'REGIME_SIGNING_KEY', 'LOG_SIGNING_KEY', 'FRED_API_KEY', 'SMTP_URL', 'SIGNALS_KEY']);
 
 type Settings = typeof SETTINGS;
-export type Config = Readonly<{ [K in keyof Settings]: ReturnType<Settings[K]['fallback']> }>;
+
+/** The FIX drop-copy session (src/engine/dropcopy/), from the FIX_DROPCOPY_* settings; null when FIX_DROPCOPY_ROLE is unset. */
+export interface DropCopyConfig {
+  role: 'initiator' | 'acceptor';
+  host: string;
+  port: number;
+  senderCompId: string;
+  targetCompId: string;
+  heartbeatS: number;
+  reconnectS: number;
+  /** File paths (read at the session's start); null for plain TCP. */
+  tls: null | { cert: string | null; key: string | null; ca: string | null };
+}
+
+export type Config = Readonly<{ [K in keyof Settings]: ReturnType<Settings[K]['fallback']> } & { dropCopy: DropCopyConfig | null }>;
 
 export type Env = Record<string, string | undefined>;
 
@@ -296,6 +337,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (bad.length === 0 && (out.httpHeadersTimeoutMs as number) > (out.httpRequestTimeoutMs as number)) {
     bad.push(`HTTP_HEADERS_TIMEOUT_MS=${JSON.stringify(String(out.httpHeadersTimeoutMs))} (expected at most HTTP_REQUEST_TIMEOUT_MS, ${String(out.httpRequestTimeoutMs)})`);
   }
+  if (bad.length === 0) out.dropCopy = dropCopyOf(out, env, bad);
   if (bad.length > 0) {
     throw new TradesealError('config_invalid', `invalid settings: ${bad.join('; ')}`, {
       errors: bad.map((b) => ({ field: b.slice(0, b.indexOf('=')), message: b.slice(b.indexOf('=') + 1) })),
@@ -303,6 +345,47 @@ export function loadConfig(env: Env = process.env): Config {
     });
   }
   return Object.freeze(out) as Config;
+}
+
+/**
+ * The drop-copy session's settings as one value, or null. All or nothing: a role without its port and CompIDs,
+ * or any other FIX_DROPCOPY_* setting without a role, is refused naming the settings missing, so a half-configured
+ * session never starts silently (nor is silently not started). TLS files must be readable now, not at first connect.
+ */
+function dropCopyOf(out: Record<string, unknown>, env: Env, bad: string[]): DropCopyConfig | null {
+  const role = out.dropCopyRole as DropCopyConfig['role'] | null;
+  const given = Object.values(SETTINGS).filter((s: Setting<unknown>) => s.env.startsWith('FIX_DROPCOPY_') && env[s.env] !== undefined && env[s.env] !== '').map((s) => s.env);
+  if (role === null) {
+    if (given.length > 0) bad.push(`FIX_DROPCOPY_ROLE=(unset) (expected initiator|acceptor: ${given.join(', ')} ${given.length > 1 ? 'are' : 'is'} set, and a drop-copy session needs FIX_DROPCOPY_ROLE, FIX_DROPCOPY_PORT, FIX_DROPCOPY_SENDER_COMP_ID and FIX_DROPCOPY_TARGET_COMP_ID)`);
+    return null;
+  }
+  const missing = (['FIX_DROPCOPY_PORT', 'FIX_DROPCOPY_SENDER_COMP_ID', 'FIX_DROPCOPY_TARGET_COMP_ID'] as const).filter((name) => env[name] === undefined || env[name] === '');
+  for (const name of missing) bad.push(`${name}=(unset) (expected it with FIX_DROPCOPY_ROLE=${role}: a drop-copy session needs FIX_DROPCOPY_PORT, FIX_DROPCOPY_SENDER_COMP_ID and FIX_DROPCOPY_TARGET_COMP_ID)`);
+  const cert = out.dropCopyTlsCert as string | null;
+  const key = out.dropCopyTlsKey as string | null;
+  const ca = out.dropCopyTlsCa as string | null;
+  if ((cert === null) !== (key === null)) bad.push(`${cert === null ? 'FIX_DROPCOPY_TLS_CERT' : 'FIX_DROPCOPY_TLS_KEY'}=(unset) (expected with ${cert === null ? 'FIX_DROPCOPY_TLS_KEY' : 'FIX_DROPCOPY_TLS_CERT'}: set both or neither)`);
+  if (role === 'acceptor' && ca !== null && cert === null) bad.push('FIX_DROPCOPY_TLS_CERT=(unset) (expected with FIX_DROPCOPY_TLS_CA for an acceptor: a TLS listener needs its own certificate and key)');
+  for (const [name, file] of [['FIX_DROPCOPY_TLS_CERT', cert], ['FIX_DROPCOPY_TLS_KEY', key], ['FIX_DROPCOPY_TLS_CA', ca]] as const) {
+    if (file === null) continue;
+    try {
+      if (!fs.statSync(file).isFile()) throw new Error('not a file');
+      fs.accessSync(file, fs.constants.R_OK);
+    } catch {
+      bad.push(`${name}=${JSON.stringify(file)} (expected a readable PEM file: it is missing, not a file, or not readable by this user)`);
+    }
+  }
+  if (bad.length > 0) return null;
+  return {
+    role,
+    host: out.dropCopyHost as string,
+    port: out.dropCopyPort as number,
+    senderCompId: out.dropCopySenderCompId as string,
+    targetCompId: out.dropCopyTargetCompId as string,
+    heartbeatS: out.dropCopyHeartbeatS as number,
+    reconnectS: out.dropCopyReconnectS as number,
+    tls: cert === null && ca === null ? null : { cert, key, ca },
+  };
 }
 
 /** A config for tests and tools: defaults, overridden. */

@@ -18,6 +18,8 @@ import EngineAgentsStatus from '../../commands/engine/agents/status.js';
 import EngineAuditLogCheckpoint from '../../commands/engine/audit-log/checkpoint.js';
 import EngineAuditLog from '../../commands/engine/audit-log/index.js';
 import EngineAuditLogVerify from '../../commands/engine/audit-log/verify.js';
+import EngineDropcopyRejects from '../../commands/engine/dropcopy/rejects.js';
+import EngineDropcopyStatus from '../../commands/engine/dropcopy/status.js';
 import EngineErase from '../../commands/engine/erase.js';
 import EngineKeysGen from '../../commands/engine/keys/gen.js';
 import EngineLogHead from '../../commands/engine/log/head.js';
@@ -80,6 +82,8 @@ export const CLI_COMMANDS: ReadonlyArray<readonly [string, Command.Class]> = [
   ['engine audit-log checkpoint', EngineAuditLogCheckpoint],
   ['engine audit-log', EngineAuditLog],
   ['engine audit-log verify', EngineAuditLogVerify],
+  ['engine dropcopy rejects', EngineDropcopyRejects],
+  ['engine dropcopy status', EngineDropcopyStatus],
   ['engine erase', EngineErase],
   ['engine keys gen', EngineKeysGen],
   ['engine log head', EngineLogHead],

@@ -93,7 +93,7 @@ export const pendingQuery = {
   properties: { age_seconds: { type: 'integer', minimum: 0, maximum: 31_622_400, default: 3600 }, limit: listingLimit },
 } as const;
 
-/** `?limit` alone: the orphans and shadow-violations listings. */
+/** `?limit` alone: the orphans, shadow-violations and refused drop-copy messages listings. */
 export const listingQuery = { type: 'object', additionalProperties: false, properties: { limit: listingLimit } } as const;
 
 // The regime broadcast

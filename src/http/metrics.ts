@@ -41,6 +41,14 @@ export class ServerMetrics {
   readonly lastSweep = new Gauge({ name: 'tradeseal_sweeper_last_run_timestamp_seconds', help: 'When the last expiry sweep finished (Unix seconds)', aggregator: 'max', registers: [this.registry] });
   readonly expired = new Counter({ name: 'tradeseal_traces_expired_total', help: 'PENDING traces the sweeper turned EXPIRED', registers: [this.registry] });
   readonly refusedConnections = new Counter({ name: 'tradeseal_connections_refused_total', help: 'Connections closed as soon as they were accepted, by the cap they were over: server_cap (HTTP_MAX_CONNECTIONS) or address_cap (HTTP_MAX_CONNECTIONS_PER_ADDRESS)', labelNames: ['reason'], registers: [this.registry] });
+  /** The FIX drop-copy session (src/engine/dropcopy/): fills applied by outcome, refused messages by answer, its state, the delay to commit. */
+  readonly dropCopyFills = new Counter({ name: 'tradeseal_dropcopy_fills_total', help: 'Fills (ExecutionReport 150=F) the FIX drop-copy session applied, by outcome: matched, orphan, already_known, or duplicate (a resent or repeated ExecID, which changes nothing)', labelNames: ['outcome'], registers: [this.registry] });
+  readonly dropCopyRejects = new Counter({ name: 'tradeseal_dropcopy_rejects_total', help: 'Inbound messages the FIX drop-copy session refused and kept for the officer, by answer: reject (35=3), business_reject (35=j), none (bytes that were not a message)', labelNames: ['answer'], registers: [this.registry] });
+  readonly dropCopyLoggedOn = new Gauge({ name: 'tradeseal_dropcopy_logged_on', help: 'Whether this process runs the FIX drop-copy session and it is logged on (1) or not (0)', aggregator: 'max', registers: [this.registry] });
+  readonly dropCopyDelay = new Histogram({
+    name: 'tradeseal_dropcopy_apply_delay_seconds', help: 'Time from a fill\'s receipt by the FIX drop-copy session to the commit that reconciled it (an ORPHAN trace created or a match recorded)',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [this.registry],
+  });
   readonly leader = new Gauge({ name: 'tradeseal_singletons_running', help: 'Processes running the background jobs (sweeper, sequencer, webhook worker): 1 for the elected leader of `serve --workers N`, or a server alone', registers: [this.registry] });
   /**
    * The exposition `GET /metrics` answers: this registry's; a worker of `serve --workers N` replaces it with the

@@ -518,6 +518,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/engine/admin/dropcopy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The FIX drop-copy session: its state, sequence numbers, fills by outcome and refused messages
+         * @description Owner and auditor tokens. With no session configured and none ever run, `state` is `not_configured` ("no FIX drop-copy session is configured (FIX_DROPCOPY_ROLE unset)"), not an error.
+         */
+        get: operations["getDropCopyStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/engine/admin/dropcopy/rejects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The inbound messages the FIX drop-copy session refused, newest first
+         * @description Owner and auditor tokens. Each as received, with how it was answered at the FIX level and why; an audit entry `dropcopy.reject` records each.
+         */
+        get: operations["listDropCopyRejects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/engine/log/head": {
         parameters: {
             query?: never;
@@ -3933,7 +3973,7 @@ export interface operations {
     listAuditLog: {
         parameters: {
             query?: {
-                action?: "token.issue" | "token.revoke" | "shadow.enable" | "shadow.disable" | "agent.register" | "agent.model_add" | "agent.status" | "regime.publish" | "regime.release" | "reconcile" | "authorize.reject" | "gdpr.erase";
+                action?: "token.issue" | "token.revoke" | "shadow.enable" | "shadow.disable" | "agent.register" | "agent.model_add" | "agent.status" | "regime.publish" | "regime.release" | "reconcile" | "authorize.reject" | "gdpr.erase" | "dropcopy.fill" | "dropcopy.reject" | "dropcopy.session";
                 /** @description the agent or token acted on */
                 target_id?: string;
                 /** @description entries at or after this instant (ISO 8601 date-time with a zone) */
@@ -4030,7 +4070,7 @@ export interface operations {
                             /** @description `token:<token_id> (<client_name>)` over HTTP, `cli:<user>` from the CLI */
                             actor: string;
                             /** @enum {string} */
-                            action: "token.issue" | "token.revoke" | "shadow.enable" | "shadow.disable" | "agent.register" | "agent.model_add" | "agent.status" | "regime.publish" | "regime.release" | "reconcile" | "authorize.reject" | "gdpr.erase";
+                            action: "token.issue" | "token.revoke" | "shadow.enable" | "shadow.disable" | "agent.register" | "agent.model_add" | "agent.status" | "regime.publish" | "regime.release" | "reconcile" | "authorize.reject" | "gdpr.erase" | "dropcopy.fill" | "dropcopy.reject" | "dropcopy.session";
                             /**
                              * Format: uuid
                              * @description the agent or token acted on; null when none
@@ -4370,6 +4410,231 @@ export interface operations {
             };
             /** @description The request body must be `application/json`: `unsupported_media_type`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: `validation_failed` with `errors` listing every invalid field, or `invalid_json`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getDropCopyStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The FIX drop-copy session: its state, sequence numbers, fills and refused messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "state": "logged_on",
+                     *       "summary": "FIX.4.4:TRADESEAL->XNAS-DC (initiator) logged_on on ts-engine-1:4121",
+                     *       "configured": {
+                     *         "session_key": "FIX.4.4:TRADESEAL->XNAS-DC",
+                     *         "role": "initiator",
+                     *         "host": "dropcopy.xnas.example",
+                     *         "port": 9878
+                     *       },
+                     *       "session": {
+                     *         "session_key": "FIX.4.4:TRADESEAL->XNAS-DC",
+                     *         "role": "initiator",
+                     *         "state": "logged_on",
+                     *         "owner": "ts-engine-1:4121",
+                     *         "epoch": 3,
+                     *         "next_sender_seq": 412,
+                     *         "next_target_seq": 1873,
+                     *         "last_inbound_at": "2026-01-05T15:02:11.031Z",
+                     *         "last_outbound_at": "2026-01-05T15:02:05.000Z",
+                     *         "last_logon_at": "2026-01-05T06:30:00.118Z",
+                     *         "updated_at": "2026-01-05T15:02:11.031Z"
+                     *       },
+                     *       "fills": {
+                     *         "matched": 1840,
+                     *         "orphan": 2,
+                     *         "already_known": 0,
+                     *         "total": 1842
+                     *       },
+                     *       "last_fill_at": "2026-01-05T15:02:11.044Z",
+                     *       "rejects": 1,
+                     *       "last_reject_at": "2026-01-05T11:17:42.250Z",
+                     *       "checked_at": "2026-01-05T15:02:12.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The state row's `state` (connecting, logged_on, logged_out, disconnected, stopped); with no row, `not_configured` (FIX_DROPCOPY_ROLE unset on this server, and no session ever ran) or `not_started` (configured, never run) */
+                        state: string;
+                        /** @description the state in one line, for a person */
+                        summary: string;
+                        /** @description the session this server's settings configure; null when FIX_DROPCOPY_ROLE is unset */
+                        configured: {
+                            session_key: string;
+                            /** @enum {string} */
+                            role: "initiator" | "acceptor";
+                            host: string;
+                            port: number;
+                        } | null;
+                        /** @description the state row the server running the session keeps: the configured session's, else the last one updated; null when none ever ran */
+                        session: {
+                            /** @description `FIX.4.4:<SenderCompID>-><TargetCompID>`, ours first */
+                            session_key: string;
+                            /** @enum {string} */
+                            role: "initiator" | "acceptor";
+                            state: string;
+                            /** @description `<hostname>:<pid>` of the instance that runs (or last ran) it */
+                            owner: string | null;
+                            /** @description raised each time an instance takes the session */
+                            epoch: number;
+                            /** @description the MsgSeqNum (34) of our next message */
+                            next_sender_seq: number;
+                            /** @description the lowest inbound MsgSeqNum not yet applied: every one below it is */
+                            next_target_seq: number;
+                            /** Format: date-time */
+                            last_inbound_at: string | null;
+                            /** Format: date-time */
+                            last_outbound_at: string | null;
+                            /** Format: date-time */
+                            last_logon_at: string | null;
+                            /** Format: date-time */
+                            updated_at: string;
+                        } | null;
+                        /** @description fills (ExecutionReport 150=F) applied, once each, by outcome */
+                        fills: {
+                            matched: number;
+                            orphan: number;
+                            already_known: number;
+                            total: number;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description when the last fill was applied
+                         */
+                        last_fill_at: string | null;
+                        /** @description inbound messages refused (GET /engine/admin/dropcopy/rejects lists them) */
+                        rejects: number;
+                        /** Format: date-time */
+                        last_reject_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description when the server read this: ages are counted from it
+                         */
+                        checked_at: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are valid but do not allow this: `code` says why. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listDropCopyRejects: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refused messages, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "rejects": [
+                     *         {
+                     *           "received_at": "2026-01-05T11:17:42.250Z",
+                     *           "seq": 1207,
+                     *           "msg_type": "8",
+                     *           "answer": "reject",
+                     *           "reason_code": 1,
+                     *           "ref_tag": 31,
+                     *           "reason": "Required tag missing: LastPx (31)",
+                     *           "raw": "8=FIX.4.4|9=141|35=8|34=1207|49=XNAS-DC|56=TRADESEAL|52=20260105-11:17:42.248|37=O-88|17=XNAS-20260105-000777|150=F|39=2|55=AAPL|54=1|32=100|60=20260105-11:17:42.201|1=6f1c2a9e-3b4d-4e8f-9a0b-1c2d3e4f5a6b|10=201|",
+                     *           "session_key": "FIX.4.4:TRADESEAL->XNAS-DC",
+                     *           "id": "3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        count: number;
+                        rejects: {
+                            /** Format: date-time */
+                            received_at: string;
+                            /** @description MsgSeqNum (34); null for bytes that were not a message */
+                            seq: number | null;
+                            /** @description MsgType (35) */
+                            msg_type: string | null;
+                            /**
+                             * @description Reject (35=3), BusinessMessageReject (35=j), or none (not a message: the peer resends it)
+                             * @enum {string}
+                             */
+                            answer: "reject" | "business_reject" | "none";
+                            /** @description SessionRejectReason (373) or BusinessRejectReason (380) sent */
+                            reason_code: number | null;
+                            /** @description RefTagID (371): the tag at fault */
+                            ref_tag: number | null;
+                            /** @description Text (58) as sent, or why it was not a message */
+                            reason: string;
+                            /** @description what was received, with | for SOH */
+                            raw: string;
+                            session_key: string;
+                            /** Format: uuid */
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are valid but do not allow this: `code` says why. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -103,6 +103,7 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
     ...(options.onStoreWait ? { onWait: options.onStoreWait } : {}),
   });
   let stopSingletons = async (): Promise<void> => {};
+  let stopDropCopy = async (): Promise<void> => {};
   let stopTlsReload = (): void => {};
   let stopListening = async (): Promise<void> => {};
   let app: FastifyInstance | undefined;
@@ -167,11 +168,19 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
       stopSingletons = startSingletons(store.sql, config, singletons);
       tell(true);
     }
+    // The FIX drop copy: every server with the engine stands, the holder of its own lock runs it (runner.ts);
+    // jspurefix is loaded only here, when a session is configured.
+    if (config.dropCopy && services.includes('engine')) {
+      const { startDropCopyRunner } = await import('../engine/dropcopy/runner.js');
+      const runner = startDropCopyRunner({ sql: store.sql, config, log, metrics, ...(options.leaderRetryMs ? { retryMs: options.leaderRetryMs } : {}) });
+      stopDropCopy = () => runner.stop();
+    }
     let closed = false;
     const running = app;
     const close = async (): Promise<void> => {
       if (closed) return;
       closed = true;
+      await stopDropCopy();
       await stopSingletons();
       stopTlsReload();
       await running.close();
@@ -180,6 +189,7 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
     };
     return { app: running, store, url, close };
   } catch (err) {
+    await stopDropCopy();
     await stopSingletons();
     stopTlsReload();
     await app?.close().catch(() => {});

@@ -29,6 +29,12 @@ export const ADVISORY_LOCKS = {
   auditAnchor: 7_265_000_007,
   /** Claiming a registration mail within the hourly limits (`src/signals/store/registration-mails.ts`), as a transaction-scoped lock. */
   registrationMail: 7_265_000_008,
+  /**
+   * The FIX drop-copy session (`src/engine/dropcopy/`): held for as long as one instance runs it, on the connection
+   * that writes its fills, so losing the lock also loses the means to write. Not the leader's lock: the leader's jobs
+   * tolerate a brief overlap, a FIX session does not.
+   */
+  dropCopySession: 7_265_000_009,
 } as const;
 
 /** Tries to take the session advisory lock `key` on `conn` without waiting; true when taken. */

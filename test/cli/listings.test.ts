@@ -19,6 +19,7 @@ import { buildApp } from '../../src/http/app.js';
 import { issueKey } from '../../src/signals/store/keys.js';
 import { cliEnv, describeRun, REPO_ROOT, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
 import { testStore, type TestStore } from '../helpers/db.js';
+import { insertFill, insertReject, insertSession, sampleRejects } from '../helpers/dropcopy-rows.js';
 import { engineHarness, type EngineHarness } from '../helpers/engine.js';
 
 const HOUR = 3_600_000;
@@ -76,6 +77,11 @@ beforeAll(async () => {
     `XNAS-2026-11-27-unknown-execution-0001,manual-order-from-the-desk-1,TSLA,Short,7,250.5,${agentId},${new Date(realNow - HOUR).toISOString()}`,
   ].join('\n'));
 
+  // The FIX drop-copy session's state and refused messages, long raw messages and reasons included.
+  await insertSession(h.store.sql, { owner: 'engine-production-london-primary-7:41213', last_inbound_at: new Date(realNow - 4000), last_logon_at: new Date(realNow - HOUR) });
+  await insertFill(h.store.sql, { seq: 31, outcome: 'orphan', appliedAt: new Date(realNow - 5000) });
+  for (const r of sampleRejects(new Date(realNow - 60_000))) await insertReject(h.store.sql, r);
+
   published = await testStore({ history: 'published' });
   signalsEnv = cliEnv(home, published.url, { COLUMNS: '80' });
 }, 600_000);
@@ -96,6 +102,8 @@ const CASES: Array<{ args: () => string[]; store: 'engine' | 'published'; keeps:
   { args: () => ['engine', 'orphans'], store: 'engine', keeps: () => [new RegExp(`${traces[3]!.slice(0, 8)} .*MISMATCH .* 987654.5 USD$`, 'm')] },
   { args: () => ['engine', 'agents', 'list'], store: 'engine', keeps: () => [new RegExp(`^${agentId.slice(0, 8)} .*Active`, 'm'), /5000000/] },
   { args: () => ['engine', 'agents', 'register', '--name', 'statistical-arbitrage-desk-tokyo-3', '--max-notional', '250000', '--model', `statistical-arbitrage-pairs-v12:${'3b'.repeat(32)}`], store: 'engine', keeps: () => [/^  statistical-arbitrage-pairs-v12 +3b3b3b3b/m] },
+  { args: () => ['engine', 'dropcopy', 'status'], store: 'engine', keeps: () => [/^state +logged_on$/m, /^last_inbound_at +\S+ \(\d+ s ago\)$/m] },
+  { args: () => ['engine', 'dropcopy', 'rejects'], store: 'engine', keeps: () => [/^received_at +seq +msg_type +answer +reason$/m, /^\d\d-\d\d \d\d:\d\d:\d\d +17 +8 +reject +Required tag missing: LastPx/m, /^3 columns hidden \(reason_code, ref_tag, raw\): --columns or --wide$/m] },
   { args: () => ['engine', 'tokens', 'list'], store: 'engine', keeps: () => [/live/, /order-router/] },
   { args: () => ['engine', 'audit-log'], store: 'engine', keeps: () => [/^at +action +actor/m, /token\.issue|agent\.register/] },
   { args: () => ['engine', 'policy', 'show'], store: 'engine', keeps: () => [/expansion/] },
@@ -182,6 +190,7 @@ describe('CSV keeps numbers numbers', () => {
     { args: ['engine', 'agents', 'list', '--csv'], store: 'engine', numeric: ['max_notional'] },
     { args: ['engine', 'tokens', 'list', '--csv'], store: 'engine', numeric: [] },
     { args: ['engine', 'audit-log', '--csv'], store: 'engine', numeric: [] },
+    { args: ['engine', 'dropcopy', 'rejects', '--csv'], store: 'engine', numeric: [] },
     { args: ['signals', 'keys', 'list', '--csv'], store: 'engine', numeric: [] },
     { args: ['signals', 'history', '--start', '2008-09-01', '--end', '2008-12-31', '--csv'], store: 'published', numeric: ['risk_score', 'expansion', 'recovery', 'tightening', 'risk_off'] },
     { args: ['signals', 'export'], store: 'published', numeric: ['risk_score', 'equity_exposure', 'prob_expansion', 'prob_recovery', 'prob_tightening', 'prob_risk_off'] },

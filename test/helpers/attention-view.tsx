@@ -32,9 +32,9 @@ export async function idle(frame: () => string): Promise<string> {
   return frame();
 }
 
-/** The view on `source`, 80 columns wide, after its first page has loaded. */
-export async function openView(source: AttentionSource, height = 24) {
-  const view = render(<AttentionApp source={source} width={80} height={height} refreshMs={60_000} />);
+/** The view on `source`, 80 columns wide, after its first page has loaded; it refreshes by itself every `refreshMs`. */
+export async function openView(source: AttentionSource, height = 24, refreshMs = 60_000) {
+  const view = render(<AttentionApp source={source} width={80} height={height} refreshMs={refreshMs} />);
   const frame = (): string => view.lastFrame() ?? '';
   await frameWhen(frame, (f) => f.includes('refreshed'));
   await idle(frame);

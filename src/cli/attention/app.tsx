@@ -3,13 +3,17 @@
  * terminal). Tabs (./tabs.ts) across the top; the current tab's traces newest first, one keyset page at a
  * time sized to the terminal; Enter opens a trace (its whole served document, scrollable), `v` verifies its
  * hashes and checks its inclusion in the transparency log under a signed head, `/` filters by agent id prefix or asset, `n`/`p` page, `r` refreshes (it also refreshes by itself
- * every `refreshMs`), Esc goes back, `q` quits. Nothing here writes to the store.
+ * every `refreshMs`), Esc goes back, `q` quits. Under the tab's description, the line of the FIX drop-copy
+ * session (its state, when the peer last spoke, messages it refused), refreshed with the page; a filter being
+ * typed or an error takes that line while it lasts. Nothing here writes to the store.
  */
 import { Box, Text, useApp, useInput, type Key } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ListingItem } from '../../engine/store/traces.js';
 import type { TraceVerification } from '../../engine/trace/read.js';
 import { canonicalJson } from '../../crypto/jcs.js';
+import type { DropCopyStatus } from '../../engine/dropcopy/status.js';
+import { dropCopyLine } from '../dropcopy-view.js';
 import { renderTable, type Header } from '../table.js';
 import { wrapLine } from '../wrap.js';
 import type { AttentionSource, LogInclusion } from './source.js';
@@ -29,6 +33,9 @@ type Cursor = { txn_time: Date; trace_id: string };
 const CHROME_LINES = 7;
 const HEADERS: Header[] = ['txn_time', 'trace_id', 'agent_id', 'action', 'asset', { name: 'notional', unit: 'currency' }, 'currency'];
 const KEYS = '←/→ tab  ↑/↓ move  Enter open  v verify  / filter  n/p page  r refresh  q quit';
+
+/** The drop-copy line's colour: logged on, logged on with refused messages, anything else. */
+const TONES = { ok: 'green', warn: 'yellow', bad: 'red' } as const;
 
 const time = (d: Date): string => d.toISOString().slice(0, 19).replace('T', ' ');
 
@@ -91,6 +98,7 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
   const [hasMore, setHasMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [loadedAt, setLoadedAt] = useState<Date | null>(null);
+  const [dropCopy, setDropCopy] = useState<DropCopyStatus | null>(null);
   /** Reads in flight (a page, a trace, a verification): shown as `loading…` until they end. */
   const [busy, setBusy] = useState(0);
   const loads = useRef(0);
@@ -105,9 +113,10 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
     const ticket = ++loads.current;
     setBusy((n) => n + 1);
     try {
-      const page = await source.page(current, { search, after, limit: rowsPerPage });
+      const [page, session] = await Promise.all([source.page(current, { search, after, limit: rowsPerPage }), source.dropCopy()]);
       if (ticket !== loads.current) return;
       setItems(page.items);
+      setDropCopy(session);
       setHasMore(page.hasMore);
       setNav((n) => ({ ...n, selected: Math.min(n.selected, Math.max(0, page.items.length - 1)) }));
       setError(null);
@@ -208,6 +217,7 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
     );
   }
 
+  const session = dropCopy ? dropCopyLine(dropCopy) : null;
   const table = renderTable(HEADERS, items.map((t) => [time(t.txn_time), t.trace_id, t.agent_id, t.action, t.asset, t.notional, t.notional_currency]), { width: width - 2, shortIds: true }).split('\n');
   const page = pages.length;
   return (
@@ -219,7 +229,11 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
       </Box>
       {/* An active filter leads its line, so a narrow terminal never cuts it off. */}
       <Text dimColor wrap="truncate-end">{search ? `filter: ${search} (/ changes it); ` : ''}{current.about}</Text>
-      <Text wrap="truncate-end">{typing !== null ? `filter: ${typing}█  agent id prefix or asset; Enter applies, Esc cancels` : error ? `error: ${error}` : ' '}</Text>
+      {typing === null && !error && session ? (
+        <Text color={TONES[session.tone]} wrap="truncate-end">{session.text}</Text>
+      ) : (
+        <Text wrap="truncate-end">{typing !== null ? `filter: ${typing}█  agent id prefix or asset; Enter applies, Esc cancels` : error ? `error: ${error}` : ' '}</Text>
+      )}
       {items.length === 0 ? (
         <Text>{loadedAt ? `nothing ${current.label === 'STALE PENDING' ? 'stale' : `in ${current.label}`}${search ? ' for this filter' : ''}` : 'loading…'}</Text>
       ) : (

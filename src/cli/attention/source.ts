@@ -1,11 +1,13 @@
 /**
  * Where the terminal view reads: a page of a tab (keyset, newest first, never a full load), one trace as its
- * served document, its verification, and its inclusion in the transparency log. `storeSource` reads the local
+ * served document, its verification, its inclusion in the transparency log, and the state of the FIX drop-copy
+ * session (../../engine/dropcopy/status.ts). `storeSource` reads the local
  * store as the other commands do; `engineSource` asks a remote engine over its HTTP API (the same shapes).
  */
 import type { Sql } from 'postgres';
 import type { Config } from '../../config.js';
 import { TradesealError } from '../../errors.js';
+import { readDropCopyStatus, type ConfiguredSession, type DropCopyStatus } from '../../engine/dropcopy/status.js';
 import type { DataKeys } from '../../engine/kms/data-keys.js';
 import { checkTraceInLog, type TraceLogCheck } from '../../engine/log/trace-check.js';
 import { tracePersonal } from '../../engine/ops/trace-personal.js';
@@ -31,6 +33,8 @@ export interface AttentionSource {
   trace(traceId: string): Promise<Record<string, unknown> | null>;
   verify(traceId: string): Promise<TraceVerification | null>;
   inLog(traceId: string): Promise<LogInclusion>;
+  /** The FIX drop-copy session's status; null when the token may not read it (a client token) or the engine has no such route. */
+  dropCopy(): Promise<DropCopyStatus | null>;
 }
 
 /** The log check of `read`'s head and proofs under `publicKey`; a trace not (yet) in the log is reported, not thrown. */
@@ -51,6 +55,8 @@ export interface StoreSourceOptions {
   now?: () => number;
   /** For the log check: the log's key setting (LOG_SIGNING_KEY) and, if given, the public key to trust. */
   log?: { config: Pick<Config, 'logSigningKey'>; publicKey: Uint8Array | null };
+  /** The drop-copy session these settings configure (`configuredSession(config)`), if any. */
+  dropCopy?: ConfiguredSession | null;
 }
 
 export function storeSource(sql: Sql, keys: DataKeys | null, options: StoreSourceOptions = {}): AttentionSource {
@@ -71,15 +77,16 @@ export function storeSource(sql: Sql, keys: DataKeys | null, options: StoreSourc
       return found ? verifyTrace(found.row, found.personal) : null;
     },
     inLog: (traceId) => logInclusion(() => localTraceInLog(sql, log.config, traceId), log.publicKey),
+    dropCopy: () => readDropCopyStatus(sql, options.dropCopy ?? null, new Date(now())),
   };
 }
 
-/** A remote engine's answer, or null when it says there is no such trace. */
-async function orNull<T>(ask: Promise<T>): Promise<T | null> {
+/** A remote engine's answer, or null when it answers one of `codes` (by default: there is no such trace). */
+async function orNull<T>(ask: Promise<T>, codes: readonly string[] = ['not_found']): Promise<T | null> {
   try {
     return await ask;
   } catch (error) {
-    if (error instanceof TradesealError && error.code === 'not_found') return null;
+    if (error instanceof TradesealError && codes.includes(error.code)) return null;
     throw error;
   }
 }
@@ -89,7 +96,7 @@ async function orNull<T>(ask: Promise<T>): Promise<T | null> {
  * `to` for stale PENDING, `search`, and the keyset cursor `before_time`/`before_trace_id`), a trace and its
  * verification through `GET /engine/trace/{id}[/verify]` (the engine's own checks), and the log inclusion
  * checked here against `publicKey` only: without one it is not checked, since a key fetched from the engine
- * would prove nothing about it.
+ * would prove nothing about it. The drop-copy session through `GET /engine/admin/dropcopy`.
  */
 export function engineSource(remote: EngineRemote, publicKey: Uint8Array | null, now: () => number = Date.now): AttentionSource {
   const path = (traceId: string, tail = ''): string => `/engine/trace/${encodeURIComponent(traceId)}${tail}`;
@@ -111,5 +118,7 @@ export function engineSource(remote: EngineRemote, publicKey: Uint8Array | null,
     verify: (traceId) => orNull(askEngine<TraceVerification>(remote, 'GET', path(traceId, '/verify'), { revive: false })),
     inLog: (traceId) => (publicKey ? logInclusion(() => remoteTraceInLog(remote, traceId), publicKey)
       : Promise.resolve({ unavailable: 'log: not checked: pass --public-key, the log key you hold (a key fetched from the engine would prove nothing)' })),
+    // A client token may read traces but not the session (owner and auditor tokens); the view then leaves it out.
+    dropCopy: () => orNull(askEngine<DropCopyStatus>(remote, 'GET', '/engine/admin/dropcopy'), ['forbidden', 'not_found']),
   };
 }

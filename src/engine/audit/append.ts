@@ -8,6 +8,9 @@
  * never forks however many engines append at once (the unique index on `prev_hash` would refuse a fork
  * anyway). The price: appends, and therefore the transactions that append, run one at a time from the
  * moment they append until they commit, so a caller appends last, just before committing.
+ *
+ * `appendAuditMany` appends several entries at once under one lock: they are hashed in sequence, each linking
+ * to the one before it, and inserted in one statement (the FIX drop copy records a batch of fills this way).
  */
 import { randomUUID } from 'node:crypto';
 import type { TransactionSql } from 'postgres';
@@ -31,29 +34,45 @@ export interface AuditInput {
  * transaction of its own. (A reserved connection must already be in a transaction: the lock is released
  * at the end of the transaction it is taken in.)
  */
-export function appendAudit(sql: SqlOrTx, input: AuditInput): Promise<AuditEntry> {
-  return withTransaction(sql, (tx) => appendIn(tx, input));
+export async function appendAudit(sql: SqlOrTx, input: AuditInput): Promise<AuditEntry> {
+  const [entry] = await appendAuditMany(sql, [input]);
+  return entry as AuditEntry;
 }
 
-async function appendIn(tx: TransactionSql, input: AuditInput): Promise<AuditEntry> {
+/**
+ * Appends `inputs` in order, as consecutive entries of the chain, and returns them. The same rules as
+ * `appendAudit`: run it in the caller's transaction, last.
+ */
+export function appendAuditMany(sql: SqlOrTx, inputs: AuditInput[]): Promise<AuditEntry[]> {
+  if (inputs.length === 0) return Promise.resolve([]);
+  return withTransaction(sql, (tx) => appendIn(tx, inputs));
+}
+
+async function appendIn(tx: TransactionSql, inputs: AuditInput[]): Promise<AuditEntry[]> {
   await tx`select pg_advisory_xact_lock(${ADVISORY_LOCKS.auditChain})`;
   const [head] = await tx<Array<{ entry_hash: string; now: Date }>>`
     select h.entry_hash, date_trunc('milliseconds', clock_timestamp()) as now
     from (select 1) one left join (select entry_hash from audit_log order by seq desc limit 1) h on true`;
-  // JSON values only, as they read back: what is hashed is what is stored (as its JCS text) and served.
-  const details = JSON.parse(JSON.stringify(input.details)) as Record<string, unknown>;
-  const unhashed = {
-    id: randomUUID(),
-    at: (head?.now ?? new Date()).toISOString(),
-    actor: input.actor,
-    action: input.action,
-    target_id: input.target_id === null ? null : input.target_id.toLowerCase(),
-    details,
-    prev_hash: head?.entry_hash ?? GENESIS_HASH,
-  };
-  const entry: AuditEntry = { ...unhashed, entry_hash: entryHash(unhashed) };
-  await tx`
-    insert into audit_log (id, at, actor, action, target_id, details, prev_hash, entry_hash)
-    values (${entry.id}, ${entry.at}, ${entry.actor}, ${entry.action}, ${entry.target_id}, ${canonicalJson(details)}, ${entry.prev_hash}, ${entry.entry_hash})`;
-  return entry;
+  const at = (head?.now ?? new Date()).toISOString();
+  let prevHash = head?.entry_hash ?? GENESIS_HASH;
+  const entries: AuditEntry[] = inputs.map((input) => {
+    // JSON values only, as they read back: what is hashed is what is stored (as its JCS text) and served.
+    const details = JSON.parse(JSON.stringify(input.details)) as Record<string, unknown>;
+    const unhashed = {
+      id: randomUUID(),
+      at,
+      actor: input.actor,
+      action: input.action,
+      target_id: input.target_id === null ? null : input.target_id.toLowerCase(),
+      details,
+      prev_hash: prevHash,
+    };
+    const entry: AuditEntry = { ...unhashed, entry_hash: entryHash(unhashed) };
+    prevHash = entry.entry_hash;
+    return entry;
+  });
+  // One statement; the identity column numbers the rows in the order listed, which is the chain's order.
+  const rows = entries.map((e) => ({ ...e, details: canonicalJson(e.details) }));
+  await tx`insert into audit_log ${tx(rows, 'id', 'at', 'actor', 'action', 'target_id', 'details', 'prev_hash', 'entry_hash')}`;
+  return entries;
 }

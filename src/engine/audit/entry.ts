@@ -31,6 +31,9 @@ export const AUDIT_ACTIONS = [
   'reconcile',
   'authorize.reject',
   'gdpr.erase',
+  'dropcopy.fill',
+  'dropcopy.reject',
+  'dropcopy.session',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

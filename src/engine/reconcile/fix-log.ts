@@ -32,7 +32,8 @@ export const FIX_TAG_MAP: ReadonlyArray<{ tag: number; name: string; field: stri
   { tag: 60, name: 'TransactTime', field: 'execution_time', required: true },
 ];
 
-const SIDES: Readonly<Record<string, 'Long' | 'Short'>> = { 1: 'Long', 2: 'Short', 5: 'Short', 6: 'Short' };
+/** Side (54) → the drop copy's side: 1 Buy → Long; 2 Sell, 5 Sell short, 6 Sell short exempt → Short. */
+export const SIDES: Readonly<Record<string, 'Long' | 'Short'>> = { 1: 'Long', 2: 'Short', 5: 'Short', 6: 'Short' };
 
 export interface FixProblem {
   line: number;
@@ -65,7 +66,7 @@ export function isoOfUtcTimestamp(value: string): string | null {
 }
 
 /** The fields of one message as [tag, value] pairs, or the rule it breaks. */
-function fieldsOf(message: string, delimiter: string): Array<[number, string]> | string {
+export function fieldsOf(message: string, delimiter: string): Array<[number, string]> | string {
   const parts = message.split(delimiter);
   if (parts[parts.length - 1] === '') parts.pop();
   const out: Array<[number, string]> = [];
@@ -79,7 +80,7 @@ function fieldsOf(message: string, delimiter: string): Array<[number, string]> |
 }
 
 /** Checks the header and trailer of a message (as SOH-delimited text); the rule broken, or null. */
-function frameProblem(fields: Array<[number, string]>, wire: string): string | null {
+export function frameProblem(fields: Array<[number, string]>, wire: string): string | null {
   if (fields[0]?.[0] !== 8) return 'BeginString (8) must be the first field';
   if (fields[1]?.[0] !== 9) return 'BodyLength (9) must be the second field';
   const last = fields[fields.length - 1]!;

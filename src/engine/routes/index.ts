@@ -4,6 +4,7 @@ import type { EngineContext } from '../context.js';
 import { agentRoutes } from './agents.js';
 import { auditLogRoutes } from './audit-log.js';
 import { authorizeBindRoutes } from './authorize-bind.js';
+import { dropCopyRoutes } from './dropcopy.js';
 import { reconcileRoutes } from './reconcile.js';
 import { erasureRoutes } from './erasure.js';
 import { logRoutes } from './log.js';
@@ -24,5 +25,6 @@ export function engineRoutes(app: FastifyInstance, ctx: EngineContext): void {
   erasureRoutes(app, ctx);
   auditLogRoutes(app, ctx);
   reconcileRoutes(app, ctx);
+  dropCopyRoutes(app, ctx);
   logRoutes(app, ctx);
 }

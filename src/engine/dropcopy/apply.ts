@@ -1,0 +1,172 @@
+/**
+ * Applying one batch of the FIX drop-copy session, in ONE transaction on the connection that holds the session's
+ * advisory lock, so that a batch is applied entirely or not at all, and the watermark moves with it:
+ *
+ * 1. the session's row is updated first, fenced on the epoch: `next_target_seq` (the watermark), `last_inbound_at`.
+ *    No row updated means another instance took the session (raised the epoch): `DropCopyFencedError`, rolled
+ *    back. Updating first also locks the row, so a newer owner's epoch bump waits for this batch, or this batch
+ *    for the bump, and never interleaves with it;
+ * 2. each fill whose exec_id (ExecID 17) is already in dropcopy_executions, or earlier in the batch, is a
+ *    `duplicate` and changes nothing; the others are reconciled by the rules of `POST /engine/admin/reconcile`
+ *    (src/engine/reconcile/): `matched` when bind-execution bound a trace to it, else an ORPHAN trace is created
+ *    (`orphan`), or the one an earlier reconciliation created is named (`already_known`); each is recorded in
+ *    dropcopy_executions;
+ * 3. each refused message is recorded in dropcopy_rejects;
+ * 4. last (the audit chain's lock is held until commit), one audit entry per fill applied ('dropcopy.fill',
+ *    target the trace) and per refused message ('dropcopy.reject', binding what was received by its SHA-256:
+ *    the text itself, which may be long, is in dropcopy_rejects), in one append.
+ */
+import { randomUUID } from 'node:crypto';
+import type postgres from 'postgres';
+import type { Sql } from 'postgres';
+import { sha256Hex } from '../../crypto/hash.js';
+import { transactionOn } from '../../store/advisory-lock.js';
+import { appendAuditMany, type AuditInput } from '../audit/append.js';
+import type { Policy } from '../policy/policy.js';
+import { sealOrphan } from '../reconcile/orphan.js';
+import type { DropCopyExecution } from '../reconcile/schema.js';
+import { boundTraces, claimOrphans, insertOrphanTraces, knownOrphans } from '../reconcile/store.js';
+import { newTraceId } from '../trace/id.js';
+import type { InboundFill, InboundReject } from './inbound.js';
+
+export type FillOutcome = 'matched' | 'orphan' | 'already_known' | 'duplicate';
+
+export interface AppliedFill {
+  exec_id: string;
+  seq: number;
+  outcome: FillOutcome;
+  /** The trace the fill is reconciled with; null for a duplicate. */
+  trace_id: string | null;
+  receivedAt: Date;
+}
+
+export interface AppliedReject {
+  id: string;
+  answer: InboundReject['answer'];
+  audit_entry_id: string;
+}
+
+export interface AppliedBatch {
+  fills: AppliedFill[];
+  rejects: AppliedReject[];
+}
+
+export interface DropCopyBatch {
+  sessionKey: string;
+  epoch: number;
+  fills: InboundFill[];
+  rejects: InboundReject[];
+  /** The lowest inbound seqnum not handled once this batch is applied: next_target_seq. */
+  watermark: number;
+  /** The last inbound message's instant, or null to leave last_inbound_at as it is. */
+  lastInboundAt: Date | null;
+  policy: Policy;
+  /** The engine's clock: the txn_time of the ORPHAN traces and applied_at. */
+  now: Date;
+  /** The audit actor, `fix:<session_key>`. */
+  actor: string;
+}
+
+/** Another instance took the session (its epoch moved): this one must stop writing at once. */
+export class DropCopyFencedError extends Error {
+  constructor(readonly sessionKey: string, readonly epoch: number) {
+    super(`drop-copy session ${sessionKey} is no longer held at epoch ${epoch}: another instance took it (or its row is gone); nothing of this batch was applied`);
+    this.name = 'DropCopyFencedError';
+  }
+}
+
+export function applyBatch(conn: postgres.ReservedSql, batch: DropCopyBatch): Promise<AppliedBatch> {
+  return transactionOn(conn, (tx) => applyIn(tx as unknown as Sql, batch));
+}
+
+async function applyIn(tx: Sql, batch: DropCopyBatch): Promise<AppliedBatch> {
+  const fenced = await tx`
+    update dropcopy_sessions
+    set next_target_seq = ${batch.watermark}, last_inbound_at = greatest(last_inbound_at, ${batch.lastInboundAt}::timestamptz), updated_at = now()
+    where session_key = ${batch.sessionKey} and epoch = ${batch.epoch}`;
+  if (fenced.count === 0) throw new DropCopyFencedError(batch.sessionKey, batch.epoch);
+
+  const fills = await reconcileFills(tx, batch);
+  const fresh = fills.filter((f) => f.applied.outcome !== 'duplicate');
+  if (fresh.length > 0) {
+    const rows = fresh.map(({ fill, applied }) => ({
+      exec_id: applied.exec_id, session_key: batch.sessionKey, seq: fill.seq, poss_dup: fill.possDup, received_at: fill.receivedAt,
+      applied_at: batch.now, outcome: applied.outcome, trace_id: applied.trace_id,
+    }));
+    await tx`insert into dropcopy_executions ${tx(rows, 'exec_id', 'session_key', 'seq', 'poss_dup', 'received_at', 'applied_at', 'outcome', 'trace_id')}`;
+  }
+
+  const rejectIds = batch.rejects.map(() => randomUUID());
+  const audit: AuditInput[] = [
+    ...fresh.map(({ fill, applied }): AuditInput => ({
+      actor: batch.actor, action: 'dropcopy.fill', target_id: applied.trace_id,
+      details: {
+        session: batch.sessionKey, exec_id: applied.exec_id, seq: fill.seq, poss_dup: fill.possDup, outcome: applied.outcome, trace_id: applied.trace_id,
+        asset: fill.execution.asset, side: fill.execution.side, quantity: fill.execution.quantity, price: fill.execution.price,
+      },
+    })),
+    ...batch.rejects.map((r, i): AuditInput => ({
+      actor: batch.actor, action: 'dropcopy.reject', target_id: null,
+      details: {
+        session: batch.sessionKey, reject_id: rejectIds[i], seq: r.seq, msg_type: r.msgType, answer: r.answer,
+        reason_code: r.reasonCode, ref_tag: r.refTag, reason: r.reason, raw_sha256: sha256Hex(r.raw),
+      },
+    })),
+  ];
+  const entries = await appendAuditMany(tx, audit);
+  const rejectEntries = entries.slice(fresh.length);
+  if (batch.rejects.length > 0) {
+    const rows = batch.rejects.map((r, i) => ({
+      id: rejectIds[i], session_key: batch.sessionKey, seq: r.seq, msg_type: r.msgType, received_at: r.receivedAt, answer: r.answer,
+      reason_code: r.reasonCode, ref_tag: r.refTag, reason: r.reason, raw: r.raw, audit_entry_id: rejectEntries[i]?.id,
+    }));
+    await tx`insert into dropcopy_rejects ${tx(rows, 'id', 'session_key', 'seq', 'msg_type', 'received_at', 'answer', 'reason_code', 'ref_tag', 'reason', 'raw', 'audit_entry_id')}`;
+  }
+  return {
+    fills: fills.map((f) => f.applied),
+    rejects: batch.rejects.map((r, i) => ({ id: rejectIds[i] as string, answer: r.answer, audit_entry_id: rejectEntries[i]?.id as string })),
+  };
+}
+
+interface Reconciled {
+  fill: InboundFill;
+  applied: AppliedFill;
+}
+
+/** Each fill of the batch with its outcome, in the batch's order; reconciles (and seals the orphans of) the new ones. */
+async function reconcileFills(tx: Sql, batch: DropCopyBatch): Promise<Reconciled[]> {
+  const ids = [...new Set(batch.fills.map((f) => f.execution.exchange_tx_id))];
+  const recorded = new Set(ids.length === 0 ? [] : (await tx<Array<{ exec_id: string }>>`
+    select exec_id from dropcopy_executions where exec_id = any(${ids}::text[])`).map((r) => r.exec_id));
+  const firsts = new Map<string, DropCopyExecution>();
+  for (const f of batch.fills) {
+    const id = f.execution.exchange_tx_id;
+    if (!recorded.has(id) && !firsts.has(id)) firsts.set(id, normalized(f.execution));
+  }
+  const traceOf = new Map<string, { outcome: Exclude<FillOutcome, 'duplicate'>; trace_id: string }>();
+  for (const b of await boundTraces(tx, [...firsts.keys()])) traceOf.set(b.exchange_tx_id, { outcome: 'matched', trace_id: b.trace_id });
+  const orphans = [...firsts.values()]
+    .filter((e) => !traceOf.has(e.exchange_tx_id))
+    .map((e) => sealOrphan(e, newTraceId(batch.now.getTime()), batch.now, batch.policy));
+  const claimed = await claimOrphans(tx, orphans);
+  const created = orphans.filter((o) => claimed.has(o.execution.exchange_tx_id));
+  await insertOrphanTraces(tx, created);
+  for (const o of created) traceOf.set(o.execution.exchange_tx_id, { outcome: 'orphan', trace_id: o.trace_id });
+  const earlier = orphans.filter((o) => !claimed.has(o.execution.exchange_tx_id)).map((o) => o.execution.exchange_tx_id);
+  for (const k of await knownOrphans(tx, earlier)) traceOf.set(k.exchange_tx_id, { outcome: 'already_known', trace_id: k.trace_id });
+
+  const applied = new Set<string>();
+  return batch.fills.map((fill) => {
+    const id = fill.execution.exchange_tx_id;
+    const base = { exec_id: id, seq: fill.seq, receivedAt: fill.receivedAt };
+    if (recorded.has(id) || applied.has(id)) return { fill, applied: { ...base, outcome: 'duplicate', trace_id: null } };
+    applied.add(id);
+    const found = traceOf.get(id);
+    // Claimed by no one yet not claimable: only a broken store gets here; better to stop than to drop the fill.
+    if (found === undefined) throw new Error(`drop-copy fill ${id} is neither bound, nor claimed as an orphan, nor a known orphan`);
+    return { fill, applied: { ...base, ...found } };
+  });
+}
+
+/** Agent ids in the store's lowercase form, as a reconciliation stores them. */
+const normalized = (e: DropCopyExecution): DropCopyExecution => ({ ...e, agent_id: e.agent_id.toLowerCase() });

@@ -1,0 +1,129 @@
+/**
+ * What the live drop-copy session does with one inbound application message, decided from its fields alone:
+ * a fill (an ExecutionReport 35=8 with ExecType 150=F, mapped to a drop-copy execution and validated with the
+ * schema `POST /engine/admin/reconcile` takes), a message that is handled but is not a fill, or a refusal with
+ * the FIX answer it gets. Pure: tags in, a verdict out; the session sends the answer and records it.
+ *
+ * The mapping is the FIX log's (src/engine/reconcile/fix-log.ts: FIX_TAG_MAP, the sides, UTCTimestamp), so a
+ * fill reads the same whether it came over the wire or from a log file. The answers:
+ * - a required tag missing: Reject 35=3 with SessionRejectReason 373=1 and RefTagID 371;
+ * - a value out of range (54 not 1/2/5/6, 32 or 31 not above 0, 15 not an ISO 4217 code, a field too long or
+ *   unprintable): 373=5; a value of the wrong form (32/31 not a number, 60 not a UTCTimestamp): 373=6;
+ * - an Account (1) that is not an agent's id (a UUID): BusinessMessageReject 35=j, 380=0, the message is well
+ *   formed but cannot be applied;
+ * - a trade correction or cancel (150=G/H): 35=j, 380=0: they are not reconciled automatically, the officer
+ *   sees them among the refused messages;
+ * - any application message other than an ExecutionReport: 35=j, 380=3 (unsupported message type).
+ */
+import type { FieldError } from '../../errors.js';
+import { validatePart } from '../../http/validation.js';
+import { FIX_TAG_MAP, SIDES, fieldsOf, frameProblem, isoOfUtcTimestamp } from '../reconcile/fix-log.js';
+import { dropCopyExecution, type DropCopyExecution } from '../reconcile/schema.js';
+import type { InboundFill } from './inbound.js';
+
+/** SessionRejectReason (373) values the session sends. */
+export const SESSION_REJECT = { requiredTagMissing: 1, valueIncorrect: 5, incorrectDataFormat: 6 } as const;
+/** BusinessRejectReason (380) values the session sends. */
+export const BUSINESS_REJECT = { other: 0, unsupportedMessageType: 3 } as const;
+
+export interface InboundMessage {
+  msgType: string;
+  seq: number;
+  possDup: boolean;
+  receivedAt: Date;
+  /** Each tag's first value. */
+  tags: ReadonlyMap<number, string>;
+}
+
+export interface Refusal {
+  kind: 'refuse';
+  answer: 'reject' | 'business_reject';
+  reasonCode: number;
+  refTag: number | null;
+  /** Text (58) of the answer. */
+  text: string;
+}
+
+export type FieldsVerdict = { kind: 'fill'; fill: InboundFill } | { kind: 'handled' } | Refusal;
+
+const reject = (reasonCode: number, refTag: number | null, text: string): Refusal => ({ kind: 'refuse', answer: 'reject', reasonCode, refTag, text });
+const businessReject = (reasonCode: number, refTag: number | null, text: string): Refusal => ({ kind: 'refuse', answer: 'business_reject', reasonCode, refTag, text });
+
+const NUMBER = /^\d+(\.\d+)?$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TAG_OF_FIELD = new Map(FIX_TAG_MAP.map((m) => [m.field, m]));
+
+/** The verdict on one inbound application message. */
+export function readInbound(m: InboundMessage): FieldsVerdict {
+  if (m.msgType !== '8') return businessReject(BUSINESS_REJECT.unsupportedMessageType, null, `MsgType ${m.msgType} is not supported: a drop copy takes ExecutionReports (35=8)`);
+  const execType = m.tags.get(150);
+  if (execType === undefined || execType === '') return reject(SESSION_REJECT.requiredTagMissing, 150, 'Required tag missing: ExecType (150)');
+  if (execType === 'G' || execType === 'H') {
+    return businessReject(BUSINESS_REJECT.other, 150, `ExecType ${execType} (trade ${execType === 'G' ? 'correction' : 'cancel'}) is not reconciled automatically: the compliance officer reviews it`);
+  }
+  if (execType !== 'F') return { kind: 'handled' };
+
+  const execution: Record<string, unknown> = {};
+  for (const f of FIX_TAG_MAP) {
+    const value = m.tags.get(f.tag);
+    const name = `${f.name} (${f.tag})`;
+    if (value === undefined || value === '') {
+      if (f.required) return reject(SESSION_REJECT.requiredTagMissing, f.tag, `Required tag missing: ${name}`);
+      continue;
+    }
+    switch (f.tag) {
+      case 54: {
+        const side = SIDES[value];
+        if (!side) return reject(SESSION_REJECT.valueIncorrect, 54, `${name} is ${value}: a drop copy takes 1 (Buy), 2 (Sell), 5 or 6 (Sell short)`);
+        execution.side = side;
+        break;
+      }
+      case 32:
+      case 31: {
+        if (!NUMBER.test(value)) return reject(SESSION_REJECT.incorrectDataFormat, f.tag, `${name} is ${value}: not a number`);
+        if (!(Number(value) > 0)) return reject(SESSION_REJECT.valueIncorrect, f.tag, `${name} is ${value}: it must be above 0`);
+        execution[f.field] = Number(value);
+        break;
+      }
+      case 60: {
+        const iso = isoOfUtcTimestamp(value);
+        if (!iso) return reject(SESSION_REJECT.incorrectDataFormat, 60, `${name} is ${value}: not a UTCTimestamp (YYYYMMDD-HH:MM:SS[.sss])`);
+        execution.execution_time = iso;
+        break;
+      }
+      case 15: {
+        if (!/^[A-Z]{3}$/.test(value)) return reject(SESSION_REJECT.valueIncorrect, 15, `${name} is ${value}: not an ISO 4217 currency code`);
+        execution.notional_currency = value;
+        break;
+      }
+      case 1: {
+        if (!UUID.test(value)) return businessReject(BUSINESS_REJECT.other, 1, `${name} is ${value}: not an agent's agent_id (a UUID), so the fill maps to no agent`);
+        execution.agent_id = value.toLowerCase();
+        break;
+      }
+      default:
+        execution[f.field] = value;
+    }
+  }
+  // Lengths and characters (ExecID as bind takes it, Symbol, ClOrdID): the schema of the reconcile route.
+  const problem: FieldError | undefined = validatePart(dropCopyExecution, execution, 'body')[0];
+  if (problem) {
+    const field = TAG_OF_FIELD.get(problem.field);
+    return reject(SESSION_REJECT.valueIncorrect, field?.tag ?? null, `${field ? `${field.name} (${field.tag})` : problem.field} ${problem.message}`);
+  }
+  return { kind: 'fill', fill: { seq: m.seq, possDup: m.possDup, receivedAt: m.receivedAt, execution: execution as unknown as DropCopyExecution } };
+}
+
+/**
+ * Why the bytes a FIX engine read as one message (SOH shown as `|`) are not one: bytes before BeginString
+ * (garbage, which the parser prepends to the next message), a BodyLength or CheckSum that does not match.
+ * Such bytes are not processed at all: their MsgSeqNum cannot be trusted, so the next good message shows a gap
+ * and the peer resends what they should have been.
+ */
+export function frameProblemOf(text: string): string | null {
+  const start = text.indexOf('8=FIX');
+  if (start !== 0) return start < 0 ? 'no BeginString (8=FIX…)' : `${start} bytes before BeginString (8): ${JSON.stringify(text.slice(0, Math.min(start, 40)))}`;
+  const fields = fieldsOf(text, '|');
+  if (typeof fields === 'string') return fields;
+  return frameProblem(fields, fields.map(([t, v]) => `${t}=${v}\x01`).join(''));
+}

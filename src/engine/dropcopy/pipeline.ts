@@ -1,0 +1,200 @@
+/**
+ * The FIX drop-copy session's pipeline: what the session hands over (inbound.ts) is queued in the order received
+ * and applied by one batch at a time (apply.ts), each in one transaction on the session's locked connection.
+ *
+ * Natural batching: while one batch commits, the next accumulates (up to `maxBatch`, default 500), so a quiet
+ * session commits each fill within a round trip of its arrival and a burst costs one commit per few hundred
+ * fills (one commit per fill waits for an fsync each, a few hundred a second at best).
+ *
+ * The watermark a batch persists is the one in force after its last message: every call (fill, reject, seen,
+ * gapFilled, reset) moves the in-memory watermark, and each queued message keeps the value it left, so a batch
+ * cut short by `maxBatch` never records as handled a message of a later batch. Messages that carry no fill or
+ * reject (heartbeats, gap fills) are persisted by a batch of their own when nothing else is queued.
+ *
+ * A batch that fails (the store failed, or another instance took the session: `DropCopyFencedError`) ends the
+ * pipeline: `onFatal` is called once, nothing more is applied, and what was queued is dropped, unacknowledged.
+ * Nothing is lost by this: the persisted watermark is below every message not applied, so the next start of the
+ * session asks the peer to resend them, and a fill applied before is then a duplicate, which changes nothing.
+ */
+import { applyBatch, DropCopyFencedError, type AppliedBatch } from './apply.js';
+import type { DropCopyPipeline, DropCopyPipelineOptions, InboundFill, InboundReject } from './inbound.js';
+import { InboundWatermark } from './watermark.js';
+
+export const DEFAULT_MAX_BATCH = 500;
+
+type Queued = ({ kind: 'fill'; fill: InboundFill } | { kind: 'reject'; reject: InboundReject }) & Mark;
+
+/** The state after a call: the watermark, the last inbound instant, and the call's number. */
+interface Mark {
+  watermark: number;
+  lastInboundAt: Date;
+  version: number;
+}
+
+export function startDropCopyPipeline(options: DropCopyPipelineOptions): DropCopyPipeline {
+  const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
+  if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new RangeError(`maxBatch must be a whole number >= 1, got ${maxBatch}`);
+  const watermark = new InboundWatermark(options.nextTargetSeq);
+  const queue: Queued[] = [];
+  let mark: Mark | null = null;
+  let version = 0;
+  let persisted = options.nextTargetSeq;
+  let committedVersion = 0;
+  let inFlight = 0;
+  let draining = false;
+  let scheduled = false;
+  let failed: { error: unknown } | null = null;
+  let stopped = false;
+  let warnedStopped = false;
+  const waiters: Array<{ version: number; resolve: () => void; reject: (err: unknown) => void }> = [];
+
+  /** Whether the pipeline still takes messages (not failed, not stopped); warns once when it no longer does. */
+  const accept = (what: string): boolean => {
+    if (failed === null && !stopped) return true;
+    if (!warnedStopped) {
+      warnedStopped = true;
+      options.log.warn({ session: options.sessionKey, what }, 'drop-copy pipeline stopped: inbound message not applied (the peer resends it at the next start)');
+    }
+    return false;
+  };
+
+  const noteMark = (at: Date): Mark => {
+    version += 1;
+    mark = { watermark: watermark.next, lastInboundAt: at, version };
+    return mark;
+  };
+
+  const schedule = (): void => {
+    if (draining || scheduled || failed !== null) return;
+    scheduled = true;
+    // One turn of the event loop, so the messages of one socket read go in one batch.
+    setImmediate(() => {
+      scheduled = false;
+      void drain();
+    });
+  };
+
+  const settle = (): void => {
+    for (let i = waiters.length - 1; i >= 0; i--) {
+      const w = waiters[i] as (typeof waiters)[number];
+      if (failed !== null) w.reject(failed.error);
+      else if (w.version <= committedVersion) w.resolve();
+      else continue;
+      waiters.splice(i, 1);
+    }
+  };
+
+  const recordMetrics = (applied: AppliedBatch, committedAt: Date): void => {
+    const metrics = options.metrics;
+    if (metrics === undefined) return;
+    for (const f of applied.fills) {
+      metrics.dropCopyFills.inc({ outcome: f.outcome });
+      if (f.outcome !== 'duplicate') metrics.dropCopyDelay.observe(Math.max(0, committedAt.getTime() - f.receivedAt.getTime()) / 1000);
+    }
+    for (const r of applied.rejects) metrics.dropCopyRejects.inc({ answer: r.answer });
+  };
+
+  async function drain(): Promise<void> {
+    draining = true;
+    try {
+      while (failed === null && mark !== null && committedVersion < mark.version) {
+        const batch = queue.splice(0, maxBatch);
+        const last: Mark = queue.length === 0 ? mark : (batch[batch.length - 1] as Queued);
+        if (batch.length === 0 && last.watermark === persisted) {
+          committedVersion = last.version;
+          settle();
+          continue;
+        }
+        inFlight = batch.length;
+        let applied: AppliedBatch;
+        try {
+          applied = await applyBatch(options.conn, {
+            sessionKey: options.sessionKey, epoch: options.epoch,
+            fills: batch.flatMap((q) => (q.kind === 'fill' ? [q.fill] : [])),
+            rejects: batch.flatMap((q) => (q.kind === 'reject' ? [q.reject] : [])),
+            watermark: last.watermark, lastInboundAt: last.lastInboundAt,
+            policy: options.policy(), now: options.now(), actor: options.actor,
+          });
+        } catch (error) {
+          inFlight = 0;
+          fail(error, batch.length);
+          return;
+        }
+        inFlight = 0;
+        persisted = last.watermark;
+        committedVersion = last.version;
+        try {
+          recordMetrics(applied, options.now());
+        } catch (error) {
+          options.log.warn({ err: error }, 'drop-copy metrics not recorded');
+        }
+        settle();
+      }
+    } finally {
+      draining = false;
+    }
+  }
+
+  function fail(error: unknown, batchSize: number): void {
+    const dropped = batchSize + queue.length;
+    queue.length = 0;
+    failed = { error };
+    const context = { err: error, session: options.sessionKey, epoch: options.epoch, not_applied: dropped, next_target_seq: persisted };
+    if (error instanceof DropCopyFencedError) options.log.warn(context, 'drop-copy session taken by another instance: this one stops');
+    else options.log.error(context, 'drop-copy batch failed: the session stops (the peer resends from the persisted watermark at the next start)');
+    settle();
+    options.onFatal(error);
+  }
+
+  function flush(): Promise<void> {
+    if (failed !== null) return Promise.reject(failed.error);
+    if (committedVersion >= version) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      waiters.push({ version, resolve, reject });
+      schedule();
+    });
+  }
+
+  return {
+    fill(f: InboundFill): void {
+      if (!accept('fill')) return;
+      watermark.seen(f.seq);
+      queue.push({ kind: 'fill', fill: f, ...noteMark(f.receivedAt) });
+      schedule();
+    },
+    reject(r: InboundReject): void {
+      if (!accept('reject')) return;
+      if (r.seq !== null) watermark.seen(r.seq);
+      queue.push({ kind: 'reject', reject: r, ...noteMark(r.receivedAt) });
+      schedule();
+    },
+    seen(seq: number): void {
+      if (!accept('seen')) return;
+      watermark.seen(seq);
+      noteMark(options.now());
+      schedule();
+    },
+    gapFilled(seq: number, newSeqNo: number): void {
+      if (!accept('gapFilled')) return;
+      watermark.gapFilled(seq, newSeqNo);
+      noteMark(options.now());
+      schedule();
+    },
+    reset(nextSeq: number): void {
+      if (!accept('reset')) return;
+      watermark.reset(nextSeq);
+      noteMark(options.now());
+      schedule();
+    },
+    get backlog(): number {
+      return queue.length + inFlight;
+    },
+    flush,
+    async stop(): Promise<void> {
+      // Nothing is taken from here on; what was taken is committed before this resolves, so the caller may then
+      // release the connection. A failure was reported to onFatal already: stopping after it is no error of its own.
+      stopped = true;
+      await flush().catch(() => {});
+    },
+  };
+}

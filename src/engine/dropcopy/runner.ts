@@ -1,0 +1,412 @@
+/**
+ * Runs the FIX drop-copy session in `tradeseal serve`: exactly one process of all the servers on the database runs
+ * it, and only while it holds `ADVISORY_LOCKS.dropCopySession`.
+ *
+ * Every server started with the engine and FIX_DROPCOPY_ROLE stands: it tries to take the lock every
+ * `LEADER_RETRY_MS` on a connection it reserves for the attempt. The one that takes it keeps that connection for
+ * as long as it runs the session, and every write of the session (fills, rejects, the watermark, the session store)
+ * goes through it: when the connection dies, the lock is gone and so is the means to write. On taking the lock it
+ * raises the session row's `epoch`; every write is fenced on it, so an instance that lost the lock and has not yet
+ * noticed writes nothing once another has taken over. It checks its connection every second; a failed check
+ * stops the session at once (no logout: nothing it would do next could be recorded) and it stands again.
+ *
+ * Failover costs at most the lock check and the retry (about two seconds) plus the peer's reconnection: the new
+ * holder starts from the persisted watermark, the peer's higher MsgSeqNum shows the gap, and the peer resends what
+ * the old holder had not committed; fills applied before are duplicates, which change nothing.
+ *
+ * Initiator: connects to the exchange, and again `FIX_DROPCOPY_RECONNECT_S` after a failure or a drop. Acceptor:
+ * listens on `FIX_DROPCOPY_HOST` only (not every interface, as jspurefix's acceptor would), one connection at a
+ * time: another connection while one is open is closed at once (a peer whose connection died unnoticed gets in
+ * once the open one fails its heartbeat). On the embedded store locks never block: the one process runs it.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import tls from 'node:tls';
+import type postgres from 'postgres';
+import type { IJsFixConfig, ISessionDescription, JsFixLoggerFactory } from 'jspurefix';
+import type { Config, DropCopyConfig } from '../../config.js';
+import type { ServerMetrics } from '../../http/metrics.js';
+import { ADVISORY_LOCKS, tryAdvisoryLock } from '../../store/advisory-lock.js';
+import type { Sql } from '../../store/driver.js';
+import { LEADER_RETRY_MS } from '../../store/leader.js';
+import { appendAudit } from '../audit/append.js';
+import { loadPolicy } from '../policy/policy.js';
+import type { DropCopyPipeline } from './inbound.js';
+import { loadFix, type FixRuntime } from './load.js';
+import { PgSessionStore } from './pg-store.js';
+import { startDropCopyPipeline } from './pipeline.js';
+import { defineDropCopySession, type DropCopySessionInstance } from './session.js';
+
+export type DropCopyState = 'connecting' | 'logged_on' | 'logged_out' | 'disconnected' | 'stopped';
+
+/** How often the holder checks its lock connection. */
+export const LOCK_CHECK_MS = 1000;
+/** Messages not yet committed above which the session stops reading its socket. */
+export const HIGH_WATER = 5000;
+/** How long a stop waits for the peer to confirm the logout. */
+const LOGOUT_WAIT_MS = 2000;
+
+export interface RunnerLog {
+  info(msg: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
+
+export interface DropCopyRunnerOptions {
+  sql: Sql;
+  config: Config;
+  log: RunnerLog;
+  metrics?: ServerMetrics;
+  /** How often a process not holding the session tries to take it (tests shorten it). */
+  retryMs?: number;
+  now?: () => Date;
+  /** Told of each state change of the session this process runs (tests wait on it). */
+  onState?: (state: DropCopyState) => void;
+}
+
+export interface DropCopyRunner {
+  /** True while this process holds the session. */
+  readonly holding: boolean;
+  /** The acceptor's listening address, while it listens. */
+  readonly address: net.AddressInfo | null;
+  /** Logs out, commits what was received, records the session stopped and gives up the lock. */
+  stop(): Promise<void>;
+}
+
+/** `FIX.4.4:<SenderCompID>-><TargetCompID>`, our SenderCompID first. */
+export const sessionKeyOf = (d: Pick<DropCopyConfig, 'senderCompId' | 'targetCompId'>): string => `FIX.4.4:${d.senderCompId}->${d.targetCompId}`;
+
+export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRunner {
+  const d = options.config.dropCopy;
+  if (!d) throw new Error('startDropCopyRunner needs config.dropCopy');
+  const { sql, log } = options;
+  const now = options.now ?? (() => new Date());
+  const retryMs = options.retryMs ?? LEADER_RETRY_MS;
+  const sessionKey = sessionKeyOf(d);
+  const owner = `${os.hostname()}:${process.pid}`;
+  const actor = `fix:${sessionKey}`;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let round: Promise<void> = Promise.resolve();
+  let held: Held | null = null;
+  let lastStop: Promise<void> = Promise.resolve();
+
+  const tick = (): void => {
+    timer = undefined;
+    round = (held ? held.check() : attempt())
+      .catch((err: unknown) => log.warn({ err }, 'FIX drop copy: an attempt to take the session failed; retrying'))
+      .finally(() => {
+        if (stopped) return;
+        timer = setTimeout(tick, held ? LOCK_CHECK_MS : retryMs);
+        timer.unref();
+      });
+  };
+
+  const attempt = async (): Promise<void> => {
+    // A session this process lost is wound down (its listener closed) before it stands again.
+    await lastStop;
+    const conn = await sql.reserve();
+    let taken = false;
+    try {
+      taken = await tryAdvisoryLock(conn, ADVISORY_LOCKS.dropCopySession);
+    } finally {
+      if (!taken) conn.release();
+    }
+    if (!taken) return;
+    try {
+      held = await takeOver(conn);
+    } catch (err) {
+      log.error({ err }, 'FIX drop copy: starting the session failed; standing again');
+      await conn`select pg_advisory_unlock(${ADVISORY_LOCKS.dropCopySession})`.catch(() => {});
+      conn.release();
+    }
+  };
+
+  /** Everything this process holds while it runs the session. */
+  interface Held {
+    check(): Promise<void>;
+    stop(clean: boolean): Promise<void>;
+    address(): net.AddressInfo | null;
+  }
+
+  const takeOver = async (conn: postgres.ReservedSql): Promise<Held> => {
+    const [row] = await conn<Array<{ epoch: string; next_target_seq: number; next_sender_seq: number }>>`
+      insert into dropcopy_sessions (session_key, role, state, epoch, owner)
+      values (${sessionKey}, ${d.role}, 'connecting', 1, ${owner})
+      on conflict (session_key) do update set epoch = dropcopy_sessions.epoch + 1, owner = excluded.owner, role = excluded.role,
+        state = 'connecting', updated_at = now()
+      returning epoch, next_target_seq, next_sender_seq`;
+    const epoch = Number(row!.epoch);
+    log.info(`process ${process.pid} runs the FIX drop-copy session ${sessionKey} (epoch ${epoch}, ${d.role} on ${d.host}:${d.port})`);
+    const rt = await loadFix();
+    const policy = loadPolicy(options.config.policyPath);
+    const tlsFiles = readTls(d);
+
+    let halted = false;
+    let fatal: ((err: unknown) => void) | null = null;
+    const pipeline: DropCopyPipeline = startDropCopyPipeline({
+      conn, sessionKey, epoch, nextTargetSeq: row!.next_target_seq, policy: () => policy, now, actor,
+      ...(options.metrics ? { metrics: options.metrics } : {}),
+      log, onFatal: (err) => fatal?.(err),
+    });
+    const store = new PgSessionStore(new rt.fix.SessionId('FIX.4.4', d.senderCompId, d.targetCompId), { conn, sessionKey, epoch, warn: (obj, msg) => log.warn(obj, msg) });
+
+    /** The session row's state, fenced on the epoch (on the pool: never inside a pipeline transaction). */
+    // One write at a time, in order: the pool would otherwise let a later state land before an earlier one.
+    let stateWrites: Promise<unknown> = Promise.resolve();
+    const setState = (next: DropCopyState): void => {
+      options.onState?.(next);
+      options.metrics?.dropCopyLoggedOn.set(next === 'logged_on' ? 1 : 0);
+      stateWrites = stateWrites.then(() => sql`update dropcopy_sessions set state = ${next}, updated_at = now(),
+          last_logon_at = case when ${next} = 'logged_on' then now() else last_logon_at end
+        where session_key = ${sessionKey} and epoch = ${epoch}`)
+        .catch((err: unknown) => log.warn({ err }, 'FIX drop copy: recording the session state failed'));
+    };
+    const audit = (event: 'logon' | 'logout' | 'disconnect', reason?: string): void => {
+      void sql.begin(async (tx) => {
+        const [current] = await tx`select 1 from dropcopy_sessions where session_key = ${sessionKey} and epoch = ${epoch}`;
+        if (!current) return;
+        await appendAudit(tx, {
+          actor, action: 'dropcopy.session', target_id: null,
+          details: { session: sessionKey, event, epoch, owner, next_sender_seq: store.senderSeqNum, next_target_seq: store.targetSeqNum, ...(reason ? { reason } : {}) },
+        });
+      }).catch((err: unknown) => log.warn({ err }, 'FIX drop copy: auditing the session event failed'));
+    };
+
+    const fixConfig = await jspurefixConfig(rt, d, log);
+    fixConfig.sessionStoreFactory = { create: () => store };
+    const Session = defineDropCopySession(rt.fix);
+    let session: DropCopySessionInstance | null = null;
+    let transports = 0;
+
+    /** Runs one session on a connected socket until it ends. */
+    const runOn = async (socket: net.Socket): Promise<void> => {
+      socket.setNoDelay(true);
+      socket.setKeepAlive(true, 30_000);
+      // What was received on the last connection is committed first: the store starts from the watermark.
+      await pipeline.flush();
+      if (halted || socket.destroyed || socket.readyState !== 'open') {
+        socket.destroy();
+        return;
+      }
+      const scoped = rt.makeSessionScope(fixConfig);
+      const transport = new rt.fix.MsgTransport(++transports, scoped, new rt.fix.TcpDuplex(socket));
+      let loggedOn = false;
+      let ended!: () => void;
+      const over = new Promise<void>((resolve) => (ended = resolve));
+      const current = new Session(scoped, {
+        pipeline, now, highWater: HIGH_WATER, senderCompId: d.senderCompId, targetCompId: d.targetCompId,
+        warn: (obj, msg) => log.warn(obj, msg),
+        onLoggedOn: () => {
+          loggedOn = true;
+          setState('logged_on');
+          audit('logon');
+        },
+        onStopped: (error) => {
+          ended();
+          if (loggedOn) audit(error ? 'disconnect' : 'logout', error?.message);
+          if (!halted) setState(error ? 'disconnected' : 'logged_out');
+        },
+      });
+      session = current;
+      setState('connecting');
+      // A connection that closes under the session ends it, whatever state the FIX exchange had reached; the
+      // session's end is taken from the session itself or the socket, whichever comes first (jspurefix's own
+      // promise misses a connection that closes before the session subscribed to it).
+      current.on('error', () => {});
+      socket.once('close', () => {
+        current.kill('the connection closed');
+        ended();
+      });
+      try {
+        void current.run(transport).catch((err: unknown) => log.warn({ err }, `FIX drop copy: the session with ${d.targetCompId} ended`));
+        await over;
+      } finally {
+        if (session === current) session = null;
+        socket.destroy();
+      }
+    };
+
+    let wake: (() => void) | null = null;
+    const pause = (ms: number): Promise<void> => new Promise((resolve) => {
+      const t = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+
+    let server: net.Server | null = null;
+    let loop: Promise<void> = Promise.resolve();
+    if (d.role === 'initiator') {
+      loop = (async () => {
+        while (!halted) {
+          try {
+            const socket = await connect(d, tlsFiles);
+            if (halted) {
+              socket.destroy();
+              break;
+            }
+            await runOn(socket);
+          } catch (err) {
+            if (!halted) {
+              setState('disconnected');
+              log.warn({ err }, `FIX drop copy: connecting to ${d.host}:${d.port} failed; trying again in ${d.reconnectS} s`);
+            }
+          }
+          if (!halted) await pause(d.reconnectS * 1000);
+        }
+      })();
+    } else {
+      let busy = false;
+      const onSocket = (socket: net.Socket): void => {
+        if (busy || halted) {
+          socket.destroy();
+          return;
+        }
+        busy = true;
+        loop = loop.then(() => runOn(socket)).finally(() => (busy = false));
+      };
+      server = tlsFiles ? tls.createServer({ ...tlsFiles, requestCert: tlsFiles.ca !== undefined, rejectUnauthorized: tlsFiles.ca !== undefined }, onSocket) : net.createServer(onSocket);
+      server.on('error', (err) => log.error({ err }, 'FIX drop copy: the listener failed'));
+      const listening = server;
+      await new Promise<void>((resolve, reject) => {
+        listening.once('error', reject);
+        listening.listen({ port: d.port, host: d.host }, () => {
+          listening.off('error', reject);
+          resolve();
+        });
+      }).catch(async (err: unknown) => {
+        await pipeline.stop().catch(() => {});
+        throw err;
+      });
+      setState('connecting');
+    }
+
+    let stopping: Promise<void> | null = null;
+    const stop = (clean: boolean): Promise<void> => (stopping ??= (async () => {
+      halted = true;
+      wake?.();
+      const listening = server;
+      const closed = listening ? new Promise<void>((resolve) => listening.close(() => resolve())) : Promise.resolve();
+      if (clean) await session?.logout('tradeseal stops', LOGOUT_WAIT_MS);
+      else session?.kill('the FIX drop-copy session was lost by this process');
+      await loop.catch(() => {});
+      await closed;
+      if (clean) {
+        await pipeline.stop().catch((err: unknown) => log.error({ err }, 'FIX drop copy: committing the last messages failed'));
+        await store.flush().catch((err: unknown) => log.warn({ err }, 'FIX drop copy: recording the next outbound sequence number failed'));
+        options.onState?.('stopped');
+        options.metrics?.dropCopyLoggedOn.set(0);
+        await stateWrites;
+        await sql`update dropcopy_sessions set state = 'stopped', updated_at = now() where session_key = ${sessionKey} and epoch = ${epoch}`
+          .catch((err: unknown) => log.warn({ err }, 'FIX drop copy: recording the session state failed'));
+        await conn`select pg_advisory_unlock(${ADVISORY_LOCKS.dropCopySession})`.catch(() => {});
+      } else {
+        // The connection is gone or fenced: nothing queued can commit, and waiting on it could wait forever.
+        void pipeline.stop().catch(() => {});
+        options.metrics?.dropCopyLoggedOn.set(0);
+      }
+      conn.release();
+    })());
+
+    const lose = (why: string, err: unknown): void => {
+      if (halted) return;
+      log.error({ err }, `FIX drop copy: ${why}; the session stops at once and this process stands again`);
+      held = null;
+      lastStop = stop(false);
+    };
+    fatal = (err) => lose('applying received messages failed or another process took the session', err);
+
+    return {
+      check: async () => {
+        try {
+          await conn`select 1`;
+        } catch (err) {
+          lose('the connection holding the session was lost', err);
+        }
+      },
+      stop,
+      address: () => (server?.address() as net.AddressInfo | null) ?? null,
+    };
+  };
+
+  tick();
+  return {
+    get holding() {
+      return held !== null;
+    },
+    get address() {
+      return held?.address() ?? null;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await round;
+      const h = held;
+      held = null;
+      await h?.stop(true);
+    },
+  };
+}
+
+/** The PEM files of FIX_DROPCOPY_TLS_*, read now (jspurefix would resolve the paths inside its own package). */
+function readTls(d: DropCopyConfig): { cert?: string; key?: string; ca?: string } | null {
+  if (!d.tls) return null;
+  const read = (file: string | null): string | undefined => (file === null ? undefined : fs.readFileSync(file, 'utf8'));
+  const out: { cert?: string; key?: string; ca?: string } = {};
+  const cert = read(d.tls.cert);
+  const key = read(d.tls.key);
+  const ca = read(d.tls.ca);
+  if (cert !== undefined) out.cert = cert;
+  if (key !== undefined) out.key = key;
+  if (ca !== undefined) out.ca = ca;
+  return out;
+}
+
+/** Connects to the exchange (TLS when configured), within the heartbeat interval. */
+function connect(d: DropCopyConfig, files: ReturnType<typeof readTls>): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = files
+      ? tls.connect({ host: d.host, port: d.port, ...files, ...(net.isIP(d.host) ? {} : { servername: d.host }) })
+      : net.connect({ host: d.host, port: d.port });
+    const timer = setTimeout(() => socket.destroy(new Error(`no connection within ${d.heartbeatS} s`)), d.heartbeatS * 1000);
+    socket.once(files ? 'secureConnect' : 'connect', () => {
+      clearTimeout(timer);
+      socket.off('error', reject);
+      resolve(socket);
+    });
+    socket.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+}
+
+/** jspurefix's configuration of the session (no files: the description is built here), its logs bridged at warn. */
+async function jspurefixConfig(rt: FixRuntime, d: DropCopyConfig, log: RunnerLog): Promise<IJsFixConfig> {
+  const quiet = (name: string) => ({
+    info: () => {},
+    debug: () => {},
+    warning: (message: string, fields?: Record<string, unknown>) => log.warn({ fix: name, ...fields }, message),
+    error: (e: Error, fields?: Record<string, unknown>) => log.warn({ fix: name, err: e, ...fields }, e.message),
+  });
+  const logFactory = { logger: quiet, plain: quiet } as unknown as JsFixLoggerFactory;
+  const description = {
+    Name: `tradeseal-dropcopy-${randomUUID().slice(0, 8)}`,
+    application: {
+      name: 'tradeseal-dropcopy', type: d.role, protocol: 'ascii', dictionary: 'qf44', resilient: false, reconnectSeconds: d.reconnectS,
+      tcp: { host: d.host, port: d.port },
+    },
+    BeginString: 'FIX.4.4', SenderCompId: d.senderCompId, TargetCompID: d.targetCompId, HeartBtInt: d.heartbeatS,
+    ResetSeqNumFlag: false, Username: '', Password: '', SenderSubID: '', TargetSubID: '',
+  } as unknown as ISessionDescription;
+  const container = new rt.fix.SessionContainer();
+  container.registerGlobal(logFactory);
+  const child = await container.makeSystem(description);
+  return child.resolve<IJsFixConfig>(rt.fix.DITokens.IJsFixConfig);
+}
+

@@ -1,0 +1,229 @@
+/**
+ * The drop-copy session's FIX behaviour: jspurefix's `AsciiSession` (logon, heartbeats, test requests, gap
+ * detection, resend requests, sequence resets, logout), with what a drop copy that must lose nothing needs
+ * changed. Each inbound message is handed, in the order read, to the pipeline (pipeline.ts) that applies it.
+ *
+ * What is overridden, and why (jspurefix 5.11.4, pinned):
+ * - Frames are checked here, before the library reads the sequence number (`onMsg`): BeginString first,
+ *   BodyLength and CheckSum right. The library checks the checksum only after it has taken the sequence number,
+ *   and it prepends stray bytes to the next message, so a garbled message, or a good one after garbage, was
+ *   rejected *and* its number consumed: the fill was lost. Here such bytes are recorded (answer `none`) and not
+ *   processed; the next good message shows the gap and the library's ResendRequest has the peer send it again.
+ *   Bytes that break the parser itself end the connection (`rxOnError`); they are recorded the same way.
+ * - The library's dictionary checks are off (`checkMsgIntegrity`): they too run after the number is taken and
+ *   answer without telling the application, which would leave a number the pipeline never sees as handled.
+ *   The fields a fill needs are checked by fix-fields.ts, and the answer (35=3 or 35=j) is sent here.
+ * - CompIDs are checked on every message (the dictionary checks did it at logon): a message from another
+ *   counterparty ends the session with a Logout.
+ * - An application message during a test request or a resend no longer ends the session
+ *   (`validStateApplicationMsg`): a drop copy streams fills at any moment.
+ * - A message's fields are copied before the event returns: the library recycles the view afterwards.
+ * - The socket is paused while the pipeline has more than `highWater` messages not yet committed.
+ */
+import type { IJsFixConfig, MsgTransport, MsgView } from 'jspurefix';
+import type { DropCopyPipeline, InboundReject } from './inbound.js';
+import { frameProblemOf, readInbound } from './fix-fields.js';
+import type { Jspurefix } from './load.js';
+
+/** The tags an application message is read for (fix-fields.ts). */
+const READ_TAGS = [17, 11, 55, 54, 32, 31, 15, 1, 60, 150];
+
+export interface SessionHooks {
+  pipeline: DropCopyPipeline;
+  now: () => Date;
+  /** Messages queued and not committed above which the socket is paused. */
+  highWater: number;
+  senderCompId: string;
+  targetCompId: string;
+  onLoggedOn: () => void;
+  /** The session ended: by a logout (`error` undefined) or a failure. */
+  onStopped: (error?: Error) => void;
+  warn: (obj: unknown, msg: string) => void;
+}
+
+export interface DropCopySessionInstance {
+  run(transport: unknown): Promise<number>;
+  /** Logs out (when logged on) and resolves once the session has stopped, within `timeoutMs`. */
+  logout(text: string, timeoutMs: number): Promise<void>;
+  /** Ends the session at once, without a logout. */
+  kill(reason: string): void;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+}
+
+export type DropCopySessionClass = new (config: IJsFixConfig, hooks: SessionHooks) => DropCopySessionInstance;
+
+/** The session class, built on the loaded library (load.ts). */
+export function defineDropCopySession(fix: Jspurefix): DropCopySessionClass {
+  const S = fix.SessionState;
+  class DropCopySession extends fix.AsciiSession implements DropCopySessionInstance {
+    private decoded = '';
+    private current = '';
+    private paused = false;
+    private stopped = false;
+    private readonly stoppedWaiters: Array<() => void> = [];
+
+    constructor(config: IJsFixConfig, private readonly hooks: SessionHooks) {
+      super(config);
+      this.checkMsgIntegrity = false;
+    }
+
+    override async run(transport: unknown): Promise<number> {
+      return super.run(transport as MsgTransport);
+    }
+
+    async logout(text: string, timeoutMs: number): Promise<void> {
+      if (this.stopped) return;
+      const stopped = new Promise<void>((resolve) => this.stoppedWaiters.push(resolve));
+      const state = this.getState();
+      if (state === S.ActiveNormalSession || state === S.InitiationLogonResponse || state === S.InitiationLogonReceived) {
+        this.sessionState.logoutSentAt = null;
+        this.setState(S.ActiveNormalSession);
+        this.sessionLogout();
+        this.hooks.warn({ text }, 'the drop-copy session logs out');
+      } else {
+        this.stop();
+      }
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([stopped, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+      clearTimeout(timer);
+      if (!this.stopped) this.stop();
+    }
+
+    kill(reason: string): void {
+      this.stop(new Error(reason));
+    }
+
+    protected override onDecoded(_msgType: string, txt: string): void {
+      this.decoded = txt;
+    }
+
+    protected override onEncoded(): void {}
+
+    protected override onMsg(msgType: string, view: MsgView): void {
+      const raw = this.decoded;
+      this.decoded = '';
+      this.current = raw;
+      const receivedAt = this.hooks.now();
+      const problem = frameProblemOf(raw);
+      if (problem) {
+        this.refuse({ seq: null, msgType: null, receivedAt, answer: 'none', reasonCode: null, refTag: null, reason: `not processed: ${problem}`, raw });
+        return;
+      }
+      const sender = view.getString(49);
+      const target = view.getString(56);
+      if (sender !== this.hooks.targetCompId || target !== this.hooks.senderCompId) {
+        const reason = `CompIDs ${sender ?? '(none)'}->${target ?? '(none)'} are not this session's ${this.hooks.targetCompId}->${this.hooks.senderCompId}`;
+        this.refuse({ seq: null, msgType, receivedAt, answer: 'none', reasonCode: null, refTag: null, reason: `not processed: ${reason}`, raw });
+        if (this.getState() !== S.Stopped) {
+          this.sendLogout(reason);
+          this.terminate(new Error(reason));
+        }
+        return;
+      }
+      super.onMsg(msgType, view);
+    }
+
+    /**
+     * Bytes that break the parser itself (a line of garbage that starts with a digit reads as a tag where BeginString
+     * must be) end the connection: the parser cannot find the next message. They are recorded; the exchange's next
+     * Logon shows the gap and what was lost is resent.
+     */
+    protected override rxOnError(e: Error): void {
+      if ((e as NodeJS.ErrnoException).code === undefined) {
+        this.refuse({
+          seq: null, msgType: null, receivedAt: this.hooks.now(), answer: 'none', reasonCode: null, refTag: null,
+          reason: `not processed: the bytes received broke the FIX parser (${e.message}); the connection was dropped`, raw: '',
+        });
+      }
+      super.rxOnError(e);
+    }
+
+    protected override onSessionMsg(msgType: string, view: MsgView): void {
+      const seq = Number(view.getString(34));
+      const newSeqNo = Number(view.getString(36));
+      const gapFill = view.getString(123) === 'Y';
+      const reset = msgType === 'A' && view.getString(141) === 'Y';
+      super.onSessionMsg(msgType, view);
+      const pipeline = this.hooks.pipeline;
+      if (msgType === '4') {
+        if (gapFill) pipeline.gapFilled(seq, newSeqNo);
+        else pipeline.reset(newSeqNo);
+      } else if (reset) {
+        pipeline.reset(seq + 1);
+      } else {
+        pipeline.seen(seq);
+      }
+    }
+
+    protected override validStateApplicationMsg(): boolean {
+      switch (this.sessionState.state) {
+        case S.Idle:
+        case S.InitiateConnection:
+        case S.InitiationLogonSent:
+        case S.WaitingForALogon:
+          return false;
+        default:
+          return true;
+      }
+    }
+
+    protected override onApplicationMsg(msgType: string, view: MsgView): void {
+      const seq = Number(view.getString(34));
+      const possDup = view.getString(43) === 'Y' || view.getString(97) === 'Y';
+      const tags = new Map<number, string>();
+      for (const tag of READ_TAGS) {
+        const value = view.getString(tag);
+        if (value !== null) tags.set(tag, value);
+      }
+      const receivedAt = this.hooks.now();
+      const verdict = readInbound({ msgType, seq, possDup, receivedAt, tags });
+      if (verdict.kind === 'fill') this.hooks.pipeline.fill(verdict.fill);
+      else if (verdict.kind === 'handled') this.hooks.pipeline.seen(seq);
+      else {
+        if (verdict.answer === 'reject') {
+          this.send('3', {
+            RefSeqNum: seq, RefMsgType: msgType, SessionRejectReason: verdict.reasonCode, Text: verdict.text,
+            ...(verdict.refTag !== null ? { RefTagID: verdict.refTag } : {}),
+          });
+        } else {
+          const ref = tags.get(17);
+          this.send('j', { RefSeqNum: seq, RefMsgType: msgType, BusinessRejectReason: verdict.reasonCode, Text: verdict.text, ...(ref ? { BusinessRejectRefID: ref } : {}) });
+        }
+        this.refuse({ seq, msgType, receivedAt, answer: verdict.answer, reasonCode: verdict.reasonCode, refTag: verdict.refTag, reason: verdict.text, raw: this.current });
+      }
+      this.throttle();
+    }
+
+    protected override onReady(): void {
+      this.hooks.onLoggedOn();
+    }
+
+    protected override onLogon(): boolean {
+      return true;
+    }
+
+    protected override onStopped(error?: Error): void {
+      this.stopped = true;
+      for (const wake of this.stoppedWaiters.splice(0)) wake();
+      this.hooks.onStopped(error);
+    }
+
+    private refuse(r: InboundReject): void {
+      this.hooks.pipeline.reject(r);
+    }
+
+    /** Pauses reading while the pipeline is behind; resumes once what was queued is committed. */
+    private throttle(): void {
+      const pipeline = this.hooks.pipeline;
+      const readable = this.transport?.duplex.readable;
+      if (this.paused || !readable || pipeline.backlog < this.hooks.highWater) return;
+      this.paused = true;
+      readable.pause();
+      void pipeline.flush().catch(() => {}).finally(() => {
+        this.paused = false;
+        if (!this.stopped) readable.resume();
+      });
+    }
+  }
+  return DropCopySession as unknown as DropCopySessionClass;
+}

@@ -1,0 +1,75 @@
+/** An inbound message's fields → a fill, a handled message, or the FIX answer it gets (src/engine/dropcopy/fix-fields.ts). */
+import { describe, expect, it } from 'vitest';
+import { frameProblemOf, readInbound, type InboundMessage } from '../../../src/engine/dropcopy/fix-fields.js';
+import { fixMessage } from '../../helpers/fix-message.js';
+
+const AGENT = '0b6f3c1e-8f7a-4c2d-9e1b-5a4d3c2b1a09';
+const receivedAt = new Date('2026-02-03T10:05:00.100Z');
+
+function er(overrides: Record<number, string | null> = {}, msgType = '8'): InboundMessage {
+  const tags = new Map<number, string>(Object.entries({
+    17: 'X-1', 11: 'C-1', 150: 'F', 1: AGENT, 55: 'AAPL', 54: '1', 32: '100', 31: '190.25', 15: 'USD', 60: '20260203-10:04:59.412',
+  }).map(([t, v]) => [Number(t), v]));
+  for (const [t, v] of Object.entries(overrides)) {
+    if (v === null) tags.delete(Number(t));
+    else tags.set(Number(t), v);
+  }
+  return { msgType, seq: 7, possDup: false, receivedAt, tags };
+}
+
+describe('readInbound', () => {
+  it('maps a fill to a drop-copy execution as the FIX log does', () => {
+    expect(readInbound(er())).toEqual({
+      kind: 'fill',
+      fill: {
+        seq: 7, possDup: false, receivedAt,
+        execution: {
+          exchange_tx_id: 'X-1', client_order_id: 'C-1', asset: 'AAPL', side: 'Long', quantity: 100, price: 190.25,
+          notional_currency: 'USD', agent_id: AGENT, execution_time: '2026-02-03T10:04:59.412Z',
+        },
+      },
+    });
+    expect(readInbound(er({ 54: '5', 11: null, 15: null }))).toMatchObject({ kind: 'fill', fill: { execution: { side: 'Short' } } });
+  });
+
+  it('answers a missing required tag with Reject 373=1 naming it', () => {
+    for (const tag of [17, 55, 54, 32, 31, 60, 1, 150]) {
+      expect(readInbound(er({ [tag]: null })), String(tag)).toMatchObject({ kind: 'refuse', answer: 'reject', reasonCode: 1, refTag: tag });
+    }
+  });
+
+  it('answers a value out of range with 373=5 and a value of the wrong form with 373=6', () => {
+    expect(readInbound(er({ 54: '3' }))).toMatchObject({ answer: 'reject', reasonCode: 5, refTag: 54 });
+    expect(readInbound(er({ 32: '0' }))).toMatchObject({ answer: 'reject', reasonCode: 5, refTag: 32 });
+    expect(readInbound(er({ 31: 'abc' }))).toMatchObject({ answer: 'reject', reasonCode: 6, refTag: 31 });
+    expect(readInbound(er({ 60: '2026-02-03T10:04:59Z' }))).toMatchObject({ answer: 'reject', reasonCode: 6, refTag: 60 });
+    expect(readInbound(er({ 60: '20260230-10:04:59' }))).toMatchObject({ answer: 'reject', reasonCode: 6, refTag: 60 });
+    expect(readInbound(er({ 15: 'usd' }))).toMatchObject({ answer: 'reject', reasonCode: 5, refTag: 15 });
+    expect(readInbound(er({ 17: 'x'.repeat(129) }))).toMatchObject({ answer: 'reject', reasonCode: 5, refTag: 17 });
+  });
+
+  it('answers an Account that is no agent id with a BusinessMessageReject', () => {
+    const verdict = readInbound(er({ 1: 'ACCT-7' }));
+    expect(verdict).toMatchObject({ kind: 'refuse', answer: 'business_reject', reasonCode: 0, refTag: 1 });
+    expect((verdict as { text: string }).text).toContain('ACCT-7');
+  });
+
+  it('leaves ExecutionReports that are not fills alone, and refuses trade corrections, cancels and other messages', () => {
+    expect(readInbound(er({ 150: '0' }))).toEqual({ kind: 'handled' });
+    expect(readInbound(er({ 150: 'G' }))).toMatchObject({ answer: 'business_reject', reasonCode: 0, refTag: 150 });
+    expect(readInbound(er({ 150: 'H' }))).toMatchObject({ answer: 'business_reject', reasonCode: 0, refTag: 150 });
+    expect(readInbound(er({}, 'D'))).toMatchObject({ answer: 'business_reject', reasonCode: 3, refTag: null });
+  });
+});
+
+describe('frameProblemOf', () => {
+  const good = fixMessage([[35, '0'], [49, 'XNAS'], [56, 'DESK'], [34, 2], [52, '20260203-10:05:00.000']], '|');
+  it('passes a well-framed message', () => {
+    expect(frameProblemOf(good)).toBeNull();
+  });
+  it('names garbage before BeginString, a wrong BodyLength and a wrong CheckSum', () => {
+    expect(frameProblemOf(`junk\n${good}`)).toContain('before BeginString');
+    expect(frameProblemOf(good.replace(/\|9=\d+\|/, '|9=99|'))).toContain('BodyLength');
+    expect(frameProblemOf(good.replace(/10=\d{3}\|$/, '10=000|'))).toContain('CheckSum');
+  });
+});

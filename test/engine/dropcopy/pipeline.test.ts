@@ -1,0 +1,222 @@
+/**
+ * The drop-copy pipeline (src/engine/dropcopy/pipeline.ts) against real PostgreSQL: the watermark it persists
+ * stops at a gap; a failed batch stops it with nothing more applied and the watermark below every message not
+ * applied; an instance whose epoch moved is fenced out while another holds the session, on two connections at
+ * once; 10,000 fills are each applied once; and applying everything again from the persisted watermark after the
+ * connection was killed mid-way applies each ExecID exactly once.
+ */
+import { randomUUID } from 'node:crypto';
+import type postgres from 'postgres';
+import type { Sql } from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DropCopyFencedError } from '../../../src/engine/dropcopy/apply.js';
+import type { DropCopyPipeline, DropCopyPipelineOptions, InboundFill } from '../../../src/engine/dropcopy/inbound.js';
+import { startDropCopyPipeline } from '../../../src/engine/dropcopy/pipeline.js';
+import { verifyAuditChain } from '../../../src/engine/audit/verify.js';
+import { ServerMetrics } from '../../../src/http/metrics.js';
+import { ACTOR, counts, fillOf, rejectOf, SESSION_KEY, sessionRow, sessionState } from '../../helpers/dropcopy-inbound.js';
+import { engineHarness, type EngineHarness } from '../../helpers/engine.js';
+
+let h: EngineHarness;
+let sql: Sql;
+const agentId = randomUUID();
+const reserved: postgres.ReservedSql[] = [];
+
+interface Started {
+  pipeline: DropCopyPipeline;
+  fatal: Promise<unknown>;
+  warnings: unknown[];
+}
+
+async function start(epoch: number, over: Partial<DropCopyPipelineOptions> = {}): Promise<Started & { conn: postgres.ReservedSql }> {
+  const conn = await sql.reserve();
+  reserved.push(conn);
+  const state = await sessionState(sql);
+  let onFatal!: (err: unknown) => void;
+  const fatal = new Promise<unknown>((resolve) => { onFatal = resolve; });
+  const warnings: unknown[] = [];
+  const pipeline = startDropCopyPipeline({
+    conn, sessionKey: SESSION_KEY, epoch, nextTargetSeq: state.next_target_seq, policy: () => h.ctx.policy, now: () => new Date(), actor: ACTOR,
+    log: { warn: (o) => warnings.push(o), error: (o) => warnings.push(o) }, onFatal, ...over,
+  });
+  return { pipeline, fatal, warnings, conn };
+}
+
+/** Waits for `check` to hold, polling, up to `ms`. */
+async function until(what: string, check: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const backendPid = async (conn: postgres.ReservedSql): Promise<number> =>
+  (await conn<Array<{ pid: number }>>`select pg_backend_pid() as pid`)[0]?.pid as number;
+
+const fresh = async (): Promise<void> => {
+  await sql`delete from dropcopy_sessions`;
+  await sessionRow(sql, 1);
+};
+
+beforeAll(async () => {
+  h = await engineHarness({ max: 12 });
+  sql = h.store.sql;
+});
+afterAll(async () => {
+  for (const c of reserved) c.release();
+  await h?.close();
+});
+
+describe('the drop-copy pipeline', () => {
+  it('persists the watermark only up to the first seqnum not handled', async () => {
+    await fresh();
+    const { pipeline } = await start(1);
+    pipeline.fill(fillOf(1, `W-${randomUUID()}`, agentId));
+    pipeline.seen(2); // a heartbeat
+    pipeline.fill(fillOf(4, `W-${randomUUID()}`, agentId)); // past a gap at 3
+    pipeline.reject(rejectOf(5));
+    await pipeline.flush();
+    expect((await sessionState(sql)).next_target_seq).toBe(3);
+    pipeline.fill(fillOf(3, `W-${randomUUID()}`, agentId, { possDup: true })); // the resend fills the gap
+    await pipeline.flush();
+    expect((await sessionState(sql)).next_target_seq).toBe(6);
+    pipeline.gapFilled(6, 40); // with nothing else queued, a batch of its own
+    await pipeline.flush();
+    expect((await sessionState(sql)).next_target_seq).toBe(40);
+    pipeline.reset(1);
+    await pipeline.flush();
+    expect((await sessionState(sql)).next_target_seq).toBe(1);
+    expect(pipeline.backlog).toBe(0);
+    await pipeline.stop();
+  });
+
+  it('stops at a failed batch: nothing after it applied, the watermark below every message not applied', async () => {
+    await fresh();
+    const before = await counts(sql);
+    const { pipeline, fatal, warnings } = await start(1, { maxBatch: 2 });
+    const ids = [1, 2, 3, 4, 5].map(() => `F-${randomUUID()}`);
+    // The third fill names an agent the store cannot hold (not a UUID): its batch (3 and 4) fails.
+    ids.forEach((id, i) => pipeline.fill(fillOf(i + 1, id, i === 2 ? 'not-a-uuid' : agentId)));
+    const err = await fatal;
+    expect(String(err)).toMatch(/uuid/i);
+    await expect(pipeline.flush()).rejects.toBe(err);
+    expect(await counts(sql)).toMatchObject({ executions: before.executions + 2, fillEntries: before.fillEntries + 2 });
+    expect((await sql`select exec_id from dropcopy_executions where exec_id = any(${ids})`).map((r) => r.exec_id).sort()).toEqual(ids.slice(0, 2).sort());
+    expect((await sessionState(sql)).next_target_seq).toBe(3);
+    pipeline.fill(fillOf(6, `F-${randomUUID()}`, agentId));
+    expect(pipeline.backlog).toBe(0);
+    expect(warnings).toHaveLength(2); // the failure, then the message refused after it (once)
+    await pipeline.stop();
+  });
+
+  it('fences out an instance whose epoch moved, with nothing of its batch committed, while the new owner applies it', async () => {
+    await fresh();
+    const old = await start(1);
+    old.pipeline.fill(fillOf(1, `E-${randomUUID()}`, agentId));
+    await old.pipeline.flush();
+    const pid = await backendPid(old.conn);
+
+    // The new owner raises the epoch on its own connection and holds the row until it commits.
+    const taker = await sql.reserve();
+    reserved.push(taker);
+    await taker.unsafe('begin');
+    await taker`update dropcopy_sessions set epoch = 2 where session_key = ${SESSION_KEY}`;
+    const late = [2, 3, 4].map((seq) => fillOf(seq, `E-${randomUUID()}`, agentId));
+    for (const f of late) old.pipeline.fill(f);
+    await until('the old owner\'s batch to wait for the session row', async () =>
+      (await sql`select 1 from pg_stat_activity where pid = ${pid} and wait_event_type = 'Lock'`).length === 1);
+    await taker.unsafe('commit');
+
+    expect(await old.fatal).toBeInstanceOf(DropCopyFencedError);
+    const lateIds = late.map((f) => f.execution.exchange_tx_id);
+    expect((await sql`select count(*)::int as n from dropcopy_executions where exec_id = any(${lateIds})`)[0]?.n).toBe(0);
+    expect((await sessionState(sql))).toMatchObject({ epoch: 2, next_target_seq: 2 });
+
+    const next = await start(2);
+    for (const f of late) next.pipeline.fill({ ...f, possDup: true });
+    await next.pipeline.flush();
+    const rows = await sql`select outcome from dropcopy_executions where exec_id = any(${lateIds})`;
+    expect(rows.map((r) => r.outcome)).toEqual(['orphan', 'orphan', 'orphan']);
+    expect((await sessionState(sql)).next_target_seq).toBe(5);
+    await next.pipeline.stop();
+  });
+
+  it('applies each of 10,000 fills once, in batches', async () => {
+    await fresh();
+    const before = await counts(sql);
+    const metrics = new ServerMetrics(sql);
+    const { pipeline, warnings } = await start(1, { metrics });
+    const N = 10_000;
+    const started = performance.now();
+    let peak = 0;
+    for (let seq = 1; seq <= N; seq++) {
+      pipeline.fill(fillOf(seq, `B-${seq}-${randomUUID()}`, agentId));
+      // As a session reads its socket: a chunk of messages per turn of the event loop.
+      if (seq % 100 === 0) {
+        peak = Math.max(peak, pipeline.backlog);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    await pipeline.flush();
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`[drop copy] ${N} fills applied in ${seconds.toFixed(2)} s: ${Math.round(N / seconds)} fills/s (backlog peak ${peak})`);
+    expect(warnings).toEqual([]);
+    expect(await counts(sql)).toEqual({
+      ...before, executions: before.executions + N, orphans: before.orphans + N, orphanTraces: before.orphanTraces + N, fillEntries: before.fillEntries + N,
+    });
+    expect((await sql`select count(distinct exec_id)::int as n from dropcopy_executions where exec_id like 'B-%'`)[0]?.n).toBe(N);
+    expect((await sessionState(sql)).next_target_seq).toBe(N + 1);
+    expect((await metrics.dropCopyFills.get()).values).toEqual([expect.objectContaining({ labels: { outcome: 'orphan' }, value: N })]);
+    const delay = (await metrics.dropCopyDelay.get()).values.find((v) => v.metricName === 'tradeseal_dropcopy_apply_delay_seconds_count');
+    expect(delay?.value).toBe(N);
+    await pipeline.stop();
+  });
+
+  it('applies each ExecID exactly once when everything from the watermark is applied again after the connection died mid-way', async () => {
+    await fresh();
+    const before = await counts(sql);
+    const N = 3000;
+    const fills: InboundFill[] = Array.from({ length: N }, (_, i) => fillOf(i + 1, `K-${i}-${randomUUID()}`, agentId));
+    const first = await start(1, { maxBatch: 100 });
+    const pid = await backendPid(first.conn);
+    let fed = 0;
+    const feeding = (async () => {
+      for (const f of fills) {
+        first.pipeline.fill(f);
+        fed += 1;
+        if (fed % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    await until('some fills to be committed', async () =>
+      ((await sql`select count(*)::int as n from dropcopy_executions where exec_id like 'K-%'`)[0]?.n ?? 0) >= 300);
+    await sql`select pg_terminate_backend(${pid})`;
+    await first.fatal;
+    await feeding;
+    const mid = (await counts(sql)).executions - before.executions;
+    expect(mid).toBeGreaterThan(0);
+    expect(mid).toBeLessThan(N);
+
+    // The next owner takes the session and the peer resends everything from the persisted watermark.
+    await sql`update dropcopy_sessions set epoch = 2 where session_key = ${SESSION_KEY}`;
+    const { next_target_seq: watermark } = await sessionState(sql);
+    expect(watermark).toBeLessThanOrEqual(mid + 1);
+    const second = await start(2);
+    for (const f of fills.slice(watermark - 1)) second.pipeline.fill({ ...f, possDup: true });
+    await second.pipeline.flush();
+
+    const after = await counts(sql);
+    expect(after.executions - before.executions).toBe(N);
+    expect(after.orphans - before.orphans).toBe(N);
+    expect(after.orphanTraces - before.orphanTraces).toBe(N);
+    expect(after.fillEntries - before.fillEntries).toBe(N);
+    const twice = await sql`select exchange_tx_id from traces where exchange_tx_id like 'K-%' group by exchange_tx_id having count(*) <> 1`;
+    expect(twice).toHaveLength(0);
+    expect((await sessionState(sql)).next_target_seq).toBe(N + 1);
+    await second.pipeline.stop();
+  });
+
+  it('leaves an audit chain that verifies', async () => {
+    expect(await verifyAuditChain(sql)).toMatchObject({ valid: true, broken: null });
+  });
+});

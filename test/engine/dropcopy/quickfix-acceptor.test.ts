@@ -1,0 +1,128 @@
+/**
+ * Guarantee: a fill is reconciled exactly once across the death of either end. `tradeseal serve` (a child
+ * process on PostgreSQL) runs the FIX drop copy as acceptor; the exchange, QuickFIX/C++ (test/helpers/quickfix/)
+ * with its sequence numbers and sent messages on file, connects through a proxy. The server is killed with
+ * SIGKILL in the middle of a stream of fills and started again, and the exchange is killed and started again:
+ * every ExecID sent is in dropcopy_executions once, each unknown one is one ORPHAN trace with one audit entry,
+ * none twice, none missing.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testStore, type TestStore } from '../../helpers/db.js';
+import { appliedThrough, dropCopyEnv, ENGINE_COMP_ID, EXCHANGE_COMP_ID, executions, fillAudits, freePort, orphanTraces, sessionRow, waitUntil } from '../../helpers/dropcopy-server.js';
+import { startFixProxy, type FixProxy } from '../../helpers/fix-proxy.js';
+import { exchangePeerBinary } from '../../helpers/quickfix/binary.js';
+import { startExchangePeer, type ExchangePeer, type ExchangePeerOptions } from '../../helpers/quickfix/peer.js';
+import { authorizeRequest, bindRequest, engineSettings, publishRegime, registerAgent, type Agent, type EngineSettings, type Regime } from '../../reliability/support/engine.js';
+import { Client } from '../../reliability/support/http.js';
+import { startServerProcess, type ServerProcess } from '../../reliability/support/server.js';
+import { removeTempDirs, tempDir } from '../../reliability/support/temp.js';
+
+let store: TestStore;
+let settings: EngineSettings;
+let serverEnv: Record<string, string>;
+let proxy: FixProxy;
+let peerOptions: ExchangePeerOptions;
+let peer: ExchangePeer;
+const servers: ServerProcess[] = [];
+let agent: Agent;
+let regime: Regime;
+
+const server = (): ServerProcess => servers[servers.length - 1]!;
+
+async function expectExactlyOnce(prefix: string, ids: string[]): Promise<void> {
+  const rows = await executions(store.sql, prefix);
+  expect(rows.map((r) => r.exec_id).sort()).toEqual([...ids].sort());
+  expect(rows.filter((r) => r.outcome !== 'orphan')).toEqual([]);
+  const orphans = await orphanTraces(store.sql, prefix);
+  expect(orphans.size).toBe(ids.length);
+  expect([...orphans].filter(([, n]) => n !== 1)).toEqual([]);
+  const audits = await fillAudits(store.sql, prefix);
+  expect(audits.size).toBe(ids.length);
+  expect([...audits].filter(([, n]) => n !== 1)).toEqual([]);
+}
+
+beforeAll(async () => {
+  store = await testStore();
+  settings = await engineSettings(store.url);
+  const enginePort = await freePort();
+  serverEnv = { ...settings.env, ...dropCopyEnv('acceptor', enginePort) };
+  servers.push(await startServerProcess(serverEnv, 'dropcopy-acceptor'));
+  // The exchange connects to the proxy, the proxy to the engine.
+  proxy = await startFixProxy({ port: enginePort }, 'upstream');
+  peerOptions = {
+    binary: exchangePeerBinary(), role: 'initiator', port: proxy.port, senderCompId: EXCHANGE_COMP_ID, targetCompId: ENGINE_COMP_ID,
+    dir: path.join(await tempDir('exchange'), 'peer'), reconnectS: 1,
+  };
+  peer = await startExchangePeer(peerOptions);
+  await peer.waitFor(/^logon$/, { timeoutMs: 60_000 });
+  const client = new Client(server().url, 4);
+  regime = await publishRegime(client, settings.ownerToken);
+  agent = await registerAgent(client, settings.ownerToken);
+  client.close();
+}, 180_000);
+
+afterAll(async () => {
+  for (const s of servers) await s.stop();
+  await peer?.stop();
+  await proxy?.close();
+  await store?.close();
+  await removeTempDirs();
+});
+
+describe('a FIX drop copy from QuickFIX/C++, tradeseal as acceptor', () => {
+  it('matches a bound fill and makes an unknown one an ORPHAN trace', async () => {
+    const client = new Client(server().url, 2);
+    const order = authorizeRequest(settings, agent, regime);
+    const { trace_id } = await client.json<{ trace_id: string }>(order, 200);
+    const bind = bindRequest(agent, trace_id, `A-${randomUUID()}`);
+    await client.json(bind, 200);
+    client.close();
+    await peer.fill(bind.exchangeTxId, agent.agentId, { 11: order.clientOrderId });
+    const unknown = `A-${randomUUID()}`;
+    const seq = await peer.fill(unknown, agent.agentId);
+    await appliedThrough(store.sql, seq);
+    const byId = new Map((await executions(store.sql, 'A-')).map((r) => [r.exec_id, r]));
+    expect(byId.get(bind.exchangeTxId)).toMatchObject({ outcome: 'matched', trace_id });
+    expect(byId.get(unknown)).toMatchObject({ outcome: 'orphan' });
+  });
+
+  it('applies every fill exactly once when the server is killed (SIGKILL) mid-stream and started again', async () => {
+    const n = 5000;
+    const since = peer.lines.length;
+    const epochBefore = (await sessionRow(store.sql))!.epoch;
+    peer.command(`bulk ${n} K- ${agent.agentId} 1`);
+    const atKill = await waitUntil('the first fills applied', async () => (await executions(store.sql, 'K-')).length, (k) => k > 0);
+    await server().kill();
+    expect(atKill).toBeLessThan(n);
+    const [, , last] = (await peer.waitFor(/^bulk \d+ (\d+) (\d+)$/, { since })).map(Number);
+
+    servers.push(await startServerProcess(serverEnv, 'dropcopy-acceptor-restarted'));
+    await peer.waitFor(/^logon$/, { since, timeoutMs: 60_000 });
+    // What the killed server had not committed is asked for again, and resent.
+    const [, from] = (await peer.waitFor(/^resend-request (\d+) \d+$/, { since })).map(Number);
+    expect(from).toBeLessThanOrEqual(last!);
+    const row = await appliedThrough(store.sql, last!, 60_000);
+    expect(row!.epoch).toBeGreaterThan(epochBefore);
+
+    await expectExactlyOnce('K-', Array.from({ length: n }, (_, i) => `K-${i + 1}`));
+    expect((await executions(store.sql, 'K-')).filter((r) => r.poss_dup).length).toBeGreaterThan(0);
+  }, 180_000);
+
+  it('resumes the exchange\'s sequence numbers when the exchange is killed and started again, and applies each fill once', async () => {
+    const before = `E1-${randomUUID()}`;
+    const lastBefore = await peer.fill(before, agent.agentId);
+    await appliedThrough(store.sql, lastBefore);
+    await peer.kill();
+
+    peer = await startExchangePeer(peerOptions);
+    await peer.waitFor(/^logon$/, { timeoutMs: 60_000 });
+    const after = `E2-${randomUUID()}`;
+    const seq = await peer.fill(after, agent.agentId);
+    // No reset: the restarted exchange numbers on from where it was.
+    expect(seq).toBeGreaterThan(lastBefore);
+    await appliedThrough(store.sql, seq);
+    await expectExactlyOnce('E', [before, after]);
+  }, 120_000);
+});
