@@ -17,6 +17,7 @@ export function renderDemo(s: DemoSummary, style: TableStyle = {}): string {
     'what a compliance officer looks at next, on the demo\'s store:',
     `  export TRADESEAL_HOME=${s.home}; unset DATABASE_URL`,
     '  tradeseal engine orphans                 the traces that need attention',
+    '  tradeseal engine dropcopy status         the FIX session it came through',
     ...(divergent ? [`  tradeseal engine traces verify ${divergent}  recompute a trace's hashes`, `  tradeseal engine log verify ${divergent}     its place in the signed log`] : []),
     '  tradeseal engine audit-log               who did what, refusals included',
     '  tradeseal engine audit-log verify        the audit chain, hash by hash',

@@ -4,9 +4,10 @@
  * (DIVERGENT, with its reason), a fill on the other side (MISMATCH), a refusal (403, in the audit log), a
  * replayed heartbeat (403), an idempotent retry (the same trace), an order shadow mode let through
  * (SHADOW_HALTED), an order never filled (EXPIRED by the sweeper), and an exchange execution nobody authorized
- * (ORPHAN, from reconciliation of a drop copy).
+ * (ORPHAN, reported by the exchange's FIX drop copy and reconciled as it arrives).
  */
 import { randomUUID } from 'node:crypto';
+import type { DropCopyExecution } from '../engine/reconcile/schema.js';
 import { expectStatus, type Call } from './client.js';
 
 export const DEMO_MODEL = { model_id: 'demo-momentum', model_hash_hex: 'd'.repeat(64) };
@@ -33,6 +34,8 @@ export interface ScenarioHooks {
   sweep: () => Promise<number>;
   expiryMs: number;
   say: (line: string) => void;
+  /** Has the exchange report `execution` over the FIX drop copy; resolves with how the engine reconciled it (null: not within the demo's wait). */
+  dropCopy: (execution: DropCopyExecution) => Promise<{ trace_id: string; outcome: string } | null>;
 }
 
 export async function registerAgents(call: Call, owner: string): Promise<Record<string, DemoAgent>> {
@@ -106,12 +109,9 @@ export async function runScenario(call: Call, owner: string, signalsKey: string,
   await hooks.sweep();
   cases.push({ case: 'never filled', agent: 'epsilon', answer: '200', trace_id: unfilled.trace_id, status: (await statusOf(unfilled.trace_id)).integrity.status, detail: 'expired by the sweeper' });
 
-  hooks.say('the exchange\'s drop copy shows an execution of gamma that nobody authorized');
-  const dropCopy = {
-    executions: [{ exchange_tx_id: `XNAS-DEMO-ORPHAN-${randomUUID().slice(0, 8)}`, asset: 'TSLA', side: 'Long', quantity: 40, price: 250, agent_id: gamma.agent_id, execution_time: new Date().toISOString() }],
-  };
-  const reconciled = expectStatus(await call('POST', '/engine/admin/reconcile', dropCopy, ownerAuth), 200, 'reconcile');
-  const orphanId = (reconciled.orphans_created?.[0]?.trace_id ?? null) as string | null;
-  cases.push({ case: 'executed, never authorized', agent: 'gamma', answer: '200 (reconcile)', trace_id: orphanId, status: orphanId ? (await statusOf(orphanId)).integrity.status : 'none', detail: `${reconciled.counts?.orphans_created ?? 0} orphan from the drop copy` });
+  hooks.say('the exchange\'s FIX drop copy reports an execution of gamma that nobody authorized');
+  const execution = { exchange_tx_id: `XNAS-DEMO-ORPHAN-${randomUUID().slice(0, 8)}`, asset: 'TSLA', side: 'Long' as const, quantity: 40, price: 250, agent_id: gamma.agent_id, execution_time: new Date().toISOString() };
+  const orphan = await hooks.dropCopy(execution);
+  cases.push({ case: 'executed, never authorized', agent: 'gamma', answer: 'FIX 35=8', trace_id: orphan?.trace_id ?? null, status: orphan ? (await statusOf(orphan.trace_id)).integrity.status : 'none', detail: orphan ? `${orphan.outcome} from the FIX drop copy` : 'not reconciled' });
   return cases;
 }

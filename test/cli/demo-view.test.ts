@@ -23,7 +23,7 @@ const SUMMARY: DemoSummary = {
     { case: 'over the agent\'s cap', agent: 'delta', answer: '403 notional_cap_exceeded', trace_id: null, status: 'refused', detail: 'recorded in the audit log (authorize.reject)' },
     { case: 'let through by shadow mode', agent: 'delta', answer: '200 shadow_blocked=true', trace_id: id(4), status: 'SHADOW_HALTED', detail: 'the policy would have stopped it' },
     { case: 'never filled', agent: 'epsilon', answer: '200', trace_id: id(5), status: 'EXPIRED', detail: 'expired by the sweeper' },
-    { case: 'executed, never authorized', agent: 'gamma', answer: '200 (reconcile)', trace_id: id(6), status: 'ORPHAN', detail: '1 orphan from the drop copy' },
+    { case: 'executed, never authorized', agent: 'gamma', answer: 'FIX 35=8', trace_id: id(6), status: 'ORPHAN', detail: 'orphan from the FIX drop copy' },
   ],
 };
 

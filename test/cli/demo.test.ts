@@ -39,7 +39,8 @@ describe('tradeseal demo', () => {
     expect(byCase['over the agent\'s cap']).toMatchObject({ answer: '403 notional_cap_exceeded' });
     expect(byCase['let through by shadow mode']).toMatchObject({ answer: '200 shadow_blocked=true', status: 'SHADOW_HALTED' });
     expect(byCase['never filled']).toMatchObject({ status: 'EXPIRED' });
-    expect(byCase['executed, never authorized']).toMatchObject({ status: 'ORPHAN' });
+    // The orphan came through the engine's FIX drop-copy session, from the demo's exchange.
+    expect(byCase['executed, never authorized']).toMatchObject({ answer: 'FIX 35=8', status: 'ORPHAN', detail: 'orphan from the FIX drop copy' });
 
     // DATABASE_URL's store got nothing.
     const [row] = await store.sql<Array<{ n: number }>>`select (select count(*) from traces) + (select count(*) from agents) as n`;
@@ -50,6 +51,8 @@ describe('tradeseal demo', () => {
     const orphans = await runCli(['engine', 'orphans', '--json'], demoEnv);
     expect(orphans.code, describeRun(orphans)).toBe(0);
     expect(new Set(orphans.json().traces.map((t: { status: string }) => t.status))).toEqual(new Set(['DIVERGENT', 'MISMATCH', 'EXPIRED', 'ORPHAN', 'SHADOW_HALTED']));
+    const session = await runCli(['engine', 'dropcopy', 'status', '--json'], demoEnv);
+    expect(session.json(), describeRun(session)).toMatchObject({ session: { session_key: 'FIX.4.4:TRADESEAL->XNAS-DEMO', role: 'acceptor', state: 'stopped' }, fills: { orphan: 1, total: 1 }, rejects: 0 });
     const verified = await runCli(['engine', 'traces', 'verify', byCase['partial fill'].trace_id, '--json'], demoEnv);
     expect(verified.json().valid, describeRun(verified)).toBe(true);
     const audit = await runCli(['engine', 'audit-log', 'verify', '--json'], demoEnv);

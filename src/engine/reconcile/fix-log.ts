@@ -88,7 +88,8 @@ export function frameProblem(fields: Array<[number, string]>, wire: string): str
   const bodyStart = wire.indexOf(SOH, wire.indexOf(SOH) + 1) + 1;
   const trailer = wire.lastIndexOf(`${SOH}10=`) + 1;
   const length = Buffer.byteLength(wire.slice(bodyStart, trailer), 'latin1');
-  if (String(length) !== fields[1][1]) return `BodyLength (9) is ${fields[1][1]}, the body has ${length} bytes`;
+  // An int of FIX may carry leading zeros: jspurefix, for one, pads BodyLength to seven digits (9=0000079).
+  if (!/^\d{1,9}$/.test(fields[1][1]) || Number(fields[1][1]) !== length) return `BodyLength (9) is ${fields[1][1]}, the body has ${length} bytes`;
   let sum = 0;
   for (const byte of Buffer.from(wire.slice(0, trailer), 'latin1')) sum += byte;
   const expected = String(sum % 256).padStart(3, '0');

@@ -32,6 +32,12 @@ describe('FIX framing', () => {
     expect(fixMessage(body, '|', 'FIX.4.2')).toBe(WIKIPEDIA_LOGON);
   });
 
+  it('reads a BodyLength written with leading zeros, as an int of FIX may be (jspurefix writes 9=0000065)', () => {
+    const padded = WIKIPEDIA_LOGON.replace('9=65', '9=0000065').replace('10=062', '10=046');
+    expect(readFixLog(padded)).toEqual({ executions: [], problems: [], skipped: 1 });
+    expect(readFixLog(WIKIPEDIA_LOGON.replace('9=65', '9=+65').replace('10=062', '10=105')).problems[0]!.message).toBe('BodyLength (9) is +65, the body has 65 bytes');
+  });
+
   it('refuses a message whose checksum, body length or field order is wrong, naming the line and the rule', () => {
     expect(readFixLog(WIKIPEDIA_LOGON.replace('34=177', '34=178')).problems).toEqual([{ line: 1, field: '', message: 'CheckSum (10) is 062, the message sums to 063' }]);
     expect(readFixLog(WIKIPEDIA_LOGON.replace('9=65', '9=64')).problems[0]!.message).toBe('BodyLength (9) is 64, the body has 65 bytes');
