@@ -5,7 +5,8 @@
  *
  *   docs:check                          fails with a diff per differing command, naming file:line
  *   docs:update                         rewrites the outputs with what the commands print, measures the timings
- *   docs:update -- --benchmarks         also reruns the benchmark blocks and records their inputs digests
+ *   docs:update -- --benchmarks         also reruns the benchmark blocks whose inputs changed, and records their digests
+ *   docs:update -- --all-benchmarks     also reruns every benchmark block
  *   docs:update -- --npm-test           also measures `npm test` (minutes)
  *   docs:update -- --no-timings         the outputs only (with --npm-test: and the suite's time)
  *   --cli dev                           run `tradeseal` from the sources (tsx) instead of the compiled build
@@ -21,6 +22,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     benchmarks: { type: 'boolean', default: false },
+    'all-benchmarks': { type: 'boolean', default: false },
     'npm-test': { type: 'boolean', default: false },
     'no-timings': { type: 'boolean', default: false },
     cli: { type: 'string', default: 'dist' },
@@ -28,7 +30,7 @@ const { values, positionals } = parseArgs({
 });
 const mode = positionals[0];
 if (mode !== 'check' && mode !== 'update') {
-  process.stderr.write('usage: tsx scripts/docs-check.ts check|update [--benchmarks] [--npm-test] [--no-timings] [--cli dist|dev]\n');
+  process.stderr.write('usage: tsx scripts/docs-check.ts check|update [--benchmarks | --all-benchmarks] [--npm-test] [--no-timings] [--cli dist|dev]\n');
   process.exit(2);
 }
 if (values.cli !== 'dist' && values.cli !== 'dev') {
@@ -41,7 +43,7 @@ const result = await checkDocuments({
   packageRoot: root,
   documents: documentedPages(root),
   update: mode === 'update',
-  benchmarks: values.benchmarks,
+  benchmarks: values['all-benchmarks'] ? 'all' : values.benchmarks ? 'stale' : false,
   timings: !values['no-timings'],
   npmTest: values['npm-test'],
   requireMarkers: true,

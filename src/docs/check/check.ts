@@ -23,8 +23,11 @@ export interface CheckOptions {
   documents: readonly string[];
   /** Rewrite the documents instead of failing on differences. */
   update: boolean;
-  /** With `update`: rerun the benchmarks and record their digests. */
-  benchmarks?: boolean;
+  /**
+   * With `update`: rerun the benchmark blocks whose inputs changed (`stale`: their deterministic figures may have
+   * moved) or every one (`all`), and record their digests. A block whose inputs are unchanged is left as it is.
+   */
+  benchmarks?: boolean | 'stale' | 'all';
   /** With `update`: measure the timing markers (`npm-test` only with `npmTest`). */
   timings?: boolean;
   npmTest?: boolean;
@@ -120,9 +123,14 @@ export async function checkDocuments(opts: CheckOptions): Promise<CheckResult> {
         for (const b of BENCHMARKS) {
           const holders = docs.filter((d) => parseDocument(d.text).outputs.some((o) => o.name === b.name));
           if (holders.length === 0) continue;
+          const digest = inputsDigest(opts.packageRoot, b.inputs);
+          const recorded = holders.flatMap((d) => parseDocument(d.text).outputs.filter((o) => o.name === b.name).map((o) => o.inputs));
+          if (opts.benchmarks !== 'all' && !benchmarkStale(recorded, digest)) {
+            log(`npm run ${b.script}: its inputs are unchanged, its block stays`);
+            continue;
+          }
           log(`npm run ${b.script} …`);
           const body = runBenchmark(opts.packageRoot, b, box.root, { ...process.env, ...box.baseEnv });
-          const digest = inputsDigest(opts.packageRoot, b.inputs);
           for (const d of holders) d.text = rewriteBenchmark(d.text, parseDocument(d.text), b.name, body, digest);
         }
       }
@@ -147,6 +155,11 @@ export async function checkDocuments(opts: CheckOptions): Promise<CheckResult> {
   }
   result.failures.push(...markerFailures(docs.map((d) => ({ file: d.file, parsed: parseDocument(d.text) })), opts));
   return result;
+}
+
+/** Whether a benchmark's blocks, recording these inputs digests, need a rerun for inputs whose digest is now `digest`. */
+export function benchmarkStale(recorded: ReadonlyArray<string | null>, digest: string): boolean {
+  return recorded.some((r) => r !== digest);
 }
 
 /** The timing markers and benchmark blocks: present (when required), filled, known, and current. */

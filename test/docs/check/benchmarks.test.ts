@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BENCHMARKS, inputsDigest, matchFiles } from '../../../src/docs/check/benchmarks.js';
-import { checkDocuments } from '../../../src/docs/check/check.js';
+import { benchmarkStale, checkDocuments } from '../../../src/docs/check/check.js';
 import { TIMINGS } from '../../../src/docs/check/timings.js';
 
 let root: string;
@@ -83,5 +83,21 @@ describe('docs:check on benchmark blocks and timing markers', () => {
     expect(failures).toContain(`docs/page.md:1: unknown timing marker timing:lunch (known: ${TIMINGS.join(', ')})`);
     expect(failures).toContain('no document has the timing marker <!-- timing:npm-test -->…<!-- /timing -->');
     expect(failures).toContain('no document has the benchmark block <!-- output:bench-pipeline:start --> … <!-- output:bench-pipeline:end -->');
+  });
+});
+
+describe('docs:update --benchmarks', () => {
+  it('reruns a benchmark only when a block of it records no digest or another digest than its inputs have now', () => {
+    write('src/store/migrations/0001.sql', 'create table t ()');
+    const pipeline = BENCHMARKS.find((b) => b.name === 'bench-pipeline')!;
+    const now = inputsDigest(root, pipeline.inputs);
+    expect(benchmarkStale([now], now)).toBe(false);
+    expect(benchmarkStale([now, now], now)).toBe(false);
+    expect(benchmarkStale([null], now)).toBe(true);
+    write('src/store/migrations/0002.sql', 'create table u ()');
+    const after = inputsDigest(root, pipeline.inputs);
+    expect(after).not.toBe(now);
+    expect(benchmarkStale([now], after)).toBe(true);
+    expect(benchmarkStale([after, now], after)).toBe(true);
   });
 });
