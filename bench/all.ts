@@ -1,18 +1,19 @@
 /**
  * Every benchmark, one after another, then one table (`npm run bench`): bench/engine.ts, bench/pipeline.ts,
- * bench/signals.ts, bench/quant.ts and bench/signal.ts each run in a process of their own, print their own report
- * and write their JSON (`--out`, into `--results DIR`); then each route or stage is listed with its figure, the
- * floor measured in the same run, the ratio to that floor and the target where one exists
+ * bench/signals.ts, bench/quant.ts, bench/signal.ts and bench/dropcopy.ts each run in a process of their own, print
+ * their own report and write their JSON (`--out`, into `--results DIR`); then each route or stage is listed with its
+ * figure, the floor measured in the same run, the ratio to that floor and the target where one exists
  * (bench/support/summary.ts), and the table goes to `all-latest.json` too. The signal-quality benchmark's floor is
- * the 200-day moving-average rule, evaluated on the same days.
+ * the 200-day moving-average rule, evaluated on the same days; the drop copy's, its rows inserted in batches, and
+ * authorize without the stream.
  *
  *   npm run bench                                  # every benchmark, each with its defaults
- *   npm run bench -- --seconds 5                   # shorter load runs (engine and signals)
+ *   npm run bench -- --seconds 5                   # shorter load runs (engine, signals, dropcopy)
  *   npm run bench -- --only engine,signals --seconds 5 --modes non-durable
  *
- * Flags: `--only LIST` (default engine,pipeline,signals,quant,signal), `--results DIR` (default bench/results); the
- * rest are passed through: `--seconds`, `--connections` and `--pool` to engine and signals, every other flag
- * (with its value) to the engine, which refuses one it does not know. A benchmark that fails is reported in the
+ * Flags: `--only LIST` (default engine,pipeline,signals,quant,signal,dropcopy), `--results DIR` (default bench/results);
+ * the rest are passed through: `--seconds` and `--connections` to engine, signals and dropcopy, `--pool` to engine and
+ * signals, every other flag (with its value) to the engine, which refuses one it does not know. A benchmark that fails is reported in the
  * table and makes the exit code 1; the others still run.
  */
 import { spawn } from 'node:child_process';
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
   console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}; ` +
     `durations: ${runs.map((r) => `${r.benchmark} ${r.seconds.toFixed(0)} s${r.exit_code === 0 ? '' : ` (exit ${r.exit_code})`}`).join(', ')}`);
   console.log(renderSummary(rows));
-  console.log('x floor: req/s over the floor\'s req/s, or ms over the floor\'s ms (pipeline: no floor; signal: the 200-day rule on the same days, no ratio). Targets are information, never a failure.');
+  console.log('x floor: req/s over the floor\'s req/s, or ms over the floor\'s ms (pipeline: no floor; signal: the 200-day rule on the same days, no ratio; dropcopy: fills/s over rows/s inserted, authorize with the stream over without). Targets are information, never a failure.');
   console.log(`written: ${writeResult(path.join(p.results, 'all-latest.json'), { runs, rows })}`);
   if (runs.some((r) => r.exit_code !== 0)) process.exitCode = 1;
 }

@@ -6,9 +6,9 @@
 import path from 'node:path';
 import type { BenchmarkName } from './summary.js';
 
-export const ORDER: BenchmarkName[] = ['engine', 'pipeline', 'signals', 'quant', 'signal'];
-/** Flags both load benchmarks take; any other flag goes to the engine alone. */
-const SHARED: Record<string, BenchmarkName[]> = { seconds: ['engine', 'signals'], connections: ['engine', 'signals'], pool: ['engine', 'signals'] };
+export const ORDER: BenchmarkName[] = ['engine', 'pipeline', 'signals', 'quant', 'signal', 'dropcopy'];
+/** Flags the load benchmarks take (the drop copy's authorize comparison: seconds and connections); any other flag goes to the engine alone. */
+const SHARED: Record<string, BenchmarkName[]> = { seconds: ['engine', 'signals', 'dropcopy'], connections: ['engine', 'signals', 'dropcopy'], pool: ['engine', 'signals'] };
 
 export interface BenchmarkPlan {
   only: BenchmarkName[];
@@ -18,7 +18,7 @@ export interface BenchmarkPlan {
 
 /** Splits the command line: this command's own flags, and each benchmark's (a flag followed by a non-flag takes it as value). */
 export function planBenchmarks(argv: readonly string[], defaultResults: string): BenchmarkPlan {
-  const out: BenchmarkPlan = { only: [...ORDER], results: defaultResults, flags: { engine: [], pipeline: [], signals: [], quant: [], signal: [] } };
+  const out: BenchmarkPlan = { only: [...ORDER], results: defaultResults, flags: { engine: [], pipeline: [], signals: [], quant: [], signal: [], dropcopy: [] } };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (!arg.startsWith('--')) throw new Error(`unexpected argument ${arg}: every argument is a --flag, with its value after it`);
@@ -38,8 +38,8 @@ export function planBenchmarks(argv: readonly string[], defaultResults: string):
     }
     if (name === 'out') throw new Error('--out: each benchmark writes <name>-latest.json into --results DIR');
     for (const target of SHARED[name] ?? ['engine']) {
-      // The engine measures at a list of connection counts; the signal service at one, the list's first.
-      const own = target === 'signals' && value !== undefined ? (value.split(',')[0] as string) : value;
+      // The engine measures at a list of connection counts; the signal service and the drop copy at one, the list's first.
+      const own = target !== 'engine' && value !== undefined ? (value.split(',')[0] as string) : value;
       out.flags[target].push(`--${name}`, ...(own === undefined ? [] : [own]));
     }
   }

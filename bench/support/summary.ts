@@ -5,6 +5,7 @@
  * shape gives one row that says so rather than failing the others.
  */
 import { renderTable } from '../../src/cli/table.js';
+import { dropcopyRows } from './summary-dropcopy.js';
 import { engineRows } from './summary-engine.js';
 import { pipelineRows, quantRows, signalsRows } from './summary-others.js';
 import { signalRows } from './summary-signal.js';
@@ -12,13 +13,13 @@ import type { SummaryRow } from './summary-row.js';
 
 export type { SummaryRow };
 
-export type BenchmarkName = 'engine' | 'pipeline' | 'signals' | 'quant' | 'signal';
+export type BenchmarkName = 'engine' | 'pipeline' | 'signals' | 'quant' | 'signal' | 'dropcopy';
 
 /** The JSON a benchmark wrote, or why there is none (it failed, or wrote nothing in this run). */
 export type BenchmarkOutcome = { json: unknown } | { missing: string };
 
 const ADAPTERS: Record<BenchmarkName, (json: unknown) => SummaryRow[]> = {
-  engine: engineRows, pipeline: pipelineRows, signals: signalsRows, quant: quantRows, signal: signalRows,
+  engine: engineRows, pipeline: pipelineRows, signals: signalsRows, quant: quantRows, signal: signalRows, dropcopy: dropcopyRows,
 };
 
 /** The rows of every benchmark, in the order given. */

@@ -113,6 +113,21 @@ describe('the summary table', () => {
     expect(summaryRows([['signal', { json: { evaluation: { windows: {} } } }]])[0]?.what).toMatch(/^no result: its JSON is not of the expected shape/);
   });
 
+  it('judges the drop copy: fills/s against the rows inserted, the burst\'s delay, authorize with the stream against without', () => {
+    const dropcopy = {
+      options: { fills: 10000 },
+      burst: { fills_per_s: 2500, floor: { fills_per_s: 25000 }, delay_ms: { receipt: { p50: 150, p99: 480, max: 500 }, sending: { p50: 2200, p99: 4300, max: 4400 } } },
+      authorize: { without_stream: { rps: 800 }, with_stream: { rps: 700, stream_fills_per_s: 200 }, loss_pct: 12.5 },
+    };
+    expect(summaryCells(summaryRows([['dropcopy', { json: dropcopy }]]))).toEqual([
+      ['dropcopy', 'durable, 10,000 fills', 'reconciled fills/s (burst)', '2,500 fills/s', '25,000 rows/s inserted', '0.10x', '>= 2,000 fills/s', 'MET'],
+      ['dropcopy', 'durable, 10,000 fills', 'receipt -> ORPHAN p50 / p99 (burst)', '150 / 480 ms', '', '', 'p99 < 1,000 ms', 'MET'],
+      ['dropcopy', 'durable, 10,000 fills', 'SendingTime (52) -> ORPHAN p99 (burst)', '4,300 ms', '', '', 'information', ''],
+      ['dropcopy', 'durable, 10,000 fills', 'POST /engine/authorize with 200 fills/s streaming', '700 req/s', '800 req/s without', '0.88x', 'within 10 %', 'NOT MET'],
+    ]);
+    expect(summaryRows([['dropcopy', { json: { burst: {} } }]])[0]?.what).toMatch(/^no result: its JSON is not of the expected shape/);
+  });
+
   it('gives a benchmark without a usable result one row saying why, and keeps the others', () => {
     const rows = summaryRows([['engine', { missing: 'it failed (exit code 1)' }], ['quant', { json: { floors: {} } }], ['pipeline', { json: pipeline }]]);
     expect(rows[0]).toMatchObject({ benchmark: 'engine', what: 'no result: it failed (exit code 1)' });
@@ -122,11 +137,12 @@ describe('the summary table', () => {
 });
 
 describe('the command line of npm run bench', () => {
-  it('passes the shared load flags to engine and signals, the rest to the engine', () => {
+  it('passes the shared load flags to engine, signals and dropcopy, the rest to the engine', () => {
     const p = planBenchmarks(['--seconds', '5', '--connections=50,100', '--modes', 'non-durable', '--profile', '--only', 'signals,engine'], '/r');
     expect(p.only).toEqual(['engine', 'signals']);
     expect(p.flags.engine).toEqual(['--seconds', '5', '--connections', '50,100', '--modes', 'non-durable', '--profile']);
     expect(p.flags.signals).toEqual(['--seconds', '5', '--connections', '50']);
+    expect(p.flags.dropcopy).toEqual(['--seconds', '5', '--connections', '50']);
     expect(p.flags.pipeline).toEqual([]);
   });
 

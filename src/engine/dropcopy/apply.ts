@@ -89,11 +89,15 @@ async function applyIn(tx: Sql, batch: DropCopyBatch): Promise<AppliedBatch> {
   const fills = await reconcileFills(tx, batch);
   const fresh = fills.filter((f) => f.applied.outcome !== 'duplicate');
   if (fresh.length > 0) {
-    const rows = fresh.map(({ fill, applied }) => ({
-      exec_id: applied.exec_id, session_key: batch.sessionKey, seq: fill.seq, poss_dup: fill.possDup, received_at: fill.receivedAt,
-      applied_at: batch.now, outcome: applied.outcome, trace_id: applied.trace_id,
-    }));
-    await tx`insert into dropcopy_executions ${tx(rows, 'exec_id', 'session_key', 'seq', 'poss_dup', 'received_at', 'applied_at', 'outcome', 'trace_id')}`;
+    // Column arrays through unnest: one prepared statement for any batch size. The booleans go as text[] cast to
+    // bool[] (postgres.js binds an array of booleans as one boolean, and a text cast straight to bool[] as false).
+    const col = <T>(f: (r: Reconciled) => T): T[] => fresh.map(f);
+    await tx`
+      insert into dropcopy_executions (exec_id, session_key, seq, poss_dup, received_at, applied_at, outcome, trace_id)
+      select u.exec_id, ${batch.sessionKey}, u.seq, u.poss_dup, u.received_at, ${batch.now}, u.outcome, u.trace_id
+      from unnest(${col((r) => r.applied.exec_id)}::text[], ${col((r) => r.fill.seq)}::int[], ${col((r) => String(r.fill.possDup))}::text[]::bool[],
+        ${col((r) => r.fill.receivedAt.toISOString())}::timestamptz[], ${col((r) => r.applied.outcome)}::text[], ${col((r) => r.applied.trace_id)}::uuid[])
+        as u(exec_id, seq, poss_dup, received_at, outcome, trace_id)`;
   }
 
   const rejectIds = batch.rejects.map(() => randomUUID());

@@ -55,6 +55,8 @@ export interface DropCopyPipeline {
   readonly backlog: number;
   /** Resolves when all queued before the call is committed. */
   flush(): Promise<void>;
+  /** Resolves once `backlog` is at most `atMost` (at once if it is); rejects when the pipeline fails. */
+  drained(atMost: number): Promise<void>;
   /** Flush, then stop. */
   stop(): Promise<void>;
 }

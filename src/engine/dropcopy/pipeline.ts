@@ -47,6 +47,8 @@ export function startDropCopyPipeline(options: DropCopyPipelineOptions): DropCop
   let stopped = false;
   let warnedStopped = false;
   const waiters: Array<{ version: number; resolve: () => void; reject: (err: unknown) => void }> = [];
+  const backlogWaiters: Array<{ atMost: number; resolve: () => void; reject: (err: unknown) => void }> = [];
+  const backlog = (): number => queue.length + inFlight;
 
   /** Whether the pipeline still takes messages (not failed, not stopped); warns once when it no longer does. */
   const accept = (what: string): boolean => {
@@ -81,6 +83,13 @@ export function startDropCopyPipeline(options: DropCopyPipelineOptions): DropCop
       else if (w.version <= committedVersion) w.resolve();
       else continue;
       waiters.splice(i, 1);
+    }
+    for (let i = backlogWaiters.length - 1; i >= 0; i--) {
+      const w = backlogWaiters[i] as (typeof backlogWaiters)[number];
+      if (failed !== null) w.reject(failed.error);
+      else if (backlog() <= w.atMost) w.resolve();
+      else continue;
+      backlogWaiters.splice(i, 1);
     }
   };
 
@@ -187,9 +196,14 @@ export function startDropCopyPipeline(options: DropCopyPipelineOptions): DropCop
       schedule();
     },
     get backlog(): number {
-      return queue.length + inFlight;
+      return backlog();
     },
     flush,
+    drained(atMost: number): Promise<void> {
+      if (failed !== null) return Promise.reject(failed.error);
+      if (backlog() <= atMost) return Promise.resolve();
+      return new Promise((resolve, reject) => backlogWaiters.push({ atMost, resolve, reject }));
+    },
     async stop(): Promise<void> {
       // Nothing is taken from here on; what was taken is committed before this resolves, so the caller may then
       // release the connection. A failure was reported to onFatal already: stopping after it is no error of its own.

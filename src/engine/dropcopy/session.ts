@@ -18,7 +18,8 @@
  * - An application message during a test request or a resend no longer ends the session
  *   (`validStateApplicationMsg`): a drop copy streams fills at any moment.
  * - A message's fields are copied before the event returns: the library recycles the view afterwards.
- * - The socket is paused while the pipeline has more than `highWater` messages not yet committed.
+ * - The socket is paused once the pipeline has `highWater` messages not yet committed, and read again once no more
+ *   than half of that remain (the batch then committing), so reading the next batch overlaps that commit.
  */
 import type { IJsFixConfig, MsgTransport, MsgView } from 'jspurefix';
 import type { DropCopyPipeline, InboundReject } from './inbound.js';
@@ -31,7 +32,7 @@ const READ_TAGS = [17, 11, 55, 54, 32, 31, 15, 1, 60, 150];
 export interface SessionHooks {
   pipeline: DropCopyPipeline;
   now: () => Date;
-  /** Messages queued and not committed above which the socket is paused. */
+  /** Messages queued and not committed at which the socket is paused (read again at half of it). */
   highWater: number;
   senderCompId: string;
   targetCompId: string;
@@ -59,6 +60,8 @@ export function defineDropCopySession(fix: Jspurefix): DropCopySessionClass {
     private decoded = '';
     private current = '';
     private paused = false;
+    /** Whether the peer's last Logon reset the sequence numbers (141=Y). */
+    private peerReset = false;
     private stopped = false;
     private readonly stoppedWaiters: Array<() => void> = [];
 
@@ -143,6 +146,7 @@ export function defineDropCopySession(fix: Jspurefix): DropCopySessionClass {
       const newSeqNo = Number(view.getString(36));
       const gapFill = view.getString(123) === 'Y';
       const reset = msgType === 'A' && view.getString(141) === 'Y';
+      if (msgType === 'A') this.peerReset = reset;
       super.onSessionMsg(msgType, view);
       const pipeline = this.hooks.pipeline;
       if (msgType === '4') {
@@ -153,6 +157,17 @@ export function defineDropCopySession(fix: Jspurefix): DropCopySessionClass {
       } else {
         pipeline.seen(seq);
       }
+    }
+
+    /**
+     * The Logon this side sends. An acceptor answering a Logon that reset the sequence numbers (141=Y) says so in
+     * its answer, as FIX asks of the responding side; jspurefix's answer would carry 141=N while it resets.
+     */
+    override sendLogon(): void {
+      const logon = this.config.factory?.logon() as Record<string, unknown> | undefined;
+      if (!logon) return;
+      if (!this.initiator && this.peerReset) logon.ResetSeqNumFlag = true;
+      this.send(this.requestLogonType, logon);
     }
 
     protected override validStateApplicationMsg(): boolean {
@@ -212,14 +227,14 @@ export function defineDropCopySession(fix: Jspurefix): DropCopySessionClass {
       this.hooks.pipeline.reject(r);
     }
 
-    /** Pauses reading while the pipeline is behind; resumes once what was queued is committed. */
+    /** Pauses reading while the pipeline is behind; resumes once no more than half the high-water mark is left. */
     private throttle(): void {
       const pipeline = this.hooks.pipeline;
       const readable = this.transport?.duplex.readable;
       if (this.paused || !readable || pipeline.backlog < this.hooks.highWater) return;
       this.paused = true;
       readable.pause();
-      void pipeline.flush().catch(() => {}).finally(() => {
+      void pipeline.drained(Math.floor(this.hooks.highWater / 2)).catch(() => {}).finally(() => {
         this.paused = false;
         if (!this.stopped) readable.resume();
       });

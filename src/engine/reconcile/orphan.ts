@@ -17,7 +17,7 @@
  * `reasoning_hash` = SHA-256 of its JCS; `final_proof` = SHA-256(reasoning_hash ‖ "||" ‖ exchange_tx_id), as for
  * a bound trace.
  */
-import { canonicalJson } from '../../crypto/jcs.js';
+import { canonicalJsonOfPlain } from '../../crypto/jcs-plain.js';
 import type { Policy } from '../policy/policy.js';
 import { finalProof, reasoningHashOf, TRACE_VERSION } from '../trace/seal.js';
 import type { DropCopyExecution } from './schema.js';
@@ -59,7 +59,8 @@ export function sealOrphan(execution: DropCopyExecution, traceId: string, txnTim
     regulatory: null,
     reconciliation: { source: ORPHAN_TIME_SOURCE, exchange_tx_id: execution.exchange_tx_id, price: execution.price, execution_time: executionTime.toISOString() },
   };
-  const sealed = canonicalJson(doc);
+  // The document is plain data: its canonical text by the fast path (the same text as canonicalJson's).
+  const sealed = canonicalJsonOfPlain(doc);
   const reasoningHash = reasoningHashOf(sealed);
   return {
     trace_id: traceId, txn_time: txnTime, execution_time: executionTime, execution, notional, notional_currency: currency,

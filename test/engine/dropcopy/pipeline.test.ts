@@ -91,6 +91,34 @@ describe('the drop-copy pipeline', () => {
     await pipeline.stop();
   });
 
+  it('tells when its backlog is down to a given size: once the batch ahead of it is committed, not the whole queue', async () => {
+    await fresh();
+    const { pipeline } = await start(1, { maxBatch: 3 });
+    for (let seq = 1; seq <= 6; seq++) pipeline.fill(fillOf(seq, `D-${randomUUID()}`, agentId));
+    expect(pipeline.backlog).toBe(6);
+    await expect(pipeline.drained(6)).resolves.toBeUndefined();
+    await pipeline.drained(3);
+    // The first batch is committed; the second may be, but nothing waited for it.
+    expect(pipeline.backlog).toBeLessThanOrEqual(3);
+    expect((await sessionState(sql)).next_target_seq).toBeGreaterThanOrEqual(4);
+    await pipeline.drained(0);
+    expect(pipeline.backlog).toBe(0);
+    expect((await sessionState(sql)).next_target_seq).toBe(7);
+    await pipeline.stop();
+  });
+
+  it('fails the wait for a smaller backlog when a batch fails', async () => {
+    await fresh();
+    const { pipeline, fatal } = await start(1, { maxBatch: 1 });
+    pipeline.fill(fillOf(1, `D-${randomUUID()}`, 'not-a-uuid'));
+    pipeline.fill(fillOf(2, `D-${randomUUID()}`, agentId));
+    const waiting = pipeline.drained(0);
+    const err = await fatal;
+    await expect(waiting).rejects.toBe(err);
+    await expect(pipeline.drained(0)).rejects.toBe(err);
+    await pipeline.stop();
+  });
+
   it('stops at a failed batch: nothing after it applied, the watermark below every message not applied', async () => {
     await fresh();
     const before = await counts(sql);

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testStore, type TestStore } from '../../helpers/db.js';
 import { appliedThrough, dropCopyEnv, ENGINE_COMP_ID, EXCHANGE_COMP_ID, executions, fillAudits, freePort, orphanTraces, sessionRow, waitUntil } from '../../helpers/dropcopy-server.js';
+import { DEFAULT_MAX_BATCH } from '../../../src/engine/dropcopy/pipeline.js';
 import { startFixProxy, type FixProxy } from '../../helpers/fix-proxy.js';
 import { exchangePeerBinary } from '../../helpers/quickfix/binary.js';
 import { startExchangePeer, type ExchangePeer, type ExchangePeerOptions } from '../../helpers/quickfix/peer.js';
@@ -30,6 +31,18 @@ let agent: Agent;
 let regime: Regime;
 
 const server = (): ServerProcess => servers[servers.length - 1]!;
+
+/** How many of the ascending `xs` are <= x. */
+function upperBound(xs: number[], x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 async function expectExactlyOnce(prefix: string, ids: string[]): Promise<void> {
   const rows = await executions(store.sql, prefix);
@@ -87,6 +100,30 @@ describe('a FIX drop copy from QuickFIX/C++, tradeseal as acceptor', () => {
     expect(byId.get(bind.exchangeTxId)).toMatchObject({ outcome: 'matched', trace_id });
     expect(byId.get(unknown)).toMatchObject({ outcome: 'orphan' });
   });
+
+  it('reads a burst at most about two batches ahead of its commits: the rest waits at the exchange, not in the engine', async () => {
+    const n = 8000;
+    const since = peer.lines.length;
+    peer.command(`bulk ${n} B- ${agent.agentId} 1`);
+    const [, , last] = (await peer.waitFor(/^bulk \d+ (\d+) (\d+)$/, { since, timeoutMs: 60_000 })).map(Number);
+    await appliedThrough(store.sql, last!, 120_000);
+    const rows = await store.sql<Array<{ received_at: Date; applied_at: Date }>>`
+      select received_at, applied_at from dropcopy_executions where exec_id like 'B-%'`;
+    expect(rows.length).toBe(n);
+    // At the instant a fill was read, every fill read by then whose batch began only after it (applied_at is when
+    // its batch began) was read and not yet committed: a lower bound of the engine's backlog at that instant.
+    const received = rows.map((r) => r.received_at.getTime()).sort((a, b) => a - b);
+    const applied = rows.map((r) => r.applied_at.getTime()).sort((a, b) => a - b);
+    let peak = 0;
+    for (const at of received) {
+      const readBy = upperBound(received, at);
+      const committedBy = upperBound(applied, at);
+      peak = Math.max(peak, readBy - committedBy);
+    }
+    // The session stops reading above two batches (runner.ts, HIGH_WATER); what one socket read had already brought
+    // in is still handed over (a read is at most 64 KiB, and each of this exchange's fills is longer than 150 bytes).
+    expect(peak).toBeLessThanOrEqual(2 * DEFAULT_MAX_BATCH + Math.ceil(65_536 / 150));
+  }, 180_000);
 
   it('applies every fill exactly once when the server is killed (SIGKILL) mid-stream and started again', async () => {
     const n = 5000;

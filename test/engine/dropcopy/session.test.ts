@@ -33,9 +33,9 @@ async function peer(): Promise<RawFixPeer> {
   }
 }
 
-async function logon(p: RawFixPeer): Promise<void> {
+async function logon(p: RawFixPeer): Promise<Received> {
   p.send('A', [[98, 0], [108, 30], [141, 'Y']]);
-  await p.waitFor('the logon answer', (m) => m.tags.get(35) === 'A');
+  return p.waitFor('the logon answer', (m) => m.tags.get(35) === 'A');
 }
 
 const orphans = (execId: string) => store.sql<Array<{ id: string }>>`select trace_id::text as id from traces where status = 'ORPHAN' and exchange_tx_id = ${execId}`;
@@ -59,11 +59,17 @@ afterAll(async () => {
 
 describe('the FIX drop-copy session under startServer', () => {
   let p: RawFixPeer;
+  let answer: Received;
   beforeAll(async () => {
     p = await peer();
-    await logon(p);
+    answer = await logon(p);
   }, 30_000);
   afterAll(() => p?.close());
+
+  it('answers a Logon that resets the sequence numbers (141=Y) with a Logon that says so, numbered 1', () => {
+    expect(answer.tags.get(141)).toBe('Y');
+    expect(answer.tags.get(34)).toBe('1');
+  });
 
   it('turns a fill for an order it never authorized into an ORPHAN trace as it arrives', async () => {
     const execId = `E-${randomUUID()}`;
