@@ -9,42 +9,26 @@ import { randomUUID } from 'node:crypto';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineSource, storeSource } from '../../src/cli/attention/source.js';
-import { configWith } from '../../src/config.js';
-import { bootstrapOwnerToken } from '../../src/engine/store/tokens.js';
-import { startServer, type RunningServer } from '../../src/http/server.js';
+import type { RunningServer } from '../../src/http/server.js';
 import { frameWhen, KEY, openView } from '../helpers/attention-view.js';
-import { testStore, type TestStore } from '../helpers/db.js';
+import type { TestStore } from '../helpers/db.js';
 import { insertFill, insertReject, insertSession, sampleRejects, SESSION_KEY } from '../helpers/dropcopy-rows.js';
-import { MODEL_HASH } from '../helpers/engine.js';
+import { startOfficerEngine, type OfficerEngine } from '../helpers/officer-engine.js';
 
+let engine: OfficerEngine;
 let store: TestStore;
 let server: RunningServer;
-let owner = '';
 let auditor = '';
 let client = '';
 let agentId = '';
-
-async function call(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${server.url}${path}`, {
-    method, headers: { authorization: `Bearer ${owner}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const json = await res.json();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+let call: OfficerEngine['call'];
 
 beforeAll(async () => {
-  store = await testStore();
-  server = await startServer(configWith({ databaseUrl: store.url, logLevel: 'silent', port: 0 }), { services: ['engine'] });
-  owner = (await bootstrapOwnerToken(store.sql))!.token;
-  const agent = await call('POST', '/engine/admin/agents', { name: 'dropcopy-view', max_notional: 200_000, models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }] });
-  agentId = agent.agent_id;
-  client = (await call('POST', '/engine/admin/tokens', { client_name: 'order-router', agent_ids: [agentId] })).token;
-  auditor = (await call('POST', '/engine/admin/tokens', { client_name: 'officer', role: 'auditor' })).token;
+  engine = await startOfficerEngine('dropcopy-view');
+  ({ store, server, auditor, client, agentId, call } = engine);
 }, 120_000);
 afterAll(async () => {
-  await server?.close();
-  await store?.close();
+  await engine?.close();
 });
 
 /** The view's third line: where the session's state is shown. */

@@ -7,16 +7,15 @@
  */
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
 import { EXIT } from '../../src/errors.js';
-import { bootstrapOwnerToken } from '../../src/engine/store/tokens.js';
-import { startServer, type RunningServer } from '../../src/http/server.js';
+import type { RunningServer } from '../../src/http/server.js';
 import { cliEnv, describeRun, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
-import { testStore, type TestStore } from '../helpers/db.js';
+import type { TestStore } from '../helpers/db.js';
 import { insertFill, insertReject, insertSession, sampleRejects, SESSION_KEY } from '../helpers/dropcopy-rows.js';
-import { MODEL_HASH } from '../helpers/engine.js';
+import { startOfficerEngine, type OfficerEngine } from '../helpers/officer-engine.js';
 
 const home = tempHome();
+let engine: OfficerEngine;
 let store: TestStore;
 let server: RunningServer;
 let local: CliEnv;
@@ -25,27 +24,14 @@ let nowhere: CliEnv;
 let owner = '';
 let clientToken = '';
 
-async function call(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${server.url}${path}`, {
-    method, headers: { authorization: `Bearer ${owner}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const json = await res.json();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
 beforeAll(async () => {
-  store = await testStore();
-  server = await startServer(configWith({ databaseUrl: store.url, logLevel: 'silent', port: 0 }), { services: ['engine'] });
+  engine = await startOfficerEngine('dropcopy-cli');
+  ({ store, server, owner, client: clientToken } = engine);
   local = cliEnv(home, store.url);
   nowhere = cliEnv(home, 'postgres://nobody@127.0.0.1:1/none');
-  owner = (await bootstrapOwnerToken(store.sql))!.token;
-  const agent = await call('POST', '/engine/admin/agents', { name: 'dropcopy-cli', max_notional: 200_000, models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }] });
-  clientToken = (await call('POST', '/engine/admin/tokens', { client_name: 'dropcopy-cli', agent_ids: [agent.agent_id] })).token;
 }, 120_000);
 afterAll(async () => {
-  await server?.close();
-  await store?.close();
+  await engine?.close();
 });
 
 const remote = (token = owner): string[] => ['--url', server.url, '--token', token];

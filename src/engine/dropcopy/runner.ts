@@ -38,6 +38,7 @@ import { loadFix, type FixRuntime } from './load.js';
 import { PgSessionStore } from './pg-store.js';
 import { DEFAULT_MAX_BATCH, startDropCopyPipeline } from './pipeline.js';
 import { defineDropCopySession, type DropCopySessionInstance } from './session.js';
+import { sessionKeyOf } from './status.js';
 
 export type DropCopyState = 'connecting' | 'logged_on' | 'logged_out' | 'disconnected' | 'stopped';
 
@@ -80,8 +81,6 @@ export interface DropCopyRunner {
   stop(): Promise<void>;
 }
 
-/** `FIX.4.4:<SenderCompID>-><TargetCompID>`, our SenderCompID first. */
-export const sessionKeyOf = (d: Pick<DropCopyConfig, 'senderCompId' | 'targetCompId'>): string => `FIX.4.4:${d.senderCompId}->${d.targetCompId}`;
 
 export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRunner {
   const d = options.config.dropCopy;
