@@ -22,7 +22,7 @@
  *    does at the least: insert the batch, move the watermark), on the same database.
  * 4. Authorize (bench/support/load.ts, pipelining 1, --connections connections over --agents agents) for
  *    --seconds without the stream, then for --seconds with a steady stream of --stream-rate fills/s (a `bulk`
- *    of rate/10 every 100 ms), twice, alternated, each run starting on a quiet server (the transparency log's
+ *    of rate/10 every 100 ms), three times, alternated, each run starting on a quiet server (the transparency log's
  *    queue empty, every fill committed): the mean throughput with the stream against the mean without. The
  *    stream's delays are those of the last round. Authorize runs flat out here (every
  *    core busy), where any other work costs it in proportion to its CPU: the comparison says what a stream of a
@@ -92,7 +92,7 @@ function options() {
 const quantile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
 /** Rounds of authorize without, then with, the stream. */
-const AUTHORIZE_ROUNDS = 2;
+const AUTHORIZE_ROUNDS = 3;
 
 /** The mean throughput of several runs; their latency quantiles averaged (p50) and the worst (p99). */
 function meanLoad(runs: LoadResult[]): { rps: number; latency: { p50: number; p99: number } } {

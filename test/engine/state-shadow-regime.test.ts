@@ -320,18 +320,20 @@ describe('effective_since of a repeated broadcast', () => {
   it('keeps the time the regime content took effect, so agents acting on it are not behind; a change resets it', async () => {
     // No lag allowed at all: an agent must act on the regime content in force.
     const e = await engineHarness({ policy: { agent_valid_time_max_lag_ms: 0 } });
+    // Yesterday's data (UTC): recent enough for authorize whatever day the test runs.
+    const date = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     try {
-      const first = (await e.call('POST', '/engine/admin/regime', { regime: 'recovery', risk_score: 0.3, reason: 'r1', date: '2026-11-20' })).json();
+      const first = (await e.call('POST', '/engine/admin/regime', { regime: 'recovery', risk_score: 0.3, reason: 'r1', date })).json();
       await new Promise((r) => setTimeout(r, 20));
-      const repeat = (await e.call('POST', '/engine/admin/regime', { regime: 'recovery', risk_score: 0.3, reason: 'r2', date: '2026-11-20' })).json();
+      const repeat = (await e.call('POST', '/engine/admin/regime', { regime: 'recovery', risk_score: 0.3, reason: 'r2', date })).json();
       expect(repeat.hash).toBe(first.hash);
       expect(repeat.effective_since).toBe(first.effective_since);
       expect(Date.parse(repeat.published_at)).toBeGreaterThan(Date.parse(first.published_at));
-      const changed = (await e.call('POST', '/engine/admin/regime', { regime: 'tightening', risk_score: 0.6, reason: 'r3', date: '2026-11-20' })).json();
+      const changed = (await e.call('POST', '/engine/admin/regime', { regime: 'tightening', risk_score: 0.6, reason: 'r3', date })).json();
       expect(changed.effective_since).toBe(changed.published_at);
 
       // An agent whose agent_valid_time is the moment the recovery regime took effect is not lagging after a repeat.
-      const again = (await e.call('POST', '/engine/admin/regime', { regime: 'tightening', risk_score: 0.6, reason: 'r4', date: '2026-11-20' })).json();
+      const again = (await e.call('POST', '/engine/admin/regime', { regime: 'tightening', risk_score: 0.6, reason: 'r4', date })).json();
       const { agent_id, token } = await e.registerAgent();
       e.clock.now = Date.parse(again.published_at) + 10 * 60_000;
       const res = await e.call('POST', '/engine/authorize', e.order(agent_id, { agent_valid_time: Date.parse(changed.effective_since) }), token);

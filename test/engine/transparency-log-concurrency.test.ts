@@ -14,6 +14,7 @@ import { verifyTreeHeadSignature, type SignedTreeHead } from '../../src/engine/l
 import { createEngineContext, type EngineContext } from '../../src/engine/context.js';
 import { startSequencer } from '../../src/engine/sequencer.js';
 import { loadLogKey } from '../../src/engine/store/log-key.js';
+import { insertTrace } from '../../src/engine/store/traces.js';
 import { buildApp } from '../../src/http/app.js';
 import { connect } from '../../src/store/driver.js';
 import { engineHarness, type EngineHarness } from '../helpers/engine.js';
@@ -122,9 +123,13 @@ describe('concurrent traces, two app instances, two sequencers', () => {
     const agentId = (await h.registerAgent()).agent_id;
     const rolledBack = '11111111-2222-4333-8444-555555555555';
     await expect(h.store.sql.begin(async (tx) => {
-      await tx`insert into traces (trace_id, txn_time, agent_id, client_order_id, status, verification_status, action, asset, quantity, notional,
-                                   notional_currency, reasoning_hash, sealed, policy_result)
-               values (${rolledBack}, now(), ${agentId}, 'rollback-1', 'PENDING', 'Pending', 'Long', 'AAPL', 1, 1, 'USD', ${'ab'.repeat(32)}, '{}', 'PASS')`;
+      // The engine's sealing statement, in a transaction that then rolls back.
+      const outcome = await insertTrace(tx as unknown as Sql, {
+        trace_id: rolledBack, txn_time: new Date(), agent_id: agentId, client_order_id: 'rollback-1', status: 'PENDING', action: 'Long', asset: 'AAPL',
+        quantity: 1, notional: 1, notional_currency: 'USD', reasoning_hash: 'ab'.repeat(32), sealed: '{}', regulatory: null, regulatory_salt: null,
+        regulatory_enc: null, policy_result: 'PASS', order_hash: 'cd'.repeat(32), response: {} as never,
+      }, null);
+      expect(outcome).toBe('inserted');
       const [queued] = await tx<Array<{ n: number }>>`select count(*)::int as n from log_queue where trace_id = ${rolledBack}`;
       expect(queued!.n).toBe(1);
       throw new Error('roll back');

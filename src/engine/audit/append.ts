@@ -50,10 +50,13 @@ export function appendAuditMany(sql: SqlOrTx, inputs: AuditInput[]): Promise<Aud
 }
 
 async function appendIn(tx: TransactionSql, inputs: AuditInput[]): Promise<AuditEntry[]> {
-  await tx`select pg_advisory_xact_lock(${ADVISORY_LOCKS.auditChain})`;
-  const [head] = await tx<Array<{ entry_hash: string; now: Date }>>`
-    select h.entry_hash, date_trunc('milliseconds', clock_timestamp()) as now
-    from (select 1) one left join (select entry_hash from audit_log order by seq desc limit 1) h on true`;
+  // The lock and the read of the head are sent together (one round trip); the read runs once the lock is held.
+  const [, [head]] = await Promise.all([
+    tx`select pg_advisory_xact_lock(${ADVISORY_LOCKS.auditChain})`,
+    tx<Array<{ entry_hash: string; now: Date }>>`
+      select h.entry_hash, date_trunc('milliseconds', clock_timestamp()) as now
+      from (select 1) one left join (select entry_hash from audit_log order by seq desc limit 1) h on true`,
+  ]);
   const at = (head?.now ?? new Date()).toISOString();
   let prevHash = head?.entry_hash ?? GENESIS_HASH;
   const detailsTexts: string[] = [];
@@ -75,15 +78,15 @@ async function appendIn(tx: TransactionSql, inputs: AuditInput[]): Promise<Audit
     prevHash = entry.entry_hash;
     return entry;
   });
-  // One statement, whatever the number of entries: a column array each through unnest (prepared once, eight
-  // parameters), rows inserted in the order listed (ordinality), so the identity column numbers them in the chain's order.
-  const col = (f: (e: AuditEntry, i: number) => string | null): Array<string | null> => entries.map(f);
+  // One statement, whatever the number of entries: the rows as one JSON text parameter (JSON.stringify escapes the
+  // details natively, far faster than an array literal's escaping), inserted in the order listed (ordinality), so
+  // the identity column numbers them in the chain's order.
+  const rows = JSON.stringify(entries.map((e, i) => ({ ...e, details: detailsTexts[i] })));
   await tx`
     insert into audit_log (id, at, actor, action, target_id, details, prev_hash, entry_hash)
     select u.id, u.at, u.actor, u.action, u.target_id, u.details, u.prev_hash, u.entry_hash
-    from unnest(${col((e) => e.id)}::uuid[], ${col((e) => e.at)}::timestamptz[], ${col((e) => e.actor)}::text[], ${col((e) => e.action)}::text[],
-      ${col((e) => e.target_id)}::uuid[], ${col((_, i) => detailsTexts[i] as string)}::text[], ${col((e) => e.prev_hash)}::text[],
-      ${col((e) => e.entry_hash)}::text[]) with ordinality as u(id, at, actor, action, target_id, details, prev_hash, entry_hash, n)
+    from rows from (json_to_recordset(${rows}::text::json) as (id uuid, at timestamptz, actor text, action text, target_id uuid, details text,
+      prev_hash text, entry_hash text)) with ordinality as u(id, at, actor, action, target_id, details, prev_hash, entry_hash, n)
     order by u.n`;
   return entries;
 }

@@ -21,11 +21,12 @@ import type postgres from 'postgres';
 import type { Sql } from 'postgres';
 import { sha256Hex } from '../../crypto/hash.js';
 import { transactionOn } from '../../store/advisory-lock.js';
+import { CUSTOM_PLANS } from '../../store/custom-plans.js';
 import { appendAuditMany, type AuditInput } from '../audit/append.js';
 import type { Policy } from '../policy/policy.js';
 import { sealOrphan } from '../reconcile/orphan.js';
 import type { DropCopyExecution } from '../reconcile/schema.js';
-import { boundTraces, claimOrphans, insertOrphanTraces, knownOrphans } from '../reconcile/store.js';
+import { boundTraces, knownOrphans, recordOrphans, type KnownExecution } from '../reconcile/store.js';
 import { newTraceId } from '../trace/id.js';
 import type { InboundFill, InboundReject } from './inbound.js';
 
@@ -80,26 +81,25 @@ export function applyBatch(conn: postgres.ReservedSql, batch: DropCopyBatch): Pr
 }
 
 async function applyIn(tx: Sql, batch: DropCopyBatch): Promise<AppliedBatch> {
-  const fenced = await tx`
-    update dropcopy_sessions
-    set next_target_seq = ${batch.watermark}, last_inbound_at = greatest(last_inbound_at, ${batch.lastInboundAt}::timestamptz), updated_at = now()
-    where session_key = ${batch.sessionKey} and epoch = ${batch.epoch}`;
+  // The statements are sent in as few round trips as their dependencies allow (postgres.js pipelines the queries
+  // of one connection that are pending at once; they run in the order sent): a batch waits for the server, and
+  // for its turn on the event loop, once per round trip. First the fenced update with the two reads the
+  // reconciliation needs (reads only: if the fence fails, the transaction rolls back), each planned for its own
+  // values (CUSTOM_PLANS).
+  const ids = [...new Set(batch.fills.map((f) => f.execution.exchange_tx_id))];
+  const [, fenced, recorded, bound] = await Promise.all([
+    tx.unsafe(CUSTOM_PLANS),
+    tx`
+      update dropcopy_sessions
+      set next_target_seq = ${batch.watermark}, last_inbound_at = greatest(last_inbound_at, ${batch.lastInboundAt}::timestamptz), updated_at = now()
+      where session_key = ${batch.sessionKey} and epoch = ${batch.epoch}`,
+    recordedExecIds(tx, ids),
+    boundTraces(tx, ids),
+  ]);
   if (fenced.count === 0) throw new DropCopyFencedError(batch.sessionKey, batch.epoch);
 
-  const fills = await reconcileFills(tx, batch);
+  const fills = await reconcileFills(tx, batch, recorded, bound);
   const fresh = fills.filter((f) => f.applied.outcome !== 'duplicate');
-  if (fresh.length > 0) {
-    // Column arrays through unnest: one prepared statement for any batch size. The booleans go as text[] cast to
-    // bool[] (postgres.js binds an array of booleans as one boolean, and a text cast straight to bool[] as false).
-    const col = <T>(f: (r: Reconciled) => T): T[] => fresh.map(f);
-    await tx`
-      insert into dropcopy_executions (exec_id, session_key, seq, poss_dup, received_at, applied_at, outcome, trace_id)
-      select u.exec_id, ${batch.sessionKey}, u.seq, u.poss_dup, u.received_at, ${batch.now}, u.outcome, u.trace_id
-      from unnest(${col((r) => r.applied.exec_id)}::text[], ${col((r) => r.fill.seq)}::int[], ${col((r) => String(r.fill.possDup))}::text[]::bool[],
-        ${col((r) => r.fill.receivedAt.toISOString())}::timestamptz[], ${col((r) => r.applied.outcome)}::text[], ${col((r) => r.applied.trace_id)}::uuid[])
-        as u(exec_id, seq, poss_dup, received_at, outcome, trace_id)`;
-  }
-
   const rejectIds = batch.rejects.map(() => randomUUID());
   const audit: AuditInput[] = [
     ...fresh.map(({ fill, applied }): AuditInput => ({
@@ -117,7 +117,8 @@ async function applyIn(tx: Sql, batch: DropCopyBatch): Promise<AppliedBatch> {
       },
     })),
   ];
-  const entries = await appendAuditMany(tx, audit);
+  // The executions' rows, sent together with the audit append's lock and its read of the chain's head.
+  const [, entries] = await Promise.all([insertExecutions(tx, batch, fresh), appendAuditMany(tx, audit)]);
   const rejectEntries = entries.slice(fresh.length);
   if (batch.rejects.length > 0) {
     const rows = batch.rejects.map((r, i) => ({
@@ -137,25 +138,44 @@ interface Reconciled {
   applied: AppliedFill;
 }
 
-/** Each fill of the batch with its outcome, in the batch's order; reconciles (and seals the orphans of) the new ones. */
-async function reconcileFills(tx: Sql, batch: DropCopyBatch): Promise<Reconciled[]> {
-  const ids = [...new Set(batch.fills.map((f) => f.execution.exchange_tx_id))];
-  const recorded = new Set(ids.length === 0 ? [] : (await tx<Array<{ exec_id: string }>>`
-    select exec_id from dropcopy_executions where exec_id = any(${ids}::text[])`).map((r) => r.exec_id));
+/** The exec_ids among `ids` that an earlier batch recorded. */
+async function recordedExecIds(tx: Sql, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await tx<Array<{ exec_id: string }>>`select exec_id from dropcopy_executions where exec_id = any(${ids}::text[])`;
+  return new Set(rows.map((r) => r.exec_id));
+}
+
+/** Records the fills applied (not duplicates) in dropcopy_executions. */
+async function insertExecutions(tx: Sql, batch: DropCopyBatch, fresh: Reconciled[]): Promise<void> {
+  if (fresh.length === 0) return;
+  // Column arrays through unnest: one prepared statement for any batch size. The booleans go as text[] cast to
+  // bool[] (postgres.js binds an array of booleans as one boolean, and a text cast straight to bool[] as false).
+  const col = <T>(f: (r: Reconciled) => T): T[] => fresh.map(f);
+  await tx`
+    insert into dropcopy_executions (exec_id, session_key, seq, poss_dup, received_at, applied_at, outcome, trace_id)
+    select u.exec_id, ${batch.sessionKey}, u.seq, u.poss_dup, u.received_at, ${batch.now}, u.outcome, u.trace_id
+    from unnest(${col((r) => r.applied.exec_id)}::text[], ${col((r) => r.fill.seq)}::int[], ${col((r) => String(r.fill.possDup))}::text[]::bool[],
+      ${col((r) => r.fill.receivedAt.toISOString())}::timestamptz[], ${col((r) => r.applied.outcome)}::text[], ${col((r) => r.applied.trace_id)}::uuid[])
+      as u(exec_id, seq, poss_dup, received_at, outcome, trace_id)`;
+}
+
+/**
+ * Each fill of the batch with its outcome, in the batch's order, given the exec_ids recorded before and the traces
+ * bound to them; records (seals, claims and inserts) the orphans among the new ones.
+ */
+async function reconcileFills(tx: Sql, batch: DropCopyBatch, recorded: Set<string>, bound: KnownExecution[]): Promise<Reconciled[]> {
   const firsts = new Map<string, DropCopyExecution>();
   for (const f of batch.fills) {
     const id = f.execution.exchange_tx_id;
     if (!recorded.has(id) && !firsts.has(id)) firsts.set(id, normalized(f.execution));
   }
   const traceOf = new Map<string, { outcome: Exclude<FillOutcome, 'duplicate'>; trace_id: string }>();
-  for (const b of await boundTraces(tx, [...firsts.keys()])) traceOf.set(b.exchange_tx_id, { outcome: 'matched', trace_id: b.trace_id });
+  for (const b of bound) if (firsts.has(b.exchange_tx_id)) traceOf.set(b.exchange_tx_id, { outcome: 'matched', trace_id: b.trace_id });
   const orphans = [...firsts.values()]
     .filter((e) => !traceOf.has(e.exchange_tx_id))
     .map((e) => sealOrphan(e, newTraceId(batch.now.getTime()), batch.now, batch.policy));
-  const claimed = await claimOrphans(tx, orphans);
-  const created = orphans.filter((o) => claimed.has(o.execution.exchange_tx_id));
-  await insertOrphanTraces(tx, created);
-  for (const o of created) traceOf.set(o.execution.exchange_tx_id, { outcome: 'orphan', trace_id: o.trace_id });
+  const claimed = await recordOrphans(tx, orphans);
+  for (const o of orphans) if (claimed.has(o.execution.exchange_tx_id)) traceOf.set(o.execution.exchange_tx_id, { outcome: 'orphan', trace_id: o.trace_id });
   const earlier = orphans.filter((o) => !claimed.has(o.execution.exchange_tx_id)).map((o) => o.execution.exchange_tx_id);
   for (const k of await knownOrphans(tx, earlier)) traceOf.set(k.exchange_tx_id, { outcome: 'already_known', trace_id: k.trace_id });
 

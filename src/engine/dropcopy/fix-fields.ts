@@ -121,9 +121,83 @@ export function readInbound(m: InboundMessage): FieldsVerdict {
  * and the peer resends what they should have been.
  */
 export function frameProblemOf(text: string): string | null {
+  // Every message of a session passes here: the common case, a sound frame, is recognized in one pass over the
+  // characters; anything else takes the general reading below, which names the rule broken.
+  return frameIsSound(text) ? null : frameProblemRead(text);
+}
+
+/** frameProblemOf's general reading: the message split into its fields, each rule checked in turn. */
+export function frameProblemRead(text: string): string | null {
   const start = text.indexOf('8=FIX');
   if (start !== 0) return start < 0 ? 'no BeginString (8=FIX…)' : `${start} bytes before BeginString (8): ${JSON.stringify(text.slice(0, Math.min(start, 40)))}`;
   const fields = fieldsOf(text, '|');
   if (typeof fields === 'string') return fields;
   return frameProblem(fields, fields.map(([t, v]) => `${t}=${v}\x01`).join(''));
+}
+
+const PIPE = 124;
+const EQUALS = 61;
+const ZERO = 48;
+const NINE = 57;
+
+/**
+ * Whether `text` (fields delimited by `|`) is a frame that frameProblemOf's general reading accepts, in one pass:
+ * each field a tag of 1 to 6 digits without a leading zero, `=`, a value; BeginString (8) first, BodyLength (9)
+ * second, equal to the bytes from the third field to CheckSum (10), the last field, equal to the sum of the bytes
+ * before it (each `|` an SOH) modulo 256. False is not a verdict: the general reading then decides, and names why.
+ */
+export function frameIsSound(text: string): boolean {
+  if (!text.startsWith('8=FIX')) return false;
+  let sum = 0;
+  let field = 0;
+  let bodyStart = -1;
+  let bodyLength = -1;
+  let fieldStart = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    // The tag: 1 to 6 digits, the first not 0, then `=`.
+    let tag = 0;
+    let digits = 0;
+    let tagSum = 0;
+    let c = text.charCodeAt(i);
+    while (c >= ZERO && c <= NINE) {
+      if (digits === 0 && c === ZERO) return false;
+      tag = tag * 10 + (c - ZERO);
+      digits += 1;
+      if (digits > 6) return false;
+      tagSum += c;
+      c = text.charCodeAt(++i);
+    }
+    if (digits === 0 || c !== EQUALS) return false;
+    if (tag === 10) {
+      // CheckSum: the last field; what precedes it is what it sums, and the body ends where it begins.
+      // (The final delimiter may be absent, as the general reading allows.)
+      const value = text.slice(i + 1, text.charCodeAt(n - 1) === PIPE ? n - 1 : n);
+      if (field < 2 || value.indexOf('|') >= 0 || !/^\d{3}$/.test(value)) return false;
+      return fieldStart - bodyStart === bodyLength && Number(value) === sum % 256;
+    }
+    if ((field === 0 && tag !== 8) || (field === 1 && tag !== 9)) return false;
+    sum += tagSum + c;
+    const end = text.indexOf('|', ++i);
+    if (end < 0) return false;
+    // A byte each, as the general reading counts them (latin1: a character above 255 keeps its low byte). An SOH
+    // inside a value is left to the general reading, which takes it for a delimiter.
+    for (let j = i; j < end; j++) {
+      const byte = text.charCodeAt(j) & 0xff;
+      if (byte === 1) return false;
+      sum += byte;
+    }
+    sum += 1; // the delimiter, an SOH on the wire
+    if (field === 1) {
+      const value = text.slice(i, end);
+      if (!/^\d{1,9}$/.test(value)) return false;
+      bodyLength = Number(value);
+      bodyStart = end + 1;
+    }
+    field += 1;
+    i = end + 1;
+    fieldStart = i;
+  }
+  return false;
 }

@@ -79,4 +79,9 @@ export interface DropCopyPipelineOptions {
   onFatal: (err: unknown) => void;
   /** Default 500. */
   maxBatch?: number;
+  /**
+   * How long a message may wait for others to share its batch when fewer than `maxBatch` are queued, in ms
+   * (default 25; 0: a batch starts at the next turn of the event loop).
+   */
+  lingerMs?: number;
 }

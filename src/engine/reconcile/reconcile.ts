@@ -20,12 +20,13 @@ import { newTraceId } from '../trace/id.js';
 import type { Sql } from 'postgres';
 import { hashJson } from '../../crypto/hash.js';
 import { validationError, type FieldError } from '../../errors.js';
+import { CUSTOM_PLANS } from '../../store/custom-plans.js';
 import { withTransaction } from '../../store/transaction.js';
 import { appendAudit } from '../audit/append.js';
 import type { Policy } from '../policy/policy.js';
 import { sealOrphan } from './orphan.js';
 import type { DropCopyExecution, ReconcileRequest } from './schema.js';
-import { boundTraces, claimOrphans, forEachBoundInWindow, insertOrphanTraces, knownOrphans, type KnownExecution } from './store.js';
+import { boundTraces, forEachBoundInWindow, knownOrphans, recordOrphans, type KnownExecution } from './store.js';
 
 /** Executions handled per round trip. */
 export const RECONCILE_BATCH = 1000;
@@ -109,6 +110,8 @@ export async function reconcile(sql: Sql, req: ReconcileRequest, options: Reconc
   const dropCopyHash = hashJson(executions);
   return withTransaction(sql, async (transaction) => {
     const tx = transaction as unknown as Sql;
+    // Lookups by lists of hundreds of exchange_tx_ids, each planned for its own list (store/custom-plans.ts).
+    await tx.unsafe(CUSTOM_PLANS);
     const matched: KnownExecution[] = [];
     const created: KnownExecution[] = [];
     const known: KnownExecution[] = [];
@@ -119,9 +122,8 @@ export async function reconcile(sql: Sql, req: ReconcileRequest, options: Reconc
       matched.push(...bound);
       const boundIds = new Set(bound.map((b) => b.exchange_tx_id));
       const orphans = batch.filter((e) => !boundIds.has(e.exchange_tx_id)).map((e) => sealOrphan(e, newTraceId(options.now.getTime()), options.now, options.policy));
-      const claimed = await claimOrphans(tx, orphans);
+      const claimed = await recordOrphans(tx, orphans);
       const fresh = orphans.filter((o) => claimed.has(o.execution.exchange_tx_id));
-      await insertOrphanTraces(tx, fresh);
       created.push(...fresh.map((o) => ({ exchange_tx_id: o.execution.exchange_tx_id, trace_id: o.trace_id, agent_id: o.execution.agent_id })));
       known.push(...await knownOrphans(tx, orphans.filter((o) => !claimed.has(o.execution.exchange_tx_id)).map((o) => o.execution.exchange_tx_id)));
       options.onProgress?.(start + batch.length, sorted.length);

@@ -1,7 +1,7 @@
 /**
  * The store side of a reconciliation, every function inside the reconciliation's transaction: which
- * executions a bound trace already records, claiming executions as orphans (the key that makes a second run
- * create nothing), inserting the ORPHAN traces, and the bound traces a window should have listed. `tx` is
+ * executions a bound trace already records, recording executions as orphans (claimed by a key that makes a second
+ * run create nothing, with their ORPHAN traces), and the bound traces a window should have listed. `tx` is
  * the reconciliation's transaction (typed as the pool handle, as the other store functions take it).
  */
 import type { Sql } from 'postgres';
@@ -30,19 +30,53 @@ export async function boundTraces(tx: Sql, exchangeTxIds: string[]): Promise<Kno
 }
 
 /**
- * Claims executions as orphans; returns the exchange_tx_ids claimed now. One already claimed (by an earlier
- * reconciliation, or a concurrent one that committed first) is left as it is.
+ * Records executions as orphans, in one statement: each is claimed (orphan_executions, keyed by exchange_tx_id)
+ * and, when claimed now, its ORPHAN trace is inserted (status ORPHAN, verification_status Orphan, bound to its
+ * execution) with its two transparency-log leaves queued (its reasoning_hash, then its final_proof; migration
+ * 0023). One already claimed (by an earlier reconciliation, or a concurrent one that committed first) is left as
+ * it is: no trace, nothing queued. Returns the exchange_tx_ids claimed now.
  */
-export async function claimOrphans(tx: Sql, orphans: SealedOrphan[]): Promise<Set<string>> {
+export async function recordOrphans(tx: Sql, orphans: SealedOrphan[]): Promise<Set<string>> {
   if (orphans.length === 0) return new Set();
-  // One array per column through unnest: the statement's text is the same whatever the number of rows, so it is
-  // prepared once, and a batch of hundreds binds four parameters, not four per row.
-  const claimed = await tx`
-    insert into orphan_executions (exchange_tx_id, trace_id, txn_time, agent_id)
-    select * from unnest(${orphans.map((o) => o.execution.exchange_tx_id)}::text[], ${orphans.map((o) => o.trace_id)}::uuid[],
-      ${orphans.map((o) => o.txn_time.toISOString())}::timestamptz[], ${orphans.map((o) => o.execution.agent_id)}::uuid[])
-    on conflict (exchange_tx_id) do nothing returning exchange_tx_id`;
-  return new Set(claimed.map((r) => r.exchange_tx_id as string));
+  // One parameter, the rows as JSON text (JSON.stringify escapes the sealed texts natively, far faster than an
+  // array literal's escaping): one prepared statement for any batch, one round trip.
+  const rows = JSON.stringify(orphans.map((o) => ({
+    trace_id: o.trace_id, txn_time: o.txn_time.toISOString(), agent_id: o.execution.agent_id, client_order_id: o.client_order_id ?? '',
+    action: o.execution.side, asset: o.execution.asset, quantity: o.execution.quantity, notional: o.notional, notional_currency: o.notional_currency,
+    reasoning_hash: o.reasoning_hash, sealed: o.sealed, exchange_tx_id: o.execution.exchange_tx_id, execution_time: o.execution_time.toISOString(),
+    execution_price: o.execution.price, final_proof: o.final_proof,
+  })));
+  const claimed = await tx<Array<{ exchange_tx_id: string }>>`
+    with u as (
+      select * from rows from (json_to_recordset(${rows}::text::json) as (trace_id uuid, txn_time timestamptz, agent_id uuid,
+        client_order_id text, action text, asset text, quantity float8, notional float8, notional_currency text, reasoning_hash text,
+        sealed text, exchange_tx_id text, execution_time timestamptz, execution_price float8, final_proof text)) with ordinality as u(
+        trace_id, txn_time, agent_id, client_order_id, action, asset, quantity, notional, notional_currency, reasoning_hash, sealed,
+        exchange_tx_id, execution_time, execution_price, final_proof, ord)
+    ), claimed as (
+      insert into orphan_executions (exchange_tx_id, trace_id, txn_time, agent_id)
+      select exchange_tx_id, trace_id, txn_time, agent_id from u order by ord
+      on conflict (exchange_tx_id) do nothing
+      returning exchange_tx_id, trace_id
+    ), created as (
+      select u.* from u join claimed c on c.trace_id = u.trace_id
+    ), ins as (
+      insert into traces (trace_id, txn_time, agent_id, client_order_id, status, verification_status, action, asset, quantity,
+        notional, notional_currency, reasoning_hash, sealed, policy_result, exchange_tx_id, execution_time,
+        executed_asset, executed_quantity, executed_side, execution_price, final_proof)
+      select u.trace_id, u.txn_time, u.agent_id, u.client_order_id, 'ORPHAN', 'Orphan', u.action, u.asset, u.quantity,
+        u.notional, u.notional_currency, u.reasoning_hash, u.sealed, 'UNAUTHORIZED', u.exchange_tx_id, u.execution_time,
+        u.asset, u.quantity, u.action, u.execution_price, u.final_proof
+      from created u order by u.ord
+    ), queued as (
+      insert into log_queue (trace_id, agent_id, kind, data)
+      select u.trace_id, u.agent_id, l.kind, l.data
+      from created u cross join lateral (values (0, 'reasoning_hash', log_leaf(u.reasoning_hash)), (1, 'final_proof', log_leaf(u.final_proof))) as l(step, kind, data)
+      where l.data is not null
+      order by u.ord, l.step
+    )
+    select exchange_tx_id from claimed`;
+  return new Set(claimed.map((r) => r.exchange_tx_id));
 }
 
 /** The orphans recorded before for these exchange_tx_ids. */
@@ -50,29 +84,6 @@ export async function knownOrphans(tx: Sql, exchangeTxIds: string[]): Promise<Kn
   if (exchangeTxIds.length === 0) return [];
   return tx<KnownExecution[]>`
     select exchange_tx_id, trace_id, agent_id from orphan_executions where exchange_tx_id = any(${exchangeTxIds}::text[])`;
-}
-
-/** Inserts the ORPHAN traces (status ORPHAN, verification_status Orphan), bound to their execution. */
-export async function insertOrphanTraces(tx: Sql, orphans: SealedOrphan[]): Promise<void> {
-  if (orphans.length === 0) return;
-  // One parameter, the rows as JSON text (JSON.stringify escapes the sealed texts natively, far faster than an
-  // array literal's escaping): one prepared statement for any batch.
-  const rows = JSON.stringify(orphans.map((o) => ({
-    trace_id: o.trace_id, txn_time: o.txn_time.toISOString(), agent_id: o.execution.agent_id, client_order_id: o.client_order_id ?? '',
-    action: o.execution.side, asset: o.execution.asset, quantity: o.execution.quantity, notional: o.notional, notional_currency: o.notional_currency,
-    reasoning_hash: o.reasoning_hash, sealed: o.sealed, exchange_tx_id: o.execution.exchange_tx_id, execution_time: o.execution_time.toISOString(),
-    execution_price: o.execution.price, final_proof: o.final_proof,
-  })));
-  await tx`
-    insert into traces (trace_id, txn_time, agent_id, client_order_id, status, verification_status, action, asset, quantity,
-      notional, notional_currency, reasoning_hash, sealed, policy_result, exchange_tx_id, execution_time,
-      executed_asset, executed_quantity, executed_side, execution_price, final_proof)
-    select u.trace_id, u.txn_time, u.agent_id, u.client_order_id, 'ORPHAN', 'Orphan', u.action, u.asset, u.quantity,
-      u.notional, u.notional_currency, u.reasoning_hash, u.sealed, 'UNAUTHORIZED', u.exchange_tx_id, u.execution_time,
-      u.asset, u.quantity, u.action, u.execution_price, u.final_proof
-    from json_to_recordset(${rows}::text::json) as u(trace_id uuid, txn_time timestamptz, agent_id uuid, client_order_id text, action text,
-      asset text, quantity float8, notional float8, notional_currency text, reasoning_hash text, sealed text, exchange_tx_id text,
-      execution_time timestamptz, execution_price float8, final_proof text)`;
 }
 
 /**

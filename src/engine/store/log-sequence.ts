@@ -14,6 +14,7 @@
  */
 import type { Sql } from 'postgres';
 import { ADVISORY_LOCKS } from '../../store/advisory-lock.js';
+import { CUSTOM_PLANS } from '../../store/custom-plans.js';
 import { appendLeaves, frontierOf, type StoredNode } from '../log/append.js';
 import { leafHash, toHex } from '../log/hashing.js';
 import { signTreeHead, type SignedTreeHead } from '../log/tree-head.js';
@@ -48,7 +49,11 @@ export async function sequenceOnce(sql: Sql, key: LogKey, nowMs: number, limit =
   const [waiting] = await sql<Array<{ any: boolean }>>`select exists (select 1 from log_queue) as any`;
   if (!waiting?.any) return { status: 'idle', appended: 0, dropped: 0, head: null };
   return sql.begin(async (tx) => {
-    const [lock] = await tx<Array<{ locked: boolean }>>`select pg_try_advisory_xact_lock(${ADVISORY_LOCKS.transparencyLog}) as locked`;
+    // Each statement planned for its own values (CUSTOM_PLANS), sent with the lock: one round trip.
+    const [, [lock]] = await Promise.all([
+      tx.unsafe(CUSTOM_PLANS),
+      tx<Array<{ locked: boolean }>>`select pg_try_advisory_xact_lock(${ADVISORY_LOCKS.transparencyLog}) as locked`,
+    ]);
     if (!lock?.locked) return { status: 'busy', appended: 0, dropped: 0, head: null };
     const [state] = await tx<Array<{ tree_size: number; last_timestamp_ms: number }>>`select tree_size, last_timestamp_ms from log_state for update`;
     if (!state) throw new Error('log_state has no row: migration 0013 did not run');

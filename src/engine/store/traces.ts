@@ -83,6 +83,11 @@ export async function insertTraces(sql: Sql, writes: readonly SealWrite[]): Prom
              reasoning_hash, sealed, regulatory, decode(regulatory_salt, 'hex'), decode(regulatory_enc, 'hex'), policy_result
       from gate where trace_id in (select trace_id from idem) order by ord
       returning trace_id
+    ), queued as (
+      -- The transparency log's leaf of each trace sealed here (migration 0023), in the order sealed.
+      insert into log_queue (trace_id, agent_id, kind, data)
+      select g.trace_id, g.agent_id, 'reasoning_hash', log_leaf(g.reasoning_hash)
+      from gate g where g.trace_id in (select trace_id from ins) and log_leaf(g.reasoning_hash) is not null order by g.ord
     )
     select i.ord,
            (i.seq is null or i.agent_id in (select agent_id from mark)) as marked,
@@ -275,7 +280,10 @@ export async function applyBinds(sql: Sql, writes: readonly BindWrite[]): Promis
       executed_side: u.executed_side, execution_price: u.execution_price, divergence_reason: u.divergence_reason, final_proof: u.final_proof,
     }));
     const times = group.map((w) => w.txn_time.getTime());
+    // The final proof of each trace bound here is queued for the transparency log in the same statement
+    // (migration 0023); the update's condition (final_proof is null) makes it the trace's first.
     const bound = await sql.unsafe<Array<BindRow & { ord: number }>>(`
+      with upd as (
       update ${tableName(part)} t set
         status = u.status, verification_status = u.verification_status, exchange_tx_id = u.exchange_tx_id,
         execution_status = u.execution_status, execution_time = u.execution_time, executed_asset = u.executed_asset,
@@ -288,7 +296,12 @@ export async function applyBinds(sql: Sql, writes: readonly BindWrite[]): Promis
       where t.txn_time >= $2 and t.txn_time <= $3 and t.trace_id = any($4::uuid[])
         and t.trace_id = u.trace_id and t.txn_time = u.txn_time and t.final_proof is null
         and t.status = u.seen_status and t.verification_status = u.seen_verification
-      returning u.ord, ${BIND_COLUMNS.split(', ').map((c) => `t.${c}`).join(', ')}`,
+      returning u.ord, ${BIND_COLUMNS.split(', ').map((c) => `t.${c}`).join(', ')}
+      ), queued as (
+        insert into log_queue (trace_id, agent_id, kind, data)
+        select trace_id, agent_id, 'final_proof', log_leaf(final_proof) from upd where log_leaf(final_proof) is not null order by ord
+      )
+      select * from upd`,
     [sql.json(rows as never), new Date(Math.min(...times)).toISOString(), new Date(Math.max(...times)).toISOString(), group.map((w) => w.trace_id)] as never[]);
     for (const { ord, ...row } of bound) out[indexes[ord] as number] = row as BindRow;
   }));

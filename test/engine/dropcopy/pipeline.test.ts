@@ -3,7 +3,8 @@
  * stops at a gap; a failed batch stops it with nothing more applied and the watermark below every message not
  * applied; an instance whose epoch moved is fenced out while another holds the session, on two connections at
  * once; 10,000 fills are each applied once; and applying everything again from the persisted watermark after the
- * connection was killed inside a batch's transaction, mid-stream, applies each ExecID exactly once.
+ * connection was killed inside a batch's transaction, mid-stream, applies each ExecID exactly once; a message
+ * lingers for others to share its batch, but never when a batch is full, flushed or stopped.
  */
 import { randomUUID } from 'node:crypto';
 import type postgres from 'postgres';
@@ -60,7 +61,7 @@ const fresh = async (): Promise<void> => {
 };
 
 beforeAll(async () => {
-  h = await engineHarness({ max: 12 });
+  h = await engineHarness({ max: 16 });
   sql = h.store.sql;
 });
 afterAll(async () => {
@@ -245,6 +246,36 @@ describe('the drop-copy pipeline', () => {
     expect(twice).toHaveLength(0);
     expect((await sessionState(sql)).next_target_seq).toBe(N + 1);
     await second.pipeline.stop();
+  });
+
+  it('lets a message wait up to lingerMs for others to share its batch, but starts a full batch, a flush and a stop at once', async () => {
+    await fresh();
+    let batches = 0;
+    const policy = () => {
+      batches += 1;
+      return h.ctx.policy;
+    };
+    // Two socket reads 50 ms apart within a linger of 2 s: one batch.
+    const lingering = await start(1, { lingerMs: 2000, policy });
+    lingering.pipeline.fill(fillOf(1, `L-${randomUUID()}`, agentId));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    lingering.pipeline.fill(fillOf(2, `L-${randomUUID()}`, agentId));
+    await until('the two fills to be committed', async () => (await sessionState(sql)).next_target_seq === 3);
+    expect(batches).toBe(1);
+    // A full batch (maxBatch 2) does not wait for a linger of a minute, nor does a flush; stop commits what it took.
+    await lingering.pipeline.stop();
+    const full = await start(1, { lingerMs: 60_000, maxBatch: 2, policy });
+    full.pipeline.fill(fillOf(3, `L-${randomUUID()}`, agentId));
+    full.pipeline.fill(fillOf(4, `L-${randomUUID()}`, agentId));
+    await until('the full batch to be committed', async () => (await sessionState(sql)).next_target_seq === 5);
+    expect(batches).toBe(2);
+    full.pipeline.fill(fillOf(5, `L-${randomUUID()}`, agentId));
+    await full.pipeline.flush();
+    expect((await sessionState(sql)).next_target_seq).toBe(6);
+    full.pipeline.fill(fillOf(6, `L-${randomUUID()}`, agentId));
+    await full.pipeline.stop();
+    expect((await sessionState(sql)).next_target_seq).toBe(7);
+    expect(batches).toBe(4);
   });
 
   it('leaves an audit chain that verifies', async () => {
