@@ -29,7 +29,11 @@
  *    stated rate costs, not that a drop copy is free. The default rate, 250 fills/s sustained (900,000 fills an
  *    hour), is a heavy hour of one firm's drop-copy session; run it with --stream-rate 1000 to see the cost of a
  *    stream four times that. The delays of the steady stream's fills are reported too.
- * 5. Prints the figures against the targets (information, never a failure) and writes them to
+ * 5. The steady stream alone (no authorize) for --seconds, after as long idle: the CPU of the engine server and of
+ *    PostgreSQL per fill (bench/support/proc.ts), net of what they use idle. The authorize comparison's loss is
+ *    made of it (at saturation a stream of r fills/s takes about r x that of the cores' time each second), without
+ *    the comparison's noise.
+ * 6. Prints the figures against the targets (information, never a failure) and writes them to
  *    bench/results/dropcopy-latest.json.
  *
  * Fails (exit 1) only when it is not measuring what it says: a fill not reconciled, or more than 1 % of the
@@ -53,6 +57,7 @@ import { startServerProcess, type ServerProcess } from '../test/reliability/supp
 import { removeTempDirs } from '../test/reliability/support/temp.js';
 import { openBenchDatabase, type BenchDatabase } from './support/pg.js';
 import { runLoad, type ConnectionPlan, type LoadResult, type LoadSpec } from './support/load.js';
+import { cpuSnapshot } from './support/proc.js';
 import { resultPath, writeResult } from './support/result-file.js';
 
 const TARGET_FILLS_PER_S = 2000;
@@ -249,6 +254,35 @@ function checkErrors(r: LoadResult, what: string): void {
   }
 }
 
+/**
+ * CPU of the engine server and of PostgreSQL per fill of a steady stream alone (no authorize), from /proc: from the
+ * stream's start until its fills are committed and their leaves sequenced, net of what the same processes use idle
+ * for as long (the server's timers, the sequencer's ticks). What the authorize comparison's loss is made of,
+ * without its noise: at saturation, a stream of r fills/s takes about r x (server + PostgreSQL) ms of the cores'
+ * time each second. Null where /proc cannot be read.
+ */
+async function streamCpu(sql: Sql, peer: ExchangePeer, agent: Agent, serverPid: number, postmasterPid: number | null, rate: number, seconds: number): Promise<{ fills: number; server_ms: number | null; postgres_ms: number | null }> {
+  await waitQuiet(sql, 600_000);
+  const idleFrom = cpuSnapshot(serverPid, postmasterPid);
+  const idleStarted = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const idleTo = cpuSnapshot(serverPid, postmasterPid);
+  const idleSeconds = (performance.now() - idleStarted) / 1000;
+  const started = performance.now();
+  const stream = await withStream(peer, agent, rate, () => new Promise((resolve) => setTimeout(resolve, seconds * 1000)));
+  await waitForFills(sql, stream.prefix, stream.sent, 600_000);
+  await waitQuiet(sql, 600_000);
+  const to = cpuSnapshot(serverPid, postmasterPid);
+  const scale = (performance.now() - started) / 1000 / idleSeconds;
+  const net = (a: number | null, b: number | null, ia: number | null, ib: number | null): number | null =>
+    a === null || b === null || ia === null || ib === null ? null : (((b - a) - (ib - ia) * scale) * 1000) / stream.sent;
+  return {
+    fills: stream.sent,
+    server_ms: net(idleTo.server, to.server, idleFrom.server, idleTo.server),
+    postgres_ms: net(idleTo.postgres, to.postgres, idleFrom.postgres, idleTo.postgres),
+  };
+}
+
 /** A steady stream of `rate` fills/s from the exchange while `during` runs; returns the fills sent. */
 async function withStream<T>(peer: ExchangePeer, agent: Agent, rate: number, during: () => Promise<T>): Promise<{ result: T; sent: number; prefix: string }> {
   const prefix = `STREAM-${randomUUID().slice(0, 8)}-`;
@@ -325,6 +359,8 @@ async function main(): Promise<void> {
       streamed = b;
       log(`round ${round}: ${Math.round(a.rps)} req/s without, ${Math.round(b.result.rps)} with`);
     }
+    log(`the steady stream alone: the CPU it costs, ${opt.seconds} s idle then ${opt.seconds} s of ${opt.streamRate} fills/s`);
+    const cpu = await streamCpu(sql, peer, fillAgent, server.pid, db.postmasterPid, opt.streamRate, opt.seconds);
     const alone = meanLoad(alones);
     // The stream's delays: those of the last round's fills.
     const stream = await fillRows(sql, peerDir, streamed.prefix);
@@ -340,7 +376,9 @@ async function main(): Promise<void> {
         without_stream: { rps: alone.rps, p50_ms: alone.latency.p50, p99_ms: alone.latency.p99 },
         with_stream: { rps: withRps, p50_ms: streamedResult.latency.p50, p99_ms: streamedResult.latency.p99, stream_fills: stream.n, stream_fills_per_s: stream.n / opt.seconds, stream_delay_ms: stream.delay_ms },
         loss_pct: lossPct,
+        rounds: alones.map((a, i) => ({ without_rps: a.rps, with_rps: withs[i]?.rps })),
       },
+      stream_cpu_ms_per_fill: cpu,
       targets: {
         fills_per_s: { target: `>= ${TARGET_FILLS_PER_S}`, met: fills.fills_per_s >= TARGET_FILLS_PER_S },
         delay_p99_ms: { target: `< ${TARGET_DELAY_P99_MS}`, met: fills.delay_ms.receipt.p99 < TARGET_DELAY_P99_MS },
@@ -357,6 +395,7 @@ async function main(): Promise<void> {
       ['SendingTime (52) -> ORPHAN p50 / p99 ms (burst)', `${f(fills.delay_ms.sending.p50)} / ${f(fills.delay_ms.sending.p99)}`, '', 'information', ''],
       ['receipt -> ORPHAN p50 / p99 ms (steady stream)', `${f(stream.delay_ms.receipt.p50)} / ${f(stream.delay_ms.receipt.p99)}`, '', `p99 < ${f(TARGET_DELAY_P99_MS)}`, met(figures.targets.stream_delay_p99_ms.met)],
       ['SendingTime (52) -> ORPHAN p50 / p99 ms (steady stream)', `${f(stream.delay_ms.sending.p50)} / ${f(stream.delay_ms.sending.p99)}`, '', 'information', ''],
+      ['CPU ms per fill, stream alone: engine / PostgreSQL', cpu.server_ms === null || cpu.postgres_ms === null ? 'unreadable' : `${f(cpu.server_ms, 2)} / ${f(cpu.postgres_ms, 2)}`, '', 'information', ''],
       ['authorize req/s with the stream', `${f(withRps)} (${f(stream.n / opt.seconds)} fills/s)`, `${f(alone.rps)} without`, `within ${TARGET_AUTHORIZE_PCT} %`, `${met(figures.targets.authorize_loss_pct.met)} (${f(lossPct, 1)} %)`],
     ];
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));

@@ -21,7 +21,7 @@ import type postgres from 'postgres';
 import type { Sql } from 'postgres';
 import { sha256Hex } from '../../crypto/hash.js';
 import { transactionOn } from '../../store/advisory-lock.js';
-import { CUSTOM_PLANS } from '../../store/custom-plans.js';
+import { CUSTOM_PLANS_OFF, CUSTOM_PLANS_ON } from '../../store/custom-plans.js';
 import { appendAuditMany, type AuditInput } from '../audit/append.js';
 import type { Policy } from '../policy/policy.js';
 import { sealOrphan } from '../reconcile/orphan.js';
@@ -85,16 +85,17 @@ async function applyIn(tx: Sql, batch: DropCopyBatch): Promise<AppliedBatch> {
   // of one connection that are pending at once; they run in the order sent): a batch waits for the server, and
   // for its turn on the event loop, once per round trip. First the fenced update with the two reads the
   // reconciliation needs (reads only: if the fence fails, the transaction rolls back), each planned for its own
-  // values (CUSTOM_PLANS).
+  // values (store/custom-plans.ts).
   const ids = [...new Set(batch.fills.map((f) => f.execution.exchange_tx_id))];
   const [, fenced, recorded, bound] = await Promise.all([
-    tx.unsafe(CUSTOM_PLANS),
+    tx.unsafe(CUSTOM_PLANS_ON),
     tx`
       update dropcopy_sessions
       set next_target_seq = ${batch.watermark}, last_inbound_at = greatest(last_inbound_at, ${batch.lastInboundAt}::timestamptz), updated_at = now()
       where session_key = ${batch.sessionKey} and epoch = ${batch.epoch}`,
     recordedExecIds(tx, ids),
     boundTraces(tx, ids),
+    tx.unsafe(CUSTOM_PLANS_OFF),
   ]);
   if (fenced.count === 0) throw new DropCopyFencedError(batch.sessionKey, batch.epoch);
 
@@ -177,7 +178,10 @@ async function reconcileFills(tx: Sql, batch: DropCopyBatch, recorded: Set<strin
   const claimed = await recordOrphans(tx, orphans);
   for (const o of orphans) if (claimed.has(o.execution.exchange_tx_id)) traceOf.set(o.execution.exchange_tx_id, { outcome: 'orphan', trace_id: o.trace_id });
   const earlier = orphans.filter((o) => !claimed.has(o.execution.exchange_tx_id)).map((o) => o.execution.exchange_tx_id);
-  for (const k of await knownOrphans(tx, earlier)) traceOf.set(k.exchange_tx_id, { outcome: 'already_known', trace_id: k.trace_id });
+  if (earlier.length > 0) {
+    const [, known] = await Promise.all([tx.unsafe(CUSTOM_PLANS_ON), knownOrphans(tx, earlier), tx.unsafe(CUSTOM_PLANS_OFF)]);
+    for (const k of known) traceOf.set(k.exchange_tx_id, { outcome: 'already_known', trace_id: k.trace_id });
+  }
 
   const applied = new Set<string>();
   return batch.fills.map((fill) => {
