@@ -9,7 +9,7 @@
  * (pipeline/hmm/screen-thread.ts), same numbers, about a third less time.
  */
 import type { Worker } from 'node:worker_threads';
-import { startModuleWorker } from '../worker-start.js';
+import { startModuleWorker } from '../../src/worker-start.js';
 import { TradesealError, isErrorCode } from '../../src/errors.js';
 import { NotEnoughHistory, ResumeMismatch, type FrameLike, type RefitProgress, type ResumePoint, type WalkForwardOptions, type WalkForwardResult } from './walk-forward.js';
 

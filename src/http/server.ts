@@ -168,12 +168,19 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
       stopSingletons = startSingletons(store.sql, config, singletons);
       tell(true);
     }
-    // The FIX drop copy: every server with the engine stands, the holder of its own lock runs it (runner.ts);
-    // jspurefix is loaded only here, when a session is configured.
+    // The FIX drop copy: every server with the engine stands, the holder of its own lock runs it (runner.ts), on
+    // a thread of its own with a PostgreSQL server (thread.ts); jspurefix is loaded only when a session is configured.
     if (config.dropCopy && services.includes('engine')) {
-      const { startDropCopyRunner } = await import('../engine/dropcopy/runner.js');
-      const runner = startDropCopyRunner({ sql: store.sql, config, log, metrics, ...(options.leaderRetryMs ? { retryMs: options.leaderRetryMs } : {}) });
-      stopDropCopy = () => runner.stop();
+      const retry = options.leaderRetryMs ? { retryMs: options.leaderRetryMs } : {};
+      if (store.kind === 'postgres') {
+        const { startDropCopyThread } = await import('../engine/dropcopy/thread.js');
+        const runner = startDropCopyThread({ url: store.url, config, log, metrics, ...retry });
+        stopDropCopy = () => runner.stop();
+      } else {
+        const { startDropCopyRunner } = await import('../engine/dropcopy/runner.js');
+        const runner = startDropCopyRunner({ sql: store.sql, config, log, metrics, ...retry });
+        stopDropCopy = () => runner.stop();
+      }
     }
     let closed = false;
     const running = app;

@@ -50,6 +50,8 @@ export interface ConnectOptions {
    * default none. Long work opts out on its own connection (`withoutStatementTimeout`). PGlite ignores it.
    */
   statementTimeoutMs?: number;
+  /** The sessions' `application_name` in `pg_stat_activity`; default `tradeseal`. */
+  applicationName?: string;
 }
 
 /** The longest pause before the pool tries a closed connection again, in seconds (see `reconnectDelay`). */
@@ -87,7 +89,7 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
     backoff: reconnectDelay,
     ...(options.connectTimeoutMs === undefined ? {} : { connect_timeout: options.connectTimeoutMs / 1000 }),
     connection: {
-      application_name: 'tradeseal',
+      application_name: options.applicationName ?? 'tradeseal',
       ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs }),
     },
     types: { int8 },

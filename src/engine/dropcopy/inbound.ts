@@ -6,7 +6,7 @@
  * advisory lock.
  */
 import type postgres from 'postgres';
-import type { ServerMetrics } from '../../http/metrics.js';
+import type { DropCopyMetrics } from './metrics.js';
 import type { Policy } from '../policy/policy.js';
 import type { DropCopyExecution } from '../reconcile/schema.js';
 
@@ -73,7 +73,7 @@ export interface DropCopyPipelineOptions {
   now: () => Date;
   /** Audit actor: `fix:<session_key>`. */
   actor: string;
-  metrics?: ServerMetrics;
+  metrics?: DropCopyMetrics;
   log: { warn(obj: unknown, msg?: string): void; error(obj: unknown, msg?: string): void };
   /** Fenced out (epoch moved) or the store failed: the session must stop at once. */
   onFatal: (err: unknown) => void;

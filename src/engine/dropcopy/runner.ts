@@ -27,7 +27,7 @@ import tls from 'node:tls';
 import type postgres from 'postgres';
 import type { IJsFixConfig, ISessionDescription, JsFixLoggerFactory } from 'jspurefix';
 import type { Config, DropCopyConfig } from '../../config.js';
-import type { ServerMetrics } from '../../http/metrics.js';
+import type { DropCopyMetrics } from './metrics.js';
 import { ADVISORY_LOCKS, tryAdvisoryLock } from '../../store/advisory-lock.js';
 import type { Sql } from '../../store/driver.js';
 import { LEADER_RETRY_MS } from '../../store/leader.js';
@@ -64,7 +64,7 @@ export interface DropCopyRunnerOptions {
   sql: Sql;
   config: Config;
   log: RunnerLog;
-  metrics?: ServerMetrics;
+  metrics?: DropCopyMetrics;
   /** How often a process not holding the session tries to take it (tests shorten it). */
   retryMs?: number;
   now?: () => Date;

@@ -1,7 +1,8 @@
 /**
- * Starts a worker thread on a module of the pipeline, compiled or from source: from the TypeScript sources
- * (tests, `bin/dev.js`) the thread registers tsx before importing its entry; from the build it imports the
- * compiled entry directly. `entry` is the module's path relative to `from` (the caller's `import.meta.url`),
+ * Starts a worker thread on a module of tradeseal (the pipeline's model stage, the FIX drop-copy session),
+ * compiled or from source: from the TypeScript sources (tests, `bin/dev.js`) the thread registers tsx before
+ * importing its entry (a loader registered in this thread does not reach a new one); from the build it imports
+ * the compiled entry directly. `entry` is the module's path relative to `from` (the caller's `import.meta.url`),
  * without its extension.
  */
 import { createRequire } from 'node:module';
