@@ -20,7 +20,6 @@ import { newTraceId } from '../trace/id.js';
 import type { Sql } from 'postgres';
 import { hashJson } from '../../crypto/hash.js';
 import { validationError, type FieldError } from '../../errors.js';
-import { CUSTOM_PLANS_ON } from '../../store/custom-plans.js';
 import { withTransaction } from '../../store/transaction.js';
 import { appendAudit } from '../audit/append.js';
 import type { Policy } from '../policy/policy.js';
@@ -110,9 +109,6 @@ export async function reconcile(sql: Sql, req: ReconcileRequest, options: Reconc
   const dropCopyHash = hashJson(executions);
   return withTransaction(sql, async (transaction) => {
     const tx = transaction as unknown as Sql;
-    // Lookups by lists of hundreds of exchange_tx_ids, each planned for its own list (store/custom-plans.ts): the
-    // whole transaction, which is an operator's, not a hot path.
-    await tx.unsafe(CUSTOM_PLANS_ON);
     const matched: KnownExecution[] = [];
     const created: KnownExecution[] = [];
     const known: KnownExecution[] = [];

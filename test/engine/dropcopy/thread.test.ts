@@ -53,6 +53,13 @@ async function outcomes(ids: string[]): Promise<string[]> {
 const counter = async (name: 'dropCopyFills', outcome: string): Promise<number> =>
   (await metrics[name].get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
 
+/** Holders of the session's lock in this database (pg_locks is the cluster's: other tests' databases run sessions of their own). */
+async function sessionLocks(): Promise<number> {
+  const [row] = await store.sql<Array<{ n: number }>>`select count(*)::int as n from pg_locks where locktype = 'advisory' and granted
+    and database = (select oid from pg_database where datname = current_database()) and ((classid::bigint << 32) | objid::bigint) = ${ADVISORY_LOCKS.dropCopySession}`;
+  return row!.n;
+}
+
 beforeAll(async () => {
   store = await testStore();
   port = await freePort();
@@ -100,14 +107,14 @@ describe('the FIX drop-copy session on its own thread', () => {
 
   it('stops: logs out, records the session stopped, gives the lock up and ends its thread', async () => {
     const last = workers[workers.length - 1]!;
+    expect(await sessionLocks()).toBe(1);
     const exited = new Promise<number>((resolve) => last.once('exit', resolve));
     await runner.stop();
     await exited;
     expect(runner.holding).toBe(false);
     const [session] = await store.sql<Array<{ state: string }>>`select state from dropcopy_sessions where session_key = ${SESSION}`;
     expect(session!.state).toBe('stopped');
-    const locks = await store.sql`select 1 from pg_locks where locktype = 'advisory' and ((classid::bigint << 32) | objid::bigint) = ${ADVISORY_LOCKS.dropCopySession}`;
-    expect(locks).toHaveLength(0);
+    expect(await sessionLocks()).toBe(0);
     expect(logged.filter((l) => l.level === 'error' && /did not stop/.test(l.msg))).toEqual([]);
   }, 60_000);
 });

@@ -18,6 +18,8 @@ describe('trace ids', () => {
       expect(id.slice(24)).toBe(at.toString(16).padStart(12, '0'));
       expect(traceTimeOf(id)?.getTime()).toBe(at);
     }
+    // The variant digit carries two random bits, as in a version-4 UUID: all four values occur.
+    expect(new Set(ids.map((id) => id[19])).size).toBe(4);
     // Upper case reads the same; the extremes of the 48-bit range round-trip.
     expect(traceTimeOf(ids[0]!.toUpperCase())?.getTime()).toBe(at);
     expect(traceTimeOf(newTraceId(0))?.getTime()).toBe(0);
