@@ -81,7 +81,7 @@ export interface DropCopyPipelineOptions {
   maxBatch?: number;
   /**
    * How long a message may wait for others to share its batch when fewer than `maxBatch` are queued, in ms
-   * (default DEFAULT_LINGER_MS, 100; 0: a batch starts at the next turn of the event loop).
+   * (default DEFAULT_LINGER_MS, 250; 0: a batch starts at the next turn of the event loop).
    */
   lingerMs?: number;
 }

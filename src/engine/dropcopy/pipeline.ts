@@ -4,7 +4,7 @@
  *
  * Natural batching: while one batch commits, the next accumulates (up to `maxBatch`, default 500), so a burst
  * costs one commit per few hundred fills (one commit per fill waits for an fsync each, a few hundred a second at
- * best). When nothing is being committed, a message waits at most `lingerMs` (default 100 ms) for others to share
+ * best). When nothing is being committed, a message waits at most `lingerMs` (default 250 ms) for others to share
  * its batch: an exchange's fills come in clusters split across socket reads, and a batch's fixed cost (its
  * transaction, its round trips, its commit) was measured at about 1.7 ms of the engine's CPU, as much as a
  * dozen fills. A full batch, a flush or a stop starts at once.
@@ -24,7 +24,7 @@ import type { DropCopyPipeline, DropCopyPipelineOptions, InboundFill, InboundRej
 import { InboundWatermark } from './watermark.js';
 
 export const DEFAULT_MAX_BATCH = 500;
-export const DEFAULT_LINGER_MS = 100;
+export const DEFAULT_LINGER_MS = 250;
 
 type Queued = ({ kind: 'fill'; fill: InboundFill } | { kind: 'reject'; reject: InboundReject }) & Mark;
 
