@@ -24,6 +24,8 @@ export class TokenCache {
   private trustedUntil = 0;
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | null = null;
+  /** The read that follows the one under way, for callers who came during it. */
+  private queued: Promise<void> | null = null;
   /** Counts the clears, so that a lookup begun before one does not put back what it dropped. */
   private generation = 0;
 
@@ -45,9 +47,20 @@ export class TokenCache {
     this.timer = undefined;
   }
 
-  /** Reads the revocation watermark; drops every entry when it moved. Concurrent callers share one read. */
+  /**
+   * Reads the revocation watermark; drops every entry when it moved. What was committed before the call is seen
+   * once it resolves: a read already under way may have begun before, so a caller then waits for the next read,
+   * begun after it; callers meanwhile share that one.
+   */
   poll(): Promise<void> {
-    this.polling ??= (async () => {
+    if (this.polling !== null) {
+      this.queued ??= this.polling.catch(() => undefined).then(() => {
+        this.queued = null;
+        return this.poll();
+      });
+      return this.queued;
+    }
+    this.polling = (async () => {
       const started = this.now();
       try {
         const mark = await revocationWatermark(this.sql);

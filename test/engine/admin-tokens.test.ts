@@ -204,6 +204,52 @@ describe('token cache across instances', () => {
 });
 
 describe('token cache', () => {
+  it('sees on poll() a revocation committed before the call, even while a read begun earlier is under way', async () => {
+    // Token lookups (`unsafe`) are counted; the watermark reads (tagged templates) pass through, except the first
+    // one after `hold`: its answer is kept until `release`, as if it were slow.
+    let lookups = 0;
+    let hold = false;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let answered!: () => void;
+    const readAnswered = new Promise<void>((resolve) => (answered = resolve));
+    const sql = new Proxy(h.store.sql, {
+      get: (target, prop, receiver) => (prop === 'unsafe' ? (...args: unknown[]) => { lookups++; return (target.unsafe as (...a: unknown[]) => unknown)(...args); } : Reflect.get(target, prop, receiver)),
+      apply: (target, self, args) => {
+        if (!hold) return Reflect.apply(target, self, args);
+        hold = false;
+        const result = Reflect.apply(target, self, args) as Promise<unknown>;
+        return (async () => {
+          const rows = await result;
+          answered();
+          await held;
+          return rows;
+        })();
+      },
+    }) as Sql;
+    const cache = new TokenCache(sql, 60_000);
+    await cache.start();
+    try {
+      const kept = await issueToken(h.store.sql, { client_name: 'kept-early-read' });
+      const other = await issueToken(h.store.sql, { client_name: 'other-early-read' });
+      expect((await cache.find(kept.token))?.token_id).toBe(kept.token_id);
+      expect(lookups).toBe(1);
+      hold = true;
+      const early = cache.poll();
+      // That read has its answer (the watermark before the revocation) and is still under way.
+      await readAnswered;
+      await h.store.sql`update engine_tokens set revoked_at = now() where token_id = ${other.token_id}`;
+      const after = cache.poll();
+      release();
+      await Promise.all([early, after]);
+      // The call made after the revocation waited for a read of its own, which dropped the entries.
+      expect((await cache.find(kept.token))?.token_id).toBe(kept.token_id);
+      expect(lookups).toBe(2);
+    } finally {
+      cache.stop();
+    }
+  });
+
   it('keeps a token without a store lookup while no token is revoked, and drops every entry when one is', async () => {
     // Counts the token lookups (postgres.js `unsafe`) the cache makes; the watermark read is a tagged template.
     let lookups = 0;

@@ -85,19 +85,21 @@ async function applyIn(tx: Sql, batch: DropCopyBatch): Promise<AppliedBatch> {
   // for its turn on the event loop, once per round trip. First the fenced update with the two reads the
   // reconciliation needs (reads only: if the fence fails, the transaction rolls back).
   const ids = [...new Set(batch.fills.map((f) => f.execution.exchange_tx_id))];
-  const [fenced, recorded, bound] = await Promise.all([
+  const [fenced, recorded, bound, refusedBefore] = await Promise.all([
     tx`
       update dropcopy_sessions
       set next_target_seq = ${batch.watermark}, last_inbound_at = greatest(last_inbound_at, ${batch.lastInboundAt}::timestamptz), updated_at = now()
       where session_key = ${batch.sessionKey} and epoch = ${batch.epoch}`,
     recordedExecIds(tx, ids),
     boundTraces(tx, ids),
+    rejectsRecorded(tx, batch.sessionKey, batch.rejects),
   ]);
   if (fenced.count === 0) throw new DropCopyFencedError(batch.sessionKey, batch.epoch);
+  const rejects = freshRejects(batch.rejects, refusedBefore);
 
   const fills = await reconcileFills(tx, batch, recorded, bound);
   const fresh = fills.filter((f) => f.applied.outcome !== 'duplicate');
-  const rejectIds = batch.rejects.map(() => randomUUID());
+  const rejectIds = rejects.map(() => randomUUID());
   const audit: AuditInput[] = [
     ...fresh.map(({ fill, applied }): AuditInput => ({
       actor: batch.actor, action: 'dropcopy.fill', target_id: applied.trace_id,
@@ -106,7 +108,7 @@ async function applyIn(tx: Sql, batch: DropCopyBatch): Promise<AppliedBatch> {
         asset: fill.execution.asset, side: fill.execution.side, quantity: fill.execution.quantity, price: fill.execution.price,
       },
     })),
-    ...batch.rejects.map((r, i): AuditInput => ({
+    ...rejects.map((r, i): AuditInput => ({
       actor: batch.actor, action: 'dropcopy.reject', target_id: null,
       details: {
         session: batch.sessionKey, reject_id: rejectIds[i], seq: r.seq, msg_type: r.msgType, answer: r.answer,
@@ -117,8 +119,8 @@ async function applyIn(tx: Sql, batch: DropCopyBatch): Promise<AppliedBatch> {
   // The executions' rows, sent together with the audit append's lock and its read of the chain's head.
   const [, entries] = await Promise.all([insertExecutions(tx, batch, fresh), appendAuditMany(tx, audit)]);
   const rejectEntries = entries.slice(fresh.length);
-  if (batch.rejects.length > 0) {
-    const rows = batch.rejects.map((r, i) => ({
+  if (rejects.length > 0) {
+    const rows = rejects.map((r, i) => ({
       id: rejectIds[i], session_key: batch.sessionKey, seq: r.seq, msg_type: r.msgType, received_at: r.receivedAt, answer: r.answer,
       reason_code: r.reasonCode, ref_tag: r.refTag, reason: r.reason, raw: r.raw, audit_entry_id: rejectEntries[i]?.id,
     }));
@@ -126,8 +128,43 @@ async function applyIn(tx: Sql, batch: DropCopyBatch): Promise<AppliedBatch> {
   }
   return {
     fills: fills.map((f) => f.applied),
-    rejects: batch.rejects.map((r, i) => ({ id: rejectIds[i] as string, answer: r.answer, audit_entry_id: rejectEntries[i]?.id as string })),
+    rejects: rejects.map((r, i) => ({ id: rejectIds[i] as string, answer: r.answer, audit_entry_id: rejectEntries[i]?.id as string })),
   };
+}
+
+/**
+ * A refused message comes again when the exchange resends it (PossDupFlag 43=Y) after a gap: it is answered again,
+ * but recorded and audited once. The rows already recorded for the resends' seqnums are read (the resends only:
+ * an ordinary message's seqnum is new), and a resend is a repeat when one of them holds the same message: the same
+ * fields apart from those a resend changes (its header's sending time, the flags, the length and the checksum).
+ */
+async function rejectsRecorded(tx: Sql, sessionKey: string, rejects: InboundReject[]): Promise<Array<{ seq: number; raw: string }>> {
+  const seqs = [...new Set(rejects.flatMap((r) => (r.possDup === true && r.seq !== null ? [r.seq] : [])))];
+  if (seqs.length === 0) return [];
+  return tx<Array<{ seq: number; raw: string }>>`
+    select r.seq, r.raw from unnest(${seqs}::int[]) as u(seq)
+    cross join lateral (select seq, raw from dropcopy_rejects where session_key = ${sessionKey} and seq = u.seq offset 0) r`;
+}
+
+/** Tags a resend changes: BeginString's neighbours BodyLength and CheckSum, SendingTime, OrigSendingTime, PossDupFlag, PossResend. */
+const RESEND_TAGS = new Set(['9', '10', '52', '122', '43', '97']);
+
+/** A message's fields without those a resend changes, as one text to compare. */
+function resendKey(seq: number | null, raw: string): string {
+  return `${seq}|${raw.split('|').filter((field) => !RESEND_TAGS.has(field.slice(0, field.indexOf('=')))).join('|')}`;
+}
+
+/** The refused messages to record: all but the resends of one recorded before (or earlier in the batch). */
+function freshRejects(rejects: InboundReject[], before: Array<{ seq: number; raw: string }>): InboundReject[] {
+  if (before.length === 0 && !rejects.some((r) => r.possDup === true)) return rejects;
+  const seen = new Set(before.map((b) => resendKey(b.seq, b.raw)));
+  return rejects.filter((r) => {
+    if (r.seq === null) return true;
+    const key = resendKey(r.seq, r.raw);
+    if (r.possDup === true && seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 interface Reconciled {

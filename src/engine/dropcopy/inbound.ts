@@ -38,6 +38,8 @@ export interface InboundReject {
   reason: string;
   /** What was received, with | for SOH. */
   raw: string;
+  /** PossDupFlag 43=Y (or PossResend 97=Y): a resend, refused already if its first sending was read. */
+  possDup?: boolean;
 }
 
 export interface DropCopyPipeline {

@@ -147,6 +147,7 @@ export function defineDropCopySession(fix: Jspurefix): DropCopySessionClass {
       const gapFill = view.getString(123) === 'Y';
       const reset = msgType === 'A' && view.getString(141) === 'Y';
       if (msgType === 'A') this.peerReset = reset;
+      if (msgType === '4' && !gapFill && this.backwardsReset(seq, newSeqNo, view)) return;
       super.onSessionMsg(msgType, view);
       const pipeline = this.hooks.pipeline;
       if (msgType === '4') {
@@ -157,6 +158,22 @@ export function defineDropCopySession(fix: Jspurefix): DropCopySessionClass {
       } else {
         pipeline.seen(seq);
       }
+    }
+
+    /**
+     * A SequenceReset-Reset (35=4 without 123=Y) whose NewSeqNo (36) is below the next MsgSeqNum expected would move
+     * the numbering back, which FIX forbids: jspurefix would take it, and messages handled before would be taken
+     * again under numbers already used. It is refused with a Reject naming tag 36 (SessionRejectReason 5, value
+     * out of range), recorded for the officer, and the expected number is left as it was. True when refused.
+     * The row carries no seq: a reset's own MsgSeqNum is not part of the numbering (it is named in the reason).
+     */
+    private backwardsReset(seq: number, newSeqNo: number, view: MsgView): boolean {
+      const expected = this.sessionState.lastPeerMsgSeqNum + 1;
+      if (Number.isSafeInteger(newSeqNo) && newSeqNo >= expected) return false;
+      const text = `SequenceReset asks for NewSeqNo (36) ${view.getString(36) ?? '(missing)'}, below the next expected MsgSeqNum ${expected}: the numbering never moves back`;
+      this.send('3', { RefSeqNum: seq, RefMsgType: '4', RefTagID: 36, SessionRejectReason: 5, Text: text });
+      this.refuse({ seq: null, msgType: '4', receivedAt: this.hooks.now(), answer: 'reject', reasonCode: 5, refTag: 36, reason: `${text} (received as MsgSeqNum ${seq})`, raw: this.current });
+      return true;
     }
 
     /**
@@ -204,7 +221,7 @@ export function defineDropCopySession(fix: Jspurefix): DropCopySessionClass {
           const ref = tags.get(17);
           this.send('j', { RefSeqNum: seq, RefMsgType: msgType, BusinessRejectReason: verdict.reasonCode, Text: verdict.text, ...(ref ? { BusinessRejectRefID: ref } : {}) });
         }
-        this.refuse({ seq, msgType, receivedAt, answer: verdict.answer, reasonCode: verdict.reasonCode, refTag: verdict.refTag, reason: verdict.text, raw: this.current });
+        this.refuse({ seq, msgType, receivedAt, answer: verdict.answer, reasonCode: verdict.reasonCode, refTag: verdict.refTag, reason: verdict.text, raw: this.current, possDup });
       }
       this.throttle();
     }

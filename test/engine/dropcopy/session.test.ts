@@ -101,6 +101,46 @@ describe('the FIX drop-copy session under startServer', () => {
     expect(row).toMatchObject({ answer: 'business_reject', reason_code: 0, ref_tag: 1 });
   });
 
+  it('refuses a SequenceReset that would move the numbering back with a Reject naming NewSeqNo, keeps it, and goes on from where it was', async () => {
+    const expected = p.seq;
+    const from = p.received.length;
+    // Reset mode (no 123=Y): NewSeqNo 2 is far below the number the session expects next.
+    p.send('4', [[36, 2]]);
+    const reject = await p.waitFor('the Reject', (m) => m.tags.get(35) === '3', 10_000, from);
+    expect(Object.fromEntries([45, 371, 372, 373].map((t) => [t, reject.tags.get(t)]))).toEqual({ 45: String(expected), 371: '36', 372: '4', 373: '5' });
+    const [row] = await waitUntil('the refused reset\'s row', () => store.sql<Array<{ answer: string; reason_code: number; ref_tag: number; reason: string; seq: number | null }>>`
+      select answer, reason_code, ref_tag, reason, seq from dropcopy_rejects where msg_type = '4'`, (rows) => rows.length === 1, 10_000);
+    expect(row).toMatchObject({ answer: 'reject', reason_code: 5, ref_tag: 36, seq: null });
+    expect(row!.reason).toContain(`below the next expected MsgSeqNum ${expected}`);
+    // The numbering did not move: the next fill, numbered as the session expects, is applied (a number moved
+    // back would have made it a duplicate of an earlier message; one moved forward, a gap).
+    const execId = `E-${randomUUID()}`;
+    p.send('8', fillBody(execId, randomUUID()), { seq: expected });
+    p.seq = expected + 1;
+    await waitUntil('the fill after the refused reset applied', () => orphans(execId), (rows) => rows.length === 1, 10_000);
+    expect(p.received.slice(from).filter((m) => m.tags.get(35) === '2')).toEqual([]);
+  });
+
+  it('answers a refused message that is resent (43=Y) again, but records and audits it once', async () => {
+    const seq = p.seq;
+    const body = fillBody(`E-${randomUUID()}`, randomUUID(), [55]);
+    const from = p.received.length;
+    p.send('8', body);
+    await p.waitFor('the Reject', (m) => m.tags.get(35) === '3' && m.tags.get(45) === String(seq), 10_000, from);
+    await waitUntil('the refused message\'s row', () => rejects(seq), (rows) => rows.length === 1, 10_000);
+    // The exchange resends it (as after a ResendRequest: its own number, 43=Y, the original sending time in 122).
+    const again = p.received.length;
+    p.send('8', [[43, 'Y'], [122, '20260203-10:05:00.000'], ...body], { seq });
+    await p.waitFor('the Reject of the resend', (m) => m.tags.get(35) === '3' && m.tags.get(45) === String(seq), 10_000, again);
+    // A fill after it is committed after it: by then the resend's batch is committed too.
+    const next = `E-${randomUUID()}`;
+    p.send('8', fillBody(next, randomUUID()));
+    await waitUntil('the fill after the resend applied', () => orphans(next), (rows) => rows.length === 1, 10_000);
+    expect(await rejects(seq)).toHaveLength(1);
+    const audited = await store.sql`select 1 from audit_log where action = 'dropcopy.reject' and details like ${`%"seq":${seq},%`}`;
+    expect(audited).toHaveLength(1);
+  });
+
   it('does not lose the fill that follows garbage: it is recorded unprocessed, asked for again and applied once', async () => {
     const lost = `E-${randomUUID()}`;
     const next = `E-${randomUUID()}`;
