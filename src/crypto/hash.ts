@@ -5,7 +5,7 @@
  * form, so two values that differ only in member order or number spelling hash the same.
  */
 import { createHash } from 'node:crypto';
-import { canonicalJson } from './jcs.js';
+import { canonicalJsonOfPlain } from './jcs-plain.js';
 
 /** SHA-256 of `data` as 64 lowercase hex characters; a string is hashed as its UTF-8 bytes. */
 export function sha256Hex(data: string | Uint8Array): string {
@@ -16,9 +16,10 @@ export function sha256Hex(data: string | Uint8Array): string {
 }
 
 /**
- * SHA-256 hex of the RFC 8785 canonical JSON of `value`.
+ * SHA-256 hex of the RFC 8785 canonical JSON of `value`, through the one-walk path for plain data (jcs-plain.ts:
+ * `canonicalJson`'s text, or its error, for any value; authorize hashes an order and seals a trace each time).
  * @throws {TypeError} when `value` has no canonical JSON form (see `canonicalJson`).
  */
 export function hashJson(value: unknown): string {
-  return sha256Hex(canonicalJson(value));
+  return sha256Hex(canonicalJsonOfPlain(value));
 }

@@ -13,7 +13,8 @@
  */
 import { canonicalJson } from './jcs.js';
 
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+/** No lone surrogate (String.prototype.isWellFormed, ES2024: Node 20 has it; the project's lib is ES2023). */
+const wellFormed = (s: string): boolean => (s as string & { isWellFormed(): boolean }).isWellFormed();
 /** Deeper than this is handed over whole (a cycle ends here too). */
 const MAX_DEPTH = 64;
 
@@ -25,7 +26,7 @@ export function canonicalJsonOfPlain(value: unknown): string {
 function plainText(value: unknown, depth: number): string | undefined {
   switch (typeof value) {
     case 'string':
-      return LONE_SURROGATE.test(value) ? undefined : JSON.stringify(value);
+      return wellFormed(value) ? JSON.stringify(value) : undefined;
     case 'number':
       return Number.isFinite(value) ? JSON.stringify(value) : undefined;
     case 'boolean':
@@ -55,7 +56,7 @@ function plainText(value: unknown, depth: number): string | undefined {
   let out = '{';
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
-    if (LONE_SURROGATE.test(key)) return undefined;
+    if (!wellFormed(key)) return undefined;
     const item = plainText(object[key], depth + 1);
     if (item === undefined) return undefined;
     out += `${i === 0 ? '' : ','}${JSON.stringify(key)}:${item}`;

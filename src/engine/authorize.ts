@@ -17,7 +17,7 @@
  */
 import { newTraceId } from './trace/id.js';
 import { hashJson } from '../crypto/hash.js';
-import { canonicalJson } from '../crypto/jcs.js';
+import { canonicalJsonOfPlain } from '../crypto/jcs-plain.js';
 import { conflict, forbidden, TradesealError, validationError } from '../errors.js';
 import type { Sql } from 'postgres';
 import type { TokenRecord } from './store/tokens.js';
@@ -164,7 +164,8 @@ export async function authorize(ctx: EngineContext, principal: TokenRecord | und
     const regulatory = req.regulatory ?? null;
     const salt = regulatory ? newRegulatorySalt() : null;
     if (regulatory && salt) sealed.regulatory = { commitment: regulatoryCommitment(salt, regulatory) };
-    const sealedText = canonicalJson(sealed);
+    // Plain data (parsed JSON and the engine's own values): its canonical text in one walk, canonicalJson's text.
+    const sealedText = canonicalJsonOfPlain(sealed);
     const reasoningHash = reasoningHashOf(sealedText);
     const response: AuthorizeResponse = { trace_id: traceId, reasoning_hash: reasoningHash, authorized: true, shadow_blocked: !final.ok };
     return {
