@@ -1,8 +1,8 @@
 /**
- * The RFC 8785 canonical JSON text (jcs.ts) of plain data, several times faster: the FIX drop copy seals an ORPHAN
- * trace and hashes an audit entry for every fill, hundreds a second, and the general path (a check walk, then the
- * `canonicalize` package's walk, a JSON.stringify per value and a character loop per string) was a large share of
- * a batch's time.
+ * The RFC 8785 canonical JSON text (jcs.ts) of plain data, several times faster: authorize hashes an order and seals
+ * a trace for every request, the FIX drop copy seals an ORPHAN trace and hashes an audit entry for every fill, and
+ * the general path (a check walk, then the `canonicalize` package's walk, a JSON.stringify per value and a
+ * character loop per string) was a large share of their time. `hashJson` (hash.ts) goes through it.
  *
  * Plain data is strings without lone surrogates, finite numbers, booleans, null, dense arrays of plain data and
  * objects (of Object's prototype, or none) without `toJSON` whose members are all plain data. Its canonical text
