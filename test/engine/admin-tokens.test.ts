@@ -203,6 +203,10 @@ describe('token cache across instances', () => {
   });
 });
 
+/** A Proxy `get` trap that calls `count` on each token lookup (postgres.js `unsafe`) and passes everything else. */
+const countingLookups = (count: () => void) => (target: Sql, prop: string | symbol, receiver: unknown): unknown =>
+  prop === 'unsafe' ? (...args: unknown[]) => { count(); return (target.unsafe as (...a: unknown[]) => unknown)(...args); } : Reflect.get(target, prop, receiver);
+
 describe('token cache', () => {
   it('sees on poll() a revocation committed before the call, even while a read begun earlier is under way', async () => {
     // Token lookups (`unsafe`) are counted; the watermark reads (tagged templates) pass through, except the first
@@ -214,7 +218,7 @@ describe('token cache', () => {
     let answered!: () => void;
     const readAnswered = new Promise<void>((resolve) => (answered = resolve));
     const sql = new Proxy(h.store.sql, {
-      get: (target, prop, receiver) => (prop === 'unsafe' ? (...args: unknown[]) => { lookups++; return (target.unsafe as (...a: unknown[]) => unknown)(...args); } : Reflect.get(target, prop, receiver)),
+      get: countingLookups(() => lookups++),
       apply: (target, self, args) => {
         if (!hold) return Reflect.apply(target, self, args);
         hold = false;
@@ -254,7 +258,7 @@ describe('token cache', () => {
     // Counts the token lookups (postgres.js `unsafe`) the cache makes; the watermark read is a tagged template.
     let lookups = 0;
     const sql = new Proxy(h.store.sql, {
-      get: (target, prop, receiver) => (prop === 'unsafe' ? (...args: unknown[]) => { lookups++; return (target.unsafe as (...a: unknown[]) => unknown)(...args); } : Reflect.get(target, prop, receiver)),
+      get: countingLookups(() => lookups++),
     }) as Sql;
     const cache = new TokenCache(sql, 50);
     await cache.start();

@@ -79,6 +79,8 @@ afterAll(async () => {
 
 describe('the FIX drop-copy session on its own thread', () => {
   it('reconciles fills from a FIX peer, and its log and metrics reach the server\'s thread', async () => {
+    // A fill whose Account names no agent is refused (35=j): counted by answer.
+    await streamFills({ host: '127.0.0.1', port, senderCompId: EXCHANGE, targetCompId: ENGINE, timeoutMs: 20_000 }, [{ ...fill(), agent_id: 'ACCT-7' }]);
     const ids = await send(3);
     expect(await waitUntil('the fills reconciled', () => outcomes(ids), (o) => o.length === 3, 20_000)).toEqual(['orphan', 'orphan', 'orphan']);
     expect(logged).toContainEqual({ level: 'info', msg: expect.stringMatching(new RegExp(`runs the FIX drop-copy session ${SESSION} \\(epoch \\d+, acceptor on 127\\.0\\.0\\.1:${port}\\)`)) });
@@ -86,6 +88,8 @@ describe('the FIX drop-copy session on its own thread', () => {
     expect(await counter('dropCopyFills', 'orphan')).toBe(3);
     const delays = (await metrics.dropCopyDelay.get()).values.find((v) => v.metricName === 'tradeseal_dropcopy_apply_delay_seconds_count');
     expect(delays?.value).toBe(3);
+    const refused = (await metrics.dropCopyRejects.get()).values.find((v) => v.labels.answer === 'business_reject');
+    expect(refused?.value).toBe(1);
     const named = await store.sql<Array<{ n: number }>>`select count(*)::int as n from pg_stat_activity where application_name = 'tradeseal-dropcopy'`;
     expect(named[0]!.n).toBeGreaterThanOrEqual(1);
     expect(workers).toHaveLength(1);
