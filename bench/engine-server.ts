@@ -2,7 +2,8 @@
  * The engine server under benchmark, run as a child process of bench/engine.ts so that the load generator
  * does not share its event loop. It is the real server: `buildApp` with the settings of the environment
  * (the parent sets DATABASE_URL, LAYER2_ENABLED, REGIME_OPERATOR_PUBKEY, POLICY_PATH, LOG_LEVEL), migrated,
- * listening on 127.0.0.1 on a free port, with a store pool of BENCH_POOL connections.
+ * listening on 127.0.0.1 on a free port, with a store pool of BENCH_POOL connections, the statement timeout and
+ * the background jobs of `serve` (in one process: the first worker, as `serve --workers N` elects one).
  *
  * Beside the engine's routes, the same process serves the floor the engine is compared with, through the
  * same Fastify instance and the same postgres.js pool:
@@ -12,7 +13,7 @@
  *   authorize and bind make, each as cheap as a statement can be (a diagnostic, not the floor);
  * - `POST /bench/floor-verify`: an authorize request's body, its heartbeat's Ed25519 signature verified as
  *   authorize verifies it, and the body stored by the same one INSERT: what any authorize must do at least
- *   (a diagnostic: an upper bound on authorize's throughput on this machine, not the floor).
+ *   (an upper bound on authorize's throughput on this machine; authorize's target is relative to it).
  *
  * With `BENCH_WORKERS` = N > 1 it is a node:cluster primary, as `tradeseal serve --workers N` is: it migrates,
  * then forks N workers that serve on one port, each with a pool of BENCH_POOL / N connections; counts are the
@@ -29,7 +30,9 @@ import { Session } from 'node:inspector/promises';
 import { loadConfig } from '../src/config.js';
 import { heartbeatSignatureValid, type SignedHeartbeat } from '../src/engine/heartbeat/check.js';
 import { bootstrapOwnerToken } from '../src/engine/store/tokens.js';
-import { buildApp } from '../src/http/app.js';
+import { buildApp, SERVICES } from '../src/http/app.js';
+import { ServerMetrics } from '../src/http/metrics.js';
+import { startSingletons } from '../src/http/singletons.js';
 import { openStore } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
 
@@ -70,11 +73,19 @@ async function prepare(config: ReturnType<typeof loadConfig>): Promise<string> {
   }
 }
 
-/** One server process: the app and the floor routes on `port` (0: a free one), a pool of `pool` connections. */
-async function serve(config: ReturnType<typeof loadConfig>, pool: number, port: number): Promise<{ url: string; counts: ServerCounts; close: () => Promise<void> }> {
-  const store = await openStore(config, { max: pool });
-  const app = await buildApp(config, { sql: store.sql, logger: false });
+/**
+ * One server process: the app and the floor routes on `port` (0: a free one), a pool of `pool` connections,
+ * the statement timeout `serve` sets, and, when `jobs`, the background jobs `serve` runs in one process (the
+ * transparency log's sequencer, the expiry sweeper, the audit anchorer, the signal service's): their work
+ * is part of what serving costs, and the routes share the cores and the pool with it.
+ */
+async function serve(config: ReturnType<typeof loadConfig>, pool: number, port: number, jobs: boolean): Promise<{ url: string; counts: ServerCounts; close: () => Promise<void> }> {
+  const store = await openStore(config, { max: pool, statementTimeoutMs: config.storeStatementTimeoutMs });
+  const metrics = new ServerMetrics(store.sql);
+  const app = await buildApp(config, { sql: store.sql, logger: false, metrics });
   const sql = store.sql;
+  const quiet = { info: () => {}, warn: () => {}, error: (obj: unknown, msg?: string) => console.error(msg ?? '', obj) };
+  const stopJobs = jobs ? startSingletons(sql, config, { services: SERVICES, metrics, log: quiet }) : async () => {};
   // The server's own count of what it answered: the parent divides CPU time and statements by it, so the
   // requests still in flight when a load run ends are neither lost nor charged to the wrong run. A request
   // leaves `inFlight` when its response closes, answered or not: a client that disconnects while an async
@@ -112,7 +123,7 @@ async function serve(config: ReturnType<typeof loadConfig>, pool: number, port: 
     return { id: row?.id };
   });
   const url = await app.listen({ host: '127.0.0.1', port });
-  return { url, counts, close: async () => { await app.close().catch(() => {}); await store.close().catch(() => {}); } };
+  return { url, counts, close: async () => { await stopJobs(); await app.close().catch(() => {}); await store.close().catch(() => {}); } };
 }
 
 /** Sums the workers' counts. */
@@ -150,7 +161,8 @@ function answerer(counts: () => ServerCounts | Promise<ServerCounts>, reply: (m:
 /** A worker of `BENCH_WORKERS` > 1: serves on the primary's port; answers the primary's requests. */
 async function worker(): Promise<void> {
   const config = loadConfig(process.env);
-  const { counts, close } = await serve(config, Number(process.env.BENCH_POOL ?? '50'), Number(process.env.BENCH_PORT));
+  // The first worker runs the background jobs, as the elected worker of `serve --workers N` does.
+  const { counts, close } = await serve(config, Number(process.env.BENCH_POOL ?? '50'), Number(process.env.BENCH_PORT), process.env.BENCH_JOBS === '1');
   const reply = (m: ChildMessage): void => {
     process.send?.(m);
   };
@@ -177,7 +189,7 @@ async function main(): Promise<void> {
   let profiled: (m: ParentMessage) => Promise<void>;
   const workerPids: number[] = [];
   if (workers <= 1) {
-    const one = await serve(config, pool, 0);
+    const one = await serve(config, pool, 0, true);
     close.push(one.close);
     url = one.url;
     counts = async () => one.counts;
@@ -188,7 +200,7 @@ async function main(): Promise<void> {
     // PostgreSQL. The port is chosen first, so every worker listens on the same one.
     const port = await freePort();
     const perWorker = Math.max(1, Math.ceil(pool / workers));
-    const forked = Array.from({ length: workers }, () => cluster.fork({ ...process.env, BENCH_PORT: String(port), BENCH_POOL: String(perWorker) }));
+    const forked = Array.from({ length: workers }, (_, i) => cluster.fork({ ...process.env, BENCH_PORT: String(port), BENCH_POOL: String(perWorker), BENCH_JOBS: i === 0 ? '1' : '0' }));
     const ask = (w: Worker, m: ParentMessage, type: ChildMessage['type']): Promise<ChildMessage> => new Promise((resolve, reject) => {
       const on = (r: ChildMessage): void => {
         if (r.type === type || r.type === 'failed') {

@@ -26,7 +26,7 @@ export default class Serve extends TradesealCommand {
     port: Flags.integer({ summary: 'TCP port (default: PORT, else 8080)', min: 0, max: 65535 }),
     host: Flags.string({ summary: 'Listen address (default: HOST, else 127.0.0.1)' }),
     only: Flags.string({ summary: 'Serve one service only', options: [...SERVICES] }),
-    workers: Flags.integer({ summary: 'Server processes on the one port (default: SERVE_WORKERS, else one per core with DATABASE_URL; the embedded store takes 1)', min: 1, max: 256 }),
+    workers: Flags.integer({ summary: 'Server processes on the one port (default: SERVE_WORKERS, else one per core with DATABASE_URL, half the cores when PostgreSQL is on this host; the embedded store takes 1)', min: 1, max: 256 }),
     'pipeline-if-empty': Flags.boolean({ summary: 'First run the pipeline on PIPELINE_DATA_DIR when nothing is published yet (what `npm start` does)' }),
   };
 

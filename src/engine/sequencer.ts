@@ -4,8 +4,8 @@
  * queue is short, then signs nothing more until new traces commit. Several servers on one database take turns
  * through the log's advisory lock: one appends, the others skip the tick, and no leaf is appended twice.
  *
- * Appending is off the authorize path: authorize and bind only insert a queue row (a trigger, in their own
- * transaction), and a committed trace reaches the log within a second.
+ * Appending is off the authorize path: authorize and bind only insert a queue row (in the statement that writes
+ * the trace), and a committed trace reaches the log within a second.
  */
 import type { Sql } from 'postgres';
 import type { Config } from '../config.js';

@@ -75,6 +75,25 @@ describe('the summary table', () => {
     expect(pick(rows, '1 connection (service time)', 'POST /engine/authorize')).toMatchObject({ ratio: 2, target: 'p99 < 15 ms', result: 'NOT MET' });
   });
 
+  it('judges authorize against floor-verify and bind against the floor when the file names each route\'s target', () => {
+    const VERIFY = 'POST /bench/floor-verify (verify + 1 INSERT)';
+    const json = {
+      targets: { routes: { 'POST /engine/authorize': { against: VERIFY, min_relative: 0.75 }, 'POST /engine/bind-execution': { against: FLOOR, min_relative: 0.6 } }, max_p99_relative: 4 },
+      scenarios: [{ mode: 'durable', workers: 1, connections: 50, history_traces: 0, floor_route: FLOOR,
+        routes: [route(FLOOR, 5000, 10, 20), route(VERIFY, 2500, 15, 50), route('POST /engine/authorize', 2000, 20, 70), route('POST /engine/bind-execution', 2900, 15, 40)] }],
+    };
+    const rows = summaryRows([['engine', { json }]]);
+    // 2000 / 2500 = 0.8 >= 0.75 and 70 / 20 = 3.5 < 4: met, though only 0.4 x the 1-INSERT floor.
+    expect(pick(rows, 'durable, 1 worker, 50 conn', 'POST /engine/authorize')).toMatchObject({
+      ratio: 0.8, floor: '2,500 req/s, p99 50.0 ms', target: '>= 0.75x floor-verify req/s, p99 < 4x floor p99 (80.0 ms)', result: 'MET',
+    });
+    // 2900 / 5000 = 0.58 < 0.6: not met.
+    expect(pick(rows, 'durable, 1 worker, 50 conn', 'POST /engine/bind-execution')).toMatchObject({ ratio: 0.58, target: '>= 0.60x floor req/s, p99 < 4x floor p99 (80.0 ms)', result: 'NOT MET' });
+    const noVerify = { ...json, scenarios: [{ ...json.scenarios[0], routes: json.scenarios[0]!.routes.filter((r) => r.route !== VERIFY) }] };
+    // A file that names a baseline it does not hold is reported, not judged against another route.
+    expect(summaryRows([['engine', { json: noVerify }]])).toEqual([expect.objectContaining({ benchmark: 'engine', what: expect.stringMatching(/relative to "POST \/bench\/floor-verify/) })]);
+  });
+
   it('takes a scale scenario as one more run, and a file without scenarios as one run', () => {
     const scale = { ...engineScenarios.scenarios[1], history_traces: 10 };
     expect(summaryRows([['engine', { json: { ...engineScenarios, scale } }]]).filter((r) => r.run.endsWith('10 traces stored'))).toHaveLength(2);

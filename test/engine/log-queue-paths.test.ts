@@ -116,4 +116,22 @@ describe('the transparency-log queue', () => {
       conn.release();
     }
   });
+
+  it('logs exactly the SHA-256 hex digests: log_leaf() takes the strings the 64-digit pattern takes, and no other', async () => {
+    const hex = 'a1'.repeat(32);
+    const cases = [hex, '0'.repeat(64), 'f'.repeat(64), hex.toUpperCase(), hex.slice(1), `${hex}0`, `${hex}\n`, `\n${hex}`, `${hex.slice(2)}é`,
+      `${hex.slice(1)}g`, `${hex.slice(4)}ff f`, '', 'z'.repeat(64), `${hex.slice(3)}\u00e9`];
+    const rows = await h.store.sql<Array<{ v: string; leaf: string | null; pattern: boolean }>>`
+      select v, encode(log_leaf(v), 'hex') as leaf, v ~ '^[0-9a-f]{64}$' as pattern from unnest(${cases}::text[]) as c(v)`;
+    expect(rows).toHaveLength(cases.length);
+    for (const r of rows) expect(r.leaf, JSON.stringify(r.v)).toBe(r.pattern ? r.v : null);
+    expect(rows.filter((r) => r.leaf !== null).map((r) => r.v)).toEqual([hex, '0'.repeat(64), 'f'.repeat(64)]);
+    const [nul] = await h.store.sql<Array<{ leaf: string | null }>>`select log_leaf(null) as leaf`;
+    expect(nul?.leaf).toBeNull();
+  });
+
+  it('keeps the message throttle\'s counts in an unlogged table (no WAL flush to count an order)', async () => {
+    const [rel] = await h.store.sql<Array<{ persistence: string }>>`select relpersistence as persistence from pg_class where relname = 'agent_order_rate'`;
+    expect(rel?.persistence).toBe('u');
+  });
 });

@@ -2,14 +2,45 @@
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { configWith } from '../../src/config.js';
-import { serveWorkers } from '../../src/http/cluster/count.js';
+import { databaseOnThisHost, serveWorkers, type HostFacts } from '../../src/http/cluster/count.js';
 import { isTradesealError } from '../../src/errors.js';
 
 const pg = 'postgres://tradeseal@db/tradeseal';
+/** A 4-core host named `app1` with one interface address. */
+const host: HostFacts = { cores: 4, hostname: 'app1', addresses: ['127.0.0.1', '10.0.0.7', 'fe80::1'] };
 
 describe('serveWorkers', () => {
+  it('uses one worker per core of this machine by default when PostgreSQL is elsewhere', () => {
+    expect(serveWorkers(undefined, { serveWorkers: null, databaseUrl: pg })).toBe(os.availableParallelism());
+  });
+
   it.each([
-    { flag: undefined, setting: null, url: pg, expected: os.availableParallelism() },
+    { url: pg, expected: 4 },
+    { url: 'postgres://tradeseal@127.0.0.1:5432/tradeseal', expected: 2 },
+    { url: 'postgres://tradeseal@localhost/tradeseal', expected: 2 },
+    { url: 'postgres://tradeseal@[::1]:5432/tradeseal', expected: 2 },
+    { url: 'postgres://tradeseal@app1/tradeseal', expected: 2 },
+    { url: 'postgres://tradeseal@APP1:5432/tradeseal', expected: 2 },
+    { url: 'postgres://tradeseal@10.0.0.7/tradeseal', expected: 2 },
+    { url: 'postgres://tradeseal@10.0.0.8/tradeseal', expected: 4 },
+    { url: 'postgres:///tradeseal?host=/run/postgresql', expected: 2 },
+  ])('by default, on 4 cores, $url: $expected workers (half the cores when PostgreSQL shares the host)', ({ url, expected }) => {
+    expect(serveWorkers(undefined, { serveWorkers: null, databaseUrl: url }, host)).toBe(expected);
+  });
+
+  it('leaves at least one worker on a single core beside PostgreSQL, and the flag and the setting still decide', () => {
+    const one = { ...host, cores: 1 };
+    expect(serveWorkers(undefined, { serveWorkers: null, databaseUrl: 'postgres://t@127.0.0.1/t' }, one)).toBe(1);
+    expect(serveWorkers(undefined, { serveWorkers: null, databaseUrl: 'postgres://t@127.0.0.1/t' }, { ...host, cores: 2 })).toBe(1);
+    expect(serveWorkers(3, { serveWorkers: null, databaseUrl: 'postgres://t@127.0.0.1/t' }, host)).toBe(3);
+    expect(serveWorkers(undefined, { serveWorkers: 4, databaseUrl: 'postgres://t@127.0.0.1/t' }, host)).toBe(4);
+  });
+
+  it('reads a URL it cannot parse as naming another host', () => {
+    expect(databaseOnThisHost('not a url', host)).toBe(false);
+  });
+
+  it.each([
     { flag: undefined, setting: 3, url: pg, expected: 3 },
     { flag: 2, setting: 3, url: pg, expected: 2 },
     { flag: 1, setting: null, url: pg, expected: 1 },

@@ -5,19 +5,29 @@
  */
 import type { Sql, TransactionSql } from 'postgres';
 import { TradesealError } from '../../errors.js';
-import { toHex } from '../log/hashing.js';
+import { leafHash, toHex } from '../log/hashing.js';
 import { nodeKey, type NodeId, type NodeLookup } from '../log/subtrees.js';
 import type { SignedTreeHead } from '../log/tree-head.js';
 import type { LeafKind } from './log-sequence.js';
 import { traceTimeOf } from '../trace/id.js';
 
-/** The stored hashes of `ids`, read in one query, as a lookup that refuses a node the store lacks. */
+/**
+ * The hashes of `ids`, read in one query, as a lookup that refuses a node the store lacks. A perfect subtree
+ * of level 1 or more is a row of log_nodes; a leaf (level 0) is not stored twice: its hash is computed from
+ * its row in log_leaves (RFC 9162: SHA-256(0x00 || data)). Level-0 rows that log_nodes may hold from before
+ * are not read.
+ */
 export async function readNodes(sql: Sql | TransactionSql, ids: readonly NodeId[]): Promise<NodeLookup> {
+  const inner = ids.filter((id) => id.level > 0);
+  const leaves = ids.filter((id) => id.level === 0);
   const rows = ids.length === 0 ? [] : await sql<Array<{ level: number; idx: number; hash: Buffer }>>`
     select n.level, n.idx, n.hash from log_nodes n
-    join unnest(${ids.map((id) => String(id.level))}::smallint[], ${ids.map((id) => String(id.index))}::bigint[]) as w(level, idx)
-      on n.level = w.level and n.idx = w.idx`;
-  const found = new Map(rows.map((row) => [nodeKey({ level: row.level, index: row.idx }), new Uint8Array(row.hash)]));
+    join unnest(${inner.map((id) => String(id.level))}::smallint[], ${inner.map((id) => String(id.index))}::bigint[]) as w(level, idx)
+      on n.level = w.level and n.idx = w.idx
+    union all
+    select 0, l.leaf_index, l.data from log_leaves l
+    join unnest(${leaves.map((id) => String(id.index))}::bigint[]) as w(idx) on l.leaf_index = w.idx`;
+  const found = new Map(rows.map((row) => [nodeKey({ level: row.level, index: row.idx }), row.level === 0 ? leafHash(new Uint8Array(row.hash)) : new Uint8Array(row.hash)]));
   return (id) => {
     const hash = found.get(nodeKey(id));
     if (!hash) throw new TradesealError('store_error', `the transparency log lacks its node ${nodeKey(id)} (level:index)`);

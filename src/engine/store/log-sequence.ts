@@ -4,13 +4,14 @@
  * - One sequencer at a time: the pass takes the `transparencyLog` transaction-scoped advisory lock without
  *   waiting (another instance holding it is sequencing right now; this one skips its turn), then locks the
  *   `log_state` row, which serializes passes even where advisory locks do not exclude (the embedded store).
- * - Commit order: the queue rows a pass takes are those committed before it began (the triggers wrote them in
- *   the traces' own transactions), oldest queue id first; a trace committed later gets a later pass, so a leaf
+ * - Commit order: the queue rows a pass takes are those committed before it began (written by the statements
+ *   that seal, bind or record a trace, in its own transaction), oldest queue id first; a trace committed later gets a later pass, so a leaf
  *   never precedes one committed before the previous pass.
  * - Nothing lost, nothing twice: the queue rows are deleted in the transaction that appends their leaves, so a
  *   pass that fails leaves them queued; a (trace, kind) already logged is dropped, never appended again.
- * - The pass reads only the tree's compact range (O(log n) nodes), appends, stores every perfect subtree the new
- *   leaves complete, and signs the new head (./../log/).
+ * - The pass reads only the tree's compact range (O(log n) nodes), appends, stores every perfect subtree of two
+ *   leaves or more that the new leaves complete (a leaf's own hash is computed from its row), and signs the new
+ *   head (./../log/).
  */
 import type { Sql } from 'postgres';
 import { ADVISORY_LOCKS } from '../../store/advisory-lock.js';
@@ -83,10 +84,14 @@ export async function sequenceOnce(sql: Sql, key: LogKey, nowMs: number, limit =
     // Heads never go back in time, even when this instance's clock is behind the previous sequencer's.
     const timestamp = Math.max(nowMs, state.last_timestamp_ms);
 
-    await tx`
-      insert into log_nodes (level, idx, hash)
-      select level, idx, decode(hash, 'hex')
-      from unnest(${grown.nodes.map((n) => String(n.level))}::smallint[], ${grown.nodes.map((n) => String(n.index))}::bigint[], ${grown.nodes.map((n) => toHex(n.hash))}::text[]) as n(level, idx, hash)`;
+    // The completed subtrees of level 1 and up; a leaf's hash is read from its row in log_leaves (./log-read.ts).
+    const inner = grown.nodes.filter((n) => n.level > 0);
+    if (inner.length > 0) {
+      await tx`
+        insert into log_nodes (level, idx, hash)
+        select level, idx, decode(hash, 'hex')
+        from unnest(${inner.map((n) => String(n.level))}::smallint[], ${inner.map((n) => String(n.index))}::bigint[], ${inner.map((n) => toHex(n.hash))}::text[]) as n(level, idx, hash)`;
+    }
     await tx`
       insert into log_leaves (leaf_index, trace_id, agent_id, kind, data, sequenced_at)
       select leaf_index, trace_id, agent_id, kind, decode(data, 'hex'), ${timestamp}
