@@ -1,8 +1,8 @@
 /** How many workers `serve` runs (src/http/cluster/count.ts): the flag, the setting, the default, the embedded store's one. */
 import os from 'node:os';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { configWith } from '../../src/config.js';
-import { databaseOnThisHost, serveWorkers, type HostFacts } from '../../src/http/cluster/count.js';
+import { databaseOnThisHost, serveWorkers, thisHost, type HostFacts } from '../../src/http/cluster/count.js';
 import { isTradesealError } from '../../src/errors.js';
 
 const pg = 'postgres://tradeseal@db/tradeseal';
@@ -34,6 +34,21 @@ describe('serveWorkers', () => {
     expect(serveWorkers(undefined, { serveWorkers: null, databaseUrl: 'postgres://t@127.0.0.1/t' }, { ...host, cores: 2 })).toBe(1);
     expect(serveWorkers(3, { serveWorkers: null, databaseUrl: 'postgres://t@127.0.0.1/t' }, host)).toBe(3);
     expect(serveWorkers(undefined, { serveWorkers: 4, databaseUrl: 'postgres://t@127.0.0.1/t' }, host)).toBe(4);
+  });
+
+  it('still decides where the system will not list its interfaces: by the loopback names and the host name', () => {
+    const spy = vi.spyOn(os, 'networkInterfaces').mockImplementation(() => {
+      throw new Error('uv_interface_addresses returned Unknown system error 1');
+    });
+    try {
+      const facts = thisHost();
+      expect(facts.addresses).toEqual([]);
+      expect(databaseOnThisHost('postgres://t@127.0.0.1/t', facts)).toBe(true);
+      expect(databaseOnThisHost(`postgres://t@${os.hostname()}/t`, facts)).toBe(true);
+      expect(databaseOnThisHost('postgres://t@db.example/t', facts)).toBe(false);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('reads a URL it cannot parse as naming another host', () => {

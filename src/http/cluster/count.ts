@@ -23,8 +23,16 @@ export interface HostFacts {
 }
 
 export function thisHost(): HostFacts {
-  const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
-  return { cores: os.availableParallelism(), hostname: os.hostname(), addresses };
+  return { cores: os.availableParallelism(), hostname: os.hostname(), addresses: interfaceAddresses() };
+}
+
+/** The addresses of this host's interfaces; none where the system will not list them (some sandboxes refuse). */
+function interfaceAddresses(): string[] {
+  try {
+    return Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+  } catch {
+    return [];
+  }
 }
 
 /** Whether a PostgreSQL URL names this host: no host (a Unix socket), a loopback address, or this host's name or address. */
