@@ -421,9 +421,10 @@ interface Scenario {
 interface ScenarioResult {
   scenario: Scenario;
   settings: Record<string, string>;
-  /** Diagnostic routes are measured in the first scenario only. */
+  /** The diagnostic routes (noop, floor-5rt): measured in the first scenario only. */
   noop: Measured | null;
   roundTrips: Measured | null;
+  /** Authorize's own floor, in every scenario. */
   verifyFloor: Measured;
   floor: Measured;
   authorize: Measured;
