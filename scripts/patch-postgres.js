@@ -61,6 +61,7 @@ const INDEX = [
 /** Repair 4, for queue.js in either module format (its first line differs). */
 function queueRepair(exported) {
   return [
+    // Unchanged: it only checks that the file is the module format it is taken for.
     [`${exported}\n`, `${exported}\n`],
     ['    remove: (x) => {\n      const index = xs.indexOf(x)\n      return index === -1\n        ? null\n        : (xs.splice(index, 1), x)\n    },',
       '    remove: (x) => {\n      const at = xs.indexOf(x, index)\n      return at === -1\n        ? null\n        : (xs.splice(at, 1), x)\n    },'],

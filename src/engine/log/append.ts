@@ -14,7 +14,10 @@ export interface StoredNode extends NodeId {
 
 export interface Appended {
   size: number;
-  /** Every perfect subtree the new leaves completed, leaves (level 0) included, in the order completed (the store keeps level 1 and up). */
+  /**
+   * Every perfect subtree the new leaves completed, leaves (level 0) included, in the order completed (the
+   * store keeps level 1 and up: a leaf's hash is computed from its row).
+   */
   nodes: StoredNode[];
   /** The perfect subtrees covering [0, size), left to right. */
   frontier: StoredNode[];

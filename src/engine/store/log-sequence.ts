@@ -5,8 +5,8 @@
  *   waiting (another instance holding it is sequencing right now; this one skips its turn), then locks the
  *   `log_state` row, which serializes passes even where advisory locks do not exclude (the embedded store).
  * - Commit order: the queue rows a pass takes are those committed before it began (written by the statements
- *   that seal, bind or record a trace, in its own transaction), oldest queue id first; a trace committed later gets a later pass, so a leaf
- *   never precedes one committed before the previous pass.
+ *   that seal, bind or record a trace, in its own transaction), oldest queue id first; a trace committed later
+ *   gets a later pass, so a leaf never precedes one committed before the previous pass.
  * - Nothing lost, nothing twice: the queue rows are deleted in the transaction that appends their leaves, so a
  *   pass that fails leaves them queued; a (trace, kind) already logged is dropped, never appended again.
  * - The pass reads only the tree's compact range (O(log n) nodes), appends, stores every perfect subtree of two
