@@ -27,6 +27,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { Session } from 'node:inspector/promises';
+import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.js';
 import { heartbeatSignatureValid, type SignedHeartbeat } from '../src/engine/heartbeat/check.js';
 import { bootstrapOwnerToken } from '../src/engine/store/tokens.js';
@@ -41,6 +42,8 @@ export type ParentMessage = { type: 'stop' } | { type: 'profile-start' } | { typ
 export interface ServerCounts {
   finished: Record<string, number>;
   inFlight: number;
+  /** The main threads' event loops since they started (performance.eventLoopUtilization): ms active and idle, summed over workers. */
+  loop: { activeMs: number; idleMs: number };
 }
 export type ChildMessage =
   | { type: 'ready'; url: string; ownerToken: string; workerPids: number[] }
@@ -90,7 +93,14 @@ async function serve(config: ReturnType<typeof loadConfig>, pool: number, port: 
   // requests still in flight when a load run ends are neither lost nor charged to the wrong run. A request
   // leaves `inFlight` when its response closes, answered or not: a client that disconnects while an async
   // onRequest hook (the engine's token lookup) is pending leaves a request that Fastify never answers.
-  const counts: ServerCounts = { finished: {}, inFlight: 0 };
+  const counts: ServerCounts = {
+    finished: {}, inFlight: 0,
+    // Read when the counts are (structuredClone, which sends them, reads the getter).
+    get loop() {
+      const u = performance.eventLoopUtilization();
+      return { activeMs: u.active, idleMs: u.idle };
+    },
+  };
   app.addHook('onRequest', async (_req, reply) => {
     counts.inFlight++;
     reply.raw.once('close', () => {
@@ -128,9 +138,11 @@ async function serve(config: ReturnType<typeof loadConfig>, pool: number, port: 
 
 /** Sums the workers' counts. */
 function addCounts(all: ServerCounts[]): ServerCounts {
-  const sum: ServerCounts = { finished: {}, inFlight: 0 };
+  const sum: ServerCounts = { finished: {}, inFlight: 0, loop: { activeMs: 0, idleMs: 0 } };
   for (const c of all) {
     sum.inFlight += c.inFlight;
+    sum.loop.activeMs += c.loop.activeMs;
+    sum.loop.idleMs += c.loop.idleMs;
     for (const [k, n] of Object.entries(c.finished)) sum.finished[k] = (sum.finished[k] ?? 0) + n;
   }
   return sum;

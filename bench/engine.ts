@@ -369,6 +369,8 @@ interface Measured {
   /** 2xx responses the server produced during the run and its drain (the per-request denominators). */
   handled: number;
   cpu: CpuUse;
+  /** The share of the run the server's main threads were busy (event-loop utilisation, averaged over workers). */
+  loopBusy: number | null;
   statements: StatementStats | null;
   note: string | null;
 }
@@ -599,7 +601,10 @@ async function main(): Promise<void> {
         const handled = (countsAfter.finished[key] ?? 0) - (countsBefore.finished[key] ?? 0);
         const statements = await readStatements(stats, handled);
         checkErrors(result, spec.name, opt.maxErrorShare);
-        return { route: spec.name, result, handled, cpu: cpuUse(before, after, handled), statements, note: note() };
+        const active = countsAfter.loop.activeMs - countsBefore.loop.activeMs;
+        const idle = countsAfter.loop.idleMs - countsBefore.loop.idleMs;
+        const loopBusy = active + idle > 0 ? active / (active + idle) : null;
+        return { route: spec.name, result, handled, cpu: cpuUse(before, after, handled), loopBusy, statements, note: note() };
       };
       /** Creates pending traces through authorize (unmeasured) until `count` are waiting to be bound. */
       const preCreate = async (count: number): Promise<void> => {
@@ -676,9 +681,10 @@ async function main(): Promise<void> {
       const rssPeakMb = server.workerPids.map((pid) => peakRssMb(pid) ?? Number.NaN);
       if (first && opt.profile) {
         // CPU profiles of the server during more runs (unmeasured: profiling slows the server), of the
-        // 5-round-trip floor, authorize and bind, so that their costs per request can be set side by side.
+        // 5-round-trip floor, floor-verify, authorize and bind, so that their costs per request can be set side
+        // by side (authorize's target is relative to floor-verify).
         mkdirSync(path.dirname(opt.out), { recursive: true });
-        for (const [slug, spec] of [['floor-5rt', specs.roundTrips], ['authorize', specs.authorize], ['bind', specs.bind]] as const) {
+        for (const [slug, spec] of [['floor-5rt', specs.roundTrips], ['floor-verify', specs.verifyFloor], ['authorize', specs.authorize], ['bind', specs.bind]] as const) {
           if (spec === specs.bind) {
             await preCreate(Math.ceil(expectedBindRps * opt.seconds) + margin);
             bindState.exhausted = false;
@@ -801,12 +807,13 @@ function scenarioReport(r: ScenarioResult, db: BenchDatabase, detail: boolean): 
   out.push('');
   out.push('where the time goes (CPU ms per 2xx request; machine busy = share of all cores in use during the run)');
   out.push(table([
-    ['route', 'server', 'postgres', 'loadgen', 'other', 'total', 'busy', 'others', 'SQL/req', 'SQL exec ms/req'],
+    ['route', 'server', 'postgres', 'loadgen', 'other', 'total', 'busy', 'loop', 'others', 'SQL/req', 'SQL exec ms/req'],
     ...all.map((m) => {
       const c = m.cpu;
       const total = [c.serverMsPerReq, c.postgresMsPerReq, c.loadgenMsPerReq, c.otherMsPerReq].reduce<number | null>((s, v) => (s === null || v === null ? s : s + v), 0);
       return [m.route, fmt(c.serverMsPerReq, 3), fmt(c.postgresMsPerReq, 3), fmt(c.loadgenMsPerReq, 3), fmt(c.otherMsPerReq, 3), fmt(total, 3),
-        c.machineBusy === null ? '-' : `${fmt(c.machineBusy * 100, 0)}%`, c.othersBusy === null ? '-' : `${fmt(c.othersBusy * 100, 0)}%`,
+        c.machineBusy === null ? '-' : `${fmt(c.machineBusy * 100, 0)}%`, m.loopBusy === null ? '-' : `${fmt(m.loopBusy * 100, 0)}%`,
+        c.othersBusy === null ? '-' : `${fmt(c.othersBusy * 100, 0)}%`,
         fmt(m.statements?.perRequest, 2), fmt(m.statements?.execMsPerRequest, 3)];
     }),
   ]));
@@ -817,7 +824,9 @@ function scenarioReport(r: ScenarioResult, db: BenchDatabase, detail: boolean): 
   }
   if (detail) {
     out.push('  server = the engine server\'s processes; postgres = the cluster\'s processes; loadgen = this process (autocannon, request');
-    out.push('  building, heartbeat signing); other = the rest of the machine\'s busy time per request; others = its share of all cores.');
+    out.push('  building, heartbeat signing); other = the rest of the machine\'s busy time per request; others = its share of all cores;');
+    out.push('  loop = the share of the run the server\'s main thread was busy (event-loop utilisation; the mean of the workers\'):');
+    out.push('  near 100% the main thread, not the machine, is what limits the route.');
     out.push('  SQL/req: statements per request as pg_stat_statements counts them (each a round trip; it misses the COMMIT');
     out.push('  of a transaction that postgres.js sends through the extended protocol: authorize and bind use no explicit transaction).');
     if (!db.statements) out.push('  (pg_stat_statements is not loaded on this server: no SQL figures)');
@@ -838,7 +847,7 @@ function routeJson(m: Measured, floorRps: number): Record<string, unknown> {
   return {
     route: m.route, rps: m.result.rps, latency_ms: m.result.latency, responses: m.result.responses, ok: m.result.ok, server_2xx: m.handled,
     errors: m.result.non2xx + m.result.socketErrors, status_counts: m.result.statusCounts, seconds: m.result.seconds,
-    relative_to_floor: m.result.rps / floorRps, cpu_ms_per_request: m.cpu, statements: m.statements, note: m.note,
+    relative_to_floor: m.result.rps / floorRps, cpu_ms_per_request: m.cpu, main_thread_busy: m.loopBusy, statements: m.statements, note: m.note,
   };
 }
 
@@ -909,7 +918,9 @@ function report(opt: Options, loadBefore: number[], machine: Record<string, unkn
       const a = p.summary.areas.find((x) => x.name === name);
       return p.handled > 0 ? ((a?.ms ?? 0) * 1000) / p.handled : null;
     };
-    const ordered = [...names].sort((x, y) => (perRequest(profiles[1] ?? (profiles[0] as Profiled), y) ?? 0) - (perRequest(profiles[1] ?? (profiles[0] as Profiled), x) ?? 0));
+    // Areas in the order of authorize's cost (the route the engine's targets are about).
+    const lead = profiles.find((p) => p.route.includes('/engine/authorize')) ?? (profiles[0] as Profiled);
+    const ordered = [...names].sort((x, y) => (perRequest(lead, y) ?? 0) - (perRequest(lead, x) ?? 0));
     out.push(table([
       ['area', ...profiles.map((p) => p.route.replace(/^(GET|POST) /, '').replace(' (diagnostic)', ''))],
       ...ordered.map((name) => [name, ...profiles.map((p) => fmt(perRequest(p, name), 0))]),

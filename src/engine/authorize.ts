@@ -9,32 +9,38 @@
  * 6. policy: the regime's rules, the order's shape and size, the per-agent message rate, and (for an agent
  *    with `max_open_notional`) its open exposure, judged under a lock on the agent's row in the transaction
  *    that seals, so concurrent orders cannot both take the last room under the cap;
- * 7. seal and commit the trace in one statement that first spends the heartbeat's sequence (atomic, once
- *    per agent: a replay writes nothing and answers 403); answer 200 only after the commit.
+ * 7. seal and commit the trace in one statement that first counts the order against the message rate (over
+ *    it: nothing else written, 403) and spends the heartbeat's sequence (atomic, once per agent: a replay
+ *    writes nothing and answers 403); answer 200 only after the commit.
  * With shadow mode on, a policy violation (step 6) does not stop the order: the trace is SHADOW_HALTED.
  * A retry of an order that was authorized gets the original answer whatever heartbeat it carries: a spent
  * heartbeat is refused only when no order with this client_order_id was sealed.
+ *
+ * Steps 2 and 3 read the store; for an agent this process has read before (Active, its model approved, no
+ * open-exposure cap) the order takes a short path without that read: judged by the facts read before and
+ * sealed by a statement that first checks them, and a retry found there by its idempotency record. An order
+ * the short path would refuse, or whose facts changed, is decided again on the full path, so every answer is
+ * the one the full path gives.
  */
-import { newTraceId } from './trace/id.js';
 import { hashJson } from '../crypto/hash.js';
-import { canonicalJsonOfPlain } from '../crypto/jcs-plain.js';
 import { conflict, forbidden, TradesealError, validationError } from '../errors.js';
 import type { Sql } from 'postgres';
 import type { TokenRecord } from './store/tokens.js';
+import type { KnownAgent } from './agent-cache.js';
 import { mayActFor } from './auth.js';
 import type { EngineContext } from './context.js';
 import { type DenialCode, type Verdict } from './denials.js';
 import { checkHeartbeat, heartbeatSignatureValid, type SignedHeartbeat } from './heartbeat/check.js';
-import { checkOrderRate, evaluatePolicy } from './policy/evaluate.js';
+import { checkOrderRate, evaluatePolicy, type OrderFacts } from './policy/evaluate.js';
 import { checkOpenExposure, checkValidTime } from './policy/exposure.js';
-import { lockedOpenNotional } from './store/agents.js';
-import { regulatoryKeyFor, storedRegulatory } from './ops/trace-personal.js';
+import { lockedOpenNotional, type AgentForAuthorize } from './store/agents.js';
+import { regulatoryKeyFor } from './ops/trace-personal.js';
 import { findIdempotent, type AuthorizeResponse } from './store/idempotency.js';
 import { orderSecond } from './store/rate-and-marks.js';
-import { insertTrace, type InsertOutcome, type NewTrace } from './store/traces.js';
-import { isoMs, TIME_SOURCE, type SealedTrace } from './trace/document.js';
-import { latentFingerprint, newRegulatorySalt, reasoningHashOf, regulatoryCommitment, TRACE_VERSION, type RegulatoryBlock } from './trace/seal.js';
-import { REGIME_LABELS, type OrderType, type TradeAction } from './vocabulary.js';
+import { insertTrace, type InsertOutcome, type SealGuard, type SealRate } from './store/traces.js';
+import { buildTrace, type TraceFacts } from './trace/build.js';
+import type { RegulatoryBlock } from './trace/seal.js';
+import type { OrderType, TradeAction } from './vocabulary.js';
 
 export type TaggedAction = TradeAction | { Long: number } | { Short: number };
 
@@ -83,17 +89,73 @@ export function orderHash(req: AuthorizeRequest, action: TradeAction): string {
     multiplier: req.multiplier ?? 1, notional_currency: req.notional_currency ?? 'USD', reduce_only: req.reduce_only ?? false, regulatory: req.regulatory ?? null });
 }
 
+/** An order under way: what authorize derives from the request before it reads anything. */
+interface Pending {
+  req: AuthorizeRequest;
+  action: TradeAction;
+  hash: string;
+  hb: SignedHeartbeat | null;
+  /** The heartbeat's signature, verified on the thread pool meanwhile (never rejects). */
+  signatureCheck: Promise<boolean>;
+}
+
+/** An order judged by the policy: the verdict of every rule but the throttle and the open-exposure cap. */
+interface Judged {
+  verdict: Verdict;
+  /** The message throttle the order is counted against (null: off, or the order already refused). */
+  rate: SealRate | null;
+  shadow: boolean;
+  trace: Omit<TraceFacts, 'regulatoryKey'>;
+}
+
 export async function authorize(ctx: EngineContext, principal: TokenRecord | undefined, req: AuthorizeRequest): Promise<AuthorizeResponse> {
   if (!mayActFor(principal, req.agent_id)) throw denied('agent_not_permitted', `this token may not act for agent ${req.agent_id}`);
   const action = plainAction(req.action, req.quantity);
-  const hash = orderHash(req, action);
-  const cfg = ctx.config;
   const hb = req.heartbeat ?? null;
-  // The heartbeat's signature is verified on the thread pool while the store is asked (never rejects).
-  const signatureCheck = hb ? heartbeatSignatureValid(hb, cfg.regimeOperatorPubkey) : Promise.resolve(false);
+  const o: Pending = {
+    req, action, hash: orderHash(req, action), hb,
+    signatureCheck: hb ? heartbeatSignatureValid(hb, ctx.config.regimeOperatorPubkey) : Promise.resolve(false),
+  };
+  const known = ctx.agents.get(req.agent_id, req.model_id, req.model_hash_hex);
+  if (known) {
+    const answer = await authorizeKnown(ctx, o, known);
+    if (answer) return answer;
+  }
+  return authorizeLookedUp(ctx, o);
+}
 
+/**
+ * The short path, for an agent this process has read before (./agent-cache.ts): judged by what it read, sealed
+ * by a statement that first checks those facts. Null when the order is to be decided again with a registry
+ * read: the facts changed, or the order is refused (the read answers a retry of a sealed order first).
+ */
+async function authorizeKnown(ctx: EngineContext, o: Pending, known: KnownAgent): Promise<AuthorizeResponse | null> {
+  let judged: Judged;
+  let regulatoryKey: Buffer | null;
+  try {
+    const j = await judge(ctx, o, known, null);
+    if (j === 'spent') return null;
+    refuseUnlessShadow(j.verdict, j.shadow);
+    regulatoryKey = await regulatoryKeyFor(ctx.sql, ctx.keys, o.req.agent_id, o.req.regulatory != null);
+    judged = j;
+  } catch (err) {
+    if (err instanceof TradesealError) return null;
+    throw err;
+  }
+  const answer = await sealAndSettle(ctx, o, judged, regulatoryKey, known);
+  if (answer === 'stale') {
+    ctx.agents.forget(o.req.agent_id, o.req.model_id, o.req.model_hash_hex);
+    return null;
+  }
+  return answer;
+}
+
+/** The full path: the idempotency record, the registry and the heartbeat mark read first, then judged. */
+async function authorizeLookedUp(ctx: EngineContext, o: Pending): Promise<AuthorizeResponse> {
+  const { req } = o;
   const { prior, agent, lastSequence } = await ctx.batching.lookups.submit({ agentId: req.agent_id, clientOrderId: req.client_order_id, modelId: req.model_id, modelHashHex: req.model_hash_hex });
-  if (prior) return replay(prior.order_hash, hash, prior.response as AuthorizeResponse, req.client_order_id);
+  ctx.agents.learn(req.agent_id, req.model_id, req.model_hash_hex, agent);
+  if (prior) return replay(prior.order_hash, o.hash, prior.response as AuthorizeResponse, req.client_order_id);
 
   if (!agent || agent.status !== 'Active') {
     throw denied('agent_not_active', agent ? `agent ${req.agent_id} is ${agent.status}` : `agent ${req.agent_id} is not registered`);
@@ -102,110 +164,120 @@ export async function authorize(ctx: EngineContext, principal: TokenRecord | und
   if (!agent.model_registered) {
     throw denied('model_not_registered', `model ${req.model_id} with hash ${req.model_hash_hex} is not approved for agent ${req.agent_id}`);
   }
+  const j = await judge(ctx, o, agent, lastSequence);
+  if (j === 'spent') return spentHeartbeat(ctx.sql, req, o.hash, o.hb?.sequence_id ?? 0);
+  const cap = agent.max_open_notional;
+  let verdict = j.verdict;
+  // Under an open-exposure cap the order is counted by the throttle before the agent's lock is taken.
+  if (j.rate && cap !== null) verdict = checkOrderRate(ctx.policy.document, await ctx.batching.orderCounts.submit({ agentId: req.agent_id, second: j.rate.second }));
+  refuseUnlessShadow(verdict, j.shadow);
+  // With a key-management provider the regulatory block is stored encrypted under the agent's data key (cached).
+  const regulatoryKey = await regulatoryKeyFor(ctx.sql, ctx.keys, req.agent_id, req.regulatory != null);
+  if (cap === null) {
+    const answer = await sealAndSettle(ctx, o, j, regulatoryKey, null);
+    if (answer === 'stale') throw new TradesealError('internal', 'a seal without a guard came to stale');
+    return answer;
+  }
+  const facts: TraceFacts = { ...j.trace, regulatoryKey };
+  let response: AuthorizeResponse | null = null;
+  const outcome = await ctx.sql.begin(async (t) => {
+    const tx = t as unknown as Sql;
+    const open = await lockedOpenNotional(tx, req.agent_id);
+    // Under the agent's lock a retry whose original committed first is answered as a retry, not counted twice.
+    if (await findIdempotent(tx, req.agent_id, req.client_order_id)) return 'duplicate' as const;
+    const exposure = verdict.ok ? checkOpenExposure(open, req.notional, cap) : verdict;
+    if (!exposure.ok && !j.shadow) throw denied(exposure.code, exposure.detail);
+    const built = buildTrace(facts, exposure);
+    response = built.response;
+    return insertTrace(tx, built.row, heartbeatSequence(ctx, o));
+  });
+  return settle(ctx, o, outcome, response);
+}
 
+/**
+ * Judges an order against the clock, Layer 2 and the policy (all but the throttle and the open-exposure cap),
+ * by the agent's facts; throws a refusal that shadow mode never lifts. `spent`: the heartbeat's sequence is
+ * not above `lastSequence`, the last the store accepted (refused before the policy is judged; the sealing
+ * statement re-checks atomically, as a concurrent request may spend it in between).
+ */
+async function judge(ctx: EngineContext, o: Pending, agent: Pick<AgentForAuthorize, 'max_notional' | 'allowed_regimes'>, lastSequence: number | null): Promise<Judged | 'spent'> {
+  const { req, hb } = o;
+  const cfg = ctx.config;
   const now = ctx.now();
   const regime = ctx.state.regime;
   const validTime = checkValidTime(req.agent_valid_time, now, cfg.heartbeatReplayWindowMs);
   if (!validTime.ok) throw denied(validTime.code, validTime.detail);
   if (cfg.layer2Enabled && !hb) throw validationError([{ field: 'heartbeat', message: 'is required (LAYER2_ENABLED)' }]);
-  const signatureValid = await signatureCheck;
+  const signatureValid = await o.signatureCheck;
   if (hb && cfg.layer2Enabled) {
     const v = checkHeartbeat(hb, signatureValid, {
       now, replayWindowMs: cfg.heartbeatReplayWindowMs, requireMtaRef: cfg.heartbeatRequireMtaRef,
       regime: regime ? { regime_id: regime.regime_id, hash: regime.hash } : null,
     });
     if (!v.ok) throw denied(v.code, v.detail);
-    // A heartbeat already spent is refused before the policy is judged; the sealing statement re-checks
-    // atomically (a concurrent request may spend it in between).
-    if (lastSequence !== null && hb.sequence_id <= lastSequence) return spentHeartbeat(ctx.sql, req, hash, hb.sequence_id);
+    if (lastSequence !== null && hb.sequence_id <= lastSequence) return 'spent';
   }
-
   const policy = ctx.policy.document;
-  const order = {
-    action, asset: req.asset, order_type: req.order_type, venue_id: req.venue_id, quantity: req.quantity, notional: req.notional,
+  const order: OrderFacts = {
+    action: o.action, asset: req.asset, order_type: req.order_type, venue_id: req.venue_id, quantity: req.quantity, notional: req.notional,
     notional_currency: req.notional_currency ?? 'USD', limit_price: req.limit_price ?? null, stop_price: req.stop_price ?? null,
     multiplier: req.multiplier ?? 1, reduce_only: req.reduce_only ?? false, agent_valid_time: req.agent_valid_time,
   };
-  let verdict: Verdict = evaluatePolicy({
+  const verdict = evaluatePolicy({
     order, agent: { max_notional: agent.max_notional, allowed_regimes: agent.allowed_regimes }, policy, now,
     regime: regime ? { regime: regime.regime, date: regime.date, effective_since_ms: regime.effective_since.getTime() } : null,
   });
-  if (verdict.ok && policy.max_orders_per_second != null) verdict = checkOrderRate(policy, await ctx.batching.orderCounts.submit({ agentId: req.agent_id, second: orderSecond(now) }));
-  const shadow = ctx.state.shadow.enabled;
-  if (!verdict.ok && !shadow) throw denied(verdict.code, verdict.detail);
-
-  // With a key-management provider the regulatory block is stored encrypted under the agent's data key (cached).
-  const regulatoryKey = await regulatoryKeyFor(ctx.sql, ctx.keys, req.agent_id, req.regulatory != null);
-  /** The sealed trace and the answer for the final verdict. */
-  const seal = (final: Verdict): { row: NewTrace; response: AuthorizeResponse } => {
-    const traceId = newTraceId(now);
-    const rule = regime ? policy.regimes[regime.regime] : null;
-    const sealed: SealedTrace = {
-      trace_id: traceId,
-      version: TRACE_VERSION,
-      bitemporal: { valid_time: isoMs(req.agent_valid_time), txn_time: isoMs(now), time_source: TIME_SOURCE },
-      mta: {
-        regime_id: regime?.regime_id ?? null, regime_label: regime ? REGIME_LABELS[regime.regime] : null,
-        risk_level: regime?.risk_score ?? null, max_notional_scale: rule?.max_notional_scale ?? null,
-        allowed_sides: rule ? [...rule.allowed_sides] : null, version: regime?.model_version ?? null, hash: regime?.hash ?? null,
-        signature_valid: signatureValid,
-      },
-      agent: { agent_id: req.agent_id, feature_schema_id: req.feature_schema_id,
-        latent_fingerprint: latentFingerprint(req.model_id, req.prompt_version, req.feature_schema_id, req.hyperparameter_checksum) },
-      execution: {
-        action, asset: order.asset, order_type: order.order_type, venue_id: order.venue_id, client_order_id: req.client_order_id,
-        notional_currency: order.notional_currency, quantity: order.quantity, notional: order.notional, multiplier: order.multiplier,
-        limit_price: order.limit_price, stop_price: order.stop_price, reduce_only: order.reduce_only,
-      },
-      heartbeat: { sequence_id: hb?.sequence_id ?? null, signature_valid: signatureValid, drift_ms: hb ? now - hb.timestamp_ms : null },
-      policy: { id: policy.id, version: policy.version, hash: ctx.policy.hash, result: final.ok ? 'PASS' : `FAIL:${final.code}` },
-      regulatory: null,
-    };
-    const regulatory = req.regulatory ?? null;
-    const salt = regulatory ? newRegulatorySalt() : null;
-    if (regulatory && salt) sealed.regulatory = { commitment: regulatoryCommitment(salt, regulatory) };
-    // Plain data (parsed JSON and the engine's own values): its canonical text in one walk, canonicalJson's text.
-    const sealedText = canonicalJsonOfPlain(sealed);
-    const reasoningHash = reasoningHashOf(sealedText);
-    const response: AuthorizeResponse = { trace_id: traceId, reasoning_hash: reasoningHash, authorized: true, shadow_blocked: !final.ok };
-    return {
-      response,
-      row: {
-        trace_id: traceId, txn_time: new Date(now), agent_id: req.agent_id, client_order_id: req.client_order_id,
-        status: final.ok ? 'PENDING' : 'SHADOW_HALTED', action, asset: req.asset, quantity: req.quantity, notional: req.notional,
-        notional_currency: order.notional_currency, reasoning_hash: reasoningHash, sealed: sealedText, ...storedRegulatory(regulatoryKey, traceId, regulatory, salt),
-        policy_result: sealed.policy.result, order_hash: hash, response,
-      },
-    };
+  // The throttle counts only orders that pass every other rule.
+  const rate = verdict.ok && policy.max_orders_per_second != null ? { max: policy.max_orders_per_second, second: orderSecond(now) } : null;
+  return {
+    verdict, rate, shadow: ctx.state.shadow.enabled,
+    trace: {
+      now, agentId: req.agent_id, modelId: req.model_id, promptVersion: req.prompt_version, featureSchemaId: req.feature_schema_id,
+      hyperparameterChecksum: req.hyperparameter_checksum, clientOrderId: req.client_order_id, order, regime, policy: ctx.policy,
+      heartbeat: hb, signatureValid, regulatory: req.regulatory ?? null, orderHash: o.hash,
+    },
   };
+}
 
-  const sequence = hb && cfg.layer2Enabled ? hb.sequence_id : null;
-  let response: AuthorizeResponse | null = null;
-  let outcome: InsertOutcome;
-  const cap = agent.max_open_notional;
-  if (cap === null) {
-    const sealedTrace = seal(verdict);
-    response = sealedTrace.response;
-    outcome = await ctx.batching.seals.submit({ trace: sealedTrace.row, heartbeatSequence: sequence });
-  } else {
-    outcome = await ctx.sql.begin(async (t) => {
-      const tx = t as unknown as Sql;
-      const open = await lockedOpenNotional(tx, req.agent_id);
-      // Under the agent's lock a retry whose original committed first is answered as a retry, not counted twice.
-      if (await findIdempotent(tx, req.agent_id, req.client_order_id)) return 'duplicate' as const;
-      const exposure = verdict.ok ? checkOpenExposure(open, req.notional, cap) : verdict;
-      if (!exposure.ok && !shadow) throw denied(exposure.code, exposure.detail);
-      const sealedTrace = seal(exposure);
-      response = sealedTrace.response;
-      return insertTrace(tx, sealedTrace.row, sequence);
-    });
-  }
-  if (outcome === 'replayed') return spentHeartbeat(ctx.sql, req, hash, hb?.sequence_id ?? 0);
+/** A violation is a 403, unless shadow mode is on (then it is sealed SHADOW_HALTED). */
+function refuseUnlessShadow(verdict: Verdict, shadow: boolean): void {
+  if (!verdict.ok && !shadow) throw denied(verdict.code, verdict.detail);
+}
+
+const heartbeatSequence = (ctx: EngineContext, o: Pending): number | null => (o.hb && ctx.config.layer2Enabled ? o.hb.sequence_id : null);
+
+/**
+ * Seals a judged order through the batched statement, counted by the throttle there, and answers. Over the
+ * throttle nothing was written and the heartbeat is unspent: a retry of a sealed order gets its answer, else a
+ * 403, or under shadow mode the order is sealed as refused by the throttle, without being counted twice.
+ * `stale`: the guard's facts changed, nothing written.
+ */
+async function sealAndSettle(ctx: EngineContext, o: Pending, j: Judged, regulatoryKey: Buffer | null, guard: SealGuard | null): Promise<AuthorizeResponse | 'stale'> {
+  const facts: TraceFacts = { ...j.trace, regulatoryKey };
+  const built = buildTrace(facts, j.verdict);
+  const sequence = heartbeatSequence(ctx, o);
+  const sealed = await ctx.batching.seals.submit({ trace: built.row, heartbeatSequence: sequence, rate: j.rate, guard });
+  if (sealed === 'stale') return 'stale';
+  if (typeof sealed === 'string') return settle(ctx, o, sealed, built.response);
+  const winner = await findIdempotent(ctx.sql, o.req.agent_id, o.req.client_order_id);
+  if (winner) return replay(winner.order_hash, o.hash, winner.response, o.req.client_order_id);
+  const over = checkOrderRate(ctx.policy.document, sealed.orders);
+  if (over.ok) throw new TradesealError('internal', `the throttle refused the ${sealed.orders}th order, within its limit`);
+  refuseUnlessShadow(over, j.shadow);
+  const refused = buildTrace(facts, over);
+  const again = await ctx.batching.seals.submit({ trace: refused.row, heartbeatSequence: sequence, rate: null, guard: null });
+  if (typeof again !== 'string' || again === 'stale') throw new TradesealError('internal', `a seal without a throttle or a guard came to ${JSON.stringify(again)}`);
+  return settle(ctx, o, again, refused.response);
+}
+
+/** The answer for a seal's outcome: the sealed order's, or as a spent heartbeat or a concurrent retry would be. */
+async function settle(ctx: EngineContext, o: Pending, outcome: InsertOutcome, response: AuthorizeResponse | null): Promise<AuthorizeResponse> {
+  if (outcome === 'replayed') return spentHeartbeat(ctx.sql, o.req, o.hash, o.hb?.sequence_id ?? 0);
   if (outcome === 'duplicate') {
     // A concurrent request with the same client_order_id committed first: answer as its retry would be.
-    const winner = await findIdempotent(ctx.sql, req.agent_id, req.client_order_id);
+    const winner = await findIdempotent(ctx.sql, o.req.agent_id, o.req.client_order_id);
     if (!winner) throw new TradesealError('internal', 'idempotency record vanished');
-    return replay(winner.order_hash, hash, winner.response, req.client_order_id);
+    return replay(winner.order_hash, o.hash, winner.response, o.req.client_order_id);
   }
   if (!response) throw new TradesealError('internal', 'an inserted trace has no response');
   return response;

@@ -12,6 +12,7 @@ import { isStoreFault } from '../store/faults.js';
 import { CredentialChanges } from '../credentials/changes.js';
 import { EngineState } from './state.js';
 import { TokenCache } from './token-cache.js';
+import { AgentCache } from './agent-cache.js';
 import { engineBatching, type EngineBatching } from './store/batching.js';
 
 export interface EngineContext {
@@ -22,6 +23,8 @@ export interface EngineContext {
   tokens: TokenCache;
   /** Where a token revocation is made to hold before it is answered (src/credentials/changes.ts). */
   changes: CredentialChanges;
+  /** What this process last read of agents that may take authorize's short path (./agent-cache.ts). */
+  agents: AgentCache;
   /** Authorize's and bind's batched statements (./store/batching.ts). */
   batching: EngineBatching;
   /** The per-agent data keys of personal data; null without a key-management provider (`KMS_PROVIDER`). */
@@ -54,5 +57,5 @@ export async function createEngineContext(config: Config, sql: Sql, options: Eng
   changes.register((change) => {
     if (change.kind === 'engine_token' || change.kind === 'everything') tokens.clear();
   });
-  return { sql, config, policy, state, tokens, changes, batching: engineBatching(sql, config.batchInFlight), keys, now: options.now ?? Date.now };
+  return { sql, config, policy, state, tokens, changes, agents: new AgentCache(), batching: engineBatching(sql, config.batchInFlight), keys, now: options.now ?? Date.now };
 }

@@ -1,25 +1,26 @@
 /**
  * The engine's batching of its hot statements (src/store/group-commit.ts): concurrent authorizes of one process
- * are looked up by one multi-row read, counted by the message throttle in one statement and sealed by one
- * multi-row statement; concurrent binds are read by one
- * statement and applied by one. Each request keeps its own outcome (sealed, heartbeat replayed, duplicate
- * client_order_id, already bound) exactly as if it were alone. A request that finds a free slot is sent at once;
- * batches form only while the store is busy. Orders judged under an agent's open-exposure lock are sealed
- * inside that lock's transaction instead, alone.
+ * are looked up by one multi-row read, then counted by the message throttle and sealed by one multi-row
+ * statement; concurrent binds are read by one statement and applied by one. Each request keeps its own outcome
+ * (sealed, over the throttle, heartbeat replayed, duplicate client_order_id, already bound) exactly as if it
+ * were alone. A request that finds a free slot is sent at once; batches form only while the store is busy.
+ * Orders judged under an agent's open-exposure lock are counted by a statement of their own and sealed inside
+ * that lock's transaction, alone.
  */
 import type { Sql } from 'postgres';
 import { GroupCommit } from '../../store/group-commit.js';
 import { authorizeLookups, type AuthorizeLookup, type AuthorizeLookupKey } from './agents.js';
 import { countOrders, type OrderCount } from './rate-and-marks.js';
-import { applyBinds, insertTraces, readForBind, type BindRead, type BindRow, type BindStore, type BindWrite, type InsertOutcome, type SealWrite } from './traces.js';
+import { applyBinds, insertTraces, readForBind, type BindRead, type BindRow, type BindStore, type BindWrite, type SealOutcome, type SealWrite } from './traces.js';
 
 /** Most requests one batched statement carries. */
 export const BATCH_MAX = 64;
 
 export interface EngineBatching {
   lookups: GroupCommit<AuthorizeLookupKey, AuthorizeLookup>;
-  seals: GroupCommit<SealWrite, InsertOutcome>;
-  /** The message throttle's per-agent order counts. */
+  /** Seals, each counted first by the message throttle when it carries one. */
+  seals: GroupCommit<SealWrite, SealOutcome>;
+  /** The message throttle's per-agent order counts, for orders judged under an open-exposure lock. */
   orderCounts: GroupCommit<OrderCount, number>;
   bindReads: GroupCommit<string, BindRead | null>;
   binds: GroupCommit<BindWrite, BindRow | null>;
@@ -37,7 +38,7 @@ export function engineBatching(sql: Sql, inFlight: number): EngineBatching {
   const binds = new GroupCommit<BindWrite, BindRow | null>({ write: (ws) => applyBinds(sql, ws), keyOf: (w) => w.trace_id, maxBatch: BATCH_MAX, maxInFlight: inFlight });
   return {
     lookups: new GroupCommit({ write: (keys) => authorizeLookups(sql, keys), keyOf: unique, maxBatch: BATCH_MAX, maxInFlight: inFlight }),
-    // One agent per sealing statement: it upserts the agent's heartbeat mark once.
+    // One agent per sealing statement: it upserts the agent's order count and heartbeat mark once.
     seals: new GroupCommit({ write: (writes) => insertTraces(sql, writes), keyOf: (w) => w.trace.agent_id, maxBatch: BATCH_MAX, maxInFlight: inFlight }),
     // One agent per counting statement: it upserts the agent's counter once.
     orderCounts: new GroupCommit({ write: (orders) => countOrders(sql, orders), keyOf: (o) => o.agentId, maxBatch: BATCH_MAX, maxInFlight: inFlight }),

@@ -32,45 +32,107 @@ export interface NewTrace {
 
 export type InsertOutcome = 'inserted' | 'duplicate' | 'replayed';
 
-/** A trace to seal and, with Layer 2, the heartbeat sequence its insert spends (null: none). */
+/**
+ * What sealing one trace came to: an InsertOutcome, or, for a write that carried a message throttle, refused
+ * because its agent's orders in the second (this one counted) exceed the limit: nothing written.
+ */
+export type SealOutcome = InsertOutcome | { kind: 'rate_exceeded'; orders: number } | 'stale';
+
+/**
+ * The registry facts an order was judged by without reading the registry (src/engine/agent-cache.ts): the
+ * sealing statement writes the order only if its agent is still Active, not erased, without an open-exposure
+ * cap, with this max_notional and these allowed regimes, and the model version still approved; else `stale`.
+ */
+export interface SealGuard {
+  model_id: string;
+  model_hash_hex: string;
+  max_notional: number;
+  allowed_regimes: readonly string[] | null;
+}
+
+/** The message throttle a seal is judged by: at most `max` orders of the agent in the Unix second `second`. */
+export interface SealRate {
+  max: number;
+  second: number;
+}
+
+/**
+ * A trace to seal; with Layer 2, the heartbeat sequence its insert spends (null: none); with the message
+ * throttle, the limit the statement counts the order against before it writes anything (null or absent: none).
+ */
 export interface SealWrite {
   trace: NewTrace;
   heartbeatSequence: number | null;
+  rate?: SealRate | null;
+  guard?: SealGuard | null;
 }
 
 /**
  * Seals the traces in one statement (one round trip, one implicit transaction), each row on its own terms:
- * with Layer 2, first the heartbeat's replay mark (accepted only when its sequence_id is greater than the last
- * one accepted from the agent: a conditional upsert, so of N concurrent requests carrying one heartbeat exactly
- * one passes), then the idempotency record, then the trace. Per row, in the writes' order: `replayed`: the
- * heartbeat was spent, nothing written; `duplicate`: a concurrent request took (agent_id, client_order_id)
- * first, nothing written; `inserted`. A heartbeat is spent only by an order that is sealed.
+ * with a guard, first the registry facts the order was judged by are checked (`stale` when any changed: nothing
+ * written); with the message throttle, the order is counted in its agent's second (agent_order_rate) and, over
+ * the limit, nothing else is written; with Layer 2, then the heartbeat's replay mark (accepted only when its
+ * sequence_id is greater than the last one accepted from the agent: a conditional upsert, so of N concurrent
+ * requests carrying one heartbeat exactly one passes), then the idempotency record, then the trace. Per row, in
+ * the writes' order: `stale`; `rate_exceeded` with the count: over the throttle, nothing written but the count;
+ * `replayed`: the heartbeat was spent, nothing written; `duplicate`: a concurrent request took (agent_id,
+ * client_order_id) first, nothing written; `inserted`. A heartbeat is spent only by an order that is sealed.
+ * The throttle counts what a registry read first would have counted: not an order whose heartbeat the
+ * statement finds spent, nor a retry of an order already sealed (both as of the statement's start).
  *
- * The writes must name distinct agents (one statement may not upsert a heartbeat mark twice); the group-commit
- * queue (./seal-queue.ts) forms its batches so. The rows travel as one JSON parameter.
+ * The writes must name distinct agents (one statement may not upsert a heartbeat mark or a count twice); the
+ * group-commit queue (./batching.ts) forms its batches so. The rows travel as one JSON parameter.
  */
-export async function insertTraces(sql: Sql, writes: readonly SealWrite[]): Promise<InsertOutcome[]> {
-  const rows = writes.map(({ trace: t, heartbeatSequence }, ord) => ({
-    ord, seq: heartbeatSequence, trace_id: t.trace_id, txn_time: t.txn_time.toISOString(), agent_id: t.agent_id,
+export async function insertTraces(sql: Sql, writes: readonly SealWrite[]): Promise<SealOutcome[]> {
+  const rows = writes.map(({ trace: t, heartbeatSequence, rate, guard }, ord) => ({
+    ord, seq: heartbeatSequence, rate_max: rate?.max ?? null, rate_second: rate?.second ?? null,
+    guard_model_id: guard?.model_id ?? null, guard_model_hash: guard?.model_hash_hex ?? null, guard_max_notional: guard?.max_notional ?? null,
+    guard_regimes: guard?.allowed_regimes ?? null, trace_id: t.trace_id, txn_time: t.txn_time.toISOString(), agent_id: t.agent_id,
     client_order_id: t.client_order_id, status: t.status, action: t.action, asset: t.asset, quantity: t.quantity, notional: t.notional,
     notional_currency: t.notional_currency, reasoning_hash: t.reasoning_hash, sealed: t.sealed, regulatory: t.regulatory,
     regulatory_salt: t.regulatory_salt?.toString('hex') ?? null, regulatory_enc: t.regulatory_enc?.toString('hex') ?? null,
     policy_result: t.policy_result, order_hash: t.order_hash, response: t.response,
   }));
-  const result = await sql<Array<{ ord: number; marked: boolean; inserted: boolean }>>`
+  const result = await sql<Array<{ ord: number; fresh: boolean; orders: number | null; within: boolean; marked: boolean; inserted: boolean }>>`
     with input as (
       select * from jsonb_to_recordset(${sql.json(rows as never)}) as x(
-        ord int, seq bigint, trace_id uuid, txn_time timestamptz, agent_id uuid, client_order_id text, status text, action text,
-        asset text, quantity double precision, notional double precision, notional_currency text, reasoning_hash text, sealed text,
-        regulatory jsonb, regulatory_salt text, regulatory_enc text, policy_result text, order_hash text, response jsonb)
+        ord int, seq bigint, rate_max int, rate_second bigint, guard_model_id text, guard_model_hash text,
+        guard_max_notional double precision, guard_regimes jsonb, trace_id uuid, txn_time timestamptz, agent_id uuid,
+        client_order_id text, status text, action text, asset text, quantity double precision, notional double precision,
+        notional_currency text, reasoning_hash text, sealed text, regulatory jsonb, regulatory_salt text, regulatory_enc text,
+        policy_result text, order_hash text, response jsonb)
+    ), checked as (
+      select i.*, (i.guard_model_id is null or exists (
+        select 1 from agents a
+        where a.agent_id = i.agent_id and a.status = 'Active' and a.erased_at is null and a.max_open_notional is null
+          and a.max_notional = i.guard_max_notional
+          and coalesce(to_jsonb(a.allowed_regimes), 'null') = coalesce(i.guard_regimes, 'null')
+          and exists (select 1 from agent_models m
+                      where m.agent_id = i.agent_id and m.model_id = i.guard_model_id and m.model_hash_hex = i.guard_model_hash))) as fresh
+      from input i
+    ), counted as (
+      -- The message throttle (migration 0024: an unlogged table): the order counted in its agent's second.
+      insert into agent_order_rate (agent_id, second, orders)
+      select c.agent_id, c.rate_second, 1 from checked c
+      where c.fresh and c.rate_max is not null
+        and not exists (select 1 from heartbeat_marks hm where hm.agent_id = c.agent_id and hm.last_sequence_id >= c.seq)
+        and not exists (select 1 from trace_idempotency ti where ti.agent_id = c.agent_id and ti.client_order_id = c.client_order_id)
+      order by c.agent_id
+      on conflict (agent_id, second) do update set orders = agent_order_rate.orders + 1
+      returning agent_id, orders
+    ), judged as (
+      select c.*, n.orders, (n.orders is null or n.orders <= c.rate_max) as within
+      from checked c left join counted n on n.agent_id = c.agent_id
+    ), allowed as (
+      select * from judged where fresh and within
     ), mark as (
       insert into heartbeat_marks (agent_id, last_sequence_id)
-      select agent_id, seq from input where seq is not null order by agent_id
+      select agent_id, seq from allowed where seq is not null order by agent_id
       on conflict (agent_id) do update set last_sequence_id = excluded.last_sequence_id, accepted_at = now()
         where heartbeat_marks.last_sequence_id < excluded.last_sequence_id
       returning agent_id
     ), gate as (
-      select * from input where seq is null or agent_id in (select agent_id from mark)
+      select * from allowed where seq is null or agent_id in (select agent_id from mark)
     ), idem as (
       insert into trace_idempotency (agent_id, client_order_id, order_hash, trace_id, txn_time, response)
       select agent_id, client_order_id, order_hash, trace_id, txn_time, response from gate order by agent_id, client_order_id
@@ -89,22 +151,25 @@ export async function insertTraces(sql: Sql, writes: readonly SealWrite[]): Prom
       select g.trace_id, g.agent_id, 'reasoning_hash', log_leaf(g.reasoning_hash)
       from gate g where g.trace_id in (select trace_id from ins) and log_leaf(g.reasoning_hash) is not null order by g.ord
     )
-    select i.ord,
-           (i.seq is null or i.agent_id in (select agent_id from mark)) as marked,
-           i.trace_id in (select trace_id from ins) as inserted
-    from input i order by i.ord`;
+    select j.ord, j.fresh, j.orders, j.within,
+           (j.seq is null or j.agent_id in (select agent_id from mark)) as marked,
+           j.trace_id in (select trace_id from ins) as inserted
+    from judged j order by j.ord`;
   return writes.map((_, i) => {
     const row = result[i];
     if (!row || row.ord !== i) throw new TradesealError('internal', `the sealing statement answered ${result.length} rows for ${writes.length} traces`);
+    if (!row.fresh) return 'stale';
+    if (!row.within) return { kind: 'rate_exceeded', orders: Number(row.orders) };
     if (!row.marked) return 'replayed';
     return row.inserted ? 'inserted' : 'duplicate';
   });
 }
 
-/** One trace sealed by itself (in the caller's transaction when `sql` is one). */
+/** One trace sealed by itself, without the throttle or a guard (in the caller's transaction when `sql` is one). */
 export async function insertTrace(sql: Sql, t: NewTrace, heartbeatSequence: number | null): Promise<InsertOutcome> {
   const [outcome] = await insertTraces(sql, [{ trace: t, heartbeatSequence }]);
-  return outcome as InsertOutcome;
+  if (typeof outcome !== 'string' || outcome === 'stale') throw new TradesealError('internal', `a seal without a throttle or a guard came to ${JSON.stringify(outcome)}`);
+  return outcome;
 }
 
 export interface TraceRow {
