@@ -108,15 +108,17 @@ export async function insertTraces(sql: Sql, writes: readonly SealWrite[]): Prom
           and a.max_notional = i.guard_max_notional
           and coalesce(to_jsonb(a.allowed_regimes), 'null') = coalesce(i.guard_regimes, 'null')
           and exists (select 1 from agent_models m
-                      where m.agent_id = i.agent_id and m.model_id = i.guard_model_id and m.model_hash_hex = i.guard_model_hash))) as fresh
+                      where m.agent_id = i.agent_id and m.model_id = i.guard_model_id and m.model_hash_hex = i.guard_model_hash offset 0)
+        offset 0)) as fresh
       from input i
     ), counted as (
       -- The message throttle (migration 0024: an unlogged table): the order counted in its agent's second.
       insert into agent_order_rate (agent_id, second, orders)
       select c.agent_id, c.rate_second, 1 from checked c
+      -- Each a probe by key per order (offset 0 keeps the planner from turning them into scans of whole tables).
       where c.fresh and c.rate_max is not null
-        and not exists (select 1 from heartbeat_marks hm where hm.agent_id = c.agent_id and hm.last_sequence_id >= c.seq)
-        and not exists (select 1 from trace_idempotency ti where ti.agent_id = c.agent_id and ti.client_order_id = c.client_order_id)
+        and not exists (select 1 from heartbeat_marks hm where hm.agent_id = c.agent_id and hm.last_sequence_id >= c.seq offset 0)
+        and not exists (select 1 from trace_idempotency ti where ti.agent_id = c.agent_id and ti.client_order_id = c.client_order_id offset 0)
       order by c.agent_id
       on conflict (agent_id, second) do update set orders = agent_order_rate.orders + 1
       returning agent_id, orders
