@@ -12,7 +12,6 @@ const MAX_ENTRIES = 10_000;
 
 /** The facts the short path judges an order by, and that its sealing statement checks. */
 export interface KnownAgent {
-  agent_id: string;
   model_id: string;
   model_hash_hex: string;
   max_notional: number;
@@ -35,14 +34,10 @@ export class AgentCache {
     if (!facts || facts.status !== 'Active' || facts.erased || !facts.model_registered || facts.max_open_notional !== null) return;
     // The oldest entry makes room (a Map iterates in insertion order, and a learned entry is re-inserted).
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(key, { agent_id: agentId, model_id: modelId, model_hash_hex: modelHashHex, max_notional: facts.max_notional, allowed_regimes: facts.allowed_regimes });
+    this.entries.set(key, { model_id: modelId, model_hash_hex: modelHashHex, max_notional: facts.max_notional, allowed_regimes: facts.allowed_regimes });
   }
 
   forget(agentId: string, modelId: string, modelHashHex: string): void {
     this.entries.delete(keyOf(agentId, modelId, modelHashHex));
-  }
-
-  get size(): number {
-    return this.entries.size;
   }
 }

@@ -37,7 +37,7 @@ import { lockedOpenNotional, type AgentForAuthorize } from './store/agents.js';
 import { regulatoryKeyFor } from './ops/trace-personal.js';
 import { findIdempotent, type AuthorizeResponse } from './store/idempotency.js';
 import { orderSecond } from './store/rate-and-marks.js';
-import { insertTrace, type InsertOutcome, type SealGuard, type SealRate } from './store/traces.js';
+import { insertTrace, plainOutcome, type InsertOutcome, type SealGuard, type SealRate } from './store/traces.js';
 import { buildTrace, type TraceFacts } from './trace/build.js';
 import type { RegulatoryBlock } from './trace/seal.js';
 import type { OrderType, TradeAction } from './vocabulary.js';
@@ -265,8 +265,7 @@ async function sealAndSettle(ctx: EngineContext, o: Pending, j: Judged, regulato
   if (over.ok) throw new TradesealError('internal', `the throttle refused the ${sealed.orders}th order, within its limit`);
   refuseUnlessShadow(over, j.shadow);
   const refused = buildTrace(facts, over);
-  const again = await ctx.batching.seals.submit({ trace: refused.row, heartbeatSequence: sequence, rate: null, guard: null });
-  if (typeof again !== 'string' || again === 'stale') throw new TradesealError('internal', `a seal without a throttle or a guard came to ${JSON.stringify(again)}`);
+  const again = plainOutcome(await ctx.batching.seals.submit({ trace: refused.row, heartbeatSequence: sequence, rate: null, guard: null }));
   return settle(ctx, o, again, refused.response);
 }
 

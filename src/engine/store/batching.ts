@@ -1,7 +1,7 @@
 /**
  * The engine's batching of its hot statements (src/store/group-commit.ts): concurrent authorizes of one process
- * are looked up by one multi-row read, then counted by the message throttle and sealed by one multi-row
- * statement; concurrent binds are read by one statement and applied by one. Each request keeps its own outcome
+ * are looked up by one multi-row read (skipped for agents the process knows, src/engine/agent-cache.ts), then
+ * counted by the message throttle and sealed by one multi-row statement; concurrent binds are read by one statement and applied by one. Each request keeps its own outcome
  * (sealed, over the throttle, heartbeat replayed, duplicate client_order_id, already bound) exactly as if it
  * were alone. A request that finds a free slot is sent at once; batches form only while the store is busy.
  * Orders judged under an agent's open-exposure lock are counted by a statement of their own and sealed inside

@@ -33,10 +33,17 @@ export interface NewTrace {
 export type InsertOutcome = 'inserted' | 'duplicate' | 'replayed';
 
 /**
- * What sealing one trace came to: an InsertOutcome, or, for a write that carried a message throttle, refused
- * because its agent's orders in the second (this one counted) exceed the limit: nothing written.
+ * What sealing one trace came to: an InsertOutcome; for a write that carried a message throttle, refused
+ * because its agent's orders in the second (this one counted) exceed the limit, nothing written; for a write
+ * that carried a guard, `stale` when the agent's facts changed, nothing written.
  */
 export type SealOutcome = InsertOutcome | { kind: 'rate_exceeded'; orders: number } | 'stale';
+
+/** The outcome of a seal that carried neither a throttle nor a guard, which can only be an InsertOutcome. */
+export function plainOutcome(outcome: SealOutcome | undefined): InsertOutcome {
+  if (typeof outcome !== 'string' || outcome === 'stale') throw new TradesealError('internal', `a seal without a throttle or a guard came to ${JSON.stringify(outcome)}`);
+  return outcome;
+}
 
 /**
  * The registry facts an order was judged by without reading the registry (src/engine/agent-cache.ts): the
@@ -170,8 +177,7 @@ export async function insertTraces(sql: Sql, writes: readonly SealWrite[]): Prom
 /** One trace sealed by itself, without the throttle or a guard (in the caller's transaction when `sql` is one). */
 export async function insertTrace(sql: Sql, t: NewTrace, heartbeatSequence: number | null): Promise<InsertOutcome> {
   const [outcome] = await insertTraces(sql, [{ trace: t, heartbeatSequence }]);
-  if (typeof outcome !== 'string' || outcome === 'stale') throw new TradesealError('internal', `a seal without a throttle or a guard came to ${JSON.stringify(outcome)}`);
-  return outcome;
+  return plainOutcome(outcome);
 }
 
 export interface TraceRow {
