@@ -258,6 +258,7 @@ async function sealAndSettle(ctx: EngineContext, o: Pending, j: Judged, regulato
   const sequence = heartbeatSequence(ctx, o);
   const sealed = await ctx.batching.seals.submit({ trace: built.row, heartbeatSequence: sequence, rate: j.rate, guard });
   if (sealed === 'stale') return 'stale';
+  if (sealed === 'inserted') ctx.sealed.remember(built.row);
   if (typeof sealed === 'string') return settle(ctx, o, sealed, built.response);
   const winner = await findIdempotent(ctx.sql, o.req.agent_id, o.req.client_order_id);
   if (winner) return replay(winner.order_hash, o.hash, winner.response, o.req.client_order_id);
@@ -266,6 +267,7 @@ async function sealAndSettle(ctx: EngineContext, o: Pending, j: Judged, regulato
   refuseUnlessShadow(over, j.shadow);
   const refused = buildTrace(facts, over);
   const again = plainOutcome(await ctx.batching.seals.submit({ trace: refused.row, heartbeatSequence: sequence, rate: null, guard: null }));
+  if (again === 'inserted') ctx.sealed.remember(refused.row);
   return settle(ctx, o, again, refused.response);
 }
 

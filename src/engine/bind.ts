@@ -113,7 +113,7 @@ export async function bindExecution(ctx: EngineContext, principal: TokenRecord |
       execution_price: req.execution_price ?? null, verification_status: v.status, divergence_reason: v.reason,
       final_proof: finalProof(row.reasoning_hash, req.exchange_tx_id),
     };
-  });
+  }, ctx.sealed.take(req.trace_id));
   if (outcome.kind === 'not_found') throw notFound(`no trace ${req.trace_id}`);
   if (outcome.kind === 'already_bound') {
     mayBind(outcome.trace.agent_id);

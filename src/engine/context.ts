@@ -13,6 +13,7 @@ import { CredentialChanges } from '../credentials/changes.js';
 import { EngineState } from './state.js';
 import { TokenCache } from './token-cache.js';
 import { AgentCache } from './agent-cache.js';
+import { SealedTraces } from './sealed-cache.js';
 import { engineBatching, type EngineBatching } from './store/batching.js';
 
 export interface EngineContext {
@@ -25,6 +26,8 @@ export interface EngineContext {
   changes: CredentialChanges;
   /** What this process last read of agents that may take authorize's short path (./agent-cache.ts). */
   agents: AgentCache;
+  /** What this process sealed of its recent traces, for bind's short path (./sealed-cache.ts). */
+  sealed: SealedTraces;
   /** Authorize's and bind's batched statements (./store/batching.ts). */
   batching: EngineBatching;
   /** The per-agent data keys of personal data; null without a key-management provider (`KMS_PROVIDER`). */
@@ -57,5 +60,5 @@ export async function createEngineContext(config: Config, sql: Sql, options: Eng
   changes.register((change) => {
     if (change.kind === 'engine_token' || change.kind === 'everything') tokens.clear();
   });
-  return { sql, config, policy, state, tokens, changes, agents: new AgentCache(), batching: engineBatching(sql, config.batchInFlight), keys, now: options.now ?? Date.now };
+  return { sql, config, policy, state, tokens, changes, agents: new AgentCache(), sealed: new SealedTraces(), batching: engineBatching(sql, config.batchInFlight), keys, now: options.now ?? Date.now };
 }

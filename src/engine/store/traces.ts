@@ -345,40 +345,49 @@ export async function applyBinds(sql: Sql, writes: readonly BindWrite[]): Promis
   writes.forEach((w, i) => byPart.set(w.part, [...(byPart.get(w.part) ?? []), i]));
   await Promise.all([...byPart].map(async ([part, indexes]) => {
     const group = indexes.map((i) => writes[i] as BindWrite);
-    const rows = group.map(({ trace_id, txn_time, seen, update: u }, ord) => ({
-      ord, trace_id, txn_time: txn_time.toISOString(), seen_status: seen.status, seen_verification: seen.verification_status,
-      status: seen.status === 'SHADOW_HALTED' ? 'SHADOW_HALTED' : u.verification_status.toUpperCase(),
-      verification_status: u.verification_status, exchange_tx_id: u.exchange_tx_id, execution_status: u.execution_status,
-      execution_time: u.execution_time.toISOString(), executed_asset: u.executed_asset, executed_quantity: u.executed_quantity,
-      executed_side: u.executed_side, execution_price: u.execution_price, divergence_reason: u.divergence_reason, final_proof: u.final_proof,
-    }));
-    const times = group.map((w) => w.txn_time.getTime());
-    // The final proof of each trace bound here is queued for the transparency log in the same statement
-    // (migration 0023); the update's condition (final_proof is null) makes it the trace's first.
-    const bound = await sql.unsafe<Array<BindRow & { ord: number }>>(`
-      with upd as (
-      update ${tableName(part)} t set
-        status = u.status, verification_status = u.verification_status, exchange_tx_id = u.exchange_tx_id,
-        execution_status = u.execution_status, execution_time = u.execution_time, executed_asset = u.executed_asset,
-        executed_quantity = u.executed_quantity, executed_side = u.executed_side, execution_price = u.execution_price,
-        divergence_reason = u.divergence_reason, final_proof = u.final_proof, bound_at = clock_timestamp()
-      from jsonb_to_recordset($1::jsonb) as u(
-        ord int, trace_id uuid, txn_time timestamptz, seen_status text, seen_verification text, status text, verification_status text,
-        exchange_tx_id text, execution_status text, execution_time timestamptz, executed_asset text, executed_quantity double precision,
-        executed_side text, execution_price double precision, divergence_reason text, final_proof text)
-      where t.txn_time >= $2 and t.txn_time <= $3 and t.trace_id = any($4::uuid[])
-        and t.trace_id = u.trace_id and t.txn_time = u.txn_time and t.final_proof is null
-        and t.status = u.seen_status and t.verification_status = u.seen_verification
-      returning u.ord, ${BIND_COLUMNS.split(', ').map((c) => `t.${c}`).join(', ')}
-      ), queued as (
-        insert into log_queue (trace_id, agent_id, kind, data)
-        select trace_id, agent_id, 'final_proof', log_leaf(final_proof) from upd where log_leaf(final_proof) is not null order by ord
-      )
-      select * from upd`,
-    [sql.json(rows as never), new Date(Math.min(...times)).toISOString(), new Date(Math.max(...times)).toISOString(), group.map((w) => w.trace_id)] as never[]);
-    for (const { ord, ...row } of bound) out[indexes[ord] as number] = row as BindRow;
+    try {
+      await applyInPartition(sql, part, group, indexes, out);
+    } catch (err) {
+      // A partition that does not exist holds no trace to update: each write's condition failed (null).
+      if (!isUndefinedTable(err)) throw err;
+    }
   }));
   return out;
+}
+
+async function applyInPartition(sql: Sql, part: string, group: readonly BindWrite[], indexes: readonly number[], out: Array<BindRow | null>): Promise<void> {
+  const rows = group.map(({ trace_id, txn_time, seen, update: u }, ord) => ({
+    ord, trace_id, txn_time: txn_time.toISOString(), seen_status: seen.status, seen_verification: seen.verification_status,
+    status: seen.status === 'SHADOW_HALTED' ? 'SHADOW_HALTED' : u.verification_status.toUpperCase(),
+    verification_status: u.verification_status, exchange_tx_id: u.exchange_tx_id, execution_status: u.execution_status,
+    execution_time: u.execution_time.toISOString(), executed_asset: u.executed_asset, executed_quantity: u.executed_quantity,
+    executed_side: u.executed_side, execution_price: u.execution_price, divergence_reason: u.divergence_reason, final_proof: u.final_proof,
+  }));
+  const times = group.map((w) => w.txn_time.getTime());
+  // The final proof of each trace bound here is queued for the transparency log in the same statement
+  // (migration 0023); the update's condition (final_proof is null) makes it the trace's first.
+  const bound = await sql.unsafe<Array<BindRow & { ord: number }>>(`
+    with upd as (
+    update ${tableName(part)} t set
+      status = u.status, verification_status = u.verification_status, exchange_tx_id = u.exchange_tx_id,
+      execution_status = u.execution_status, execution_time = u.execution_time, executed_asset = u.executed_asset,
+      executed_quantity = u.executed_quantity, executed_side = u.executed_side, execution_price = u.execution_price,
+      divergence_reason = u.divergence_reason, final_proof = u.final_proof, bound_at = clock_timestamp()
+    from jsonb_to_recordset($1::jsonb) as u(
+      ord int, trace_id uuid, txn_time timestamptz, seen_status text, seen_verification text, status text, verification_status text,
+      exchange_tx_id text, execution_status text, execution_time timestamptz, executed_asset text, executed_quantity double precision,
+      executed_side text, execution_price double precision, divergence_reason text, final_proof text)
+    where t.txn_time >= $2 and t.txn_time <= $3 and t.trace_id = any($4::uuid[])
+      and t.trace_id = u.trace_id and t.txn_time = u.txn_time and t.final_proof is null
+      and t.status = u.seen_status and t.verification_status = u.seen_verification
+    returning u.ord, ${BIND_COLUMNS.split(', ').map((c) => `t.${c}`).join(', ')}
+    ), queued as (
+      insert into log_queue (trace_id, agent_id, kind, data)
+      select trace_id, agent_id, 'final_proof', log_leaf(final_proof) from upd where log_leaf(final_proof) is not null order by ord
+    )
+    select * from upd`,
+  [sql.json(rows as never), new Date(Math.min(...times)).toISOString(), new Date(Math.max(...times)).toISOString(), group.map((w) => w.trace_id)] as never[]);
+  for (const { ord, ...row } of bound) out[indexes[ord] as number] = row as BindRow;
 }
 
 /** How a process reads and writes binds: batched (./batching.ts) or, in a caller's transaction, directly. */
@@ -391,9 +400,15 @@ export interface BindStore {
  * Binds optimistically, without an explicit transaction: read the trace, decide, then update only if it is
  * still unbound and in the state the decision saw. Of N concurrent binds of one trace exactly one update
  * matches (the others wait on its row lock, re-check the condition and match nothing); a loser reads again and
- * finds the trace bound (409). A trace the sweeper expired in between is decided again.
+ * finds the trace bound (409). A trace the sweeper expired in between is decided again. `known`: the trace as
+ * this process sealed it (../sealed-cache.ts), decided without the read; when its update matches nothing, the
+ * trace is read and decided again.
  */
-export async function bindTrace(store: BindStore, traceId: string, decide: (row: BindRow) => BindUpdate): Promise<BindOutcome> {
+export async function bindTrace(store: BindStore, traceId: string, decide: (row: BindRow) => BindUpdate, known: BindRead | null = null): Promise<BindOutcome> {
+  if (known) {
+    const bound = await store.write({ trace_id: known.trace_id, txn_time: known.txn_time, part: known.part, seen: known, update: decide(known) });
+    if (bound) return { kind: 'bound', trace: bound };
+  }
   for (let attempt = 0; attempt < 5; attempt++) {
     const row = await store.read(traceId);
     if (!row) return { kind: 'not_found' };
