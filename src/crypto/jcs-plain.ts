@@ -23,7 +23,7 @@ export function canonicalJsonOfPlain(value: unknown): string {
 }
 
 /** The canonical text of `value`, or undefined when it is not plain data. */
-function plainText(value: unknown, depth: number): string | undefined {
+export function plainText(value: unknown, depth = 0): string | undefined {
   switch (typeof value) {
     case 'string':
       return wellFormed(value) ? JSON.stringify(value) : undefined;

@@ -22,7 +22,8 @@
  * the short path would refuse, or whose facts changed, is decided again on the full path, so every answer is
  * the one the full path gives.
  */
-import { hashJson } from '../crypto/hash.js';
+import { hashJson, sha256Hex } from '../crypto/hash.js';
+import { canonicalWriter } from '../crypto/jcs-shape.js';
 import { conflict, forbidden, TradesealError, validationError } from '../errors.js';
 import type { Sql } from 'postgres';
 import type { TokenRecord } from './store/tokens.js';
@@ -82,11 +83,29 @@ export function plainAction(action: TaggedAction, quantity: number): TradeAction
   return side;
 }
 
+/** The members of an authorize request (its schema's), and of the order its idempotency key covers. */
+const REQUEST_MEMBERS: ReadonlySet<string> = new Set(['agent_id', 'model_hash_hex', 'model_id', 'prompt_version', 'feature_schema_id',
+  'hyperparameter_checksum', 'action', 'asset', 'order_type', 'venue_id', 'quantity', 'notional', 'client_order_id', 'agent_valid_time',
+  'limit_price', 'stop_price', 'multiplier', 'notional_currency', 'reduce_only', 'heartbeat', 'regulatory']);
+const orderText = canonicalWriter(Object.fromEntries([...REQUEST_MEMBERS].filter((m) => m !== 'heartbeat').map((m) => [m, null])));
+
 /** The idempotency key's order fields: everything but the heartbeat (a retry carries a fresh one). */
 export function orderHash(req: AuthorizeRequest, action: TradeAction): string {
-  const { heartbeat: _hb, ...order } = req;
-  return hashJson({ ...order, action, limit_price: req.limit_price ?? null, stop_price: req.stop_price ?? null,
-    multiplier: req.multiplier ?? 1, notional_currency: req.notional_currency ?? 'USD', reduce_only: req.reduce_only ?? false, regulatory: req.regulatory ?? null });
+  const order = {
+    agent_id: req.agent_id, model_hash_hex: req.model_hash_hex, model_id: req.model_id, prompt_version: req.prompt_version,
+    feature_schema_id: req.feature_schema_id, hyperparameter_checksum: req.hyperparameter_checksum, action, asset: req.asset,
+    order_type: req.order_type, venue_id: req.venue_id, quantity: req.quantity, notional: req.notional, client_order_id: req.client_order_id,
+    agent_valid_time: req.agent_valid_time, limit_price: req.limit_price ?? null, stop_price: req.stop_price ?? null,
+    multiplier: req.multiplier ?? 1, notional_currency: req.notional_currency ?? 'USD', reduce_only: req.reduce_only ?? false, regulatory: req.regulatory ?? null,
+  };
+  // A request with a member its schema does not name (only from a caller that did not validate it) keeps it in the key.
+  for (const member in req) {
+    if (!REQUEST_MEMBERS.has(member)) {
+      const { heartbeat: _hb, ...rest } = req;
+      return hashJson({ ...rest, ...order });
+    }
+  }
+  return sha256Hex(orderText(order));
 }
 
 /** An order under way: what authorize derives from the request before it reads anything. */

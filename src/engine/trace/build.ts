@@ -2,7 +2,7 @@
  * The sealed trace of an authorized order, and the answer authorize gives for it: pure, from what authorize
  * judged (the order, the regime in force, the policy, the heartbeat and the final verdict) and the clock.
  */
-import { canonicalJsonOfPlain } from '../../crypto/jcs-plain.js';
+import { canonicalWriter } from '../../crypto/jcs-shape.js';
 import type { Verdict } from '../denials.js';
 import type { SignedHeartbeat } from '../heartbeat/check.js';
 import type { OrderFacts } from '../policy/evaluate.js';
@@ -36,6 +36,21 @@ export interface TraceFacts {
   orderHash: string;
 }
 
+/** The sealed trace's members (document.ts): its canonical text is written in one pass, without sorting. */
+const sealedText = canonicalWriter({
+  trace_id: null, version: null,
+  bitemporal: { valid_time: null, txn_time: null, time_source: null },
+  mta: { regime_id: null, regime_label: null, risk_level: null, max_notional_scale: null, allowed_sides: null, version: null, hash: null, signature_valid: null },
+  agent: { agent_id: null, feature_schema_id: null, latent_fingerprint: null },
+  execution: {
+    action: null, asset: null, order_type: null, venue_id: null, client_order_id: null, notional_currency: null, quantity: null, notional: null,
+    multiplier: null, limit_price: null, stop_price: null, reduce_only: null,
+  },
+  heartbeat: { sequence_id: null, signature_valid: null, drift_ms: null },
+  policy: { id: null, version: null, hash: null, result: null },
+  regulatory: { commitment: null },
+});
+
 /** The trace row to store and the answer, for the final verdict: PASS, or a violation sealed under shadow mode. */
 export function buildTrace(f: TraceFacts, final: Verdict): { row: NewTrace; response: AuthorizeResponse } {
   const { now, regime, order } = f;
@@ -67,16 +82,16 @@ export function buildTrace(f: TraceFacts, final: Verdict): { row: NewTrace; resp
   const regulatory = f.regulatory;
   const salt = regulatory ? newRegulatorySalt() : null;
   if (regulatory && salt) sealed.regulatory = { commitment: regulatoryCommitment(salt, regulatory) };
-  // Plain data (parsed JSON and the engine's own values): its canonical text in one walk, canonicalJson's text.
-  const sealedText = canonicalJsonOfPlain(sealed);
-  const reasoningHash = reasoningHashOf(sealedText);
+  // Plain data of a known shape (parsed JSON and the engine's own values): canonicalJson's text, in one pass.
+  const text = sealedText(sealed);
+  const reasoningHash = reasoningHashOf(text);
   const response: AuthorizeResponse = { trace_id: traceId, reasoning_hash: reasoningHash, authorized: true, shadow_blocked: !final.ok };
   return {
     response,
     row: {
       trace_id: traceId, txn_time: new Date(now), agent_id: f.agentId, client_order_id: f.clientOrderId,
       status: final.ok ? 'PENDING' : 'SHADOW_HALTED', action: order.action, asset: order.asset, quantity: order.quantity, notional: order.notional,
-      notional_currency: order.notional_currency, reasoning_hash: reasoningHash, sealed: sealedText, ...storedRegulatory(f.regulatoryKey, traceId, regulatory, salt),
+      notional_currency: order.notional_currency, reasoning_hash: reasoningHash, sealed: text, ...storedRegulatory(f.regulatoryKey, traceId, regulatory, salt),
       policy_result: sealed.policy.result, order_hash: f.orderHash, response,
     },
   };

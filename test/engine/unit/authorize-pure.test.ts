@@ -111,6 +111,26 @@ describe('orderHash', () => {
     it(`changes with ${field}`, () => expect(hash({ ...base, ...change })).not.toBe(hash(base)));
   }
 
+  it('is the same formula for orders with awkward strings, a regulatory block, or a member the schema does not name', () => {
+    const reference = (req: AuthorizeRequest): string => {
+      const { heartbeat: _hb, ...order } = req;
+      return createHash('sha256').update(canonicalize({
+        ...order, action: plainAction(req.action, req.quantity), limit_price: req.limit_price ?? null, stop_price: req.stop_price ?? null,
+        multiplier: req.multiplier ?? 1, notional_currency: req.notional_currency ?? 'USD', reduce_only: req.reduce_only ?? false, regulatory: req.regulatory ?? null,
+      }) as string).digest('hex');
+    };
+    const cases: AuthorizeRequest[] = [
+      { ...base, model_id: 'é\u20ac\ud83d\ude00"\\\n\u2028', asset: '\ufb33', client_order_id: '' },
+      { ...base, regulatory: { mifid_algo_id: 'ALG-1', jurisdiction: 'EU', cat_order_id: null } },
+      { ...base, quantity: 1e21, notional: 5e-7, limit_price: 0.1, agent_valid_time: 2 ** 53 - 1, multiplier: 333333333.3333333 },
+      { ...base, action: { Short: 100 }, reduce_only: true, notional_currency: 'EUR', stop_price: 180 },
+      { ...base, unexpected: { b: 1, a: [2] } } as unknown as AuthorizeRequest,
+    ];
+    for (const req of cases) expect(hash(req)).toBe(reference(req));
+    // A member the schema does not name is part of the key.
+    expect(hash(cases[4] as AuthorizeRequest)).not.toBe(hash(base));
+  });
+
   it('does not modify the request', () => {
     const req = { ...base, heartbeat: { sequence_id: 1, timestamp_ms: 2, regime_id: 0, signature: 's' } };
     const copy = structuredClone(req);
