@@ -39,22 +39,6 @@ export function canonicalWriter(shape: Shape): (value: object) => string {
   return (value) => shaped(compiled, value) ?? canonicalJsonOfPlain(value);
 }
 
-/** No lone surrogate (as in jcs-plain.ts). */
-const wellFormed = (s: string): boolean => (s as string & { isWellFormed(): boolean }).isWellFormed();
-
-function leaf(value: unknown): string | undefined {
-  switch (typeof value) {
-    case 'string':
-      return wellFormed(value) ? JSON.stringify(value) : undefined;
-    case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : undefined;
-    case 'boolean':
-      return value ? 'true' : 'false';
-    default:
-      return value === null ? 'null' : plainText(value, 1);
-  }
-}
-
 /** The canonical text of `value` as an object of `c`, or undefined when it is not one. */
 function shaped(c: Compiled, value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
@@ -73,7 +57,7 @@ function shaped(c: Compiled, value: unknown): string | undefined {
     if (!Object.hasOwn(object, name)) return undefined;
     const member = object[name];
     const child = c.children[i];
-    const text = child && member !== null ? shaped(child, member) : leaf(member);
+    const text = child && member !== null ? shaped(child, member) : plainText(member, 1);
     if (text === undefined) return undefined;
     out += (c.prefixes[i] as string) + text;
   }

@@ -7,26 +7,7 @@ import { describe, expect, it } from 'vitest';
 import vectors from '../vectors/jcs_vectors.json' with { type: 'json' };
 import { canonicalJson } from '../../src/crypto/jcs.js';
 import { canonicalJsonOfPlain } from '../../src/crypto/jcs-plain.js';
-
-/** What canonicalJson gives for `value`: its text, or its error message. */
-function outcome(f: (v: unknown) => string, value: unknown): { text: string } | { error: string } {
-  try {
-    return { text: f(value) };
-  } catch (error) {
-    return { error: `${(error as Error).name}: ${(error as Error).message}` };
-  }
-}
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { outcome, random } from '../helpers/jcs-outcomes.js';
 
 const AWKWARD = ['', 'a', 'A', 'é', '\u20ac', '\ud83d\ude00', '\ufb33', 'z', '"', '\\', '\n', '\u0000', '1', '10', '2', 'ab', 'aB'];
 const NUMBERS = [0, -0, 1, -1, 0.1, 1e21, 1e-7, 123.456, 2 ** 53, -(2 ** 31), 5e-324, 1.7976931348623157e308, 333333333.3333333];

@@ -6,25 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/crypto/jcs.js';
 import { canonicalWriter, type Shape } from '../../src/crypto/jcs-shape.js';
-
-function outcome(f: (v: never) => string, value: unknown): { text: string } | { error: string } {
-  try {
-    return { text: f(value as never) };
-  } catch (error) {
-    return { error: `${(error as Error).name}: ${(error as Error).message}` };
-  }
-}
-
-/** mulberry32, so that a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { outcome, random } from '../helpers/jcs-outcomes.js';
 
 const AWKWARD = ['', 'a', 'é', '\u20ac', '\ud83d\ude00', '\ufb33', '"', '\\', '\n', '\u0000', '\u2028', '10', 'aB'];
 const NUMBERS = [0, -0, 1, -1, 0.1, 1e21, 1e-7, 123.456, 2 ** 53, 5e-324, 1.7976931348623157e308, 333333333.3333333];
