@@ -18,8 +18,9 @@
  *    heartbeat signed with the operator's key (signed ahead of the run), its sequence_id increasing per agent.
  * 4. For each workers × mode × connections: the floor (`POST /bench/floor`, one INSERT), floor-verify
  *    (`POST /bench/floor-verify`: authorize's body, one signature verified, one INSERT: what any authorize must
- *    do at the least), authorize and bind, each a warm-up then a measured run of --seconds, pipelining 1. Bind
- *    binds traces that authorize created, each once.
+ *    do at the least), authorize, floor-verify again, bind and the floor again, each a warm-up then a measured
+ *    run of --seconds, pipelining 1; each floor is the mean of its two runs (./support/bracket.ts), which
+ *    bracket the route measured against it. Bind binds traces that authorize created, each once.
  * 5. In the first scenario also: noop, floor-5rt (five round trips), the service time over one connection, and
  *    profiles.
  * 6. With --history: N traces of history stored, then the first scenario again (the scale run).
@@ -46,6 +47,7 @@ import { startServer, type Server } from './support/server.js';
 import { runLoad, type ConnectionPlan, type LoadResult, type LoadSpec } from './support/load.js';
 import { openBenchDatabase, type BenchDatabase } from './support/pg.js';
 import { cpuSnapshot, cpuUse, type CpuUse } from './support/proc.js';
+import { bracketed } from './support/bracket.js';
 import { summarizeProfile, type CpuProfile, type ProfileSummary } from './support/profile.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -426,9 +428,13 @@ interface ScenarioResult {
   /** The diagnostic routes (noop, floor-5rt): measured in the first scenario only. */
   noop: Measured | null;
   roundTrips: Measured | null;
-  /** Authorize's own floor, in every scenario. */
+  /** Authorize's own floor, in every scenario: the mean of its runs before and after authorize's. */
   verifyFloor: Measured;
+  /** The 1-INSERT floor: the mean of its runs at the scenario's start and after bind's. */
   floor: Measured;
+  /** Each floor's two runs, before and after. */
+  floorRuns: [Measured, Measured];
+  verifyFloorRuns: [Measured, Measured];
   authorize: Measured;
   bind: Measured;
   /** Peak resident memory of each serving process during the scenario's measured runs (VmHWM), MB. */
@@ -616,16 +622,16 @@ async function main(): Promise<void> {
       };
 
       const noop = first ? await measure(specs.noop) : null;
-      const floor = await measure(specs.floor);
+      const floorBefore = await measure(specs.floor);
       const roundTrips = first ? await measure(specs.roundTrips) : null;
       // Enough heartbeats for authorize's warm-up and measured run at up to 1.3 x the floor's rate, signed
       // before them (more are signed on demand, and counted); at most 20 s worth, so that none is older than
       // the replay window when used; what is left is dropped.
-      const presignPerAgent = Math.ceil((floor.result.rps * 1.3 * Math.min(opt.seconds + opt.warmup, 20)) / agents.length);
+      const presignPerAgent = Math.ceil((floorBefore.result.rps * 1.3 * Math.min(opt.seconds + opt.warmup, 20)) / agents.length);
       log(`signing ${(presignPerAgent * agents.length).toLocaleString('en-US')} heartbeats ahead of the authorize run…`);
       // Authorize's own floor, in every scenario: its target is relative to this route's rate.
       presign(agents, presignPerAgent, regime as Regime, operator.privateKey);
-      const verifyFloor = await measure(specs.verifyFloor);
+      const verifyBefore = await measure(specs.verifyFloor);
       const signedBefore = agents.reduce((n, a) => n + a.sequence, 0);
       presign(agents, presignPerAgent, regime as Regime, operator.privateKey);
       const authorize = await measure(specs.authorize, {
@@ -635,12 +641,16 @@ async function main(): Promise<void> {
           return signedDuring > 0 ? `${signedDuring} heartbeats were signed during the warm-up or the run (the ones signed ahead ran out)` : null;
         },
       });
+      // floor-verify again, after authorize: its two runs bracket authorize's.
+      presign(agents, presignPerAgent, regime as Regime, operator.privateKey);
+      const verifyAfter = await measure(specs.verifyFloor);
+      for (const a of agents) a.presigned = [];
 
       // Bind needs one pending trace per request: the warm-up's supply is sized from the floor's rate, the
       // measured run's from the warm-up's rate (x 2; at least the floor's rate). The newest traces are bound first (a stack), as an
       // exchange confirms the orders it just received.
       const margin = 4 * scenario.connections;
-      await preCreate(Math.ceil(floor.result.rps * Math.max(opt.warmup, 1) * 1.3) + margin);
+      await preCreate(Math.ceil(floorBefore.result.rps * Math.max(opt.warmup, 1) * 1.3) + margin);
       let bindWarmRps = 0;
       if (opt.warmup > 0) {
         log(`${specs.bind.name}: warm-up ${opt.warmup} s`);
@@ -649,7 +659,7 @@ async function main(): Promise<void> {
         bindWarmRps = warm.rps;
         bindState.exhausted = false;
       }
-      const expectedBindRps = Math.max(bindWarmRps * 2, authorize.result.rps * 1.5, floor.result.rps);
+      const expectedBindRps = Math.max(bindWarmRps * 2, authorize.result.rps * 1.5, floorBefore.result.rps);
       await preCreate(Math.ceil(expectedBindRps * opt.seconds) + margin);
       const tracesBeforeBind = traces.length;
       const bind = await measure(specs.bind, {
@@ -657,6 +667,10 @@ async function main(): Promise<void> {
         note: () => (bindState.exhausted ? `ran out of pending traces (${tracesBeforeBind} prepared): the run stopped early and re-binds answered 409` : null),
         onInstance: (stop) => { bindState.stop = stop; },
       });
+      // The floor again, after bind: its two runs bracket authorize's and bind's.
+      const floorAfter = await measure(specs.floor);
+      const floor = bracketed(floorBefore, floorAfter);
+      const verifyFloor = bracketed(verifyBefore, verifyAfter);
 
       if (first && opt.single) {
         // Service time: the same routes over a single connection, so no request waits behind another. At
@@ -704,7 +718,10 @@ async function main(): Promise<void> {
           profiles.push({ route: spec.name, file, handled, summary: summarizeProfile(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, 20) });
         }
       }
-      return { scenario, settings: await readSettings(), noop, roundTrips, verifyFloor, floor, authorize, bind, rssPeakMb, peakOwn };
+      return {
+        scenario, settings: await readSettings(), noop, roundTrips, verifyFloor, floor, floorRuns: [floorBefore, floorAfter], verifyFloorRuns: [verifyBefore, verifyAfter],
+        authorize, bind, rssPeakMb, peakOwn,
+      };
     };
 
     // 3. The matrix: for each server size, each commit mode, each connection count. By default the server size
@@ -803,6 +820,8 @@ function scenarioReport(r: ScenarioResult, db: BenchDatabase, detail: boolean): 
     ...all.map((m) => [m.route, fmt(m.result.rps, 0), fmt(m.result.latency.p50, 2), fmt(m.result.latency.p99, 2), String(errors(m)), `${fmt(relative(m), 2)}x`]),
   ]));
   for (const m of all) if (m.note) out.push(`note: ${m.route}: ${m.note}`);
+  const runs = (pair: [Measured, Measured]): string => `${pair.map((m) => fmt(m.result.rps, 0)).join(' then ')} req/s (${fmt(((pair[1].result.rps / pair[0].result.rps) - 1) * 100, 1)}%)`;
+  out.push(`each floor is the mean of a run before and a run after the routes measured against it: the floor ${runs(r.floorRuns)}, floor-verify ${runs(r.verifyFloorRuns)}`);
   out.push(`server RSS, peak per worker${r.peakOwn ? ' during this scenario' : ' since it started'}: ${r.rssPeakMb.map((v) => `${fmt(v, 0)} MB`).join(', ')} (target < ${TARGET_RSS_MB} MB)`);
   out.push('');
   out.push('where the time goes (CPU ms per 2xx request; machine busy = share of all cores in use during the run)');
@@ -860,6 +879,7 @@ function scenarioJson(r: ScenarioResult): Record<string, unknown> {
     targets: targetsOf(r).map((t) => ({ route: t.route, against: t.against, relative: t.relative, min_relative: t.min, throughput: t.throughputMet ? 'MET' : 'NOT MET',
       p99_ms: t.p99, p99_relative_to_floor: t.p99Ratio, max_p99_relative: TARGET_P99_RATIO, p99: t.p99Met ? 'MET' : 'NOT MET' })),
     rss_peak_mb_per_worker: r.rssPeakMb, max_rss_mb: TARGET_RSS_MB,
+    floor_runs: { [r.floor.route]: r.floorRuns.map((m) => routeJson(m, floorRps)), [r.verifyFloor.route]: r.verifyFloorRuns.map((m) => routeJson(m, floorRps)) },
   };
 }
 
