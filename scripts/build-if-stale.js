@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function newestMtime(dir) {
+  if (!statSync(dir).isDirectory()) return statSync(dir).mtimeMs;
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, entry.name);
@@ -23,7 +24,8 @@ function newestMtime(dir) {
 export function buildIsStale(dir = root) {
   const stamp = path.join(dir, 'dist', '.build-stamp');
   if (!existsSync(stamp)) return true;
-  const sources = ['src', 'commands', 'pipeline'].map((d) => path.join(dir, d)).filter(existsSync);
+  // The benchmarks' server (bench/engine-server.ts) is built with the app, so that they measure the compiled code `tradeseal serve` runs.
+  const sources = ['src', 'commands', 'pipeline', 'bench/engine-server.ts'].map((d) => path.join(dir, d)).filter(existsSync);
   const configs = ['tsconfig.json', 'tsconfig.build.json'].map((f) => path.join(dir, f)).filter(existsSync).map((f) => statSync(f).mtimeMs);
   return statSync(stamp).mtimeMs < Math.max(...sources.map(newestMtime), ...configs);
 }

@@ -31,6 +31,9 @@ export interface ProfileSummary {
 
 const SPECIAL = new Set(['(garbage collector)', '(program)', '(idle)', '(root)']);
 
+/** A file of the compiled build (dist/…/x.js) by the name of its source (…/x.ts). */
+const sourceName = (file: string): string => file.replace(/\.js$/, '.ts');
+
 function area(url: string, functionName: string): string {
   if (SPECIAL.has(functionName)) return functionName;
   if (url === '') return `(native) ${functionName}`;
@@ -41,7 +44,7 @@ function area(url: string, functionName: string): string {
   }
   if (url.startsWith('node:')) return url.split('/').slice(0, 2).join('/');
   const src = url.search(/\/(src|bench)\//);
-  if (src >= 0) return url.slice(src + 1);
+  if (src >= 0) return sourceName(url.slice(src + 1));
   return url;
 }
 
@@ -49,7 +52,7 @@ function shortUrl(url: string): string {
   const nm = url.lastIndexOf('/node_modules/');
   if (nm >= 0) return url.slice(nm + '/node_modules/'.length);
   const src = url.search(/\/(src|bench)\//);
-  return src >= 0 ? url.slice(src + 1) : url;
+  return src >= 0 ? sourceName(url.slice(src + 1)) : url;
 }
 
 export function summarizeProfile(profile: CpuProfile, top = 15): ProfileSummary {

@@ -3,7 +3,7 @@
  * `GET /bench/noop` and `POST /bench/floor`) in a child process of its own, and the IPC to drive it: ready,
  * counts of what it answered, CPU profiles, drain and stop. Shared by bench/engine.ts and bench/signals.ts.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChildMessage, ParentMessage, ServerCounts } from '../engine-server.js';
@@ -29,10 +29,14 @@ export interface Server {
 }
 
 export async function startServer(env: Record<string, string>): Promise<Server> {
-  // `fork` with tsx's loader: a separate Node process (own event loop, own core when the OS gives it one).
-  const child = fork(path.join(BENCH_DIR, 'engine-server.ts'), [], {
+  // The compiled build (dist/, built first when older than a source), as `tradeseal serve` runs it: the same
+  // code without tsx's loader, which holds every transpiled source and its source map (about 50 MB resident).
+  const built = spawnSync(process.execPath, [path.join(REPO, 'scripts/build-if-stale.js')], { cwd: REPO, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error(`building dist/ for the benchmark's server failed (exit ${built.status ?? built.signal})`);
+  // A separate Node process (own event loop, own core when the OS gives it one).
+  const child = fork(path.join(REPO, 'dist/bench/engine-server.js'), [], {
     cwd: REPO,
-    execArgv: ['--import', 'tsx'],
+    execArgv: [],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -42,4 +42,19 @@ describe('building only what changed', () => {
     at(path.join(dir, 'tsconfig.json'), 3_000);
     expect(buildIsStale(dir)).toBe(true);
   });
+
+  it("builds again when the benchmarks' server (built with the app) changed after the build", () => {
+    const dir = checkout();
+    mkdirSync(path.join(dir, 'bench'));
+    writeFileSync(path.join(dir, 'bench/engine-server.ts'), 'export {};');
+    writeFileSync(path.join(dir, 'bench/engine.ts'), 'export {};');
+    for (const f of ['tsconfig.json', 'src/engine/authorize.ts', 'bench/engine-server.ts']) at(path.join(dir, f), 1_000);
+    writeFileSync(path.join(dir, 'dist/.build-stamp'), 'x');
+    at(path.join(dir, 'dist/.build-stamp'), 2_000);
+    // Another benchmark file is not part of the build.
+    at(path.join(dir, 'bench/engine.ts'), 3_000);
+    expect(buildIsStale(dir)).toBe(false);
+    at(path.join(dir, 'bench/engine-server.ts'), 3_000);
+    expect(buildIsStale(dir)).toBe(true);
+  });
 });
