@@ -84,11 +84,12 @@ export function validateObservations(X: Observations, d: number): void {
 /**
  * The T × K matrix of log emission densities log N(x_t; μ_k, Σ_k)
  * = −½ (d log 2π + log det Σ_k + (x_t − μ_k)ᵀ Σ_k⁻¹ (x_t − μ_k)).
- * Each Σ_k is factored once; the quadratic form is a triangular solve, never an explicit inverse.
+ * Each Σ_k is factored once; the quadratic form is a triangular solve, never an explicit inverse. `checked`:
+ * the caller has validated X already (EM evaluates the same X every iteration).
  */
-export function logEmissions(model: GaussianHmm, X: Observations): Float64Array {
+export function logEmissions(model: GaussianHmm, X: Observations, checked = false): Float64Array {
   const { K, d } = model;
-  validateObservations(X, d);
+  if (!checked) validateObservations(X, d);
   const T = X.length;
   const out = new Float64Array(T * K);
   const scratch = new Float64Array(d);

@@ -133,6 +133,29 @@ describe('deterministic seedings', () => {
   });
 });
 
+describe('lloyd for d = 4', () => {
+  it('the written-out steps give the general loops\' labels and centres, bit for bit, an emptied cluster included', () => {
+    const { X } = sampleHmm(regimeLikeModel(4), 2268, 13);
+    for (const seeding of ['farthest', 'quantile'] as const) {
+      const seedCentres = (): Float64Array[] => (seeding === 'farthest' ? farthestPointCentres(X, 4) : quantileCentres(X, 4));
+      const a = seedCentres();
+      const b = seedCentres();
+      const unrolled = lloyd(X, a);
+      const general = lloyd(X, b, 100, false);
+      expect(Array.from(unrolled)).toEqual(Array.from(general));
+      a.forEach((c, k) => c.forEach((v, j) => expect(Object.is(v, b[k]![j])).toBe(true)));
+      expect(new Set(unrolled).size).toBe(4);
+    }
+    // A centre far from every row loses all of them on the first step and takes the row farthest from its centre.
+    const far = (): Float64Array[] => [...farthestPointCentres(X, 3), Float64Array.of(1e6, 1e6, 1e6, 1e6)];
+    const c1 = far();
+    const c2 = far();
+    expect(Array.from(lloyd(X, c1))).toEqual(Array.from(lloyd(X, c2, 100, false)));
+    c1.forEach((c, k) => c.forEach((v, j) => expect(Object.is(v, c2[k]![j])).toBe(true)));
+    expect(c1[3]![0]).toBeLessThan(1e3);
+  });
+});
+
 describe('perturbModel', () => {
   const truth = regimeLikeModel(3);
   const { X } = sampleHmm(truth, 500, 12);
