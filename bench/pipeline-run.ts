@@ -1,5 +1,6 @@
 /**
- * One pipeline run in its own process, so its peak memory is its own: prints one JSON line
+ * One pipeline run in its own process, so its peak memory is its own, run from the compiled build
+ * (dist/bench/pipeline-run.js, built with the app) as `tradeseal pipeline run` runs: prints one JSON line
  * `{wall_ms, timings_ms, days, mode, max_rss_mb}`. Arguments: DATABASE_URL, as-of date or "-", "full"|"auto".
  */
 import path from 'node:path';

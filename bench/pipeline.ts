@@ -1,11 +1,12 @@
 /**
  * Benchmark of the regime pipeline (`npm run bench:pipeline`): a full run over the bundled history, then an
- * incremental run that adds one trading day, each in its own process (wall time, per-stage timings, peak
- * resident memory), against a throwaway PostgreSQL 15 cluster (or a scratch database on DATABASE_URL).
+ * incremental run that adds one trading day, each in its own process from the compiled build, as
+ * `tradeseal pipeline run` runs (wall time, per-stage timings, peak resident memory), against a throwaway
+ * PostgreSQL 15 cluster (or a scratch database on DATABASE_URL).
  * Targets on a 2-core machine, printed as information: full run < 20 s, incremental < 3 s. The figures also go
  * to `--out FILE` as JSON (default bench/results/pipeline-latest.json).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { parseArgs, promisify } from 'node:util';
 import { connect } from '../src/store/driver.js';
@@ -19,13 +20,16 @@ const LAST_BUT_ONE = '2025-11-25';
 
 interface Measured { wall_ms: number; timings_ms: Record<string, number>; days: number; mode: string; last_day: string; max_rss_mb: number }
 
+/** One run in its own process, from the compiled build (as `tradeseal pipeline run` runs it: no tsx loader, no transpiling in the model threads). */
 async function measure(url: string, asOf: string, mode: 'full' | 'auto'): Promise<Measured> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/pipeline-run.ts', url, asOf, mode], { maxBuffer: 1 << 20 });
+  const { stdout } = await run(process.execPath, ['dist/bench/pipeline-run.js', url, asOf, mode], { maxBuffer: 1 << 20 });
   return JSON.parse(stdout.trim().split('\n').at(-1) as string) as Measured;
 }
 
 const { values } = parseArgs({ options: { out: { type: 'string' } } });
 const out = resultPath('pipeline', values.out);
+const built = spawnSync(process.execPath, ['scripts/build-if-stale.js'], { stdio: 'inherit' });
+if (built.status !== 0) throw new Error(`building dist/ for the pipeline benchmark failed (exit ${built.status ?? built.signal})`);
 
 const db = await openBenchDatabase({ serverUrl: process.env.DATABASE_URL ?? null, durable: false, maxConnections: 20 });
 try {
@@ -49,7 +53,7 @@ try {
     row('incremental, +1 day', incremental, 3),
     row('full recompute, all days', fullAll, 20),
   ]));
-  console.log('wall time includes opening the store and taking the run lock; the process start (tsx) is not counted.');
+  console.log('each run in its own process from the compiled build (dist/); wall time includes opening the store and taking the run lock, not the process start.');
   const runJson = (name: string, m: Measured, targetS: number) => ({ name, ...m, target_s: targetS, met: m.wall_ms < targetS * 1000 });
   console.log(`written: ${writeResult(out, {
     database: { description: db.description, version: db.version },

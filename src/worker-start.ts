@@ -17,3 +17,17 @@ export function startModuleWorker(from: string, entry: string, options: WorkerOp
   const boot = `(async () => { const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(url.href)}); })()`;
   return new Worker(boot, { ...options, eval: true });
 }
+
+/**
+ * For a worker that answers once: a function that runs the first outcome it is given (the answer, an error,
+ * the exit) and ends the worker, and ignores every later one.
+ */
+export function firstOutcome(worker: Worker): (fn: () => void) => void {
+  let settled = false;
+  return (fn) => {
+    if (settled) return;
+    settled = true;
+    fn();
+    void worker.terminate();
+  };
+}

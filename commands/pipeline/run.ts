@@ -11,7 +11,7 @@ export default class PipelineRun extends TradesealCommand {
 
 --as-of D computes what a run on that evening would have published and reports it, writing nothing (a what-if); add --publish to write it to the live history (a backfill), which is refused when it would remove published days unless --force is given too.
 
---full recomputes every day. A run that would rewrite published days with other numbers, or remove published days, shows what it would change and asks for confirmation on a terminal (elsewhere: --yes). Input files are validated first; a bad file stops the run before anything is computed. A second run while one is going stops with exit code 4.`;
+--full recomputes every day. A run that would rewrite published days with other numbers, or remove published days, shows what it would change and asks for confirmation on a terminal (elsewhere: --yes). Input files are validated as they load; a bad file stops the run in its first stage, with every problem listed. A second run while one is going stops with exit code 4.`;
   static override examples = [
     '<%= config.bin %> pipeline run',
     '<%= config.bin %> pipeline run --as-of 2020-03-31',

@@ -14,7 +14,7 @@ import { buildCalendar, type CalendarBounds } from '../calendar.js';
 import { isIsoDate } from '../ingest/catalogue.js';
 import { openDatabase, queryColumns, sqlDate } from '../ingest/duckdb.js';
 import { readInputRows } from '../ingest/input-rows.js';
-import { loadObservations } from '../ingest/load.js';
+import { withObservations } from '../ingest/load.js';
 import type { InputRows } from '../publish/input-digests.js';
 import { FEATURE_COLUMNS } from './columns.js';
 import { dollarSpliceWarning, LEVELS_SQL } from './levels.js';
@@ -76,11 +76,13 @@ export async function loadFeatureFrame(dataDir: string, asOf?: string): Promise<
   if (asOf !== undefined && !isIsoDate(asOf)) throw new RangeError(`asOf must be an ISO date YYYY-MM-DD, got ${JSON.stringify(asOf)}`);
   const db = await openDatabase();
   try {
-    const inputs = await loadObservations(db.conn, dataDir);
-    const { bounds, warnings } = await buildFeatureTables(db.conn, asOf ?? null);
-    const frame = await readFeatureFrame(db.conn);
-    const vintage = await describeVintage(db.conn, inputs, bounds, asOf ?? null, warnings);
-    return { ...frame, vintage, inputs: await readInputRows(db.conn, 'pit') };
+    // The features are computed while the files are validated; the frame is returned only if they are valid.
+    return await withObservations(db.conn, dataDir, async (inputs) => {
+      const { bounds, warnings } = await buildFeatureTables(db.conn, asOf ?? null);
+      const frame = await readFeatureFrame(db.conn);
+      const vintage = await describeVintage(db.conn, inputs, bounds, asOf ?? null, warnings);
+      return { ...frame, vintage, inputs: await readInputRows(db.conn, 'pit') };
+    });
   } finally {
     db.close();
   }

@@ -1,7 +1,8 @@
 /**
  * Validation of a data directory: reads every catalogue file of `PIPELINE_DATA_DIR` (or another directory)
- * and runs the validator (validate.ts) on each. The loader calls it before anything is computed, and
- * `tradeseal pipeline check` runs it alone. A file that cannot be read is a problem of that file, so one
+ * and runs the validator (validate.ts) on each. The loader runs it on a thread of its own while the files load
+ * (validate-thread.ts) and returns nothing computed from them unless all pass; `tradeseal pipeline check` runs
+ * it alone. A file that cannot be read is a problem of that file, so one
  * check names every missing file and every bad line at once.
  */
 import { readFile } from 'node:fs/promises';

@@ -10,8 +10,9 @@
  * (`catalogue.ts`, `../release/usable-from.ts`): the point-in-time rule every later stage applies with plain
  * date comparisons.
  *
- * Before anything is loaded, every file is validated (check-dir.ts, validate.ts): one problem anywhere
- * stops the load with one `data_invalid` error that lists every problem, by file and line. The loader
+ * Every file is validated (check-dir.ts, validate.ts) on another thread while DuckDB loads it: one problem
+ * anywhere stops the load with one `data_invalid` error that lists every problem, by file and line, and
+ * nothing computed from the files is returned. The loader
  * also hashes each file's bytes, for the data vintage. DuckDB's own refusals (a file that does not parse
  * with its layout, a repeated date) stay as a second line of defence and name the file too.
  */
@@ -19,9 +20,10 @@ import { createHash } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { TradesealError } from '../../src/errors.js';
 import { CATALOGUE, LAYOUTS, type SeriesSpec } from './catalogue.js';
-import { assertNoProblems, readDataFiles, validateDataFiles } from './check-dir.js';
-import { usableFrom } from '../release/usable-from.js';
+import { assertNoProblems, readDataFiles } from './check-dir.js';
+import { usableFromDays } from '../release/usable-days.js';
 import { queryColumns, queryRows, sqlString } from './duckdb.js';
+import { validateOffThread } from './validate-thread.js';
 
 export interface InputFile {
   id: string;
@@ -58,20 +60,48 @@ export function readCsvSql(spec: SeriesSpec, filePath: string): string {
 }
 
 /**
- * Creates and fills `obs` from the files in `dataDir`, after validating every one of them (nothing is
- * loaded if any file has a problem). Returns each file's hash, in catalogue order.
+ * Creates and fills `obs` from the files in `dataDir` and runs `compute` on it while every file is validated
+ * on another thread (validate-thread.ts). What `compute` returns is returned only when every file passed;
+ * otherwise `obs` is dropped and the one `data_invalid` error listing every problem is thrown, whatever
+ * `compute` did with the rows of invalid files (its result or its error is dropped). `compute` gets each file's hash, in catalogue order.
  */
-export async function loadObservations(conn: DuckDBConnection, dataDir: string, catalogue: readonly SeriesSpec[] = CATALOGUE): Promise<InputFile[]> {
+export async function withObservations<T>(
+  conn: DuckDBConnection,
+  dataDir: string,
+  compute: (inputs: InputFile[]) => Promise<T>,
+  catalogue: readonly SeriesSpec[] = CATALOGUE,
+): Promise<T> {
   const files = await readDataFiles(dataDir, catalogue);
-  assertNoProblems(validateDataFiles(files), `the data files in ${dataDir} break their rules`);
-  await insertAll(conn, files);
-  await checkObservations(conn, catalogue);
-  await assignReleases(conn, catalogue);
-  return files.map(({ spec, bytes }) => {
-    const data = bytes ?? Buffer.alloc(0);
-    return { id: spec.id, file: spec.file, sha256: createHash('sha256').update(data).digest('hex'), bytes: data.length };
-  });
+  const validation = validateOffThread(files);
+  // Awaited below on every path; this only keeps an early failure from counting as unhandled meanwhile.
+  validation.catch(() => undefined);
+  const validated = async (): Promise<void> => {
+    const reports = await validation;
+    if (reports.every((r) => r.problems.length === 0)) return;
+    // Nothing of invalid files stays loaded either.
+    await conn.run('DROP TABLE IF EXISTS obs');
+    assertNoProblems(reports, `the data files in ${dataDir} break their rules`);
+  };
+  let result: T;
+  try {
+    await insertAll(conn, files);
+    await checkObservations(conn, catalogue);
+    await assignReleases(conn, catalogue);
+    result = await compute(files.map(({ spec, bytes }) => {
+      const data = bytes ?? Buffer.alloc(0);
+      return { id: spec.id, file: spec.file, sha256: createHash('sha256').update(data).digest('hex'), bytes: data.length };
+    }));
+  } catch (err) {
+    await validated();
+    throw err;
+  }
+  await validated();
+  return result;
 }
+
+/** Creates and fills `obs` from the valid files of `dataDir` (see `withObservations`); returns each file's hash. */
+export const loadObservations = (conn: DuckDBConnection, dataDir: string, catalogue: readonly SeriesSpec[] = CATALOGUE): Promise<InputFile[]> =>
+  withObservations(conn, dataDir, async (inputs) => inputs, catalogue);
 
 /** `obs` with every file's rows, in one statement; if DuckDB refuses it, file by file, to name the file. */
 async function insertAll(conn: DuckDBConnection, files: ReadonlyArray<{ spec: SeriesSpec; path: string }>): Promise<void> {
@@ -89,30 +119,46 @@ const selectSeries = (spec: SeriesSpec, filePath: string): string =>
   `SELECT ${sqlString(spec.id)}, date, "${LAYOUTS[spec.layout].valueColumn(spec.id)}", NULL, ${spec.layout === 'yfinance' ? '"open"' : 'NULL'} FROM ${readCsvSql(spec, filePath)}`;
 
 /**
- * Fills `usable_from` of every row from its series' release rule. The rules need the
- * business-day calendars and time zones, so they run here rather than in SQL; the results go back through an
- * appender and one UPDATE.
+ * Fills `usable_from` of every row from its series' release rule. The rules need the business-day calendars
+ * and time zones, so they run here rather than in SQL, once per rule and distinct date, in whole days
+ * (`../release/usable-days.ts`); the results go back through an appender and one UPDATE.
  */
 async function assignReleases(conn: DuckDBConnection, catalogue: readonly SeriesSpec[]): Promise<void> {
-  const { strings, rows } = await queryColumns(conn, "SELECT series, strftime(date, '%Y-%m-%d') AS date FROM obs WHERE date IS NOT NULL", ['series', 'date']);
-  const rules = new Map(catalogue.map((s) => [s.id, s.release]));
-  await conn.run('CREATE OR REPLACE TEMP TABLE obs_release (series VARCHAR, date VARCHAR, usable_from VARCHAR)');
+  const rules = [...new Set(catalogue.map((s) => s.release))];
+  const ruleOf = catalogue.map((s) => `(${sqlString(s.id)}, ${rules.indexOf(s.release)})`);
+  await conn.run(`CREATE OR REPLACE TEMP TABLE obs_rule AS SELECT * FROM (VALUES ${ruleOf.join(', ')}) AS r(series, rule)`);
+  const { numbers, rows } = await queryColumns(conn, `
+    SELECT DISTINCT r.rule, CAST(o.date - ${EPOCH} AS INTEGER) AS day
+    FROM obs AS o JOIN obs_rule AS r USING (series) WHERE o.date IS NOT NULL ORDER BY r.rule, day`);
+  const ruleColumn = numbers.rule ?? new Float64Array(0);
+  const dayColumn = numbers.day ?? new Float64Array(0);
+  await conn.run('CREATE OR REPLACE TEMP TABLE obs_release (rule INTEGER, day INTEGER, usable INTEGER)');
   const appender = await conn.createAppender('obs_release');
-  const series = strings.series ?? [];
-  const dates = strings.date ?? [];
-  for (let i = 0; i < rows; i++) {
-    const id = series[i] as string;
-    appender.appendVarchar(id);
-    appender.appendVarchar(dates[i] as string);
-    appender.appendVarchar(usableFrom(rules.get(id)!, dates[i] as string));
-    appender.endRow();
+  for (let from = 0; from < rows; ) {
+    const rule = ruleColumn[from]!;
+    let to = from;
+    while (to < rows && ruleColumn[to] === rule) to++;
+    const days = dayColumn.subarray(from, to);
+    const usable = usableFromDays(rules[rule]!, days);
+    for (let n = 0; n < days.length; n++) {
+      appender.appendInteger(rule);
+      appender.appendInteger(days[n]!);
+      appender.appendInteger(usable[n]!);
+      appender.endRow();
+    }
+    from = to;
   }
   appender.closeSync();
   await conn.run(`
-    UPDATE obs SET usable_from = CAST(r.usable_from AS DATE)
-    FROM obs_release AS r WHERE obs.series = r.series AND obs.date = CAST(r.date AS DATE)`);
+    UPDATE obs SET usable_from = ${EPOCH} + u.usable
+    FROM obs_rule AS r, obs_release AS u
+    WHERE obs.series = r.series AND u.rule = r.rule AND CAST(obs.date - ${EPOCH} AS INTEGER) = u.day`);
   await conn.run('DROP TABLE obs_release');
+  await conn.run('DROP TABLE obs_rule');
 }
+
+/** Day 0 of `../release/usable-days.ts`'s day numbers. */
+const EPOCH = "DATE '1970-01-01'";
 
 /**
  * Appends one file's rows to `obs`. Validated files always parse; if DuckDB still refuses one, the error

@@ -33,7 +33,11 @@ export const isWeekend = (isoDate: string): boolean => {
 
 /** Why the NYSE was closed on `isoDate` (a weekend, a holiday's name, a special closure's reason), or null on a trading day. */
 export function nyseClosure(isoDate: string): string | null {
-  if (isWeekend(isoDate)) return 'a weekend';
+  return isWeekend(isoDate) ? 'a weekend' : nyseWeekdayClosure(isoDate);
+}
+
+/** `nyseClosure` of a date known to be a weekday: the holiday's name or the special closure's reason, or null. */
+export function nyseWeekdayClosure(isoDate: string): string | null {
   const year = Number(isoDate.slice(0, 4));
   // A holiday observed on 31 December can belong to the next year's list (New Year's Day before 1959).
   const holiday = holidaysOf(year).get(isoDate) ?? holidaysOf(year + 1).get(isoDate);

@@ -9,50 +9,40 @@
  * up as gaps as well.
  */
 import type { Rhythm, SeriesSpec } from './catalogue.js';
-import { nyseClosure } from './nyse-calendar.js';
+import { calendarTable, dayOfIso, isoOfDay, weekdayOfDay, type CalendarTable } from '../release/day-tables.js';
+import { nyseWeekdayClosure } from './nyse-calendar.js';
 import type { Report } from './problems.js';
 import type { CheckedRow } from './row-rules.js';
 
-const DAY_MS = 86_400_000;
 const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-
-/** Days since 1970-01-01 of a valid ISO date, by arithmetic (H. Hinnant's days_from_civil): no Date per row. */
-function epochDay(isoDate: string): number {
-  const m = Number(isoDate.slice(5, 7));
-  const d = Number(isoDate.slice(8, 10));
-  const y = Number(isoDate.slice(0, 4)) - (m <= 2 ? 1 : 0);
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146_097 + doe - 719_468;
-}
-const isoOf = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
-/** 1970-01-01 was a Thursday. */
-const weekdayOf = (day: number): number => (((day + 4) % 7) + 7) % 7;
 
 /** What a day is to the rhythm: expected (a row must exist), off (no row may exist), or unchecked. */
 type DayKind = { kind: 'expected' } | { kind: 'off'; why: string } | { kind: 'unchecked' };
 
-function classify(rhythm: Rhythm, day: number, from: number | null): DayKind {
-  const weekday = weekdayOf(day);
+function classify(rhythm: Rhythm, day: number, from: number | null, nyse: CalendarTable | null): DayKind {
+  const weekday = weekdayOfDay(day);
   switch (rhythm.kind) {
     case 'weekdays': {
-      if (weekday !== 0 && weekday !== 6) return { kind: 'expected' };
+      if (weekday !== 0 && weekday !== 6) return EXPECTED;
       // A weekend month end is allowed (ICE), not expected.
-      if (rhythm.monthEndWeekends && new Date((day + 1) * DAY_MS).getUTCDate() === 1) return { kind: 'unchecked' };
+      if (rhythm.monthEndWeekends && isoOfDay(day + 1).endsWith('-01')) return UNCHECKED;
       return { kind: 'off', why: `a ${DAY_NAMES[weekday]}` };
     }
     case 'wednesdays':
-      return weekday === 3 ? { kind: 'expected' } : { kind: 'off', why: `a ${DAY_NAMES[weekday]}` };
+      return weekday === 3 ? EXPECTED : { kind: 'off', why: `a ${DAY_NAMES[weekday]}` };
     case 'nyse': {
-      if (from === null || day < from) return { kind: 'unchecked' };
+      if (from === null || day < from) return UNCHECKED;
       if (weekday === 0 || weekday === 6) return { kind: 'off', why: `the NYSE was closed (a ${DAY_NAMES[weekday]})` };
-      const closure = nyseClosure(isoOf(day));
-      return closure === null ? { kind: 'expected' } : { kind: 'off', why: `the NYSE was closed (${closure})` };
+      // The trading-day table answers for every day; the closure's name is looked up only for a day reported.
+      if (nyse !== null && nyse.business[day - nyse.first] === 1) return EXPECTED;
+      const closure = nyseWeekdayClosure(isoOfDay(day));
+      return closure === null ? EXPECTED : { kind: 'off', why: `the NYSE was closed (${closure})` };
     }
   }
 }
+
+const EXPECTED: DayKind = { kind: 'expected' };
+const UNCHECKED: DayKind = { kind: 'unchecked' };
 
 function ruleText(spec: SeriesSpec): string {
   const r = spec.rhythm;
@@ -68,19 +58,36 @@ function ruleText(spec: SeriesSpec): string {
 
 const DAY_WORD: Record<Rhythm['kind'], string> = { weekdays: 'weekday', wednesdays: 'Wednesday', nyse: 'NYSE trading day' };
 
+/** Each date once, ascending, with the first line it is on: the rows as they are when they are in order (the usual case). */
+function datesInOrder(rows: readonly CheckedRow[]): { dates: string[]; lines: number[] } {
+  const dates: string[] = [];
+  const lines: number[] = [];
+  for (const row of rows) {
+    if (row.date === null) continue;
+    if (dates.length > 0 && row.date <= dates[dates.length - 1]!) {
+      // Out of order or repeated (date-order.ts reports those): each date's first line, sorted by date.
+      const firstLine = new Map<string, number>();
+      for (const r of rows) if (r.date !== null && !firstLine.has(r.date)) firstLine.set(r.date, r.line);
+      const sorted = [...firstLine.keys()].sort();
+      return { dates: sorted, lines: sorted.map((d) => firstLine.get(d)!) };
+    }
+    dates.push(row.date);
+    lines.push(row.line);
+  }
+  return { dates, lines };
+}
+
 export function checkRhythm(spec: SeriesSpec, rows: readonly CheckedRow[], report: Report): void {
-  const firstLine = new Map<string, number>();
-  for (const row of rows) if (row.date !== null && !firstLine.has(row.date)) firstLine.set(row.date, row.line);
-  const dates = [...firstLine.keys()];
-  // Files are in order unless date-order.ts has something to say; sort only then.
-  if (dates.some((d, i) => i > 0 && d < (dates[i - 1] as string))) dates.sort();
+  const { dates, lines } = datesInOrder(rows);
   const word = DAY_WORD[spec.rhythm.kind];
-  const from = spec.rhythm.kind === 'nyse' ? epochDay(spec.rhythm.from) : null;
+  const from = spec.rhythm.kind === 'nyse' ? dayOfIso(spec.rhythm.from) : null;
+  const nyse = from !== null && dates.length > 0 ? calendarTable('nyse', dayOfIso(dates[0]!), dayOfIso(dates.at(-1)!)) : null;
   let previous: number | null = null;
-  for (const date of dates) {
-    const line = firstLine.get(date) as number;
-    const day = epochDay(date);
-    const kind = classify(spec.rhythm, day, from);
+  for (let n = 0; n < dates.length; n++) {
+    const date = dates[n]!;
+    const line = lines[n]!;
+    const day = dayOfIso(date);
+    const kind = classify(spec.rhythm, day, from, nyse);
     if (kind.kind === 'off') {
       report({ line, subject: 'date', text: date, date, rule: 'off_rhythm', message: `${kind.why}; ${ruleText(spec)}` });
       continue;
@@ -91,14 +98,14 @@ export function checkRhythm(spec: SeriesSpec, rows: readonly CheckedRow[], repor
       let first = 0;
       let last = 0;
       for (let d = previous + 1; d < day; d++) {
-        if (classify(spec.rhythm, d, from).kind !== 'expected') continue;
+        if (classify(spec.rhythm, d, from, nyse).kind !== 'expected') continue;
         if (count === 0) first = d;
         last = d;
         count++;
       }
       if (count > 0) {
-        const days = count === 1 ? `the ${word} ${isoOf(first)}` : `the ${count} ${word}s ${isoOf(first)} to ${isoOf(last)}`;
-        report({ line, subject: 'date', text: date, date, rule: 'gap', message: `no row for ${days} before it (the row before is ${isoOf(previous)}); ${ruleText(spec)}` });
+        const days = count === 1 ? `the ${word} ${isoOfDay(first)}` : `the ${count} ${word}s ${isoOfDay(first)} to ${isoOfDay(last)}`;
+        report({ line, subject: 'date', text: date, date, rule: 'gap', message: `no row for ${days} before it (the row before is ${isoOfDay(previous)}); ${ruleText(spec)}` });
       }
     }
     previous = day;

@@ -6,12 +6,13 @@
  * threads by structured clone, which copies doubles exactly).
  *
  * With more than one core the thread screens each refit's restarts with a second thread
- * (pipeline/hmm/screen-thread.ts), same numbers, about a third less time.
+ * (pipeline/hmm/screen-thread.ts), same numbers, about a third less time. A resumed run with no refit to make
+ * (most nightly runs) runs on the calling thread: a few filter steps, no thread to start.
  */
 import type { Worker } from 'node:worker_threads';
-import { startModuleWorker } from '../../src/worker-start.js';
+import { firstOutcome, startModuleWorker } from '../../src/worker-start.js';
 import { TradesealError, isErrorCode } from '../../src/errors.js';
-import { NotEnoughHistory, ResumeMismatch, type FrameLike, type RefitProgress, type ResumePoint, type WalkForwardOptions, type WalkForwardResult } from './walk-forward.js';
+import { NotEnoughHistory, refitsAfter, ResumeMismatch, walkForward, type FrameLike, type RefitProgress, type ResumePoint, type WalkForwardOptions, type WalkForwardResult } from './walk-forward.js';
 
 export type WorkerMessage =
   | { type: 'progress'; done: number; total: number; date: string }
@@ -34,16 +35,13 @@ function rebuild(m: Extract<WorkerMessage, { type: 'failure' }>): Error {
 }
 
 export function walkForwardOffThread(frame: FrameLike, options: Partial<WalkForwardOptions>, resume?: ResumePoint, onRefit?: RefitProgress): Promise<WalkForwardResult> {
+  // A resumed run with no refit to make filters its new days one step each (microseconds): starting the
+  // threads would cost more than the work, which cannot hold the event loop up.
+  if (resume && refitsAfter(frame, options, resume) === 0) return Promise.resolve().then(() => walkForward(frame, options, resume, onRefit));
   return new Promise((resolve, reject) => {
     // Only the data the model reads cross the thread boundary; the callback stays on this side.
     const worker = startWorker({ frame: { dates: frame.dates, columns: frame.columns }, options, ...(resume ? { resume } : {}) });
-    let settled = false;
-    const settle = (fn: () => void): void => {
-      if (settled) return;
-      settled = true;
-      fn();
-      void worker.terminate();
-    };
+    const settle = firstOutcome(worker);
     worker.on('message', (m: WorkerMessage) => {
       if (m.type === 'progress') onRefit?.(m.done, m.total, m.date);
       else if (m.type === 'result') settle(() => resolve(m.result));

@@ -136,6 +136,17 @@ export function refitIndices(dates: readonly string[], first: number): number[] 
   return out;
 }
 
+/**
+ * The refits a run resumed from `resume` would make: none when every new day falls before the next refit day
+ * (the usual nightly run), when the days are filtered one step each and no model is fitted.
+ */
+export function refitsAfter(frame: FrameLike, options: Partial<WalkForwardOptions>, resume: Pick<ResumePoint, 'lastDate'>): number {
+  const o = { ...DEFAULT_WALK_FORWARD, ...options };
+  const first = firstCompleteIndex(frame, o.pcaInputs) + o.burnInDays;
+  const last = frame.dates.indexOf(resume.lastDate);
+  return refitIndices(frame.dates, first).filter((t) => t > last).length;
+}
+
 /** The fit before: its smoothed posteriors over its window (which began at frame index `start`) and its model. */
 interface Previous {
   gamma: Float64Array;

@@ -12,7 +12,7 @@
  */
 import federalHolidays from '@18f/us-federal-holidays';
 import { addDays } from '../ingest/catalogue.js';
-import { isNyseTradingDay, isWeekend } from '../ingest/nyse-calendar.js';
+import { isNyseTradingDay, isWeekend, nyseWeekdayClosure } from '../ingest/nyse-calendar.js';
 
 export type BusinessCalendar = 'fed' | 'nyse';
 
@@ -34,6 +34,10 @@ export function isFedBusinessDay(isoDate: string): boolean {
 
 export const isBusinessDay = (calendar: BusinessCalendar, isoDate: string): boolean =>
   calendar === 'fed' ? isFedBusinessDay(isoDate) : isNyseTradingDay(isoDate);
+
+/** Whether a date known to be a weekday is a business day (`isBusinessDay` without its weekend test). */
+export const isBusinessWeekday = (calendar: BusinessCalendar, isoDate: string): boolean =>
+  calendar === 'fed' ? !fedHolidays(Number(isoDate.slice(0, 4))).has(isoDate) : nyseWeekdayClosure(isoDate) === null;
 
 const nextDays: Record<BusinessCalendar, Map<string, string>> = { fed: new Map(), nyse: new Map() };
 

@@ -24,8 +24,28 @@ describe('isIsoDate', () => {
     ['2021-1-01', false],
     ['2021-01-01T00:00:00Z', false],
     ['', false],
+    ['2021-00-10', false],
+    ['2021-04-31', false],
+    ['1900-02-29', false],
+    ['2000-02-29', true],
+    ['2021-04-3a', false],
+    ['2021/04/30', false],
+    ['２０２１-04-30', false],
+    ['+021-04-30', false],
   ])('%s → %s', (text, ok) => {
     expect(isIsoDate(text)).toBe(ok);
+  });
+
+  it('is true exactly for the dates Date writes, on every day of 1600–2400 and their neighbours off the calendar', () => {
+    const wrong: string[] = [];
+    for (let t = Date.UTC(1600, 0, 1); t <= Date.UTC(2400, 11, 31); t += 86_400_000) {
+      const iso = new Date(t).toISOString().slice(0, 10);
+      if (!isIsoDate(iso)) wrong.push(iso);
+      // The day after the month's last (the 29th to 32nd of a month that has no such day) is never a date.
+      const last = new Date(t + 86_400_000).getUTCDate() === 1;
+      if (last && isIsoDate(`${iso.slice(0, 8)}${String(Number(iso.slice(8)) + 1).padStart(2, '0')}`)) wrong.push(`${iso}+1`);
+    }
+    expect(wrong).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The DuckDB loader on the bundled files: every row of every file in `obs`, each layout's missing-value
  * marker read as NULL, the release rule of its series in `usable_from`, and files that break a rule of their series
- * refused before anything is loaded (the rules themselves are tested in validate.test.ts).
+ * refused, nothing computed from them returned, while they load (the rules themselves are tested in validate.test.ts).
  * Row and missing counts are the ones data/macro/PROVENANCE.md states (counted there independently).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE, seriesSpec } from '../../../pipeline/ingest/catalogue.js';
 import { openDatabase, queryRows, type Database } from '../../../pipeline/ingest/duckdb.js';
-import { insertSeries, loadObservations } from '../../../pipeline/ingest/load.js';
+import { readDataFiles, validateDataFiles } from '../../../pipeline/ingest/check-dir.js';
+import { insertSeries, loadObservations, withObservations } from '../../../pipeline/ingest/load.js';
+import { validateOffThread } from '../../../pipeline/ingest/validate-thread.js';
 import { TradesealError } from '../../../src/errors.js';
 import { firstUsableDay, RELEASE_KIND, type ReleaseKind } from '../release/reference.js';
 
@@ -117,7 +119,7 @@ describe('loadObservations on the bundled files', () => {
   });
 });
 
-describe('loadObservations validates every file before it loads anything', () => {
+describe('loadObservations validates every file and loads nothing from a directory with a problem', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'tradeseal-load-'));
@@ -194,6 +196,63 @@ describe('loadObservations validates every file before it loads anything', () =>
       expect((err as TradesealError).errors?.map((e) => e.field)).toEqual(['VIXCLS.csv:3']);
       const tables = await queryRows(scratch.conn, "SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'obs'");
       expect(Number(tables[0]?.n)).toBe(0);
+    } finally {
+      scratch.close();
+    }
+  });
+});
+
+describe('validation on its own thread while the rows load', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'tradeseal-overlap-'));
+    await writeFile(path.join(dir, 'GLD.csv'), await readFile(path.join(DATA_DIR, 'GLD.csv')));
+    // A VIX of −1 parses (DuckDB loads it) and breaks the series' bounds (the validator refuses it).
+    await writeFile(path.join(dir, 'VIXCLS.csv'), 'date,value\n2020-01-02,12.47\n2020-01-03,-1\n');
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const specs = [seriesSpec('GLD'), seriesSpec('VIXCLS')];
+
+  it('gives the reports of validating on the calling thread, for valid and invalid files', async () => {
+    for (const [from, catalogue] of [[DATA_DIR, CATALOGUE], [dir, specs]] as const) {
+      const files = await readDataFiles(from, catalogue);
+      expect(await validateOffThread(files)).toEqual(validateDataFiles(files));
+    }
+    const broken = validateDataFiles(await readDataFiles(dir, specs));
+    expect(broken.flatMap((r) => r.problems.map((p) => `${p.file}:${p.line} ${p.rule}`))).toEqual(['VIXCLS.csv:3 out_of_bounds']);
+  });
+
+  it('computes on the loaded rows meanwhile, and returns nothing of it when a file is invalid', async () => {
+    const scratch = await openDatabase();
+    try {
+      let rowsSeen = -1;
+      const err = await withObservations(scratch.conn, dir, async () => {
+        // The valid file's rows are there while the files are checked; the result must still not come back.
+        const [row] = await queryRows(scratch.conn, "SELECT count(*) AS n FROM obs WHERE series = 'GLD'");
+        rowsSeen = Number(row?.n);
+        return 'computed';
+      }, specs).then((v) => v, (e: unknown) => e);
+      expect(rowsSeen).toBe(5473);
+      expect((err as TradesealError).code).toBe('data_invalid');
+      expect((err as TradesealError).errors?.map((e) => e.field)).toEqual(['VIXCLS.csv:3']);
+      const tables = await queryRows(scratch.conn, "SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'obs'");
+      expect(Number(tables[0]?.n)).toBe(0);
+    } finally {
+      scratch.close();
+    }
+  });
+
+  it('reports the files\' problems rather than what computing on them threw, and a valid directory\'s own error as it is', async () => {
+    const scratch = await openDatabase();
+    try {
+      const fails = async (): Promise<never> => {
+        throw new Error('a stage failed');
+      };
+      const onInvalid = await withObservations(scratch.conn, dir, fails, specs).then(() => null, (e: unknown) => e);
+      expect((onInvalid as TradesealError).code).toBe('data_invalid');
+      const onValid = await withObservations(scratch.conn, DATA_DIR, fails, [seriesSpec('GLD')]).then(() => null, (e: unknown) => e);
+      expect((onValid as Error).message).toBe('a stage failed');
+      await expect(withObservations(scratch.conn, DATA_DIR, async (inputs) => inputs.map((i) => i.id), [seriesSpec('GLD')])).resolves.toEqual(['GLD']);
     } finally {
       scratch.close();
     }

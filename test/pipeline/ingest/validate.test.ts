@@ -110,10 +110,18 @@ describe('yfinance rows: prices, their order and the volume', () => {
 });
 
 describe('dates: strictly increasing, each once', () => {
+  it('names the first line of a repeated date, wherever it is', () => {
+    const body = ['2020-01-02,1.88', '2020-01-03,1.8', '2020-01-06,1.81', '2020-01-03,1.8'];
+    const report = validateSeriesText(seriesSpec('DGS10'), ['date,value', ...body, ''].join('\n'));
+    expect(report.problems.map((p) => p.message)).toEqual(['repeats the date of line 3; each date appears once']);
+  });
+
   it.each<[string, string[], Found[]]>([
     ['two rows swapped', ['2020-01-02,1.88', '2020-01-06,1.81', '2020-01-03,1.8', '2020-01-07,1.83'], [[4, 'date_order', 'date', '2020-01-03']]],
     ['a repeated date', ['2020-01-02,1.88', '2020-01-02,1.88', '2020-01-03,1.8'], [[3, 'date_repeated', 'date', '2020-01-02']]],
     ['a row moved to the top is one problem, not one per row', ['2020-01-08,1.87', '2020-01-02,1.88', '2020-01-03,1.8', '2020-01-06,1.81', '2020-01-07,1.83'], [[3, 'date_order', 'date', '2020-01-02']]],
+    // The dates above a first step back are indexed too: the repeat of line 3 is named after it.
+    ['a date repeated further down, after the dates went on', ['2020-01-02,1.88', '2020-01-03,1.8', '2020-01-06,1.81', '2020-01-03,1.8', '2020-01-07,1.83', '2020-01-02,1.88'], [[5, 'date_repeated', 'date', '2020-01-03'], [7, 'date_repeated', 'date', '2020-01-02']]],
   ])('%s', (_name, body, expected) => {
     expect(problemsOf('DGS10', body)).toEqual(expected);
   });

@@ -13,7 +13,7 @@ import { loadFeatureFrame, type FeatureFrame } from '../../../pipeline/features/
 import { backward, forward, smoothed } from '../../../pipeline/hmm/inference.js';
 import { logEmissions } from '../../../pipeline/hmm/model.js';
 import { project } from '../../../pipeline/model/pca.js';
-import { DEFAULT_WALK_FORWARD, firstCompleteIndex, fitWindowStart, walkForward, type FrameLike, type ModelFit, type ResumePoint, type WalkForwardResult } from '../../../pipeline/model/walk-forward.js';
+import { DEFAULT_WALK_FORWARD, firstCompleteIndex, fitWindowStart, refitsAfter, walkForward, type FrameLike, type ModelFit, type ResumePoint, type WalkForwardResult } from '../../../pipeline/model/walk-forward.js';
 import { walkForwardOffThread } from '../../../pipeline/model/walk-forward-thread.js';
 import { mostLikely, REGIME_ORDER } from '../../../pipeline/regime/signals.js';
 
@@ -232,6 +232,23 @@ describe('walk-forward on the bundled history', () => {
     }
     expect(resumed.fits).toEqual(base.fits.filter((f) => f.fit_date > last && f.fit_date <= through));
   }, 120_000);
+
+  it('a resumed run with no refit to make (a night within a month) filters on the calling thread, with the full run\'s numbers', async () => {
+    const last = '2018-08-15';
+    const original = byDate(frame, base);
+    const lastDay = original.get(last)!;
+    const resume: ResumePoint = {
+      fits: JSON.parse(JSON.stringify(base.fits.filter((f) => f.fit_date <= last))) as ModelFit[],
+      lastDate: last, lastProbs: Array.from(lastDay.probs), lastFactors: Array.from(lastDay.factors),
+    };
+    expect(refitsAfter(frameThrough(frame, '2018-08-31'), {}, resume)).toBe(0);
+    expect(refitsAfter(frameThrough(frame, '2018-09-04'), {}, resume)).toBe(1);
+    expect(refitsAfter(frameThrough(frame, '2018-11-01'), {}, resume)).toBe(3);
+    const resumed = await walkForwardOffThread(frameThrough(frame, '2018-08-31'), {}, resume);
+    expect(resumed.fits).toEqual([]);
+    expect(resumed.days.map((d) => frame.dates[d.index])).toEqual(frame.dates.filter((d) => d > last && d <= '2018-08-31'));
+    for (const d of resumed.days) expect(Array.from(d.probs)).toEqual(Array.from(original.get(frame.dates[d.index]!)!.probs));
+  });
 });
 
 /** The frame's days up to `last`: a run on data that end there (every feature uses trailing windows only). */
