@@ -83,11 +83,22 @@ export function plainAction(action: TaggedAction, quantity: number): TradeAction
   return side;
 }
 
-/** The members of an authorize request (its schema's), and of the order its idempotency key covers. */
-const REQUEST_MEMBERS: ReadonlySet<string> = new Set(['agent_id', 'model_hash_hex', 'model_id', 'prompt_version', 'feature_schema_id',
+/**
+ * Every member of an authorize request, in its schema's order: the one list that the route's schema
+ * (routes/authorize-bind.ts), the idempotency key's order and its canonical writer follow. The compiler holds
+ * the three to it: the schema's properties and the order must name each member once and nothing else.
+ */
+export const AUTHORIZE_MEMBERS = ['agent_id', 'model_hash_hex', 'model_id', 'prompt_version', 'feature_schema_id',
   'hyperparameter_checksum', 'action', 'asset', 'order_type', 'venue_id', 'quantity', 'notional', 'client_order_id', 'agent_valid_time',
-  'limit_price', 'stop_price', 'multiplier', 'notional_currency', 'reduce_only', 'heartbeat', 'regulatory']);
-const orderText = canonicalWriter(Object.fromEntries([...REQUEST_MEMBERS].filter((m) => m !== 'heartbeat').map((m) => [m, null])));
+  'limit_price', 'stop_price', 'multiplier', 'notional_currency', 'reduce_only', 'heartbeat', 'regulatory'] as const satisfies readonly (keyof AuthorizeRequest)[];
+export type AuthorizeMember = (typeof AUTHORIZE_MEMBERS)[number];
+/** A member of AuthorizeRequest missing from AUTHORIZE_MEMBERS fails to compile here. */
+const everyMemberListed: Exclude<keyof AuthorizeRequest, AuthorizeMember> extends never ? true : never = true;
+void everyMemberListed;
+
+const REQUEST_MEMBERS: ReadonlySet<string> = new Set(AUTHORIZE_MEMBERS);
+const ORDER_MEMBERS = AUTHORIZE_MEMBERS.filter((m) => m !== 'heartbeat');
+const orderText = canonicalWriter(Object.fromEntries(ORDER_MEMBERS.map((m) => [m, null])));
 
 /** The idempotency key's order fields: everything but the heartbeat (a retry carries a fresh one). */
 export function orderHash(req: AuthorizeRequest, action: TradeAction): string {
@@ -97,7 +108,7 @@ export function orderHash(req: AuthorizeRequest, action: TradeAction): string {
     order_type: req.order_type, venue_id: req.venue_id, quantity: req.quantity, notional: req.notional, client_order_id: req.client_order_id,
     agent_valid_time: req.agent_valid_time, limit_price: req.limit_price ?? null, stop_price: req.stop_price ?? null,
     multiplier: req.multiplier ?? 1, notional_currency: req.notional_currency ?? 'USD', reduce_only: req.reduce_only ?? false, regulatory: req.regulatory ?? null,
-  };
+  } satisfies Record<Exclude<AuthorizeMember, 'heartbeat'>, unknown>;
   // A request with a member its schema does not name (only from a caller that did not validate it) keeps it in the key.
   for (const member in req) {
     if (!REQUEST_MEMBERS.has(member)) {

@@ -1,6 +1,6 @@
 /** `POST /engine/authorize` and `POST /engine/bind-execution`: the engine's two core operations. */
 import type { FastifyInstance } from 'fastify';
-import { authorize, type AuthorizeRequest } from '../authorize.js';
+import { authorize, type AuthorizeMember, type AuthorizeRequest } from '../authorize.js';
 import { requireToken } from '../auth.js';
 import { bindExecution, type BindRequest } from '../bind.js';
 import type { EngineContext } from '../context.js';
@@ -76,7 +76,7 @@ export const authorizeBody = {
     reduce_only: { type: 'boolean' },
     heartbeat: nullable(heartbeat),
     regulatory: nullable(regulatory),
-  },
+  } satisfies Record<AuthorizeMember, unknown>,
   allOf: priceRules,
 } as const;
 
