@@ -2,8 +2,8 @@
  * Benchmark of the compliance engine's authorize and bind under load, next to a floor measured in the same
  * run, on the same server processes, pool and load generator (see bench/README.md).
  *
- *   npx tsx bench/engine.ts [--seconds 10] [--warmup 2] [--connections 50,100] [--workers 1,2 (default: serve's)]
- *     [--modes durable,non-durable] [--agents 600] [--pool N] [--history N [--history-months 36]]
+ *   npx tsx bench/engine.ts [--seconds 10] [--rounds 4] [--warmup 2] [--connections 50,100] [--workers 1,2 (default: serve's)]
+ *     [--modes durable,non-durable] [--agents 600] [--pool N] [--history N [--history-months 36] [--scale-rounds 8]]
  *     [--no-single] [--profile] [--max-error-share 0.01] [--out FILE]
  *   npm run bench:engine -- --seconds 5
  *
@@ -15,15 +15,19 @@
  *    for --workers N (default: `tradeseal serve`'s default count where the database is), plus the floor routes.
  * 3. --agents agents, each with its own client token; connections take turns among them, so no agent's
  *    requests overlap and the throttle refuses none. Every authorize carries a unique client_order_id and a
- *    heartbeat signed with the operator's key (signed ahead of the run), its sequence_id increasing per agent.
+ *    heartbeat signed with the operator's key (signed ahead of each run), its sequence_id increasing per agent.
  * 4. For each workers × mode × connections: the floor (`POST /bench/floor`, one INSERT), floor-verify
  *    (`POST /bench/floor-verify`: authorize's body, one signature verified, one INSERT: what any authorize must
- *    do at the least), authorize, floor-verify again, bind and the floor again, each a warm-up then a measured
- *    run of --seconds, pipelining 1; each floor is the mean of its two runs (./support/bracket.ts), which
- *    bracket the route measured against it. Bind binds traces that authorize created, each once.
- * 5. In the first scenario also: noop, floor-5rt (five round trips), the service time over one connection, and
- *    profiles.
- * 6. With --history: N traces of history stored, then the first scenario again (the scale run).
+ *    do at the least), authorize and bind, each warmed up, then measured in --rounds rounds of --seconds /
+ *    --rounds s each, taken in turns (floor, floor-verify, authorize, bind, then the reverse, …:
+ *    ./support/slices.ts), pipelining 1; each route's figure pools its slices, so a route and its floor are
+ *    measured across the same minutes. Bind binds traces that authorize created, each once.
+ * 5. In the first scenario also: noop and floor-5rt (five round trips), each in one run of --seconds; the service
+ *    time over one connection; and profiles.
+ * 6. With --history: two more databases of the same server, each with its own server process, agents and
+ *    regime; N traces of history stored in one; then authorize and bind of the first scenario on the two stores,
+ *    both servers up and the stores taken in turns in --scale-rounds rounds of the matrix's slices, in two blocks
+ *    whose servers are started (and warmed up) in opposite orders (the scale run).
  * 7. Prints a summary against the targets (authorize ≥ 0.75 × floor-verify, bind ≥ 0.6 × the floor, both p99
  *    < 4 × the floor's, RSS < 300 MB a worker; information, never a failure), each scenario's table, where the
  *    CPU and the SQL went, and writes the same to bench/results/engine-latest.json.
@@ -46,8 +50,8 @@ import { seedHistory } from './support/history.js';
 import { startServer, type Server } from './support/server.js';
 import { runLoad, type ConnectionPlan, type LoadResult, type LoadSpec } from './support/load.js';
 import { openBenchDatabase, type BenchDatabase } from './support/pg.js';
-import { cpuSnapshot, cpuUse, type CpuUse } from './support/proc.js';
-import { bracketed } from './support/bracket.js';
+import { cpuSnapshot, type CpuUse } from './support/proc.js';
+import { pooled, roundOrder, roundRatios, type Slice, type StatementCounter } from './support/slices.js';
 import { summarizeProfile, type CpuProfile, type ProfileSummary } from './support/profile.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -75,6 +79,10 @@ export type Mode = 'durable' | 'non-durable';
 
 interface Options {
   seconds: number;
+  /** Each scenario's routes are measured in this many rounds of seconds / rounds each, taken in turns. */
+  rounds: number;
+  /** The scale run's rounds (its two stores' slices as long as the matrix's). */
+  scaleRounds: number;
   warmup: number;
   /** The connection counts to measure at, in order (the first is the headline). */
   connections: number[];
@@ -101,7 +109,7 @@ function options(): Options {
   const env = process.env;
   const { values } = parseArgs({
     options: {
-      seconds: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, pool: { type: 'string' },
+      seconds: { type: 'string' }, rounds: { type: 'string' }, 'scale-rounds': { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, pool: { type: 'string' },
       workers: { type: 'string' }, agents: { type: 'string' }, modes: { type: 'string' }, history: { type: 'string' }, 'history-months': { type: 'string' }, profile: { type: 'boolean' }, 'no-single': { type: 'boolean' }, 'max-error-share': { type: 'string' }, out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -129,7 +137,10 @@ function options(): Options {
   const pool = values.pool ?? env.BENCH_POOL;
   return {
     seconds: num(values.seconds, env.BENCH_SECONDS, 10, 1, 'seconds'),
-    warmup: num(values.warmup, env.BENCH_WARMUP_SECONDS, 2, 0, 'warmup'),
+    rounds: Math.round(num(values.rounds, env.BENCH_ROUNDS, 4, 1, 'rounds')),
+    scaleRounds: Math.round(num(values['scale-rounds'], env.BENCH_SCALE_ROUNDS, 8, 1, 'scale-rounds')),
+    // A warm-up's rate sizes the heartbeats signed ahead and bind's pending traces: at least a second of it.
+    warmup: num(values.warmup, env.BENCH_WARMUP_SECONDS, 2, 1, 'warmup'),
     connections: list(values.connections, env.BENCH_CONNECTIONS, '50,100', 'connections'),
     workers: values.workers ?? env.BENCH_WORKERS ? list(values.workers, env.BENCH_WORKERS, '1', 'workers') : null,
     modes: modes as Mode[],
@@ -287,8 +298,14 @@ function authorizeSpec(agents: Agent[], regime: Regime, operatorKey: KeyObject, 
   };
 }
 
+/** Whether bind's supply of pending traces ran out during a run, and how to stop that run. */
+interface BindState {
+  exhausted: boolean;
+  stop: (() => void) | null;
+}
+
 /** Binds each pending trace once. Out of traces (should not happen: the pool is sized first), it stops the run. */
-function bindSpec(traces: PendingTrace[], state: { exhausted: boolean; stop: (() => void) | null }): LoadSpec {
+function bindSpec(traces: PendingTrace[], state: BindState): LoadSpec {
   let txCounter = 0;
   let last: PendingTrace | undefined;
   return {
@@ -339,27 +356,45 @@ interface StatementStats {
   top: StatementLine[];
 }
 
-async function resetStatements(admin: postgres.Sql | null): Promise<void> {
-  if (!admin) return;
-  await admin`select pg_stat_statements_reset()`;
+/**
+ * Every statement's counters so far (pg_stat_statements is cumulative: a slice's are the difference of two
+ * readings, so the slices of several routes can be taken in turns without resetting it), or null when the
+ * server does not count statements.
+ */
+async function statementCounters(admin: postgres.Sql | null, database: string): Promise<Map<string, StatementCounter> | null> {
+  if (!admin) return null;
+  const rows = await admin<Array<{ id: string; query: string; calls: number; total_exec_time: number }>>`
+    select queryid::text || '/' || userid::text || '/' || toplevel::text as id, query, calls::float8 as calls, total_exec_time
+    from pg_stat_statements
+    where dbid = (select oid from pg_database where datname = ${database})
+      and query not ilike '%pg_stat_statements%' and query not ilike 'checkpoint%'`;
+  return new Map(rows.map((r) => [r.id, { query: r.query, calls: r.calls, totalMs: r.total_exec_time }]));
 }
 
-async function readStatements(admin: postgres.Sql | null, requests: number): Promise<StatementStats | null> {
-  if (!admin || requests === 0) return null;
-  const rows = await admin<Array<{ query: string; calls: number; total_exec_time: number; mean_exec_time: number }>>`
-    select query, calls::int as calls, total_exec_time, mean_exec_time from pg_stat_statements
-    where dbid = (select oid from pg_database where datname = current_database())
-      and query not ilike '%pg_stat_statements%' and query not ilike 'checkpoint%'
-    order by calls desc, total_exec_time desc`;
+/** What ran between two readings of the counters. */
+function statementsBetween(before: Map<string, StatementCounter> | null, after: Map<string, StatementCounter> | null): Map<string, StatementCounter> | null {
+  if (!before || !after) return null;
+  const out = new Map<string, StatementCounter>();
+  for (const [id, c] of after) {
+    const b = before.get(id);
+    const calls = c.calls - (b?.calls ?? 0);
+    if (calls > 0) out.set(id, { query: c.query, calls, totalMs: c.totalMs - (b?.totalMs ?? 0) });
+  }
+  return out;
+}
+
+function statementStats(counters: Map<string, StatementCounter> | null, requests: number): StatementStats | null {
+  if (!counters || requests === 0) return null;
+  const rows = [...counters.values()].sort((a, b) => b.calls - a.calls || b.totalMs - a.totalMs);
   const calls = rows.reduce((s, r) => s + r.calls, 0);
-  const exec = rows.reduce((s, r) => s + r.total_exec_time, 0);
+  const exec = rows.reduce((s, r) => s + r.totalMs, 0);
   return {
     perRequest: calls / requests,
     execMsPerRequest: exec / requests,
     top: rows
       .filter((r) => r.calls / requests >= 0.01)
       .slice(0, 10)
-      .map((r) => ({ query: r.query.replace(/\s+/g, ' ').trim(), calls: r.calls, perRequest: r.calls / requests, meanMs: r.mean_exec_time, totalMs: r.total_exec_time })),
+      .map((r) => ({ query: r.query.replace(/\s+/g, ' ').trim(), calls: r.calls, perRequest: r.calls / requests, meanMs: r.totalMs / r.calls, totalMs: r.totalMs })),
   };
 }
 
@@ -375,6 +410,14 @@ interface Measured {
   loopBusy: number | null;
   statements: StatementStats | null;
   note: string | null;
+  /** Each slice's 2xx req/s, in the order measured (one for a route measured in one run). */
+  sliceRps: number[];
+}
+
+/** A route's slices as one measured run. */
+function measuredOf(route: string, slices: readonly Slice[]): Measured {
+  const p = pooled(slices);
+  return { route, result: p.result, handled: p.handled, cpu: p.cpu, loopBusy: p.loopBusy, statements: statementStats(p.statements, p.handled), note: p.note, sliceRps: p.sliceRps };
 }
 
 class BenchFailure extends Error {}
@@ -418,33 +461,55 @@ interface Scenario {
   connections: number;
   /** Store connections of the whole server. */
   pool: number;
-  /** Traces stored before the run (the scale run), else 0. */
-  history: number;
 }
+
+/** The routes a scenario measures in rounds, in the order of its even rounds (./support/slices.ts). */
+const ROUND_ROUTES = ['floor', 'verifyFloor', 'authorize', 'bind'] as const;
+type RoundRoute = (typeof ROUND_ROUTES)[number];
 
 interface ScenarioResult {
   scenario: Scenario;
   settings: Record<string, string>;
-  /** The diagnostic routes (noop, floor-5rt): measured in the first scenario only. */
+  /** The diagnostic routes (noop, floor-5rt): measured in the first scenario only, each in one run. */
   noop: Measured | null;
   roundTrips: Measured | null;
-  /** Authorize's own floor, in every scenario: the mean of its runs before and after authorize's. */
-  verifyFloor: Measured;
-  /** The 1-INSERT floor: the mean of its runs at the scenario's start and after bind's. */
+  /** The 1-INSERT floor, authorize's own floor, authorize and bind: each the pool of its slices. */
   floor: Measured;
-  /** Each floor's two runs, before and after. */
-  floorRuns: [Measured, Measured];
-  verifyFloorRuns: [Measured, Measured];
+  verifyFloor: Measured;
   authorize: Measured;
   bind: Measured;
+  /** Per round: authorize's req/s over floor-verify's, bind's over the floor's (their slices of that round). */
+  roundRatios: { authorize: number[]; bind: number[] };
   /** Peak resident memory of each serving process during the scenario's measured runs (VmHWM), MB. */
   rssPeakMb: number[];
   /** Whether the peak is the scenario's own (reset at its start), not the process's since it started. */
   peakOwn: boolean;
 }
 
-const label = (s: Scenario): string =>
-  `${s.mode}, ${s.workers} worker${s.workers === 1 ? '' : 's'}, ${s.connections} connections${s.history > 0 ? `, ${s.history.toLocaleString('en-US')} traces stored` : ''}`;
+/** The scale run: authorize and bind on the store holding the history and on one without, in turns. */
+interface ScaleResult {
+  scenario: Scenario;
+  /** Traces of history in the store that holds it. */
+  history: number;
+  stored: { authorize: Measured; bind: Measured };
+  empty: { authorize: Measured; bind: Measured };
+  /** Per round: the history store's req/s over the empty store's (their slices of that round). */
+  roundRatios: { authorize: number[]; bind: number[] };
+}
+
+const label = (s: Scenario): string => `${s.mode}, ${s.workers} worker${s.workers === 1 ? '' : 's'}, ${s.connections} connections`;
+
+/** A database the engine serves from, and what the harness holds of it: its agents, regime and pending traces. */
+interface Store {
+  url: string;
+  agents: Agent[];
+  regime: Regime | null;
+  ownerToken: string;
+  traces: PendingTrace[];
+  bindState: BindState;
+}
+
+const newStore = (url: string): Store => ({ url, agents: [], regime: null, ownerToken: '', traces: [], bindState: { exhausted: false, stop: null } });
 
 /** Peak resident set of a process (VmHWM), MB; null where /proc cannot tell. */
 function peakRssMb(pid: number): number | null {
@@ -484,6 +549,9 @@ async function setMode(admin: postgres.Sql, mode: Mode): Promise<void> {
   throw new Error(`the cluster did not switch to ${mode} commits`);
 }
 
+/** A database's name, from its URL. */
+const databaseOf = (url: string): string => decodeURIComponent(new URL(url).pathname.slice(1));
+
 async function main(): Promise<void> {
   const opt = options();
   const loadBefore = os.loadavg();
@@ -507,9 +575,10 @@ async function main(): Promise<void> {
   });
 
   try {
-    // 1. The database. A throwaway cluster starts durable; each mode is switched on before its runs.
+    // 1. The database. A throwaway cluster starts durable; each mode is switched on before its runs. The scale
+    // run keeps two servers up at once (on the history's store and on an empty one), each with the headline's pool.
     const serverUrl = process.env.DATABASE_URL && process.env.DATABASE_URL !== '' ? process.env.DATABASE_URL : null;
-    const maxConnections = Math.max(...opt.connections.map((c) => opt.pool ?? c));
+    const maxConnections = Math.max(...opt.connections.map((c) => opt.pool ?? c)) * (opt.history > 0 ? 2 : 1);
     log(serverUrl ? 'creating a scratch database on the server of DATABASE_URL…' : 'starting a throwaway PostgreSQL cluster…');
     const db: BenchDatabase = await openBenchDatabase({ serverUrl, durable: true, maxConnections: maxConnections + 40 });
     cleanups.push(() => db.drop());
@@ -532,145 +601,228 @@ async function main(): Promise<void> {
     const agentCount = Math.max(opt.agents, ...opt.connections);
 
     const ownerSecret = newTokenSecret();
-    const agents: Agent[] = [];
-    let regime: Regime | null = null;
-    let ownerToken = '';
-    const traces: PendingTrace[] = [];
-    const bindState: { exhausted: boolean; stop: (() => void) | null } = { exhausted: false, stop: null };
+    const matrixStore = newStore(db.url);
     const results: ScenarioResult[] = [];
     const single: LoadResult[] = [];
     const profiles: Profiled[] = [];
 
-    /** Runs `body` with the engine server at `workers` processes and a pool of `pool` connections. */
-    const withServer = async <T>(workers: number, pool: number, body: (server: Server) => Promise<T>): Promise<T> => {
-      log(`starting the engine server (${workers} worker${workers === 1 ? '' : 's'}, pool of ${pool} connections)…`);
+    /** Runs `body` with an engine server on `store`, at `workers` processes and a pool of `pool` connections. */
+    const withServer = async <T>(store: Store, workers: number, pool: number, body: (server: Server) => Promise<T>): Promise<T> => {
+      log(`starting the engine server on ${databaseOf(store.url)} (${workers} worker${workers === 1 ? '' : 's'}, pool of ${pool} connections)…`);
       const server = await startServer({
-        DATABASE_URL: db.url, LAYER2_ENABLED: 'true', REGIME_OPERATOR_PUBKEY: operatorPublicHex, POLICY_PATH: policyPath,
+        DATABASE_URL: store.url, LAYER2_ENABLED: 'true', REGIME_OPERATOR_PUBKEY: operatorPublicHex, POLICY_PATH: policyPath,
         LOG_LEVEL: 'silent', BENCH_POOL: String(pool), BENCH_WORKERS: String(workers), BENCH_OWNER_TOKEN: ownerSecret,
       });
+      // Traces left pending by an earlier server process are not in this one's cache of what it sealed
+      // (src/engine/sealed-cache.ts): binding them would read each first, which a process binding what it just
+      // sealed does not. They stay pending in the store; bind's supply starts again from this process's.
+      store.traces.length = 0;
       try {
-        if (!regime) {
-          // 2. Once: a regime, and one agent with its own client token per connection of the largest run.
-          ownerToken = server.ownerToken;
-          const published = await expectOk(call(server.url, ownerToken, 'POST', '/engine/admin/regime', { regime: 'expansion', risk_score: 0.2, reason: 'benchmark' }), 'publish regime');
-          regime = { regimeId: published.regime_id as number, hash: published.hash as string };
+        if (!store.regime) {
+          // 2. Once per store: a regime, and one agent with its own client token per connection of the largest run.
+          store.ownerToken = server.ownerToken;
+          const published = await expectOk(call(server.url, store.ownerToken, 'POST', '/engine/admin/regime', { regime: 'expansion', risk_score: 0.2, reason: 'benchmark' }), 'publish regime');
+          store.regime = { regimeId: published.regime_id as number, hash: published.hash as string };
         }
-        if (agents.length < agentCount) log(`registering ${agentCount} agents, each with its own client token…`);
-        for (let i = agents.length; i < agentCount; i++) {
-          const a = await expectOk(call(server.url, ownerToken, 'POST', '/engine/admin/agents', {
+        if (store.agents.length < agentCount) log(`registering ${agentCount} agents, each with its own client token…`);
+        for (let i = store.agents.length; i < agentCount; i++) {
+          const a = await expectOk(call(server.url, store.ownerToken, 'POST', '/engine/admin/agents', {
             name: `bench-agent-${i}`, max_notional: 1_000_000, models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }],
           }), 'register agent');
-          const t = await expectOk(call(server.url, ownerToken, 'POST', '/engine/admin/tokens', { client_name: `bench-agent-${i}`, agent_ids: [a.agent_id] }), 'issue token');
-          agents.push({ index: i, agentId: a.agent_id as string, token: t.token as string, sequence: 0, presigned: [] });
+          const t = await expectOk(call(server.url, store.ownerToken, 'POST', '/engine/admin/tokens', { client_name: `bench-agent-${i}`, agent_ids: [a.agent_id] }), 'issue token');
+          store.agents.push({ index: i, agentId: a.agent_id as string, token: t.token as string, sequence: 0, presigned: [] });
         }
-        await admin`analyze`;
+        const analyzer = postgres(store.url, { max: 1, onnotice: () => {} });
+        await analyzer`analyze`.finally(() => analyzer.end({ timeout: 5 }));
         return await body(server);
       } finally {
         await server.stop();
       }
     };
 
-    const runScenario = async (server: Server, scenario: Scenario, first: boolean): Promise<ScenarioResult> => {
+    /** One measured slice of `spec` on `server` (warmed up before): the load, and what it cost the server, PostgreSQL and the machine. */
+    const slice = async (server: Server, store: Store, spec: LoadSpec, connections: number, seconds: number,
+      { note = () => null, onInstance }: { note?: () => string | null; onInstance?: (stop: () => void) => void } = {}): Promise<Slice> => {
+      await server.drain();
+      const database = databaseOf(store.url);
+      const key = `${spec.method} ${spec.path} 2xx`;
+      const statementsBefore = await statementCounters(stats, database);
+      const countsBefore = await server.counts();
+      const cpuBefore = cpuSnapshot(server.child.pid as number, db.postmasterPid);
+      const result = await runLoad(spec, { url: server.url, connections, seconds, ...(onInstance ? { onInstance } : {}) });
+      const countsAfter = await server.drain();
+      // The sequencer's work for the slice's traces is the slice's: its CPU is counted here rather than in
+      // whatever is measured next (its seconds are not: the sequencer ran alongside the requests all along).
+      await sequenced(store);
+      const cpuAfter = cpuSnapshot(server.child.pid as number, db.postmasterPid);
+      const statementsAfter = await statementCounters(stats, database);
+      checkErrors(result, spec.name, opt.maxErrorShare);
+      return {
+        result, cpuBefore, cpuAfter, note: note(),
+        // Per-request figures divide by what the server answered with a 2xx, the slice's last requests included.
+        handled: (countsAfter.finished[key] ?? 0) - (countsBefore.finished[key] ?? 0),
+        loop: { activeMs: countsAfter.loop.activeMs - countsBefore.loop.activeMs, idleMs: countsAfter.loop.idleMs - countsBefore.loop.idleMs },
+        statements: statementsBetween(statementsBefore, statementsAfter),
+      };
+    };
+
+    /**
+     * An unmeasured run of `spec` for --warmup s; its req/s. `ranOut`: whether a bind warm-up ran out of pending
+     * traces (it then stopped early, its last requests re-binding a bound trace: 409s that warm nothing up and
+     * are not the engine's errors).
+     */
+    const warmUp = async (server: Server, spec: LoadSpec, connections: number, onInstance?: (stop: () => void) => void, ranOut = (): boolean => false): Promise<number> => {
+      log(`${spec.name}: warm-up ${opt.warmup} s`);
+      const r = await runLoad(spec, { url: server.url, connections, seconds: opt.warmup, ...(onInstance ? { onInstance } : {}) });
+      if (ranOut()) log(`${spec.name}: the warm-up ran out of pending traces after ${r.ok} binds and stopped there`);
+      else checkErrors(r, `${spec.name} warm-up`, opt.maxErrorShare);
+      return r.rps;
+    };
+
+    /** One connection per store for the harness's own reads (closed at the end). */
+    const probes = new Map<string, postgres.Sql>();
+    cleanups.push(async () => {
+      for (const sql of probes.values()) await sql.end({ timeout: 5 });
+    });
+    /**
+     * Waits (at most 10 s) until the transparency log's queue of `store` is empty: the sequencer, which runs in
+     * the server, has taken the leaves of every trace written so far.
+     */
+    const sequenced = async (store: Store): Promise<void> => {
+      let sql = probes.get(store.url);
+      if (!sql) probes.set(store.url, (sql = postgres(store.url, { max: 1, onnotice: () => {} })));
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const [row] = await sql<Array<{ queued: boolean }>>`select exists (select 1 from log_queue) as queued`;
+        if (!row?.queued) return;
+        if (Date.now() > deadline) {
+          log('warning: the transparency log\'s queue was not empty after 10 s; going on');
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+
+    /**
+     * Measures `keys` in `rounds` rounds, each giving each key one slice of --seconds / --rounds s, in an order
+     * reversed every other round (./support/slices.ts); the slices of each key in round order.
+     */
+    const inRounds = async <K extends string>(keys: readonly K[], rounds: number, measure: (key: K, seconds: number) => Promise<Slice>): Promise<Record<K, Slice[]>> => {
+      const out = Object.fromEntries(keys.map((k) => [k, [] as Slice[]])) as Record<K, Slice[]>;
+      const seconds = opt.seconds / opt.rounds;
+      await admin`checkpoint`.catch(() => {});
+      for (let round = 0; round < rounds; round++) {
+        const order = roundOrder(keys, round);
+        log(`round ${round + 1} of ${rounds}, ${fmt(seconds, 2)} s each: ${order.join(', ')}`);
+        for (const key of order) out[key].push(await measure(key, seconds));
+      }
+      return out;
+    };
+
+    /**
+     * The routes of a scenario on one store's server: their load specs, their warm-up (which sizes the heartbeats
+     * signed ahead and the pending traces bind needs), a slice of each, and creating pending traces.
+     */
+    const routesOn = (server: Server, store: Store, connections: number) => {
+      const regime = store.regime as Regime;
+      const specs: Record<RoundRoute, LoadSpec> = {
+        floor: floorSpec(),
+        verifyFloor: verifyFloorSpec(store.agents, regime, operator.privateKey, connections),
+        authorize: authorizeSpec(store.agents, regime, operator.privateKey, store.traces, connections),
+        bind: bindSpec(store.traces, store.bindState),
+      };
+      const rates = { floor: 0, authorize: 0, bind: 0 };
+      const onBindInstance = (stop: () => void): void => { store.bindState.stop = stop; };
+      /**
+       * Heartbeats for `seconds` at up to 1.3 × the floor's rate, signed before the run so that the signing is not
+       * charged to the engine (more are signed on demand, and counted); at most 20 s worth, so that none is older
+       * than the replay window when used. Returns the count of heartbeats signed so far.
+       */
+      const signAhead = (seconds: number): number => {
+        presign(store.agents, Math.ceil((rates.floor * 1.3 * Math.min(seconds, 20)) / store.agents.length), regime, operator.privateKey);
+        return store.agents.reduce((n, a) => n + a.sequence, 0);
+      };
+      const dropUnused = (): void => {
+        for (const a of store.agents) a.presigned = [];
+      };
+      /**
+       * Creates `count` pending traces through authorize (unmeasured) on top of bind's stack, then waits until the
+       * transparency log's sequencer has taken their leaves, so that the next measured run does not carry that
+       * work. Bind takes the newest first, as an exchange confirms the orders it just received: traces this
+       * process sealed a moment ago, in its cache of the last 20,000 (src/engine/sealed-cache.ts), as in service.
+       * Returns the count created.
+       */
+      const supply = async (count: number): Promise<number> => {
+        const amount = Math.max(Math.ceil(count), connections);
+        log(`creating ${amount} pending traces through authorize for bind…`);
+        checkErrors(await runLoad(specs.authorize, { url: server.url, connections, amount }), 'authorize (creating traces for bind)', opt.maxErrorShare);
+        await server.drain();
+        await sequenced(store);
+        return amount;
+      };
+      const margin = 4 * connections;
+      /** The traces one bind run of `seconds` needs at the rates seen: 1.5 × bind's warm-up rate, at least the floor's. */
+      const bindSupply = (seconds: number): number => Math.ceil(Math.max(rates.bind * 1.5, rates.floor) * seconds) + margin;
+
+      return {
+        specs, supply, bindSupply,
+        async warmUp(): Promise<void> {
+          rates.floor = await warmUp(server, specs.floor, connections);
+          signAhead(opt.warmup);
+          await warmUp(server, specs.verifyFloor, connections);
+          signAhead(opt.warmup);
+          rates.authorize = await warmUp(server, specs.authorize, connections);
+          dropUnused();
+          // Bind has outrun the floor's warm-up (just after the history was stored the floor's can be slow).
+          store.bindState.exhausted = false;
+          await supply(Math.max(rates.floor, rates.authorize) * opt.warmup * 2 + margin);
+          rates.bind = await warmUp(server, specs.bind, connections, onBindInstance, () => store.bindState.exhausted);
+          store.bindState.exhausted = false;
+        },
+        async slice(key: RoundRoute, seconds: number): Promise<Slice> {
+          if (key === 'verifyFloor' || key === 'authorize') {
+            const signed = signAhead(seconds);
+            const s = await slice(server, store, specs[key], connections, seconds, {
+              note: () => {
+                const during = store.agents.reduce((n, a) => n + a.sequence, 0) - signed;
+                return during > 0 ? `${during} heartbeats were signed during the run (the ones signed ahead ran out)` : null;
+              },
+            });
+            dropUnused();
+            return s;
+          }
+          if (key === 'bind') {
+            // Each bind slice's own traces, created just before it (see `supply`).
+            const prepared = await supply(bindSupply(seconds));
+            store.bindState.exhausted = false;
+            return slice(server, store, specs.bind, connections, seconds, {
+              note: () => (store.bindState.exhausted ? `ran out of pending traces (${prepared} prepared): the run stopped early and re-binds answered 409` : null),
+              onInstance: onBindInstance,
+            });
+          }
+          return slice(server, store, specs.floor, connections, seconds);
+        },
+        onBindInstance,
+      };
+    };
+
+    const runScenario = async (server: Server, store: Store, scenario: Scenario, first: boolean): Promise<ScenarioResult> => {
       log(`— ${label(scenario)}`);
       const peakOwn = server.workerPids.map(resetPeakRss).every(Boolean);
-      const specs = {
-        noop: noopSpec(),
-        floor: floorSpec(),
-        roundTrips: roundTripsSpec(),
-        verifyFloor: verifyFloorSpec(agents, regime as Regime, operator.privateKey, scenario.connections),
-        authorize: authorizeSpec(agents, regime as Regime, operator.privateKey, traces, scenario.connections),
-        bind: bindSpec(traces, bindState),
-      };
-      const load = { url: server.url, connections: scenario.connections };
-      const serverPid = server.child.pid as number;
-      interface MeasureOptions {
-        warmup?: boolean;
-        note?: () => string | null;
-        onInstance?: (stop: () => void) => void;
-      }
-      const measure = async (spec: LoadSpec, { warmup = true, note = () => null, onInstance }: MeasureOptions = {}): Promise<Measured> => {
-        if (warmup && opt.warmup > 0) {
-          log(`${spec.name}: warm-up ${opt.warmup} s`);
-          checkErrors(await runLoad(spec, { ...load, seconds: opt.warmup, ...(onInstance ? { onInstance } : {}) }), `${spec.name} warm-up`, opt.maxErrorShare);
-        }
-        await server.drain();
+      const routes = routesOn(server, store, scenario.connections);
+      /** A diagnostic route: a warm-up, then one run of --seconds. */
+      const once = async (spec: LoadSpec): Promise<Measured> => {
+        await warmUp(server, spec, scenario.connections);
         await admin`checkpoint`.catch(() => {});
-        await resetStatements(stats);
         log(`${spec.name}: measuring ${opt.seconds} s`);
-        const key = `${spec.method} ${spec.path} 2xx`;
-        const countsBefore = await server.counts();
-        const before = cpuSnapshot(serverPid, db.postmasterPid);
-        const result = await runLoad(spec, { ...load, seconds: opt.seconds, ...(onInstance ? { onInstance } : {}) });
-        const countsAfter = await server.drain();
-        const after = cpuSnapshot(serverPid, db.postmasterPid);
-        // Per-request figures divide by what the server answered with a 2xx, the run's last requests included.
-        const handled = (countsAfter.finished[key] ?? 0) - (countsBefore.finished[key] ?? 0);
-        const statements = await readStatements(stats, handled);
-        checkErrors(result, spec.name, opt.maxErrorShare);
-        const active = countsAfter.loop.activeMs - countsBefore.loop.activeMs;
-        const idle = countsAfter.loop.idleMs - countsBefore.loop.idleMs;
-        const loopBusy = active + idle > 0 ? active / (active + idle) : null;
-        return { route: spec.name, result, handled, cpu: cpuUse(before, after, handled), loopBusy, statements, note: note() };
+        return measuredOf(spec.name, [await slice(server, store, spec, scenario.connections, opt.seconds)]);
       };
-      /** Creates pending traces through authorize (unmeasured) until `count` are waiting to be bound. */
-      const preCreate = async (count: number): Promise<void> => {
-        const missing = count - traces.length;
-        if (missing <= 0) return;
-        const amount = Math.max(missing, scenario.connections);
-        log(`pre-creating ${amount} pending traces through authorize for the bind run…`);
-        checkErrors(await runLoad(specs.authorize, { ...load, amount }), 'authorize (pre-creating traces for bind)', opt.maxErrorShare);
-      };
-
-      const noop = first ? await measure(specs.noop) : null;
-      const floorBefore = await measure(specs.floor);
-      const roundTrips = first ? await measure(specs.roundTrips) : null;
-      // Enough heartbeats for authorize's warm-up and measured run at up to 1.3 x the floor's rate, signed
-      // before them (more are signed on demand, and counted); at most 20 s worth, so that none is older than
-      // the replay window when used; what is left is dropped.
-      const presignPerAgent = Math.ceil((floorBefore.result.rps * 1.3 * Math.min(opt.seconds + opt.warmup, 20)) / agents.length);
-      log(`signing ${(presignPerAgent * agents.length).toLocaleString('en-US')} heartbeats ahead of the authorize run…`);
-      // Authorize's own floor, in every scenario: its target is relative to this route's rate.
-      presign(agents, presignPerAgent, regime as Regime, operator.privateKey);
-      const verifyBefore = await measure(specs.verifyFloor);
-      const signedBefore = agents.reduce((n, a) => n + a.sequence, 0);
-      presign(agents, presignPerAgent, regime as Regime, operator.privateKey);
-      const authorize = await measure(specs.authorize, {
-        note: () => {
-          const signedDuring = agents.reduce((n, a) => n + a.sequence, 0) - signedBefore - presignPerAgent * agents.length;
-          for (const a of agents) a.presigned = [];
-          return signedDuring > 0 ? `${signedDuring} heartbeats were signed during the warm-up or the run (the ones signed ahead ran out)` : null;
-        },
-      });
-      // floor-verify again, after authorize: its two runs bracket authorize's.
-      presign(agents, presignPerAgent, regime as Regime, operator.privateKey);
-      const verifyAfter = await measure(specs.verifyFloor);
-      for (const a of agents) a.presigned = [];
-
-      // Bind needs one pending trace per request: the warm-up's supply is sized from the floor's rate, the
-      // measured run's from the warm-up's rate (x 2; at least the floor's rate). The newest traces are bound first (a stack), as an
-      // exchange confirms the orders it just received.
-      const margin = 4 * scenario.connections;
-      await preCreate(Math.ceil(floorBefore.result.rps * Math.max(opt.warmup, 1) * 1.3) + margin);
-      let bindWarmRps = 0;
-      if (opt.warmup > 0) {
-        log(`${specs.bind.name}: warm-up ${opt.warmup} s`);
-        const warm = await runLoad(specs.bind, { ...load, seconds: opt.warmup, onInstance: (stop) => { bindState.stop = stop; } });
-        checkErrors(warm, `${specs.bind.name} warm-up`, opt.maxErrorShare);
-        bindWarmRps = warm.rps;
-        bindState.exhausted = false;
-      }
-      const expectedBindRps = Math.max(bindWarmRps * 2, authorize.result.rps * 1.5, floorBefore.result.rps);
-      await preCreate(Math.ceil(expectedBindRps * opt.seconds) + margin);
-      const tracesBeforeBind = traces.length;
-      const bind = await measure(specs.bind, {
-        warmup: false, // done above, before sizing the supply of traces
-        note: () => (bindState.exhausted ? `ran out of pending traces (${tracesBeforeBind} prepared): the run stopped early and re-binds answered 409` : null),
-        onInstance: (stop) => { bindState.stop = stop; },
-      });
-      // The floor again, after bind: its two runs bracket authorize's and bind's.
-      const floorAfter = await measure(specs.floor);
-      const floor = bracketed(floorBefore, floorAfter);
-      const verifyFloor = bracketed(verifyBefore, verifyAfter);
+      const noop = first ? await once(noopSpec()) : null;
+      const roundTrips = first ? await once(roundTripsSpec()) : null;
+      await routes.warmUp();
+      const slices = await inRounds(ROUND_ROUTES, opt.rounds, (key, seconds) => routes.slice(key, seconds));
+      const measured = (key: RoundRoute): Measured => measuredOf(routes.specs[key].name, slices[key]);
+      const authorize = measured('authorize');
 
       if (first && opt.single) {
         // Service time: the same routes over a single connection, so no request waits behind another. At
@@ -679,15 +831,15 @@ async function main(): Promise<void> {
         // otherwise idle engine.
         const one = { url: server.url, connections: 1, seconds: opt.seconds };
         log(`service time: ${opt.seconds} s per route over 1 connection`);
-        const floorOne = await runLoad(specs.floor, one);
-        checkErrors(floorOne, `${specs.floor.name} (1 connection)`, opt.maxErrorShare);
+        const floorOne = await runLoad(routes.specs.floor, one);
+        checkErrors(floorOne, `${routes.specs.floor.name} (1 connection)`, opt.maxErrorShare);
         // One connection takes turns among every agent, so that none exceeds the throttle alone.
-        const authOne = await runLoad(authorizeSpec(agents, regime as Regime, operator.privateKey, traces, 1), one);
-        checkErrors(authOne, `${specs.authorize.name} (1 connection)`, opt.maxErrorShare);
-        await preCreate(Math.ceil(floorOne.rps * opt.seconds * 1.3) + margin);
-        bindState.exhausted = false;
-        const bindOne = await runLoad(specs.bind, { ...one, onInstance: (stop) => { bindState.stop = stop; } });
-        checkErrors(bindOne, `${specs.bind.name} (1 connection)`, opt.maxErrorShare);
+        const authOne = await runLoad(authorizeSpec(store.agents, store.regime as Regime, operator.privateKey, store.traces, 1), one);
+        checkErrors(authOne, `${routes.specs.authorize.name} (1 connection)`, opt.maxErrorShare);
+        await routes.supply(floorOne.rps * opt.seconds * 1.3 + 4 * scenario.connections);
+        store.bindState.exhausted = false;
+        const bindOne = await runLoad(routes.specs.bind, { ...one, onInstance: routes.onBindInstance });
+        checkErrors(bindOne, `${routes.specs.bind.name} (1 connection)`, opt.maxErrorShare);
         single.push(floorOne, authOne, bindOne);
       }
 
@@ -698,10 +850,11 @@ async function main(): Promise<void> {
         // 5-round-trip floor, floor-verify, authorize and bind, so that their costs per request can be set side
         // by side (authorize's target is relative to floor-verify).
         mkdirSync(path.dirname(opt.out), { recursive: true });
-        for (const [slug, spec] of [['floor-5rt', specs.roundTrips], ['floor-verify', specs.verifyFloor], ['authorize', specs.authorize], ['bind', specs.bind]] as const) {
-          if (spec === specs.bind) {
-            await preCreate(Math.ceil(expectedBindRps * opt.seconds) + margin);
-            bindState.exhausted = false;
+        const roundTripsSpecNow = roundTripsSpec();
+        for (const [slug, spec] of [['floor-5rt', roundTripsSpecNow], ['floor-verify', routes.specs.verifyFloor], ['authorize', routes.specs.authorize], ['bind', routes.specs.bind]] as const) {
+          if (spec === routes.specs.bind) {
+            await routes.supply(routes.bindSupply(opt.seconds));
+            store.bindState.exhausted = false;
           }
           const file = path.join(path.dirname(opt.out), `${slug}.cpuprofile`);
           log(`${spec.name}: profiling the server for ${opt.seconds} s`);
@@ -709,7 +862,7 @@ async function main(): Promise<void> {
           const key = `${spec.method} ${spec.path} 2xx`;
           const before = await server.counts();
           await server.request({ type: 'profile-start' }, 'profile-started');
-          const r = await runLoad(spec, { ...load, seconds: opt.seconds, ...(spec === specs.bind ? { onInstance: (stop: () => void) => { bindState.stop = stop; } } : {}) });
+          const r = await runLoad(spec, { url: server.url, connections: scenario.connections, seconds: opt.seconds, ...(spec === routes.specs.bind ? { onInstance: routes.onBindInstance } : {}) });
           const after = await server.drain();
           await server.request({ type: 'profile-stop', file }, 'profile-written');
           checkErrors(r, `${spec.name} (profiled)`, opt.maxErrorShare);
@@ -719,8 +872,10 @@ async function main(): Promise<void> {
         }
       }
       return {
-        scenario, settings: await readSettings(), noop, roundTrips, verifyFloor, floor, floorRuns: [floorBefore, floorAfter], verifyFloorRuns: [verifyBefore, verifyAfter],
-        authorize, bind, rssPeakMb, peakOwn,
+        scenario, settings: await readSettings(), noop, roundTrips,
+        floor: measured('floor'), verifyFloor: measured('verifyFloor'), authorize, bind: measured('bind'),
+        roundRatios: { authorize: roundRatios(slices.authorize, slices.verifyFloor), bind: roundRatios(slices.bind, slices.floor) },
+        rssPeakMb, peakOwn,
       };
     };
 
@@ -729,38 +884,79 @@ async function main(): Promise<void> {
     const workerCounts = opt.workers ?? [serveWorkers(undefined, { serveWorkers: null, databaseUrl: db.url })];
     for (const workers of workerCounts) {
       const pools = opt.connections.map((c) => opt.pool ?? c);
-      await withServer(workers, Math.max(...pools), async (server) => {
+      await withServer(matrixStore, workers, Math.max(...pools), async (server) => {
         for (const mode of modes) {
           if (!serverUrl) await setMode(admin, mode);
           for (const connections of opt.connections) {
-            results.push(await runScenario(server, { mode, workers, connections, pool: Math.max(...pools), history: 0 }, results.length === 0));
+            results.push(await runScenario(server, matrixStore, { mode, workers, connections, pool: Math.max(...pools) }, results.length === 0));
           }
         }
       });
     }
 
-    // 4. The scale run: the headline scenario again over a store holding years of history.
-    let scale: ScenarioResult | null = null;
+    // 4. The scale run: authorize and bind of the headline scenario on two new stores (databases of the same
+    // server), one given years of history and the other none, each with its own server, agents and regime; both
+    // servers up and the two stores taken in turns within each round, so that the comparison is of the stores and
+    // not of two moments of the machine, nor of the matrix's traces and dead rows.
+    let scale: ScaleResult | null = null;
     if (opt.history > 0) {
-      const head = results[0] as ScenarioResult;
-      // The history is written without durable commits (faster; it is not what is measured), then the
-      // headline scenario's mode is set again for the run. Three connections let the chunks go in parallel.
-      if (!serverUrl) await setMode(admin, 'non-durable');
-      log(`storing ${opt.history.toLocaleString('en-US')} traces over ${opt.historyMonths} months for the scale run…`);
-      const started = Date.now();
-      const seeder = postgres(db.url, { max: 3, onnotice: () => {} });
-      cleanups.push(() => seeder.end({ timeout: 5 }));
-      await seedHistory(seeder, { traces: opt.history, months: opt.historyMonths, agents: agents.map((a) => a.agentId), now: new Date(),
-        onProgress: (p) => log(`  ${p.traces.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')} traces`) });
-      log(`stored in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-      await seeder.end({ timeout: 5 });
-      if (!serverUrl) await setMode(admin, head.scenario.mode);
-      await withServer(head.scenario.workers, head.scenario.pool, async (server) => {
-        scale = await runScenario(server, { ...head.scenario, history: opt.history }, false);
-      });
+      const head = (results[0] as ScenarioResult).scenario;
+      const historyDb = await db.another();
+      cleanups.push(() => historyDb.drop());
+      const emptyDb = await db.another();
+      cleanups.push(() => emptyDb.drop());
+      const historyStore = newStore(historyDb.url);
+      const emptyStore = newStore(emptyDb.url);
+      const keys = ['empty authorize', 'stored authorize', 'stored bind', 'empty bind'] as const;
+      type ScaleKey = (typeof keys)[number];
+      const slices = Object.fromEntries(keys.map((k) => [k, [] as Slice[]])) as Record<ScaleKey, Slice[]>;
+      const names = { authorize: '', bind: '' };
+      let seeded = false;
+      // Two blocks, the rounds shared between them: the servers are started (and warmed up) in the opposite order
+      // in the second, so that neither store always has the first process, and the comparison spans two pairs of
+      // processes (a process's speed varies with its JIT's choices).
+      const blocks: Array<[Store, Store]> = opt.scaleRounds > 1 ? [[historyStore, emptyStore], [emptyStore, historyStore]] : [[historyStore, emptyStore]];
+      for (const [b, [first, second]] of blocks.entries()) {
+        const rounds = b === 0 ? Math.ceil(opt.scaleRounds / blocks.length) : Math.floor(opt.scaleRounds / blocks.length);
+        await withServer(first, head.workers, head.pool, (firstServer) => withServer(second, head.workers, head.pool, async (secondServer) => {
+          if (!seeded) {
+            // The history, over the store's own agents, is written without durable commits (faster; it is not
+            // what is measured), then the headline's mode is set again and its pages written out. Three
+            // connections let the chunks go in parallel.
+            if (!serverUrl) await setMode(admin, 'non-durable');
+            log(`storing ${opt.history.toLocaleString('en-US')} traces over ${opt.historyMonths} months for the scale run…`);
+            const started = Date.now();
+            const seeder = postgres(historyDb.url, { max: 3, onnotice: () => {} });
+            cleanups.push(() => seeder.end({ timeout: 5 }));
+            await seedHistory(seeder, { traces: opt.history, months: opt.historyMonths, agents: historyStore.agents.map((a) => a.agentId), now: new Date(),
+              onProgress: (p) => log(`  ${p.traces.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')} traces`) });
+            log(`stored in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+            await seeder.end({ timeout: 5 });
+            if (!serverUrl) await setMode(admin, head.mode);
+            await admin`checkpoint`;
+            seeded = true;
+          }
+          log(`— scale run, block ${b + 1} of ${blocks.length}: ${label(head)}, ${opt.history.toLocaleString('en-US')} traces stored against none, ${rounds} rounds`);
+          const [firstRoutes, secondRoutes] = [routesOn(firstServer, first, head.connections), routesOn(secondServer, second, head.connections)];
+          await firstRoutes.warmUp();
+          await secondRoutes.warmUp();
+          const [stored, empty] = first === historyStore ? [firstRoutes, secondRoutes] : [secondRoutes, firstRoutes];
+          names.authorize = stored.specs.authorize.name;
+          names.bind = stored.specs.bind.name;
+          const block = await inRounds(keys, rounds, (key, seconds) => (key.startsWith('stored') ? stored : empty).slice(key.endsWith('authorize') ? 'authorize' : 'bind', seconds));
+          for (const k of keys) slices[k].push(...block[k]);
+        }));
+      }
+      const m = (key: ScaleKey): Measured => measuredOf(key.endsWith('authorize') ? names.authorize : names.bind, slices[key]);
+      scale = {
+        scenario: head, history: opt.history,
+        stored: { authorize: m('stored authorize'), bind: m('stored bind') },
+        empty: { authorize: m('empty authorize'), bind: m('empty bind') },
+        roundRatios: { authorize: roundRatios(slices['stored authorize'], slices['empty authorize']), bind: roundRatios(slices['stored bind'], slices['empty bind']) },
+      };
     }
 
-    report(opt, loadBefore, machine, db, { throttle, agents: agents.length, results, scale, single }, profiles);
+    report(opt, loadBefore, machine, db, { throttle, agents: matrixStore.agents.length, results, scale, single }, profiles);
   } finally {
     await cleanup();
   }
@@ -780,7 +976,7 @@ interface Runs {
   throttle: number | null;
   agents: number;
   results: ScenarioResult[];
-  scale: ScenarioResult | null;
+  scale: ScaleResult | null;
   /** Floor, authorize and bind over one connection (empty with --no-single). */
   single: LoadResult[];
 }
@@ -807,6 +1003,28 @@ function targetsOf(r: ScenarioResult): Target[] {
   });
 }
 
+/** Per-round ratios as printed: each to two places, with their range. */
+const ratios = (values: readonly number[]): string =>
+  `${values.map((v) => fmt(v, 2)).join(', ')}${values.length > 1 ? ` (range ${fmt(Math.min(...values), 2)}–${fmt(Math.max(...values), 2)})` : ''}`;
+
+/** Where each route's time went: CPU per request by process group, the machine's and the main thread's busy shares, SQL. */
+function cpuTable(all: readonly Measured[]): string[] {
+  const out: string[] = [];
+  out.push('where the time goes (CPU ms per 2xx request; machine busy = share of all cores in use during the run)');
+  out.push(table([
+    ['route', 'server', 'postgres', 'loadgen', 'other', 'total', 'busy', 'loop', 'others', 'SQL/req', 'SQL exec ms/req'],
+    ...all.map((m) => {
+      const c = m.cpu;
+      const total = [c.serverMsPerReq, c.postgresMsPerReq, c.loadgenMsPerReq, c.otherMsPerReq].reduce<number | null>((s, v) => (s === null || v === null ? s : s + v), 0);
+      return [m.route, fmt(c.serverMsPerReq, 3), fmt(c.postgresMsPerReq, 3), fmt(c.loadgenMsPerReq, 3), fmt(c.otherMsPerReq, 3), fmt(total, 3),
+        c.machineBusy === null ? '-' : `${fmt(c.machineBusy * 100, 0)}%`, m.loopBusy === null ? '-' : `${fmt(m.loopBusy * 100, 0)}%`,
+        c.othersBusy === null ? '-' : `${fmt(c.othersBusy * 100, 0)}%`,
+        fmt(m.statements?.perRequest, 2), fmt(m.statements?.execMsPerRequest, 3)];
+    }),
+  ]));
+  return out;
+}
+
 function scenarioReport(r: ScenarioResult, db: BenchDatabase, detail: boolean): string[] {
   const floorRps = r.floor.result.rps;
   const all = [r.noop, r.floor, r.roundTrips, r.verifyFloor, r.authorize, r.bind].filter((m): m is Measured => m !== null);
@@ -820,22 +1038,11 @@ function scenarioReport(r: ScenarioResult, db: BenchDatabase, detail: boolean): 
     ...all.map((m) => [m.route, fmt(m.result.rps, 0), fmt(m.result.latency.p50, 2), fmt(m.result.latency.p99, 2), String(errors(m)), `${fmt(relative(m), 2)}x`]),
   ]));
   for (const m of all) if (m.note) out.push(`note: ${m.route}: ${m.note}`);
-  const runs = (pair: [Measured, Measured]): string => `${pair.map((m) => fmt(m.result.rps, 0)).join(' then ')} req/s (${fmt(((pair[1].result.rps / pair[0].result.rps) - 1) * 100, 1)}%)`;
-  out.push(`each floor is the mean of a run before and a run after the routes measured against it: the floor ${runs(r.floorRuns)}, floor-verify ${runs(r.verifyFloorRuns)}`);
+  out.push(`measured in ${r.floor.sliceRps.length} rounds taken in turns, each route's figure the pool of its slices; per round, authorize ÷ floor-verify ${ratios(r.roundRatios.authorize)},`);
+  out.push(`  bind ÷ floor ${ratios(r.roundRatios.bind)}`);
   out.push(`server RSS, peak per worker${r.peakOwn ? ' during this scenario' : ' since it started'}: ${r.rssPeakMb.map((v) => `${fmt(v, 0)} MB`).join(', ')} (target < ${TARGET_RSS_MB} MB)`);
   out.push('');
-  out.push('where the time goes (CPU ms per 2xx request; machine busy = share of all cores in use during the run)');
-  out.push(table([
-    ['route', 'server', 'postgres', 'loadgen', 'other', 'total', 'busy', 'loop', 'others', 'SQL/req', 'SQL exec ms/req'],
-    ...all.map((m) => {
-      const c = m.cpu;
-      const total = [c.serverMsPerReq, c.postgresMsPerReq, c.loadgenMsPerReq, c.otherMsPerReq].reduce<number | null>((s, v) => (s === null || v === null ? s : s + v), 0);
-      return [m.route, fmt(c.serverMsPerReq, 3), fmt(c.postgresMsPerReq, 3), fmt(c.loadgenMsPerReq, 3), fmt(c.otherMsPerReq, 3), fmt(total, 3),
-        c.machineBusy === null ? '-' : `${fmt(c.machineBusy * 100, 0)}%`, m.loopBusy === null ? '-' : `${fmt(m.loopBusy * 100, 0)}%`,
-        c.othersBusy === null ? '-' : `${fmt(c.othersBusy * 100, 0)}%`,
-        fmt(m.statements?.perRequest, 2), fmt(m.statements?.execMsPerRequest, 3)];
-    }),
-  ]));
+  out.push(...cpuTable(all));
   const contaminated = all.filter((m) => (m.cpu.othersBusy ?? 0) > 0.1);
   if (contaminated.length > 0) {
     out.push(`  WARNING: other processes used more than 10% of the machine during ${contaminated.map((m) => m.route).join(', ')}:`);
@@ -862,11 +1069,11 @@ function scenarioReport(r: ScenarioResult, db: BenchDatabase, detail: boolean): 
   return out;
 }
 
-function routeJson(m: Measured, floorRps: number): Record<string, unknown> {
+function routeJson(m: Measured, floorRps: number | null): Record<string, unknown> {
   return {
     route: m.route, rps: m.result.rps, latency_ms: m.result.latency, responses: m.result.responses, ok: m.result.ok, server_2xx: m.handled,
     errors: m.result.non2xx + m.result.socketErrors, status_counts: m.result.statusCounts, seconds: m.result.seconds,
-    relative_to_floor: m.result.rps / floorRps, cpu_ms_per_request: m.cpu, main_thread_busy: m.loopBusy, statements: m.statements, note: m.note,
+    ...(floorRps === null ? {} : { relative_to_floor: m.result.rps / floorRps }), slice_rps: m.sliceRps, cpu_ms_per_request: m.cpu, main_thread_busy: m.loopBusy, statements: m.statements, note: m.note,
   };
 }
 
@@ -874,13 +1081,47 @@ function scenarioJson(r: ScenarioResult): Record<string, unknown> {
   const floorRps = r.floor.result.rps;
   return {
     mode: r.scenario.mode, durable: r.scenario.mode === 'durable', workers: r.scenario.workers, connections: r.scenario.connections,
-    pool: r.scenario.pool, history_traces: r.scenario.history, settings: r.settings, floor_route: r.floor.route,
+    pool: r.scenario.pool, history_traces: 0, settings: r.settings, floor_route: r.floor.route,
     routes: [r.noop, r.floor, r.roundTrips, r.verifyFloor, r.authorize, r.bind].filter((m): m is Measured => m !== null).map((m) => routeJson(m, floorRps)),
     targets: targetsOf(r).map((t) => ({ route: t.route, against: t.against, relative: t.relative, min_relative: t.min, throughput: t.throughputMet ? 'MET' : 'NOT MET',
       p99_ms: t.p99, p99_relative_to_floor: t.p99Ratio, max_p99_relative: TARGET_P99_RATIO, p99: t.p99Met ? 'MET' : 'NOT MET' })),
     rss_peak_mb_per_worker: r.rssPeakMb, max_rss_mb: TARGET_RSS_MB,
-    floor_runs: { [r.floor.route]: r.floorRuns.map((m) => routeJson(m, floorRps)), [r.verifyFloor.route]: r.verifyFloorRuns.map((m) => routeJson(m, floorRps)) },
+    rounds: r.floor.sliceRps.length,
+    round_ratios: { [r.authorize.route]: { against: r.verifyFloor.route, ratios: r.roundRatios.authorize }, [r.bind.route]: { against: r.floor.route, ratios: r.roundRatios.bind } },
   };
+}
+
+/** The scale run's change of each route's req/s with the history stored, percent. */
+const scaleChanges = (s: ScaleResult): Array<{ route: string; stored: Measured; empty: Measured; pct: number; rounds: number[]; met: boolean }> =>
+  (['authorize', 'bind'] as const).map((k) => {
+    const pct = ((s.stored[k].result.rps / s.empty[k].result.rps) - 1) * 100;
+    return { route: s.stored[k].route, stored: s.stored[k], empty: s.empty[k], pct, rounds: s.roundRatios[k].map((x) => (x - 1) * 100), met: Math.abs(pct) <= TARGET_SCALE_PCT };
+  });
+
+function scaleJson(s: ScaleResult): Record<string, unknown> {
+  return {
+    mode: s.scenario.mode, durable: s.scenario.mode === 'durable', workers: s.scenario.workers, connections: s.scenario.connections, pool: s.scenario.pool,
+    history_traces: s.history, rounds: s.roundRatios.authorize.length, max_change_pct: TARGET_SCALE_PCT,
+    routes: scaleChanges(s).map((c) => ({ route: c.route, history: routeJson(c.stored, null), empty: routeJson(c.empty, null), change_pct: c.pct,
+      round_changes_pct: c.rounds, result: c.met ? 'MET' : 'NOT MET' })),
+  };
+}
+
+function scaleReport(s: ScaleResult): string[] {
+  const changes = scaleChanges(s);
+  return [
+    '',
+    `== scale run: ${label(s.scenario)}, ${s.history.toLocaleString('en-US')} traces stored against an empty store (another database of the same server),`,
+    `   both servers up, the stores taken in turns in ${s.roundRatios.authorize.length} rounds, in two blocks whose servers were started in opposite orders`,
+    table([
+      ['route', 'history req/s', 'empty req/s', 'change', 'history p99 ms', 'empty p99 ms', `within ±${TARGET_SCALE_PCT}%`],
+      ...changes.map((c) => [c.route, fmt(c.stored.result.rps, 0), fmt(c.empty.result.rps, 0), `${fmt(c.pct, 1)}%`, fmt(c.stored.result.latency.p99, 2), fmt(c.empty.result.latency.p99, 2), c.met ? 'MET' : 'NOT MET']),
+    ]),
+    ...changes.map((c) => `per round, ${c.route} with history ÷ without: ${ratios(c.rounds.map((x) => 1 + x / 100))}`),
+    ...[...changes.flatMap((c) => [c.stored, c.empty]).filter((m) => m.note).map((m) => `note: ${m.route}: ${m.note}`)],
+    '',
+    ...cpuTable(changes.flatMap((c) => [{ ...c.stored, route: `${c.route} (history)` }, { ...c.empty, route: `${c.route} (empty)` }])),
+  ];
 }
 
 function report(opt: Options, loadBefore: number[], machine: Record<string, unknown>, db: BenchDatabase, runs: Runs, profiles: Profiled[]): void {
@@ -891,7 +1132,7 @@ function report(opt: Options, loadBefore: number[], machine: Record<string, unkn
   out.push(`  the load generator (autocannon ${versionOf('autocannon')}, this process), the engine server (child process and its workers) and PostgreSQL share these ${machine.cores} cores`);
   out.push(`database: ${db.description}`);
   out.push(`load average before the run: ${loadBefore.map((l) => l.toFixed(2)).join(', ')} (1, 5, 15 min)`);
-  out.push(`load: pipelining 1, ${opt.seconds} s measured per route after ${opt.warmup} s of warm-up`);
+  out.push(`load: pipelining 1, ${opt.seconds} s measured per route after ${opt.warmup} s of warm-up, in ${opt.rounds} rounds of ${fmt(opt.seconds / opt.rounds, 2)} s taken in turns`);
   out.push(`engine: LAYER2_ENABLED=true (a fresh signed heartbeat per authorize), the default policy (message throttle ${runs.throttle ?? 'off'} orders/s per agent),`);
   out.push(`  ${runs.agents} agents with a client token each, taken in turns by the connections (so the throttle refuses none)`);
 
@@ -899,7 +1140,7 @@ function report(opt: Options, loadBefore: number[], machine: Record<string, unkn
   out.push('');
   out.push(`summary (targets: authorize req/s >= ${TARGET_AUTHORIZE_RELATIVE} x floor-verify's, bind req/s >= ${TARGET_BIND_RELATIVE} x the 1-INSERT floor's, both p99 < ${TARGET_P99_RATIO} x the`);
   out.push(`  1-INSERT floor's p99, RSS < ${TARGET_RSS_MB} MB per worker)`);
-  const all = [...runs.results, ...(runs.scale ? [runs.scale] : [])];
+  const all = runs.results;
   out.push(table([
     ['scenario', 'floor req/s', 'floor p99', 'verify req/s', 'authorize req/s', 'x verify', 'p99 x', 'bind req/s', 'x floor', 'p99 x', 'RSS MB', 'targets'],
     ...all.map((r) => {
@@ -911,13 +1152,13 @@ function report(opt: Options, loadBefore: number[], machine: Record<string, unkn
     }),
   ]));
   if (runs.scale) {
-    const head = runs.results[0] as ScenarioResult;
-    const change = (m: Measured, base: Measured): string => `${fmt(((m.result.rps / base.result.rps) - 1) * 100, 1)}%`;
-    out.push(`scale run against the same scenario on an empty store: authorize ${change(runs.scale.authorize, head.authorize)}, bind ${change(runs.scale.bind, head.bind)} req/s (target: within ±${TARGET_SCALE_PCT}%)`);
+    const changes = scaleChanges(runs.scale).map((c) => `${c.route.replace(/^POST \/engine\//, '')} ${fmt(c.pct, 1)}%`).join(', ');
+    out.push(`scale run (${runs.scale.history.toLocaleString('en-US')} traces stored against an empty store, taken in turns): ${changes} req/s (target: within ±${TARGET_SCALE_PCT}%)`);
   }
   out.push('  read the p99 with Little\'s law in mind: a closed-loop generator keeps N requests in the system, so at saturation mean');
   out.push('  latency = N / req/s whatever the engine does; the p99 target is relative to the floor\'s p99 in the same scenario.');
   for (const [i, r] of all.entries()) out.push(...scenarioReport(r, db, i === 0));
+  if (runs.scale) out.push(...scaleReport(runs.scale));
 
   if (runs.single.length > 0) {
     out.push('');
@@ -958,12 +1199,12 @@ function report(opt: Options, loadBefore: number[], machine: Record<string, unkn
     generated_at: new Date().toISOString(),
     machine: { ...machine, load_average_before: loadBefore },
     database: { description: db.description, version: db.version },
-    load: { pipelining: 1, seconds: opt.seconds, warmup_seconds: opt.warmup, autocannon: versionOf('autocannon') },
+    load: { pipelining: 1, seconds: opt.seconds, rounds: opt.rounds, warmup_seconds: opt.warmup, autocannon: versionOf('autocannon') },
     targets: {
       routes: { 'POST /engine/authorize': { against: VERIFY_FLOOR_NAME, min_relative: TARGET_AUTHORIZE_RELATIVE }, 'POST /engine/bind-execution': { against: FLOOR_NAME, min_relative: TARGET_BIND_RELATIVE } },
       max_p99_relative: TARGET_P99_RATIO, max_rss_mb: TARGET_RSS_MB, max_scale_change_pct: TARGET_SCALE_PCT, max_service_p99_ms: TARGET_SERVICE_P99_MS },
     scenarios: runs.results.map(scenarioJson),
-    scale: runs.scale ? scenarioJson(runs.scale) : null,
+    scale: runs.scale ? scaleJson(runs.scale) : null,
     single_connection: runs.single.map((r) => ({ route: r.route, rps: r.rps, latency_ms: r.latency, responses: r.responses, errors: r.non2xx + r.socketErrors, status_counts: r.statusCounts })),
     profiles: profiles.map((p) => ({ route: p.route, file: p.file, server_2xx: p.handled, ...p.summary })),
   };

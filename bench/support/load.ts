@@ -68,6 +68,8 @@ export interface LoadResult {
   rps: number;
   /** Over every response, ms. */
   latency: Latency;
+  /** Every response's time, ms, ascending (to pool several runs' percentiles exactly). */
+  samples: Float64Array;
 }
 
 const ERROR_SAMPLES = 5;
@@ -132,6 +134,7 @@ export async function runLoad(spec: LoadSpec, options: LoadOptions): Promise<Loa
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   // autocannon's own count of errors is the authority for timeouts it raised without a 'reqError' we saw.
   socketErrors = Math.max(socketErrors, result.errors);
+  const samples = Float64Array.from(latencies).sort();
 
   return {
     route: spec.name,
@@ -143,13 +146,14 @@ export async function runLoad(spec: LoadSpec, options: LoadOptions): Promise<Loa
     statusCounts,
     errorSamples,
     rps: ok / seconds,
-    latency: percentiles(latencies),
+    latency: percentiles(samples),
+    samples,
   };
 }
 
-function percentiles(values: number[]): Latency {
-  if (values.length === 0) return { p50: NaN, p90: NaN, p99: NaN, p999: NaN, max: NaN, mean: NaN };
-  const sorted = Float64Array.from(values).sort();
+/** Nearest-rank percentiles of response times already in ascending order. */
+export function percentiles(sorted: Float64Array): Latency {
+  if (sorted.length === 0) return { p50: NaN, p90: NaN, p99: NaN, p999: NaN, max: NaN, mean: NaN };
   // Nearest rank: the smallest value with at least q of the values at or below it.
   const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
   let sum = 0;

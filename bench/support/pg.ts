@@ -24,6 +24,8 @@ export interface BenchDatabase {
   postmasterPid: number | null;
   /** Whether `pg_stat_statements` can be read on this database. */
   statements: boolean;
+  /** Another scratch database on the same server (the scale run's empty store), dropped by its own `drop`. */
+  another(): Promise<BenchDatabase>;
   drop(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function openBenchDatabase(options: BenchDatabaseOptions): Promise<
   });
   try {
     const db = await scratchDatabase(cluster.url, cluster.postmasterPid, `throwaway PostgreSQL cluster on 127.0.0.1:${cluster.port}`);
+    // Stopping the cluster deletes every database on it.
     return { ...db, drop: async () => { await cluster.stop(); } };
   } catch (error) {
     await cluster.stop();
@@ -79,6 +82,7 @@ async function scratchDatabase(serverUrl: string, postmasterPid: number | null, 
     version: `PostgreSQL ${version}`,
     postmasterPid,
     statements,
+    another: () => scratchDatabase(serverUrl, postmasterPid, where),
     drop: async () => {
       const drop = postgres(serverUrl, { max: 1, onnotice: () => {} });
       await drop.unsafe(`drop database if exists ${name} with (force)`).catch(() => {}).finally(() => drop.end());

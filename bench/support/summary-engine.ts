@@ -1,8 +1,11 @@
 /**
  * The engine benchmark's rows of the bench/all.ts table, from bench/engine.ts's JSON, whatever runs it holds:
  *
- * - `scenarios[]` (and `scale`, when not null): one run each, labelled from its `mode` (or `durable`),
- *   `workers`, `connections` and `history_traces`; each holds `routes[]` and names its `floor_route`;
+ * - `scenarios[]`: one run each, labelled from its `mode` (or `durable`), `workers`, `connections` and
+ *   `history_traces`; each holds `routes[]` and names its `floor_route`;
+ * - `scale`, when not null: authorize and bind with `history_traces` traces stored against an empty store, measured
+ *   in turns: `routes[]` of `{route, history, empty, change_pct}` (history and empty are routes), judged within
+ *   ± `max_change_pct`; a file from before holds it as one more scenario, read as the scenarios are;
  * - or, from before the scenarios, one run: top-level `routes[]` and `floor_route`, labelled from `load` and
  *   `database.settings.fsync`;
  * - `single_connection[]`: the service-time runs over one connection, against the floor's.
@@ -96,6 +99,23 @@ function singleRows(list: unknown[], maxServiceP99: number | null): SummaryRow[]
   });
 }
 
+/** Whether `scale` is the comparison of two stores (its routes hold `history` and `empty`), not a scenario of its own. */
+const isComparison = (scale: unknown): boolean => listAt(scale, 'routes').some((r) => optional(r, 'history') !== undefined);
+
+function scaleRows(scale: unknown, top: unknown): SummaryRow[] {
+  const maxChange = numberAt(scale, 'max_change_pct');
+  const label = `${runLabel(scale, top)} vs an empty store, in turns`;
+  return listAt(scale, 'routes').map((r) => {
+    const history = routeOf(optional(r, 'history'));
+    const empty = routeOf(optional(r, 'empty'));
+    const change = (history.rps / empty.rps - 1) * 100;
+    return {
+      benchmark: BENCHMARK, run: label, what: history.route, figure: loadText(history), floor: `${loadText(empty)} (empty store)`, ratio: history.rps / empty.rps,
+      target: `req/s within ±${fmt(maxChange, 0)}% of the empty store's (${change >= 0 ? '+' : ''}${fmt(change, 1)}%)`, result: met(Math.abs(change) <= maxChange),
+    };
+  });
+}
+
 export function engineRows(json: unknown): SummaryRow[] {
   const targets = optional(json, 'targets');
   const setting = (key: string, fallback: number | null): number | null => {
@@ -116,10 +136,11 @@ export function engineRows(json: unknown): SummaryRow[] {
   const scenarios = optional(json, 'scenarios') ?? optional(json, 'runs');
   const runs: unknown[] = Array.isArray(scenarios) ? [...scenarios] : [json];
   const scale = optional(json, 'scale');
-  if (Array.isArray(scenarios) && scale !== null && scale !== undefined) runs.push(scale);
+  const scaleRuns = Array.isArray(scenarios) && scale !== null && scale !== undefined ? (isComparison(scale) ? scaleRows(scale, json) : (runs.push(scale), [])) : [];
   const single = optional(json, 'single_connection');
   return [
     ...runs.flatMap((run) => runRows(run, json, targetOf, maxP99Relative)),
+    ...scaleRuns,
     ...(Array.isArray(single) ? singleRows(single, setting('max_service_p99_ms', null)) : []),
   ];
 }

@@ -102,6 +102,27 @@ describe('the summary table', () => {
     expect(rows.map((r) => r.ratio)).toEqual([6, 1, 0.4]);
   });
 
+  it('judges the scale run\'s two stores, measured in turns, against the band of the empty store\'s req/s', () => {
+    const scale = {
+      mode: 'durable', workers: 1, connections: 50, pool: 100, history_traces: 3_000_000, rounds: 4, max_change_pct: 10,
+      routes: [
+        { route: 'POST /engine/authorize', history: route('POST /engine/authorize', 1900, 20, 60), empty: route('POST /engine/authorize', 2000, 20, 55), change_pct: -5 },
+        { route: 'POST /engine/bind-execution', history: route('POST /engine/bind-execution', 2600, 15, 50), empty: route('POST /engine/bind-execution', 3000, 15, 40), change_pct: -13.3 },
+      ],
+    };
+    const rows = summaryRows([['engine', { json: { ...engineScenarios, scale } }]]);
+    const run = 'durable, 1 worker, 50 conn, 3,000,000 traces stored vs an empty store, in turns';
+    // 1900 / 2000 - 1 = -5 %: within ±10 %; 2600 / 3000 - 1 = -13.3 %: outside.
+    expect(pick(rows, run, 'POST /engine/authorize')).toMatchObject({
+      ratio: 0.95, figure: '1,900 req/s, p99 60.0 ms', floor: '2,000 req/s, p99 55.0 ms (empty store)',
+      target: 'req/s within ±10% of the empty store\'s (-5.0%)', result: 'MET',
+    });
+    expect(pick(rows, run, 'POST /engine/bind-execution')).toMatchObject({ target: 'req/s within ±10% of the empty store\'s (-13.3%)', result: 'NOT MET' });
+    // A faster store with the history is judged by the same band.
+    const faster = { ...scale, routes: [{ ...scale.routes[0]!, history: route('POST /engine/authorize', 2300, 20, 60) }] };
+    expect(pick(summaryRows([['engine', { json: { ...engineScenarios, scale: faster } }]]), run, 'POST /engine/authorize')).toMatchObject({ result: 'NOT MET' });
+  });
+
   it('judges the signal service against the floor, its heartbeat against the bare route', () => {
     const rows = summaryRows([['signals', { json: signals }]]);
     expect(rows.map((r) => [r.what, r.ratio, r.result])).toEqual([
