@@ -136,7 +136,10 @@ export function engineRows(json: unknown): SummaryRow[] {
   const scenarios = optional(json, 'scenarios') ?? optional(json, 'runs');
   const runs: unknown[] = Array.isArray(scenarios) ? [...scenarios] : [json];
   const scale = optional(json, 'scale');
-  const scaleRuns = Array.isArray(scenarios) && scale !== null && scale !== undefined ? (isComparison(scale) ? scaleRows(scale, json) : (runs.push(scale), [])) : [];
+  const hasScale = Array.isArray(scenarios) && scale !== null && scale !== undefined;
+  // A file from before the two stores were compared holds the scale run as one more scenario.
+  if (hasScale && !isComparison(scale)) runs.push(scale);
+  const scaleRuns = hasScale && isComparison(scale) ? scaleRows(scale, json) : [];
   const single = optional(json, 'single_connection');
   return [
     ...runs.flatMap((run) => runRows(run, json, targetOf, maxP99Relative)),
