@@ -4,7 +4,7 @@
  *
  *   npx tsx bench/engine.ts [--seconds 10] [--rounds 4] [--warmup 2] [--connections 50,100] [--workers 1,2 (default: serve's)]
  *     [--modes durable,non-durable] [--agents 600] [--pool N] [--history N [--history-months 36] [--scale-rounds 8]]
- *     [--no-single] [--profile] [--max-error-share 0.01] [--out FILE]
+ *     [--compare NAME=VALUE,...] [--no-single] [--profile] [--max-error-share 0.01] [--out FILE]
  *   npm run bench:engine -- --seconds 5
  *
  * 1. The database: a scratch database on the server of DATABASE_URL, else a throwaway PostgreSQL cluster
@@ -28,7 +28,11 @@
  *    regime; N traces of history stored in one; then authorize and bind of the first scenario on the two stores,
  *    both servers up and the stores taken in turns in --scale-rounds rounds of the matrix's slices, in two blocks
  *    whose servers are started (and warmed up) in opposite orders (the scale run).
- * 7. Prints a summary against the targets (authorize ≥ 0.75 × floor-verify, bind ≥ 0.6 × the floor, both p99
+ * 7. With --compare NAME=VALUE,...: two more new databases, each with its own server of this build, the second
+ *    started with the given settings on top of the harness's; the first scenario's floor, floor-verify, authorize
+ *    and bind on both servers taken in turns in --scale-rounds rounds, in two blocks whose servers are started in
+ *    opposite orders (the comparison run, ./support/compare.ts): what a setting changes, in the targets' ratios.
+ * 8. Prints a summary against the targets (authorize ≥ 0.75 × floor-verify, bind ≥ 0.6 × the floor, both p99
  *    < 4 × the floor's, RSS < 300 MB a worker; information, never a failure), each scenario's table, where the
  *    CPU and the SQL went, and writes the same to bench/results/engine-latest.json.
  *
@@ -52,6 +56,7 @@ import { runLoad, type ConnectionPlan, type LoadResult, type LoadSpec } from './
 import { openBenchDatabase, type BenchDatabase } from './support/pg.js';
 import { cpuSnapshot, type CpuUse } from './support/proc.js';
 import { pooled, roundOrder, roundRatios, type Slice, type StatementCounter } from './support/slices.js';
+import { COMPARE_KEYS, compareLines, parseCompare, type CompareKey, type CompareLine, type CompareRoute, type CompareSettings } from './support/compare.js';
 import { summarizeProfile, type CpuProfile, type ProfileSummary } from './support/profile.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -97,6 +102,8 @@ interface Options {
   /** Traces of history to store before the scale run (0: no scale run), over `historyMonths` months. */
   history: number;
   historyMonths: number;
+  /** Settings of the comparison run's second server (null: no comparison run). */
+  compare: CompareSettings | null;
   profile: boolean;
   /** Also measure the service time over one connection. */
   single: boolean;
@@ -110,7 +117,7 @@ function options(): Options {
   const { values } = parseArgs({
     options: {
       seconds: { type: 'string' }, rounds: { type: 'string' }, 'scale-rounds': { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, pool: { type: 'string' },
-      workers: { type: 'string' }, agents: { type: 'string' }, modes: { type: 'string' }, history: { type: 'string' }, 'history-months': { type: 'string' }, profile: { type: 'boolean' }, 'no-single': { type: 'boolean' }, 'max-error-share': { type: 'string' }, out: { type: 'string' },
+      workers: { type: 'string' }, agents: { type: 'string' }, modes: { type: 'string' }, history: { type: 'string' }, 'history-months': { type: 'string' }, compare: { type: 'string' }, profile: { type: 'boolean' }, 'no-single': { type: 'boolean' }, 'max-error-share': { type: 'string' }, out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -135,6 +142,7 @@ function options(): Options {
   const modes = (values.modes ?? env.BENCH_MODES ?? 'durable,non-durable').split(',').map((m) => m.trim());
   for (const m of modes) if (m !== 'durable' && m !== 'non-durable') throw new Error(`modes must list durable and/or non-durable, got ${m}`);
   const pool = values.pool ?? env.BENCH_POOL;
+  const compare = values.compare ?? env.BENCH_COMPARE;
   return {
     seconds: num(values.seconds, env.BENCH_SECONDS, 10, 1, 'seconds'),
     rounds: Math.round(num(values.rounds, env.BENCH_ROUNDS, 4, 1, 'rounds')),
@@ -148,6 +156,7 @@ function options(): Options {
     agents: Math.round(num(values.agents, env.BENCH_AGENTS, 600, 1, 'agents')),
     history: Math.round(num(values.history, env.BENCH_HISTORY, 0, 0, 'history')),
     historyMonths: Math.round(num(values['history-months'], env.BENCH_HISTORY_MONTHS, 36, 1, 'history-months')),
+    compare: compare === undefined || compare === '' ? null : parseCompare(compare),
     profile: flag(values.profile, env.BENCH_PROFILE),
     single: !flag(values['no-single'], env.BENCH_NO_SINGLE),
     maxErrorShare: num(values['max-error-share'], env.BENCH_MAX_ERROR_SHARE, 0.01, 0, 'max-error-share'),
@@ -497,6 +506,15 @@ interface ScaleResult {
   roundRatios: { authorize: number[]; bind: number[] };
 }
 
+/** The comparison run: the routes on a server of the harness's settings and on one with --compare's, in turns. */
+interface ComparisonResult {
+  scenario: Scenario;
+  settings: CompareSettings;
+  lines: CompareLine[];
+  /** Each key's pooled run (its CPU, for the report's table). */
+  measured: Record<CompareKey, Measured>;
+}
+
 const label = (s: Scenario): string => `${s.mode}, ${s.workers} worker${s.workers === 1 ? '' : 's'}, ${s.connections} connections`;
 
 /** A database the engine serves from, and what the harness holds of it: its agents, regime and pending traces. */
@@ -578,7 +596,10 @@ async function main(): Promise<void> {
     // 1. The database. A throwaway cluster starts durable; each mode is switched on before its runs. The scale
     // run keeps two servers up at once (on the history's store and on an empty one), each with the headline's pool.
     const serverUrl = process.env.DATABASE_URL && process.env.DATABASE_URL !== '' ? process.env.DATABASE_URL : null;
-    const maxConnections = Math.max(...opt.connections.map((c) => opt.pool ?? c)) * (opt.history > 0 ? 2 : 1);
+    // The scale and comparison runs keep two servers up at once (their pools: the headline's, or the comparison's BENCH_POOL).
+    const headPool = Math.max(...opt.connections.map((c) => opt.pool ?? c));
+    const comparedPool = Number(opt.compare?.find(([name]) => name === 'BENCH_POOL')?.[1] ?? headPool);
+    const maxConnections = headPool + Math.max(opt.history > 0 ? headPool : 0, opt.compare ? (Number.isFinite(comparedPool) ? comparedPool : headPool) : 0);
     log(serverUrl ? 'creating a scratch database on the server of DATABASE_URL…' : 'starting a throwaway PostgreSQL cluster…');
     const db: BenchDatabase = await openBenchDatabase({ serverUrl, durable: true, maxConnections: maxConnections + 40 });
     cleanups.push(() => db.drop());
@@ -606,12 +627,17 @@ async function main(): Promise<void> {
     const single: LoadResult[] = [];
     const profiles: Profiled[] = [];
 
-    /** Runs `body` with an engine server on `store`, at `workers` processes and a pool of `pool` connections. */
-    const withServer = async <T>(store: Store, workers: number, pool: number, body: (server: Server) => Promise<T>): Promise<T> => {
-      log(`starting the engine server on ${databaseOf(store.url)} (${workers} worker${workers === 1 ? '' : 's'}, pool of ${pool} connections)…`);
+    /**
+     * Runs `body` with an engine server on `store`, at `workers` processes and a pool of `pool` connections, with
+     * `settings` on top (the comparison run's second server).
+     */
+    const withServer = async <T>(store: Store, workers: number, pool: number, body: (server: Server) => Promise<T>, settings: CompareSettings = []): Promise<T> => {
+      const given = settings.length > 0 ? `, with ${settings.map(([n, v]) => `${n}=${v}`).join(' ')}` : '';
+      log(`starting the engine server on ${databaseOf(store.url)} (${workers} worker${workers === 1 ? '' : 's'}, pool of ${pool} connections${given})…`);
       const server = await startServer({
         DATABASE_URL: store.url, LAYER2_ENABLED: 'true', REGIME_OPERATOR_PUBKEY: operatorPublicHex, POLICY_PATH: policyPath,
         LOG_LEVEL: 'silent', BENCH_POOL: String(pool), BENCH_WORKERS: String(workers), BENCH_OWNER_TOKEN: ownerSecret,
+        ...Object.fromEntries(settings),
       });
       // Traces left pending by an earlier server process are not in this one's cache of what it sealed
       // (src/engine/sealed-cache.ts): binding them would read each first, which a process binding what it just
@@ -896,6 +922,26 @@ async function main(): Promise<void> {
       });
     }
 
+    /** Two new databases of the same server (dropped at the end), as two stores. */
+    const twoStores = async (): Promise<[Store, Store]> => {
+      const made: Store[] = [];
+      for (let i = 0; i < 2; i++) {
+        const another = await db.another();
+        cleanups.push(() => another.drop());
+        made.push(newStore(another.url));
+      }
+      return made as [Store, Store];
+    };
+    /**
+     * The two blocks of a run on two stores, --scale-rounds shared between them: the second starts the servers in
+     * the opposite order, so that neither store always has the first process and the comparison spans two pairs
+     * of processes (a process's speed varies with its JIT's choices). One block when there is one round.
+     */
+    const blocksOf = (a: Store, b: Store): Array<{ first: Store; second: Store; rounds: number }> =>
+      opt.scaleRounds > 1
+        ? [{ first: a, second: b, rounds: Math.ceil(opt.scaleRounds / 2) }, { first: b, second: a, rounds: Math.floor(opt.scaleRounds / 2) }]
+        : [{ first: a, second: b, rounds: 1 }];
+
     // 4. The scale run: authorize and bind of the headline scenario on two new stores (databases of the same
     // server), one given years of history and the other none, each with its own server, agents and regime; both
     // servers up and the two stores taken in turns within each round, so that the comparison is of the stores and
@@ -903,23 +949,14 @@ async function main(): Promise<void> {
     let scale: ScaleResult | null = null;
     if (opt.history > 0) {
       const head = (results[0] as ScenarioResult).scenario;
-      const historyDb = await db.another();
-      cleanups.push(() => historyDb.drop());
-      const emptyDb = await db.another();
-      cleanups.push(() => emptyDb.drop());
-      const historyStore = newStore(historyDb.url);
-      const emptyStore = newStore(emptyDb.url);
+      const [historyStore, emptyStore] = await twoStores();
       const keys = ['empty authorize', 'stored authorize', 'stored bind', 'empty bind'] as const;
       type ScaleKey = (typeof keys)[number];
       const slices = Object.fromEntries(keys.map((k) => [k, [] as Slice[]])) as Record<ScaleKey, Slice[]>;
       const names = { authorize: '', bind: '' };
       let seeded = false;
-      // Two blocks, the rounds shared between them: the servers are started (and warmed up) in the opposite order
-      // in the second, so that neither store always has the first process, and the comparison spans two pairs of
-      // processes (a process's speed varies with its JIT's choices).
-      const blocks: Array<[Store, Store]> = opt.scaleRounds > 1 ? [[historyStore, emptyStore], [emptyStore, historyStore]] : [[historyStore, emptyStore]];
-      for (const [b, [first, second]] of blocks.entries()) {
-        const rounds = b === 0 ? Math.ceil(opt.scaleRounds / blocks.length) : Math.floor(opt.scaleRounds / blocks.length);
+      const blocks = blocksOf(historyStore, emptyStore);
+      for (const [b, { first, second, rounds }] of blocks.entries()) {
         await withServer(first, head.workers, head.pool, (firstServer) => withServer(second, head.workers, head.pool, async (secondServer) => {
           if (!seeded) {
             // The history, over the store's own agents, is written without durable commits (faster; it is not
@@ -928,7 +965,7 @@ async function main(): Promise<void> {
             if (!serverUrl) await setMode(admin, 'non-durable');
             log(`storing ${opt.history.toLocaleString('en-US')} traces over ${opt.historyMonths} months for the scale run…`);
             const started = Date.now();
-            const seeder = postgres(historyDb.url, { max: 3, onnotice: () => {} });
+            const seeder = postgres(historyStore.url, { max: 3, onnotice: () => {} });
             cleanups.push(() => seeder.end({ timeout: 5 }));
             await seedHistory(seeder, { traces: opt.history, months: opt.historyMonths, agents: historyStore.agents.map((a) => a.agentId), now: new Date(),
               onProgress: (p) => log(`  ${p.traces.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')} traces`) });
@@ -958,7 +995,33 @@ async function main(): Promise<void> {
       };
     }
 
-    report(opt, loadBefore, machine, db, { throttle, agents: matrixStore.agents.length, results, scale, single }, profiles);
+    // 5. The comparison run: the first scenario's routes on two new stores, each with its own server of this build,
+    // the second started with --compare's settings; both servers up, their routes taken in turns in each round (a
+    // route on one server, then on the other), in two blocks whose servers are started in opposite orders.
+    let comparison: ComparisonResult | null = null;
+    if (opt.compare) {
+      const head = (results[0] as ScenarioResult).scenario;
+      const settings = opt.compare;
+      const [plainStore, variedStore] = await twoStores();
+      const slices = Object.fromEntries(COMPARE_KEYS.map((k) => [k, [] as Slice[]])) as Record<CompareKey, Slice[]>;
+      const blocks = blocksOf(plainStore, variedStore);
+      const start = (store: Store, body: (server: Server) => Promise<void>): Promise<void> =>
+        withServer(store, head.workers, head.pool, body, store === variedStore ? settings : []);
+      for (const [b, { first, second, rounds }] of blocks.entries()) {
+        await start(first, (firstServer) => start(second, async (secondServer) => {
+          log(`— comparison run, block ${b + 1} of ${blocks.length}: ${label(head)}, plain against ${settings.map(([n, v]) => `${n}=${v}`).join(' ')}, ${rounds} rounds`);
+          const [firstRoutes, secondRoutes] = [routesOn(firstServer, first, head.connections), routesOn(secondServer, second, head.connections)];
+          await firstRoutes.warmUp();
+          await secondRoutes.warmUp();
+          const [plain, varied] = first === plainStore ? [firstRoutes, secondRoutes] : [secondRoutes, firstRoutes];
+          const block = await inRounds(COMPARE_KEYS, rounds, (key, seconds) => (key.startsWith('plain') ? plain : varied).slice(key.split(' ')[1] as CompareRoute, seconds));
+          for (const k of COMPARE_KEYS) slices[k].push(...block[k]);
+        }));
+      }
+      comparison = { scenario: head, settings, lines: compareLines(slices), measured: Object.fromEntries(COMPARE_KEYS.map((k) => [k, measuredOf(k, slices[k])])) as Record<CompareKey, Measured> };
+    }
+
+    report(opt, loadBefore, machine, db, { throttle, agents: matrixStore.agents.length, results, scale, comparison, single }, profiles);
   } finally {
     await cleanup();
   }
@@ -979,6 +1042,7 @@ interface Runs {
   agents: number;
   results: ScenarioResult[];
   scale: ScaleResult | null;
+  comparison: ComparisonResult | null;
   /** Floor, authorize and bind over one connection (empty with --no-single). */
   single: LoadResult[];
 }
@@ -1126,6 +1190,39 @@ function scaleReport(s: ScaleResult): string[] {
   ];
 }
 
+const settingsText = (settings: CompareSettings): string => settings.map(([n, v]) => `${n}=${v}`).join(' ');
+
+function comparisonJson(c: ComparisonResult): Record<string, unknown> {
+  return {
+    mode: c.scenario.mode, durable: c.scenario.mode === 'durable', workers: c.scenario.workers, connections: c.scenario.connections, pool: c.scenario.pool,
+    settings: Object.fromEntries(c.settings), rounds: c.lines[0]?.roundsVaried.length ?? 0,
+    lines: c.lines.map((l) => ({ what: l.what, plain: l.plain, varied: l.varied, change_pct: l.changePct, rounds_plain: l.roundsPlain, rounds_varied: l.roundsVaried })),
+    routes: COMPARE_KEYS.map((k) => routeJson({ ...c.measured[k], route: k }, null)),
+  };
+}
+
+function comparisonReport(c: ComparisonResult): string[] {
+  const given = settingsText(c.settings);
+  return [
+    '',
+    `== comparison run: ${label(c.scenario)}, a server with the harness's settings (plain) against one with ${given},`,
+    `   two new stores (databases of the same server), both servers up, their routes taken in turns in ${c.lines[0]?.roundsVaried.length ?? 0} rounds, in two blocks`,
+    '   whose servers were started in opposite orders',
+    table([
+      ['', 'plain', given, 'change'],
+      ...c.lines.map((l) => {
+        const digits = l.roundsPlain ? 3 : 0;
+        return [l.what, fmt(l.plain, digits), fmt(l.varied, digits), `${fmt(l.changePct, 1)}%`];
+      }),
+    ]),
+    ...c.lines.flatMap((l) => (l.roundsPlain
+      ? [`per round, ${l.what}: plain ${ratios(l.roundsPlain)}; with ${given} ${ratios(l.roundsVaried)}`]
+      : [`per round, ${l.what} with ${given} ÷ plain: ${ratios(l.roundsVaried)}`])),
+    '',
+    ...cpuTable(COMPARE_KEYS.map((k) => ({ ...c.measured[k], route: k }))),
+  ];
+}
+
 function report(opt: Options, loadBefore: number[], machine: Record<string, unknown>, db: BenchDatabase, runs: Runs, profiles: Profiled[]): void {
   const out: string[] = [];
   out.push('');
@@ -1161,6 +1258,7 @@ function report(opt: Options, loadBefore: number[], machine: Record<string, unkn
   out.push('  latency = N / req/s whatever the engine does; the p99 target is relative to the floor\'s p99 in the same scenario.');
   for (const [i, r] of all.entries()) out.push(...scenarioReport(r, db, i === 0));
   if (runs.scale) out.push(...scaleReport(runs.scale));
+  if (runs.comparison) out.push(...comparisonReport(runs.comparison));
 
   if (runs.single.length > 0) {
     out.push('');
@@ -1207,6 +1305,7 @@ function report(opt: Options, loadBefore: number[], machine: Record<string, unkn
       max_p99_relative: TARGET_P99_RATIO, max_rss_mb: TARGET_RSS_MB, max_scale_change_pct: TARGET_SCALE_PCT, max_service_p99_ms: TARGET_SERVICE_P99_MS },
     scenarios: runs.results.map(scenarioJson),
     scale: runs.scale ? scaleJson(runs.scale) : null,
+    comparison: runs.comparison ? comparisonJson(runs.comparison) : null,
     single_connection: runs.single.map((r) => ({ route: r.route, rps: r.rps, latency_ms: r.latency, responses: r.responses, errors: r.non2xx + r.socketErrors, status_counts: r.statusCounts })),
     profiles: profiles.map((p) => ({ route: p.route, file: p.file, server_2xx: p.handled, ...p.summary })),
   };
