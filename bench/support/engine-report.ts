@@ -10,15 +10,18 @@ import { COMPARE_KEYS, type CompareSettings } from './compare.js';
 import { FLOOR_NAME, label, TARGET_AUTHORIZE_RELATIVE, TARGET_BIND_RELATIVE, TARGET_P99_RATIO, TARGET_RSS_MB, TARGET_SCALE_PCT, TARGET_SERVICE_P99_MS, VERIFY_FLOOR_NAME,
   type ComparisonResult, type Measured, type Profiled, type Runs, type ScaleResult, type ScenarioResult } from './engine-results.js';
 
+/** A figure to `digits` places, `-` when unknown. */
 export const fmt = (n: number | null | undefined, digits = 1): string => (n === null || n === undefined || !Number.isFinite(n) ? '-' : n.toFixed(digits));
 
-export function table(rows: string[][]): string {
+/** Rows as aligned columns (the first left-aligned, the others right-aligned), a rule under the header. */
+function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
   const line = (r: string[]): string => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  ');
   return [line(rows[0] as string[]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
 }
 
-export function versionOf(pkg: string): string {
+/** An installed package's version, `?` when it cannot be read. */
+function versionOf(pkg: string): string {
   try {
     const require = createRequire(import.meta.url);
     return (require(`${pkg}/package.json`) as { version: string }).version;
@@ -29,7 +32,7 @@ export function versionOf(pkg: string): string {
 
 
 
-export interface Target {
+interface Target {
   route: string;
   /** The route whose req/s the target is relative to, and the least ratio. */
   against: string;
@@ -42,7 +45,7 @@ export interface Target {
 }
 
 /** Authorize against floor-verify, bind against the 1-INSERT floor; both p99s against the 1-INSERT floor's. */
-export function targetsOf(r: ScenarioResult): Target[] {
+function targetsOf(r: ScenarioResult): Target[] {
   const floor = r.floor.result;
   return ([[r.authorize, r.verifyFloor, TARGET_AUTHORIZE_RELATIVE], [r.bind, r.floor, TARGET_BIND_RELATIVE]] as const).map(([m, against, min]) => {
     const relative = m.result.rps / against.result.rps;
@@ -52,11 +55,11 @@ export function targetsOf(r: ScenarioResult): Target[] {
 }
 
 /** Per-round ratios as printed: each to two places, with their range. */
-export const ratios = (values: readonly number[]): string =>
+const ratios = (values: readonly number[]): string =>
   `${values.map((v) => fmt(v, 2)).join(', ')}${values.length > 1 ? ` (range ${fmt(Math.min(...values), 2)}–${fmt(Math.max(...values), 2)})` : ''}`;
 
 /** Where each route's time went: CPU per request by process group, the machine's and the main thread's busy shares, SQL. */
-export function cpuTable(all: readonly Measured[]): string[] {
+function cpuTable(all: readonly Measured[]): string[] {
   const out: string[] = [];
   out.push('where the time goes (CPU ms per 2xx request; machine busy = share of all cores in use during the run)');
   out.push(table([
@@ -73,7 +76,7 @@ export function cpuTable(all: readonly Measured[]): string[] {
   return out;
 }
 
-export function scenarioReport(r: ScenarioResult, db: BenchDatabase, detail: boolean): string[] {
+function scenarioReport(r: ScenarioResult, db: BenchDatabase, detail: boolean): string[] {
   const floorRps = r.floor.result.rps;
   const all = [r.noop, r.floor, r.roundTrips, r.verifyFloor, r.authorize, r.bind].filter((m): m is Measured => m !== null);
   const relative = (m: Measured): number => m.result.rps / floorRps;
@@ -117,7 +120,7 @@ export function scenarioReport(r: ScenarioResult, db: BenchDatabase, detail: boo
   return out;
 }
 
-export function routeJson(m: Measured, floorRps: number | null): Record<string, unknown> {
+function routeJson(m: Measured, floorRps: number | null): Record<string, unknown> {
   return {
     route: m.route, rps: m.result.rps, latency_ms: m.result.latency, responses: m.result.responses, ok: m.result.ok, server_2xx: m.handled,
     errors: m.result.non2xx + m.result.socketErrors, status_counts: m.result.statusCounts, seconds: m.result.seconds,
@@ -125,7 +128,7 @@ export function routeJson(m: Measured, floorRps: number | null): Record<string, 
   };
 }
 
-export function scenarioJson(r: ScenarioResult): Record<string, unknown> {
+function scenarioJson(r: ScenarioResult): Record<string, unknown> {
   const floorRps = r.floor.result.rps;
   return {
     mode: r.scenario.mode, durable: r.scenario.mode === 'durable', workers: r.scenario.workers, connections: r.scenario.connections,
@@ -140,13 +143,13 @@ export function scenarioJson(r: ScenarioResult): Record<string, unknown> {
 }
 
 /** The scale run's change of each route's req/s with the history stored, percent. */
-export const scaleChanges = (s: ScaleResult): Array<{ route: string; stored: Measured; empty: Measured; pct: number; rounds: number[]; met: boolean }> =>
+const scaleChanges = (s: ScaleResult): Array<{ route: string; stored: Measured; empty: Measured; pct: number; rounds: number[]; met: boolean }> =>
   (['authorize', 'bind'] as const).map((k) => {
     const pct = ((s.stored[k].result.rps / s.empty[k].result.rps) - 1) * 100;
     return { route: s.stored[k].route, stored: s.stored[k], empty: s.empty[k], pct, rounds: s.roundRatios[k].map((x) => (x - 1) * 100), met: Math.abs(pct) <= TARGET_SCALE_PCT };
   });
 
-export function scaleJson(s: ScaleResult): Record<string, unknown> {
+function scaleJson(s: ScaleResult): Record<string, unknown> {
   return {
     mode: s.scenario.mode, durable: s.scenario.mode === 'durable', workers: s.scenario.workers, connections: s.scenario.connections, pool: s.scenario.pool,
     history_traces: s.history, rounds: s.roundRatios.authorize.length, max_change_pct: TARGET_SCALE_PCT,
@@ -155,7 +158,7 @@ export function scaleJson(s: ScaleResult): Record<string, unknown> {
   };
 }
 
-export function scaleReport(s: ScaleResult): string[] {
+function scaleReport(s: ScaleResult): string[] {
   const changes = scaleChanges(s);
   return [
     '',
@@ -172,9 +175,9 @@ export function scaleReport(s: ScaleResult): string[] {
   ];
 }
 
-export const settingsText = (settings: CompareSettings): string => settings.map(([n, v]) => `${n}=${v}`).join(' ');
+const settingsText = (settings: CompareSettings): string => settings.map(([n, v]) => `${n}=${v}`).join(' ');
 
-export function comparisonJson(c: ComparisonResult): Record<string, unknown> {
+function comparisonJson(c: ComparisonResult): Record<string, unknown> {
   return {
     mode: c.scenario.mode, durable: c.scenario.mode === 'durable', workers: c.scenario.workers, connections: c.scenario.connections, pool: c.scenario.pool,
     settings: Object.fromEntries(c.settings), rounds: c.lines[0]?.roundsVaried.length ?? 0,
@@ -183,7 +186,7 @@ export function comparisonJson(c: ComparisonResult): Record<string, unknown> {
   };
 }
 
-export function comparisonReport(c: ComparisonResult): string[] {
+function comparisonReport(c: ComparisonResult): string[] {
   const given = settingsText(c.settings);
   return [
     '',

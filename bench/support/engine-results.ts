@@ -26,6 +26,7 @@ export const TARGET_SERVICE_P99_MS = 15;
 /** How commits are made: durable (fsync, synchronous_commit and full_page_writes on) or not. */
 export type Mode = 'durable' | 'non-durable';
 
+/** One statement's share of a route's requests (pg_stat_statements). */
 export interface StatementLine {
   query: string;
   calls: number;
@@ -42,6 +43,7 @@ export interface StatementStats {
   top: StatementLine[];
 }
 
+/** Statements per request, their execution time per request, and the ten most frequent (at least 1 per 100 requests). */
 export function statementStats(counters: Map<string, StatementCounter> | null, requests: number): StatementStats | null {
   if (!counters || requests === 0) return null;
   const rows = [...counters.values()].sort((a, b) => b.calls - a.calls || b.totalMs - a.totalMs);
@@ -57,6 +59,7 @@ export function statementStats(counters: Map<string, StatementCounter> | null, r
   };
 }
 
+/** A route's figures over all its slices: the load, its CPU, the main thread's busy share and its SQL. */
 export interface Measured {
   route: string;
   result: LoadResult;
@@ -86,7 +89,7 @@ export interface Scenario {
   pool: number;
 }
 
-/** The routes a scenario measures in rounds, in the order of its even rounds (./support/slices.ts). */
+/** The routes a scenario measures in rounds, in the order of its even rounds (./slices.ts). */
 export const ROUND_ROUTES = ['floor', 'verifyFloor', 'authorize', 'bind'] as const;
 export type RoundRoute = (typeof ROUND_ROUTES)[number];
 
@@ -129,8 +132,10 @@ export interface ComparisonResult {
   measured: Record<CompareKey, Measured>;
 }
 
+/** A scenario as the report names it: `durable, 1 worker, 50 connections`. */
 export const label = (s: Scenario): string => `${s.mode}, ${s.workers} worker${s.workers === 1 ? '' : 's'}, ${s.connections} connections`;
 
+/** A CPU profile of the server during one route's profiled run. */
 export interface Profiled {
   route: string;
   file: string;
@@ -139,6 +144,7 @@ export interface Profiled {
   summary: ProfileSummary;
 }
 
+/** Everything one benchmark run measured, for the report. */
 export interface Runs {
   throttle: number | null;
   agents: number;
