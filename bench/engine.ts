@@ -37,7 +37,8 @@
  *    CPU and the SQL went, and writes the same to bench/results/engine-latest.json.
  *
  * Fails (exit 1) only when the benchmark is not measuring what it says: more than --max-error-share of a
- * run's requests got no 2xx (the first error bodies are printed), or the setup failed.
+ * run's requests got no 2xx (the first error bodies are printed), or the setup failed. A flag it cannot use
+ * stops it before anything starts: one line naming the flag and the rule, exit 2.
  */
 import { generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -365,6 +366,8 @@ function statementsBetween(before: Map<string, StatementCounter> | null, after: 
 // ---------------------------------------------------------------------------------------------- runs
 
 class BenchFailure extends Error {}
+/** A flag or setting the harness cannot use: said in one line, without a stack (an ordinary mistake, not a fault). */
+class UsageError extends Error {}
 
 function checkErrors(r: LoadResult, phase: string, maxShare: number): void {
   const failed = r.non2xx + r.socketErrors;
@@ -433,7 +436,12 @@ async function setMode(admin: postgres.Sql, mode: Mode): Promise<void> {
 const databaseOf = (url: string): string => decodeURIComponent(new URL(url).pathname.slice(1));
 
 async function main(): Promise<void> {
-  const opt = options();
+  let opt: Options;
+  try {
+    opt = options();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   const loadBefore = os.loadavg();
   const cpus = os.cpus();
   const machine = {
@@ -461,7 +469,7 @@ async function main(): Promise<void> {
     // The scale and comparison runs keep two servers up at once (their pools: the headline's, or the comparison's BENCH_POOL).
     const headPool = Math.max(...opt.connections.map((c) => opt.pool ?? c));
     const comparedPool = Number(opt.compare?.find(([name]) => name === 'BENCH_POOL')?.[1] ?? headPool);
-    const maxConnections = headPool + Math.max(opt.history > 0 ? headPool : 0, opt.compare ? (Number.isFinite(comparedPool) ? comparedPool : headPool) : 0);
+    const maxConnections = headPool + Math.max(opt.history > 0 ? headPool : 0, opt.compare ? comparedPool : 0);
     log(serverUrl ? 'creating a scratch database on the server of DATABASE_URL…' : 'starting a throwaway PostgreSQL cluster…');
     const db: BenchDatabase = await openBenchDatabase({ serverUrl, durable: true, maxConnections: maxConnections + 40 });
     cleanups.push(() => db.drop());
@@ -892,6 +900,10 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   if (error instanceof BenchFailure) {
     console.error(`\nBENCHMARK INVALID: ${error.message}`);
+  } else if (error instanceof UsageError) {
+    console.error(`bench/engine.ts: ${error.message} (--help lists the flags)`);
+    process.exitCode = 2;
+    return;
   } else {
     console.error(error);
   }

@@ -15,6 +15,8 @@ export type CompareSettings = ReadonlyArray<readonly [string, string]>;
 const NAME = /^[A-Z][A-Z0-9_]*$/;
 /** Settings the harness sets for each server itself (which store, which keys): the comparison may not change them. */
 const OWN = new Set(['DATABASE_URL', 'LAYER2_ENABLED', 'REGIME_OPERATOR_PUBKEY', 'POLICY_PATH', 'BENCH_OWNER_TOKEN']);
+/** The benchmark server's process and connection counts. */
+const COUNTS = new Set(['BENCH_WORKERS', 'BENCH_POOL']);
 
 /**
  * `NAME=VALUE[,NAME=VALUE...]`: names of environment settings (upper case, digits, `_`), each once, values not
@@ -31,6 +33,8 @@ export function parseCompare(raw: string): CompareSettings {
     if (!NAME.test(name)) throw new Error(`--compare: "${name}" is not a setting's name (upper-case letters, digits and _, a letter first)`);
     if (OWN.has(name)) throw new Error(`--compare: ${name} is set by the benchmark for each server and cannot be compared`);
     if (value === '') throw new Error(`--compare: ${name} has no value`);
+    // The benchmark server's own settings (bench/engine-server.ts), which it reads without checking; tradeseal's are checked at its start.
+    if (COUNTS.has(name) && !/^[1-9][0-9]*$/.test(value)) throw new Error(`--compare: ${name} must be a whole number >= 1, got ${value}`);
     if (out.some(([n]) => n === name)) throw new Error(`--compare: ${name} is given twice`);
     out.push([name, value]);
   }

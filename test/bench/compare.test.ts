@@ -26,6 +26,10 @@ describe('--compare', () => {
     // The harness points each server at its own store and keys: a comparison of those would compare nothing it reports.
     expect(() => parseCompare('DATABASE_URL=postgres://elsewhere/db')).toThrow('DATABASE_URL is set by the benchmark');
     expect(() => parseCompare('LAYER2_ENABLED=false')).toThrow('LAYER2_ENABLED is set by the benchmark');
+    // The benchmark server reads its own counts without checking them: the harness does.
+    expect(() => parseCompare('BENCH_WORKERS=two')).toThrow('BENCH_WORKERS must be a whole number >= 1, got two');
+    expect(() => parseCompare('BENCH_POOL=0')).toThrow('BENCH_POOL must be a whole number >= 1, got 0');
+    expect(parseCompare('BENCH_POOL=80')).toEqual([['BENCH_POOL', '80']]);
   });
 });
 
