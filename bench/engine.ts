@@ -56,7 +56,7 @@ import { runLoad, type ConnectionPlan, type LoadResult, type LoadSpec } from './
 import { openBenchDatabase, type BenchDatabase } from './support/pg.js';
 import { cpuSnapshot } from './support/proc.js';
 import { roundOrder, roundRatios, type Slice, type StatementCounter } from './support/slices.js';
-import { COMPARE_KEYS, compareLines, parseCompare, type CompareKey, type CompareRoute, type CompareSettings } from './support/compare.js';
+import { COMPARE_KEYS, compareLines, parseCompare, settingsText, type CompareKey, type CompareRoute, type CompareSettings } from './support/compare.js';
 import { FLOOR_NAME, label, measuredOf, ROUND_ROUTES, VERIFY_FLOOR_NAME, type ComparisonResult, type Measured, type Mode, type Profiled, type RoundRoute, type ScaleResult,
   type Scenario, type ScenarioResult } from './support/engine-results.js';
 import { fmt, report } from './support/engine-report.js';
@@ -502,7 +502,7 @@ async function main(): Promise<void> {
      * `settings` on top (the comparison run's second server).
      */
     const withServer = async <T>(store: Store, workers: number, pool: number, body: (server: Server) => Promise<T>, settings: CompareSettings = []): Promise<T> => {
-      const given = settings.length > 0 ? `, with ${settings.map(([n, v]) => `${n}=${v}`).join(' ')}` : '';
+      const given = settings.length > 0 ? `, with ${settingsText(settings)}` : '';
       log(`starting the engine server on ${databaseOf(store.url)} (${workers} worker${workers === 1 ? '' : 's'}, pool of ${pool} connections${given})…`);
       const server = await startServer({
         DATABASE_URL: store.url, LAYER2_ENABLED: 'true', REGIME_OPERATOR_PUBKEY: operatorPublicHex, POLICY_PATH: policyPath,
@@ -879,7 +879,7 @@ async function main(): Promise<void> {
         withServer(store, head.workers, head.pool, body, store === variedStore ? settings : []);
       for (const [b, { first, second, rounds }] of blocks.entries()) {
         await start(first, (firstServer) => start(second, async (secondServer) => {
-          log(`— comparison run, block ${b + 1} of ${blocks.length}: ${label(head)}, plain against ${settings.map(([n, v]) => `${n}=${v}`).join(' ')}, ${rounds} rounds`);
+          log(`— comparison run, block ${b + 1} of ${blocks.length}: ${label(head)}, plain against ${settingsText(settings)}, ${rounds} rounds`);
           const [firstRoutes, secondRoutes] = [routesOn(firstServer, first, head.connections), routesOn(secondServer, second, head.connections)];
           await firstRoutes.warmUp();
           await secondRoutes.warmUp();

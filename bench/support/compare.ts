@@ -41,6 +41,9 @@ export function parseCompare(raw: string): CompareSettings {
   return out;
 }
 
+/** The settings as they are given on the command line's terms: `NAME=VALUE NAME=VALUE`. */
+export const settingsText = (settings: CompareSettings): string => settings.map(([n, v]) => `${n}=${v}`).join(' ');
+
 /** The routes each server is measured on, in the order of an even round. */
 export const COMPARE_ROUTES = ['floor', 'verifyFloor', 'authorize', 'bind'] as const;
 export type CompareRoute = (typeof COMPARE_ROUTES)[number];

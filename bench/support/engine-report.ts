@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { BenchDatabase } from './pg.js';
-import { COMPARE_KEYS, type CompareSettings } from './compare.js';
+import { COMPARE_KEYS, settingsText } from './compare.js';
 import { FLOOR_NAME, label, TARGET_AUTHORIZE_RELATIVE, TARGET_BIND_RELATIVE, TARGET_P99_RATIO, TARGET_RSS_MB, TARGET_SCALE_PCT, TARGET_SERVICE_P99_MS, VERIFY_FLOOR_NAME,
   type ComparisonResult, type Measured, type Profiled, type Runs, type ScaleResult, type ScenarioResult } from './engine-results.js';
 
@@ -174,8 +174,6 @@ function scaleReport(s: ScaleResult): string[] {
     ...cpuTable(changes.flatMap((c) => [{ ...c.stored, route: `${c.route} (history)` }, { ...c.empty, route: `${c.route} (empty)` }])),
   ];
 }
-
-const settingsText = (settings: CompareSettings): string => settings.map(([n, v]) => `${n}=${v}`).join(' ');
 
 function comparisonJson(c: ComparisonResult): Record<string, unknown> {
   return {

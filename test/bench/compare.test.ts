@@ -5,7 +5,7 @@
  * the rounds, each with its per-round figures.
  */
 import { describe, expect, it } from 'vitest';
-import { COMPARE_KEYS, compareLines, parseCompare, type CompareKey } from '../../bench/support/compare.js';
+import { COMPARE_KEYS, compareLines, parseCompare, settingsText, type CompareKey } from '../../bench/support/compare.js';
 import { percentiles, type LoadResult } from '../../bench/support/load.js';
 import type { CpuSnapshot } from '../../bench/support/proc.js';
 import { roundOrder, type Slice } from '../../bench/support/slices.js';
@@ -15,6 +15,10 @@ describe('--compare', () => {
     expect(parseCompare('ENGINE_BATCH_IN_FLIGHT=2')).toEqual([['ENGINE_BATCH_IN_FLIGHT', '2']]);
     expect(parseCompare('BENCH_WORKERS=2, UV_THREADPOOL_SIZE=1')).toEqual([['BENCH_WORKERS', '2'], ['UV_THREADPOOL_SIZE', '1']]);
     expect(parseCompare('LOG_LEVEL=a=b')).toEqual([['LOG_LEVEL', 'a=b']]);
+  });
+
+  it('prints the settings as they are written on the command line, in their order', () => {
+    expect(settingsText(parseCompare('NODE_OPTIONS=--max-semi-space-size=64, BENCH_WORKERS=2'))).toBe('NODE_OPTIONS=--max-semi-space-size=64 BENCH_WORKERS=2');
   });
 
   it('refuses what cannot be a setting of the second server, naming the rule', () => {
