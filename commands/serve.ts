@@ -51,7 +51,7 @@ export default class Serve extends TradesealCommand {
       await this.withStore(async (store) => {
         if (await hasPublishedSignals(store.sql)) return;
         this.log('nothing is published yet: running the pipeline on the bundled data first');
-        const summary = await runPipeline(store.sql, { dataDir: this.settings.pipelineDataDir, asOf: null, seed: this.settings.pipelineSeed, costBps: this.settings.signalCostBps }, { runner: listrRunner(false) });
+        const summary = await runPipeline(store.sql, { dataDir: this.settings.pipelineDataDir, asOf: null, seed: this.settings.pipelineSeed, costBps: this.settings.signalCostBps, trackLogSigningKey: this.settings.signalLogSigningKey }, { runner: listrRunner(false) });
         this.log(renderRunSummary(summary));
       });
     }

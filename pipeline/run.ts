@@ -30,6 +30,8 @@ import { walkForwardOffThread } from './model/walk-forward-thread.js';
 import { assemble } from './publish/assemble.js';
 import { describePlan, planPublication, RECOMPUTE_HINT, type PublishedRange, type PublishPlan } from './publish/plan.js';
 import { publish } from './publish/publish.js';
+import { loadTrackLogKey } from '../src/signals/track/key.js';
+import type { TrackAppend } from '../src/signals/store/track-log.js';
 import { describeChanges, digestInputs, type InputChange } from './publish/input-digests.js';
 import { checkInputs, NOT_RECORDED_NOTICE } from './publish/input-record.js';
 import { newestMaker, publishedHistory, publishedMarket, publishedRange, publishedSignals } from './publish/published.js';
@@ -63,6 +65,8 @@ export interface PipelineOptions {
   force?: boolean;
   /** The cost the published performance is net of, basis points per unit of exposure change (default `SIGNAL_COST_BPS`'s, 5). */
   costBps?: number;
+  /** The track log's signing key (`SIGNAL_LOG_SIGNING_KEY`); unset: the key kept in the store (src/signals/track/key.ts). */
+  trackLogSigningKey?: Uint8Array | null;
 }
 
 /** Asked before a publication that rewrites or removes published days: resolves with who confirmed, or throws. */
@@ -89,6 +93,7 @@ export interface PipelineContext {
   notes: string[];
   broadcast?: RegimeBroadcast | null;
   override?: RegimeBroadcast | null;
+  track?: TrackAppend;
 }
 
 export interface Stage {
@@ -252,13 +257,25 @@ export const PUBLISH_STAGE: Stage = {
       inputDigests: through === null ? null : digestInputs(frame.inputs, through),
     };
     const first = rows.signals[0]?.date;
-    const out = await publish(need(ctx.conn, 'run lock'), pub, ctx.mode === 'incremental' ? (first ?? '9999-12-31') : null, need(ctx.plan, 'plan'), ctx.resume?.last ?? null);
+    const conn = need(ctx.conn, 'run lock');
+    const trackKey = await loadTrackLogKey(conn as unknown as Sql, { signalLogSigningKey: ctx.options.trackLogSigningKey ?? null });
+    const out = await publish(conn, pub, ctx.mode === 'incremental' ? (first ?? '9999-12-31') : null, need(ctx.plan, 'plan'), trackKey, ctx.resume?.last ?? null);
     ctx.broadcast = out.broadcast;
     ctx.override = out.override;
-    if (out.override) return `history published; the operator's override #${out.override.id} (${out.override.regime}) stays in force`;
-    return out.broadcast ? `${out.broadcast.regime} on ${out.broadcast.date}` : 'nothing to publish';
+    ctx.track = out.track;
+    const logged = trackNote(out.track);
+    if (out.override) return `history published; the operator's override #${out.override.id} (${out.override.regime}) stays in force; ${logged}`;
+    return out.broadcast ? `${out.broadcast.regime} on ${out.broadcast.date}; ${logged}` : 'nothing to publish';
   },
 };
+
+/** What the track log took of a publication, in a few words. */
+function trackNote(t: TrackAppend): string {
+  if (t.appended.length === 0) return 'no new or changed day to log';
+  const c = trackCounts(t);
+  const parts = (['live', 'backfill', 'republication'] as const).filter((k) => c[k] > 0).map((k) => `${c[k]} ${k}`);
+  return `logged ${parts.join(', ')} (track log of ${c.tree_size} leaves)`;
+}
 
 export interface RunSummary {
   /** Null for a what-if, which records nothing. */
@@ -274,6 +291,8 @@ export interface RunSummary {
   broadcast_hash: string | null;
   /** The operator's broadcast that stayed in force instead of the model's, if any. */
   override: { id: number; regime: string; date: string; published_by: string | null; reason: string | null } | null;
+  /** The leaves the publication added to the track log by kind, the days it left as logged, the log's size after it (null when nothing was appended); null when nothing was published. */
+  track_log: { live: number; backfill: number; republication: number; unchanged: number; tree_size: number | null } | null;
   plan: PublishPlan | null;
   /** The forecast's days (empty when the history was too short to fit). */
   forecast: ForecastRow[];
@@ -281,6 +300,11 @@ export interface RunSummary {
   performance: Pick<PerformanceReport, 'days' | 'sharpe' | 'total_return' | 'max_drawdown' | 'alpha'> | null;
   timings_ms: Record<string, number>;
   warnings: string[];
+}
+
+function trackCounts(t: TrackAppend): NonNullable<RunSummary['track_log']> {
+  const count = (kind: string): number => t.appended.filter((l) => l.kind === kind).length;
+  return { live: count('live'), backfill: count('backfill'), republication: count('republication'), unchanged: t.unchanged, tree_size: t.head?.tree_size ?? null };
 }
 
 export type StageRunner = (stages: readonly Stage[], ctx: PipelineContext) => Promise<void>;
@@ -321,6 +345,7 @@ function summarize(ctx: PipelineContext, published: boolean): RunSummary {
     } : null,
     broadcast_hash: ctx.broadcast?.hash ?? null,
     override: o ? { id: o.id, regime: o.regime, date: o.date, published_by: o.published_by, reason: o.reason } : null,
+    track_log: ctx.track ? trackCounts(ctx.track) : null,
     plan: ctx.plan ?? null,
     forecast: ctx.reports?.forecast?.envelope.forecast ?? [],
     performance: ctx.reports ? (({ days, sharpe, total_return, max_drawdown, alpha }) => ({ days, sharpe, total_return, max_drawdown, alpha }))(ctx.reports.performance) : null,

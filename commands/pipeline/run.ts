@@ -39,6 +39,7 @@ export default class PipelineRun extends TradesealCommand {
       publish: flags.publish,
       force: flags.force,
       costBps: this.settings.signalCostBps,
+      trackLogSigningKey: this.settings.signalLogSigningKey,
     }, {
       runner: listrRunner(this.jsonEnabled()),
       confirm: async (_plan, sentence) => {

@@ -34,7 +34,7 @@ export default class PipelineSchedule extends TradesealCommand {
         const t0 = Date.now();
         line({ event: 'started' });
         try {
-          const s = await runPipeline(store.sql, { dataDir: settings.pipelineDataDir, asOf: null, seed: settings.pipelineSeed, costBps: settings.signalCostBps });
+          const s = await runPipeline(store.sql, { dataDir: settings.pipelineDataDir, asOf: null, seed: settings.pipelineSeed, costBps: settings.signalCostBps, trackLogSigningKey: settings.signalLogSigningKey });
           line({ event: 'published', run_id: s.run_id, days: s.days, last_day: s.last_day, regime: s.latest?.regime ?? null, override: s.override?.regime ?? null, seconds: (Date.now() - t0) / 1000 });
         } catch (err) {
           line({ event: 'failed', code: (err as { code?: string }).code ?? 'internal', error: (err as Error).message, seconds: (Date.now() - t0) / 1000 });

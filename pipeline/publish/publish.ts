@@ -5,13 +5,18 @@
  * data, the run record with its publication plan and the digests of its inputs (input-record.ts), and the
  * regime broadcast of the newest day (source `pipeline`), which every engine instance enforces within a
  * second, unless an operator's override is in force: then the history is published and the override stays
- * (src/engine/store/regime.ts).
+ * (src/engine/store/regime.ts), and every day whose package is new or changed as a leaf of the signal service's
+ * track log under a new signed head (src/signals/store/track-log.ts): a day is never published unlogged.
  * What may be replaced was decided before (`plan.ts`, `run.ts`); this module writes what it is told.
  */
 import type postgres from 'postgres';
 import type { Sql } from '../../src/store/driver.js';
 import { transactionOn } from '../../src/store/advisory-lock.js';
 import { publishFromPipeline, type PipelineBroadcast } from '../../src/engine/store/regime.js';
+import { signalsBetween } from '../../src/signals/store/published.js';
+import { appendPublishedDays, type TrackAppend } from '../../src/signals/store/track-log.js';
+import type { TrackLogKey } from '../../src/signals/track/key.js';
+import { signalPackage } from '../../src/signals/views.js';
 import { recordInputDigests } from './input-record.js';
 import type { PublishPlan } from './plan.js';
 import type { Publication, SignalDay } from './types.js';
@@ -25,11 +30,17 @@ async function insertChunked(conn: postgres.ReservedSql, table: string, rows: ob
   }
 }
 
+export interface Published extends PipelineBroadcast {
+  /** What the track log took of the publication. */
+  track: TrackAppend;
+}
+
 /**
- * Replaces published rows from `replaceFrom` on (all rows when null) with the publication's, records the
- * run as published with its plan, and broadcasts the newest day's regime unless an override holds.
+ * Replaces published rows from `replaceFrom` on (all rows when null) with the publication's, logs the days
+ * in the track log (signed with `trackKey`), records the run as published with its plan, and broadcasts the
+ * newest day's regime unless an override holds.
  */
-export async function publish(conn: postgres.ReservedSql, pub: Publication, replaceFrom: string | null, plan: PublishPlan, previousLast: SignalDay | null = null): Promise<PipelineBroadcast> {
+export async function publish(conn: postgres.ReservedSql, pub: Publication, replaceFrom: string | null, plan: PublishPlan, trackKey: TrackLogKey, previousLast: SignalDay | null = null): Promise<Published> {
   return transactionOn(conn, async (tx) => {
     for (const table of ['signal_days', 'net_liquidity', 'scorecard_days', 'market_days', 'indicator_days']) {
       if (replaceFrom === null) await tx`delete from ${tx(table)}`;
@@ -40,6 +51,11 @@ export async function publish(conn: postgres.ReservedSql, pub: Publication, repl
     await insertChunked(tx, 'scorecard_days', pub.scorecard);
     await insertChunked(tx, 'market_days', pub.market);
     await insertChunked(tx, 'indicator_days', pub.indicators);
+    // The packages as `GET /v1/signals/{date}` serves them, read back from the rows just written.
+    const first = pub.signals[0]?.date ?? null;
+    const newest = pub.signals.at(-1)?.date ?? null;
+    const packages = first && newest ? (await signalsBetween(tx as unknown as Sql, first, newest)).map((row) => ({ date: row.date, package: signalPackage(row) })) : [];
+    const track = await appendPublishedDays(tx, packages, trackKey, Date.now(), pub.run.run_id);
     for (const f of pub.fits) {
       await tx`insert into model_fits (run_id, fit_date, pca, hmm) values (${pub.run.run_id}, ${f.fit_date}, ${tx.json(f.pca as never)}, ${tx.json(f.hmm as never)})`;
     }
@@ -53,7 +69,6 @@ export async function publish(conn: postgres.ReservedSql, pub: Publication, repl
       await tx`insert into performance_reports (run_id, generated_at, first_day, last_day, performance, chart_data)
                values (${pub.run.run_id}, clock_timestamp(), ${performance.first_day}, ${performance.last_day}, ${tx.json(performance as never)}, ${tx.json(chart as never)})`;
     }
-    const first = pub.signals[0]?.date ?? null;
     // An incremental run with no new day broadcasts the newest published day again (the same content keeps
     // its effective_since); its data do not get younger for it (the engine measures age from the data day).
     const last = pub.signals[pub.signals.length - 1] ?? previousLast;
@@ -63,8 +78,8 @@ export async function publish(conn: postgres.ReservedSql, pub: Publication, repl
         timings_ms = ${tx.json(pub.timingsMs)}, publish_plan = ${tx.json(plan as never)}, confirmed_by = ${pub.confirmedBy}
       where run_id = ${pub.run.run_id}`;
     if (pub.inputDigests) await recordInputDigests(tx, pub.run.run_id, pub.inputDigests);
-    if (!last) return { broadcast: null, override: null };
-    return publishFromPipeline(tx as unknown as Sql, {
+    if (!last) return { broadcast: null, override: null, track };
+    const broadcast = await publishFromPipeline(tx as unknown as Sql, {
       date: last.date,
       regime: last.regime,
       risk_score: last.risk_score,
@@ -74,5 +89,6 @@ export async function publish(conn: postgres.ReservedSql, pub: Publication, repl
       published_by: 'pipeline',
       available_at: last.available_at,
     });
+    return { ...broadcast, track };
   });
 }

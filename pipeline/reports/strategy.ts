@@ -68,19 +68,22 @@ export function executionDay(day: Pick<RegimeDay, 'date' | 'available_at'>): str
 }
 
 /**
- * For each of `dates` (trading days, oldest first), the published regime whose exposure is taken at its open:
- * the newest of `days` (oldest first) whose execution day is on or before it; undefined before the first.
+ * For each of `dates` (trading days, oldest first), the index in `days` (published, oldest first) of the day whose
+ * regime is taken at its open: the newest whose execution day is on or before it; undefined before the first.
  */
-export function regimePositions(days: readonly RegimeDay[], dates: readonly string[]): Array<Regime | undefined> {
-  const out: Array<Regime | undefined> = [];
+export function regimeSourceIndexes(days: readonly RegimeDay[], dates: readonly string[]): Array<number | undefined> {
+  const out: Array<number | undefined> = [];
   let k = 0;
-  let current: Regime | undefined;
   for (const date of dates) {
-    while (k < days.length && executionDay(days[k]!) <= date) current = days[k++]!.regime;
-    out.push(current);
+    while (k < days.length && executionDay(days[k]!) <= date) k++;
+    out.push(k === 0 ? undefined : k - 1);
   }
   return out;
 }
+
+/** For each of `dates`, the published regime whose exposure is taken at its open (./regimeSourceIndexes). */
+export const regimePositions = (days: readonly RegimeDay[], dates: readonly string[]): Array<Regime | undefined> =>
+  regimeSourceIndexes(days, dates).map((k) => (k === undefined ? undefined : days[k]!.regime));
 
 /** The published days' prices, in their order (null prices where `market` has no row). */
 export const pricesOf = (days: readonly { date: string }[], market: ReadonlyMap<string, MarketDay>): PriceDay[] =>

@@ -1,5 +1,6 @@
 /** Terminal rendering of the quant figures: a performance report with its per-regime table, a regime distribution. */
 import type { Regime } from '../engine/vocabulary.js';
+import type { RecordCounts } from '../signals/ops/track-record.js';
 import type { PerformanceReport } from '../../pipeline/reports/performance.js';
 import { REGIME_ORDER } from '../../pipeline/regime/signals.js';
 import { renderTable, type TableStyle } from './table.js';
@@ -11,7 +12,15 @@ export function renderRegimeDistribution(d: Record<Regime, number>): string {
   return `regime distribution: ${REGIME_ORDER.map((r) => `${r} ${d[r].toFixed(1)}%`).join(', ')}`;
 }
 
-export function renderPerformance(p: PerformanceReport, style: TableStyle = {}): string {
+/** What a performance report rests on (`record`), when it says so. */
+function recordLine(p: PerformanceReport & { record?: RecordCounts }): string[] {
+  const r = p.record;
+  if (!r) return [];
+  const what = r.basis === 'live' ? 'the days resting on regimes logged live in the track log' : 'every published day';
+  return [`rests on ${r.days} days: ${what}; of the whole history's, ${r.live_days} rest on regimes logged live, ${r.backfill_days} on backfilled ones, ${r.unlogged_days} on regimes published before the track log`];
+}
+
+export function renderPerformance(p: PerformanceReport & { record?: RecordCounts }, style: TableStyle = {}): string {
   // A report published before costs were counted has no cost_bps: it says nothing rather than a wrong cost.
   const cost = p.cost_bps === undefined ? '' : `, net of ${p.cost_bps} bp per unit of exposure change`;
   const head = `regime strategy against buy-and-hold SPY, ${p.days} days (${p.first_day ?? '-'} to ${p.last_day ?? '-'})${cost}`;
@@ -26,5 +35,5 @@ export function renderPerformance(p: PerformanceReport, style: TableStyle = {}):
     const x = p.by_regime[r];
     return [r, x.days, pct(x.mean_daily_return), pct(x.annualized_return), pct(x.hit_rate)];
   }), style);
-  return [head, figures, '', 'by regime (the regime whose exposure was taken at the day\'s open, the newest published before it):', byRegime].join('\n');
+  return [head, ...recordLine(p), figures, '', 'by regime (the regime whose exposure was taken at the day\'s open, the newest published before it):', byRegime].join('\n');
 }

@@ -64,9 +64,12 @@ import SignalsKeysList from '../../commands/signals/keys/list.js';
 import SignalsKeysRevoke from '../../commands/signals/keys/revoke.js';
 import SignalsKeysSetTier from '../../commands/signals/keys/set-tier.js';
 import SignalsLatest from '../../commands/signals/latest.js';
+import SignalsLogHead from '../../commands/signals/log/head.js';
+import SignalsLogKey from '../../commands/signals/log/key.js';
 import SignalsOutbox from '../../commands/signals/outbox.js';
 import SignalsPerformance from '../../commands/signals/performance.js';
 import SignalsRange from '../../commands/signals/range.js';
+import SignalsVerify from '../../commands/signals/verify.js';
 
 export const CLI_COMMANDS: ReadonlyArray<readonly [string, Command.Class]> = [
   ['config remove', ConfigRemove],
@@ -128,7 +131,10 @@ export const CLI_COMMANDS: ReadonlyArray<readonly [string, Command.Class]> = [
   ['signals keys revoke', SignalsKeysRevoke],
   ['signals keys set-tier', SignalsKeysSetTier],
   ['signals latest', SignalsLatest],
+  ['signals log head', SignalsLogHead],
+  ['signals log key', SignalsLogKey],
   ['signals outbox', SignalsOutbox],
   ['signals performance', SignalsPerformance],
   ['signals range', SignalsRange],
+  ['signals verify', SignalsVerify],
 ];

@@ -909,7 +909,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The performance of the published regimes over the whole history: the regime strategy against buy-and-hold SPY, overall and by regime */
+        /** The performance of the published regimes over the whole history (or, with `record=live`, over the days resting on regimes logged live): the regime strategy against buy-and-hold SPY, overall and by regime */
         get: operations["getPerformance"];
         put?: never;
         post?: never;
@@ -1154,6 +1154,80 @@ export interface paths {
         };
         /** The mail kept in the local outbox (without SMTP_URL), newest last; this read delivers it: a verification code is shown once, within its 15 minutes, then reads `[removed]` */
         get: operations["listSignalOutbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/log/head": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A signed tree head of the track log: the newest, or one signed at a past size
+         * @description Ed25519 over RFC 6962 §3.5's 50 bytes (`0x00 ‖ 0x01 ‖ timestamp ‖ tree_size ‖ root_hash`). Keep the heads you fetch: `tradeseal signals verify --head FILE` proves a day against one, and that the log only grew since.
+         */
+        get: operations["getTrackLogHead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/log/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The track log's public key and fingerprint (compare the fingerprint with one obtained apart from this service) */
+        get: operations["getTrackLogKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/log/proof": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published day's leaves in the track log, with their inclusion proofs (RFC 9162 §2.1.3)
+         * @description Verify against the root of the head of the same `tree_size`. A day republished with other content has several leaves; the first is the original.
+         */
+        get: operations["getTrackLogProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/log/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The consistency proof between two signed sizes of the track log: the older tree is a prefix of the newer (RFC 9162 §2.1.4) */
+        get: operations["getTrackLogConsistency"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6070,6 +6144,15 @@ export interface operations {
                                     hit_rate?: number | null;
                                 };
                             };
+                            /** @description What the figures rest on: `basis` `all` (every published day) or `live` (the days whose regimes were logged live in the track log), `days` the days with a return they rest on, and the strategy's days over the whole history by the record of the regimes they rest on: logged live, backfilled, not logged (published before the log existed). */
+                            record?: {
+                                /** @enum {string} */
+                                basis: "all" | "live";
+                                days: number;
+                                live_days: number;
+                                backfill_days: number;
+                                unlogged_days: number;
+                            };
                         };
                     };
                 };
@@ -6150,7 +6233,10 @@ export interface operations {
     };
     getPerformance: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `live`: only the days whose regimes were logged live in the track log (`all`: every published day) */
+                record?: "all" | "live";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6208,6 +6294,15 @@ export interface operations {
                                 hit_rate?: number | null;
                             };
                         };
+                        /** @description What the figures rest on: `basis` `all` (every published day) or `live` (the days whose regimes were logged live in the track log), `days` the days with a return they rest on, and the strategy's days over the whole history by the record of the regimes they rest on: logged live, backfilled, not logged (published before the log existed). */
+                        record?: {
+                            /** @enum {string} */
+                            basis: "all" | "live";
+                            days: number;
+                            live_days: number;
+                            backfill_days: number;
+                            unlogged_days: number;
+                        };
                     };
                 };
             };
@@ -6222,6 +6317,15 @@ export interface operations {
             };
             /** @description The credentials are valid but do not allow this: `code` says why. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: `validation_failed` with `errors` listing every invalid field, or `invalid_json`. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7409,6 +7513,236 @@ export interface operations {
             };
             /** @description Too many requests: `code` says which limit, and the headers when it frees up. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTrackLogHead: {
+        parameters: {
+            query?: {
+                /** @description The size of a head signed earlier (default: the newest) */
+                tree_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Leaves in the tree */
+                        tree_size: number;
+                        /** @description RFC 9162 Merkle tree hash of the first tree_size leaves */
+                        root_hash: string;
+                        /** @description When the log signed this tree, Unix ms */
+                        timestamp: number;
+                        /** @description Base64 Ed25519 signature over the RFC 6962 §3.5 TreeHeadSignature: 0x00 ‖ 0x01 ‖ timestamp (uint64 BE) ‖ tree_size (uint64 BE) ‖ root_hash (32 bytes) */
+                        signature: string;
+                        /** @description SHA-256 of the DER SubjectPublicKeyInfo of the log's public key (RFC 6962 §3.2 LogID) */
+                        key_id: string;
+                    };
+                };
+            };
+            /** @description No such resource: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: `validation_failed` with `errors` listing every invalid field, or `invalid_json`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTrackLogKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The key's fingerprint: SHA-256 of its DER SubjectPublicKeyInfo (RFC 6962 §3.2 LogID); every head names it */
+                        key_id: string;
+                        hex: string;
+                        base64: string;
+                        pem: string;
+                    };
+                };
+            };
+        };
+    };
+    getTrackLogProof: {
+        parameters: {
+            query: {
+                date: string;
+                /** @description Prove inclusion in the tree of this signed head's size (default: the newest) */
+                tree_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date */
+                        date: string;
+                        /** @description The tree the proofs are for: that of the head of this size */
+                        tree_size: number;
+                        /** @description The day's leaves in that tree, oldest first: the first is the original, any later one a republication */
+                        leaves: {
+                            leaf_index: number;
+                            /** @enum {string} */
+                            kind: "live" | "backfill" | "republication";
+                            /** @description The leaf data: canonical JSON (RFC 8785) of {date, kind, logged_at, package, run_id, supersedes}; the leaf is its UTF-8 bytes */
+                            data: string;
+                            /** @description SHA-256(0x00 ‖ data) */
+                            leaf_hash: string;
+                            /** @description RFC 9162 §2.1.3.1 inclusion proof, from the leaf's sibling up */
+                            audit_path: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description The request cannot be read (a malformed URL or header): `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are valid but do not allow this: `code` says why. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: `validation_failed` with `errors` listing every invalid field, or `invalid_json`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `code` says which limit, and the headers when it frees up. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: `code` says what; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTrackLogConsistency: {
+        parameters: {
+            query: {
+                /** @description The size of the older head (a head you saved) */
+                from: number;
+                /** @description The size of the newer head (default: the newest) */
+                to?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from: number;
+                        to: number;
+                        /** @description RFC 9162 §2.1.4.1 consistency proof */
+                        proof: string[];
+                    };
+                };
+            };
+            /** @description No such resource: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: `validation_failed` with `errors` listing every invalid field, or `invalid_json`. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

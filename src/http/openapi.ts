@@ -29,6 +29,7 @@ export const API_TAGS = [
   { name: 'signals data', description: 'Signal packages: the newest day, one date, a range of dates, and the compact history.' },
   { name: 'signals quant', description: 'For quants and analysts: the forecast, backtests, the performance of the published regimes and the CSV export.' },
   { name: 'signals webhook', description: 'The webhook (Pro): set or remove it, show it with its newest delivery, send a signed test payload.' },
+  { name: 'signals track log', description: 'The track record: every published day\'s signal package is a leaf of an RFC 9162 Merkle tree, appended when it is published; signed tree heads, the log\'s key and consistency proofs without a key, a day\'s inclusion proofs with one (`tradeseal signals verify`).' },
   { name: 'signals engine', description: 'For the compliance engine\'s tiers: signed heartbeats for Layer 2 authorize, and the audit decomposition.' },
   { name: 'operations', description: 'For an orchestrator and monitoring: liveness, readiness and Prometheus metrics (no credentials).' },
   { name: 'openapi', description: 'This document. A readable reference of it is served at `/docs`.' },

@@ -73,3 +73,37 @@ export const pipelineRunsQuery = {
   type: 'object', additionalProperties: false,
   properties: { limit: { type: 'integer', minimum: 1, maximum: 1000, default: 10 } },
 } as const;
+
+/** `GET /v1/log/head`: a head signed at a past size. */
+export const trackHeadQuery = {
+  type: 'object', additionalProperties: false,
+  properties: { tree_size: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The size of a head signed earlier (default: the newest)' } },
+} as const;
+
+/** `GET /v1/log/proof`: a day's leaves and their inclusion proofs. */
+export const trackProofQuery = {
+  type: 'object', additionalProperties: false, required: ['date'],
+  properties: {
+    date: calendarDate,
+    tree_size: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Prove inclusion in the tree of this signed head\'s size (default: the newest)' },
+  },
+} as const;
+
+/** `GET /v1/log/consistency`: the older tree a prefix of the newer. */
+export const trackConsistencyQuery = {
+  type: 'object', additionalProperties: false, required: ['from'],
+  properties: {
+    from: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The size of the older head (a head you saved)' },
+    to: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The size of the newer head (default: the newest)' },
+  },
+} as const;
+
+/** The bases a performance figure may rest on: every published day, or the days resting on regimes logged live. */
+export const RECORD_BASES = ['all', 'live'] as const;
+export type RecordBasis = (typeof RECORD_BASES)[number];
+
+/** `GET /v1/performance`: over every published day, or over the days resting on regimes logged live. */
+export const performanceQuery = {
+  type: 'object', additionalProperties: false,
+  properties: { record: { type: 'string', enum: [...RECORD_BASES], default: 'all', description: '`live`: only the days whose regimes were logged live in the track log (`all`: every published day)' } },
+} as const;

@@ -31,21 +31,27 @@ export interface SigningKey {
   created: boolean;
 }
 
-/** The key kept in the store, generated and kept on the first call. Two statements; see the module comment. */
-export async function storedSigningKey(sql: Sql): Promise<{ secretKey: Uint8Array; created: boolean }> {
+/**
+ * A key kept in `signal_service_secrets` under `name`, generated and kept on the first call. Two statements; see
+ * the module comment. `setting` names the environment setting that replaces it, for the error's hint.
+ */
+export async function storedSecretKey(sql: Sql, name: string, setting: string): Promise<{ secretKey: Uint8Array; created: boolean }> {
   const candidate = generateKeyPair().secretKey;
   const inserted = await sql`
-    insert into signal_service_secrets (name, value) values (${SIGNING_KEY_NAME}, ${Buffer.from(candidate)})
+    insert into signal_service_secrets (name, value) values (${name}, ${Buffer.from(candidate)})
     on conflict (name) do nothing returning name`;
-  const [row] = await sql<Array<{ value: Buffer }>>`select value from signal_service_secrets where name = ${SIGNING_KEY_NAME}`;
-  if (!row) throw new TradesealError('store_error', `the stored heartbeat signing key (${SIGNING_KEY_NAME}) vanished while it was being created`);
+  const [row] = await sql<Array<{ value: Buffer }>>`select value from signal_service_secrets where name = ${name}`;
+  if (!row) throw new TradesealError('store_error', `the stored key ${name} vanished while it was being created`);
   if (row.value.length !== SECRET_KEY_LENGTH) {
-    throw new TradesealError('store_error', `the stored heartbeat signing key is ${row.value.length} bytes, not ${SECRET_KEY_LENGTH}`, {
-      hint: 'set REGIME_SIGNING_KEY, or delete the row so that a new key is generated (the engine then needs the new public key)',
+    throw new TradesealError('store_error', `the stored key ${name} is ${row.value.length} bytes, not ${SECRET_KEY_LENGTH}`, {
+      hint: `set ${setting}, or delete the row so that a new key is generated (its verifiers then need the new public key)`,
     });
   }
   return { secretKey: new Uint8Array(row.value), created: inserted.length === 1 };
 }
+
+/** The heartbeat key kept in the store, generated and kept on the first call. */
+export const storedSigningKey = (sql: Sql): Promise<{ secretKey: Uint8Array; created: boolean }> => storedSecretKey(sql, SIGNING_KEY_NAME, 'REGIME_SIGNING_KEY');
 
 /** The signing key in force: `REGIME_SIGNING_KEY`, or the stored key (created when there is none). */
 export async function loadSigningKey(sql: Sql, config: Pick<Config, 'regimeSigningKey'>): Promise<SigningKey> {

@@ -203,11 +203,12 @@ describe('quant routes', () => {
     expectError(await app.inject({ method: 'POST', url: '/v1/backtest', headers: { 'x-signals-key': pro }, payload: { start: '1990-01-01', end: '1990-12-31' } }), 404, 'not_found');
   });
 
-  it('GET /v1/performance: any key', async () => {
+  it('GET /v1/performance: any key; the published report with what it rests on (every day of this history a backfill)', async () => {
     const res = await get('/v1/performance', await keyOf('free'));
     expect(res.statusCode, res.body).toBe(200);
     const [p] = await store.sql`select performance from performance_reports`;
-    expect(res.json()).toEqual(p!.performance);
+    const days = p!.performance.days;
+    expect(res.json()).toEqual({ ...p!.performance, record: { basis: 'all', days, live_days: 0, backfill_days: days, unlogged_days: 0 } });
   });
 
   it('GET /v1/export/csv: newest first, capped by tier (Free 30, Starter and Pro 730)', async () => {

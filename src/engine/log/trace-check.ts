@@ -36,11 +36,14 @@ export interface TraceLogProof extends LeafProof {
 
 export type CheckName = 'key_id' | 'signature' | 'tree_size' | 'reasoning_hash' | 'inclusion' | 'final_proof' | 'final_proof_inclusion';
 
-export interface LogCheck {
-  check: CheckName;
+/** One named check of an offline verification, and what it found. */
+export interface NamedCheck<Name extends string> {
+  check: Name;
   status: 'pass' | 'fail' | 'skipped';
   detail: string;
 }
+
+export type LogCheck = NamedCheck<CheckName>;
 
 export interface TraceLogCheck {
   valid: boolean;

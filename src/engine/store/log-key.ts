@@ -14,6 +14,7 @@ import type { Sql } from 'postgres';
 import type { Config } from '../../config.js';
 import { createSigner, generateKeyPair, publicKeyFromSecret, SECRET_KEY_LENGTH } from '../../crypto/ed25519.js';
 import { TradesealError } from '../../errors.js';
+import { onceRetrying } from '../../once.js';
 import { keyIdOf } from '../log/tree-head.js';
 
 export interface LogKey {
@@ -39,13 +40,4 @@ export async function loadLogKey(sql: Sql, config: Pick<Config, 'logSigningKey'>
 }
 
 /** `loadLogKey` once per process: the first call reads (or creates) it, later calls reuse it; a failed read is retried. */
-export function logKeyLoader(sql: Sql, config: Pick<Config, 'logSigningKey'>): () => Promise<LogKey> {
-  let pending: Promise<LogKey> | undefined;
-  return () => {
-    pending ??= loadLogKey(sql, config).catch((error: unknown) => {
-      pending = undefined;
-      throw error;
-    });
-    return pending;
-  };
-}
+export const logKeyLoader = (sql: Sql, config: Pick<Config, 'logSigningKey'>): (() => Promise<LogKey>) => onceRetrying(() => loadLogKey(sql, config));

@@ -46,7 +46,8 @@ export async function logState(sql: Sql): Promise<LogState> {
   return row;
 }
 
-interface HeadRow {
+/** A signed head as a log's heads table stores it (the engine's and the signal service's track log alike). */
+export interface HeadRow {
   tree_size: number;
   root_hash: Buffer;
   timestamp_ms: number;
@@ -54,7 +55,7 @@ interface HeadRow {
   key_id: string;
 }
 
-const asHead = (row: HeadRow): SignedTreeHead => ({
+export const asHead = (row: HeadRow): SignedTreeHead => ({
   tree_size: row.tree_size, root_hash: toHex(row.root_hash), timestamp: row.timestamp_ms, signature: row.signature.toString('base64'), key_id: row.key_id,
 });
 

@@ -10,6 +10,7 @@ import { quantRoutes } from './quant.js';
 import { exportRoutes } from './export.js';
 import { engineTierRoutes } from './engine.js';
 import { adminRoutes } from './admin.js';
+import { trackLogRoutes } from './track-log.js';
 
 export function signalsRoutes(app: FastifyInstance, ctx: SignalsContext): void {
   authRoutes(app, ctx);
@@ -21,4 +22,5 @@ export function signalsRoutes(app: FastifyInstance, ctx: SignalsContext): void {
   webhookRoutes(app, ctx);
   engineTierRoutes(app, ctx);
   adminRoutes(app, ctx);
+  trackLogRoutes(app, ctx);
 }

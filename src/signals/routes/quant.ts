@@ -7,8 +7,9 @@ import type { FastifyInstance } from 'fastify';
 import { TradesealError } from '../../errors.js';
 import { requireKey } from '../auth.js';
 import type { SignalsContext } from '../context.js';
-import { backtestBody, forecastQuery } from '../inputs.js';
+import { backtestBody, forecastQuery, performanceQuery, RECORD_BASES, type RecordBasis } from '../inputs.js';
 import { backtest } from '../ops/backtest.js';
+import { performanceOn } from '../ops/track-record.js';
 import { latestForecast, latestReports } from '../store/quant.js';
 import { sliceForecast } from '../../../pipeline/reports/forecast.js';
 import { errorResponses, regimeName, signalsKeySecurity } from './schemas.js';
@@ -31,6 +32,13 @@ const performanceSchema = {
     sharpe: nullableNumber, max_drawdown: nullableNumber, total_return: nullableNumber, alpha: nullableNumber, annual_return: nullableNumber,
     benchmark: { type: 'object', properties: { sharpe: nullableNumber, max_drawdown: nullableNumber, total_return: nullableNumber, annual_return: nullableNumber } },
     by_regime: { type: 'object', properties: { expansion: regimeFigures, recovery: regimeFigures, tightening: regimeFigures, risk_off: regimeFigures } },
+    record: {
+      type: 'object', required: ['basis', 'days', 'live_days', 'backfill_days', 'unlogged_days'],
+      description: 'What the figures rest on: `basis` `all` (every published day) or `live` (the days whose regimes were logged live in the track log), `days` the days with a return they rest on, and the strategy\'s days over the whole history by the record of the regimes they rest on: logged live, backfilled, not logged (published before the log existed).',
+      properties: {
+        basis: { type: 'string', enum: [...RECORD_BASES] }, days: { type: 'integer' }, live_days: { type: 'integer' }, backfill_days: { type: 'integer' }, unlogged_days: { type: 'integer' },
+      },
+    },
   },
 } as const;
 
@@ -97,17 +105,18 @@ export function quantRoutes(app: FastifyInstance, ctx: SignalsContext): void {
     return result;
   });
 
-  app.get('/v1/performance', {
+  app.get<{ Querystring: { record: RecordBasis } }>('/v1/performance', {
     onRequest: requireKey(ctx, 'key'),
     schema: {
       operationId: 'getPerformance', tags, security: signalsKeySecurity,
-      summary: 'The performance of the published regimes over the whole history: the regime strategy against buy-and-hold SPY, overall and by regime',
-      response: { 200: performanceSchema, ...errorResponses(401, 403, 429, 503) },
+      summary: 'The performance of the published regimes over the whole history (or, with `record=live`, over the days resting on regimes logged live): the regime strategy against buy-and-hold SPY, overall and by regime',
+      querystring: performanceQuery,
+      response: { 200: performanceSchema, ...errorResponses(401, 403, 422, 429, 503) },
     },
-  }, async () => {
+  }, async (req) => {
     await ctx.data.assertServable();
     const reports = await latestReports(ctx.sql);
     if (!reports) throw new TradesealError('pipeline_lag', 'no performance report is published yet');
-    return reports.performance;
+    return performanceOn(ctx.sql, reports.performance, req.query.record, ctx.history);
   });
 }

@@ -1,0 +1,192 @@
+/**
+ * The signal service's track record end to end: the published history logged in its publishing transaction,
+ * `/v1/log/…` over real HTTP, and `tradeseal signals log head|key` and `tradeseal signals verify` as a subscriber
+ * runs them against the service (`--url`) and the local store. `verify` trusts only the public key and the head
+ * the subscriber saved: exit 0 when the day is proven and the log only grew, 5 naming the failed checks (a day
+ * changed without a new leaf, a truncated or forked log, another key), 2 for bad input.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PUBLISHED_HISTORY } from '../setup/published-history.js';
+import { runPipeline } from '../../pipeline/run.js';
+import { configWith } from '../../src/config.js';
+import { generateKeyPair, publicKeyFromSecret } from '../../src/crypto/ed25519.js';
+import { signTreeHead, type SignedTreeHead } from '../../src/engine/log/tree-head.js';
+import { startServer, type RunningServer } from '../../src/http/server.js';
+import { issueKey } from '../../src/signals/store/keys.js';
+import { loadTrackLogKey, type TrackLogKey } from '../../src/signals/track/key.js';
+import { packageText, parseLeaf } from '../../src/signals/track/leaf.js';
+import type { Tier } from '../../src/signals/tiers.js';
+import { cliEnv, describeRun, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
+import { publishedRun, testStore, type TestStore } from '../helpers/db.js';
+
+const home = tempHome();
+let store: TestStore;
+let server: RunningServer;
+let local: CliEnv;
+let pro: string;
+let logKey: TrackLogKey;
+let keyHex: string;
+const DAY = '2009-03-31';
+
+async function keyOf(tier: Tier): Promise<string> {
+  const id = randomUUID();
+  await store.sql`insert into signal_accounts (account_id, email, tier) values (${id}, ${`${id}@example.test`}, ${tier})`;
+  return (await issueKey(store.sql, id)).api_key;
+}
+
+const get = async (url: string, key?: string): Promise<{ status: number; json: any }> => {
+  const res = await fetch(`${server.url}${url}`, { headers: key ? { 'x-signals-key': key } : {} });
+  return { status: res.status, json: await res.json() };
+};
+
+const headFile = (name: string, head?: SignedTreeHead): string => {
+  const file = path.join(home, `${name}.json`);
+  if (head) writeFileSync(file, JSON.stringify(head));
+  return file;
+};
+
+const verify = (file: string, extra: string[] = [], date = DAY) =>
+  runCli(['signals', 'verify', '--date', date, '--head', file, '--public-key', keyHex, '--url', server.url, '--key', pro, '--json', ...extra], local);
+
+beforeAll(async () => {
+  // The bundled data published as of 2009-03-31 with seed 7, made once for the run (test/setup/published-history.ts).
+  store = await testStore({ history: 'published' });
+  server = await startServer(configWith({ databaseUrl: store.url, logLevel: 'silent', port: 0 }), { services: ['signals'] });
+  local = cliEnv(home, store.url);
+  pro = await keyOf('pro');
+  logKey = await loadTrackLogKey(store.sql, { signalLogSigningKey: null });
+  keyHex = Buffer.from(logKey.publicKey).toString('hex');
+}, 600_000);
+afterAll(async () => {
+  await server?.close();
+  await store?.close();
+});
+
+describe('the published history in the track log', () => {
+  it('has one leaf per published day, appended by the run that published it, each a backfill: computed in 2026 for days of 2009', async () => {
+    const run = await publishedRun();
+    const [days] = await store.sql<Array<{ n: number }>>`select count(*)::int as n from signal_days`;
+    expect(run.track_log).toEqual({ live: 0, backfill: days!.n, republication: 0, unchanged: 0, tree_size: days!.n });
+    const kinds = await store.sql<Array<{ kind: string; n: number; runs: number }>>`select kind, count(*)::int as n, count(distinct run_id)::int as runs from signal_log_leaves group by kind`;
+    expect(kinds).toEqual([{ kind: 'backfill', n: days!.n, runs: 1 }]);
+    expect((await store.sql`select run_id from signal_log_leaves limit 1`)[0]!.run_id).toBe(run.run_id);
+  });
+
+  it('serves heads, the key and consistency without a key, and a day\'s proof to a key that may read the day, with the package /v1/signals serves', async () => {
+    const head = await get('/v1/log/head');
+    expect(head.status).toBe(200);
+    expect(head.json).toMatchObject({ tree_size: expect.any(Number), key_id: logKey.keyId });
+    const key = await get('/v1/log/key');
+    expect(key.json).toMatchObject({ key_id: logKey.keyId, hex: keyHex });
+    const proof = await get(`/v1/log/proof?date=${DAY}`, pro);
+    expect(proof.status, JSON.stringify(proof.json)).toBe(200);
+    expect(proof.json).toMatchObject({ date: DAY, tree_size: head.json.tree_size, leaves: [{ kind: 'backfill', leaf_index: head.json.tree_size - 1 }] });
+    const served = await get(`/v1/signals/${DAY}`, pro);
+    expect(packageText(parseLeaf(proof.json.leaves[0].data).package)).toBe(packageText(served.json));
+    expect((await get(`/v1/log/proof?date=${DAY}`)).status).toBe(401);
+    const free = await get('/v1/log/proof?date=2008-10-10', await keyOf('free'));
+    expect(free).toMatchObject({ status: 403, json: { code: 'history_limit' } });
+    expect(await get('/v1/log/proof?date=2009-13-01', pro)).toMatchObject({ status: 422, json: { code: 'validation_failed', errors: [{ field: 'date' }] } });
+    expect(await get('/v1/log/proof?date=2009-03-28', pro)).toMatchObject({ status: 404, json: { code: 'not_found' } });
+    expect(await get('/v1/log/head?tree_size=0')).toMatchObject({ status: 422, json: { code: 'validation_failed' } });
+    expect(await get(`/v1/log/consistency?from=${head.json.tree_size + 1}`)).toMatchObject({ status: 422, json: { errors: [{ field: 'from' }] } });
+  });
+
+  it('says what the published performance rests on, and gives the live record\'s figures: none here, every day a backfill', async () => {
+    const all = await get('/v1/performance', pro);
+    expect(all.status, JSON.stringify(all.json)).toBe(200);
+    expect(all.json.record).toEqual({ basis: 'all', days: all.json.days, live_days: 0, backfill_days: all.json.days, unlogged_days: 0 });
+    const live = await get('/v1/performance?record=live', pro);
+    expect(live.json).toMatchObject({ days: 0, first_day: null, record: { basis: 'live', days: 0, live_days: 0, backfill_days: all.json.days } });
+    expect(await get('/v1/performance?record=best', pro)).toMatchObject({ status: 422, json: { errors: [{ field: 'record' }] } });
+    const cli = await runCli(['signals', 'performance', '--record', 'live', '--json'], local);
+    expect(cli.json()).toEqual(live.json);
+    expect((await runCli(['signals', 'performance', '--record', 'live'], local)).stdout).toContain(`rests on 0 days: the days resting on regimes logged live in the track log; of the whole history's, 0 rest on regimes logged live, ${all.json.days} on backfilled ones`);
+  });
+});
+
+describe('tradeseal signals verify', () => {
+  let saved: string;
+  let before: SignedTreeHead;
+
+  beforeAll(async () => {
+    saved = headFile('saved');
+    const out = await runCli(['signals', 'log', 'head', '--url', server.url, '--out', saved, '--json'], local);
+    expect(out.code, describeRun(out)).toBe(0);
+    before = JSON.parse(readFileSync(saved, 'utf8'));
+    // The next month published after the head was saved: the log grows.
+    const run = await runPipeline(store.sql, { ...PUBLISHED_HISTORY, asOf: '2009-04-30' });
+    expect(run.track_log).toMatchObject({ backfill: run.days, republication: 0 });
+  }, 600_000);
+
+  it('proves a day against the saved head and the newest, and that the log only grew; --update-head then keeps the newest', async () => {
+    const keyRun = await runCli(['signals', 'log', 'key', '--json'], local);
+    expect(keyRun.json()).toMatchObject({ key_id: logKey.keyId, hex: keyHex });
+    const ok = await verify(saved);
+    expect(ok.code, describeRun(ok)).toBe(0);
+    const result = ok.json();
+    expect(result).toMatchObject({ valid: true, date: DAY, saved_tree_size: before.tree_size, leaves: [{ kind: 'backfill', original: true, in_saved_head: true }] });
+    expect(result.tree_size).toBeGreaterThan(before.tree_size);
+    expect(result.checks.map((c: { check: string; status: string }) => `${c.check}:${c.status}`)).toEqual(['saved_head:pass', 'head:pass', 'growth:pass', 'leaves:pass', 'kinds:pass', 'logged_at:pass', 'served:pass']);
+    const newDay = await verify(saved, [], '2009-04-30');
+    expect(newDay.json()).toMatchObject({ valid: true, leaves: [{ in_saved_head: false }] });
+    const here = await runCli(['signals', 'verify', '--date', DAY, '--head', saved, '--public-key', keyHex, '--json'], local);
+    expect(here.json()).toEqual(result);
+
+    const copy = headFile('advanced', before);
+    const advanced = await verify(copy, ['--update-head']);
+    expect(advanced.code, describeRun(advanced)).toBe(0);
+    expect(JSON.parse(readFileSync(copy, 'utf8'))).toMatchObject({ tree_size: result.tree_size, root_hash: result.root_hash });
+    // The saved head is evidence: `log head --out` does not replace it.
+    const replace = await runCli(['signals', 'log', 'head', '--url', server.url, '--out', saved], local);
+    expect(replace.code).toBe(2);
+    expect(replace.stderr).toContain('exists');
+    expect(JSON.parse(readFileSync(saved, 'utf8'))).toEqual(before);
+  });
+
+  it('fails a day changed without a new leaf, naming served', async () => {
+    const [row] = await store.sql<Array<{ level_bn: number }>>`select level_bn from signal_days where date = ${DAY}`;
+    await store.sql`update signal_days set level_bn = ${row!.level_bn + 1} where date = ${DAY}`;
+    try {
+      const out = await verify(saved);
+      expect(out.code, describeRun(out)).toBe(5);
+      expect(out.json().checks.filter((c: { status: string }) => c.status === 'fail').map((c: { check: string }) => c.check)).toEqual(['served']);
+    } finally {
+      await store.sql`update signal_days set level_bn = ${row!.level_bn} where date = ${DAY}`;
+    }
+  });
+
+  it('fails a log smaller than a head saved from it, or one whose tree of the saved size has another root, naming growth', async () => {
+    const newest: SignedTreeHead = (await get('/v1/log/head')).json;
+    const sign = (size: number, root: string, timestamp = newest.timestamp): SignedTreeHead => signTreeHead({ tree_size: size, root_hash: root, timestamp }, logKey.sign, logKey.keyId);
+    const truncated = await verify(headFile('truncated', sign(newest.tree_size + 3, 'ab'.repeat(32))));
+    expect(truncated.code, describeRun(truncated)).toBe(5);
+    expect(truncated.json().checks.find((c: { check: string }) => c.check === 'growth')).toMatchObject({ status: 'fail', detail: expect.stringContaining('fewer') });
+    const forked = await verify(headFile('forked', sign(before.tree_size, 'cd'.repeat(32), before.timestamp)));
+    expect(forked.code, describeRun(forked)).toBe(5);
+    expect(forked.json().checks.filter((c: { status: string }) => c.status === 'fail').map((c: { check: string }) => c.check)).toEqual(['growth']);
+    const unsigned = await verify(headFile('unsigned', { ...before, root_hash: 'cd'.repeat(32) }));
+    expect(unsigned.json().checks.filter((c: { status: string }) => c.status === 'fail').map((c: { check: string }) => c.check)).toEqual(['saved_head', 'growth']);
+  });
+
+  it('fails every head under another key, and refuses bad input with exit 2 naming the flag or the file', async () => {
+    const other = Buffer.from(publicKeyFromSecret(generateKeyPair().secretKey)).toString('hex');
+    const wrong = await runCli(['signals', 'verify', '--date', DAY, '--head', saved, '--public-key', other, '--url', server.url, '--key', pro, '--json'], local);
+    expect(wrong.code).toBe(5);
+    expect(wrong.json().checks.filter((c: { status: string }) => c.status === 'fail').map((c: { check: string }) => c.check)).toEqual(['saved_head', 'head']);
+    const badDate = await verify(saved, [], '2009-02-30');
+    expect(badDate.code).toBe(2);
+    expect(badDate.stdout + badDate.stderr).toContain('--date');
+    const notHead = headFile('not-a-head');
+    writeFileSync(notHead, '{"tree_size": -1}');
+    const bad = await verify(notHead);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout + bad.stderr).toContain(notHead);
+    const missing = await verify(path.join(home, 'missing.json'));
+    expect(missing.code).toBe(2);
+    expect(missing.stdout + missing.stderr).toContain('missing.json');
+  });
+});
