@@ -857,7 +857,7 @@ export interface paths {
         };
         /**
          * The last 730 published days: SPY, gold and the regime strategy, each from 100, and their statistics
-         * @description equity500 (buy-and-hold SPY) and strategy trade as GET /v1/performance describes: each regime taken at the first SPY open after its publication (06:30 New York on the next NYSE trading day), marked to market at the closes, net of the cost per unit of exposure change; gold is GLD close to close, a reference line.
+         * @description equity500 (buy-and-hold SPY) and strategy trade as GET /v1/performance describes: each regime taken at the first SPY open after its publication (06:30 New York on the next NYSE trading day), marked to market at the closes, net of the cost per unit of exposure change; gold is GLD close to close, a reference line. With `record=live`, only the days resting on regimes logged live in the track log earn a return (the lines stay flat on the others); `record` says what the window rests on.
          */
         get: operations["getChartData"];
         put?: never;
@@ -5919,7 +5919,10 @@ export interface operations {
     };
     getChartData: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `live`: only the days whose regimes were logged live in the track log (`all`: every published day) */
+                record?: "all" | "live";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5960,7 +5963,25 @@ export interface operations {
                                 risk_off?: number;
                             };
                         };
+                        /** @description What the figures rest on: `basis` `all` (every published day) or `live` (the days whose regimes were logged live in the track log), `days` the days with a return they count, and the days of their span by the record of the regimes each rests on (the one taken at its open and the one held into it): logged live, backfilled, not logged (published before the track log existed). */
+                        record?: {
+                            /** @enum {string} */
+                            basis: "all" | "live";
+                            days: number;
+                            live_days: number;
+                            backfill_days: number;
+                            unlogged_days: number;
+                        };
                     };
+                };
+            };
+            /** @description Invalid input: `validation_failed` with `errors` listing every invalid field, or `invalid_json`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Temporarily unavailable: `code` says what; retry later. */
@@ -6144,7 +6165,7 @@ export interface operations {
                                     hit_rate?: number | null;
                                 };
                             };
-                            /** @description What the figures rest on: `basis` `all` (every published day) or `live` (the days whose regimes were logged live in the track log), `days` the days with a return they rest on, and the strategy's days over the whole history by the record of the regimes they rest on: logged live, backfilled, not logged (published before the log existed). */
+                            /** @description What the figures rest on: `basis` `all` (every published day) or `live` (the days whose regimes were logged live in the track log), `days` the days with a return they count, and the days of their span by the record of the regimes each rests on (the one taken at its open and the one held into it): logged live, backfilled, not logged (published before the track log existed). */
                             record?: {
                                 /** @enum {string} */
                                 basis: "all" | "live";
@@ -6294,7 +6315,7 @@ export interface operations {
                                 hit_rate?: number | null;
                             };
                         };
-                        /** @description What the figures rest on: `basis` `all` (every published day) or `live` (the days whose regimes were logged live in the track log), `days` the days with a return they rest on, and the strategy's days over the whole history by the record of the regimes they rest on: logged live, backfilled, not logged (published before the log existed). */
+                        /** @description What the figures rest on: `basis` `all` (every published day) or `live` (the days whose regimes were logged live in the track log), `days` the days with a return they count, and the days of their span by the record of the regimes each rests on (the one taken at its open and the one held into it): logged live, backfilled, not logged (published before the track log existed). */
                         record?: {
                             /** @enum {string} */
                             basis: "all" | "live";
@@ -6668,7 +6689,7 @@ export interface operations {
                             /** Format: uuid */
                             delivery_id: string;
                             /** @enum {string} */
-                            event: "regime_change" | "test";
+                            event: "regime_change" | "log_head" | "test";
                             /** @enum {string} */
                             state: "pending" | "delivered" | "failed";
                             /** @description The receiver answered 2xx */

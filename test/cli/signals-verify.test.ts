@@ -95,13 +95,20 @@ describe('the published history in the track log', () => {
     expect(await get(`/v1/log/consistency?from=${head.json.tree_size + 1}`)).toMatchObject({ status: 422, json: { errors: [{ field: 'from' }] } });
   });
 
-  it('says what the published performance rests on, and gives the live record\'s figures: none here, every day a backfill', async () => {
+  it('says what the published performance and chart rest on, and gives the live record\'s figures: none here, every day a backfill', async () => {
     const all = await get('/v1/performance', pro);
     expect(all.status, JSON.stringify(all.json)).toBe(200);
     expect(all.json.record).toEqual({ basis: 'all', days: all.json.days, live_days: 0, backfill_days: all.json.days, unlogged_days: 0 });
     const live = await get('/v1/performance?record=live', pro);
     expect(live.json).toMatchObject({ days: 0, first_day: null, record: { basis: 'live', days: 0, live_days: 0, backfill_days: all.json.days } });
     expect(await get('/v1/performance?record=best', pro)).toMatchObject({ status: 422, json: { errors: [{ field: 'record' }] } });
+    const chart = await get('/v1/public/chart-data');
+    expect(chart.json.record).toEqual({ basis: 'all', days: chart.json.days - 1, live_days: 0, backfill_days: chart.json.days - 1, unlogged_days: 0 });
+    const liveChart = await get('/v1/public/chart-data?record=live');
+    expect(liveChart.json.record).toMatchObject({ basis: 'live', days: 0, live_days: 0 });
+    expect(liveChart.json.series.map((r: { date: string }) => r.date)).toEqual(chart.json.series.map((r: { date: string }) => r.date));
+    expect(new Set(liveChart.json.series.map((r: { strategy: number; equity500: number }) => `${r.strategy}/${r.equity500}`))).toEqual(new Set(['100/100']));
+    expect(await get('/v1/public/chart-data?record=some')).toMatchObject({ status: 422, json: { errors: [{ field: 'record' }] } });
     const cli = await runCli(['signals', 'performance', '--record', 'live', '--json'], local);
     expect(cli.json()).toEqual(live.json);
     expect((await runCli(['signals', 'performance', '--record', 'live'], local)).stdout).toContain(`rests on 0 days: the days resting on regimes logged live in the track log; of the whole history's, 0 rest on regimes logged live, ${all.json.days} on backfilled ones`);

@@ -4,6 +4,7 @@
  * figures are those of exactly those days' returns.
  */
 import { describe, expect, it } from 'vitest';
+import { chartData } from '../../pipeline/reports/chart.js';
 import { liveStrategyDays, regimeSources } from '../../pipeline/reports/live-days.js';
 import { performanceReport } from '../../pipeline/reports/performance.js';
 import { strategyDays, type MarketDay, type RegimeDay } from '../../pipeline/reports/strategy.js';
@@ -28,6 +29,11 @@ describe('the live record of the strategy', () => {
     // 11-03 rests on 11-02 (backfill); 11-04 on 11-03 and 11-02; 11-09 on 11-06 (not logged), 11-10 on 11-09 and 11-06.
     expect(live.map((s) => s.date)).toEqual(['2026-11-05', '2026-11-06', '2026-11-11', '2026-11-12', '2026-11-13']);
     expect(counts).toEqual({ live: 5, backfill: 2, unlogged: 2 });
+    // The chart of the live record: a day resting on anything else earns nothing, its lines flat.
+    const chart = chartData(days, live);
+    const flat = chart.series.filter((row, i) => i > 0 && row.strategy === chart.series[i - 1]!.strategy && row.equity500 === chart.series[i - 1]!.equity500).map((r) => r.date);
+    expect(flat).toEqual(['2026-11-03', '2026-11-04', '2026-11-09', '2026-11-10']);
+    expect(chart.series.at(-1)!.strategy).toBeCloseTo(100 * live.reduce((w, s) => w * (1 + s.strategy), 1), 10);
     const report = performanceReport(live, 5);
     expect(report.days).toBe(5);
     expect(report.total_return).toBeCloseTo(live.reduce((w, s) => w * (1 + s.strategy), 1) - 1, 14);

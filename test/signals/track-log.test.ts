@@ -4,6 +4,7 @@
  * proof served checked by an RFC 9162 verifier written in the tests from the RFC (test/helpers/rfc9162.ts, itself
  * checked here against transparency-dev/merkle's probes), not by the project's own code.
  */
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -162,9 +163,30 @@ describe('appending published days', () => {
     expect(out.appended).toEqual([{ leaf_index: 5, date: '2026-11-27', kind: 'backfill' }]);
   });
 
+  it('queues each new head for every Pro webhook in the appending transaction, and nothing when nothing is logged', async () => {
+    const accounts = { pro: randomUUID(), free: randomUUID() };
+    for (const [tier, id] of Object.entries(accounts)) {
+      await store.sql`insert into signal_accounts (account_id, email, tier) values (${id}, ${`${id}@example.test`}, ${tier})`;
+      await store.sql`insert into signal_webhooks (account_id, url, secret) values (${id}, 'https://hooks.example.test/x', 'whsec_test')`;
+    }
+    const out = await append([day('2026-12-01', ago(1)), day('2026-12-02', ago(50))], t0 + 5000);
+    const queued = await store.sql<Array<{ account_id: string; event: string; payload: any }>>`select account_id, event, payload from webhook_deliveries where event = 'log_head'`;
+    expect(queued.map((q) => q.account_id)).toEqual([accounts.pro]);
+    expect(queued[0]!.payload).toEqual({
+      id: expect.any(String), type: 'log_head', created_at: new Date(t0 + 5000).toISOString(), log_head: out.head,
+      appended: { live: 1, backfill: 1, republication: 0, first_date: '2026-12-01', last_date: '2026-12-02' },
+    });
+    expect((await append([day('2026-12-01', ago(1))], t0 + 6000)).head).toBeNull();
+    await expect(store.sql.begin(async (tx) => {
+      await appendPublishedDays(tx, [day('2026-12-03', ago(1))], key, t0 + 7000, null);
+      throw new Error('rolled back');
+    })).rejects.toThrow(/rolled back/);
+    expect((await store.sql`select count(*)::int as n from webhook_deliveries where event = 'log_head'`)[0]!.n).toBe(1);
+  });
+
   it('never signs a head older than the last, whatever the clock says', async () => {
     const out = await append([day('2026-11-30', null)], t0 - 86_400_000);
-    expect(out.head!.timestamp).toBe(t0 + 4000);
-    expect(parseLeaf((await dayProof(store.sql, '2026-11-30')).leaves[0]!.data).logged_at).toBe(new Date(t0 + 4000).toISOString());
+    expect(out.head!.timestamp).toBe(t0 + 5000);
+    expect(parseLeaf((await dayProof(store.sql, '2026-11-30')).leaves[0]!.data).logged_at).toBe(new Date(t0 + 5000).toISOString());
   });
 });

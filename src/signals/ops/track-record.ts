@@ -1,45 +1,72 @@
 /**
- * The published performance limited to the live record (`GET /v1/performance?record=live`, `tradeseal signals
- * performance --record live`): the regime strategy over the whole published history, split by the track-log
- * record its regimes rest on (pipeline/reports/live-days.ts), and the performance figures of the days resting on
- * live-logged regimes alone. Every answer says how many days it rests on, and how many were live, backfilled or
- * not logged, so a figure is never read without its basis.
+ * The published performance and chart data limited to the live record (`GET /v1/performance?record=live`,
+ * `GET /v1/public/chart-data?record=live`, `tradeseal signals performance --record live`): the regime strategy
+ * over the whole published history, split by the track-log record its regimes rest on
+ * (pipeline/reports/live-days.ts), and the figures of the days resting on live-logged regimes alone (in the
+ * chart, a day resting on anything else earns no return: its lines stay flat). Every answer says how many days it
+ * rests on, and how many were live, backfilled or not logged, so a figure is never read without its basis.
  */
 import type { Sql } from 'postgres';
+import { chartData, type ChartData } from '../../../pipeline/reports/chart.js';
 import { liveStrategyDays, type LiveSelection } from '../../../pipeline/reports/live-days.js';
 import { performanceReport, type PerformanceReport } from '../../../pipeline/reports/performance.js';
-import { strategyDays, type MarketDay } from '../../../pipeline/reports/strategy.js';
+import { strategyDays, type MarketDay, type RegimeDay, type StrategyDay } from '../../../pipeline/reports/strategy.js';
 import type { PublishedHistoryCache } from '../history-cache.js';
+import type { RecordBasis } from '../inputs.js';
 import { backtestRows } from '../store/quant.js';
 import { firstLeafKinds } from '../store/track-log.js';
-import type { RecordBasis } from '../inputs.js';
 
-/** What a performance figure rests on: its basis, and the strategy's days by the record their regimes rest on. */
+/** What a figure rests on: its basis, the days with a return it counts, and the days of its span by the record of their regimes. */
 export interface RecordCounts {
   basis: RecordBasis;
-  /** Days the figures rest on. */
   days: number;
   live_days: number;
   backfill_days: number;
   unlogged_days: number;
 }
 
-export type PerformanceWithRecord = PerformanceReport & { record: RecordCounts };
+interface Record_ {
+  /** The published days, oldest first. */
+  days: RegimeDay[];
+  /** The strategy over them. */
+  strategy: StrategyDay[];
+  /** Each logged day's first leaf's kind. */
+  kinds: Map<string, string>;
+}
 
-/** The strategy over the published history (at `costBps`), split by record. */
-export async function recordSelection(sql: Sql, costBps: number, cache?: PublishedHistoryCache): Promise<LiveSelection> {
+async function publishedRecord(sql: Sql, costBps: number, cache?: PublishedHistoryCache): Promise<Record_> {
   const rows = cache ? await cache.all(sql) : (await backtestRows(sql, {})).rows;
   const strategy = strategyDays(rows, new Map<string, MarketDay>(rows.map((r) => [r.date, r])), costBps);
-  return liveStrategyDays(rows, strategy, await firstLeafKinds(sql));
+  return { days: rows, strategy, kinds: await firstLeafKinds(sql) };
 }
+
+const countsOf = (basis: RecordBasis, days: number, s: LiveSelection): RecordCounts =>
+  ({ basis, days, live_days: s.counts.live, backfill_days: s.counts.backfill, unlogged_days: s.counts.unlogged });
+
+export type PerformanceWithRecord = PerformanceReport & { record: RecordCounts };
 
 /**
  * `published` (the report the run published) with what it rests on, or, for the live basis, the same figures
  * over the live days alone, at the published report's cost.
  */
 export async function performanceOn(sql: Sql, published: PerformanceReport, basis: RecordBasis, cache?: PublishedHistoryCache): Promise<PerformanceWithRecord> {
-  const selection = await recordSelection(sql, published.cost_bps, cache);
-  const { live, backfill, unlogged } = selection.counts;
+  const r = await publishedRecord(sql, published.cost_bps, cache);
+  const selection = liveStrategyDays(r.days, r.strategy, r.kinds);
   const report = basis === 'live' ? performanceReport(selection.live, published.cost_bps) : published;
-  return { ...report, record: { basis, days: report.days, live_days: live, backfill_days: backfill, unlogged_days: unlogged } };
+  return { ...report, record: countsOf(basis, report.days, selection) };
+}
+
+export type ChartWithRecord = ChartData & { generated_at: string; record: RecordCounts };
+
+/**
+ * The published chart data with what its window rests on, or, for the live basis, the chart of the same window
+ * with only the live days' returns, at the published report's cost (`costBps`).
+ */
+export async function chartOn(sql: Sql, published: ChartData & { generated_at: string }, costBps: number, basis: RecordBasis, cache?: PublishedHistoryCache): Promise<ChartWithRecord> {
+  const r = await publishedRecord(sql, costBps, cache);
+  // The window's returns: every day of the series but its first, the base.
+  const window = new Set(published.series.slice(1).map((row) => row.date));
+  const selection = liveStrategyDays(r.days, r.strategy.filter((d) => window.has(d.date)), r.kinds);
+  if (basis === 'all') return { ...published, record: countsOf(basis, selection.counts.live + selection.counts.backfill + selection.counts.unlogged, selection) };
+  return { ...chartData(r.days, selection.live, published.days), generated_at: published.generated_at, record: countsOf(basis, selection.live.length, selection) };
 }

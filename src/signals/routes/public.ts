@@ -6,13 +6,14 @@ import type { FastifyInstance } from 'fastify';
 import { notFound, TradesealError } from '../../errors.js';
 import type { SignalsContext } from '../context.js';
 import { currentRegime } from '../../engine/store/regime.js';
-import { liquidityQuery, regimeHistoryQuery } from '../inputs.js';
+import { liquidityQuery, performanceQuery, regimeHistoryQuery, type RecordBasis } from '../inputs.js';
+import { chartOn } from '../ops/track-record.js';
 import { checkDateRange } from '../ops/date-range.js';
 import { compactRows, latestScorecard, liquidityRows } from '../store/published.js';
 import { latestReports } from '../store/quant.js';
 import { exposurePercent, REGIME_EMOJI, REGIME_INTERPRETATION, REGIME_LABEL, volatilityState } from '../views.js';
 import { availableAt, liquidityRow, regimeHistoryRow } from './data-schemas.js';
-import { errorResponses, probabilities, regimeName } from './schemas.js';
+import { errorResponses, probabilities, recordSchema, regimeName } from './schemas.js';
 
 const noKey: never[] = [];
 const number = { type: 'number' } as const;
@@ -126,10 +127,11 @@ export function publicRoutes(app: FastifyInstance, ctx: SignalsContext): void {
     return card;
   });
 
-  app.get('/v1/public/chart-data', {
+  app.get<{ Querystring: { record: RecordBasis } }>('/v1/public/chart-data', {
     schema: {
       operationId: 'getChartData', tags, security: noKey, summary: 'The last 730 published days: SPY, gold and the regime strategy, each from 100, and their statistics',
-      description: 'equity500 (buy-and-hold SPY) and strategy trade as GET /v1/performance describes: each regime taken at the first SPY open after its publication (06:30 New York on the next NYSE trading day), marked to market at the closes, net of the cost per unit of exposure change; gold is GLD close to close, a reference line.',
+      description: 'equity500 (buy-and-hold SPY) and strategy trade as GET /v1/performance describes: each regime taken at the first SPY open after its publication (06:30 New York on the next NYSE trading day), marked to market at the closes, net of the cost per unit of exposure change; gold is GLD close to close, a reference line. With `record=live`, only the days resting on regimes logged live in the track log earn a return (the lines stay flat on the others); `record` says what the window rests on.',
+      querystring: performanceQuery,
       response: {
         200: {
           type: 'object', required: ['days', 'generated_at', 'series', 'stats'],
@@ -149,15 +151,16 @@ export function publicRoutes(app: FastifyInstance, ctx: SignalsContext): void {
                 bh_annual_return: nullableNumber, total_days: { type: 'integer' }, regime_distribution: regimeDistribution,
               },
             },
+            record: recordSchema,
           },
         },
-        ...errorResponses(503),
+        ...errorResponses(422, 503),
       },
     },
-  }, async () => {
+  }, async (req) => {
     await ctx.data.assertServable();
     const reports = await latestReports(ctx.sql);
     if (!reports) throw new TradesealError('pipeline_lag', 'no chart data is published yet');
-    return reports.chart_data;
+    return chartOn(ctx.sql, reports.chart_data, reports.performance.cost_bps, req.query.record, ctx.history);
   });
 }

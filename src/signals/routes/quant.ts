@@ -7,12 +7,12 @@ import type { FastifyInstance } from 'fastify';
 import { TradesealError } from '../../errors.js';
 import { requireKey } from '../auth.js';
 import type { SignalsContext } from '../context.js';
-import { backtestBody, forecastQuery, performanceQuery, RECORD_BASES, type RecordBasis } from '../inputs.js';
+import { backtestBody, forecastQuery, performanceQuery, type RecordBasis } from '../inputs.js';
 import { backtest } from '../ops/backtest.js';
 import { performanceOn } from '../ops/track-record.js';
 import { latestForecast, latestReports } from '../store/quant.js';
 import { sliceForecast } from '../../../pipeline/reports/forecast.js';
-import { errorResponses, regimeName, signalsKeySecurity } from './schemas.js';
+import { errorResponses, recordSchema, regimeName, signalsKeySecurity } from './schemas.js';
 
 const number = { type: 'number' } as const;
 const nullableNumber = { type: ['number', 'null'] } as const;
@@ -32,13 +32,7 @@ const performanceSchema = {
     sharpe: nullableNumber, max_drawdown: nullableNumber, total_return: nullableNumber, alpha: nullableNumber, annual_return: nullableNumber,
     benchmark: { type: 'object', properties: { sharpe: nullableNumber, max_drawdown: nullableNumber, total_return: nullableNumber, annual_return: nullableNumber } },
     by_regime: { type: 'object', properties: { expansion: regimeFigures, recovery: regimeFigures, tightening: regimeFigures, risk_off: regimeFigures } },
-    record: {
-      type: 'object', required: ['basis', 'days', 'live_days', 'backfill_days', 'unlogged_days'],
-      description: 'What the figures rest on: `basis` `all` (every published day) or `live` (the days whose regimes were logged live in the track log), `days` the days with a return they rest on, and the strategy\'s days over the whole history by the record of the regimes they rest on: logged live, backfilled, not logged (published before the log existed).',
-      properties: {
-        basis: { type: 'string', enum: [...RECORD_BASES] }, days: { type: 'integer' }, live_days: { type: 'integer' }, backfill_days: { type: 'integer' }, unlogged_days: { type: 'integer' },
-      },
-    },
+    record: recordSchema,
   },
 } as const;
 

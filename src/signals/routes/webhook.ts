@@ -47,7 +47,7 @@ const lastDeliveryBody = {
   required: ['delivery_id', 'event', 'state', 'delivered', 'created_at', 'attempted_at', 'attempts', 'status', 'error', 'next_attempt_at'],
   properties: {
     delivery_id: { type: 'string', format: 'uuid' },
-    event: { type: 'string', enum: ['regime_change', 'test'] },
+    event: { type: 'string', enum: ['regime_change', 'log_head', 'test'] },
     state: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
     delivered: { type: 'boolean', description: 'The receiver answered 2xx' },
     created_at: { type: 'string', format: 'date-time' },

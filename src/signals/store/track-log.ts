@@ -14,6 +14,8 @@ import { signTreeHead, type SignedTreeHead } from '../../engine/log/tree-head.js
 import { asHead, type HeadRow } from '../../engine/store/log-read.js';
 import { TradesealError } from '../../errors.js';
 import type { TrackLogKey } from '../track/key.js';
+import { logHeadEvent } from '../webhooks/log-head.js';
+import { enqueueEvent } from '../webhooks/regime-change.js';
 import { kindOfLeaf, leafText, packageText, type TrackLeaf, type TrackLeafKind } from '../track/leaf.js';
 
 type Db = Sql | TransactionSql;
@@ -100,7 +102,10 @@ export async function appendPublishedDays(tx: Db, days: readonly PublishedDay[],
     insert into signal_log_heads (tree_size, root_hash, timestamp_ms, signature, key_id)
     values (${head.tree_size}, ${Buffer.from(grown.root)}, ${timestamp}, ${Buffer.from(head.signature, 'base64')}, ${head.key_id})`;
   await tx`update signal_log_state set tree_size = ${grown.size}, last_timestamp_ms = ${timestamp}`;
-  return { appended: leaves.map((l, i) => ({ leaf_index: state.tree_size + i, date: l.leaf.date, kind: l.leaf.kind })), unchanged, head };
+  const appended = leaves.map((l, i) => ({ leaf_index: state.tree_size + i, date: l.leaf.date, kind: l.leaf.kind }));
+  // Every Pro webhook receives the new head, in this transaction: a subscriber keeps each head without asking.
+  await enqueueEvent(tx, logHeadEvent(head, appended));
+  return { appended, unchanged, head };
 }
 
 /** The newest signed head, or null while nothing is logged. */

@@ -67,7 +67,11 @@ export function regimeChangeEvent(previous: Pick<RegimeBroadcast, 'regime'> | nu
  */
 export async function enqueueRegimeChange(tx: Sql | TransactionSql, previous: RegimeBroadcast | null, next: RegimeBroadcast): Promise<number> {
   const event = regimeChangeEvent(previous, next);
-  if (!event) return 0;
+  return event ? enqueueEvent(tx, event) : 0;
+}
+
+/** Queues `event` for every webhook of a Pro-or-above account, in the caller's transaction; how many deliveries were queued. */
+export async function enqueueEvent(tx: Sql | TransactionSql, event: { type: string }): Promise<number> {
   const rows = await tx`
     insert into webhook_deliveries (delivery_id, account_id, event, payload)
     select gen_random_uuid(), w.account_id, ${event.type}, ${tx.json(event as never)}

@@ -10,7 +10,7 @@ import { isTradesealError } from '../../errors.js';
 import { signatureHeader } from './signing.js';
 import { checkTarget, pinnedLookup, type Resolve, type ResolvedAddress } from './target-guard.js';
 
-export type WebhookEvent = 'regime_change' | 'test';
+export type WebhookEvent = 'regime_change' | 'log_head' | 'test';
 
 export interface WebhookMessage {
   deliveryId: string;
