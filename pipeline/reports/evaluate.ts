@@ -92,8 +92,9 @@ export function verdictOf(windows: Record<WindowName, WindowEvaluation>): Verdic
  * points per unit of exposure change: `window` is the full window (default 2007-01-01 to 2025-12-31); in-sample
  * and out-of-sample are their parts of it. With `statistics`, also how sure the comparisons are.
  */
-export function evaluate(days: readonly RegimeDay[], market: readonly MarketDay[], window: Partial<DateWindow>, costBps: number, statistics: StatisticsInputs | null = null): Evaluation {
-  const all = evaluationDays(days, market, costBps);
+export function evaluate(days: readonly RegimeDay[], market: readonly MarketDay[], window: Partial<DateWindow>, costBps: number, statistics: StatisticsInputs | null = null, only: ReadonlySet<string> | null = null): Evaluation {
+  // `only`: the trading days that may be evaluated (the live record's, ./live-days.ts); every strategy is judged on the same days.
+  const all = evaluationDays(days, market, costBps).filter((d) => only === null || only.has(d.date));
   const full = fullWindow(window);
   const windows = Object.fromEntries(WINDOW_NAMES.map((name) => [
     name, windowEvaluation(name, all, name === 'full' ? full : intersect(EVALUATION_WINDOWS[name], full)),

@@ -12,8 +12,8 @@ export function renderRegimeDistribution(d: Record<Regime, number>): string {
   return `regime distribution: ${REGIME_ORDER.map((r) => `${r} ${d[r].toFixed(1)}%`).join(', ')}`;
 }
 
-/** What a performance report rests on (`record`), when it says so. */
-function recordLine(p: PerformanceReport & { record?: RecordCounts }): string[] {
+/** What a figure rests on (`record`), when it says so: a line, or none. */
+export function recordLine(p: { record?: RecordCounts }): string[] {
   const r = p.record;
   if (!r) return [];
   const what = r.basis === 'live' ? 'the days resting on regimes logged live in the track log' : 'every published day';

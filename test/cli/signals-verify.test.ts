@@ -11,6 +11,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLISHED_HISTORY } from '../setup/published-history.js';
 import { runPipeline } from '../../pipeline/run.js';
+import { publishedHistory, publishedMarket } from '../../pipeline/publish/published.js';
+import { evaluate } from '../../pipeline/reports/evaluate.js';
 import { configWith } from '../../src/config.js';
 import { generateKeyPair, publicKeyFromSecret } from '../../src/crypto/ed25519.js';
 import { signTreeHead, type SignedTreeHead } from '../../src/engine/log/tree-head.js';
@@ -109,6 +111,18 @@ describe('the published history in the track log', () => {
     expect(liveChart.json.series.map((r: { date: string }) => r.date)).toEqual(chart.json.series.map((r: { date: string }) => r.date));
     expect(new Set(liveChart.json.series.map((r: { strategy: number; equity500: number }) => `${r.strategy}/${r.equity500}`))).toEqual(new Set(['100/100']));
     expect(await get('/v1/public/chart-data?record=some')).toMatchObject({ status: 422, json: { errors: [{ field: 'record' }] } });
+    const evaluated = await runCli(['quant', 'evaluate', '--json'], local);
+    expect(evaluated.code, describeRun(evaluated)).toBe(0);
+    expect(evaluated.json().record).toMatchObject({ basis: 'all', days: evaluated.json().windows.full.days, live_days: 0 });
+    const liveEvaluation = await runCli(['quant', 'evaluate', '--record', 'live'], local);
+    expect(liveEvaluation.code).toBe(3);
+    expect(liveEvaluation.stderr).toContain('no evaluable day rests on regimes logged live');
+    // The live record's days are the only ones judged, every strategy on the same days.
+    const [history, market] = await Promise.all([publishedHistory(store.sql, null), publishedMarket(store.sql, null)]);
+    const march = new Set(market.map((m) => m.date).filter((d) => d.startsWith('2009-03')));
+    const onlyMarch = evaluate(history, market, {}, 5, null, march);
+    expect(onlyMarch.windows.full.days).toBe(march.size);
+    expect(onlyMarch.years.map((y) => y.name)).toEqual(['2009']);
     const cli = await runCli(['signals', 'performance', '--record', 'live', '--json'], local);
     expect(cli.json()).toEqual(live.json);
     expect((await runCli(['signals', 'performance', '--record', 'live'], local)).stdout).toContain(`rests on 0 days: the days resting on regimes logged live in the track log; of the whole history's, 0 rest on regimes logged live, ${all.json.days} on backfilled ones`);

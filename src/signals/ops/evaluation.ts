@@ -13,6 +13,11 @@ import { MOVING_AVERAGE_DAYS } from '../../../pipeline/reports/moving-average.js
 import { loadResearchTrials } from '../../../pipeline/reports/research-trials.js';
 import { publishedHistory, publishedMarket } from '../../../pipeline/publish/published.js';
 import { checkDateRange } from './date-range.js';
+import { liveStrategyDays } from '../../../pipeline/reports/live-days.js';
+import { strategyDays } from '../../../pipeline/reports/strategy.js';
+import type { RecordBasis } from '../inputs.js';
+import { firstLeafKinds } from '../store/track-log.js';
+import type { RecordCounts } from './track-record.js';
 
 /** The full window of a request (its bounds, the default's where it gives none), checked before anything is read. */
 export function evaluationWindow(range: { start?: string; end?: string }): DateWindow {
@@ -21,12 +26,25 @@ export function evaluationWindow(range: { start?: string; end?: string }): DateW
   return window;
 }
 
-export async function evaluatePublished(sql: Sql, window: DateWindow, costBps: number): Promise<Evaluation> {
+/**
+ * The evaluation of the published regimes over `window`; with `record` `live`, on the days resting on regimes
+ * logged live in the track log alone (src/signals/ops/track-record.ts), with how many days each basis holds.
+ */
+export async function evaluatePublished(sql: Sql, window: DateWindow, costBps: number, record: RecordBasis = 'all'): Promise<Evaluation & { record: RecordCounts }> {
   const [history, market] = await Promise.all([publishedHistory(sql, null), publishedMarket(sql, null)]);
   if (history.length === 0) throw notFound('no regime is published yet: there is nothing to evaluate', 'run the pipeline: `tradeseal pipeline run`');
+  const selection = liveStrategyDays(history, strategyDays(history, new Map(market.map((m) => [m.date, m])), costBps), await firstLeafKinds(sql));
+  const only = record === 'live' ? new Set(selection.live.map((d) => d.date)) : null;
   // With how sure the comparisons are: the bootstrap intervals, and the deflated Sharpe ratio against the research's variants.
-  const evaluation = evaluate(history, market, window, costBps, { trials: loadResearchTrials() });
+  const evaluation = evaluate(history, market, window, costBps, { trials: loadResearchTrials() }, only);
   const { evaluable } = evaluation;
+  const counts: RecordCounts = { basis: record, days: evaluation.windows.full.days, live_days: selection.counts.live, backfill_days: selection.counts.backfill, unlogged_days: selection.counts.unlogged };
+  if (record === 'live' && evaluable.days === 0) {
+    throw notFound(
+      `no evaluable day rests on regimes logged live: of the strategy's ${selection.live.length + selection.counts.backfill + selection.counts.unlogged} days, ${selection.counts.live} rest on live regimes, ${selection.counts.backfill} on backfilled ones and ${selection.counts.unlogged} on regimes published before the track log`,
+      'the live record grows with each nightly publication; without --record live the whole published history is evaluated (a backtest)',
+    );
+  }
   if (evaluable.days === 0) {
     throw notFound(
       `no published day can be evaluated: the history has ${history.length} days (${history[0]!.date} to ${history.at(-1)!.date}), and a day needs ${MOVING_AVERAGE_DAYS} published closes before it`,
@@ -39,5 +57,5 @@ export async function evaluatePublished(sql: Sql, window: DateWindow, costBps: n
       'choose --from and --to within them',
     );
   }
-  return evaluation;
+  return { ...evaluation, record: counts };
 }
