@@ -180,6 +180,18 @@ describe('tradeseal signals verify', () => {
     }
   });
 
+  it('fails a day removed after it was logged, naming served', async () => {
+    const [row] = await store.sql`select * from signal_days where date = ${DAY}`;
+    await store.sql`delete from signal_days where date = ${DAY}`;
+    try {
+      const out = await verify(saved);
+      expect(out.code, describeRun(out)).toBe(5);
+      expect(out.json().checks.find((c: { check: string }) => c.check === 'served')).toMatchObject({ status: 'fail', detail: expect.stringContaining('removed') });
+    } finally {
+      await store.sql`insert into signal_days ${store.sql(row as Record<string, unknown>)}`;
+    }
+  });
+
   it('fails a log smaller than a head saved from it, or one whose tree of the saved size has another root, naming growth', async () => {
     const newest: SignedTreeHead = (await get('/v1/log/head')).json;
     const sign = (size: number, root: string, timestamp = newest.timestamp): SignedTreeHead => signTreeHead({ tree_size: size, root_hash: root, timestamp }, logKey.sign, logKey.keyId);

@@ -16,8 +16,8 @@
  *   `republication` of the one before;
  * - `logged_at`: no leaf was logged after the newest head was signed, and a leaf within the saved head was logged
  *   no later than that head: the saved head is the subscriber's own evidence of when the leaf existed;
- * - `served`: the package the service serves now is the day's newest leaf's: a day rewritten without a new leaf
- *   fails here. Skipped when the package was not fetched.
+ * - `served`: the package the service serves now is the day's newest leaf's: a day rewritten without a new leaf,
+ *   or removed after it was logged, fails here.
  */
 import { equalBytes, hashFromHex, leafHash, toHex } from '../../engine/log/hashing.js';
 import type { NamedCheck } from '../../engine/log/trace-check.js';
@@ -59,7 +59,7 @@ export interface DayCheckInput {
   /** The consistency proof from the saved head's size to the newest's, or why the service gave none. */
   consistency: TrackConsistency | string;
   proof: DayProof;
-  /** The package served now for the date; null when it was not fetched. */
+  /** The package served now for the date; null when the service serves none (404). */
   served: Record<string, unknown> | null;
   publicKey: Uint8Array;
 }
@@ -156,8 +156,8 @@ export function checkDayInTrackLog(input: DayCheckInput): DayLogCheck {
   });
   checks.push(late.length === 0 ? pass('logged_at', 'every leaf was logged before the heads that hold it were signed') : failed('logged_at', late.join('; ')));
   const newest = leaves.at(-1)?.leaf;
-  if (input.served === null) checks.push({ check: 'served', status: 'skipped', detail: 'the package served now was not fetched' });
-  else if (!newest) checks.push(failed('served', 'no leaf to compare the package served with'));
+  if (!newest) checks.push(failed('served', 'no leaf to compare the package served with'));
+  else if (input.served === null) checks.push(failed('served', `the service serves no package for ${date}, which the log holds: the day was removed after it was logged`));
   else {
     checks.push(packageText(input.served) === packageText(newest.package)
       ? pass('served', `the package served for ${date} is the one logged in leaf ${leaves.at(-1)!.index}`)
