@@ -64,6 +64,7 @@ import SignalsKeysList from '../../commands/signals/keys/list.js';
 import SignalsKeysRevoke from '../../commands/signals/keys/revoke.js';
 import SignalsKeysSetTier from '../../commands/signals/keys/set-tier.js';
 import SignalsLatest from '../../commands/signals/latest.js';
+import SignalsLogBackfill from '../../commands/signals/log/backfill.js';
 import SignalsLogHead from '../../commands/signals/log/head.js';
 import SignalsLogKey from '../../commands/signals/log/key.js';
 import SignalsOutbox from '../../commands/signals/outbox.js';
@@ -131,6 +132,7 @@ export const CLI_COMMANDS: ReadonlyArray<readonly [string, Command.Class]> = [
   ['signals keys revoke', SignalsKeysRevoke],
   ['signals keys set-tier', SignalsKeysSetTier],
   ['signals latest', SignalsLatest],
+  ['signals log backfill', SignalsLogBackfill],
   ['signals log head', SignalsLogHead],
   ['signals log key', SignalsLogKey],
   ['signals outbox', SignalsOutbox],

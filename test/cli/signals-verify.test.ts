@@ -205,6 +205,23 @@ describe('tradeseal signals verify', () => {
     expect(unsigned.json().checks.filter((c: { status: string }) => c.status === 'fail').map((c: { check: string }) => c.check)).toEqual(['saved_head', 'growth']);
   });
 
+  it('logs a day published before the log existed as a backfill, never live, once it is confirmed; verify accepts the under-claim', async () => {
+    const [row] = await store.sql`select * from signal_days where date = '2009-04-30'`;
+    const lateDay = { ...row, date: '2009-05-01', available_at: new Date(Date.now() - 3_600_000) };
+    await store.sql`insert into signal_days ${store.sql(lateDay as Record<string, unknown>)}`;
+    const unconfirmed = await runCli(['signals', 'log', 'backfill'], local);
+    expect(unconfirmed.code, describeRun(unconfirmed)).toBe(2);
+    expect(unconfirmed.stderr).toContain('--yes');
+    const logged = await runCli(['signals', 'log', 'backfill', '--yes', '--json'], local);
+    expect(logged.code, describeRun(logged)).toBe(0);
+    expect(logged.json().appended).toEqual([{ leaf_index: expect.any(Number), date: '2009-05-01', kind: 'backfill' }]);
+    const proven = await verify(saved, [], '2009-05-01');
+    expect(proven.code, describeRun(proven)).toBe(0);
+    expect(proven.json().leaves).toEqual([expect.objectContaining({ kind: 'backfill', original: true, in_saved_head: false })]);
+    const again = await runCli(['signals', 'log', 'backfill', '--yes'], local);
+    expect(again.stdout).toContain('nothing to log');
+  });
+
   it('fails every head under another key, and refuses bad input with exit 2 naming the flag or the file', async () => {
     const other = Buffer.from(publicKeyFromSecret(generateKeyPair().secretKey)).toString('hex');
     const wrong = await runCli(['signals', 'verify', '--date', DAY, '--head', saved, '--public-key', other, '--url', server.url, '--key', pro, '--json'], local);

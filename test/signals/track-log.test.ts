@@ -13,7 +13,7 @@ import { verifyTreeHeadSignature } from '../../src/engine/log/tree-head.js';
 import { dayProof, trackConsistency, trackHead } from '../../src/signals/ops/track-log.js';
 import { appendPublishedDays, firstLeafKinds, type PublishedDay } from '../../src/signals/store/track-log.js';
 import { loadTrackLogKey, type TrackLogKey } from '../../src/signals/track/key.js';
-import { kindOfLeaf, LIVE_WINDOW_MS, parseLeaf } from '../../src/signals/track/leaf.js';
+import { kindAllowed, kindOfLeaf, LIVE_WINDOW_MS, parseLeaf } from '../../src/signals/track/leaf.js';
 import { testStore, type TestStore } from '../helpers/db.js';
 import { rfcLeafHash, rfcRoot, rfcVerifyConsistency, rfcVerifyInclusion } from '../helpers/rfc9162.js';
 
@@ -52,6 +52,17 @@ describe('a leaf\'s kind', () => {
     expect(kindOfLeaf(null, available, at - 1)).toBe('backfill');
     expect(kindOfLeaf(null, null, at)).toBe('backfill');
     expect(kindOfLeaf(7, available, at)).toBe('republication');
+    // A day published before the log existed is never called live, whenever it is logged.
+    expect(kindOfLeaf(null, available, at, true)).toBe('backfill');
+    expect(kindOfLeaf(7, available, at, true)).toBe('republication');
+  });
+
+  it('may claim less than its fields allow, never more', () => {
+    expect(kindAllowed('live', 'live')).toBe(true);
+    expect(kindAllowed('backfill', 'live')).toBe(true);
+    expect(kindAllowed('live', 'backfill')).toBe(false);
+    expect(kindAllowed('republication', 'backfill')).toBe(false);
+    expect(kindAllowed('backfill', 'republication')).toBe(false);
   });
 
   it('is read back only from a leaf in canonical form with exactly its members', () => {

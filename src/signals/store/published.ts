@@ -2,7 +2,7 @@
  * Reading what the nightly run published for the `/v1` data routes: signal packages, the compact and
  * regime histories, net liquidity and the scorecard. Each route is one indexed query on the date primary keys.
  */
-import type { Sql } from 'postgres';
+import type { Sql, TransactionSql } from 'postgres';
 import type { SignalDay } from '../../../pipeline/publish/types.js';
 import { availableAtText } from '../../../pipeline/publish/published.js';
 import type { ExportSource } from '../../../pipeline/reports/export.js';
@@ -30,6 +30,11 @@ export async function latestSignal(sql: Sql): Promise<SignalRow | null> {
 /** Oldest first. */
 export async function signalsBetween(sql: Sql, start: string, end: string): Promise<SignalRow[]> {
   return sql.unsafe<SignalRow[]>(`select ${SIGNAL_COLUMNS} from signal_days where date between $1 and $2 order by date`, [start, end]);
+}
+
+/** The published days the track log holds no leaf of (published before it existed), oldest first. */
+export async function unloggedSignals(sql: Sql | TransactionSql): Promise<SignalRow[]> {
+  return sql.unsafe<SignalRow[]>(`select ${SIGNAL_COLUMNS} from signal_days d where not exists (select 1 from signal_log_leaves l where l.date = d.date) order by date`);
 }
 
 export interface CompactRow extends ExportSource {

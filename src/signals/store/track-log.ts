@@ -14,6 +14,8 @@ import { signTreeHead, type SignedTreeHead } from '../../engine/log/tree-head.js
 import { asHead, type HeadRow } from '../../engine/store/log-read.js';
 import { TradesealError } from '../../errors.js';
 import type { TrackLogKey } from '../track/key.js';
+import { signalPackage } from '../views.js';
+import { unloggedSignals } from './published.js';
 import { logHeadEvent } from '../webhooks/log-head.js';
 import { enqueueEvent } from '../webhooks/regime-change.js';
 import { kindOfLeaf, leafText, packageText, type TrackLeaf, type TrackLeafKind } from '../track/leaf.js';
@@ -59,9 +61,10 @@ export async function trackNodes(sql: Db, ids: readonly NodeId[]): Promise<NodeL
 /**
  * Logs the days a publication writes (in its transaction `tx`, after their rows; call it inside one): a leaf for each day whose
  * package is not the one its newest leaf holds, in date order, then one signed head over them. `nowMs` is the
- * head's timestamp unless the previous head's is later (heads never go back in time).
+ * head's timestamp unless the previous head's is later (heads never go back in time). `backfill`: days published
+ * before the log existed, whose first leaves are never live.
  */
-export async function appendPublishedDays(tx: Db, days: readonly PublishedDay[], key: TrackLogKey, nowMs: number, runId: string | null): Promise<TrackAppend> {
+export async function appendPublishedDays(tx: Db, days: readonly PublishedDay[], key: TrackLogKey, nowMs: number, runId: string | null, options: { backfill?: boolean } = {}): Promise<TrackAppend> {
   const [state] = await tx<Array<{ tree_size: number; last_timestamp_ms: number }>>`select tree_size, last_timestamp_ms from signal_log_state for update`;
   if (!state) throw new TradesealError('store_error', 'signal_log_state has no row: migration 0025 did not run');
   const timestamp = Math.max(nowMs, state.last_timestamp_ms);
@@ -77,7 +80,7 @@ export async function appendPublishedDays(tx: Db, days: readonly PublishedDay[],
     if (before && packageText((JSON.parse(before.data.toString('utf8')) as TrackLeaf).package) === packageText(day.package)) continue;
     const availableAt = typeof day.package.available_at === 'string' ? day.package.available_at : null;
     const supersedes = before?.leaf_index ?? null;
-    const leaf: TrackLeaf = { date: day.date, kind: kindOfLeaf(supersedes, availableAt, timestamp), logged_at: loggedAt, package: day.package, run_id: runId, supersedes };
+    const leaf: TrackLeaf = { date: day.date, kind: kindOfLeaf(supersedes, availableAt, timestamp, options.backfill === true), logged_at: loggedAt, package: day.package, run_id: runId, supersedes };
     leaves.push({ leaf, text: leafText(leaf) });
   }
   const unchanged = sorted.length - leaves.length;
@@ -139,4 +142,14 @@ export async function firstLeafKinds(sql: Db): Promise<Map<string, TrackLeafKind
   const rows = await sql<Array<{ date: string; kind: TrackLeafKind }>>`
     select distinct on (date) date::text as date, kind from signal_log_leaves order by date, leaf_index`;
   return new Map(rows.map((row) => [row.date, row.kind]));
+}
+
+/**
+ * Logs the published days that have no leaf (published before the log existed), as backfills, under one new head,
+ * without rewriting them. The state row is locked first, so the days read are those no publication is changing.
+ */
+export async function logUnloggedDays(tx: Db, key: TrackLogKey, nowMs: number): Promise<TrackAppend> {
+  await tx`select 1 from signal_log_state for update`;
+  const rows = await unloggedSignals(tx);
+  return appendPublishedDays(tx, rows.map((row) => ({ date: row.date, package: signalPackage(row) })), key, nowMs, null, { backfill: true });
 }

@@ -11,7 +11,7 @@
  *   newest (RFC 9162 §2.1.4.2; equal sizes need equal roots). A truncated or forked log fails here;
  * - `leaves`: each of the day's leaves is in canonical form, names the day, and with its audit path leads to the
  *   newest head's root (RFC 9162 §2.1.3.2); the proofs are for that head's tree;
- * - `kinds`: the first leaf is the original (no `supersedes`) and its kind is the one its own fields give
+ * - `kinds`: the first leaf is the original (no `supersedes`) and claims no more than its own fields give
  *   (`live` only when logged within the live window of its `available_at`, ./leaf.ts); every later leaf is a
  *   `republication` of the one before;
  * - `logged_at`: no leaf was logged after the newest head was signed, and a leaf within the saved head was logged
@@ -24,7 +24,7 @@ import type { NamedCheck } from '../../engine/log/trace-check.js';
 import { keyIdOf, verifyTreeHeadSignature, type SignedTreeHead } from '../../engine/log/tree-head.js';
 import { verifyConsistency, verifyInclusion } from '../../engine/log/verify.js';
 import type { DayProof, TrackConsistency } from '../ops/track-log.js';
-import { kindOfLeaf, packageText, parseLeaf, type TrackLeaf, type TrackLeafKind } from './leaf.js';
+import { kindAllowed, kindOfLeaf, packageText, parseLeaf, type TrackLeaf, type TrackLeafKind } from './leaf.js';
 
 export type DayCheckName = 'saved_head' | 'head' | 'growth' | 'leaves' | 'kinds' | 'logged_at' | 'served';
 
@@ -129,7 +129,7 @@ function kindProblems(leaves: ReadonlyArray<{ index: number; leaf: TrackLeaf }>,
     const availableAt = typeof leaf.package.available_at === 'string' ? leaf.package.available_at : null;
     const expected = kindOfLeaf(previous, availableAt, Date.parse(leaf.logged_at));
     if (leaf.supersedes !== previous) problems.push(`leaf ${index} supersedes ${leaf.supersedes ?? 'nothing'}, but the day's previous leaf is ${previous ?? 'none'}`);
-    if (leaf.kind !== expected) problems.push(`leaf ${index} says ${leaf.kind}; logged at ${leaf.logged_at} for a package available at ${availableAt ?? 'an unknown time'}, it is ${expected}`);
+    if (!kindAllowed(leaf.kind, expected)) problems.push(`leaf ${index} says ${leaf.kind}; logged at ${leaf.logged_at} for a package available at ${availableAt ?? 'an unknown time'}, it is ${expected}`);
     const listed = servedKinds.get(index);
     if (listed !== undefined && listed !== leaf.kind) problems.push(`leaf ${index} is listed as ${listed} but its data say ${leaf.kind}`);
   });

@@ -13,7 +13,9 @@
  * - `live`: the day's first leaf, logged within `LIVE_WINDOW_MS` of the moment its package says it became
  *   available (`available_at`): the day as a subscriber could have had it then;
  * - `backfill`: the day's first leaf, logged outside that window (history computed later, a day published before
- *   the log existed, a day without `available_at`): not evidence of a live record;
+ *   the log existed, a day without `available_at`), or logged by `tradeseal signals log backfill`, which logs the
+ *   days published before the log existed and never calls one live: not evidence of a live record. A leaf may
+ *   always claim less than its fields allow (`backfill` where `live` would do), never more;
  * - `republication`: a later leaf of a day already logged, with other content (a `--full` recompute, a revised
  *   input); the first leaf stays the original.
  */
@@ -40,13 +42,16 @@ export interface TrackLeaf {
   supersedes: number | null;
 }
 
-/** The kind of a new leaf of a day: see the module comment. */
-export function kindOfLeaf(previous: number | null, availableAt: string | null, loggedAtMs: number): TrackLeafKind {
+/** The kind of a new leaf of a day (`backfill`: a day published before the log, never live): see the module comment. */
+export function kindOfLeaf(previous: number | null, availableAt: string | null, loggedAtMs: number, backfill = false): TrackLeafKind {
   if (previous !== null) return 'republication';
-  if (availableAt === null) return 'backfill';
+  if (availableAt === null || backfill) return 'backfill';
   const lag = loggedAtMs - Date.parse(availableAt);
   return lag >= 0 && lag <= LIVE_WINDOW_MS ? 'live' : 'backfill';
 }
+
+/** Whether a leaf may say `claimed` where its own fields give `allowed`: the same, or `backfill` for `live`. */
+export const kindAllowed = (claimed: TrackLeafKind, allowed: TrackLeafKind): boolean => claimed === allowed || (claimed === 'backfill' && allowed === 'live');
 
 /** The leaf's data: the canonical JSON text (compare and hash its UTF-8 bytes). */
 export const leafText = (leaf: TrackLeaf): string => canonicalJson(leaf);
