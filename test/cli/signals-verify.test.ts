@@ -168,6 +168,14 @@ describe('tradeseal signals verify', () => {
     expect(JSON.parse(readFileSync(saved, 'utf8'))).toEqual(before);
   });
 
+  it('answers what the newest publication rests on: the service\'s copy of the record follows a new run and a grown log', async () => {
+    // The first describe's requests made the service keep the record of the history before this month was published.
+    const [perf, chart] = [await get('/v1/performance', pro), await get('/v1/public/chart-data')];
+    expect(perf.json.last_day).toBe('2009-04-30');
+    expect(perf.json.record).toEqual({ basis: 'all', days: perf.json.days, live_days: 0, backfill_days: perf.json.days, unlogged_days: 0 });
+    expect(chart.json.record).toMatchObject({ basis: 'all', days: chart.json.days - 1, backfill_days: chart.json.days - 1 });
+  });
+
   it('fails a day changed without a new leaf, naming served', async () => {
     const [row] = await store.sql<Array<{ level_bn: number }>>`select level_bn from signal_days where date = ${DAY}`;
     await store.sql`update signal_days set level_bn = ${row!.level_bn + 1} where date = ${DAY}`;

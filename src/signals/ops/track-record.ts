@@ -40,6 +40,33 @@ async function publishedRecord(sql: Sql, costBps: number, cache?: PublishedHisto
   return { days: rows, strategy, kinds: await firstLeafKinds(sql) };
 }
 
+/**
+ * A long-running service's copy of the record, kept while the newest publishing run and the track log's size stay
+ * the same (one small query a request): the routes then do no work in proportion to the history. A command,
+ * which runs once, computes it directly.
+ */
+export class RecordCache {
+  private entry: { key: string; value: Record_ } | null = null;
+
+  async get(sql: Sql, costBps: number, history?: PublishedHistoryCache): Promise<Record_> {
+    const [now] = await sql<Array<{ run_id: string | null; tree_size: number | null }>>`
+      select (select run_id from model_runs where status = 'published' order by finished_at desc nulls last, started_at desc limit 1) as run_id,
+             (select tree_size from signal_log_state) as tree_size`;
+    const key = `${now?.run_id ?? '-'}:${now?.tree_size ?? '-'}:${costBps}`;
+    if (this.entry?.key !== key) this.entry = { key, value: await publishedRecord(sql, costBps, history) };
+    return this.entry.value;
+  }
+}
+
+/** Where a route or a command takes the published history and the record from. */
+export interface RecordSources {
+  history?: PublishedHistoryCache;
+  records?: RecordCache;
+}
+
+const recordOf = (sql: Sql, costBps: number, from: RecordSources): Promise<Record_> =>
+  from.records ? from.records.get(sql, costBps, from.history) : publishedRecord(sql, costBps, from.history);
+
 const countsOf = (basis: RecordBasis, days: number, s: LiveSelection): RecordCounts =>
   ({ basis, days, live_days: s.counts.live, backfill_days: s.counts.backfill, unlogged_days: s.counts.unlogged });
 
@@ -49,8 +76,8 @@ export type PerformanceWithRecord = PerformanceReport & { record: RecordCounts }
  * `published` (the report the run published) with what it rests on, or, for the live basis, the same figures
  * over the live days alone, at the published report's cost.
  */
-export async function performanceOn(sql: Sql, published: PerformanceReport, basis: RecordBasis, cache?: PublishedHistoryCache): Promise<PerformanceWithRecord> {
-  const r = await publishedRecord(sql, published.cost_bps, cache);
+export async function performanceOn(sql: Sql, published: PerformanceReport, basis: RecordBasis, from: RecordSources = {}): Promise<PerformanceWithRecord> {
+  const r = await recordOf(sql, published.cost_bps, from);
   const selection = liveStrategyDays(r.days, r.strategy, r.kinds);
   const report = basis === 'live' ? performanceReport(selection.live, published.cost_bps) : published;
   return { ...report, record: countsOf(basis, report.days, selection) };
@@ -62,8 +89,8 @@ export type ChartWithRecord = ChartData & { generated_at: string; record: Record
  * The published chart data with what its window rests on, or, for the live basis, the chart of the same window
  * with only the live days' returns, at the published report's cost (`costBps`).
  */
-export async function chartOn(sql: Sql, published: ChartData & { generated_at: string }, costBps: number, basis: RecordBasis, cache?: PublishedHistoryCache): Promise<ChartWithRecord> {
-  const r = await publishedRecord(sql, costBps, cache);
+export async function chartOn(sql: Sql, published: ChartData & { generated_at: string }, costBps: number, basis: RecordBasis, from: RecordSources = {}): Promise<ChartWithRecord> {
+  const r = await recordOf(sql, costBps, from);
   // The window's returns: every day of the series but its first, the base.
   const window = new Set(published.series.slice(1).map((row) => row.date));
   const selection = liveStrategyDays(r.days, r.strategy.filter((d) => window.has(d.date)), r.kinds);

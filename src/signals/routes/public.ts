@@ -7,7 +7,7 @@ import { notFound, TradesealError } from '../../errors.js';
 import type { SignalsContext } from '../context.js';
 import { currentRegime } from '../../engine/store/regime.js';
 import { liquidityQuery, performanceQuery, regimeHistoryQuery, type RecordBasis } from '../inputs.js';
-import { chartOn } from '../ops/track-record.js';
+import { chartOn, RecordCache } from '../ops/track-record.js';
 import { checkDateRange } from '../ops/date-range.js';
 import { compactRows, latestScorecard, liquidityRows } from '../store/published.js';
 import { latestReports } from '../store/quant.js';
@@ -23,6 +23,7 @@ const regimeDistribution = { type: 'object', properties: { expansion: number, re
 
 export function publicRoutes(app: FastifyInstance, ctx: SignalsContext): void {
   const tags = ['signals public'];
+  const records = new RecordCache();
 
   /** The broadcast in force (the regime the engine enforces), or pipeline_lag. */
   const inForce = async () => {
@@ -161,6 +162,6 @@ export function publicRoutes(app: FastifyInstance, ctx: SignalsContext): void {
     await ctx.data.assertServable();
     const reports = await latestReports(ctx.sql);
     if (!reports) throw new TradesealError('pipeline_lag', 'no chart data is published yet');
-    return chartOn(ctx.sql, reports.chart_data, reports.performance.cost_bps, req.query.record, ctx.history);
+    return chartOn(ctx.sql, reports.chart_data, reports.performance.cost_bps, req.query.record, { history: ctx.history, records });
   });
 }

@@ -9,7 +9,7 @@ import { requireKey } from '../auth.js';
 import type { SignalsContext } from '../context.js';
 import { backtestBody, forecastQuery, performanceQuery, type RecordBasis } from '../inputs.js';
 import { backtest } from '../ops/backtest.js';
-import { performanceOn } from '../ops/track-record.js';
+import { performanceOn, RecordCache } from '../ops/track-record.js';
 import { latestForecast, latestReports } from '../store/quant.js';
 import { sliceForecast } from '../../../pipeline/reports/forecast.js';
 import { errorResponses, recordSchema, regimeName, signalsKeySecurity } from './schemas.js';
@@ -38,6 +38,7 @@ const performanceSchema = {
 
 export function quantRoutes(app: FastifyInstance, ctx: SignalsContext): void {
   const tags = ['signals quant'];
+  const records = new RecordCache();
 
   app.get<{ Querystring: { horizon: number } }>('/v1/forecast', {
     onRequest: requireKey(ctx, 'starter'),
@@ -111,6 +112,6 @@ export function quantRoutes(app: FastifyInstance, ctx: SignalsContext): void {
     await ctx.data.assertServable();
     const reports = await latestReports(ctx.sql);
     if (!reports) throw new TradesealError('pipeline_lag', 'no performance report is published yet');
-    return performanceOn(ctx.sql, reports.performance, req.query.record, ctx.history);
+    return performanceOn(ctx.sql, reports.performance, req.query.record, { history: ctx.history, records });
   });
 }
