@@ -3,43 +3,30 @@
  *
  *   GET {FRED_BASE_URL}/fred/series/observations?series_id=…&api_key=…&file_type=json&observation_start=…
  *
- * Answers go through the same parser as every FRED-format input (ingest/fred-format.ts). Each request has
- * a timeout; 429, 5xx, timeouts and network failures are retried with exponential backoff (honouring
- * `Retry-After`); a rejected key (400 naming `api_key`, or 401/403) fails at once with a `config_invalid`
- * error that says so. The key never appears in an error message.
+ * Answers go through the same parser as every FRED-format input (ingest/fred-format.ts). Requests go through
+ * the shared client of every data source (sources/http.ts): a timeout per attempt; 429, 5xx, timeouts,
+ * network failures and cut-off bodies retried with exponential backoff (honouring `Retry-After`), then
+ * `source_unavailable`. A rejected key (400 naming `api_key`, or 401/403) fails at once with a
+ * `config_invalid` error that says so; another 4xx, or observations the parser refuses, with
+ * `fred_request_rejected`; a 2xx that is not JSON with `source_answer_invalid`. The key never appears in a
+ * message: the request URL is shown with `api_key=***`.
  *
- * `updateDataDir` writes each FRED series of the catalogue back into its CSV file, in the file's layout,
- * through a temporary file and a rename, so a reader never sees half a file. It merges: rows dated before
- * the first fetched observation are kept. That matters for BAMLH0A0HYM2, whose full history FRED no longer
- * serves (ICE BofA series show a rolling 3-year window), and it lets a refresh ask only for recent data.
- * Before a file is replaced, the merged series goes through the input validator (ingest/validate.ts), the
- * same rules the pipeline holds its inputs to: a series that breaks one is not written, so a bad FRED
- * answer never lands on disk. The other series are still refreshed, and the refresh then fails with one
- * `data_invalid` error listing every problem of every refused series.
+ * `mergeObservations` keeps the rows dated before the first fetched observation: FRED serves BAMLH0A0HYM2
+ * (an ICE BofA series) for a rolling three years only. Writing a refreshed file, checked first, is
+ * fetch/fred-series.ts's job.
  * Reference: https://fred.stlouisfed.org/docs/api/fred/series_observations.html
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Config } from '../src/config.js';
-import { writeFileAtomic } from '../src/atomic-file.js';
-import { EXIT, TradesealError } from '../src/errors.js';
-import { CATALOGUE, isIsoDate, seriesSpec, type SeriesSpec } from './ingest/catalogue.js';
-import { formatFredCsv, FredFormatError, parseFredCsv, readFredObservations, toObsRows, type FredObservation, type ObsRow } from './ingest/fred-format.js';
-import { dataInvalidError, type Problem } from './ingest/problems.js';
-import { validateSeriesText } from './ingest/validate.js';
+import { TradesealError } from '../src/errors.js';
+import { isIsoDate, seriesSpec } from './ingest/catalogue.js';
+import { FredFormatError, readFredObservations, toObsRows, type FredObservation, type ObsRow } from './ingest/fred-format.js';
+import { answerInvalid, describeBody, httpGet, requestMessage, shownUrl, type HttpAnswer, type HttpOptions, type HttpRequest } from './sources/http.js';
 
 export type FredConfig = Pick<Config, 'fredApiKey' | 'fredBaseUrl'>;
 
-export interface FetchOptions {
+export interface FetchOptions extends HttpOptions {
   /** First date to ask for (`observation_start`); default: the whole history. */
   observationStart?: string;
-  /** Per request, ms (default 30 000). */
-  timeoutMs?: number;
-  /** Retries after the first attempt (default 4). */
-  retries?: number;
-  /** Delay before the first retry, doubled each time up to `maxBackoffMs` (defaults 1 000 and 30 000). */
-  backoffMs?: number;
-  maxBackoffMs?: number;
   /** Observations per request; FRED's maximum is 100 000. */
   pageSize?: number;
 }
@@ -51,65 +38,42 @@ export interface FredSeries {
 }
 
 const FRED_MAX_PAGE = 100_000;
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-const unavailable = (detail: string, cause?: unknown): TradesealError =>
-  new TradesealError('service_unavailable', detail, { hint: 'FRED did not answer usefully; the run keeps the files it has', ...(cause ? { cause } : {}) });
+const rejected = (request: HttpRequest, detail: string): TradesealError => new TradesealError('fred_request_rejected', requestMessage(request, detail));
 
-const rejected = (detail: string): TradesealError => new TradesealError('fred_request_rejected', detail);
-
-/** The request URL with the key replaced, for messages and logs. */
-const redact = (url: URL): string => {
-  const copy = new URL(url);
-  if (copy.searchParams.has('api_key')) copy.searchParams.set('api_key', '***');
-  return copy.toString();
-};
-
-/** FRED's error text (`{"error_code": 400, "error_message": "Bad Request.  ..."}`), or the start of the body. */
-async function errorMessage(response: Response): Promise<string> {
-  const text = await response.text().catch(() => '');
+/** FRED's error text (`{"error_code": 400, "error_message": "Bad Request.  ..."}`), or what the body is. */
+function errorMessage(answer: HttpAnswer): string {
   try {
-    const parsed = JSON.parse(text) as { error_message?: unknown };
+    const parsed = JSON.parse(answer.text) as { error_message?: unknown };
     if (typeof parsed.error_message === 'string') return parsed.error_message;
   } catch {
-    // Not JSON (a proxy's HTML page, say): show its beginning.
+    // Not JSON (a proxy's HTML page, say): describe it.
   }
-  return text.slice(0, 200);
+  return describeBody(answer);
 }
 
-function retryDelay(attempt: number, response: Response | null, options: FetchOptions): number {
-  const base = Math.min((options.backoffMs ?? 1_000) * 2 ** attempt, options.maxBackoffMs ?? 30_000);
-  const retryAfter = Number(response?.headers.get('retry-after'));
-  return Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(Math.max(base, retryAfter * 1000), options.maxBackoffMs ?? 30_000) : base;
+/** A key FRED does not accept: 400 naming `api_key`, or 401/403. Fails at once; retrying cannot help. */
+function rejectedKey(request: HttpRequest, answer: HttpAnswer): TradesealError | undefined {
+  const message = errorMessage(answer);
+  if (answer.status !== 401 && answer.status !== 403 && !(answer.status === 400 && /api_key/i.test(message))) return undefined;
+  return new TradesealError('config_invalid', requestMessage(request, `FRED rejected FRED_API_KEY (HTTP ${answer.status}: ${message})`), {
+    hint: 'set FRED_API_KEY to a valid key (https://fred.stlouisfed.org/docs/api/api_key.html)',
+  });
 }
 
-/** One GET with timeout and retries; returns the parsed JSON body of a 200. */
+/** One GET through the shared client (./sources/http.ts); returns the parsed JSON body of a 2xx. */
 async function getJson(url: URL, id: string, options: FetchOptions): Promise<unknown> {
-  const retries = options.retries ?? 4;
-  let last = '';
-  for (let attempt = 0; attempt <= retries; attempt++) {
-    let response: Response | null = null;
-    try {
-      response = await fetch(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 30_000), headers: { accept: 'application/json' } });
-      if (response.ok) return await response.json();
-    } catch (e) {
-      // Timeouts, refused connections and cut-off bodies are worth another try.
-      last = `${(e as Error).name}: ${(e as Error).message}`;
-      response = null;
-    }
-    if (response) {
-      const message = await errorMessage(response);
-      last = `HTTP ${response.status} ${message}`;
-      if (response.status === 401 || response.status === 403 || (response.status === 400 && /api_key/i.test(message))) {
-        throw new TradesealError('config_invalid', `FRED rejected FRED_API_KEY (HTTP ${response.status}: ${message})`, {
-          hint: 'set FRED_API_KEY to a valid key (https://fred.stlouisfed.org/docs/api/api_key.html)',
-        });
-      }
-      if (response.status !== 429 && response.status < 500) throw rejected(`FRED rejected the request for ${id} (${last}): ${redact(url)}`);
-    }
-    if (attempt < retries) await sleep(retryDelay(attempt, response, options));
+  const request: HttpRequest = {
+    source: 'FRED', subject: id, url, secretParams: ['api_key'], headers: { accept: 'application/json' },
+    errorText: errorMessage, refuse: (answer) => rejectedKey(request, answer),
+  };
+  const answer = await httpGet(request, options);
+  if (answer.status < 200 || answer.status >= 300) throw rejected(request, `FRED rejected the request (HTTP ${answer.status} ${errorMessage(answer)})`);
+  try {
+    return JSON.parse(answer.text);
+  } catch {
+    throw answerInvalid(request, `HTTP ${answer.status} with ${describeBody(answer)} where JSON was due`);
   }
-  throw unavailable(`FRED request for ${id} failed after ${retries + 1} attempts (last: ${last}): ${redact(url)}`);
 }
 
 /** Fetches one series (all pages), checked by the FRED-format parser. */
@@ -130,7 +94,7 @@ export async function fetchSeries(config: FredConfig, id: string, options: Fetch
     try {
       page = readFredObservations(body, id);
     } catch (e) {
-      if (e instanceof FredFormatError) throw rejected(`FRED answered ${id} with data the parser refuses: ${e.message}`);
+      if (e instanceof FredFormatError) throw new TradesealError('fred_request_rejected', `FRED answered ${id} with data the parser refuses: ${e.message}. Request: GET ${shownUrl(url, ['api_key'])}`);
       throw e;
     }
     observations.push(...page);
@@ -148,57 +112,4 @@ export function mergeObservations(existing: readonly FredObservation[], fetched:
   const first = fetched[0];
   if (!first) return [...existing];
   return [...existing.filter((o) => o.date < first.date), ...fetched];
-}
-
-export interface UpdateResult {
-  id: string;
-  file: string;
-  fetched: number;
-  /** Rows of the previous file kept before the first fetched date. */
-  kept: number;
-  rows: number;
-  lastDate: string | null;
-}
-
-async function readExisting(spec: SeriesSpec, file: string): Promise<FredObservation[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw e;
-  }
-  return parseFredCsv(spec, text);
-}
-
-/**
- * Refreshes every FRED series of the catalogue (or `series`) in `dir`, one file at a time, each validated
- * before it replaces its file. Throws `data_invalid` after the others are written if any series was refused.
- */
-export async function updateDataDir(config: FredConfig, dir: string, options: FetchOptions & { series?: readonly string[] } = {}): Promise<UpdateResult[]> {
-  const specs = options.series ? options.series.map(seriesSpec) : CATALOGUE.filter((s) => s.source === 'fred');
-  const results: UpdateResult[] = [];
-  const refused: Problem[] = [];
-  for (const spec of specs) {
-    const { observations } = await fetchSeries(config, spec.id, options);
-    const file = path.join(dir, spec.file);
-    const existing = await readExisting(spec, file);
-    const merged = mergeObservations(existing, observations);
-    if (observations.length > 0) {
-      const text = formatFredCsv(spec, merged);
-      const { problems } = validateSeriesText(spec, text);
-      if (problems.length > 0) {
-        refused.push(...problems);
-        continue;
-      }
-      await writeFileAtomic(file, text);
-    }
-    results.push({ id: spec.id, file, fetched: observations.length, kept: merged.length - observations.length, rows: merged.length, lastDate: merged.at(-1)?.date ?? null });
-  }
-  if (refused.length > 0) {
-    const files = [...new Set(refused.map((p) => p.file))];
-    throw dataInvalidError(refused, `FRED's data, merged with the rows kept, break the rules of their series, so ${files.join(', ')} ${files.length === 1 ? 'was' : 'were'} left as before `
-      + `(${results.length} other series refreshed; line numbers are those of the file as it would have been written)`);
-  }
-  return results;
 }

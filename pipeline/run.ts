@@ -67,6 +67,12 @@ export interface PipelineOptions {
   costBps?: number;
   /** The track log's signing key (`SIGNAL_LOG_SIGNING_KEY`); unset: the key kept in the store (src/signals/track/key.ts). */
   trackLogSigningKey?: Uint8Array | null;
+  /**
+   * The clock (ms since the epoch; default `Date.now`): when the run starts, the date of its forecast and the
+   * timestamp of the track log's leaves, which decides whether a day is logged `live`. A replay runs nights on
+   * simulated time through it.
+   */
+  now?: () => number;
 }
 
 /** Asked before a publication that rewrites or removes published days: resolves with who confirmed, or throws. */
@@ -108,6 +114,8 @@ const need = <T>(value: T | undefined, what: string): T => {
 };
 
 const isWhatIf = (o: PipelineOptions): boolean => o.asOf !== null && o.publish !== true;
+
+const clockOf = (o: PipelineOptions): (() => number) => o.now ?? Date.now;
 
 /** Computes the walk-forward, extending the published history when it can; decides the run's mode. */
 async function model(ctx: PipelineContext, frame: FeatureFrame): Promise<string> {
@@ -226,7 +234,7 @@ export const STAGES: readonly Stage[] = [
       // An incremental run extends the published history; a full one replaces it.
       const before = ctx.mode === 'incremental' ? (rows.signals[0]?.date ?? '9999-12-31') : null;
       const [history, market] = before === null ? [[], []] : await Promise.all([publishedHistory(ctx.sql, before), publishedMarket(ctx.sql, before)]);
-      ctx.reports = buildReports([...history, ...rows.signals], [...market, ...rows.market], new Date(), ctx.options.costBps ?? SIGNAL_COST_BPS_DEFAULT);
+      ctx.reports = buildReports([...history, ...rows.signals], [...market, ...rows.market], new Date(clockOf(ctx.options)()), ctx.options.costBps ?? SIGNAL_COST_BPS_DEFAULT);
       ctx.notes.push(...ctx.reports.notes);
       const f = ctx.reports.forecast?.envelope.forecast;
       const p = ctx.reports.performance;
@@ -259,7 +267,7 @@ export const PUBLISH_STAGE: Stage = {
     const first = rows.signals[0]?.date;
     const conn = need(ctx.conn, 'run lock');
     const trackKey = await loadTrackLogKey(conn as unknown as Sql, { signalLogSigningKey: ctx.options.trackLogSigningKey ?? null });
-    const out = await publish(conn, pub, ctx.mode === 'incremental' ? (first ?? '9999-12-31') : null, need(ctx.plan, 'plan'), trackKey, ctx.resume?.last ?? null);
+    const out = await publish(conn, pub, ctx.mode === 'incremental' ? (first ?? '9999-12-31') : null, need(ctx.plan, 'plan'), trackKey, ctx.resume?.last ?? null, { nowMs: clockOf(ctx.options)(), own: ctx.options.now !== undefined });
     ctx.broadcast = out.broadcast;
     ctx.override = out.override;
     ctx.track = out.track;
@@ -357,7 +365,7 @@ function summarize(ctx: PipelineContext, published: boolean): RunSummary {
 export async function runPipeline(sql: Sql, options: PipelineOptions, hooks: PipelineHooks = {}): Promise<RunSummary> {
   const runner = hooks.runner ?? runSequentially;
   const run: RunRecord = {
-    run_id: randomUUID(), started_at: new Date(), as_of: options.asOf, data_vintage: null, model_version: MODEL_VERSION,
+    run_id: randomUUID(), started_at: new Date(clockOf(options)()), as_of: options.asOf, data_vintage: null, model_version: MODEL_VERSION,
     seed: options.seed, parameters: { walk_forward: { ...DEFAULT_WALK_FORWARD, seed: options.seed }, data_dir: options.dataDir },
   };
   const ctx: PipelineContext = { sql, options, run, timings: {}, notes: [], published: await publishedRange(sql) };

@@ -159,6 +159,28 @@ const fredKey: Parser<string> = (raw) => {
   return raw.trim();
 };
 
+/** An EODHD API token: its letters, digits, dots and dashes (EODHD issues hex-like tokens such as `65a8…f1.12345678`). */
+const eodhdToken: Parser<string> = (raw) => {
+  if (!/^[A-Za-z0-9._-]{8,128}$/.test(raw.trim())) throw new BadSetting();
+  return raw.trim();
+};
+
+/** An IANA time zone this Node.js knows (`America/New_York`, `UTC`). */
+const timeZone: Parser<string> = (raw) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: raw.trim() });
+  } catch {
+    throw new BadSetting();
+  }
+  return raw.trim();
+};
+
+/** `HH:MM` from 03:00 to 23:59: a time every day has, whatever the clocks do (a change of clocks happens before 03:00). */
+const clockTime: Parser<string> = (raw) => {
+  if (!/^(0[3-9]|1\d|2[0-3]):[0-5]\d$/.test(raw.trim())) throw new BadSetting();
+  return raw.trim();
+};
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -239,8 +261,16 @@ export const SETTINGS = {
     'Key of the FRED API, for refreshing the macro series (`pipeline/fred.ts`). Unset: the pipeline runs on the files in `PIPELINE_DATA_DIR`.'),
   fredBaseUrl: setting('FRED_BASE_URL', 'an http(s) URL', '`https://api.stlouisfed.org`', () => 'https://api.stlouisfed.org', httpUrl,
     'Base address of the FRED API (tests point it at a local server).'),
+  marketDataSource: setting<'yahoo' | 'eodhd'>('MARKET_DATA_SOURCE', 'yahoo|eodhd', '`yahoo`', () => 'yahoo', oneOf('yahoo', 'eodhd'),
+    'Where `tradeseal pipeline fetch` gets the market series (GSPC, SPY, GLD: daily bars as traded, dividends and splits): `yahoo`, Yahoo Finance\'s chart API (no key; unofficial, for personal use by Yahoo\'s terms), or `eodhd`, EODHD\'s end-of-day API (`EODHD_API_TOKEN`). docs/operations.md, "Running it every day", compares them.'),
+  yahooBaseUrl: setting('YAHOO_BASE_URL', 'an http(s) URL', '`https://query1.finance.yahoo.com`', () => 'https://query1.finance.yahoo.com', httpUrl,
+    'Base address of Yahoo Finance\'s chart API (tests point it at a local server).'),
+  eodhdApiToken: setting<string | null>('EODHD_API_TOKEN', 'an EODHD API token (8-128 letters, digits, dots, dashes)', 'unset', () => null, eodhdToken,
+    'The API token of EODHD, for `MARKET_DATA_SOURCE=eodhd`. Never written to a log, an error or the data vintage.'),
+  eodhdBaseUrl: setting('EODHD_BASE_URL', 'an http(s) URL', '`https://eodhd.com`', () => 'https://eodhd.com', httpUrl,
+    'Base address of EODHD\'s API (tests point it at a local server).'),
   pipelineDataDir: setting('PIPELINE_DATA_DIR', 'a directory path', '`data/macro`', () => path.join(packageRoot(), 'data/macro'), (raw) => path.resolve(str(raw)),
-    'Directory of the macro and market CSV files the pipeline reads (and the FRED refresh rewrites).'),
+    'Directory of the macro and market CSV files the pipeline reads (and `tradeseal pipeline fetch` rewrites). A deployment that fetches sets it to a directory of its own, seeded with a copy of `data/macro`.'),
   signalCostBps: setting('SIGNAL_COST_BPS', 'a number of basis points 0-10000', '`5`', () => SIGNAL_COST_BPS_DEFAULT, num(0, 10_000),
     'The cost every published performance figure is net of, per unit of exposure change: an exposure that moves from 1 to 0.25 at an open pays 0.75 × this many basis points of the wealth (the regime strategy, the 200-day rule and buy-and-hold alike; taking the first position is free). Used by each pipeline run\'s performance report and chart data, by backtests and ranged performance figures of the signal service and the CLI, and by `tradeseal quant evaluate` (`--cost-bps` overrides it for one run). The report says which cost it used (`cost_bps`).'),
   pipelineSeed: setting('PIPELINE_SEED', 'an integer 0-4294967295', '`7`', () => 7, int(0, 4_294_967_295),
@@ -273,7 +303,13 @@ export const SETTINGS = {
     (env) => path.join(env.XDG_CONFIG_HOME ? path.resolve(env.XDG_CONFIG_HOME) : path.join(os.homedir(), '.config'), 'tradeseal', 'profiles.json'), (raw) => path.resolve(str(raw)),
     'Where `tradeseal config set` keeps named profiles (remote URLs, tokens and keys), readable by its owner only.'),
   pipelineCron: setting('PIPELINE_CRON', 'a cron expression (5 or 6 fields)', '`30 6 * * 1-5`', () => '30 6 * * 1-5', str,
-    'When `tradeseal pipeline schedule` runs the pipeline (server local time), unless `--cron` is given.'),
+    'When `tradeseal pipeline schedule` starts a night (fetch, check, run) in `PIPELINE_TIMEZONE`, unless `--cron` is given. The default is when a trading day\'s regime is due: 06:30 New York on the next trading day.'),
+  pipelineTimezone: setting('PIPELINE_TIMEZONE', 'an IANA time zone', '`America/New_York`', () => 'America/New_York', timeZone,
+    'The time zone of `PIPELINE_CRON` and `PIPELINE_DEADLINE`.'),
+  pipelineDeadline: setting('PIPELINE_DEADLINE', 'HH:MM from 03:00 to 23:59', '`09:00`', () => '09:00', clockTime,
+    'How long a night keeps trying when a series is late or a source is down: until this time of the day it started (in `PIPELINE_TIMEZONE`; the next day\'s if it started after it). Then it publishes nothing, records the late day and why (`tradeseal pipeline status`), and exits non-zero.'),
+  pipelineRetryMinutes: setting('PIPELINE_RETRY_MINUTES', 'an integer of minutes 1-240', '`10`', () => 10, int(1, 240),
+    'How long a night waits between two tries (fetch, check) when a series is late or a source is down.'),
   dropCopyRole: setting<'initiator' | 'acceptor' | null>('FIX_DROPCOPY_ROLE', 'initiator|acceptor', 'unset (no FIX drop-copy session)', () => null, oneOf('initiator', 'acceptor'),
     'Runs the exchange\'s FIX 4.4 drop copy as a live session in `tradeseal serve` (with the engine): `initiator` connects to the exchange at `FIX_DROPCOPY_HOST`:`FIX_DROPCOPY_PORT`, `acceptor` listens there for it. Needs `FIX_DROPCOPY_PORT`, `FIX_DROPCOPY_SENDER_COMP_ID` and `FIX_DROPCOPY_TARGET_COMP_ID`. One process of all the servers on the database runs the session; every fill it receives is reconciled as it arrives.'),
   dropCopyHost: setting('FIX_DROPCOPY_HOST', 'an address or host name', '`127.0.0.1`', () => '127.0.0.1', str,
@@ -297,7 +333,7 @@ export const SETTINGS = {
 } satisfies Record<string, Setting<unknown>>;
 
 /** Settings whose values are secrets: never repeated in an error message. */
-const SECRET_SETTINGS = new Set(['DATABASE_URL', 'ENGINE_OWNER_TOKEN', 'ENGINE_TOKEN', 'REGIME_SIGNING_KEY', 'LOG_SIGNING_KEY', 'FRED_API_KEY', 'SMTP_URL', 'SIGNALS_KEY']);
+const SECRET_SETTINGS = new Set(['DATABASE_URL', 'ENGINE_OWNER_TOKEN', 'ENGINE_TOKEN', 'REGIME_SIGNING_KEY', 'LOG_SIGNING_KEY', 'FRED_API_KEY', 'EODHD_API_TOKEN', 'SMTP_URL', 'SIGNALS_KEY']);
 
 type Settings = typeof SETTINGS;
 
@@ -401,4 +437,4 @@ export function settingsTable(): string {
   return ['| Setting | Default | Form | What it does |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-export const parsers = { str, int, num, bool, oneOf, postgresUrl, httpUrl, mailUrl, fredKey, engineToken, signalsKey, publicKey, secretKey, profileName, addressList };
+export const parsers = { str, int, num, bool, oneOf, postgresUrl, httpUrl, mailUrl, fredKey, eodhdToken, clockTime, timeZone, engineToken, signalsKey, publicKey, secretKey, profileName, addressList };

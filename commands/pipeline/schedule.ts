@@ -4,17 +4,19 @@ import { TradesealCommand } from '../../src/cli/base-command.js';
 import { closest } from '../../src/cli/closest.js';
 import { assertValid } from '../../src/cli/engine-input.js';
 import type { FieldError } from '../../src/errors.js';
-import { runPipeline } from '../../pipeline/run.js';
+import { nightFromSettings } from '../../pipeline/nightly/from-settings.js';
+import { runNight } from '../../pipeline/nightly/night.js';
 
 export default class PipelineSchedule extends TradesealCommand {
-  static override summary = 'Run the pipeline on a cron schedule, as a long-running job (never two runs at once)';
-  static override description = 'Each run is logged as one JSON line on stdout ({event, run_id, regime, days, seconds} or {event: "failed", error}). Runs never overlap: a tick that comes while a run is going is skipped, and across processes the pipeline\'s lock stops a second run. Stops on SIGINT or SIGTERM after the run in progress.';
+  static override summary = 'Run a night (fetch, check, publish the day due) at PIPELINE_CRON, as a long-running job (never two at once)';
+  static override description = 'At each tick of PIPELINE_CRON (in PIPELINE_TIMEZONE, 06:30 New York on weekdays by default) it runs what `tradeseal pipeline nightly` runs once: fetch every source, check that each series holds the rows its release rule says are out, publish the day due, or try again until PIPELINE_DEADLINE and give up without publishing. Each event is one JSON line on stdout (night_started, source_failed, waiting, published, late, refused, up_to_date; {event: "failed", error} for an unexpected fault); a late or refused night is logged and the job goes on to the next tick. Nights never overlap: a tick that comes while one is going is skipped, and across processes the pipeline\'s lock stops a second run. Stops on SIGINT or SIGTERM after the night in progress.';
   static override enableJsonFlag = false;
   static override baseFlags = {};
-  static override examples = ['<%= config.bin %> pipeline schedule', '<%= config.bin %> pipeline schedule --cron "30 6 * * 1-5"'];
+  static override examples = ['<%= config.bin %> pipeline schedule', '<%= config.bin %> pipeline schedule --cron "30 6 * * 1-5" --timezone America/New_York'];
   static override flags = {
     cron: Flags.string({ summary: 'Cron expression (default: PIPELINE_CRON, "30 6 * * 1-5")' }),
-    timezone: Flags.string({ summary: 'IANA time zone of the expression (default: the machine\'s)' }),
+    timezone: Flags.string({ summary: 'IANA time zone of the expression (default: PIPELINE_TIMEZONE, America/New_York)' }),
+    fetch: Flags.boolean({ summary: 'Fetch every source at each night (--no-fetch: the files are brought up to date another way)', default: true, allowNo: true }),
   };
 
   async run(): Promise<void> {
@@ -30,19 +32,21 @@ export default class PipelineSchedule extends TradesealCommand {
     const settings = this.settings;
     const line = (event: Record<string, unknown>): void => this.log(JSON.stringify({ at: new Date().toISOString(), ...event }));
     await this.withStore(async (store) => {
+      // Built once: a missing key stops the job at its start, not at its first tick.
+      const stopping = new AbortController();
+      const night = nightFromSettings(settings, store.sql, { fetch: flags.fetch, log: line, signal: stopping.signal });
       const task = cron.schedule(expression, async () => {
-        const t0 = Date.now();
-        line({ event: 'started' });
         try {
-          const s = await runPipeline(store.sql, { dataDir: settings.pipelineDataDir, asOf: null, seed: settings.pipelineSeed, costBps: settings.signalCostBps, trackLogSigningKey: settings.signalLogSigningKey });
-          line({ event: 'published', run_id: s.run_id, days: s.days, last_day: s.last_day, regime: s.latest?.regime ?? null, override: s.override?.regime ?? null, seconds: (Date.now() - t0) / 1000 });
+          await runNight(night);
         } catch (err) {
-          line({ event: 'failed', code: (err as { code?: string }).code ?? 'internal', error: (err as Error).message, seconds: (Date.now() - t0) / 1000 });
+          line({ event: 'failed', code: (err as { code?: string }).code ?? 'internal', error: (err as Error).message });
         }
-      }, { noOverlap: true, name: 'tradeseal-pipeline', ...(flags.timezone ? { timezone: flags.timezone } : {}) });
+      }, { noOverlap: true, name: 'tradeseal-pipeline', timezone: flags.timezone ?? settings.pipelineTimezone });
       line({ event: 'scheduled', cron: expression, next_run: task.getNextRun()?.toISOString() ?? null });
       await new Promise<void>((resolve) => {
         const stop = (): void => {
+          // A night waiting to try again gives up now (recorded as late); one running finishes its run.
+          stopping.abort();
           void Promise.resolve(task.stop()).then(async () => {
             while (task.isBusy()) await new Promise((r) => setTimeout(r, 200));
             resolve();

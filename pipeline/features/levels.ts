@@ -14,14 +14,17 @@
  *   DGS10 − DGS2 rounded to 2 decimals (FRED's T10Y2Y is that difference at 2 decimals; in the bundled
  *   data the two agree on every day since 1996, so this only bridges a late T10Y2Y).
  * - The dollar is DTWEXBGS, and before its first usable value DTWEXB × the fixed splice ratio (params.ts).
- * Instrument returns are close-to-close on each instrument's own rows, so the first calendar day has one.
+ * Instrument returns are close-to-close total returns on each instrument's own rows, so the first calendar day
+ * has one: a share's prices are as traded, and on an ex-dividend day or a split the return counts the new shares
+ * and the cash, reinvested at the open: close × split × (1 + dividend / open) / previous close − 1
+ * (`../reports/total-return.ts` says why).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryRows, sqlDate, sqlString } from '../ingest/duckdb.js';
 import { DOLLAR_SPLICE, RRP_DAILY_FROM } from './params.js';
 
 /** The usable, non-missing observations of one series, as a joinable subquery. */
-const usable = (series: string): string => `(SELECT date, value, usable_from, open FROM pit WHERE series = ${sqlString(series)} AND value IS NOT NULL)`;
+const usable = (series: string): string => `(SELECT date, value, usable_from, open, dividend, split FROM pit WHERE series = ${sqlString(series)} AND value IS NOT NULL)`;
 
 /**
  * `ASOF LEFT JOIN` of one series onto the calendar: the alias carries that day's latest usable `value` and its
@@ -30,9 +33,15 @@ const usable = (series: string): string => `(SELECT date, value, usable_from, op
  */
 const asof = (series: string, alias: string): string => `ASOF LEFT JOIN (SELECT * FROM ${usable(series)} QUALIFY row_number() OVER (PARTITION BY usable_from ORDER BY date DESC) = 1) AS ${alias} ON c.date >= ${alias}.usable_from`;
 
-/** Close, open and simple return of an instrument on its own trading days. */
+/**
+ * Close and open as traded, the day's dividend and split (0 and 1 for an index), and the close-to-close total
+ * return of an instrument on its own trading days.
+ */
 const instrument = (series: string): string => `
-  (SELECT date, value AS close, open, value / lag(value) OVER (ORDER BY date) - 1 AS ret FROM ${usable(series)})`;
+  (SELECT date, value AS close, open, coalesce(dividend, 0) AS dividend, coalesce(split, 1) AS split,
+          value * coalesce(split, 1) * (CASE WHEN coalesce(dividend, 0) = 0 THEN 1 ELSE 1 + dividend / open END)
+            / lag(value) OVER (ORDER BY date) - 1 AS ret
+   FROM ${usable(series)})`;
 
 const SPLICE_RATIO = `(${DOLLAR_SPLICE.DTWEXBGS}::DOUBLE / ${DOLLAR_SPLICE.DTWEXB}::DOUBLE)`;
 
@@ -53,7 +62,7 @@ SELECT
   vix.value AS vix,
   coalesce(bgs.value, b.value * ${SPLICE_RATIO}) AS dollar,
   gspc.close AS equity_close, gspc.ret AS ret_equity,
-  spy.close AS spy_close, spy.open AS spy_open, spy.ret AS ret_spy,
+  spy.close AS spy_close, spy.open AS spy_open, spy.dividend AS spy_dividend, spy.split AS spy_split, spy.ret AS ret_spy,
   gld.close AS gold_close, gld.ret AS ret_gold
 FROM calendar AS c
 ${asof('WALCL', 'walcl')}

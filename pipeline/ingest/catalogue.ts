@@ -14,17 +14,29 @@ import type { ReleaseRule } from '../release/rules.js';
  * File layouts, by their header:
  * - `fred`: `date,value`, the FRED API export of the source repositories; missing value = empty field.
  * - `fred_named`: `date,<SERIESID>`; missing value = empty field.
- * - `yfinance`: `date,open,high,low,close,volume`; no missing values (rows exist only on trading days).
+ * - `ohlcv`: `date,open,high,low,close,volume`, a daily bar; no missing values (rows exist only on trading
+ *   days). An index (GSPC): it pays no dividend and never splits.
+ * - `ohlcv_actions`: `date,open,high,low,close,volume,dividend,split`: a share's daily bar at the prices it
+ *   traded at (never adjusted), the cash dividend per share that went ex on the day (0 when none) and the
+ *   split that took effect on the day, in shares after per share before (1 when none). Adjusted prices change
+ *   every past row on each ex-dividend day and split; these never change, and total returns are computed from
+ *   them (`../features/levels.ts`, `../reports/total-return.ts`).
  */
-export type Layout = 'fred' | 'fred_named' | 'yfinance';
+export type Layout = 'fred' | 'fred_named' | 'ohlcv' | 'ohlcv_actions';
+
+/** The layouts of the market files: a daily bar per trading day, no missing-value marker. */
+export const isBarLayout = (layout: Layout): layout is 'ohlcv' | 'ohlcv_actions' => layout === 'ohlcv' || layout === 'ohlcv_actions';
 
 export interface SeriesSpec {
-  /** Series id: the FRED id, or the Yahoo ticker without `^`. Also the `series` key of the `obs` table. */
+  /** Series id: the FRED id, or the market symbol (GSPC for the S&P 500 index). Also the `series` key of the `obs` table. */
   id: string;
   file: string;
   layout: Layout;
-  /** Where the data come from in production: `fred` series can be refreshed by `pipeline/fred.ts`. */
-  source: 'fred' | 'yahoo';
+  /**
+   * Where the data come from in production: `fred` series are refreshed from the FRED API (`../fred.ts`),
+   * `market` series from the market-data source `MARKET_DATA_SOURCE` names (`../sources/`).
+   */
+  source: 'fred' | 'market';
   unit: string;
   frequency: 'daily' | 'weekly';
   /** The text that marks a missing value in the file; `null`: the layout has none and a gap is an error. */
@@ -49,7 +61,7 @@ export interface SeriesSpec {
    */
   bindsEnd: boolean;
   description: string;
-  /** Plausible values: the value column, or every price column of the yfinance layout. */
+  /** Plausible values: the value column, or every price column of a bar layout. */
   bounds: ValueBounds;
   /** Which dates the file has a row for, between its first and last row. */
   rhythm: Rhythm;
@@ -129,7 +141,8 @@ const DAILY_MISSING: MissingRun = { max: 5, from: null, why: 'no more than a wee
 export const LAYOUTS: Record<Layout, { header: (id: string) => string[]; valueColumn: (id: string) => string }> = {
   fred: { header: () => ['date', 'value'], valueColumn: () => 'value' },
   fred_named: { header: (id) => ['date', id], valueColumn: (id) => id },
-  yfinance: { header: () => ['date', 'open', 'high', 'low', 'close', 'volume'], valueColumn: () => 'close' },
+  ohlcv: { header: () => ['date', 'open', 'high', 'low', 'close', 'volume'], valueColumn: () => 'close' },
+  ohlcv_actions: { header: () => ['date', 'open', 'high', 'low', 'close', 'volume', 'dividend', 'split'], valueColumn: () => 'close' },
 };
 
 const NEW_YORK = 'America/New_York';
@@ -187,8 +200,8 @@ const h41Weekly = (id: string, description: string, bounds: ValueBounds): Series
 
 const PRICES: ValueBounds = { min: 0, minExclusive: true, whyMin: 'a price is positive', max: Infinity };
 
-const yahoo = (id: string, description: string, required: boolean): SeriesSpec => ({
-  id, file: `${id}.csv`, layout: 'yfinance', source: 'yahoo', unit: required ? 'index points' : 'USD per share', frequency: 'daily', missingMarker: null,
+const market = (id: string, description: string, required: boolean): SeriesSpec => ({
+  id, file: `${id}.csv`, layout: required ? 'ohlcv' : 'ohlcv_actions', source: 'market', unit: required ? 'index points' : 'USD per share, as traded', frequency: 'daily', missingMarker: null,
   release: RELEASES.close, startGroup: required ? id : null, bindsEnd: required, description, bounds: PRICES, rhythm: NYSE_DAYS, missingRun: null,
 });
 
@@ -239,9 +252,9 @@ export const CATALOGUE: readonly SeriesSpec[] = [
     description: 'Trade-weighted U.S. dollar index, broad, goods (H.10); discontinued 2019, spliced onto DTWEXBGS before 2006',
     bounds: DOLLAR, rhythm: FRED_DAILY, missingRun: DAILY_MISSING,
   },
-  yahoo('GSPC', 'S&P 500 price index (Yahoo ^GSPC); its trading days are the calendar', true),
-  yahoo('SPY', 'SPDR S&P 500 ETF, dividend- and split-adjusted close (yfinance auto_adjust)', false),
-  yahoo('GLD', 'SPDR Gold Shares ETF close (the daily gold proxy; starts 2004-11-18)', false),
+  market('GSPC', 'S&P 500 price index (Yahoo ^GSPC); its trading days are the calendar', true),
+  market('SPY', 'SPDR S&P 500 ETF, prices as traded with its dividends and splits (total returns computed from them)', false),
+  market('GLD', 'SPDR Gold Shares ETF, prices as traded (the daily gold proxy; starts 2004-11-18)', false),
 ];
 
 export function seriesSpec(id: string): SeriesSpec {

@@ -2,9 +2,10 @@
  * The DuckDB loader: reads every catalogue file with `read_csv` (explicit column types, the file's own
  * missing-value marker, no sniffing) into one long table
  *
- *   obs(series VARCHAR, date DATE, value DOUBLE, usable_from DATE, open DOUBLE)
+ *   obs(series VARCHAR, date DATE, value DOUBLE, usable_from DATE, open DOUBLE, dividend DOUBLE, split DOUBLE)
  *
- * with one row per file row. A missing value stays as a row with `value` NULL: it says the publisher has
+ * with one row per file row (`open` for the bar layouts, `dividend` and `split` for `ohlcv_actions`, NULL
+ * otherwise). A missing value stays as a row with `value` NULL: it says the publisher has
  * reached that date (a holiday), which the calendar uses to tell a late series from a quiet day.
  * `usable_from` is the first trading day published after the value's release under its series' release rule
  * (`catalogue.ts`, `../release/usable-from.ts`): the point-in-time rule every later stage applies with plain
@@ -19,7 +20,7 @@
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { TradesealError } from '../../src/errors.js';
-import { CATALOGUE, LAYOUTS, type SeriesSpec } from './catalogue.js';
+import { CATALOGUE, isBarLayout, LAYOUTS, type SeriesSpec } from './catalogue.js';
 import { assertNoProblems, readDataFiles } from './check-dir.js';
 import { usableFromDays } from '../release/usable-days.js';
 import { queryColumns, queryRows, sqlString } from './duckdb.js';
@@ -54,7 +55,7 @@ export function readCsvSql(spec: SeriesSpec, filePath: string): string {
     `columns = ${columnTypes(spec)}`,
   ];
   // Layouts without a marker keep DuckDB's default (an empty field reads as NULL); the check after loading
-  // then rejects any NULL, since a yfinance file has rows only for trading days.
+  // then rejects any NULL, since a market file has rows only for trading days.
   if (spec.missingMarker !== null) options.push(`nullstr = ${sqlString(spec.missingMarker)}`);
   return `read_csv(${sqlString(filePath)}, ${options.join(', ')})`;
 }
@@ -105,7 +106,7 @@ export const loadObservations = (conn: DuckDBConnection, dataDir: string, catalo
 
 /** `obs` with every file's rows, in one statement; if DuckDB refuses it, file by file, to name the file. */
 async function insertAll(conn: DuckDBConnection, files: ReadonlyArray<{ spec: SeriesSpec; path: string }>): Promise<void> {
-  await conn.run('CREATE OR REPLACE TABLE obs (series VARCHAR NOT NULL, date DATE, value DOUBLE, usable_from DATE, open DOUBLE)');
+  await conn.run('CREATE OR REPLACE TABLE obs (series VARCHAR NOT NULL, date DATE, value DOUBLE, usable_from DATE, open DOUBLE, dividend DOUBLE, split DOUBLE)');
   try {
     await conn.run(`INSERT INTO obs ${files.map(({ spec, path: filePath }) => selectSeries(spec, filePath)).join('\nUNION ALL\n')}`);
   } catch {
@@ -115,8 +116,10 @@ async function insertAll(conn: DuckDBConnection, files: ReadonlyArray<{ spec: Se
 }
 
 const selectSeries = (spec: SeriesSpec, filePath: string): string =>
-  // `open`: a market file's opening price (the published performance trades at the open), NULL for other layouts.
-  `SELECT ${sqlString(spec.id)}, date, "${LAYOUTS[spec.layout].valueColumn(spec.id)}", NULL, ${spec.layout === 'yfinance' ? '"open"' : 'NULL'} FROM ${readCsvSql(spec, filePath)}`;
+  // `open`: a market file's opening price (the published performance trades at the open), NULL for other layouts;
+  // `dividend` and `split`: a share's corporate actions, from which its total returns are computed.
+  `SELECT ${sqlString(spec.id)}, date, "${LAYOUTS[spec.layout].valueColumn(spec.id)}", NULL, ${isBarLayout(spec.layout) ? '"open"' : 'NULL'}, `
+  + `${spec.layout === 'ohlcv_actions' ? '"dividend", "split"' : 'NULL, NULL'} FROM ${readCsvSql(spec, filePath)}`;
 
 /**
  * Fills `usable_from` of every row from its series' release rule. The rules need the business-day calendars

@@ -1,10 +1,11 @@
 /**
  * The rules of one row of an input file, on its own: as many fields as the layout's header, a calendar
  * date, each value a plain decimal (or the file's missing-value marker) within the series' bounds
- * (catalogue.ts), and for the yfinance layout low ≤ open, close ≤ high and a whole, non-negative volume.
+ * (catalogue.ts), and for the bar layouts low ≤ open, close ≤ high, a whole, non-negative volume and, for
+ * `ohlcv_actions`, a dividend ≥ 0 below the day's close and a split ratio > 0.
  * Rules that need the rows around it (order, rhythm, runs of missing values) are in their own modules.
  */
-import { isIsoDate, isPlainDecimal, LAYOUTS, type SeriesSpec, type ValueBounds } from './catalogue.js';
+import { isBarLayout, isIsoDate, isPlainDecimal, LAYOUTS, type SeriesSpec, type ValueBounds } from './catalogue.js';
 import type { Report } from './problems.js';
 
 /** What the rules of the whole file need to know of a row. */
@@ -31,8 +32,23 @@ function brokenLimit(value: number, b: ValueBounds): string | null {
   return null;
 }
 
+/**
+ * A dividend is cash per share: never negative, and below the close of its ex-date (a payout of the whole
+ * price is a price in the wrong column). SPY's largest was 2.71 USD on a price near 600.
+ */
+const DIVIDEND: ValueBounds = { min: 0, whyMin: 'a cash dividend is never negative', max: Infinity };
+
+/**
+ * A split ratio is shares after per share before: 1 on the days without one, 2 for a 2-for-1, 0.1 for a
+ * 1-for-10 reverse split. Beyond 1:1000 either way it is a misread column, not a split.
+ */
+const SPLIT: ValueBounds = {
+  min: 0.001, whyMin: 'shares after per share before; below 1:1000 it is not a split ratio',
+  max: 1000, whyMax: 'shares after per share before; above 1000:1 it is not a split ratio',
+};
+
 /** Checks one number-valued field; returns its value, or null when it is not a usable number. */
-function checkNumber(spec: SeriesSpec, row: { line: number; date: string | null }, column: string, text: string, report: Report): number | null {
+function checkNumber(spec: SeriesSpec, row: { line: number; date: string | null }, column: string, text: string, report: Report, bounds: ValueBounds = spec.bounds): number | null {
   const value = isPlainDecimal(text) ? Number(text) : Number.NaN;
   if (!Number.isFinite(value)) {
     const marker = spec.missingMarker === null
@@ -41,9 +57,9 @@ function checkNumber(spec: SeriesSpec, row: { line: number; date: string | null 
     report({ line: row.line, subject: column, text, date: row.date, rule: 'not_a_number', message: `not a plain decimal number; ${marker}` });
     return null;
   }
-  const limit = brokenLimit(value, spec.bounds);
+  const limit = brokenLimit(value, bounds);
   if (limit !== null) {
-    const name = spec.layout === 'yfinance' ? `${spec.id} ${column}` : spec.id;
+    const name = isBarLayout(spec.layout) ? `${spec.id} ${column}` : spec.id;
     report({ line: row.line, subject: column, text, date: row.date, rule: 'out_of_bounds', message: `${name} must be ${limit}` });
   }
   return value;
@@ -77,7 +93,7 @@ export function checkRow(spec: SeriesSpec, line: number, fields: readonly string
   if (date === null) report({ line, subject: 'date', text: dateText, date: null, rule: 'date_format', message: 'not a calendar date YYYY-MM-DD' });
   const row = { line, date };
 
-  if (spec.layout !== 'yfinance') {
+  if (!isBarLayout(spec.layout)) {
     const text = fields[1] ?? '';
     if (spec.missingMarker !== null && text === spec.missingMarker) return { line, date, missing: true };
     checkNumber(spec, row, 'value', text, report);
@@ -91,5 +107,15 @@ export function checkRow(spec: SeriesSpec, line: number, fields: readonly string
   checkPriceOrder(fields, prices, row, report);
   const volume = fields[5] ?? '';
   if (!/^\d+$/.test(volume)) report({ line, subject: 'volume', text: volume, date, rule: 'volume', message: 'volume must be a non-negative whole number' });
+  if (spec.layout === 'ohlcv_actions') checkActions(spec, fields, prices.close ?? null, row, report);
   return { line, date, missing: false };
+}
+
+/** The dividend (≥ 0, below the close) and the split ratio of an `ohlcv_actions` row. */
+function checkActions(spec: SeriesSpec, fields: readonly string[], close: number | null, row: { line: number; date: string | null }, report: Report): void {
+  const dividend = checkNumber(spec, row, 'dividend', fields[6] ?? '', report, DIVIDEND);
+  checkNumber(spec, row, 'split', fields[7] ?? '', report, SPLIT);
+  if (dividend !== null && close !== null && dividend >= close) {
+    report({ line: row.line, subject: 'dividend', text: fields[6] ?? '', date: row.date, rule: 'out_of_bounds', message: `${spec.id} dividend must be below the day's close ${fields[4]} (a payout of the whole price is a price in the wrong column)` });
+  }
 }

@@ -42,6 +42,8 @@ export function assemble(frame: FrameColumns, days: readonly ModelDay[], before 
   const tga = col(frame, 'tga_bn');
   const spy = col(frame, 'spy_close');
   const spyOpen = col(frame, 'spy_open');
+  const spyDividend = col(frame, 'spy_dividend');
+  const spySplit = col(frame, 'spy_split');
   const gld = col(frame, 'gold_close');
   const indicatorColumns = ['vix', 'hy_spread_pct', 'curve_10y2y_pp', 'dollar'].map((n) => col(frame, n));
   const gauges = ['growth_momentum', 'inflation_momentum', 'liquidity', 'financial_stress', 'dollar_strength'].map((n) => col(frame, n));
@@ -84,7 +86,10 @@ export function assemble(frame: FrameColumns, days: readonly ModelDay[], before 
     });
     const [g, inf, liq, fs, usd] = gauges.map((c) => round(c[t] as number, 10));
     scorecard.push({ date, growth_momentum: g!, inflation_momentum: inf!, liquidity: liq!, financial_stress: fs!, dollar_strength: usd! });
-    market.push({ date, spy_open: closeOrNull(spyOpen[t] as number), spy_close: closeOrNull(spy[t] as number), gld_close: closeOrNull(gld[t] as number) });
+    market.push({
+      date, spy_open: closeOrNull(spyOpen[t] as number), spy_close: closeOrNull(spy[t] as number),
+      spy_dividend: closeOrNull(spyDividend[t] as number), spy_split: closeOrNull(spySplit[t] as number), gld_close: closeOrNull(gld[t] as number),
+    });
     const [vix, hy, curve, dollar] = indicatorColumns.map((c) => closeOrNull(c[t] as number));
     indicators.push({ date, vix: vix ?? null, hy_spread_pct: hy ?? null, curve_10y2y_pp: curve ?? null, dollar: dollar ?? null });
   });

@@ -27,6 +27,11 @@ export interface InputRow {
   value: number | null;
   /** The first trading day whose regime may use the value (its release rule: `ingest/catalogue.ts`, `release/usable-from.ts`). */
   usableFrom: string;
+  /**
+   * A share's open, dividend and split (layout `ohlcv_actions`), which the published performance is computed
+   * from as well as the close; absent for the other layouts.
+   */
+  actions?: { open: number | null; dividend: number; split: number };
 }
 
 /** Each series' rows, ascending by date. */
@@ -65,7 +70,17 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 
 export const canonicalValue = (value: number | null): string => (value === null || Number.isNaN(value) ? '' : String(value));
 
-export const canonicalLine = (row: InputRow): string => `${row.date},${canonicalValue(row.value)}\n`;
+/**
+ * `date,value`, and for a share `date,close open O`, with ` dividend D` on an ex-dividend day and ` split K` on a
+ * split: a revised open or a dividend recorded late is a change of the day like a revised close.
+ */
+export function canonicalLine(row: InputRow): string {
+  const a = row.actions;
+  if (!a) return `${row.date},${canonicalValue(row.value)}\n`;
+  const dividend = a.dividend === 0 ? '' : ` dividend ${canonicalValue(a.dividend)}`;
+  const split = a.split === 1 ? '' : ` split ${canonicalValue(a.split)}`;
+  return `${row.date},${canonicalValue(row.value)} open ${canonicalValue(a.open)}${dividend}${split}\n`;
+}
 
 /** The canonical lines of the rows usable through `through`, by calendar year, in date order. */
 function yearBlocks(rows: readonly InputRow[], through: string): Map<string, string> {

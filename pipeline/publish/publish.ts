@@ -37,10 +37,11 @@ export interface Published extends PipelineBroadcast {
 
 /**
  * Replaces published rows from `replaceFrom` on (all rows when null) with the publication's, logs the days
- * in the track log (signed with `trackKey`), records the run as published with its plan, and broadcasts the
- * newest day's regime unless an override holds.
+ * in the track log (signed with `trackKey`, at `clock.nowMs`), records the run as published with its plan, and
+ * broadcasts the newest day's regime unless an override holds (at `clock.nowMs` when the run has a clock of its
+ * `own`, else at the store's clock).
  */
-export async function publish(conn: postgres.ReservedSql, pub: Publication, replaceFrom: string | null, plan: PublishPlan, trackKey: TrackLogKey, previousLast: SignalDay | null = null): Promise<Published> {
+export async function publish(conn: postgres.ReservedSql, pub: Publication, replaceFrom: string | null, plan: PublishPlan, trackKey: TrackLogKey, previousLast: SignalDay | null = null, clock: { nowMs: number; own: boolean } = { nowMs: Date.now(), own: false }): Promise<Published> {
   return transactionOn(conn, async (tx) => {
     for (const table of ['signal_days', 'net_liquidity', 'scorecard_days', 'market_days', 'indicator_days']) {
       if (replaceFrom === null) await tx`delete from ${tx(table)}`;
@@ -55,7 +56,7 @@ export async function publish(conn: postgres.ReservedSql, pub: Publication, repl
     const first = pub.signals[0]?.date ?? null;
     const newest = pub.signals.at(-1)?.date ?? null;
     const packages = first && newest ? (await signalsBetween(tx as unknown as Sql, first, newest)).map((row) => ({ date: row.date, package: signalPackage(row) })) : [];
-    const track = await appendPublishedDays(tx, packages, trackKey, Date.now(), pub.run.run_id);
+    const track = await appendPublishedDays(tx, packages, trackKey, clock.nowMs, pub.run.run_id);
     for (const f of pub.fits) {
       await tx`insert into model_fits (run_id, fit_date, pca, hmm) values (${pub.run.run_id}, ${f.fit_date}, ${tx.json(f.pca as never)}, ${tx.json(f.hmm as never)})`;
     }
@@ -88,6 +89,8 @@ export async function publish(conn: postgres.ReservedSql, pub: Publication, repl
       reason: `pipeline run ${pub.run.run_id}`,
       published_by: 'pipeline',
       available_at: last.available_at,
+      // A run on a clock of its own publishes the broadcast at its time; otherwise the store's clock decides.
+      published_at_ms: clock.own ? clock.nowMs : null,
     });
     return { ...broadcast, track };
   });

@@ -44,6 +44,6 @@ export async function publishedHistory(sql: Sql, before: string | null): Promise
 /** The published prices before `before` (all when null), oldest first. */
 export async function publishedMarket(sql: Sql, before: string | null): Promise<MarketDay[]> {
   return sql<MarketDay[]>`
-    select date::text as date, spy_open, spy_close, gld_close from market_days
+    select date::text as date, spy_open, spy_close, spy_dividend, spy_split, gld_close from market_days
     where ${before}::date is null or date < ${before}::date order by date`;
 }

@@ -58,11 +58,15 @@ export interface ScorecardDay {
 /** The prices the backtest and the performance figures are computed from, on each published day. */
 export interface MarketDay {
   date: string;
-  /** SPY, dividend-adjusted open (where the published performance trades); null where the file has none. */
+  /** SPY's open as traded (where the published performance trades); null where the file has none. */
   spy_open: number | null;
-  /** SPY, dividend-adjusted close; null where the file has none. */
+  /** SPY's close as traded; null where the file has none. */
   spy_close: number | null;
-  /** GLD close; null before 2004-11-18. */
+  /** SPY's cash dividend per share that went ex on the day (0 on other days); null where the file has no row. */
+  spy_dividend: number | null;
+  /** SPY's split taking effect on the day, shares after per share before (1 on other days); null where the file has no row. */
+  spy_split: number | null;
+  /** GLD close as traded; null before 2004-11-18. */
   gld_close: number | null;
 }
 

@@ -24,9 +24,10 @@
  */
 import type { Regime } from '../../src/engine/vocabulary.js';
 import { EXPOSURE } from '../regime/signals.js';
-import { execute } from './execution.js';
+import { execute, type PriceDay } from './execution.js';
 import { aboveMovingAverage } from './moving-average.js';
 import { pricesOf, regimePositions, type MarketDay, type RegimeDay } from './strategy.js';
+import { closeReturn } from './total-return.js';
 
 export const STRATEGIES = ['regime', 'ma200', 'buy_and_hold'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
@@ -38,7 +39,7 @@ export interface EvaluatedDay {
   regime: Regime;
   /** The regime whose exposure is taken at this day's open: the newest published before it. */
   held: Regime;
-  /** SPY's close-to-close simple return (the day before's close to this day's). */
+  /** SPY's close-to-close total return (the day before's close to this day's, ./total-return.ts). */
   market: number;
   /** The exposure taken at this day's open. */
   exposure: PerStrategy<number>;
@@ -82,7 +83,7 @@ export function evaluationDays(days: readonly RegimeDay[], market: readonly Mark
       date: r.date,
       regime: regimeOf.get(r.date)!,
       held: held[i]!,
-      market: prices[i]!.spy_close! / prices[i - 1]!.spy_close! - 1,
+      market: closeReturn(prices[i - 1]!.spy_close!, prices[i] as PriceDay & { spy_close: number }),
       exposure: perStrategy((k) => at[k].exposure),
       exposure_gap: perStrategy((k) => at[k].exposure_gap),
       returns: perStrategy((k) => at[k].return),

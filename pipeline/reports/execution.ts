@@ -10,7 +10,8 @@
  * of t, so it too trades the next open. The callers map each day to the exposure taken at its open.
  *
  * **One return per day.** With day s's gap g_s = open_s / close_{s−1} − 1 and its intraday return
- * d_s = close_s / open_s − 1, the exposure e_gap held overnight into s (the one taken at the open of the day
+ * d_s = close_s / open_s − 1 (on an ex-dividend day or a split the gap counts the cash and the new shares:
+ * ./total-return.ts), the exposure e_gap held overnight into s (the one taken at the open of the day
  * before) and the exposure e_day taken at s's open, the day's return is
  *
  *     r_s = (1 + e_gap·g_s)(1 + e_day·d_s)(1 − c·|e_day − e_gap|) − 1,
@@ -30,12 +31,11 @@
  *
  * Pure: prices and exposures in, days out.
  */
+import { gapReturn, intradayReturn, type TradedPrices } from './total-return.js';
 
-/** One trading day's SPY prices (dividend-adjusted); null where there is none. */
-export interface PriceDay {
+/** One trading day's SPY prices as traded and its actions (./total-return.ts); null where there is none. */
+export interface PriceDay extends TradedPrices {
   date: string;
-  spy_open: number | null;
-  spy_close: number | null;
 }
 
 export interface ExecutedDay {
@@ -80,7 +80,7 @@ export function execute(prices: readonly PriceDay[], exposureAt: (index: number)
     if (!priced(prev.spy_close) || !priced(day.spy_open) || !priced(day.spy_close)) continue;
     const exposureGap = before ?? 0;
     const traded = before === undefined ? 0 : Math.abs(exposure - before);
-    const ret = dayReturn(exposureGap, exposure, day.spy_open / prev.spy_close - 1, day.spy_close / day.spy_open - 1, traded, cost);
+    const ret = dayReturn(exposureGap, exposure, gapReturn(prev.spy_close, day as PriceDay & { spy_open: number }), intradayReturn(day as { spy_open: number; spy_close: number }), traded, cost);
     out.push({ date: day.date, exposure_gap: exposureGap, exposure, traded, return: ret });
   }
   return out;

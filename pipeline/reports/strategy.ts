@@ -27,11 +27,15 @@ export interface RegimeDay {
 
 export interface MarketDay {
   date: string;
-  /** The base instrument's open (SPY, dividend-adjusted); null where there is none. */
+  /** The base instrument's open (SPY, as traded); null where there is none. */
   spy_open: number | null;
-  /** The base instrument's close (SPY, dividend-adjusted); null where there is none. */
+  /** The base instrument's close (SPY, as traded); null where there is none. */
   spy_close: number | null;
-  /** Gold's close (GLD); null before 2004-11-18. */
+  /** SPY's cash dividend per share that went ex on the day (0 on other days; absent or null: 0). */
+  spy_dividend?: number | null;
+  /** SPY's split taking effect on the day, shares after per share before (1 on other days; absent or null: 1). */
+  spy_split?: number | null;
+  /** Gold's close (GLD, as traded; it pays no dividend); null before 2004-11-18. */
   gld_close: number | null;
 }
 
@@ -89,7 +93,7 @@ export const regimePositions = (days: readonly RegimeDay[], dates: readonly stri
 export const pricesOf = (days: readonly { date: string }[], market: ReadonlyMap<string, MarketDay>): PriceDay[] =>
   days.map((d) => {
     const m = market.get(d.date);
-    return { date: d.date, spy_open: m?.spy_open ?? null, spy_close: m?.spy_close ?? null };
+    return { date: d.date, spy_open: m?.spy_open ?? null, spy_close: m?.spy_close ?? null, spy_dividend: m?.spy_dividend ?? null, spy_split: m?.spy_split ?? null };
   });
 
 /**

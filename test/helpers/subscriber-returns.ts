@@ -4,23 +4,29 @@
  * documented rule and formula (README, "What quants and analysts read") and sharing no code with
  * pipeline/reports/: the regime of day t is taken as SPY exposure at the first open at or after its
  * `available_at`, held overnight into the next day, and each day earns
- * r_s = (1 + e_gap·g_s)(1 + e_day·d_s)(1 − c·|e_day − e_gap|) − 1, the first position free; buy-and-hold is
- * exposure 1 from the same first open. Plus the figures of the performance report in their plainest form.
+ * r_s = (1 + e_gap·g_s)(1 + e_day·d_s)(1 − c·|e_day − e_gap|) − 1, the first position free, where the overnight
+ * gap counts what the holder of a share at the previous close has at the open: its split shares and the cash
+ * dividend that went ex, g_s = split · (open + dividend) / previous close − 1; buy-and-hold is exposure 1 from the
+ * same first open. Plus the figures of the performance report in their plainest form.
  */
 import fs from 'node:fs';
 
 export interface SpyDay {
   open: number;
   close: number;
+  /** Cash per share that went ex on the day (0 on other days). */
+  dividend: number;
+  /** Shares after per share before (1 on other days). */
+  split: number;
 }
 
-/** SPY.csv as a subscriber's script reads it: by date, open and close. */
+/** SPY.csv as a subscriber's script reads it: by date, open, close, the dividend and the split. */
 export function readSpy(file: string): { dates: string[]; prices: Map<string, SpyDay> } {
   const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
   const head = lines[0]!.split(',');
-  const [o, c] = [head.indexOf('open'), head.indexOf('close')];
+  const [o, c, dv, sp] = [head.indexOf('open'), head.indexOf('close'), head.indexOf('dividend'), head.indexOf('split')];
   const rows = lines.slice(1).map((l) => l.split(','));
-  return { dates: rows.map((f) => f[0]!), prices: new Map(rows.map((f) => [f[0]!, { open: Number(f[o]), close: Number(f[c]) }])) };
+  return { dates: rows.map((f) => f[0]!), prices: new Map(rows.map((f) => [f[0]!, { open: Number(f[o]), close: Number(f[c]), dividend: Number(f[dv]), split: Number(f[sp]) }])) };
 }
 
 const newYork = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
@@ -70,7 +76,7 @@ export function subscriberReturns(regimes: readonly PublishedRegime[], spyDates:
     const before = heldAt[j - 1] ?? null;
     const p = spy.get(regimes[j - 1]!.date)!;
     const s = spy.get(regimes[j]!.date)!;
-    const g = s.open / p.close - 1;
+    const g = (s.split * (s.open + s.dividend)) / p.close - 1;
     const d = s.close / s.open - 1;
     const eGap = before === null ? 0 : before.equity_exposure;
     const cost = before === null ? 0 : c * Math.abs(now.equity_exposure - eGap);

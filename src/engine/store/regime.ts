@@ -49,6 +49,11 @@ export interface PublishRegimeInput {
   published_by?: string | null;
   /** The day's publication instant (ISO-8601 UTC), for a pipeline broadcast. */
   available_at?: string | null;
+  /**
+   * When the broadcast is published (ms since the epoch); default the store's clock. A pipeline run on a clock of
+   * its own (a replay on simulated time) publishes at its time, so engines on that clock see it in force.
+   */
+  published_at_ms?: number | null;
 }
 
 /** SHA-256 over the JCS of `{date, regime, regime_id, risk_score, probabilities, model_version}`. */
@@ -94,7 +99,7 @@ async function insertBroadcast(sql: Sql | TransactionSql, input: PublishRegimeIn
   const hash = broadcastHash(state);
   const rows = await sql.unsafe<Row[]>(
     // One reading of the clock: a broadcast that changes the content takes effect exactly when it is published.
-    `with now as (select clock_timestamp() as t)
+    `with now as (select coalesce(to_timestamp($12::double precision / 1000), clock_timestamp()) as t)
      insert into regime_broadcasts (date, regime, regime_id, risk_score, probabilities, model_version, source, reason, published_by, hash, available_at, published_at, effective_since)
      select $1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10, $11::timestamptz, now.t,
             coalesce((select effective_since from (select hash, effective_since from regime_broadcasts order by id desc limit 1) last
@@ -102,7 +107,7 @@ async function insertBroadcast(sql: Sql | TransactionSql, input: PublishRegimeIn
      from now
      returning ${COLUMNS}`,
     [state.date, state.regime, state.regime_id, state.risk_score, state.probabilities, state.model_version,
-      input.source, input.reason ?? null, input.published_by ?? null, hash, input.available_at ?? null],
+      input.source, input.reason ?? null, input.published_by ?? null, hash, input.available_at ?? null, input.published_at_ms ?? null],
   );
   const broadcast = toBroadcast(rows[0] as Row);
   await enqueueRegimeChange(sql, previous, broadcast);

@@ -12,6 +12,7 @@ import { requireKey } from '../auth.js';
 import type { SignalsContext } from '../context.js';
 import { readOutbox } from '../mail/outbox.js';
 import { pipelineRunsQuery } from '../inputs.js';
+import { recentNights } from '../../../pipeline/nightly/night-store.js';
 import { recentRuns } from '../../../pipeline/publish/run-lock.js';
 import { normalizeEmail } from '../verification.js';
 import { issueAccountKey, revokeKey, setTier } from '../ops/keys.js';
@@ -71,6 +72,19 @@ const pipelineRun = {
   },
 } as const;
 
+const pipelineNight = {
+  type: 'object', additionalProperties: false,
+  required: ['night_id', 'started_at', 'due_day', 'deadline', 'status', 'attempts', 'reason', 'late', 'fetched', 'error_code', 'run_id', 'finished_at'],
+  properties: {
+    night_id: uuid, started_at: dateTime, due_day: { type: 'string', format: 'date', description: 'the newest trading day due when the night started' }, deadline: dateTime,
+    status: { type: 'string', enum: ['running', 'published', 'late', 'refused', 'failed'] }, attempts: { type: 'integer' },
+    reason: { type: ['string', 'null'], description: 'why the day is not (yet) published: the late series and the rows they lack, a source\'s error, a refusal' },
+    late: { type: ['array', 'null'], items: { type: 'object', additionalProperties: true }, description: 'the late series of the last try: series, file, last_row, needed_row, released_at, rule' },
+    fetched: { type: ['object', 'null'], additionalProperties: true, description: 'what the last fetch wrote, by file: source, fetched_at, sha256, rows, last_date, added, revisions' },
+    error_code: { type: ['string', 'null'] }, run_id: { ...uuid, type: ['string', 'null'] }, finished_at: nullableDateTime,
+  },
+} as const;
+
 const ownerErrors = errorResponses(401, 403, 429);
 
 export function adminRoutes(app: FastifyInstance, ctx: SignalsContext): void {
@@ -127,11 +141,11 @@ export function adminRoutes(app: FastifyInstance, ctx: SignalsContext): void {
   app.get<{ Querystring: { limit: number } }>('/v1/admin/pipeline-runs', {
     onRequest: owner,
     schema: {
-      operationId: 'listPipelineRuns', tags, security: signalsKeySecurity, summary: 'The pipeline\'s runs, newest first: status, days, the fit dates, timings, what each publication changed, the error of a failed one',
+      operationId: 'listPipelineRuns', tags, security: signalsKeySecurity, summary: 'The pipeline\'s runs and the nightly job\'s nights, newest first: status, days, the fit dates, timings, what each publication changed, the error of a failed one; a night\'s due day, its tries and why it is late',
       querystring: pipelineRunsQuery,
-      response: { 200: { type: 'object', additionalProperties: false, required: ['runs'], properties: { runs: { type: 'array', items: pipelineRun } } }, ...ownerErrors, ...errorResponses(422) },
+      response: { 200: { type: 'object', additionalProperties: false, required: ['runs', 'nights'], properties: { runs: { type: 'array', items: pipelineRun }, nights: { type: 'array', items: pipelineNight } } }, ...ownerErrors, ...errorResponses(422) },
     },
-  }, async (req) => ({ runs: await recentRuns(ctx.sql, req.query.limit) }));
+  }, async (req) => ({ runs: await recentRuns(ctx.sql, req.query.limit), nights: await recentNights(ctx.sql, req.query.limit) }));
 
   app.get<{ Querystring: { limit: number; to?: string } }>('/v1/admin/outbox', {
     onRequest: owner,

@@ -27,7 +27,7 @@ export interface BacktestRow extends RegimeDay, MarketDay {}
 export async function backtestRows(sql: Sql, range: DateRange): Promise<{ rows: BacktestRow[]; before: boolean }> {
   const start = range.start ?? null;
   const rows = await sql<Array<BacktestRow & { inside: boolean }>>`
-    select s.date::text as date, s.regime, s.risk_score, m.spy_open, m.spy_close, m.gld_close, (${start}::date is null or s.date >= ${start}::date) as inside,
+    select s.date::text as date, s.regime, s.risk_score, m.spy_open, m.spy_close, m.spy_dividend, m.spy_split, m.gld_close, (${start}::date is null or s.date >= ${start}::date) as inside,
            ${sql.unsafe(availableAtText('s.available_at'))} as available_at
     from signal_days s left join market_days m using (date)
     where s.date >= coalesce((select max(date) from signal_days where date < ${start}::date), ${start}::date, '-infinity'::date)

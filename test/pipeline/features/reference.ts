@@ -23,7 +23,7 @@ const TREND = 200;
 const RRP_DAILY_FROM = '2013-09-23';
 const SPLICE_RATIO = 101.4155 / 111.6954;
 
-/** Rows of one file: `date` and the value column (`close` for the yfinance layout), empty → null. */
+/** Rows of one file: `date` and the value column (`close` for the market layouts), empty → null. */
 export function readPoints(dir: string, id: string): Point[] {
   const lines = readFileSync(path.join(dir, `${id}.csv`), 'utf8').trimEnd().split('\n');
   const header = (lines[0] ?? '').split(',');
@@ -123,19 +123,28 @@ export function referenceFrame(dir: string): ReferenceFrame {
     (c[name] ??= []).push(v === null || v === undefined ? Number.NaN : v);
   };
   const rowOf = Object.fromEntries(['GSPC', 'SPY', 'GLD'].map((id) => [id, new Map((s[id] ?? []).map((p, k) => [p.date, k]))]));
+  // A share's open, dividend and split of each day, straight from its file (SPY, GLD: prices as traded).
+  const actionsOf = (id: string): Map<string, { open: number; dividend: number; split: number }> => {
+    const lines = readFileSync(path.join(dir, `${id}.csv`), 'utf8').trimEnd().split('\n');
+    const head = (lines[0] ?? '').split(',');
+    const [o, d, k] = ['open', 'dividend', 'split'].map((name) => head.indexOf(name));
+    return new Map(lines.slice(1).map((line) => line.split(',')).map((f) => [f[0] ?? '', {
+      open: Number(f[o as number]), dividend: d === -1 ? 0 : Number(f[d as number]), split: k === -1 ? 1 : Number(f[k as number]),
+    }]));
+  };
+  const actions: Record<string, Map<string, { open: number; dividend: number; split: number }>> = { SPY: actionsOf('SPY'), GLD: actionsOf('GLD') };
+  // The close and the close-to-close total return: the holder of one share at the previous close has, at this
+  // close, `split` shares and the dividend reinvested at the open (price as traded × split × (1 + D / open)).
   const closeAndReturn = (id: string, day: string): [number, number] => {
     const pts = s[id] ?? [];
     const k = rowOf[id]?.get(day);
     if (k === undefined) return [Number.NaN, Number.NaN];
     const close = pts[k]?.value as number;
     const prev = k > 0 ? (pts[k - 1]?.value as number) : Number.NaN;
-    return [close, close / prev - 1];
+    const a = actions[id]?.get(day) ?? { open: Number.NaN, dividend: 0, split: 1 };
+    return [close, (close * a.split * (a.dividend === 0 ? 1 : 1 + a.dividend / a.open)) / prev - 1];
   };
   const cursors = Object.fromEntries(ids.map((id) => [id, cursor(s[id] ?? [], id, usableFrom)]));
-  // SPY's open of the day itself (the published performance trades at it), straight from the file's `open` column.
-  const spyLines = readFileSync(path.join(dir, 'SPY.csv'), 'utf8').trimEnd().split('\n');
-  const openCol = (spyLines[0] ?? '').split(',').indexOf('open');
-  const spyOpen = new Map(spyLines.slice(1).map((line) => line.split(',')).map((f) => [f[0] ?? '', Number(f[openCol])]));
 
   for (const day of dates) {
     const at = Object.fromEntries(ids.map((id) => [id, (cursors[id] as ReturnType<typeof cursor>)(day)]));
@@ -166,7 +175,10 @@ export function referenceFrame(dir: string): ReferenceFrame {
     push('ret_equity', req);
     const [spy, rspy] = closeAndReturn('SPY', day);
     push('spy_close', spy);
-    push('spy_open', spyOpen.get(day) ?? null);
+    const spyDay = rowOf.SPY?.has(day) ? actions.SPY?.get(day) : undefined;
+    push('spy_open', spyDay?.open ?? null);
+    push('spy_dividend', spyDay?.dividend ?? null);
+    push('spy_split', spyDay?.split ?? null);
     push('ret_spy', rspy);
     const [gold, rgold] = closeAndReturn('GLD', day);
     push('gold_close', gold);

@@ -81,8 +81,8 @@ describe('CATALOGUE', () => {
     expect(CATALOGUE.map((s) => s.id).sort()).toEqual(['BAMLH0A0HYM2', 'DGS10', 'DGS2', 'DTWEXB', 'DTWEXBGS', 'GLD', 'GSPC', 'RRPONTSYD', 'SPY', 'T10Y2Y', 'VIXCLS', 'WALCL', 'WTREGEN']);
   });
 
-  it('marks missing values by layout: empty for FRED exports, none for yfinance', () => {
-    for (const s of CATALOGUE) expect([s.id, s.missingMarker]).toEqual([s.id, s.layout === 'yfinance' ? null : '']);
+  it('marks missing values by layout: empty for FRED exports, none for market files', () => {
+    for (const s of CATALOGUE) expect([s.id, s.missingMarker]).toEqual([s.id, s.source === 'market' ? null : '']);
   });
 
   it('names unknown series in the error', () => {

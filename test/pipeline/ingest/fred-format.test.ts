@@ -10,7 +10,7 @@ import { CATALOGUE, seriesSpec } from '../../../pipeline/ingest/catalogue.js';
 import { openDatabase, queryRows, type Database } from '../../../pipeline/ingest/duckdb.js';
 import { formatFredCsv, FredFormatError, parseFredCsv, readFredObservations, toObsRows, type ObsRow } from '../../../pipeline/ingest/fred-format.js';
 import { loadObservations } from '../../../pipeline/ingest/load.js';
-import { fredJsonFromCsv } from './fred-json.js';
+import { fredJsonFromCsv } from '../../../replay/vendors/fred-json.js';
 
 const DATA_DIR = fileURLToPath(new URL('../../../data/macro/', import.meta.url));
 const FRED_SERIES = CATALOGUE.filter((s) => s.source === 'fred');

@@ -1,24 +1,31 @@
 /**
- * The FRED client against a local FRED-shaped server built from the bundled files: a refresh writes back
- * files that load exactly like the bundled ones; paging, retries (500, 429, timeouts) and refusals (bad key,
- * other 4xx) behave as documented in pipeline/fred.ts; writes are atomic and merge with existing history.
+ * The FRED client against a local FRED-shaped server built from the bundled files (replay/vendors/): a
+ * refresh writes back files that load exactly like the bundled ones; paging, retries (500, 429, timeouts, a
+ * body cut short) and refusals (bad key, other 4xx) behave as documented in pipeline/fred.ts; writes are
+ * atomic and merge with existing history.
  */
 import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fetchSeries, updateDataDir, type FetchOptions, type FredConfig } from '../../../pipeline/fred.js';
+import { createHash } from 'node:crypto';
+import { fetchAll } from '../../../pipeline/fetch/fetch-all.js';
+import { readFetchRecord } from '../../../pipeline/fetch/fetch-record.js';
+import { fetchSeries, type FetchOptions, type FredConfig } from '../../../pipeline/fred.js';
 import { CATALOGUE, seriesSpec } from '../../../pipeline/ingest/catalogue.js';
 import { openDatabase, queryRows } from '../../../pipeline/ingest/duckdb.js';
 import { loadObservations } from '../../../pipeline/ingest/load.js';
 import { loadConfig } from '../../../src/config.js';
 import { TradesealError } from '../../../src/errors.js';
-import { startFredServer, TEST_KEY, type FredServer } from './fred-server.js';
+import { startFredServer, TEST_KEY, type FredServer } from '../../../replay/vendors/fred-server.js';
 
 const DATA_DIR = fileURLToPath(new URL('../../../data/macro/', import.meta.url));
 const FRED_SPECS = CATALOGUE.filter((s) => s.source === 'fred');
-const FAST: FetchOptions = { backoffMs: 5, maxBackoffMs: 20, timeoutMs: 5_000 };
+/** The waits the client asked for between attempts, recorded instead of waited. */
+const sleeps: number[] = [];
+const FAST: FetchOptions = { backoffMs: 5, maxBackoffMs: 20, timeoutMs: 5_000, sleep: async (ms) => void sleeps.push(ms) };
+const json = (body: unknown): string => JSON.stringify(body);
 
 let server: FredServer;
 let config: FredConfig;
@@ -32,6 +39,7 @@ afterAll(() => server.close());
 beforeEach(async () => {
   server.requests.length = 0;
   server.override = null;
+  sleeps.length = 0;
   dir = await mkdtemp(path.join(os.tmpdir(), 'tradeseal-fred-'));
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
@@ -52,10 +60,15 @@ async function obsRows(dataDir: string): Promise<Record<string, unknown>[]> {
   }
 }
 
-describe('updateDataDir', () => {
-  it('writes every FRED series back so it loads exactly like the bundled file', async () => {
-    const results = await updateDataDir(config, dir, FAST);
-    expect(results.map((r) => r.id)).toEqual(FRED_SPECS.map((s) => s.id));
+/** `pipeline fetch` of FRED series only (no market source), as of now. */
+const refresh = (series?: string[], options: FetchOptions = FAST) =>
+  fetchAll(dir, { nowMs: Date.now(), market: null, fred: config, request: options, ...(series ? { series } : {}) });
+
+describe('refreshing the FRED files (pipeline fetch)', () => {
+  it('writes every FRED series back so it loads exactly like the bundled file, and records each in FETCHED.json', async () => {
+    const { fetched, failed } = await refresh();
+    expect(failed).toEqual([]);
+    expect(fetched.map((r) => r.series)).toEqual(FRED_SPECS.map((s) => s.id));
     expect(server.requests.map((u) => u.searchParams.get('series_id'))).toEqual(FRED_SPECS.map((s) => s.id));
     for (const spec of FRED_SPECS) {
       // The server sent "." for the empty fields; the written file has them empty again, byte for byte.
@@ -63,17 +76,25 @@ describe('updateDataDir', () => {
     }
     expect(await obsRows(dir)).toEqual(await obsRows(DATA_DIR));
     expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    const record = await readFetchRecord(dir);
+    const walcl = await readFile(path.join(dir, 'WALCL.csv'));
+    expect(record.files['WALCL.csv']).toMatchObject({
+      series: 'WALCL', source: 'fred', sha256: createHash('sha256').update(walcl).digest('hex'), rows: 1202, last_date: '2025-12-24', added: 1202, revisions: [],
+    });
+    expect(record.files['WALCL.csv']?.source_url).toBe(`${server.baseUrl}/fred/series/observations?series_id=WALCL`);
+    expect(JSON.stringify(record)).not.toContain(TEST_KEY);
   });
 
-  it('keeps history FRED no longer serves and takes revisions (the ICE BofA three-year window)', async () => {
+  it('keeps history FRED no longer serves and takes revisions, each recorded (the ICE BofA three-year window)', async () => {
     const spec = seriesSpec('BAMLH0A0HYM2');
     await copyFile(path.join(DATA_DIR, spec.file), path.join(dir, spec.file));
     const full = server.data.get(spec.id) ?? [];
     const window = full.filter((o) => o.date >= '2023-01-03').map((o) => (o.date === '2025-12-30' ? { ...o, value: '2.91' } : o));
     server.data.set(spec.id, window);
     try {
-      const [result] = await updateDataDir(config, dir, { ...FAST, series: [spec.id] });
-      expect(result).toMatchObject({ id: spec.id, fetched: window.length, kept: full.length - window.length, rows: full.length, lastDate: '2025-12-30' });
+      const { fetched: [result] } = await refresh([spec.id]);
+      expect(result).toMatchObject({ series: spec.id, rows: full.length, last_date: '2025-12-30', added: 0 });
+      expect(result?.revisions).toEqual([{ date: '2025-12-30', field: 'value', was: '2.84', now: '2.91' }]);
       const lines = (await readFile(path.join(dir, spec.file), 'utf8')).trimEnd().split('\n');
       expect(lines[1]).toBe('1996-12-31,3.13');
       expect(lines.at(-1)).toBe('2025-12-30,2.91');
@@ -90,25 +111,27 @@ describe('updateDataDir', () => {
     const full = server.data.get(vix.id) ?? [];
     server.data.set(vix.id, full.map((o) => (o.date === '2020-03-16' ? { ...o, value: '-82.69' } : o)));
     try {
-      const err = await failure(updateDataDir(config, dir, { ...FAST, series: [vix.id, dgs2.id] }));
-      expect(err.code).toBe('data_invalid');
-      expect(err.message).toContain('VIXCLS.csv was left as before (1 other series refreshed');
+      const { fetched, failed: [failure] } = await refresh([vix.id, dgs2.id]);
+      expect(fetched.map((f) => f.series)).toEqual([dgs2.id]);
+      expect(failure?.code).toBe('source_answer_invalid');
+      expect(failure?.message).toContain('Nothing was written: VIXCLS.csv is as it was');
       const line = (await readFile(path.join(DATA_DIR, vix.file), 'utf8')).split('\n').findIndex((l) => l.startsWith('2020-03-16,')) + 1;
-      expect(err.errors).toEqual([{ field: `VIXCLS.csv:${line}`, message: 'value "-82.69" on 2020-03-16: VIXCLS must be ≥ 5 (VIX has never closed below 9.14)' }]);
+      expect(failure?.errors).toEqual([{ field: `VIXCLS.csv:${line}`, message: 'value "-82.69" on 2020-03-16: VIXCLS must be ≥ 5 (VIX has never closed below 9.14)' }]);
       expect(await readFile(path.join(dir, vix.file), 'utf8')).toBe(await readFile(path.join(DATA_DIR, vix.file), 'utf8'));
       expect(await readFile(path.join(dir, dgs2.file), 'utf8')).toBe(await readFile(path.join(DATA_DIR, dgs2.file), 'utf8'));
-      expect((await readdir(dir)).sort()).toEqual([dgs2.file, vix.file].sort());
+      expect((await readdir(dir)).sort()).toEqual([dgs2.file, 'FETCHED.json', vix.file].sort());
     } finally {
       server.data.set(vix.id, full);
     }
   });
 
-  it('leaves the existing file untouched when FRED fails', async () => {
+  it('leaves the existing file untouched when FRED fails, and says why', async () => {
     const spec = seriesSpec('VIXCLS');
     await writeFile(path.join(dir, spec.file), 'date,value\n2020-01-02,12.47\n');
-    server.override = () => ({ status: 503, body: { error_code: 503, error_message: 'Service Unavailable' } });
-    const err = await failure(updateDataDir(config, dir, { ...FAST, retries: 1, series: [spec.id] }));
-    expect(err.code).toBe('service_unavailable');
+    server.override = () => ({ status: 503, body: json({ error_code: 503, error_message: 'Service Unavailable' }) });
+    const { fetched, failed } = await refresh([spec.id], { ...FAST, retries: 1 });
+    expect(fetched).toEqual([]);
+    expect(failed.map((f) => [f.series, f.code])).toEqual([[spec.id, 'source_unavailable']]);
     expect(await readdir(dir)).toEqual([spec.file]);
     expect(await readFile(path.join(dir, spec.file), 'utf8')).toBe('date,value\n2020-01-02,12.47\n');
   });
@@ -131,19 +154,21 @@ describe('fetchSeries', () => {
     const err = await failure(fetchSeries({ ...config, fredApiKey: 'zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz' }, 'WALCL', FAST));
     expect(err.code).toBe('config_invalid');
     expect(err.message).toContain('FRED rejected FRED_API_KEY (HTTP 400: Bad Request.  The value for variable api_key is not registered.');
+    expect(err.message).toContain('WALCL');
+    expect(err.message).toContain('api_key=***');
     expect(err.message).not.toContain('zzzzzzzz');
     expect(server.requests.length).toBe(1);
   });
 
   it('treats a 403 as a rejected key too', async () => {
-    server.override = () => ({ status: 403, body: 'Forbidden' });
+    server.override = () => ({ status: 403, body: 'Forbidden', headers: { 'content-type': 'text/plain' } });
     const err = await failure(fetchSeries(config, 'WALCL', FAST));
     expect(err.code).toBe('config_invalid');
     expect(server.requests.length).toBe(1);
   });
 
   it('does not retry another 4xx', async () => {
-    server.override = () => ({ status: 404, body: { error_code: 404, error_message: 'Not Found' } });
+    server.override = () => ({ status: 404, body: json({ error_code: 404, error_message: 'Not Found' }) });
     const err = await failure(fetchSeries(config, 'WALCL', FAST));
     expect(err.code).toBe('fred_request_rejected');
     expect(err.message).toContain('HTTP 404 Not Found');
@@ -153,38 +178,55 @@ describe('fetchSeries', () => {
   });
 
   it('retries a 500 and then succeeds', async () => {
-    server.override = (_url, n) => (n === 0 ? { status: 500, body: { error_code: 500, error_message: 'Internal Server Error' } } : undefined);
+    server.override = (_url, n) => (n === 0 ? { status: 500, body: json({ error_code: 500, error_message: 'Internal Server Error' }) } : undefined);
     const series = await fetchSeries(config, 'WTREGEN', FAST);
     expect(server.requests.length).toBe(2);
     expect(series.observations.length).toBe(server.data.get('WTREGEN')?.length);
   });
 
   it('retries a 429 (rate limit) honouring Retry-After up to the backoff cap', async () => {
-    server.override = (_url, n) => (n < 2 ? { status: 429, headers: { 'retry-after': '1' }, body: { error_code: 429, error_message: 'Too Many Requests' } } : undefined);
-    const started = performance.now();
+    server.override = (_url, n) => (n < 2 ? { status: 429, headers: { 'retry-after': '1' }, body: json({ error_code: 429, error_message: 'Too Many Requests.  Exceeded Rate Limit' }) } : undefined);
     await fetchSeries(config, 'T10Y2Y', FAST);
     expect(server.requests.length).toBe(3);
-    expect(performance.now() - started).toBeLessThan(900);
+    // Retry-After asks for 1 000 ms; the cap (maxBackoffMs 20) wins over it.
+    expect(sleeps).toEqual([20, 20]);
   });
 
-  it('gives up after the retries with service_unavailable', async () => {
-    server.override = () => ({ status: 502, body: 'Bad Gateway' });
+  it('gives up after the retries with source_unavailable', async () => {
+    server.override = () => ({ status: 502, body: 'Bad Gateway', headers: { 'content-type': 'text/plain' } });
     const err = await failure(fetchSeries(config, 'DGS2', { ...FAST, retries: 2 }));
-    expect(err.code).toBe('service_unavailable');
-    expect(err.message).toContain('after 3 attempts');
+    expect(err.code).toBe('source_unavailable');
+    expect(err.message).toContain('FRED, DGS2: no useful answer after 3 attempts (last: HTTP 502: Bad Gateway)');
+    expect(err.message).toContain('api_key=***');
     expect(err.message).not.toContain(TEST_KEY);
     expect(server.requests.length).toBe(3);
+    expect(sleeps).toEqual([5, 10]);
+  });
+
+  it('retries a body cut short instead of parsing it', async () => {
+    server.override = (_url, n) => (n === 0 ? { truncate: true } : undefined);
+    const series = await fetchSeries(config, 'DGS2', FAST);
+    expect(server.requests.length).toBe(2);
+    expect(series.observations.length).toBe(server.data.get('DGS2')?.length);
+  });
+
+  it('refuses a 200 that is not JSON (a proxy\'s HTML page) with source_answer_invalid', async () => {
+    server.override = () => ({ status: 200, body: '<html><head><title>Access denied</title></head></html>', headers: { 'content-type': 'text/html' } });
+    const err = await failure(fetchSeries(config, 'DGS2', FAST));
+    expect(err.code).toBe('source_answer_invalid');
+    expect(err.message).toContain('an HTML page ("Access denied")');
+    expect(server.requests.length).toBe(1);
   });
 
   it('times out a silent server and retries', async () => {
-    server.override = (_url, n) => (n === 0 ? { status: 0, hang: true } : undefined);
+    server.override = (_url, n) => (n === 0 ? { hang: true } : undefined);
     const series = await fetchSeries(config, 'VIXCLS', { ...FAST, timeoutMs: 200 });
     expect(server.requests.length).toBe(2);
     expect(series.observations.length).toBeGreaterThan(9000);
   });
 
   it('refuses an answer the parser refuses', async () => {
-    server.override = () => ({ status: 200, body: { observations: [{ date: '2020-01-02', value: 'n/a' }] } });
+    server.override = () => ({ status: 200, body: json({ observations: [{ date: '2020-01-02', value: 'n/a' }] }) });
     const err = await failure(fetchSeries(config, 'DGS10', FAST));
     expect(err.code).toBe('fred_request_rejected');
     expect(err.message).toContain('"n/a"');

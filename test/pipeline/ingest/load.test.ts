@@ -45,7 +45,7 @@ describe('loadObservations on the bundled files', () => {
     ['DTWEXBGS', 5215, 205],
     ['DTWEXB', 6520, 192],
     ['GSPC', 24777, 0],
-    ['SPY', 8448, 0],
+    ['SPY', 8390, 0],
     ['GLD', 5473, 0],
   ])('%s: %i rows, %i of them missing', async (series, rows, missing) => {
     const r = await one(`SELECT count(*) AS n, count(*) FILTER (WHERE value IS NULL) AS missing FROM obs WHERE series = '${series}'`);
@@ -73,7 +73,7 @@ describe('loadObservations on the bundled files', () => {
     ]);
   });
 
-  it('takes the close of the yfinance layout, not another price column', async () => {
+  it('takes the close of the market layouts, not another price column', async () => {
     // 2026-08-21 line: open 7665.68017578125, high 7697.10986328125, low 7660.06005859375, close 7674.3701171875.
     const r = await one("SELECT value FROM obs WHERE series = 'GSPC' AND date = DATE '2026-08-21'");
     expect(r.value).toBe(7674.3701171875);
@@ -153,10 +153,10 @@ describe('loadObservations validates every file and loads nothing from a directo
     await expect(loadOne('GLD', await readFile(path.join(DATA_DIR, 'GLD.csv'), 'utf8'))).resolves.toBe(5473);
   });
 
-  it('an empty close in a yfinance file (that layout has no missing-value marker)', async () => {
-    const { err, lines } = await failure('GLD', 'date,open,high,low,close,volume\n2004-11-18,44.43,44.49,44.07,,5992000\n');
+  it('an empty close in a market file (that layout has no missing-value marker)', async () => {
+    const { err, lines } = await failure('GLD', 'date,open,high,low,close,volume,dividend,split\n2004-11-18,44.43,44.49,44.07,,5992000,0,1\n');
     expect(err.message).toContain('1 problem in GLD.csv');
-    expect(lines).toEqual(['GLD.csv:2: close "" on 2004-11-18: not a plain decimal number; the yfinance layout has no missing values']);
+    expect(lines).toEqual(['GLD.csv:2: close "" on 2004-11-18: not a plain decimal number; the ohlcv_actions layout has no missing values']);
   });
 
   it('FRED\'s classic "." marker in a file whose layout marks missing values with an empty field', async () => {
@@ -267,7 +267,7 @@ describe('the DuckDB reader, behind the validator', () => {
       const spec = seriesSpec('DGS10');
       const file = path.join(dir, spec.file);
       await writeFile(file, 'date,value\n2020-01-02,1.88\n2020-01-03,n/a\n');
-      await scratch.conn.run('CREATE TABLE obs (series VARCHAR NOT NULL, date DATE, value DOUBLE, usable_from DATE, open DOUBLE)');
+      await scratch.conn.run('CREATE TABLE obs (series VARCHAR NOT NULL, date DATE, value DOUBLE, usable_from DATE, open DOUBLE, dividend DOUBLE, split DOUBLE)');
       const err = await insertSeries(scratch.conn, spec, file).then(() => null, (e: unknown) => e);
       expect((err as TradesealError).code).toBe('data_invalid');
       expect((err as Error).message).toMatch(/^DGS10\.csv does not parse with its catalogue layout \(fred\): .*Line: 3/);

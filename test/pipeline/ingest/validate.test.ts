@@ -3,7 +3,7 @@
  * files (every one passes as it is) and on the four corruptions the pipeline used to publish from.
  */
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE, seriesSpec } from '../../../pipeline/ingest/catalogue.js';
+import { CATALOGUE, LAYOUTS, seriesSpec } from '../../../pipeline/ingest/catalogue.js';
 import { checkDataDir } from '../../../pipeline/ingest/check-dir.js';
 import { describeProblem, type RuleId } from '../../../pipeline/ingest/problems.js';
 import { validateSeriesText } from '../../../pipeline/ingest/validate.js';
@@ -14,14 +14,14 @@ type Found = [line: number, rule: RuleId, subject: string, text: string];
 /** The problems of `body` (data lines, joined) under the series' header, as [line, rule, subject, text]. */
 function problemsOf(id: string, body: string[], header?: string): Found[] {
   const spec = seriesSpec(id);
-  const head = header ?? (spec.layout === 'yfinance' ? 'date,open,high,low,close,volume' : spec.layout === 'fred' ? 'date,value' : `date,${id}`);
+  const head = header ?? LAYOUTS[spec.layout].header(id).join(',');
   return validateSeriesText(spec, `${[head, ...body].join('\n')}\n`).problems.map((p) => [p.line, p.rule, p.subject, p.text]);
 }
 
 /** The messages of the problems of `body`, as `describeProblem` renders them. */
 function messagesOf(id: string, body: string[]): string[] {
   const spec = seriesSpec(id);
-  const head = spec.layout === 'yfinance' ? 'date,open,high,low,close,volume' : 'date,value';
+  const head = LAYOUTS[spec.layout].header(id).join(',');
   return validateSeriesText(spec, `${[head, ...body].join('\n')}\n`).problems.map(describeProblem);
 }
 
@@ -51,7 +51,7 @@ describe('values', () => {
     ['a plus sign', 'DGS10', '2020-01-02,+1.8', [[2, 'not_a_number', 'value', '+1.8']]],
     ['NaN', 'VIXCLS', '2020-01-02,NaN', [[2, 'not_a_number', 'value', 'NaN']]],
     ['a decimal comma (quoted)', 'VIXCLS', '2020-01-02,"12,5"', [[2, 'not_a_number', 'value', '12,5']]],
-    ['an empty close: yfinance has no missing values', 'GSPC', '2020-01-02,3244.67,3258.14,3235.53,,3459930000', [[2, 'not_a_number', 'close', '']]],
+    ['an empty close: a market file has no missing values', 'GSPC', '2020-01-02,3244.67,3258.14,3235.53,,3459930000', [[2, 'not_a_number', 'close', '']]],
     ['a date that does not exist', 'DGS10', '2021-02-29,1.1', [[2, 'date_format', 'date', '2021-02-29']]],
     ['a date in another format', 'DGS10', '01/02/2020,1.9', [[2, 'date_format', 'date', '01/02/2020']]],
   ])('%s', (_name, id, row, expected) => {
@@ -92,7 +92,7 @@ describe('bounds, written in the catalogue', () => {
   });
 });
 
-describe('yfinance rows: prices, their order and the volume', () => {
+describe('market rows: prices, their order and the volume', () => {
   const ok = '2007-01-03,1418.030029296875,1429.4200439453125,1407.8599853515625,1416.5999755859375,3429160000';
   it.each<[string, string, Found[]]>([
     ['a well-formed row', ok, []],
@@ -106,6 +106,30 @@ describe('yfinance rows: prices, their order and the volume', () => {
     ['a negative volume', '2007-01-03,1418.03,1429.42,1407.86,1416.6,-1', [[2, 'volume', 'volume', '-1']]],
   ])('%s', (_name, row, expected) => {
     expect(problemsOf('GSPC', [row])).toEqual(expected);
+  });
+});
+
+describe('a share\'s actions: the dividend that went ex and the split', () => {
+  const bar = '2025-06-20,598.38,599.46,592.86,594.28,94051400';
+  it.each<[string, string, Found[]]>([
+    ['a day without an action', `${bar},0,1`, []],
+    ['an ex-dividend day', `${bar},1.76112,1`, []],
+    ['a 2-for-1 split', `${bar},0,2`, []],
+    ['a 1-for-10 reverse split', `${bar},0,0.1`, []],
+    ['a negative dividend', `${bar},-1.76,1`, [[2, 'out_of_bounds', 'dividend', '-1.76']]],
+    ['a dividend as large as the close (a price in the wrong column)', `${bar},594.28,1`, [[2, 'out_of_bounds', 'dividend', '594.28']]],
+    ['a split of 0 (yfinance writes 0 for "no split")', `${bar},0,0`, [[2, 'out_of_bounds', 'split', '0']]],
+    ['a split beyond 1000:1', `${bar},0,5000`, [[2, 'out_of_bounds', 'split', '5000']]],
+    ['an empty dividend', `${bar},,1`, [[2, 'not_a_number', 'dividend', '']]],
+    ['no action columns', bar, [[2, 'field_count', 'row', bar]]],
+  ])('%s', (_name, row, expected) => {
+    expect(problemsOf('SPY', [row])).toEqual(expected);
+  });
+
+  it('says why a dividend is refused', () => {
+    expect(messagesOf('SPY', ['2025-06-20,598.38,599.46,592.86,594.28,94051400,594.28,1'])).toEqual([
+      'dividend "594.28" on 2025-06-20: SPY dividend must be below the day\'s close 594.28 (a payout of the whole price is a price in the wrong column)',
+    ]);
   });
 });
 

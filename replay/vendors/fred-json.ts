@@ -1,9 +1,10 @@
 /**
- * Test helper: the FRED API answer (`/fred/series/observations?file_type=json`) for a bundled CSV file,
- * written independently of pipeline/ingest/fred-format.ts: empty fields become FRED's "." and every
- * observation carries the realtime fields FRED sends.
+ * The FRED API answer (`/fred/series/observations?file_type=json`) for a bundled CSV file, written
+ * independently of pipeline/ingest/fred-format.ts: empty fields become FRED's "." and every observation
+ * carries the realtime fields FRED sends. Used by the local FRED server (./fred-server.ts) and the
+ * FRED-format tests.
  */
-import type { SeriesSpec } from '../../../pipeline/ingest/catalogue.js';
+import type { SeriesSpec } from '../../pipeline/ingest/catalogue.js';
 
 export interface FredJsonObservation {
   realtime_start: string;

@@ -1,0 +1,77 @@
+/**
+ * What the data directory's files were fetched from: `FETCHED.json` beside the CSV files, rewritten (atomically)
+ * by every `tradeseal pipeline fetch`. For each file: the source and its address (never a key), when it was
+ * fetched, the SHA-256 of the file as written, its rows and last date, how many rows were new, and every row the
+ * source served differently from what the file held before (the revisions, field by field). A run copies the
+ * entry of each file into its data vintage (../features/vintage.ts), and says so when the file no longer has the
+ * digest it was fetched with (it was edited since). The bundled files have no entry: their source is
+ * `data/macro/PROVENANCE.md`.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { writeFileAtomic } from '../../src/atomic-file.js';
+
+export const FETCH_RECORD_FILE = 'FETCHED.json';
+
+/** A row the source served differently from the file: one per field that changed, or a row that went missing. */
+export interface Revision {
+  date: string;
+  /** The column (`value`, `close`, `dividend`, …), or `row` for a row the source no longer serves. */
+  field: string;
+  /** As the file held it, and as the source served it (null: no such row). */
+  was: string | null;
+  now: string | null;
+}
+
+export interface FetchedFile {
+  series: string;
+  file: string;
+  /** `fred`, `yahoo` or `eodhd`. */
+  source: string;
+  /** Where the rows came from, without any key. */
+  source_url: string;
+  /** ISO 8601, UTC. */
+  fetched_at: string;
+  /** SHA-256 of the file as written, lower-case hex. */
+  sha256: string;
+  rows: number;
+  last_date: string | null;
+  /** Rows the file did not have before. */
+  added: number;
+  revisions: Revision[];
+}
+
+export interface FetchRecord {
+  version: 1;
+  /** By file name (`SPY.csv`). */
+  files: Record<string, FetchedFile>;
+}
+
+const empty = (): FetchRecord => ({ version: 1, files: {} });
+
+/** The record of `dir`; an empty one when there is none (the bundled files), or when it cannot be read as one. */
+export async function readFetchRecord(dir: string): Promise<FetchRecord> {
+  let text: string;
+  try {
+    text = await readFile(path.join(dir, FETCH_RECORD_FILE), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return empty();
+    throw e;
+  }
+  try {
+    const parsed = JSON.parse(text) as Partial<FetchRecord>;
+    return parsed.version === 1 && parsed.files && typeof parsed.files === 'object' ? { version: 1, files: parsed.files } : empty();
+  } catch {
+    // A record that is not JSON says nothing about the files: the vintage then names no source for them.
+    return empty();
+  }
+}
+
+/** Adds `entries` to the record of `dir` (other files' entries stay) and writes it atomically. */
+export async function recordFetches(dir: string, entries: readonly FetchedFile[]): Promise<FetchRecord> {
+  const record = await readFetchRecord(dir);
+  for (const e of entries) record.files[e.file] = e;
+  const sorted: FetchRecord = { version: 1, files: Object.fromEntries(Object.entries(record.files).sort(([a], [b]) => (a < b ? -1 : 1))) };
+  await writeFileAtomic(path.join(dir, FETCH_RECORD_FILE), `${JSON.stringify(sorted, null, 2)}\n`);
+  return sorted;
+}
