@@ -18,7 +18,8 @@ import { appendPublishedDays, type TrackAppend } from '../../src/signals/store/t
 import type { TrackLogKey } from '../../src/signals/track/key.js';
 import { signalPackage } from '../../src/signals/views.js';
 import { recordInputDigests } from './input-record.js';
-import type { PublishPlan } from './plan.js';
+import { sameSignal, type PublishPlan } from './plan.js';
+import { publishedWithVintage } from './published.js';
 import type { Publication, SignalDay } from './types.js';
 
 const CHUNK = 1000;
@@ -43,11 +44,18 @@ export interface Published extends PipelineBroadcast {
  */
 export async function publish(conn: postgres.ReservedSql, pub: Publication, replaceFrom: string | null, plan: PublishPlan, trackKey: TrackLogKey, previousLast: SignalDay | null = null, clock: { nowMs: number; own: boolean } = { nowMs: Date.now(), own: false }): Promise<Published> {
   return transactionOn(conn, async (tx) => {
+    // A full publication keeps the data vintage of every day it publishes again with the same numbers: the day's
+    // package stays byte for byte what was logged, so the track log takes only the days that changed.
+    const before = replaceFrom === null ? await publishedWithVintage(tx as unknown as Sql) : new Map<string, { signal: SignalDay; data_vintage: Date }>();
+    const vintageOf = (s: SignalDay): Date => {
+      const old = before.get(s.date);
+      return old && sameSignal(s, old.signal) ? old.data_vintage : pub.dataVintageAt;
+    };
     for (const table of ['signal_days', 'net_liquidity', 'scorecard_days', 'market_days', 'indicator_days']) {
       if (replaceFrom === null) await tx`delete from ${tx(table)}`;
       else await tx`delete from ${tx(table)} where date >= ${replaceFrom}`;
     }
-    await insertChunked(tx, 'signal_days', pub.signals.map((s) => ({ ...s, run_id: pub.run.run_id, data_vintage: pub.dataVintageAt })));
+    await insertChunked(tx, 'signal_days', pub.signals.map((s) => ({ ...s, run_id: pub.run.run_id, data_vintage: vintageOf(s) })));
     await insertChunked(tx, 'net_liquidity', pub.liquidity);
     await insertChunked(tx, 'scorecard_days', pub.scorecard);
     await insertChunked(tx, 'market_days', pub.market);

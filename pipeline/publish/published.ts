@@ -26,6 +26,12 @@ export async function publishedSignals(sql: Sql): Promise<SignalDay[]> {
   return sql.unsafe<SignalDay[]>(`select ${SIGNAL_COLUMNS} from signal_days s order by s.date`);
 }
 
+/** Every published day with the data vintage it was published with, by date. */
+export async function publishedWithVintage(sql: Sql): Promise<Map<string, { signal: SignalDay; data_vintage: Date }>> {
+  const rows = await sql.unsafe<Array<SignalDay & { data_vintage: Date }>>(`select ${SIGNAL_COLUMNS}, s.data_vintage from signal_days s order by s.date`);
+  return new Map(rows.map(({ data_vintage: dataVintage, ...signal }) => [signal.date, { signal, data_vintage: dataVintage }]));
+}
+
 /** Who made the newest published day: its run's seed and model version. */
 export async function newestMaker(sql: Sql): Promise<{ seed: number; model_version: string } | null> {
   const [row] = await sql<Array<{ seed: number; model_version: string }>>`
