@@ -2,8 +2,7 @@ import cluster from 'node:cluster';
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../src/cli/base-command.js';
 import { listrRunner, renderRunSummary } from '../src/cli/pipeline-view.js';
-import { hasPublishedSignals } from '../src/signals/store/history.js';
-import { runPipeline } from '../pipeline/run.js';
+import { prepareData } from '../src/cli/start-data.js';
 import { assertPortFree, startServer, type RunningServer, type ServeOptions } from '../src/http/server.js';
 import { SERVICES, type ServiceName } from '../src/http/app.js';
 import { ServedTls } from '../src/http/tls.js';
@@ -28,6 +27,7 @@ export default class Serve extends TradesealCommand {
     only: Flags.string({ summary: 'Serve one service only', options: [...SERVICES] }),
     workers: Flags.integer({ summary: 'Server processes on the one port (default: SERVE_WORKERS, else one per core with DATABASE_URL, half the cores when PostgreSQL is on this host; the embedded store takes 1)', min: 1, max: 256 }),
     'pipeline-if-empty': Flags.boolean({ summary: 'First run the pipeline on PIPELINE_DATA_DIR when nothing is published yet (what `npm start` does)' }),
+    fetch: Flags.boolean({ summary: 'With --pipeline-if-empty: first fetch every series and publish what is new, when FRED_API_KEY (and the market source\'s key) are set and PIPELINE_DATA_DIR is a directory of your own; otherwise say in one line what to set (what `npm start` does)', dependsOn: ['pipeline-if-empty'] }),
   };
 
   async run(): Promise<void> {
@@ -49,10 +49,8 @@ export default class Serve extends TradesealCommand {
       await assertPortFree(flags.port ?? this.settings.port, flags.host ?? this.settings.host);
       ServedTls.load(this.settings);
       await this.withStore(async (store) => {
-        if (await hasPublishedSignals(store.sql)) return;
-        this.log('nothing is published yet: running the pipeline on the bundled data first');
-        const summary = await runPipeline(store.sql, { dataDir: this.settings.pipelineDataDir, asOf: null, seed: this.settings.pipelineSeed, costBps: this.settings.signalCostBps, trackLogSigningKey: this.settings.signalLogSigningKey }, { runner: listrRunner(false) });
-        this.log(renderRunSummary(summary));
+        const summary = await prepareData(this.settings, store.sql, { say: (line) => this.log(line), warn: (line) => this.logToStderr(`warning: ${line}`), runner: listrRunner(false) }, flags.fetch);
+        if (summary) this.log(renderRunSummary(summary));
       });
     }
     const paths = served.map((s) => (s === 'engine' ? '/engine' : '/v1')).join(' and ');

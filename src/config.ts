@@ -175,10 +175,18 @@ const timeZone: Parser<string> = (raw) => {
   return raw.trim();
 };
 
-/** `HH:MM` from 03:00 to 23:59: a time every day has, whatever the clocks do (a change of clocks happens before 03:00). */
-const clockTime: Parser<string> = (raw) => {
-  if (!/^(0[3-9]|1\d|2[0-3]):[0-5]\d$/.test(raw.trim())) throw new BadSetting();
-  return raw.trim();
+/**
+ * When a night gives up: a time of day `HH:MM` from 03:00 to 23:59 (a time every day has, whatever the clocks
+ * do: a change of clocks happens before 03:00), or a while after the night starts, `90m` or `30s` (1 s to 24 h).
+ */
+export type DeadlineSetting = { kind: 'time'; time: string } | { kind: 'after'; ms: number };
+const deadline: Parser<DeadlineSetting> = (raw) => {
+  const text = raw.trim();
+  if (/^(0[3-9]|1\d|2[0-3]):[0-5]\d$/.test(text)) return { kind: 'time', time: text };
+  const m = /^(\d{1,5})(s|m)$/.exec(text);
+  const ms = m ? Number(m[1]) * (m[2] === 's' ? 1000 : 60_000) : 0;
+  if (ms < 1000 || ms > 86_400_000) throw new BadSetting();
+  return { kind: 'after', ms };
 };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -306,9 +314,9 @@ export const SETTINGS = {
     'When `tradeseal pipeline schedule` starts a night (fetch, check, run) in `PIPELINE_TIMEZONE`, unless `--cron` is given. The default is when a trading day\'s regime is due: 06:30 New York on the next trading day.'),
   pipelineTimezone: setting('PIPELINE_TIMEZONE', 'an IANA time zone', '`America/New_York`', () => 'America/New_York', timeZone,
     'The time zone of `PIPELINE_CRON` and `PIPELINE_DEADLINE`.'),
-  pipelineDeadline: setting('PIPELINE_DEADLINE', 'HH:MM from 03:00 to 23:59', '`09:00`', () => '09:00', clockTime,
-    'How long a night keeps trying when a series is late or a source is down: until this time of the day it started (in `PIPELINE_TIMEZONE`; the next day\'s if it started after it). Then it publishes nothing, records the late day and why (`tradeseal pipeline status`), and exits non-zero.'),
-  pipelineRetryMinutes: setting('PIPELINE_RETRY_MINUTES', 'an integer of minutes 1-240', '`10`', () => 10, int(1, 240),
+  pipelineDeadline: setting<DeadlineSetting>('PIPELINE_DEADLINE', '`HH:MM` from 03:00 to 23:59, or a while after the start: `90m`, `30s` (1 s to 24 h)', '`09:00`', () => ({ kind: 'time', time: '09:00' }), deadline,
+    'How long a night keeps trying when a series is late or a source is down: until this time of day (in `PIPELINE_TIMEZONE`; the next day\'s if the night started after it), or for this long after it started. Then it publishes nothing, records the late day and why (`tradeseal pipeline status`), and exits non-zero.'),
+  pipelineRetrySeconds: setting('PIPELINE_RETRY_SECONDS', 'an integer of seconds 1-14400', '`600`', () => 600, int(1, 14_400),
     'How long a night waits between two tries (fetch, check) when a series is late or a source is down.'),
   dropCopyRole: setting<'initiator' | 'acceptor' | null>('FIX_DROPCOPY_ROLE', 'initiator|acceptor', 'unset (no FIX drop-copy session)', () => null, oneOf('initiator', 'acceptor'),
     'Runs the exchange\'s FIX 4.4 drop copy as a live session in `tradeseal serve` (with the engine): `initiator` connects to the exchange at `FIX_DROPCOPY_HOST`:`FIX_DROPCOPY_PORT`, `acceptor` listens there for it. Needs `FIX_DROPCOPY_PORT`, `FIX_DROPCOPY_SENDER_COMP_ID` and `FIX_DROPCOPY_TARGET_COMP_ID`. One process of all the servers on the database runs the session; every fill it receives is reconciled as it arrives.'),
@@ -437,4 +445,4 @@ export function settingsTable(): string {
   return ['| Setting | Default | Form | What it does |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-export const parsers = { str, int, num, bool, oneOf, postgresUrl, httpUrl, mailUrl, fredKey, eodhdToken, clockTime, timeZone, engineToken, signalsKey, publicKey, secretKey, profileName, addressList };
+export const parsers = { str, int, num, bool, oneOf, postgresUrl, httpUrl, mailUrl, fredKey, eodhdToken, deadline, timeZone, engineToken, signalsKey, publicKey, secretKey, profileName, addressList };

@@ -3,6 +3,7 @@ import { TradesealCommand } from '../../src/cli/base-command.js';
 import { renderFetch } from '../../src/cli/fetch-view.js';
 import { TradesealError } from '../../src/errors.js';
 import { checkInputDir } from '../../src/file-errors.js';
+import { assertFetchable, seedDataDir } from '../../pipeline/fetch/data-dir.js';
 import { fetchAll, type FetchOutcome } from '../../pipeline/fetch/fetch-all.js';
 import { CATALOGUE } from '../../pipeline/ingest/catalogue.js';
 import { marketSource } from '../../pipeline/sources/index.js';
@@ -14,11 +15,13 @@ export default class PipelineFetch extends TradesealCommand {
 A source that fails for one series leaves that file as it was; the others are still refreshed, and the command then exits non-zero with the failures listed. Without FRED_API_KEY only the market series can be fetched: name them with --series.`;
   static override examples = [
     'FRED_API_KEY=… <%= config.bin %> pipeline fetch',
+    'PIPELINE_DATA_DIR=/srv/tradeseal/data FRED_API_KEY=… <%= config.bin %> pipeline fetch --init',
     '<%= config.bin %> pipeline fetch --series SPY --series GSPC',
     'MARKET_DATA_SOURCE=eodhd EODHD_API_TOKEN=… FRED_API_KEY=… <%= config.bin %> pipeline fetch --json',
   ];
   static override flags = {
-    'data-dir': Flags.string({ summary: 'Directory to update (default: PIPELINE_DATA_DIR)' }),
+    'data-dir': Flags.string({ summary: 'Directory to update (default: PIPELINE_DATA_DIR); never the bundled data/macro' }),
+    init: Flags.boolean({ summary: 'First copy the bundled data/macro into the directory (made if need be): the files it lacks, never over one it has' }),
     series: Flags.string({ summary: 'Only this series (repeatable): a FRED id or GSPC, SPY, GLD', multiple: true, options: CATALOGUE.map((s) => s.id) }),
   };
 
@@ -33,7 +36,13 @@ A source that fails for one series leaves that file as it was; the others are st
     }
     const wantsMarket = CATALOGUE.some((s) => s.source === 'market' && (flags.series === undefined || flags.series.includes(s.id)));
     const dataDir = flags['data-dir'] ?? settings.pipelineDataDir;
-    await checkInputDir(dataDir, flags['data-dir'] === undefined ? 'PIPELINE_DATA_DIR' : '--data-dir');
+    const setting = flags['data-dir'] === undefined ? 'PIPELINE_DATA_DIR' : '--data-dir';
+    assertFetchable(dataDir, setting);
+    if (flags.init) {
+      const copied = await seedDataDir(dataDir);
+      this.log(copied.length > 0 ? `copied ${copied.length} bundled files into ${dataDir}` : `${dataDir} has every bundled file already`);
+    }
+    await checkInputDir(dataDir, setting);
     const outcome = await fetchAll(dataDir, {
       nowMs: Date.now(), market: wantsMarket ? marketSource(settings) : null, fred: wantsFred ? settings : { ...settings, fredApiKey: null },
       ...(flags.series ? { series: flags.series } : {}),

@@ -65,7 +65,9 @@ export async function fetchAll(dataDir: string, options: FetchAllOptions): Promi
   for (const spec of seriesToFetch(options)) {
     const same = refused.get(spec.source);
     if (same) {
-      failed.push({ ...same, series: spec.id, file: spec.file });
+      const failure: FetchFailure = { ...same, series: spec.id, file: spec.file };
+      failed.push(failure);
+      options.onSeries?.(spec, failure);
       continue;
     }
     try {

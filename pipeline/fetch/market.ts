@@ -57,6 +57,11 @@ export async function refreshMarketSeries(source: MarketSource, dir: string, spe
     const action = served.find((b) => b.dividend !== 0 || b.split !== 1);
     if (action) throw new TradesealError('source_answer_invalid', `${where} served a dividend or a split for ${spec.id} on ${action.date}; an index has neither. Nothing was written.`);
   }
+  // A source checks its own answer; whatever it is, the days must come once each and in order, or nothing is merged.
+  const disorder = served.findIndex((b, i) => i > 0 && b.date <= served[i - 1]!.date);
+  if (disorder > 0) {
+    throw new TradesealError('source_answer_invalid', `${where} served ${spec.id}'s day ${served[disorder]!.date} after ${served[disorder - 1]!.date}: days must come once each, oldest first. Nothing was written: ${spec.file} is as it was.`);
+  }
   const released = served.filter((b) => releasedAt(spec.release, b.date) <= options.nowMs);
   const merged = mergeBars(spec, before, released);
   const { problems } = validateSeriesText(spec, merged.text);

@@ -2,12 +2,13 @@
  * A night's parts from the settings: fetch from FRED (`FRED_API_KEY`) and the market source
  * (`MARKET_DATA_SOURCE`) into `PIPELINE_DATA_DIR`, run the pipeline as of the due day with the seed, cost and
  * track-log key of the settings, give up at `PIPELINE_DEADLINE` in `PIPELINE_TIMEZONE`, and try again every
- * `PIPELINE_RETRY_MINUTES`. `pipeline nightly`, `pipeline schedule` and `npm start` build their nights here;
+ * `PIPELINE_RETRY_SECONDS`. `pipeline nightly`, `pipeline schedule` and `npm start` build their nights here;
  * the replay builds its own with a simulated clock.
  */
 import type { Config } from '../../src/config.js';
 import { TradesealError } from '../../src/errors.js';
 import type { Sql } from '../../src/store/driver.js';
+import { assertFetchable } from '../fetch/data-dir.js';
 import { fetchAll, type FetchOutcome } from '../fetch/fetch-all.js';
 import { runPipeline } from '../run.js';
 import { marketSource } from '../sources/index.js';
@@ -15,7 +16,7 @@ import { deadlineAfter } from './deadline.js';
 import type { NightDeps } from './night.js';
 
 export type NightSettings = Pick<Config, 'pipelineDataDir' | 'pipelineSeed' | 'signalCostBps' | 'signalLogSigningKey' | 'fredApiKey' | 'fredBaseUrl'
-  | 'marketDataSource' | 'yahooBaseUrl' | 'eodhdApiToken' | 'eodhdBaseUrl' | 'pipelineDeadline' | 'pipelineTimezone' | 'pipelineRetryMinutes'>;
+  | 'marketDataSource' | 'yahooBaseUrl' | 'eodhdApiToken' | 'eodhdBaseUrl' | 'pipelineDeadline' | 'pipelineTimezone' | 'pipelineRetrySeconds'>;
 
 /** Why the sources cannot all be fetched with these settings, or null when they can. */
 export function sourcesMissing(settings: NightSettings): string | null {
@@ -30,6 +31,7 @@ export function fetchFromSettings(settings: NightSettings, dataDir: string = set
   if (missing) throw new TradesealError('precondition_failed', `${missing}: a night fetches every series before it runs`, {
     hint: 'set FRED_API_KEY (free at fred.stlouisfed.org) and, for EODHD, EODHD_API_TOKEN; or pass --no-fetch when the files are brought up to date another way',
   });
+  assertFetchable(dataDir, dataDir === settings.pipelineDataDir ? 'PIPELINE_DATA_DIR' : '--data-dir');
   const market = marketSource(settings);
   return (nowMs) => fetchAll(dataDir, { nowMs, market, fred: settings });
 }
@@ -54,7 +56,8 @@ export function nightFromSettings(settings: NightSettings, sql: Sql, options: { 
     run: (due) => runPipeline(sql, {
       dataDir, asOf: due, publish: true, seed: settings.pipelineSeed, costBps: settings.signalCostBps, trackLogSigningKey: settings.signalLogSigningKey,
     }),
-    deadline: (started) => deadlineAfter(started, settings.pipelineDeadline, settings.pipelineTimezone),
-    retryMs: settings.pipelineRetryMinutes * 60_000,
+    deadline: (started) => (settings.pipelineDeadline.kind === 'after' ? started + settings.pipelineDeadline.ms
+      : deadlineAfter(started, settings.pipelineDeadline.time, settings.pipelineTimezone)),
+    retryMs: settings.pipelineRetrySeconds * 1000,
   };
 }

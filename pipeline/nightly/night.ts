@@ -81,7 +81,7 @@ export async function runNight(deps: NightDeps): Promise<NightResult> {
   const nightId = randomUUID();
   const deadline = deps.deadline(started);
   await insertNight(deps.sql, { night_id: nightId, started_at: new Date(started), due_day: due, deadline: new Date(deadline) });
-  deps.log({ event: 'night_started', night_id: nightId, due, owed, deadline: new Date(deadline).toISOString() });
+  deps.log({ event: 'night_started', night_id: nightId, due, days_owed: owed.length, first_owed: owed[0], deadline: new Date(deadline).toISOString() });
 
   const end = async (status: NightStatus, attempts: number, reason: string | null, extra: Partial<NightResult> & { fetched?: Record<string, FetchedFile> | null } = {}): Promise<NightResult> => {
     const { fetched = null, ...rest } = extra;

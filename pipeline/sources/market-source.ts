@@ -8,8 +8,8 @@
  *
  * A source answers with what the vendor served, checked: every bar a trading day of its own, dates strictly
  * increasing, every price a finite positive number, or it throws a `source_answer_invalid` error naming the
- * vendor, the symbol and what was wrong (an HTML page where JSON was due, a truncated body, a bar out of order,
- * a repeated day). Network faults, timeouts, 429 and 5xx are retried with backoff (honouring `Retry-After`) and
+ * vendor, the symbol and what was wrong (an HTML page where JSON was due, a bar out of order, a repeated day).
+ * Network faults, timeouts, bodies cut short, 429 and 5xx are retried with backoff (honouring `Retry-After`) and
  * end in `source_unavailable`; a rejected key in `config_invalid`. The series' own rules (bounds, rhythm) are
  * applied afterwards by the input validator, before anything is written (../fetch/market.ts).
  */

@@ -4,6 +4,7 @@
  * signal service's tiers, the pipeline's release rules, and the CLI's command and flag reference). Which page
  * holds which is `PAGE_SECTIONS` in `pages.ts`.
  */
+import { sourcesTable } from './sources-table.js';
 import { settingsTable } from '../config.js';
 import { codesTable } from '../errors.js';
 import { irlErrorCodesTable } from '../http/irl/error-codes.js';
@@ -20,6 +21,7 @@ export function generatedSections(): Record<string, string> {
     'irl-errors': irlErrorCodesTable(),
     tiers: tiersTable(),
     releases: releasesTable(),
+    sources: sourcesTable(),
     'fix-tags': fixTagTable(),
     'cli-reference': cliReference(),
   };

@@ -8,7 +8,9 @@
  * - `tradeseal_sweeper_runs_total` by result and `tradeseal_sweeper_last_run_timestamp_seconds`;
  * - read from the store at each scrape (bounded by a 1 s timeout; `tradeseal_store_up` 0 when it does not
  *   answer): `tradeseal_store_up`, `tradeseal_store_pool_max`, `tradeseal_pipeline_runs` by status with the
- *   last finished run's time, `tradeseal_webhook_queue_depth` (deliveries neither delivered nor failed),
+ *   last finished run's time, `tradeseal_pipeline_days_overdue` (trading days whose regime is due and not
+ *   published: 0 every morning the nightly job did its work) and `tradeseal_pipeline_last_night` (1 for the
+ *   status of the newest night), `tradeseal_webhook_queue_depth` (deliveries neither delivered nor failed),
  *   `tradeseal_traces_open` (authorized, not yet bound or expired);
  * - `tradeseal_singletons_running`: 1 in the process that runs the background jobs;
  * - `tradeseal_connections_refused_total` by the cap a connection was over (src/http/connection-caps.ts);
@@ -25,6 +27,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Sql } from 'postgres';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { storeAnswers } from './health.js';
+import { dueDay, tradingDaysBetween } from '../../pipeline/nightly/due.js';
 import { publicRoute } from './schemas.js';
 
 const SCRAPE_STORE_TIMEOUT_MS = 1000;
@@ -89,6 +92,21 @@ export class ServerMetrics {
       },
     });
     new Gauge({
+      name: 'tradeseal_pipeline_days_overdue', aggregator: 'first', help: 'Trading days whose regime is due (06:30 New York on the next trading day) and not published; alert when above 0', registers,
+      async collect() {
+        const f = await figures();
+        if (f) this.set(f.newest_day === null ? 1 : tradingDaysBetween(f.newest_day, dueDay(Date.now())).length);
+      },
+    });
+    new Gauge({
+      name: 'tradeseal_pipeline_last_night', aggregator: 'first', help: 'The newest night of the nightly job: 1 for its status (running, published, late, refused, failed)', labelNames: ['status'], registers,
+      async collect() {
+        const f = await figures();
+        this.reset();
+        if (f?.last_night) this.set({ status: f.last_night }, 1);
+      },
+    });
+    new Gauge({
       name: 'tradeseal_webhook_queue_depth', aggregator: 'first', help: 'Webhook deliveries queued: neither delivered nor failed', registers,
       async collect() {
         const f = await figures();
@@ -115,6 +133,10 @@ export class ServerMetrics {
 interface StoreFigures {
   runs: Record<string, number> | null;
   last_published: Date | null;
+  /** The newest published day; null when nothing is. */
+  newest_day: string | null;
+  /** The status of the newest night of the nightly job; null before the first. */
+  last_night: string | null;
   queued: number;
   open: number;
 }
@@ -129,6 +151,8 @@ async function readStoreFigures(sql: Sql): Promise<StoreFigures | null> {
     const [row] = await sql<StoreFigures[]>`
       select (select jsonb_object_agg(status, n) from (select status, count(*)::int as n from model_runs group by status) r) as runs,
              (select max(finished_at) from model_runs where status = 'published') as last_published,
+             (select max(date)::text from signal_days) as newest_day,
+             (select status from pipeline_nights order by started_at desc limit 1) as last_night,
              (select count(*)::int from webhook_deliveries where delivered_at is null and failed_at is null) as queued,
              (select count(*)::int from traces where verification_status = 'Pending') as open`;
     return row ?? null;

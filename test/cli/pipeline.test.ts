@@ -1,6 +1,7 @@
 /**
  * The pipeline's commands as an operator and cron use them: run (with its progress and summary), status,
- * signals history, and schedule as a long-running job that logs each run and stops on SIGTERM.
+ * signals history, and schedule as a long-running job that runs a night at each tick, logs each event and stops on
+ * SIGTERM.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -73,16 +74,16 @@ describe('pipeline commands', () => {
     expect(asOf.stderr).toMatch(/not a calendar date/);
   }, 60_000);
 
-  it('schedule runs on its cron, logs each run as a JSON line, and stops on SIGTERM', async () => {
-    // The data through 2011: a run of several seconds (the history above ends 2009-03-31), so that ticks come
-    // while it runs, without fitting every month to 2025.
+  it('schedule runs a night at each tick of its cron, never two at once, logs each event as a JSON line, and stops on SIGTERM', async () => {
+    // The data end in 2011, so every night finds today's due day late: it tries, waits and gives up at its
+    // deadline, three seconds after it started, while the cron ticks every second.
     const dataDir = await macroDataThrough(SCHEDULED_THROUGH);
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'dev.js'), 'pipeline', 'schedule', '--cron', '* * * * * *'], {
-      cwd: REPO_ROOT, env: { ...env, PIPELINE_DATA_DIR: dataDir },
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'dev.js'), 'pipeline', 'schedule', '--cron', '* * * * * *', '--no-fetch'], {
+      cwd: REPO_ROOT, env: { ...env, PIPELINE_DATA_DIR: dataDir, PIPELINE_DEADLINE: '3s', PIPELINE_RETRY_SECONDS: '1' },
     });
     const lines: Array<Record<string, unknown>> = [];
     let buffer = '';
-    const published = new Promise<void>((resolve, reject) => {
+    const twoNights = new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
         buffer += chunk.toString();
         let nl: number;
@@ -92,22 +93,26 @@ describe('pipeline commands', () => {
           if (!line.startsWith('{')) continue;
           const event = JSON.parse(line) as Record<string, unknown>;
           lines.push(event);
-          if (event.event === 'published') resolve();
+          // The second night waiting to try again: SIGTERM now cuts its wait short.
+          if (event.event === 'waiting' && lines.filter((l) => l.event === 'late').length === 1) resolve();
           if (event.event === 'failed') reject(new Error(String(event.error)));
         }
       });
       child.once('exit', () => reject(new Error(`schedule exited early: ${JSON.stringify(lines)}`)));
     });
-    await published;
+    await twoNights;
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(lines[0]).toMatchObject({ event: 'scheduled', cron: '* * * * * *' });
-    const firstPublished = lines.findIndex((l) => l.event === 'published');
-    // Ticks come every second while a run takes longer: they are skipped, never started alongside.
-    expect(lines[firstPublished]!.seconds).toBeGreaterThan(2);
-    expect(lines.slice(0, firstPublished).filter((l) => l.event === 'started')).toHaveLength(1);
-    expect(lines[firstPublished]).toMatchObject({ event: 'published', last_day: SCHEDULED_THROUGH });
+    const events = lines.map((l) => l.event);
+    // Ticks come every second while a night takes three: they are skipped, never started alongside.
+    const starts = events.flatMap((e, i) => (e === 'night_started' ? [i] : []));
+    expect(starts).toHaveLength(2);
+    expect(events.slice(starts[0], starts[1])).toContain('late');
+    const [firstLate, stoppedLate] = lines.filter((l) => l.event === 'late');
+    expect(String(firstLate!.error)).toMatch(/WALCL\.csv lacks the row of .* The deadline .* comes before another try after \d+ tries; nothing was published/);
+    expect(String(stoppedLate!.error)).toContain('The job was stopped before the deadline');
     expect(lines.at(-1)).toMatchObject({ event: 'stopped' });
   }, 300_000);
 });

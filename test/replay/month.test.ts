@@ -18,14 +18,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configWith } from '../../src/config.js';
-import { performanceOn } from '../../src/signals/ops/track-record.js';
-import { latestReports } from '../../src/signals/store/quant.js';
 import { recentNights } from '../../pipeline/nightly/night-store.js';
 import { tradingDaysBetween } from '../../pipeline/nightly/due.js';
-import { sameSignal } from '../../pipeline/publish/plan.js';
-import { publishedSignals } from '../../pipeline/publish/published.js';
 import { availableAt } from '../../pipeline/release/publication.js';
-import { runPipeline } from '../../pipeline/run.js';
+import { compareWithFullRun, liveRecord } from '../../replay/checks.js';
 import { replayMonth, type ReplayResult } from '../../replay/month.js';
 import { JUNE_2025 } from '../../replay/scenario.js';
 import { testStore, type TestStore } from '../helpers/db.js';
@@ -170,21 +166,17 @@ describe('what a subscriber checks', () => {
   it('the replayed days equal, bit for bit, what a full run over the same data publishes', async () => {
     const fresh = await testStore();
     try {
-      await runPipeline(fresh.sql, { dataDir: result.dataDir, asOf: '2025-07-03', publish: true, seed: 7 });
-      const [replayed, full] = await Promise.all([publishedSignals(store.sql), publishedSignals(fresh.sql)]);
-      expect(replayed.length).toBe(full.length);
-      const differing = replayed.filter((day, i) => !sameSignal(day, full[i]!)).map((d) => d.date);
-      expect(differing).toEqual([]);
-      const market = (sql: TestStore['sql']) => sql<Array<Record<string, unknown>>>`select date::text, spy_open, spy_close, spy_dividend, spy_split, gld_close from market_days order by date`;
-      expect(await market(store.sql)).toEqual(await market(fresh.sql));
+      const comparison = await compareWithFullRun(store.sql, fresh.sql, result.dataDir, JUNE_2025.last);
+      expect(comparison.days).toBeGreaterThan(4600);
+      expect(comparison.differing).toEqual([]);
+      expect(comparison.market_differing).toEqual([]);
     } finally {
       await fresh.close();
     }
   }, 120_000);
 
   it('the live record\'s performance (signals performance --record live) covers the month and says what it rests on', async () => {
-    const published = await latestReports(store.sql);
-    const live = await performanceOn(store.sql, published!.performance, 'live');
+    const live = await liveRecord(store.sql);
     expect(live.record.basis).toBe('live');
     expect(live.first_day! >= '2025-06-03' && live.last_day === '2025-07-03').toBe(true);
     // Every day of the month's but those resting on the backfilled regime of 06-12.

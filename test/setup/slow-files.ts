@@ -6,6 +6,7 @@ export const SLOW_BY_DESIGN: ReadonlyArray<{ file: string; why: string }> = [
   { file: 'test/docs/outputs.test.ts', why: 'every console block of README.md and docs/*.md run as a reader types it, on the CLI as built, after a pipeline run that publishes the bundled history' },
   { file: 'test/docs/check/check.test.ts', why: 'the documented-output checker end to end: a pipeline run, then a sample document checked, updated and checked again, a server started and stopped' },
   { file: 'test/reliability/hostile-bodies.test.ts', why: 'the guarantee is its count: 10,000 hostile bodies on every write endpoint of a real server process' },
+  { file: 'test/replay/month.test.ts', why: 'a month of nights on simulated time, each a fetch, a check and a pipeline run on a real store, then a full run to compare: the month is the proof' },
   { file: 'test/pipeline/model/walk-forward.test.ts', why: 'three walk-forwards over the whole bundled history: the determinism and no-look-ahead proofs are about the whole run' },
   { file: 'test/cli/serve.test.ts', why: 'a pipeline run over ten years on the embedded store, long enough for a server started meanwhile to find it owning the store' },
   { file: 'test/cli/demo.test.ts', why: '`tradeseal demo` as a new user runs it: the whole pipeline on its own embedded store, then every case' },

@@ -28,6 +28,8 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'bench-signal', script: 'bench:signal', file: 'bench/signal.ts', inputs: ['bench/signal.ts', 'bench/support/result-file.ts', ...SIGNAL_INPUTS] },
   { name: 'bench-signal-seeds', script: 'bench:signal-seeds', file: 'bench/signal-seeds.ts', inputs: ['bench/signal-seeds.ts', 'bench/support/seed-spread.ts', 'bench/support/result-file.ts', ...SIGNAL_INPUTS] },
   // Its figures are timings; what is deterministic (the days published, the last day) follows the pipeline, the data and the store's schema.
+  // A month of nights on simulated time: what it shows follows the pipeline, the data, the replay and the services it calls.
+  { name: 'replay-month', script: 'replay', file: 'scripts/replay.ts', inputs: ['scripts/replay.ts', 'replay/**', 'pipeline/**', 'data/macro/**', 'src/**'] },
   { name: 'bench-pipeline', script: 'bench:pipeline', file: 'bench/pipeline.ts', inputs: ['bench/pipeline.ts', 'bench/support/pg.ts', 'bench/support/result-file.ts', 'pipeline/**', 'data/macro/**', 'src/store/migrations/**', 'src/cli/table.ts'] },
 ];
 
