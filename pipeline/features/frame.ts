@@ -22,6 +22,7 @@ import { LIQUIDITY_SQL } from './liquidity.js';
 import { MOMENTUM_SQL } from './momentum.js';
 import { TREND_SQL } from './trend.js';
 import { describeVintage, type Vintage } from './vintage.js';
+import { readFetchRecord } from '../fetch/fetch-record.js';
 
 export interface FeatureFrame {
   /** Trading days, ISO `YYYY-MM-DD`, ascending. */
@@ -75,12 +76,15 @@ export async function readFeatureFrame(conn: DuckDBConnection): Promise<Pick<Fea
 export async function loadFeatureFrame(dataDir: string, asOf?: string): Promise<FeatureFrame> {
   if (asOf !== undefined && !isIsoDate(asOf)) throw new RangeError(`asOf must be an ISO date YYYY-MM-DD, got ${JSON.stringify(asOf)}`);
   const db = await openDatabase();
+  // Where each file came from, read while the files load.
+  const record = readFetchRecord(dataDir);
+  record.catch(() => undefined);
   try {
     // The features are computed while the files are validated; the frame is returned only if they are valid.
     return await withObservations(db.conn, dataDir, async (inputs) => {
       const { bounds, warnings } = await buildFeatureTables(db.conn, asOf ?? null);
       const frame = await readFeatureFrame(db.conn);
-      const vintage = await describeVintage(db.conn, inputs, bounds, asOf ?? null, warnings);
+      const vintage = await describeVintage(db.conn, inputs, bounds, asOf ?? null, warnings, await record);
       return { ...frame, vintage, inputs: await readInputRows(db.conn, 'pit') };
     });
   } finally {

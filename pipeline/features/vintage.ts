@@ -5,17 +5,25 @@
  * `inputSha256` is the SHA-256 of the `sha256sum`-style listing of the input files ("<hex>  <file>\n" per
  * file, sorted by file name), so `sha256sum *.csv | sort -k2 | sha256sum` over the same files reproduces it.
  * It identifies the files, whatever the as-of cut; `asOf` records the cut and the per-series dates are
- * those seen through it.
+ * those seen through it. Each series also says where its file came from (`fetched`, from FETCHED.json).
  */
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CalendarBounds } from '../calendar.js';
 import { queryRows } from '../ingest/duckdb.js';
 import type { InputFile } from '../ingest/load.js';
+import type { FetchRecord } from '../fetch/fetch-record.js';
 
 export interface SeriesVintage {
   file: string;
   sha256: string;
+  /**
+   * Where the file came from, as the data directory's FETCHED.json records it (`pipeline fetch`): the source
+   * and its address, when it was fetched, and whether the file is still what was fetched (`as_fetched`: its
+   * SHA-256 the one recorded; false when it was changed since). Null for a file never fetched (the bundled
+   * files, whose source is data/macro/PROVENANCE.md).
+   */
+  fetched: { source: string; source_url: string; fetched_at: string; as_fetched: boolean } | null;
   /** Rows usable as of the cut (missing-value rows included). */
   rows: number;
   firstDate: string | null;
@@ -52,6 +60,7 @@ export async function describeVintage(
   bounds: CalendarBounds,
   asOf: string | null,
   warnings: readonly string[] = [],
+  record: FetchRecord = { version: 1, files: {} },
 ): Promise<Vintage> {
   const rows = await queryRows(conn, `
     SELECT series, count(*) AS n,
@@ -64,9 +73,11 @@ export async function describeVintage(
   for (const input of inputs) {
     const r = byId.get(input.id);
     const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+    const f = record.files[input.file];
     series[input.id] = {
       file: input.file,
       sha256: input.sha256,
+      fetched: f ? { source: f.source, source_url: f.source_url, fetched_at: f.fetched_at, as_fetched: f.sha256 === input.sha256 } : null,
       rows: r ? Number(r.n) : 0,
       firstDate: text(r?.first_date),
       lastDate: text(r?.last_date),

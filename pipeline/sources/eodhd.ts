@@ -21,7 +21,7 @@
  */
 import { TradesealError } from '../../src/errors.js';
 import { isIsoDate } from '../ingest/catalogue.js';
-import { AnswerFault, answerInvalid, describeBody, httpGet, isHtml, requestMessage, sourceUnavailable, type HttpAnswer, type HttpRequest, type SourceDeps } from './http.js';
+import { AnswerFault, fault, isRecord, answerInvalid, describeBody, httpGet, isHtml, requestMessage, sourceUnavailable, type HttpAnswer, type HttpRequest, type SourceDeps } from './http.js';
 import type { BarRequest, DailyBar, MarketSource, RequestOptions } from './market-source.js';
 
 /** The catalogue's market series → EODHD's symbol. */
@@ -55,10 +55,6 @@ export function eodhdUrl(baseUrl: string, endpoint: Endpoint, symbol: string, to
   return url;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const fault = (text: string): never => {
-  throw new AnswerFault(text);
-};
 
 /** The array an answer must be, or the fault naming what it was instead (`{"message": …}`). */
 function rows(body: unknown, what: string): unknown[] {

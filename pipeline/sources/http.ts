@@ -38,6 +38,14 @@ export class AnswerFault extends Error {
   override name = 'AnswerFault';
 }
 
+/** Whether `v` is a JSON object (not an array, not null): what a parser of a vendor's answer checks first. */
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Refuses the answer being parsed: an `AnswerFault` with what is wrong, which the request turns into its error. */
+export const fault = (text: string): never => {
+  throw new AnswerFault(text);
+};
+
 export interface HttpAnswer {
   status: number;
   headers: Headers;

@@ -29,7 +29,7 @@
  */
 import type { Config } from '../../src/config.js';
 import { addDays, isIsoDate } from '../ingest/catalogue.js';
-import { AnswerFault, answerInvalid, describeBody, httpGet, isHtml, isJsonType, sourceUnavailable, type HttpAnswer, type HttpRequest, type SourceDeps } from './http.js';
+import { AnswerFault, fault, isRecord, answerInvalid, describeBody, httpGet, isHtml, isJsonType, sourceUnavailable, type HttpAnswer, type HttpRequest, type SourceDeps } from './http.js';
 import type { BarRequest, DailyBar, MarketSource, RequestOptions } from './market-source.js';
 
 /** The catalogue's market series → Yahoo's symbol. */
@@ -71,10 +71,6 @@ export function chartUrl(baseUrl: string, symbol: string, from?: string, to?: st
   return url;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const fault = (text: string): never => {
-  throw new AnswerFault(text);
-};
 
 /** Yahoo's `{<root>: {error: {code, description}}}`, or what the body is. */
 function errorText(answer: HttpAnswer): string {

@@ -1135,7 +1135,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The pipeline's runs, newest first: status, days, the fit dates, timings, what each publication changed, the error of a failed one */
+        /** The pipeline's runs and the nightly job's nights, newest first: status, days, the fit dates, timings, what each publication changed, the error of a failed one; a night's due day, its tries and why it is late */
         get: operations["listPipelineRuns"];
         put?: never;
         post?: never;
@@ -7431,6 +7431,37 @@ export interface operations {
                             } | null;
                             /** @description who confirmed a publication that rewrote or removed published days */
                             confirmed_by: string | null;
+                        }[];
+                        nights: {
+                            /** Format: uuid */
+                            night_id: string;
+                            /** Format: date-time */
+                            started_at: string;
+                            /**
+                             * Format: date
+                             * @description the newest trading day due when the night started
+                             */
+                            due_day: string;
+                            /** Format: date-time */
+                            deadline: string;
+                            /** @enum {string} */
+                            status: "running" | "published" | "late" | "refused" | "failed";
+                            attempts: number;
+                            /** @description why the day is not (yet) published: the late series and the rows they lack, a source's error, a refusal */
+                            reason: string | null;
+                            /** @description the late series of the last try: series, file, last_row, needed_row, released_at, rule */
+                            late: {
+                                [key: string]: unknown;
+                            }[] | null;
+                            /** @description what the last fetch wrote, by file: source, fetched_at, sha256, rows, last_date, added, revisions */
+                            fetched: {
+                                [key: string]: unknown;
+                            } | null;
+                            error_code: string | null;
+                            /** Format: uuid */
+                            run_id: string | null;
+                            /** Format: date-time */
+                            finished_at: string | null;
                         }[];
                     };
                 };

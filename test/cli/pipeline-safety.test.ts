@@ -112,6 +112,6 @@ describe('an operator\'s override', () => {
 
     // The model's regime of 2008-01-15 is years old: show says it is stale and what to do.
     const stale = await runCli(['regime', 'show'], env);
-    expect(stale.stdout).toMatch(/the regime in force is stale: its data \(2008-01-15\) are [\d.]+ days old, the policy allows 7\.0 days; authorize refuses every order \(regime_stale\) until you refresh the data/);
+    expect(stale.stdout).toMatch(/the regime in force is stale: its data \(2008-01-15\) are [\d.]+ days old, the policy allows 7\.0 days; authorize refuses every order \(regime_stale\) until you publish a real day \(`tradeseal pipeline nightly`/);
   }, 420_000);
 });

@@ -98,7 +98,7 @@ describe('tradeseal serve', () => {
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({
       status: 'degraded', db_ok: true, regime: { date: LAST_DAY, source: 'pipeline', stale: true },
-      warnings: [expect.stringContaining('tradeseal pipeline fetch')],
+      warnings: [expect.stringContaining('tradeseal pipeline nightly')],
     });
     // The server owns the store now: a command is its client.
     const status = await runCli(['pipeline', 'status', '--json'], env);

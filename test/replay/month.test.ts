@@ -117,6 +117,18 @@ describe('a revised value of a published day', () => {
   });
 });
 
+describe('the data vintage of each run', () => {
+  it('records, per file, its source, when it was fetched and its digest, and whether the file is still as fetched', async () => {
+    const [run] = await store.sql<Array<{ vintage: { series: Record<string, { sha256: string; fetched: Record<string, unknown> | null }> } }>>`
+      select data_vintage as vintage from model_runs where status = 'published' and last_day = '2025-07-03' and as_of = '2025-07-03'`;
+    const spy = run!.vintage.series.SPY!;
+    expect(spy.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(spy.fetched).toMatchObject({ source: 'yahoo', fetched_at: '2025-07-07T10:30:00.000Z', as_fetched: true });
+    expect(String(spy.fetched!.source_url)).toMatch(/\/v8\/finance\/chart\/SPY\?/);
+    expect(run!.vintage.series.DGS10!.fetched).toMatchObject({ source: 'fred', fetched_at: '2025-07-07T10:30:00.000Z', as_fetched: true });
+  });
+});
+
 describe('the cases of the calendar', () => {
   it('the H.4.1 of Wednesday 06-18, delayed by Juneteenth to Friday 06-20, is first used by the regime of 06-20', async () => {
     const vintages = await store.sql<Array<{ last_day: string; walcl: string }>>`
