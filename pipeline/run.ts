@@ -24,6 +24,7 @@ import { SIGNAL_COST_BPS_DEFAULT } from '../src/config.js';
 import { TradesealError } from '../src/errors.js';
 import type { Sql } from '../src/store/driver.js';
 import { loadFeatureFrame, type FeatureFrame } from './features/frame.js';
+import { dueDay } from './nightly/due.js';
 import { firstPublishableDay } from './model/first-day.js';
 import { DEFAULT_WALK_FORWARD, NotEnoughHistory, ResumeMismatch, type WalkForwardResult } from './model/walk-forward.js';
 import { walkForwardOffThread } from './model/walk-forward-thread.js';
@@ -116,6 +117,19 @@ const need = <T>(value: T | undefined, what: string): T => {
 const isWhatIf = (o: PipelineOptions): boolean => o.asOf !== null && o.publish !== true;
 
 const clockOf = (o: PipelineOptions): (() => number) => o.now ?? Date.now;
+
+/**
+ * Where the run's data are cut: its `asOf`; a publishing run without one at the newest day due by its clock
+ * (../nightly/due.ts), so that no day is published before its publication instant, when a series that does not
+ * bind the calendar's end (SPY, GLD, T10Y2Y) may still lack its row, and when the day could only be logged as a
+ * backfill (never at the published days' expense: not before the last one).
+ */
+function cutOf(ctx: PipelineContext): string | null {
+  const o = ctx.options;
+  if (o.asOf !== null || isWhatIf(o)) return o.asOf;
+  const due = dueDay(clockOf(o)());
+  return ctx.published.last !== null && ctx.published.last > due ? ctx.published.last : due;
+}
 
 /** Computes the walk-forward, extending the published history when it can; decides the run's mode. */
 async function model(ctx: PipelineContext, frame: FeatureFrame): Promise<string> {
@@ -210,7 +224,7 @@ export const STAGES: readonly Stage[] = [
   {
     key: 'features', title: 'Validate the inputs and build point-in-time features (DuckDB)',
     async run(ctx) {
-      ctx.frame = await loadFeatureFrame(ctx.options.dataDir, ctx.options.asOf ?? undefined);
+      ctx.frame = await loadFeatureFrame(ctx.options.dataDir, cutOf(ctx) ?? undefined);
       ctx.run.data_vintage = ctx.frame.vintage;
       if (ctx.frame.dates.length === 0) return 'no trading day';
       return `${ctx.frame.dates.length} trading days, ${ctx.frame.dates[0]} to ${ctx.frame.dates.at(-1)}`;

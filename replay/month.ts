@@ -161,7 +161,7 @@ export async function replayMonth(options: ReplayOptions): Promise<ReplayResult>
       clock.set(Math.max(clock.now(), at(day, '06:30')));
       const result = await runNight({
         sql, dataDir, now: clock.now, sleep: clock.sleep, retryMs: 10 * 60_000,
-        fetch: (nowMs) => fetchAll(dataDir, { nowMs, market, fred: { fredApiKey: TEST_KEY, fredBaseUrl: fred.baseUrl }, request }),
+        fetch: (nowMs, series) => fetchAll(dataDir, { nowMs, market, fred: { fredApiKey: TEST_KEY, fredBaseUrl: fred.baseUrl }, request, ...(series ? { series } : {}) }),
         run: (due) => runPipeline(sql, { ...runOptions, asOf: due, publish: true }),
         deadline: (started) => deadlineAfter(started, '09:00', NEW_YORK),
         log: () => undefined,

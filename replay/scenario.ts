@@ -9,8 +9,10 @@
  * - SPY's ex-dividend day, Friday 2025-06-20 (1.761 USD): the fetched history of prices as traded does not change,
  *   the night goes on, and the published performance counts the cash;
  * - a month end (06-30) and the next month's first day, on which the model is refitted;
- * - a night with a source down: the market source answers 503 on the morning of Friday 06-13 until after the
- *   deadline, so the regime of Thursday 06-12 is published on Monday with Friday's, 72 hours late;
+ * - nights with a source down: the market source answers 503 on the morning of Wednesday 06-04 and of Friday
+ *   06-13 until after the deadline, so the regime of Tuesday 06-03 is published the next morning with
+ *   Wednesday's, and that of Thursday 06-12 on Monday with Friday's: each after the first open that would have
+ *   traded it, so each is a backfill, and the live record leaves out the returns resting on them;
  * - a revised value of a published day: on 06-24 at 17:00 New York, FRED revises DGS10 of 06-16 (published
  *   with the regime of 06-17) from 4.46 to 4.48; the next night refuses to extend the history, naming DGS10 and
  *   2025-06-16, and the operator recomputes it (`tradeseal pipeline run --full --yes`).
@@ -42,6 +44,9 @@ export const JUNE_2025: Scenario = {
   last: '2025-07-03',
   firstNight: '2025-06-03',
   lastNight: '2025-07-07',
-  outage: [{ source: 'market', fromMs: newYork('2025-06-13', '06:00'), toMs: newYork('2025-06-13', '10:00') }],
+  outage: [
+    { source: 'market', fromMs: newYork('2025-06-04', '06:00'), toMs: newYork('2025-06-04', '10:00') },
+    { source: 'market', fromMs: newYork('2025-06-13', '06:00'), toMs: newYork('2025-06-13', '10:00') },
+  ],
   revisions: [{ series: 'DGS10', date: '2025-06-16', value: '4.48', atMs: newYork('2025-06-24', '17:00') }],
 };

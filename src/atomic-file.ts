@@ -1,7 +1,7 @@
 /**
  * Writing a file so that readers see the old contents or the new, never half of either: the text goes to a
  * temporary file in the same directory, is flushed to disk, and replaces the file by a rename (atomic on
- * POSIX file systems). Used for refreshed data files and the exports (CSV, Arrow, Parquet).
+ * POSIX file systems), the directory flushed after it. Used for refreshed data files and the exports (CSV, Arrow, Parquet).
  */
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
@@ -21,6 +21,13 @@ export async function writeFileAtomically(file: string, write: (append: (chunk: 
       await handle.close();
     }
     await rename(temp, file);
+    // The rename is a change of the directory: flushed too, so a crash after it cannot bring the old file back.
+    const dir = await open(path.dirname(file), 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
   } catch (e) {
     await rm(temp, { force: true });
     throw e;

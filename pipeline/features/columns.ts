@@ -46,7 +46,7 @@ export const FEATURE_COLUMNS: readonly FeatureColumn[] = [
   col('levels', 'spy_open', 'SPY open as traded, USD (where the published performance trades)', true),
   col('levels', 'spy_dividend', 'SPY cash dividend per share that went ex on the day, USD (0 on other days)', true),
   col('levels', 'spy_split', 'SPY split taking effect on the day, shares after per share before (1 on other days)', true),
-  col('levels', 'ret_spy', 'SPY daily total return: (close + dividend) × split / previous close − 1', true),
+  col('levels', 'ret_spy', 'SPY daily total return: close × split × (1 + dividend / open) / previous close − 1', true),
   col('levels', 'gold_close', 'GLD close as traded, USD (from 2004-11-18)', true),
   col('levels', 'ret_gold', 'GLD daily total return (from 2004-11-19; GLD pays no dividend)', true),
 ];

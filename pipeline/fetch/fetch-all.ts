@@ -83,6 +83,7 @@ export async function fetchAll(dataDir: string, options: FetchAllOptions): Promi
       if (failure.code === 'config_invalid') refused.set(spec.source, failure);
     }
   }
-  if (fetched.length > 0) await recordFetches(dataDir, fetched);
-  return { fetched, failed };
+  if (fetched.length === 0) return { fetched, failed };
+  const recorded = await recordFetches(dataDir, fetched);
+  return { fetched: fetched.map((f) => recorded.files[f.file] ?? f), failed };
 }

@@ -42,7 +42,7 @@ export async function refreshFredSeries(config: FredConfig, dir: string, spec: S
   const url = new URL('/fred/series/observations', `${config.fredBaseUrl}/`);
   url.searchParams.set('series_id', spec.id);
   return {
-    series: spec.id, file: spec.file, source: 'fred', source_url: url.toString(), fetched_at: new Date(options.nowMs).toISOString(),
+    series: spec.id, file: spec.file, source: 'fred', source_url: url.toString(), fetched_at: new Date(options.nowMs).toISOString(), changed_at: new Date(options.nowMs).toISOString(),
     sha256: sha256(text), rows: merged.length, last_date: merged.at(-1)?.date ?? null, added, revisions,
   };
 }

@@ -37,6 +37,13 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 /** The New York calendar day of an instant. */
 const newYorkDay = (ms: number): string => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
 
+/** The newest day on or before today (New York) whose close is released by `nowMs` under the series' rule. */
+function newestReleased(spec: SeriesSpec, nowMs: number): string {
+  let d = newYorkDay(nowMs);
+  while (releasedAt(spec.release, d) > nowMs) d = addDays(d, -1);
+  return d;
+}
+
 export async function refreshMarketSeries(source: MarketSource, dir: string, spec: SeriesSpec, options: RefreshOptions): Promise<FetchedFile> {
   const file = path.join(dir, spec.file);
   let before: string;
@@ -49,9 +56,11 @@ export async function refreshMarketSeries(source: MarketSource, dir: string, spe
     });
   }
   const last = before.trimEnd().split('\n').at(-1)?.slice(0, 10) ?? '';
-  const today = newYorkDay(options.nowMs);
+  // Up to the newest day whose close is out: a session not closed yet is neither asked for nor kept.
+  const newest = newestReleased(spec, options.nowMs);
   const from = /^\d{4}-\d{2}-\d{2}$/.test(last) ? addDays(last, -OVERLAP_DAYS) : '1990-01-01';
-  const served = await source.bars({ series: spec.id, from, to: today }, options.request);
+  if (from > newest) throw new TradesealError('precondition_failed', `${spec.file} ends on ${last}, after the newest day whose close is out (${newest}): the clock or the file is wrong`);
+  const served = await source.bars({ series: spec.id, from, to: newest }, options.request);
   const where = `${source.name} (${source.symbol(spec.id)})`;
   if (spec.layout === 'ohlcv') {
     const action = served.find((b) => b.dividend !== 0 || b.split !== 1);
@@ -72,7 +81,7 @@ export async function refreshMarketSeries(source: MarketSource, dir: string, spe
   }
   if (merged.text !== before) await writeFileAtomic(file, merged.text);
   return {
-    series: spec.id, file: spec.file, source: source.name, source_url: source.describe(spec.id), fetched_at: new Date(options.nowMs).toISOString(),
+    series: spec.id, file: spec.file, source: source.name, source_url: source.describe(spec.id), fetched_at: new Date(options.nowMs).toISOString(), changed_at: new Date(options.nowMs).toISOString(),
     sha256: sha256(merged.text), rows: merged.rows, last_date: merged.text.trimEnd().split('\n').at(-1)?.slice(0, 10) ?? null,
     added: merged.added, revisions: merged.revisions,
   };

@@ -1,16 +1,17 @@
 /**
  * Merging what a market-data source served into a market file, row by row, comparing content: the file keeps
  * its rows before the first bar served; each bar of a day the file has is compared with the file's row field
- * by field, and where they agree the file's row stays as it was, byte for byte; where they differ the source's
- * bar replaces it and every differing field is a revision (recorded in FETCHED.json, shown by `pipeline fetch`,
- * and, for a published day, refused by the next run, which names the series and the date); bars after the
+ * by field: a field where they agree keeps the file's text, byte for byte; a field where they differ takes the
+ * source's value and is a revision (recorded in FETCHED.json, shown by `pipeline fetch`, and, for a published day's
+ * close, open, dividend or split, refused by the next run, which names the series and the date); bars after the
  * file's last row are added. A day of the file that the source no longer serves within what it sent is kept
  * and recorded as a revision of field `row`: a source's gap never deletes history.
  *
- * Agreement of prices is to a millionth of the price: vendors send prices in binary floating point (Yahoo's are
- * widened from single precision, 594.280029296875 for 594.28), so the same price can come as two texts; a
- * millionth is far below a cent on any price in the files (a cent is 1.7e-5 of SPY's 600), so a real revision
- * is never taken for noise. Volumes, dividends and split ratios are compared exactly.
+ * Agreement of prices and dividends is to a millionth of the amount: vendors send them in binary floating point
+ * (Yahoo's prices are widened from single precision, 594.280029296875 for 594.28; a dividend of 1.761 may come as
+ * 1.7610000000000001), so the same amount can come as two texts; a millionth is far below a cent on any price in
+ * the files (a cent is 1.7e-5 of SPY's 600) and a hundredth of a cent on a dividend, so a real revision is never
+ * taken for noise. Volumes are compared exactly, split ratios to a billionth.
  *
  * Pure: the file's text and the bars in, the new text and the revisions out.
  */
@@ -21,7 +22,7 @@ import type { Revision } from './fetch-record.js';
 /** Two prices are the same when they differ by at most this fraction of the larger. */
 export const PRICE_AGREEMENT = 1e-6;
 
-const PRICE_FIELDS = new Set(['open', 'high', 'low', 'close']);
+const AMOUNT_FIELDS = new Set(['open', 'high', 'low', 'close', 'dividend']);
 
 export interface MergedBars {
   /** The file's new text (header and rows, one per line, a final newline). */
@@ -44,7 +45,8 @@ function sameField(column: string, was: string, now: string): boolean {
   const a = Number(was);
   const b = Number(now);
   if (!Number.isFinite(a) || !Number.isFinite(b)) return false;
-  if (PRICE_FIELDS.has(column)) return Math.abs(a - b) <= PRICE_AGREEMENT * Math.max(Math.abs(a), Math.abs(b));
+  if (AMOUNT_FIELDS.has(column)) return Math.abs(a - b) <= PRICE_AGREEMENT * Math.max(Math.abs(a), Math.abs(b));
+  if (column === 'split') return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
   return a === b;
 }
 
@@ -69,14 +71,16 @@ export function mergeBars(spec: SeriesSpec, fileText: string, bars: readonly Dai
       else revisions.push({ date: bar.date, field: 'row', was: null, now: fields.join(',') });
       continue;
     }
+    // Field by field: what agrees keeps the file's text, what differs takes the source's.
     const old = held.split(',');
-    const changed = columns.map((c, i) => ({ c, was: old[i] ?? '', now: fields[i] ?? '' })).filter((f, i) => i > 0 && !sameField(f.c, f.was, f.now));
-    if (changed.length === 0) {
-      out.push(held);
-      continue;
-    }
-    for (const f of changed) revisions.push({ date: bar.date, field: f.c, was: f.was, now: f.now });
-    out.push(fields.join(','));
+    const merged = columns.map((c, i) => {
+      const was = old[i] ?? '';
+      const now = fields[i] ?? '';
+      if (i === 0 || sameField(c, was, now)) return was;
+      revisions.push({ date: bar.date, field: c, was, now });
+      return now;
+    });
+    out.push(merged.join(','));
   }
   // Days the source did not serve again within its answer: kept, and said.
   for (const [date, line] of overlap) {

@@ -26,23 +26,27 @@ export function sourcesMissing(settings: NightSettings): string | null {
 }
 
 /** The fetch of every source with these settings; throws `precondition_failed` when a source has no key. */
-export function fetchFromSettings(settings: NightSettings, dataDir: string = settings.pipelineDataDir): (nowMs: number) => Promise<FetchOutcome> {
+export function fetchFromSettings(settings: NightSettings, dataDir: string = settings.pipelineDataDir): (nowMs: number, series?: readonly string[]) => Promise<FetchOutcome> {
   const missing = sourcesMissing(settings);
   if (missing) throw new TradesealError('precondition_failed', `${missing}: a night fetches every series before it runs`, {
     hint: 'set FRED_API_KEY (free at fred.stlouisfed.org) and, for EODHD, EODHD_API_TOKEN; or pass --no-fetch when the files are brought up to date another way',
   });
   assertFetchable(dataDir, dataDir === settings.pipelineDataDir ? 'PIPELINE_DATA_DIR' : '--data-dir');
   const market = marketSource(settings);
-  return (nowMs) => fetchAll(dataDir, { nowMs, market, fred: settings });
+  return (nowMs, series) => fetchAll(dataDir, { nowMs, market, fred: settings, ...(series ? { series } : {}) });
 }
 
 /** A sleep that ends early when `signal` is aborted. */
 const sleepUnless = (signal: AbortSignal | undefined) => (ms: number): Promise<void> => new Promise((resolve) => {
-  const timer = setTimeout(resolve, ms);
-  signal?.addEventListener('abort', () => {
+  const stop = (): void => {
     clearTimeout(timer);
     resolve();
-  }, { once: true });
+  };
+  const timer = setTimeout(() => {
+    signal?.removeEventListener('abort', stop);
+    resolve();
+  }, ms);
+  signal?.addEventListener('abort', stop, { once: true });
 });
 
 export function nightFromSettings(settings: NightSettings, sql: Sql, options: { fetch: boolean; log: NightDeps['log']; dataDir?: string; signal?: AbortSignal }): NightDeps {

@@ -9,12 +9,18 @@ import type { LateSeries } from './readiness.js';
 
 export type NightStatus = 'running' | 'published' | 'late' | 'refused' | 'failed';
 
+/**
+ * How a night reads: its status, but `abandoned` for one still `running` an hour past its deadline (its process was
+ * killed: SIGKILL, out of memory, a pod deleted), which nothing will finish.
+ */
+export const NIGHT_STATUS_SQL = `case when status = 'running' and deadline < now() - interval '1 hour' then 'abandoned' else status end`;
+
 export interface NightRow {
   night_id: string;
   started_at: Date;
   due_day: string;
   deadline: Date;
-  status: NightStatus;
+  status: NightStatus | 'abandoned';
   attempts: number;
   reason: string | null;
   late: LateSeries[] | null;
@@ -52,6 +58,6 @@ export async function updateNight(sql: Sql, nightId: string, u: NightUpdate): Pr
 /** The newest nights first. */
 export async function recentNights(sql: Sql, limit: number): Promise<NightRow[]> {
   return sql<NightRow[]>`
-    select night_id, started_at, due_day::text as due_day, deadline, status, attempts, reason, late, fetched, error_code, run_id, finished_at
+    select night_id, started_at, due_day::text as due_day, deadline, ${sql.unsafe(NIGHT_STATUS_SQL)} as status, attempts, reason, late, fetched, error_code, run_id, finished_at
     from pipeline_nights order by started_at desc limit ${limit}`;
 }

@@ -26,6 +26,8 @@ import type { FetchedFile } from '../fetch/fetch-record.js';
 import type { FetchOutcome } from '../fetch/fetch-all.js';
 import { publishedRange } from '../publish/published.js';
 import type { RunSummary } from '../run.js';
+import { availableAt } from '../release/publication.js';
+import { nextBusinessDay } from '../release/business-days.js';
 import { dueDay, tradingDaysBetween } from './due.js';
 import { insertNight, updateNight, type NightStatus } from './night-store.js';
 import { describeLate, readiness, type LateSeries } from './readiness.js';
@@ -35,8 +37,12 @@ export interface NightDeps {
   dataDir: string;
   now: () => number;
   sleep: (ms: number) => Promise<void>;
-  /** Fetches every source into `dataDir` as of the instant given; a source's failure is in the outcome, not thrown. */
-  fetch: (nowMs: number) => Promise<FetchOutcome>;
+  /**
+   * Fetches into `dataDir` as of the instant given, every series (the first try) or only `series` (the late and
+   * failed ones, on a later try: a keyed source's daily calls are not spent on what is complete); a source's
+   * failure is in the outcome, not thrown.
+   */
+  fetch: (nowMs: number, series?: readonly string[]) => Promise<FetchOutcome>;
   /** Runs the pipeline as of `due`, publishing. */
   run: (due: string) => Promise<RunSummary>;
   /** The night's events, one object each (the command writes them as JSON lines). */
@@ -79,7 +85,8 @@ export async function runNight(deps: NightDeps): Promise<NightResult> {
     return { ...base, status: 'up_to_date', night_id: null, attempts: 0, reason: null };
   }
   const nightId = randomUUID();
-  const deadline = deps.deadline(started);
+  // Never past the next day's publication instant: that belongs to the next night, which its cron starts.
+  const deadline = Math.min(deps.deadline(started), availableAt(nextBusinessDay('nyse', due)));
   await insertNight(deps.sql, { night_id: nightId, started_at: new Date(started), due_day: due, deadline: new Date(deadline) });
   deps.log({ event: 'night_started', night_id: nightId, due, days_owed: owed.length, first_owed: owed[0], deadline: new Date(deadline).toISOString() });
 
@@ -113,8 +120,9 @@ export async function runNight(deps: NightDeps): Promise<NightResult> {
   }
 
   async function tryUntilDeadline(): Promise<NightResult> {
+    let wanted: string[] | undefined;
     for (attempt = 1; ; attempt++) {
-      const outcome = await deps.fetch(deps.now());
+      const outcome = await deps.fetch(deps.now(), wanted);
       Object.assign(fetched, fetchedByFile(outcome.fetched));
       for (const f of outcome.failed) deps.log({ event: 'source_failed', night_id: nightId, attempt, series: f.series, code: f.code, error: f.message });
 
@@ -143,6 +151,7 @@ export async function runNight(deps: NightDeps): Promise<NightResult> {
         }
       }
       const reason = `${due} is not published: ${why.join('; ')}`;
+      wanted = [...new Set([...ready.late.map((l) => l.series), ...outcome.failed.map((f) => f.series)])];
       await updateNight(deps.sql, nightId, { attempts: attempt, reason, late: ready.late, fetched });
       if (deps.signal?.aborted) return late(reason, attempt, ready.late, 'The job was stopped before the deadline');
       if (deps.now() + deps.retryMs > deadline) return late(reason, attempt, ready.late, `The deadline ${new Date(deadline).toISOString()} comes before another try`);

@@ -53,7 +53,10 @@ export interface StrategyDay {
   market: number;
   /** The regime strategy's return on the day, net of the cost. */
   strategy: number;
-  /** Gold's close-to-close simple return (a reference line, not traded), NaN where either close is missing. */
+  /**
+   * Gold's close-to-close simple return (a reference line, not traded), NaN where either close is missing. GLD has
+   * never paid a dividend nor split; a split would show here as a fall, since `market_days` keeps no GLD action.
+   */
   gold: number;
 }
 

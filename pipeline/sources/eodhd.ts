@@ -11,7 +11,7 @@
  * prices as traded; `adjusted_close` is never read. Whether its volume is adjusted for splits EODHD does not
  * say; it is taken as it comes. The index (`GSPC.INDX`) has no dividends or splits, so it costs one call; an
  * ETF three (the free plan allows 20 a day). A dividend or split dated on a day without a bar refuses the
- * answer: the three answers must describe the same days.
+ * answer (the three answers must describe the same days), unless it is after the last bar: a day not served yet.
  *
  * Errors key off the status, since EODHD's bodies are JSON (`{"message": …}`) or HTML depending on the API:
  * 401/403 is a rejected token (`config_invalid`, naming EODHD_API_TOKEN, never the token; 403 is also a plan
@@ -123,9 +123,13 @@ export function parseSplits(body: unknown): Map<string, number> {
   return out;
 }
 
-/** The actions of [from, to], each on a day with a bar. Pure; throws `AnswerFault`. */
+/**
+ * The actions of [from, to] up to the last bar, each on a day with a bar: one dated after the last bar belongs to a
+ * day the end-of-day answer does not have yet (a dividend announced for today's ex-date). Pure; throws `AnswerFault`.
+ */
 function onBarDays(actions: Map<string, number>, days: ReadonlySet<string>, from: string, to: string, what: string): Map<string, number> {
-  const kept = new Map([...actions].filter(([date]) => date >= from && date <= to));
+  const last = [...days].sort().at(-1) ?? '';
+  const kept = new Map([...actions].filter(([date]) => date >= from && date <= to && date <= last));
   for (const date of kept.keys()) if (!days.has(date)) fault(`a ${what} dated ${date}, a day without a bar in EODHD's end-of-day answer`);
   return kept;
 }

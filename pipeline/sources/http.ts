@@ -140,7 +140,7 @@ export function retryAfterMs(value: string | null, nowMs: number): number | null
   return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
 }
 
-/** The wait before retry number `attempt + 1`: the backoff, or the server's `Retry-After`, capped. */
+/** The wait before retry number `attempt + 1`: the backoff, or the server's `Retry-After` (never above the cap: a longer one ends the request, see `httpGet`). */
 export function retryDelay(attempt: number, retryAfter: number | null, options: RequestOptions): number {
   const cap = options.maxBackoffMs ?? DEFAULTS.maxBackoffMs;
   const backoff = Math.min((options.backoffMs ?? DEFAULTS.backoffMs) * 2 ** attempt, cap);
@@ -177,6 +177,12 @@ export async function httpGet(request: HttpRequest, options: HttpOptions = {}): 
     if (refusal) throw refusal;
     if (!retryableStatus(answer.status)) return answer;
     last = { fault: `HTTP ${answer.status}: ${(request.errorText ?? describeBody)(answer)}`, retryAfter: retryAfterMs(answer.headers.get('retry-after'), Date.now()) };
+    // A source that asks to be left alone for longer than this request may wait is not asked again now: the
+    // caller (a night, which tries again later) decides when.
+    const cap = options.maxBackoffMs ?? DEFAULTS.maxBackoffMs;
+    if (last.retryAfter !== null && last.retryAfter > cap && attempt < retries) {
+      throw sourceUnavailable(request, `the source asked to be asked again in ${Math.round(last.retryAfter / 1000)} s (Retry-After), longer than a retry here waits (${cap / 1000} s): not asked again now (last: ${last.fault})`);
+    }
   }
   const attempts = retries + 1;
   throw sourceUnavailable(request, `no useful answer after ${attempts} attempt${attempts === 1 ? '' : 's'} (last: ${last.fault})`);

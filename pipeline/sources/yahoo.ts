@@ -150,15 +150,21 @@ export function parseChart(body: unknown, symbol: string): DailyBar[] {
     if (date < before) fault(`the bar of ${date} comes after the bar of ${before} (out of order)`);
   });
   const days = new Set(dates);
+  const last = dates.at(-1) ?? '';
   const dividends = events(result, 'dividends');
   const splits = events(result, 'splits');
+  // An action dated after the last bar belongs to a day the answer does not have yet (Yahoo lists a dividend on
+  // the morning of its ex-date, before that day's bar): it is not one of these bars' actions. An action on a day
+  // between them without a bar of its own is a fault.
   for (const [kind, map] of [['dividend', dividends], ['split', splits]] as const) {
-    for (const date of map.keys()) if (!days.has(date)) fault(`a ${kind} dated ${date}, a day without a bar`);
+    for (const date of map.keys()) if (date <= last && !days.has(date)) fault(`a ${kind} dated ${date}, a day without a bar`);
   }
-
-  // Each bar's prices are divided by the ratios of the splits after it: multiply them back.
+  // Each bar's prices are divided by the ratios of the splits after it, those after the last bar included
+  // (Yahoo adjusts for every split up to the request): multiply them back.
+  let later = 1;
+  for (const [date, ratio] of splits) if (date > last) later *= ratio;
   const factors = new Array<number>(dates.length);
-  for (let i = dates.length - 1, after = 1; i >= 0; i--) {
+  for (let i = dates.length - 1, after = later; i >= 0; i--) {
     factors[i] = after;
     after *= splits.get(dates[i] as string) ?? 1;
   }

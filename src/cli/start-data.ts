@@ -3,21 +3,23 @@
  * first start serves a real day when they gave it the keys, and says in one line what to set when not:
  *
  * - with the sources configured (FRED_API_KEY, MARKET_DATA_SOURCE and its key) and a data directory of the
- *   operator's own (`PIPELINE_DATA_DIR`; the bundled one is never written): fetch every series, then run the
- *   pipeline, which publishes every day the data are complete for (an empty store: the whole history);
+ *   operator's own (`PIPELINE_DATA_DIR`; the bundled one is never written): one night, tried once (the nightly
+ *   job's, ../../pipeline/nightly/night.ts): fetch every series, and publish the day due (an empty store: the
+ *   whole history to it) if every series has the rows its release rule says are out, else nothing, saying which
+ *   series is late: a start never publishes a day early or without one of its rows;
  * - otherwise: one line naming what to set, then, on an empty store, the pipeline on the files as they are (the
  *   bundled data by default).
  *
- * A source that fails, or a run that refuses (a revised input of a published day), does not stop the start: the
- * server serves what is published, and the line says why nothing new was; `tradeseal pipeline status` and the
- * engine's health say the rest.
+ * A late series, a source that fails, or a run that refuses (a revised input of a published day) does not stop
+ * the start: the server serves what is published, and a warning says why nothing new was; the night is recorded
+ * (`tradeseal pipeline status`), and the engine's health says how old the regime in force is.
  */
 import type { Config } from '../config.js';
-import { isTradesealError } from '../errors.js';
 import type { Sql } from '../store/driver.js';
 import { hasPublishedSignals } from '../signals/store/history.js';
 import { isBundledDataDir } from '../../pipeline/fetch/data-dir.js';
-import { fetchFromSettings, sourcesMissing } from '../../pipeline/nightly/from-settings.js';
+import { fetchFromSettings, nightFromSettings, sourcesMissing } from '../../pipeline/nightly/from-settings.js';
+import { runNight } from '../../pipeline/nightly/night.js';
 import { runPipeline, type PipelineHooks, type RunSummary } from '../../pipeline/run.js';
 import { renderFetch } from './fetch-view.js';
 
@@ -42,16 +44,23 @@ export async function prepareData(settings: Config, sql: Sql, out: StartData, fe
   const why = fetch ? whyNotFetching(settings) : 'not asked to fetch';
   if (why === null) {
     out.say(`fetching every series into ${settings.pipelineDataDir} (FRED, ${settings.marketDataSource})`);
-    const outcome = await fetchFromSettings(settings)(Date.now());
-    out.say(renderFetch(outcome));
-    if (outcome.failed.length > 0) out.warn(`${outcome.failed.length} series could not be refreshed; the run publishes only the days their data are complete for`);
-    try {
-      return await run();
-    } catch (err) {
-      if (!isTradesealError(err)) throw err;
-      out.warn(`the pipeline published nothing new: ${err.code}: ${err.message}`);
-      return null;
-    }
+    const fetch = fetchFromSettings(settings);
+    const night = await runNight({
+      ...nightFromSettings(settings, sql, { fetch: true, log: () => undefined }),
+      fetch: async (nowMs, series) => {
+        const outcome = await fetch(nowMs, series);
+        out.say(renderFetch(outcome));
+        return outcome;
+      },
+      run: (due) => runPipeline(sql, {
+        dataDir: settings.pipelineDataDir, asOf: due, publish: true, seed: settings.pipelineSeed, costBps: settings.signalCostBps, trackLogSigningKey: settings.signalLogSigningKey,
+      }, out.runner ? { runner: out.runner } : {}),
+      // One try: a start does not wait for a late series, the nightly job does.
+      deadline: (started) => started,
+    });
+    if (night.status === 'up_to_date') out.say(`${night.due}, the day due, is published already`);
+    else if (night.status !== 'published') out.warn(`nothing new was published (${night.error_code ?? night.status}): ${night.reason}`);
+    return night.run;
   }
   if (fetch) out.say(why);
   if (await hasPublishedSignals(sql)) return null;

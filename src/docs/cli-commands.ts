@@ -43,6 +43,7 @@ import EngineTracesShow from '../../commands/engine/traces/show.js';
 import EngineTracesVerify from '../../commands/engine/traces/verify.js';
 import PipelineCheck from '../../commands/pipeline/check.js';
 import PipelineFetch from '../../commands/pipeline/fetch.js';
+import PipelineNightly from '../../commands/pipeline/nightly.js';
 import PipelineRun from '../../commands/pipeline/run.js';
 import PipelineSchedule from '../../commands/pipeline/schedule.js';
 import PipelineStatus from '../../commands/pipeline/status.js';
@@ -111,6 +112,7 @@ export const CLI_COMMANDS: ReadonlyArray<readonly [string, Command.Class]> = [
   ['engine traces verify', EngineTracesVerify],
   ['pipeline check', PipelineCheck],
   ['pipeline fetch', PipelineFetch],
+  ['pipeline nightly', PipelineNightly],
   ['pipeline run', PipelineRun],
   ['pipeline schedule', PipelineSchedule],
   ['pipeline status', PipelineStatus],

@@ -28,6 +28,7 @@ import type { Sql } from 'postgres';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { storeAnswers } from './health.js';
 import { dueDay, tradingDaysBetween } from '../../pipeline/nightly/due.js';
+import { NIGHT_STATUS_SQL } from '../../pipeline/nightly/night-store.js';
 import { publicRoute } from './schemas.js';
 
 const SCRAPE_STORE_TIMEOUT_MS = 1000;
@@ -99,7 +100,7 @@ export class ServerMetrics {
       },
     });
     new Gauge({
-      name: 'tradeseal_pipeline_last_night', aggregator: 'first', help: 'The newest night of the nightly job: 1 for its status (running, published, late, refused, failed)', labelNames: ['status'], registers,
+      name: 'tradeseal_pipeline_last_night', aggregator: 'first', help: 'The newest night of the nightly job: 1 for its status (running, published, late, refused, failed, or abandoned: running an hour past its deadline)', labelNames: ['status'], registers,
       async collect() {
         const f = await figures();
         this.reset();
@@ -152,7 +153,7 @@ async function readStoreFigures(sql: Sql): Promise<StoreFigures | null> {
       select (select jsonb_object_agg(status, n) from (select status, count(*)::int as n from model_runs group by status) r) as runs,
              (select max(finished_at) from model_runs where status = 'published') as last_published,
              (select max(date)::text from signal_days) as newest_day,
-             (select status from pipeline_nights order by started_at desc limit 1) as last_night,
+             (select ${sql.unsafe(NIGHT_STATUS_SQL)} from pipeline_nights order by started_at desc limit 1) as last_night,
              (select count(*)::int from webhook_deliveries where delivered_at is null and failed_at is null) as queued,
              (select count(*)::int from traces where verification_status = 'Pending') as open`;
     return row ?? null;

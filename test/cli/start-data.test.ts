@@ -1,9 +1,11 @@
 /**
  * What `npm start` does before it serves (src/cli/start-data.ts): with the sources configured and a data
- * directory of one's own it fetches every series and publishes the days their data are complete for; without a
- * key it says in one line what to set and, on an empty store, runs the pipeline on the files as they are; it never
- * fetches into the bundled data. The sources are local servers answering as FRED and Yahoo do, with data through
- * mid-2009 (a short history keeps the runs short); the directory starts at the end of March.
+ * directory of one's own it runs one night, tried once: it fetches every series and publishes the day due only
+ * when every series has its rows, else nothing, warning which series is late; without a key it says in one line
+ * what to set and, on an empty store, runs the pipeline on the files as they are; it never fetches into the
+ * bundled data. The sources are local servers answering as FRED and Yahoo do, with data through mid-2009 (a short
+ * history keeps the runs short); the directory starts at the end of March. (The night that publishes, on data
+ * that are current, is the replayed month's: test/replay/month.test.ts.)
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -12,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configWith, type Config } from '../../src/config.js';
 import { prepareData } from '../../src/cli/start-data.js';
 import { CATALOGUE } from '../../pipeline/ingest/catalogue.js';
+import { recentNights } from '../../pipeline/nightly/night-store.js';
 import { publishedRange } from '../../pipeline/publish/published.js';
 import { fixedProvider, loadBundledBars } from '../../replay/vendors/bundled-bars.js';
 import { startFredServer, TEST_KEY, type FredServer } from '../../replay/vendors/fred-server.js';
@@ -50,17 +53,20 @@ describe('npm start, before it serves', () => {
   });
   afterAll(async () => store?.close());
 
-  it('with FRED_API_KEY and a directory of one\'s own: fetches every series, then publishes every day their data are complete for', async () => {
+  it('with FRED_API_KEY and a directory of one\'s own: fetches every series, then publishes nothing when the day due lacks rows, warning which series are late', async () => {
     const dir = await macroDataThrough('2009-03-31');
     const { said, warned, settings, out } = start({ fredApiKey: TEST_KEY, pipelineDataDir: dir });
     const summary = await prepareData(settings, store.sql, out, true);
-    expect(warned).toEqual([]);
     expect(said[0]).toBe(`fetching every series into ${dir} (FRED, yahoo)`);
     expect(said[1]).toMatch(/^SPY +yahoo +\d+ +0 +\d+ +2009-06-30 +ok$/m);
     expect(await readFile(path.join(dir, 'FETCHED.json'), 'utf8')).toContain('"GSPC.csv"');
-    expect(summary?.published).toBe(true);
-    // The calendar ends where the first series would next publish: the H.4.1 week after the last one served.
-    expect((await publishedRange(store.sql)).last! > '2009-06-15').toBe(true);
+    // The sources end in 2009: today's day due lacks every series' rows, so nothing is published, and the start says why.
+    expect(summary).toBeNull();
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatch(/^nothing new was published \(data_late\): \d{4}-\d{2}-\d{2} is not published: WALCL\.csv lacks the row of 2009-07-01/);
+    expect((await publishedRange(store.sql)).days).toBe(0);
+    const [night] = await recentNights(store.sql, 1);
+    expect(night).toMatchObject({ status: 'late', attempts: 1 });
   }, 120_000);
 });
 

@@ -3,9 +3,10 @@
  * replay/scenario.ts), with the local FRED and Yahoo servers revealing each value when its release rule says it
  * was out. What a demanding operator and a sceptical subscriber check of the month:
  *
- * - every trading day published exactly once, at the instant it was due, its track-log leaf live, but for the day
- *   a source was down (published late, 72 hours, a backfill by the rule);
- * - the late night: nothing published, each late series named with the row it lacks, the source's failure named;
+ * - every trading day published exactly once, at the instant it was due, its track-log leaf live, but for the days
+ *   a source was down (published the next night or three days later, after the first open that would have traded
+ *   them: backfills by the rule);
+ * - a late night: nothing published, each late series named with the row it lacks, the source's failure named;
  * - the revised value of a published day refused with the series and the first changed date, the operator's full
  *   recompute republishing only the days it changed, and the nights going on;
  * - the H.4.1 of 06-18 used from 06-20 (Juneteenth delayed it), SPY's ex-dividend day without a rewrite;
@@ -56,12 +57,15 @@ describe('the month, day by day', () => {
     expect(firsts.map((l) => l.date)).toEqual(MONTH);
   });
 
-  it('logs each day live at the instant it was due, but the day the source was down (72 hours late: a backfill) and the day the operator published', async () => {
+  it('logs each day live at the instant it was due, but the days the source was down (published after their first open: backfills) and the day the operator published', async () => {
     const byDate = new Map((await leaves()).filter((l) => l.kind !== 'republication').map((l) => [l.date, l]));
     for (const day of MONTH) {
       const leaf = byDate.get(day)!;
       const lag = leaf.logged_at_ms - availableAt(day);
-      if (day === '2025-06-12') {
+      if (day === '2025-06-03') {
+        // A night late: the 09:30 open of 06-04, when a subscriber would first have traded it, went by.
+        expect([leaf.kind, lag], day).toEqual(['backfill', 24 * 3_600_000]);
+      } else if (day === '2025-06-12') {
         expect([leaf.kind, lag], day).toEqual(['backfill', 72 * 3_600_000]);
       } else if (day === '2025-06-24') {
         // The night of 06-25 refused; the operator's recompute at 07:15 published the day, 45 minutes after it was due.
@@ -92,10 +96,14 @@ describe('a night with the market source down', () => {
     expect(new Date(row!.deadline).toISOString()).toBe('2025-06-13T13:00:00.000Z');
   });
 
-  it('the next night publishes the day owed with its own', () => {
+  it('the next night publishes the day owed with its own, the owed one a backfill', () => {
     const next = result.nights.find((n) => n.at.startsWith('2025-06-16'))!;
     expect([next.status, next.published]).toEqual(['published', ['2025-06-12', '2025-06-13']]);
     expect(next.track_log).toMatchObject({ live: 1, backfill: 1, republication: 0 });
+    const wednesday = result.nights.find((n) => n.at.startsWith('2025-06-04'))!;
+    expect([wednesday.due, wednesday.status]).toEqual(['2025-06-03', 'late']);
+    const thursday = result.nights.find((n) => n.at.startsWith('2025-06-05'))!;
+    expect([thursday.status, thursday.published, thursday.track_log?.backfill]).toEqual(['published', ['2025-06-03', '2025-06-04'], 1]);
   });
 });
 
@@ -168,8 +176,9 @@ describe('the next morning', () => {
       expect([m.day, m.authorize, m.stale], JSON.stringify(m)).toEqual([m.day, '200', false]);
       expect(m.heartbeat_regime_id).not.toBeNull();
     }
-    // The morning after the late night still ran on the day before's regime: two days old, within the policy's week.
+    // The morning after a late night still ran on the day before's regime: two days old, within the policy's week.
     expect(result.mornings.find((m) => m.day === '2025-06-13')?.regime_date).toBe('2025-06-11');
+    expect(result.mornings.find((m) => m.day === '2025-06-04')?.regime_date).toBe('2025-06-02');
     expect(result.mornings.find((m) => m.day === '2025-07-07')?.regime_date).toBe('2025-07-03');
   });
 });
@@ -191,9 +200,9 @@ describe('what a subscriber checks', () => {
     const live = await liveRecord(store.sql);
     expect(live.record.basis).toBe('live');
     expect(live.first_day! >= '2025-06-03' && live.last_day === '2025-07-03').toBe(true);
-    // Every day of the month's but those resting on the backfilled regime of 06-12.
+    // Every day of the month's but those resting on the backfilled regimes of 06-03 and 06-12.
     expect(live.record.live_days).toBe(live.days);
-    expect(live.days).toBeGreaterThanOrEqual(19);
+    expect(live.days).toBeGreaterThanOrEqual(17);
     expect(live.record.backfill_days).toBeGreaterThan(4600);
   });
 });

@@ -13,7 +13,7 @@ import { verifyTreeHeadSignature } from '../../src/engine/log/tree-head.js';
 import { dayProof, trackConsistency, trackHead } from '../../src/signals/ops/track-log.js';
 import { appendPublishedDays, firstLeafKinds, type PublishedDay } from '../../src/signals/store/track-log.js';
 import { loadTrackLogKey, type TrackLogKey } from '../../src/signals/track/key.js';
-import { kindAllowed, kindOfLeaf, LIVE_WINDOW_MS, parseLeaf } from '../../src/signals/track/leaf.js';
+import { kindAllowed, kindOfLeaf, liveUntil, parseLeaf } from '../../src/signals/track/leaf.js';
 import { testStore, type TestStore } from '../helpers/db.js';
 import { rfcLeafHash, rfcRoot, rfcVerifyConsistency, rfcVerifyInclusion } from '../helpers/rfc9162.js';
 
@@ -45,10 +45,17 @@ describe('the independent RFC 9162 verifier of these tests', () => {
 describe('a leaf\'s kind', () => {
   const available = '2026-11-26T11:30:00.000Z';
   const at = Date.parse(available);
-  it('is live only for a day\'s first leaf logged within the live window after its available_at', () => {
+  it('is live only for a day\'s first leaf logged from its available_at to the first open after it, when its regime is first traded', () => {
+    // 06:30 New York on Thursday 2026-11-26 is Thanksgiving: the next open is Friday's, 09:30 New York.
+    expect(new Date(liveUntil(available)).toISOString()).toBe('2026-11-27T14:30:00.000Z');
     expect(kindOfLeaf(null, available, at)).toBe('live');
-    expect(kindOfLeaf(null, available, at + LIVE_WINDOW_MS)).toBe('live');
-    expect(kindOfLeaf(null, available, at + LIVE_WINDOW_MS + 1)).toBe('backfill');
+    expect(kindOfLeaf(null, available, liveUntil(available))).toBe('live');
+    expect(kindOfLeaf(null, available, liveUntil(available) + 1)).toBe('backfill');
+    // An ordinary morning: published at 06:30, live until that day's open three hours later.
+    const tuesday = '2025-06-10T10:30:00.000Z';
+    expect(new Date(liveUntil(tuesday)).toISOString()).toBe('2025-06-10T13:30:00.000Z');
+    // A day the night after (a night late): its first open went by, so it is a backfill.
+    expect(kindOfLeaf(null, tuesday, Date.parse('2025-06-11T10:30:00.000Z'))).toBe('backfill');
     expect(kindOfLeaf(null, available, at - 1)).toBe('backfill');
     expect(kindOfLeaf(null, null, at)).toBe('backfill');
     expect(kindOfLeaf(7, available, at)).toBe('republication');
@@ -81,8 +88,10 @@ describe('appending published days', () => {
   let key: TrackLogKey;
   // A minute ahead of the clock, so that no head signed before (the log's creation) is later than the heads of these tests.
   const t0 = Date.now() + 60_000;
-  /** `hours` before t0, as an available_at. */
+  /** `hours` before t0, as an available_at: 192 hours or more is past the first open after it (a backfill). */
   const ago = (hours: number): string => new Date(t0 - hours * 3_600_000).toISOString();
+  /** Just before t0: a day logged from t0 on is logged before the first open after it (live). */
+  const fresh = new Date(t0 - 1).toISOString();
   const day = (date: string, availableAt: string | null, regime = 'expansion'): PublishedDay => ({ date, package: { date, available_at: availableAt, regime: { most_likely: regime } } });
   const append = (days: PublishedDay[], nowMs: number) => store.sql.begin((tx) => appendPublishedDays(tx, days, key, nowMs, null));
 
@@ -96,7 +105,7 @@ describe('appending published days', () => {
 
   it('logs each day once, by its own kind, under a head signed by the log key; an unchanged day is not logged again', async () => {
     await expect(trackHead(store.sql)).rejects.toMatchObject({ code: 'not_found' });
-    const first = await append([day('2026-11-25', ago(0.5)), day('2009-03-31', '2009-04-01T10:30:00.000Z'), day('2026-11-24', null)], t0);
+    const first = await append([day('2026-11-25', fresh), day('2009-03-31', '2009-04-01T10:30:00.000Z'), day('2026-11-24', null)], t0);
     expect(first.appended).toEqual([
       { leaf_index: 0, date: '2009-03-31', kind: 'backfill' },
       { leaf_index: 1, date: '2026-11-24', kind: 'backfill' },
@@ -105,13 +114,13 @@ describe('appending published days', () => {
     expect(first.head).toMatchObject({ tree_size: 3, timestamp: t0, key_id: key.keyId });
     expect(verifyTreeHeadSignature(first.head!, key.publicKey)).toEqual({ valid: true });
 
-    const again = await append([day('2026-11-25', ago(0.5))], t0 + 1000);
+    const again = await append([day('2026-11-25', fresh)], t0 + 1000);
     expect(again).toEqual({ appended: [], unchanged: 1, head: null });
     expect((await trackHead(store.sql)).tree_size).toBe(3);
   });
 
   it('logs a changed day as a republication of its previous leaf; the first leaf stays the original', async () => {
-    const out = await append([day('2026-11-25', ago(0.5), 'risk_off'), day('2026-11-26', ago(31))], t0 + 2000);
+    const out = await append([day('2026-11-25', fresh, 'risk_off'), day('2026-11-26', ago(192))], t0 + 2000);
     expect(out.appended).toEqual([{ leaf_index: 3, date: '2026-11-25', kind: 'republication' }, { leaf_index: 4, date: '2026-11-26', kind: 'backfill' }]);
     const proof = await dayProof(store.sql, '2026-11-25');
     expect(proof.leaves.map((l) => [l.leaf_index, l.kind])).toEqual([[2, 'live'], [3, 'republication']]);
@@ -166,11 +175,11 @@ describe('appending published days', () => {
 
   it('writes nothing of a publication whose transaction rolls back', async () => {
     await expect(store.sql.begin(async (tx) => {
-      await appendPublishedDays(tx, [day('2026-11-27', ago(40))], key, t0 + 3000, null);
+      await appendPublishedDays(tx, [day('2026-11-27', ago(200))], key, t0 + 3000, null);
       throw new Error('the publication failed after logging');
     })).rejects.toThrow(/failed after logging/);
     expect((await trackHead(store.sql)).tree_size).toBe(5);
-    const out = await append([day('2026-11-27', ago(40))], t0 + 4000);
+    const out = await append([day('2026-11-27', ago(200))], t0 + 4000);
     expect(out.appended).toEqual([{ leaf_index: 5, date: '2026-11-27', kind: 'backfill' }]);
   });
 
@@ -180,16 +189,16 @@ describe('appending published days', () => {
       await store.sql`insert into signal_accounts (account_id, email, tier) values (${id}, ${`${id}@example.test`}, ${tier})`;
       await store.sql`insert into signal_webhooks (account_id, url, secret) values (${id}, 'https://hooks.example.test/x', 'whsec_test')`;
     }
-    const out = await append([day('2026-12-01', ago(1)), day('2026-12-02', ago(50))], t0 + 5000);
+    const out = await append([day('2026-12-01', fresh), day('2026-12-02', ago(210))], t0 + 5000);
     const queued = await store.sql<Array<{ account_id: string; event: string; payload: any }>>`select account_id, event, payload from webhook_deliveries where event = 'log_head'`;
     expect(queued.map((q) => q.account_id)).toEqual([accounts.pro]);
     expect(queued[0]!.payload).toEqual({
       id: expect.any(String), type: 'log_head', created_at: new Date(t0 + 5000).toISOString(), log_head: out.head,
       appended: { live: 1, backfill: 1, republication: 0, first_date: '2026-12-01', last_date: '2026-12-02' },
     });
-    expect((await append([day('2026-12-01', ago(1))], t0 + 6000)).head).toBeNull();
+    expect((await append([day('2026-12-01', fresh)], t0 + 6000)).head).toBeNull();
     await expect(store.sql.begin(async (tx) => {
-      await appendPublishedDays(tx, [day('2026-12-03', ago(1))], key, t0 + 7000, null);
+      await appendPublishedDays(tx, [day('2026-12-03', fresh)], key, t0 + 7000, null);
       throw new Error('rolled back');
     })).rejects.toThrow(/rolled back/);
     expect((await store.sql`select count(*)::int as n from webhook_deliveries where event = 'log_head'`)[0]!.n).toBe(1);

@@ -77,7 +77,7 @@ const pipelineNight = {
   required: ['night_id', 'started_at', 'due_day', 'deadline', 'status', 'attempts', 'reason', 'late', 'fetched', 'error_code', 'run_id', 'finished_at'],
   properties: {
     night_id: uuid, started_at: dateTime, due_day: { type: 'string', format: 'date', description: 'the newest trading day due when the night started' }, deadline: dateTime,
-    status: { type: 'string', enum: ['running', 'published', 'late', 'refused', 'failed'] }, attempts: { type: 'integer' },
+    status: { type: 'string', enum: ['running', 'published', 'late', 'refused', 'failed', 'abandoned'], description: '`abandoned`: still `running` an hour past its deadline, its process gone' }, attempts: { type: 'integer' },
     reason: { type: ['string', 'null'], description: 'why the day is not (yet) published: the late series and the rows they lack, a source\'s error, a refusal' },
     late: { type: ['array', 'null'], items: { type: 'object', additionalProperties: true }, description: 'the late series of the last try: series, file, last_row, needed_row, released_at, rule' },
     fetched: { type: ['object', 'null'], additionalProperties: true, description: 'what the last fetch wrote, by file: source, fetched_at, sha256, rows, last_date, added, revisions' },

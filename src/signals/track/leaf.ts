@@ -10,8 +10,10 @@
  *
  * The kind says what a subscriber could have had, and is decided from the leaf's own fields, so that anyone can
  * check it:
- * - `live`: the day's first leaf, logged within `LIVE_WINDOW_MS` of the moment its package says it became
- *   available (`available_at`): the day as a subscriber could have had it then;
+ * - `live`: the day's first leaf, logged at or after the moment its package says it became available
+ *   (`available_at`) and no later than the first NYSE open after it (`liveUntil`): the open at which a
+ *   subscriber first trades the day's regime, so every return the live record counts was traded on a regime
+ *   that was out before it (a day published the night after it was due is not: its first open went by);
  * - `backfill`: the day's first leaf, logged outside that window (history computed later, a day published before
  *   the log existed, a day without `available_at`), or logged by `tradeseal signals log backfill`, which logs the
  *   days published before the log existed and never calls one live: not evidence of a live record. A leaf may
@@ -20,15 +22,21 @@
  *   input); the first leaf stays the original.
  */
 import { canonicalJson } from '../../crypto/jcs.js';
+import { firstOpenAfter, MARKET_OPEN_TIME, MARKET_TIME_ZONE } from '../../../pipeline/release/publication.js';
+import { zonedInstant } from '../../../pipeline/release/zoned-time.js';
 
 export const TRACK_LEAF_KINDS = ['live', 'backfill', 'republication'] as const;
 export type TrackLeafKind = (typeof TRACK_LEAF_KINDS)[number];
 
 /**
- * How long after its `available_at` a day's first leaf may be logged and still be live: a day (the nightly run's
- * cadence) and six hours for a late run. A missed night makes the days it would have published backfills.
+ * The last instant a day's first leaf may be logged and still be live: the first NYSE open (09:30 New York) at or
+ * after its `available_at`. A night that publishes at 06:30 has three hours; a late night after the open, or the
+ * next night, makes the day a backfill.
  */
-export const LIVE_WINDOW_MS = 30 * 3_600_000;
+export const liveUntil = (availableAt: string): number => {
+  const at = Date.parse(availableAt);
+  return zonedInstant(firstOpenAfter(at), MARKET_OPEN_TIME, MARKET_TIME_ZONE);
+};
 
 export interface TrackLeaf {
   date: string;
@@ -46,8 +54,7 @@ export interface TrackLeaf {
 export function kindOfLeaf(previous: number | null, availableAt: string | null, loggedAtMs: number, backfill = false): TrackLeafKind {
   if (previous !== null) return 'republication';
   if (availableAt === null || backfill) return 'backfill';
-  const lag = loggedAtMs - Date.parse(availableAt);
-  return lag >= 0 && lag <= LIVE_WINDOW_MS ? 'live' : 'backfill';
+  return loggedAtMs >= Date.parse(availableAt) && loggedAtMs <= liveUntil(availableAt) ? 'live' : 'backfill';
 }
 
 /** Whether a leaf may say `claimed` where its own fields give `allowed`: the same, or `backfill` for `live`. */

@@ -25,7 +25,7 @@ import { yahooSource } from '../../../pipeline/sources/yahoo.js';
 import { TradesealError, type ErrorCode } from '../../../src/errors.js';
 import { barsFromCsv, BUNDLED_DIR, loadBundledBars, MARKET_SERIES } from '../../../replay/vendors/bundled-bars.js';
 import { EODHD_TEST_TOKEN, startEodhdServer, type EodhdServer } from '../../../replay/vendors/eodhd-server.js';
-import { startYahooServer, type YahooServer } from '../../../replay/vendors/yahoo-server.js';
+import { openTimestamp, startYahooServer, yahooChart, type YahooServer } from '../../../replay/vendors/yahoo-server.js';
 
 const CUT = '2025-06-13';
 const SERVED_THROUGH = '2025-06-24';
@@ -101,7 +101,7 @@ async function untouched(series: string): Promise<void> {
 }
 
 describe('a refresh from the Yahoo server', () => {
-  it.each(MARKET_SERIES.map((s) => [s]))('%s: the new days appended, every row it held byte for byte, asked from 20 days before its last row', async (series) => {
+  it.each(MARKET_SERIES.map((s) => [s]))('%s: the new days appended, every row it held byte for byte, asked from 20 days before its last row to the newest day whose close is out', async (series) => {
     const [result, after] = [await refresh(series), await fileText(series)];
     expect(after.startsWith(cutText(series))).toBe(true);
     expect(barsFromCsv(series, after)).toEqual((bundledBars.get(series) ?? []).filter((b) => b.date <= SERVED_THROUGH));
@@ -109,7 +109,8 @@ describe('a refresh from the Yahoo server', () => {
     expect(result.rows).toBe(after.trimEnd().split('\n').length - 1);
     expect(result.sha256).toBe(sha256(after));
     const asked = yahoo.requests[0];
-    expect([asked?.searchParams.get('period1'), asked?.searchParams.get('period2')]).toEqual([String(Date.UTC(2025, 4, 24) / 1000), String(Date.UTC(2025, 5, 26) / 1000)]);
+    // At 06:30 New York on 06-25 the newest close out is 06-24's: the period ends there (Yahoo's period2 is exclusive).
+    expect([asked?.searchParams.get('period1'), asked?.searchParams.get('period2')]).toEqual([String(Date.UTC(2025, 4, 24) / 1000), String(Date.UTC(2025, 5, 25) / 1000)]);
     expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
@@ -119,6 +120,24 @@ describe('a refresh from the Yahoo server', () => {
     expect(await fileText('SPY')).not.toContain('2025-06-24');
     const closed = await refresh('SPY', Date.parse('2025-06-24T16:30:00-04:00'));
     expect([closed.last_date, closed.added, closed.revisions]).toEqual(['2025-06-24', 1, []]);
+  });
+
+  it('a dividend Yahoo lists on the morning of its ex-date, before that day\'s bar, is not refused: the day comes with its bar', async () => {
+    // 06:30 New York on 2025-06-20: the ex-date's bar is not out, but Yahoo lists the dividend (keyed by 06-20's open).
+    yahoo.override = (url) => {
+      if (!url.pathname.endsWith('/SPY')) return undefined;
+      const bars = (bundledBars.get('SPY') ?? []).filter((b) => b.date <= '2025-06-18');
+      const body = yahooChart('SPY', bars, Number(url.searchParams.get('period1')), Number(url.searchParams.get('period2')) + 2 * 86_400) as { chart: { result: Array<{ events?: unknown }> } };
+      body.chart.result[0]!.events = { dividends: { [String(openTimestamp('2025-06-20'))]: { amount: 1.761, date: openTimestamp('2025-06-20') } } };
+      return { status: 200, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
+    };
+    try {
+      const result = await refresh('SPY', Date.parse('2025-06-20T06:30:00-04:00'));
+      expect([result.last_date, result.revisions]).toEqual(['2025-06-18', []]);
+      expect(await fileText('SPY')).not.toContain('1.761');
+    } finally {
+      yahoo.override = null;
+    }
   });
 
   it('SPY\'s ex-dividend day 2025-06-20 arrives with its dividend 1.761, and no earlier row changes', async () => {
@@ -139,6 +158,11 @@ describe('a refresh from the Yahoo server', () => {
     // Every other line is the bundled file's through the 24th, byte for byte.
     const revised = '2025-06-12,600.010009765625,603.75,599.52001953125,603.5,64129000,0,1';
     expect(await fileText('SPY')).toBe(cut(bundledText.get('SPY') ?? '', SERVED_THROUGH).replace(line('SPY', '2025-06-12'), revised));
+    // A later fetch that changes nothing (the night's next try) keeps the revision on record, with when it came.
+    const later = NOW + 600_000;
+    const again = await fetchMarket({ series: ['SPY'], nowMs: later });
+    expect(again.fetched[0]).toMatchObject({ fetched_at: new Date(later).toISOString(), changed_at: new Date(NOW).toISOString(), revisions: [revision] });
+    expect((await readFetchRecord(dir)).files['SPY.csv']).toMatchObject({ changed_at: new Date(NOW).toISOString(), revisions: [revision] });
   });
 
   it('a price that differs only by float noise is no revision, and the file\'s text is kept', async () => {
@@ -230,7 +254,7 @@ describe('every fault of the source: its own error, and the file as it was', () 
 
   it('429 until the retries are used up: source_unavailable', async () => {
     yahoo.override = () => rateLimited;
-    const err = await failure(refresh('SPY'), 'source_unavailable');
+    const err = await failure(refresh('SPY', NOW, { ...FAST, maxBackoffMs: 10_000 }), 'source_unavailable');
     expect(err.message).toContain('no useful answer after 2 attempts (last: HTTP 429: Too Many Requests)');
     await untouched('SPY');
   });

@@ -129,9 +129,17 @@ describe('mergeBars: revisions', () => {
     expect(mergeBars(SPY, file, served({ '2025-06-17': { volume: 82209401 } })).revisions).toEqual([{ date: '2025-06-17', field: 'volume', was: '82209400', now: '82209401' }]);
   });
 
-  it('dividends compare exactly, even within the prices\' agreement', () => {
-    const merged = mergeBars(SPY, file, served({ '2025-06-20': { dividend: 1.7610005 } }));
-    expect(merged.revisions).toEqual([{ date: '2025-06-20', field: 'dividend', was: '1.761', now: '1.7610005' }]);
+  it('dividends agree to a millionth, as prices do: binary noise is no revision, a tenth of a cent is', () => {
+    expect(mergeBars(SPY, file, served({ '2025-06-20': { dividend: 1.7610000000000001 } })).revisions).toEqual([]);
+    expect(mergeBars(SPY, file, served({ '2025-06-20': { dividend: 1.7610005 } })).revisions).toEqual([]);
+    expect(mergeBars(SPY, file, served({ '2025-06-20': { dividend: 1.762 } })).revisions).toEqual([{ date: '2025-06-20', field: 'dividend', was: '1.761', now: '1.762' }]);
+  });
+
+  it('a row that differs in one field keeps the file\'s text for every other (a change of vendor is no revision of prices)', () => {
+    // The file's close 594.28 comes back widened from single precision, with another volume: only the volume is revised.
+    const merged = mergeBars(SPY, file, served({ '2025-06-20': { close: 594.280029296875, volume: 94051500 } }));
+    expect(merged.revisions).toEqual([{ date: '2025-06-20', field: 'volume', was: '94051400', now: '94051500' }]);
+    expect(merged.text.split('\n').find((l) => l.startsWith('2025-06-20,'))).toBe('2025-06-20,598.38,599.46,592.86,594.28,94051500,1.761,1');
   });
 
   it('a dividend the vendor now dates a day earlier: two revisions, one per day', () => {

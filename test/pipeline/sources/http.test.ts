@@ -99,10 +99,12 @@ describe('httpGet', () => {
     expect(sleeps).toEqual([100, 200, 300, 300]);
   });
 
-  it('cuts a Retry-After longer than the cap to the cap', async () => {
-    server.override = (_url, n) => (n === 0 ? { status: 429, body: '', headers: { 'retry-after': '3600' } } : undefined);
-    await httpGet(request(), { ...OPTIONS, maxBackoffMs: 30_000 });
-    expect(sleeps).toEqual([30_000]);
+  it('does not ask again now when the source asks to wait longer than a retry may (Retry-After 3600 s): source_unavailable saying so', async () => {
+    server.override = (_url, n) => (n === 0 ? { status: 429, body: 'Too Many Requests', headers: { 'retry-after': '3600', 'content-type': 'text/plain' } } : undefined);
+    const err = await failure(httpGet(request(), { ...OPTIONS, maxBackoffMs: 30_000 }), 'source_unavailable');
+    expect(err.message).toContain('the source asked to be asked again in 3600 s (Retry-After), longer than a retry here waits (30 s): not asked again now (last: HTTP 429: Too Many Requests)');
+    expect(server.requests.length).toBe(1);
+    expect(sleeps).toEqual([]);
   });
 
   it('hands a 4xx other than 408 and 429 to the caller, body and all, after one request', async () => {
