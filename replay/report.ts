@@ -28,7 +28,7 @@ export function renderReport(r: ReplayResult, comparison: Comparison | null, liv
     return [local(n.at), n.due, n.status, n.attempts, n.published.length === 0 ? '-' : n.published.map((d) => d.slice(5)).join(' '), kinds(n.track_log), n.regime ?? '-', mornings.get(day)?.authorize ?? '-'];
   })));
   // The request line of a source's failure names the local server's port, which differs from run to run.
-  const reason = (text: string | null): string => (text ?? '').replace(/\. Request: GET \S+/g, '');
+  const reason = (text: string | null): string => (text ?? '').replace(/\. Request: GET [^\s;]+/g, '');
   for (const n of r.nights.filter((x) => x.status === 'late' || x.status === 'refused')) lines.push('', `${local(n.at)} ${n.status} (${n.error_code}): ${reason(n.reason)}`);
   for (const o of r.operator) {
     const t = o.summary.track_log;
