@@ -7444,8 +7444,11 @@ export interface operations {
                             due_day: string;
                             /** Format: date-time */
                             deadline: string;
-                            /** @enum {string} */
-                            status: "running" | "published" | "late" | "refused" | "failed";
+                            /**
+                             * @description `abandoned`: still `running` an hour past its deadline, its process gone
+                             * @enum {string}
+                             */
+                            status: "running" | "published" | "late" | "refused" | "failed" | "abandoned";
                             attempts: number;
                             /** @description why the day is not (yet) published: the late series and the rows they lack, a source's error, a refusal */
                             reason: string | null;
