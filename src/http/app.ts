@@ -21,11 +21,13 @@ import { answerFrameworkError, installErrorHandling } from './error-handler.js';
 import { registerHealth, type CertExpiryStatus } from './health.js';
 import { installIrlEdge, irlRewriteUrl } from './irl/index.js';
 import { installJsonBodyParser } from './json-body.js';
+import { installStrictQueryString } from './query-encoding.js';
 import { logRedaction } from './log-redaction.js';
 import { installMetrics, ServerMetrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
 import { registerProbes } from './probes.js';
 import { genRequestId, installRequestIdHeader } from './request-id.js';
+import { installStoreGate, type StoreReady } from './store-gate.js';
 import { httpsBoundOptions, requestBoundOptions } from './request-bounds.js';
 import { installRequestDeadline, requestDeadlineMs } from './deadline.js';
 import type { ServedTls } from './tls.js';
@@ -60,6 +62,11 @@ export interface AppDeps {
   changes?: CredentialChanges;
   /** Serve the IRL Engine's clients on `/irl/...` (src/http/irl/); on by default, off only to compare answers in tests. */
   irl?: boolean;
+  /**
+   * Whether the store is prepared (a server that waits for its store at start: src/http/store-start.ts). Until
+   * it is, the store's routes, /readyz and health answer 503 with `Retry-After` (./store-gate.ts). Default: ready.
+   */
+  storeReady?: StoreReady;
 }
 
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
@@ -90,17 +97,20 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandling(app);
   installJsonBodyParser(app);
+  installStrictQueryString(app);
   installRequestIdHeader(app);
   trackEarlyAnswers(app);
   installRequestDeadline(app, requestDeadlineMs(config));
   await installOpenApi(app, config);
   if (deps.tls?.mutual) installClientCertificateCheck(app, deps.tls);
   installMetrics(app, deps.metrics ?? new ServerMetrics(deps.sql));
-  registerProbes(app, deps.sql);
+  const storeReady = deps.storeReady ?? (() => true);
+  if (deps.storeReady) installStoreGate(app, deps.storeReady);
+  registerProbes(app, deps.sql, storeReady);
 
   const tls = deps.tls;
   const certExpiryStatus = deps.certExpiryStatus ?? (tls ? () => tls.expiryStatus() : undefined);
-  const health = { sql: deps.sql, ...(certExpiryStatus ? { certExpiryStatus } : {}) };
+  const health = { sql: deps.sql, storeReady, ...(certExpiryStatus ? { certExpiryStatus } : {}) };
   const changes = deps.changes ?? new CredentialChanges({ refreshMs: config.stateRefreshMs });
   if (services.includes('engine')) {
     const engine = deps.engine ?? (await createEngineContext(config, deps.sql, { changes }));

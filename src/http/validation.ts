@@ -6,11 +6,15 @@
  * - bodies are strict: no type coercion ("100" is not a number), unknown fields are errors, not stripped;
  * - query strings and path parameters arrive as text, so they are coerced to the declared types.
  * Both collect every error (`allErrors`), so a 422 lists every invalid field, not just the first.
+ *
+ * Before any schema, every string of every part must be text a store can hold (./storable-text.ts: no NUL,
+ * no lone surrogate), whatever the route's schema says: one rule, so no route reaches the store with it.
  */
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldError } from '../errors.js';
+import { unstorableText } from './storable-text.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -45,8 +49,25 @@ export type RequestPart = 'body' | 'querystring' | 'params';
 
 const ajvFor = (part: string | undefined): Ajv => (part === 'body' ? bodyAjv : textAjv);
 
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+/**
+ * The validator of a request part: text no store can hold is refused first (its errors listed first, so a
+ * field's message says why), then the schema runs all the same, so the 422 still lists every invalid field.
+ */
+function compilePart(schema: object, part: string | undefined): Validate {
+  const validate = ajvFor(part).compile(schema);
+  const checked: Validate = (data) => {
+    const unstorable = unstorableText(data);
+    const valid = validate(data);
+    checked.errors = unstorable.length === 0 ? validate.errors : [...unstorable, ...(validate.errors ?? [])];
+    return valid && unstorable.length === 0;
+  };
+  return checked;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  ajvFor(httpPart).compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  compilePart(schema as object, httpPart) as ReturnType<FastifySchemaCompiler<unknown>>;
 
 /**
  * Validates `value` exactly as a request's `part` is validated (same Ajv, same options, same messages) and
@@ -55,7 +76,7 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
  * it, against the routes' own schemas.
  */
 export function validatePart(schema: object, value: unknown, part: RequestPart): FieldError[] {
-  const validate = ajvFor(part).compile(schema);
+  const validate = compilePart(schema, part);
   return validate(value) ? [] : fieldErrors(validate.errors ?? [], part);
 }
 

@@ -4,12 +4,13 @@
  * approved but the hash is approved for the agent under another model id, the order is sealed with that model
  * id: the trace holds tradeseal's canonical values, the pair the engine approved. When the hash is approved
  * under no model id the order goes on unchanged and is refused as on `/engine` (`model_not_registered`).
+ *
+ * It reads the store, so it runs only once the engine's schema has accepted the order (a `preHandler`, see
+ * ./index.ts): input the schema refuses (a NUL in `model_id`, 1 MB of text) never reaches a query. The model
+ * id it puts in is one the engine's schema accepted when the model was approved.
  */
 import type { Sql } from 'postgres';
-import { isRecord } from './authorize-input.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const HEX64 = /^[0-9a-f]{64}$/;
+import type { AuthorizeRequest } from '../../engine/authorize.js';
 
 /** The agent's model id for this hash: the order's own when that pair is approved, else the oldest approval. */
 export async function approvedModelId(sql: Sql, agentId: string, modelId: string, modelHashHex: string): Promise<string | null> {
@@ -21,11 +22,8 @@ export async function approvedModelId(sql: Sql, agentId: string, modelId: string
   return rows[0]?.model_id ?? null;
 }
 
-/** The order with the model id its hash is approved under; unchanged when the fields are not yet valid. */
-export async function withApprovedModel(sql: Sql, body: unknown): Promise<unknown> {
-  if (!isRecord(body)) return body;
-  const { agent_id: agentId, model_id: modelId, model_hash_hex: hash } = body;
-  if (typeof agentId !== 'string' || !UUID.test(agentId) || typeof modelId !== 'string' || typeof hash !== 'string' || !HEX64.test(hash)) return body;
-  const approved = await approvedModelId(sql, agentId, modelId, hash);
-  return approved === null || approved === modelId ? body : { ...body, model_id: approved };
+/** The order, as the engine's schema accepted it, with the model id its hash is approved under. */
+export async function withApprovedModel(sql: Sql, order: AuthorizeRequest): Promise<AuthorizeRequest> {
+  const approved = await approvedModelId(sql, order.agent_id, order.model_id, order.model_hash_hex);
+  return approved === null || approved === order.model_id ? order : { ...order, model_id: approved };
 }

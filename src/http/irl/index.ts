@@ -2,10 +2,13 @@
  * The IRL Engine compatibility edge: the IRL Engine's clients (its TypeScript, Python and Go SDKs) work
  * unmodified against tradeseal on `/irl/...`, served by the same handlers and schemas as `/engine/...`.
  *
- * Three steps around the engine routes, each only for a request that came in on an `/irl` path:
+ * Steps around the engine routes, each only for a request that came in on an `/irl` path:
  * - routing (./paths.ts): `irlRewriteUrl` hands the request to its engine route (a Fastify `rewriteUrl`);
- * - requests (./authorize-input.ts, ./requests.ts, ./approved-model.ts): a `preValidation` hook puts the
- *   body or query in tradeseal's form, so the engine's schema validates what the handler will act on;
+ * - requests (./authorize-input.ts, ./requests.ts): a `preValidation` hook puts the body or query in
+ *   tradeseal's form, so the engine's schema validates what the handler will act on. Pure: no store access
+ *   before the schema has run;
+ * - the order's model (./approved-model.ts): a `preHandler` hook, so after the schema accepted the order,
+ *   names the model its hash is approved under (a store read);
  * - answers (./answers.ts, ./error-codes.ts): an `onSend` hook adds the IRL fields to the serialized answer.
  *   It works on the text the route's serializer produced, so what tradeseal's schemas drop stays dropped
  *   and the added fields are not lost to the serializer.
@@ -13,6 +16,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RawRequestDefaultExpression } from 'fastify';
 import { readAuditLog } from '../../engine/audit/query.js';
+import type { AuthorizeRequest } from '../../engine/authorize.js';
 import type { EngineContext } from '../../engine/context.js';
 import { irlErrorBody, irlSuccessBody } from './answers.js';
 import { authorizeBodyFromIrl, isRecord } from './authorize-input.js';
@@ -27,10 +31,11 @@ const isIrl = (req: FastifyRequest): boolean => isIrlUrl(req.originalUrl);
 /** The engine route pattern that serves the request; null for a 404. */
 const routeOf = (req: FastifyRequest): string | null => (req.is404 ? null : (req.routeOptions.url ?? null));
 
-async function translateRequest(ctx: EngineContext, req: FastifyRequest): Promise<void> {
+/** The body or query in tradeseal's form; throws a 422 for what has no equivalent. Pure. */
+function translateRequest(req: FastifyRequest): void {
   const route = routeOf(req);
   const post = req.method === 'POST';
-  if (route === '/engine/authorize') req.body = await withApprovedModel(ctx.sql, authorizeBodyFromIrl(req.body));
+  if (route === '/engine/authorize') req.body = authorizeBodyFromIrl(req.body);
   else if (route === '/engine/bind-execution') req.body = bindBodyFromIrl(req.body);
   else if (route === '/engine/admin/agents' && post) req.body = registerBodyFromIrl(req.body);
   else if (route === '/engine/admin/shadow-mode' && post) req.body = shadowBodyFromIrl(req.body);
@@ -73,7 +78,19 @@ export function installIrlEdge(app: FastifyInstance, ctx: EngineContext): void {
   // Callback hooks, so an `/engine` request pays one string test and no promise.
   app.addHook('preValidation', (req, _reply, done) => {
     if (!isIrl(req)) return done();
-    translateRequest(ctx, req).then(() => done(), done);
+    try {
+      translateRequest(req);
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
+  });
+  app.addHook('preHandler', (req, _reply, done) => {
+    if (!isIrl(req) || routeOf(req) !== '/engine/authorize') return done();
+    withApprovedModel(ctx.sql, req.body as AuthorizeRequest).then((order) => {
+      req.body = order;
+      done();
+    }, done);
   });
   app.addHook('onSend', (req, reply, payload, done) => {
     if (!isIrl(req)) return done(null, payload);
