@@ -22,6 +22,33 @@
 //    40,000 queries, 180 µs after 240,000 (test/reliability/driver-queue.test.ts shows the scan grow), so
 //    a server slows down for as long as it runs. The repair searches from the queue's head and drops the holes
 //    once they are more than half the array (amortized O(1), the order and the answers unchanged).
+//
+// 5. A new connection looks up the server's array types before its first query (`fetch_types`), and the
+//    lookup's promise is dropped (porsager/postgres#1192, #1205 and #1223; first seen as #279): when the store
+//    closes the connection during the lookup (a restart's 57P01, a reset, a refused reconnect) or cancels it, the
+//    rejection is unhandled and Node ends the process. Worse, a connection closed during the lookup reconnects
+//    with the dead session's lookup still pending, and the new session's first query fails with the old error.
+//    The repair: the lookup's failure is the session's, never unhandled. It fails the connection's pending first
+//    query with the lookup's error (a store fault, so the request is answered 503), and the connection ends
+//    instead of being handed to the pool without the types (its arrays would arrive as text); the pool opens
+//    another. `fetch_types: false` is no way out: tradeseal reads and writes arrays (double precision[], text[],
+//    uuid[], timestamptz[]), which the driver then parses only for the types it is told of, and a cold pool's
+//    `reserve()` never settles without the lookup (porsager/postgres#1219).
+//    test/reliability/driver-types.test.ts holds it, test/reliability/store-flap.test.ts shows it under load.
+// 6. A `reserve()` that waits for a connection (every one busy) is lost when the connection that closes next is
+//    opened again for it (porsager/postgres#1195): the pool takes it off its queue to open the connection, and
+//    the connection hands a reserve back only through that queue. It never settles, and a leader election
+//    waiting on it never runs again nor stops (a worker's drain then hangs). Unrepaired, 3.4.9 hides it behind
+//    the FATAL of the connection's previous session, replayed onto the reserve (the repairs above drop that
+//    replay: nothing of an ended session carries over). And a reserve whose
+//    connection attempt fails is rejected but stays queued: the next connection to open is handed to it and is
+//    lost to the pool. The repair: a waiting reserve stays on the queue while a connection opens for it, and
+//    leaves it when it is rejected.
+// 7. Ending a connection (`sql.end()`, its timeout) leaves a reconnection already scheduled in place: the
+//    connection opens again after the pool has ended, and stays open, so the process never exits (no upstream
+//    issue found; the LISTEN connection of src/store/listener.ts met it after a store outage). The repair:
+//    ending a connection cancels its scheduled reconnection.
+//    test/reliability/driver-faults.test.ts holds both.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +70,23 @@ const CONNECTION = [
   // 57P01) must not fail the first query of the next session on this connection.
   ['    !hadError && (query || sent.length) && error(Errors.connection(\'CONNECTION_CLOSED\', options, socket))\n',
     '    !hadError && (query || sent.length) && error(Errors.connection(\'CONNECTION_CLOSED\', options, socket))\n    query = results = errorResponse = null\n'],
+  // Repair 5: the array-type lookup (`typeLookup` while it runs; `typesError` once it failed) belongs to its session.
+  ['    , needsTypes = options.fetch_types\n', '    , needsTypes = options.fetch_types\n    , typeLookup = null\n    , typesError = null\n'],
+  ['      needsTypes = options.fetch_types\n      statementId', '      needsTypes = options.fetch_types\n      typeLookup = typesError = null\n      statementId'],
+  // A connection closed during the lookup is a session that ended, not a connection attempt to make again: the
+  // lookup and the first query fail with CONNECTION_CLOSED (the line after this one) and the pool takes over.
+  ['    if (initial)\n      return reconnect()\n', '    if (initial && !typeLookup)\n      return reconnect()\n'],
+  // The lookup failed on a session that goes on (an error answered, 57014): its first query failed with that
+  // error already (`errored`); the connection ends rather than serve without the types.
+  ['    connectTimer.cancel()\n\n    if (initial) {\n', '    connectTimer.cancel()\n\n    if (typesError)\n      return terminate()\n\n    if (initial) {\n'],
+  // Repair 7: a scheduled reconnection is cancelled when the connection ends.
+  ['    , nextWriteTimer = null\n', '    , nextWriteTimer = null\n    , reconnectTimer = null\n'],
+  ['  function reconnect() {\n    setTimeout(connect,', '  function reconnect() {\n    reconnectTimer = setTimeout(connect,'],
+  ['  function terminate() {\n    terminated = true\n', '  function terminate() {\n    terminated = true\n    clearTimeout(reconnectTimer)\n'],
+  ['    needsTypes = false\n    const types = await new Query([`',
+    '    needsTypes = false\n    const lookup = typeLookup = new Query([`'],
+  ['    `], [], execute)\n    types.forEach(({ oid, typarray }) => addArrayType(oid, typarray))\n',
+    '    `], [], execute)\n    const { resolve, reject } = lookup\n    lookup.resolve = x => (typeLookup = null, resolve(x))\n    lookup.reject = x => (typeLookup = null, typesError = x, reject(x))\n    const types = await lookup.catch(() => null)\n    types && types.forEach(({ oid, typarray }) => addArrayType(oid, typarray))\n'],
 ];
 
 const INDEX = [
@@ -56,15 +100,19 @@ const INDEX = [
   ['    function onexecute(c) {\n      connection = c\n', '    function onexecute(c) {\n      connection = c\n      generation = c.generation\n'],
   ['        q.catch(e => uncaughtError || (uncaughtError = e))\n        c.queue === full',
     '        q.catch(e => uncaughtError || (uncaughtError = e))\n        if (c.generation !== generation)\n          return q.reject(Errors.connection(\'CONNECTION_CLOSED\', options))\n        c.queue === full'],
+  // Repair 6: a waiting reserve leaves the queue when it is rejected, and stays on it while a connection opens for it.
+  ['        const query = { reserve: resolve, reject }\n', '        const query = { reserve: resolve, reject: e => (queries.remove(query), reject(e)) }\n'],
+  ['    queries.length && connect(c, queries.shift())\n  }', '    queries.length && connect(c, queries.peek().reserve ? queries.peek() : queries.shift())\n  }'],
 ];
 
-/** Repair 4, for queue.js in either module format (its first line differs). */
+/** Repairs 4 and 6, for queue.js in either module format (its first line differs). */
 function queueRepair(exported) {
   return [
     // Unchanged: it only checks that the file is the module format it is taken for.
     [`${exported}\n`, `${exported}\n`],
     ['    remove: (x) => {\n      const index = xs.indexOf(x)\n      return index === -1\n        ? null\n        : (xs.splice(index, 1), x)\n    },',
       '    remove: (x) => {\n      const at = xs.indexOf(x, index)\n      return at === -1\n        ? null\n        : (xs.splice(at, 1), x)\n    },'],
+    ['    push: (x) => (xs.push(x), x),\n', '    push: (x) => (xs.push(x), x),\n    peek: () => xs[index],\n'],
     ['      if (index === xs.length) {\n        index = 0\n        xs = []\n      } else {\n        xs[index - 1] = undefined\n      }',
       '      if (index === xs.length) {\n        index = 0\n        xs = []\n      } else if (index >= 64 && index * 2 >= xs.length) {\n        xs = xs.slice(index)\n        index = 0\n      } else {\n        xs[index - 1] = undefined\n      }'],
   ];
@@ -95,7 +143,7 @@ function patch(file, edits) {
 if (!existsSync(driver)) process.exit(0); // installed without the driver (nothing to repair)
 const { version } = JSON.parse(readFileSync(path.join(driver, 'package.json'), 'utf8'));
 if (version !== EXPECTED_VERSION) {
-  console.error(`scripts/patch-postgres.js: postgres ${version} is installed, the repairs are for ${EXPECTED_VERSION}: check whether it fixes porsager/postgres#1208 and update or remove this script`);
+  console.error(`scripts/patch-postgres.js: postgres ${version} is installed, the repairs are for ${EXPECTED_VERSION}: check whether it fixes porsager/postgres#1208 and #1192 and update or remove this script`);
   process.exit(1);
 }
 let changed = 0;

@@ -89,7 +89,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     const e = known ?? new TradesealError('internal', ERROR_CODES.internal.description, { cause: err });
     const body = e.toBody();
     if (e.status >= 500 && body.code === 'internal') body.request_id = req.id;
-    if (e.code === 'service_unavailable') void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    // Every 503 says when to ask again (RFC 9110 §10.2.3): the store's, and the service's (`pipeline_lag`, `data_late`).
+    if (e.status === 503) void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     void reply.code(e.status).type('application/json; charset=utf-8').send(body);
   });
 

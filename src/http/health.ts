@@ -1,6 +1,7 @@
 /**
- * Health of a service: `{status, db_ok, cert_expiry_status}`; 503 with `db_ok: false` when the store does not
- * answer within a second, so a load balancer takes the instance out of rotation.
+ * Health of a service: `{status, db_ok, cert_expiry_status}`; 503 with `db_ok: false` and `Retry-After` when the
+ * store does not answer within a second (or a server still waits for it at start: ./store-start.ts), so a load
+ * balancer takes the instance out of rotation and a client knows when to ask again.
  *
  * A service may add what its operator must act on (`details`): the engine adds the regime in force and the
  * age of its data. Stale or missing regime data leave the process healthy (200) but `degraded`, with a
@@ -10,7 +11,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Sql } from 'postgres';
 import type { CertExpiryStatus } from './cert-expiry.js';
+import { RETRY_AFTER_SECONDS } from './deadline.js';
 import { healthBody, publicRoute } from './schemas.js';
+import type { StoreReady } from './store-gate.js';
 
 /** `cert_expiry_status`: see ./cert-expiry.ts; null when the server does not serve TLS. */
 export type { CertExpiryStatus };
@@ -38,6 +41,8 @@ export interface HealthDetails {
 
 export interface HealthDeps {
   sql: Sql;
+  /** False while a server waits for its store at start; default: ready. */
+  storeReady?: StoreReady;
   certExpiryStatus?: () => CertExpiryStatus | null;
   details?: () => HealthDetails;
 }
@@ -56,11 +61,11 @@ export function registerHealth(app: FastifyInstance, path: string, tag: string, 
       },
     },
   }, async (_req, reply) => {
-    const dbOk = await storeAnswers(deps.sql);
+    const dbOk = (deps.storeReady?.() ?? true) && (await storeAnswers(deps.sql));
     const cert = deps.certExpiryStatus?.() ?? null;
     const details = deps.details?.();
     if (!dbOk) {
-      return reply.code(503).send({
+      return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({
         status: 'unavailable', db_ok: false, cert_expiry_status: cert, ...details?.fields,
         code: 'service_unavailable', detail: 'the store does not answer',
       });

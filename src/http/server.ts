@@ -1,6 +1,8 @@
 /**
  * Runs the services: reads the TLS files (HTTPS when configured), opens the store, applies pending
- * migrations, builds the app and listens.
+ * migrations, checks (and with a key-management provider seals) the secrets the store keeps, builds the app
+ * and listens. A Postgres store that does not answer at start is waited for while the server listens and
+ * answers 503 (./store-start.ts); the background jobs start once the store is prepared.
  * The only file that binds a port; `buildApp` stays testable without one.
  */
 import type { Server as TlsServer } from 'node:tls';
@@ -13,6 +15,9 @@ import { SERVER_PURPOSE } from '../store/embedded-owner.js';
 import { ADVISORY_LOCKS } from '../store/advisory-lock.js';
 import { electLeader } from '../store/leader.js';
 import { bootstrapOwnerToken } from '../engine/store/tokens.js';
+import { checkKeyring, dataKeysFrom } from '../engine/kms/from-config.js';
+import { keepStoredSecrets } from '../secrets/start.js';
+import { secretKeeperFrom } from '../secrets/stored-secret.js';
 import { CredentialChanges, type Siblings } from '../credentials/changes.js';
 import { listenForChanges } from '../credentials/notify.js';
 import type { WebhookWorkerOptions } from '../signals/webhooks/worker.js';
@@ -20,12 +25,15 @@ import { buildApp, SERVICES, type ServiceName } from './app.js';
 import { capConnections, refusalLog } from './connection-caps.js';
 import { ServerMetrics } from './metrics.js';
 import { startSingletons } from './singletons.js';
+import { storeAwayOrThrow, waitForStore, type StoreWait } from './store-start.js';
 import { ServedTls, TLS_RELOAD_MS } from './tls.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   store: Store;
   url: string;
+  /** Rejects when a server that waits for its store at start gives up (STORE_START_WAIT_S), or the store then refuses it. */
+  failed: Promise<never>;
   close(): Promise<void>;
 }
 
@@ -36,7 +44,7 @@ export interface ServeOptions {
   /** Told once when the embedded store is owned by a command (a pipeline run) that the server waits for. */
   onStoreWait?: (owner: { pid: number; purpose?: string }) => void;
   /** The webhook worker's timing (tests shorten the poll interval and the retry schedule). */
-  webhooks?: Omit<WebhookWorkerOptions, 'allowPrivate' | 'log'>;
+  webhooks?: Omit<WebhookWorkerOptions, 'allowPrivate' | 'log' | 'secrets'>;
   /** How often the TLS files are read again to pick up a renewed certificate (tests shorten it). */
   tlsReloadMs?: number;
   /**
@@ -55,6 +63,8 @@ export interface ServeOptions {
   exposition?: (metrics: ServerMetrics) => () => Promise<string>;
   /** The other workers of `serve --workers N`, which a credential change must reach before it is answered. */
   siblings?: Siblings;
+  /** The pauses between attempts to reach a store away at start (tests shorten them; ./store-start.ts). */
+  storeRetry?: { firstMs: number; capMs: number };
 }
 
 /**
@@ -107,28 +117,51 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
   let stopTlsReload = (): void => {};
   let stopListening = async (): Promise<void> => {};
   let app: FastifyInstance | undefined;
+  let storeWait: StoreWait | null = null;
   try {
-    await migrate(store.sql);
     const services = options.services ?? SERVICES;
+    // The secrets the store keeps: those sealed must open with the key settings, and with a provider those still
+    // in clear are sealed now (src/secrets/start.ts); a store with sealed secrets does not start without one.
+    const secrets = secretKeeperFrom(config);
+    let kept = { sealed: 0 };
+    let registered = false;
+    // What the start does on the store. After a wait the engine was built without the store, so the keyring
+    // check it makes (src/engine/context.ts) is made here. ENGINE_OWNER_TOKEN registers the first owner token,
+    // once, when the store has no live owner token.
+    const prepare = async (afterWait: boolean): Promise<void> => {
+      await migrate(store.sql);
+      kept = await keepStoredSecrets(store.sql, secrets);
+      if (afterWait && services.includes('engine')) await checkKeyring(store.sql, dataKeysFrom(config));
+      if (services.includes('engine') && config.engineOwnerToken) registered = (await bootstrapOwnerToken(store.sql, config.engineOwnerToken)) !== null;
+    };
+    // A Postgres store that does not answer now is waited for (unless STORE_START_WAIT_S is 0); a store that
+    // refuses DATABASE_URL, and any other failure, ends the start with its code and hint.
+    let away: TradesealError | null = null;
+    try {
+      await prepare(false);
+    } catch (err) {
+      if (store.kind !== 'postgres') throw err;
+      away = storeAwayOrThrow(err, store.url);
+      if (config.storeStartWaitS === 0) throw away;
+    }
+    let storeReady = away === null;
     const metrics = new ServerMetrics(store.sql);
     if (options.exposition) metrics.exposition = options.exposition(metrics);
     // Token revocations, key rotations and tier changes: held on every worker before they are answered, and
     // heard from other servers on the database by LISTEN (the embedded store has one server: nothing to hear).
     const changes = new CredentialChanges({ refreshMs: config.stateRefreshMs, siblings: options.siblings ?? null, warn: (line) => app?.log.warn(line) });
-    app = await buildApp(config, { sql: store.sql, services, tls, metrics, changes });
+    app = await buildApp(config, { sql: store.sql, services, tls, metrics, changes, storeReady: () => storeReady });
+    const built = app;
+    const prepared = (): void => {
+      if (kept.sealed > 0) built.log.info(`sealed ${kept.sealed} secret(s) the store kept in clear, under ${secrets.provider!.description}`);
+      if (registered) built.log.warn('registered ENGINE_OWNER_TOKEN as the first owner token');
+    };
     if (store.kind === 'postgres') {
-      const built = app;
       const listening = listenForChanges(store.url, changes, { warn: (line) => built.log.warn(line), info: (line) => built.log.info(line) }, { connectTimeoutMs: config.storeConnectTimeoutMs });
       stopListening = () => listening.stop();
     }
     const servedBy = options.servedBy;
     if (servedBy) app.addHook('onRequest', async (_req, reply) => void reply.header('x-served-by', servedBy));
-    if (services.includes('engine')) {
-      // ENGINE_OWNER_TOKEN registers the first owner token, once, when the store has no live owner token.
-      if (config.engineOwnerToken && (await bootstrapOwnerToken(store.sql, config.engineOwnerToken))) {
-        app.log.warn('registered ENGINE_OWNER_TOKEN as the first owner token');
-      }
-    }
     // No client can hold more than its share of the process's connections (src/http/connection-caps.ts).
     const caps = { maxConnections: config.httpMaxConnections, perAddress: config.httpMaxConnectionsPerAddress, exempt: config.trustProxy };
     const serverLog = app.log;
@@ -144,49 +177,66 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
       if (status !== 'ok') log.warn(`the server certificate of ${tls.subject} ${status === 'expired' ? 'expired' : 'expires'} on ${tls.notAfter.toISOString()}: renew TLS_CERT (the server picks up the new file without a restart)`);
       stopTlsReload = tls.watch(app.server as unknown as TlsServer, options.tlsReloadMs ?? TLS_RELOAD_MS, (level, msg) => log[level](msg));
     }
-    // Housekeeping starts only once the server is up: a start that fails leaves no job behind.
+    // Housekeeping starts only once the server is up and its store prepared: a start that fails leaves no job behind.
     const log = app.log;
-    const singletons = { services, metrics, log, ...(options.webhooks ? { webhooks: options.webhooks } : {}) };
-    const tell = options.onLeadership ?? (() => {});
-    if (options.singletons === 'elect' && store.kind === 'postgres') {
-      let stopJobs = async (): Promise<void> => {};
-      const election = electLeader(store.sql, ADVISORY_LOCKS.leader, {
-        ...(options.leaderRetryMs ? { retryMs: options.leaderRetryMs } : {}),
-        onElected: () => {
-          log.info(`process ${process.pid} leads: it runs the background jobs`);
-          stopJobs = startSingletons(store.sql, config, singletons);
-          tell(true);
-        },
-        onDeposed: async () => {
-          await stopJobs();
-          tell(false);
-        },
-        log: (msg, err) => (err ? log.warn({ err }, msg) : log.warn(msg)),
-      });
-      stopSingletons = () => election.stop();
-    } else {
-      stopSingletons = startSingletons(store.sql, config, singletons);
-      tell(true);
-    }
-    // The FIX drop copy: every server with the engine stands, the holder of its own lock runs it (runner.ts), on
-    // a thread of its own with a PostgreSQL server (thread.ts); jspurefix is loaded only when a session is configured.
-    if (config.dropCopy && services.includes('engine')) {
-      const retry = options.leaderRetryMs ? { retryMs: options.leaderRetryMs } : {};
-      if (store.kind === 'postgres') {
-        const { startDropCopyThread } = await import('../engine/dropcopy/thread.js');
-        const runner = startDropCopyThread({ url: store.url, config, log, metrics, ...retry });
-        stopDropCopy = () => runner.stop();
+    const startJobs = async (): Promise<void> => {
+      const singletons = { services, metrics, log, ...(options.webhooks ? { webhooks: options.webhooks } : {}) };
+      const tell = options.onLeadership ?? (() => {});
+      if (options.singletons === 'elect' && store.kind === 'postgres') {
+        let stopJobs = async (): Promise<void> => {};
+        const election = electLeader(store.sql, ADVISORY_LOCKS.leader, {
+          ...(options.leaderRetryMs ? { retryMs: options.leaderRetryMs } : {}),
+          onElected: () => {
+            log.info(`process ${process.pid} leads: it runs the background jobs`);
+            stopJobs = startSingletons(store.sql, config, singletons);
+            tell(true);
+          },
+          onDeposed: async () => {
+            await stopJobs();
+            tell(false);
+          },
+          log: (msg, err) => (err ? log.warn({ err }, msg) : log.warn(msg)),
+        });
+        stopSingletons = () => election.stop();
       } else {
-        const { startDropCopyRunner } = await import('../engine/dropcopy/runner.js');
-        const runner = startDropCopyRunner({ sql: store.sql, config, log, metrics, ...retry });
-        stopDropCopy = () => runner.stop();
+        stopSingletons = startSingletons(store.sql, config, singletons);
+        tell(true);
       }
+      // The FIX drop copy: every server with the engine stands, the holder of its own lock runs it (runner.ts), on
+      // a thread of its own with a PostgreSQL server (thread.ts); jspurefix is loaded only when a session is configured.
+      if (config.dropCopy && services.includes('engine')) {
+        const retry = options.leaderRetryMs ? { retryMs: options.leaderRetryMs } : {};
+        if (store.kind === 'postgres') {
+          const { startDropCopyThread } = await import('../engine/dropcopy/thread.js');
+          const runner = startDropCopyThread({ url: store.url, config, log, metrics, ...retry });
+          stopDropCopy = () => runner.stop();
+        } else {
+          const { startDropCopyRunner } = await import('../engine/dropcopy/runner.js');
+          const runner = startDropCopyRunner({ sql: store.sql, config, log, metrics, ...retry });
+          stopDropCopy = () => runner.stop();
+        }
+      }
+    };
+    let settleFailed: (err: unknown) => void = () => {};
+    const failed = new Promise<never>((_, reject) => (settleFailed = reject));
+    failed.catch(() => {});
+    if (away === null) {
+      prepared();
+      await startJobs();
+    } else {
+      storeWait = waitForStore(() => prepare(true), away, { databaseUrl: store.url, waitS: config.storeStartWaitS, log, ...(options.storeRetry ? { retry: options.storeRetry } : {}) });
+      storeWait.done.then(async () => {
+        prepared();
+        storeReady = true;
+        await startJobs();
+      }).catch(settleFailed);
     }
     let closed = false;
     const running = app;
     const close = async (): Promise<void> => {
       if (closed) return;
       closed = true;
+      await storeWait?.stop();
       await stopDropCopy();
       await stopSingletons();
       stopTlsReload();
@@ -194,8 +244,9 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
       await stopListening();
       await store.close();
     };
-    return { app: running, store, url, close };
+    return { app: running, store, url, failed, close };
   } catch (err) {
+    await storeWait?.stop();
     await stopDropCopy();
     await stopSingletons();
     stopTlsReload();

@@ -14,6 +14,7 @@ import type { Config } from '../config.js';
 import { startAnchorer } from '../engine/audit/anchorer.js';
 import { startSequencer } from '../engine/sequencer.js';
 import { startSweeper } from '../engine/sweeper.js';
+import { secretKeeperFrom } from '../secrets/stored-secret.js';
 import { isStoreUnavailable } from '../store/faults.js';
 import { startWebhookWorker, type WebhookWorkerOptions } from '../signals/webhooks/worker.js';
 import { startSignalsHousekeeping } from '../signals/housekeeping.js';
@@ -30,7 +31,7 @@ export interface SingletonOptions {
   services: readonly ServiceName[];
   metrics: ServerMetrics;
   log: SingletonLog;
-  webhooks?: Omit<WebhookWorkerOptions, 'allowPrivate' | 'log'>;
+  webhooks?: Omit<WebhookWorkerOptions, 'allowPrivate' | 'log' | 'secrets'>;
 }
 
 /** A background job's failure: a warning while the store is away (each job retries at its next tick), else an error. */
@@ -53,7 +54,7 @@ export function startSingletons(sql: Sql, config: Config, options: SingletonOpti
     stops.push(startAnchorer(sql, config, { log: report('warn') }));
   }
   if (services.includes('signals')) {
-    const worker = startWebhookWorker(sql, { ...options.webhooks, allowPrivate: config.webhookAllowPrivate, log: report('warn') });
+    const worker = startWebhookWorker(sql, { ...options.webhooks, allowPrivate: config.webhookAllowPrivate, secrets: secretKeeperFrom(config), log: report('warn') });
     stops.push(() => worker.stop());
     // Expired codes and mail past OUTBOX_RETENTION_HOURS out of the outbox, and client addresses out of the hourly registration count.
     stops.push(startSignalsHousekeeping(sql, config, report('warn')));

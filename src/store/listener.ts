@@ -42,6 +42,8 @@ export function listenTo(url: string, channel: string, handlers: ListenHandlers,
     max: 1,
     max_lifetime: null,
     fetch_types: false,
+    // The driver's own pause before it opens the connection again (its default grows to 20 s over an outage).
+    backoff: reconnectDelay,
     onnotice: () => {},
     ...(options.connectTimeoutMs === undefined ? {} : { connect_timeout: options.connectTimeoutMs / 1000 }),
     connection: { application_name: 'tradeseal-listen' },

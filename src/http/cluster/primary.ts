@@ -5,6 +5,9 @@
  *
  * - Start: resolves once every worker listens. A worker that cannot start (the port is taken, bad TLS files,
  *   the store refuses) fails the whole start with its error, after the others are stopped: no retry loop.
+ * - A worker that listened while its store was away at start and then gave up waiting for it says why before it
+ *   exits (src/http/store-start.ts): the serve ends with that error after the others are stopped, as a server
+ *   alone ends, since the others wait for the same store.
  * - A worker that dies afterwards is replaced after a backoff (1 s, doubling to 30 s; back to 1 s once a
  *   worker has run a minute), each time said on stderr. Replacements that cannot start `MAX_START_FAILURES`
  *   times in a row end the serve with the last one's error.
@@ -105,6 +108,11 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
     if (phase === 'starting') {
       // One worker that cannot start fails the start: the others would fail alike (same port, files, store).
       void stopAll('SIGTERM', options.drainTimeoutMs ?? 30_000).catch(() => {}).then(() => settleStart.reject(failure));
+      return;
+    }
+    if (t.failure && t.readyAt !== null) {
+      options.warn(`worker ${w.process.pid} stopped: ${t.failure.message}; stopping`);
+      void stopAll('SIGTERM', options.drainTimeoutMs ?? 30_000).catch(() => {}).then(() => failCluster(t.failure!));
       return;
     }
     if (t.readyAt === null) {

@@ -4,7 +4,9 @@
  * this worker is the elected leader, `/metrics` answered for every worker, its pid in `X-Served-By`, and
  * credential changes made on it held on every worker before they are answered (credential-relay.ts).
  *
- * It tells the primary when it listens, or why it could not start (then it exits 1). On SIGTERM or SIGINT (the
+ * It tells the primary when it listens, or why it could not start (then it exits 1), and why it stops when it
+ * listened while its store was away at start and then gave up waiting (src/http/store-start.ts: the primary ends
+ * the serve with that error, as a server alone would). On SIGTERM or SIGINT (the
  * primary forwards them; a terminal's Ctrl-C reaches every process of the group) it stops accepting, finishes
  * the requests in flight, stops its jobs, gives up the lead and exits 0. It does the same when the primary
  * goes away (its channel closes), so no worker outlives its primary.
@@ -52,7 +54,12 @@ export async function runWorker(config: Config, options: WorkerOptions): Promise
   }
   const warnings = await startWarnings(server).catch(() => []);
   await send({ t: 'tradeseal:ready', url: server.url, store: server.store.kind, warnings });
-  await stopped;
+  const gaveUp = await Promise.race([stopped.then(() => null), server.failed.catch((err: unknown) => err)]);
+  if (gaveUp !== null) {
+    await send({ t: 'tradeseal:failed', error: toWire(gaveUp) });
+    await server.close().catch(() => {});
+    return 1;
+  }
   try {
     await server.close();
     return 0;
