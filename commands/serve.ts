@@ -9,6 +9,7 @@ import { ServedTls } from '../src/http/tls.js';
 import { serveWorkers } from '../src/http/cluster/count.js';
 import { startCluster } from '../src/http/cluster/primary.js';
 import { runWorker } from '../src/http/cluster/worker.js';
+import { secretsInClearWarning } from '../src/secrets/start.js';
 
 export default class Serve extends TradesealCommand {
   static override summary = 'Serve the compliance engine (/engine) and the regime signal service (/v1)';
@@ -74,21 +75,27 @@ export default class Serve extends TradesealCommand {
       onStoreWait: (owner) => this.logToStderr(`waiting for process ${owner.pid} (${(owner.purpose ?? 'a command').replace(/:/g, ' ')}) to release the embedded store under ${this.settings.home}…`),
     });
     this.log(`tradeseal serving ${paths} on ${server.url} (store: ${server.store.kind})`);
-    for (const w of await this.startWarnings(server, served)) this.logToStderr(`warning: ${w}`);
-    await new Promise<void>((resolve) => {
+    // Read from the store: none while it is away at start (the server's log says it waits), as a worker does.
+    for (const w of await this.startWarnings(server, served).catch(() => [])) this.logToStderr(`warning: ${w}`);
+    await new Promise<void>((resolve, reject) => {
       const stop = (signal: string): void => {
         this.log(`${signal} received, draining`);
         void server.close().then(resolve);
       };
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));
+      // A server that waited for its store at start and gave up (or was then refused) ends with that error.
+      server.failed.catch((err: unknown) => void server.close().finally(() => reject(err)));
     });
   }
 
-  /** What the health check would tell a monitor (stale or missing regime data), said once at start too. */
+  /**
+   * What the health check would tell a monitor (stale or missing regime data), said once at start too, and the
+   * secrets the store keeps in clear (without KMS_PROVIDER), which a copy of the store would give away.
+   */
   private async startWarnings(server: RunningServer, served: readonly string[]): Promise<string[]> {
-    if (!served.includes('engine')) return [];
-    const health = (await server.app.inject({ url: '/engine/health' })).json<{ warnings?: string[] }>();
-    return health.warnings ?? [];
+    const secrets = await secretsInClearWarning(server.store.sql);
+    const health = served.includes('engine') ? (await server.app.inject({ url: '/engine/health' })).json<{ warnings?: string[] }>().warnings ?? [] : [];
+    return [...(secrets ? [secrets] : []), ...health];
   }
 }

@@ -32,6 +32,7 @@ import { assemble } from './publish/assemble.js';
 import { describePlan, planPublication, RECOMPUTE_HINT, type PublishedRange, type PublishPlan } from './publish/plan.js';
 import { publish } from './publish/publish.js';
 import { loadTrackLogKey } from '../src/signals/track/key.js';
+import { NO_KEY_PROVIDER, type KeySettings } from '../src/engine/kms/from-config.js';
 import type { TrackAppend } from '../src/signals/store/track-log.js';
 import { describeChanges, digestInputs, type InputChange } from './publish/input-digests.js';
 import { checkInputs, NOT_RECORDED_NOTICE } from './publish/input-record.js';
@@ -68,6 +69,8 @@ export interface PipelineOptions {
   costBps?: number;
   /** The track log's signing key (`SIGNAL_LOG_SIGNING_KEY`); unset: the key kept in the store (src/signals/track/key.ts). */
   trackLogSigningKey?: Uint8Array | null;
+  /** The key-management settings the stored track-log key is kept sealed under (`KMS_PROVIDER`…); unset: none, the key in clear. */
+  keySettings?: KeySettings;
   /**
    * The clock (ms since the epoch; default `Date.now`): when the run starts, the date of its forecast and the
    * timestamp of the track log's leaves, which decides whether a day is logged `live`. A replay runs nights on
@@ -280,7 +283,7 @@ export const PUBLISH_STAGE: Stage = {
     };
     const first = rows.signals[0]?.date;
     const conn = need(ctx.conn, 'run lock');
-    const trackKey = await loadTrackLogKey(conn as unknown as Sql, { signalLogSigningKey: ctx.options.trackLogSigningKey ?? null });
+    const trackKey = await loadTrackLogKey(conn as unknown as Sql, { signalLogSigningKey: ctx.options.trackLogSigningKey ?? null, ...(ctx.options.keySettings ?? NO_KEY_PROVIDER) });
     const out = await publish(conn, pub, ctx.mode === 'incremental' ? (first ?? '9999-12-31') : null, need(ctx.plan, 'plan'), trackKey, ctx.resume?.last ?? null, { nowMs: clockOf(ctx.options)(), own: ctx.options.now !== undefined });
     ctx.broadcast = out.broadcast;
     ctx.override = out.override;

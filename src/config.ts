@@ -122,6 +122,22 @@ const mailUrl: Parser<string> = (raw) => {
   return raw.trim();
 };
 
+/** An AWS KMS key: a key id (a UUID, or `mrk-` and 32 hex of a multi-Region key), `alias/NAME`, or the ARN of either. */
+const awsKmsKeyId: Parser<string> = (raw) => {
+  const t = raw.trim();
+  const key = '(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|mrk-[0-9a-fA-F]{32})';
+  const alias = 'alias/[A-Za-z0-9/_-]{1,250}';
+  const arn = `arn:aws[a-z-]*:kms:[a-z0-9-]+:\\d{12}:(?:key/${key}|${alias})`;
+  if (!new RegExp(`^(?:${key}|${alias}|${arn})$`).test(t)) throw new BadSetting();
+  return t;
+};
+
+/** An AWS region name (`us-east-1`, `eu-central-2`, `us-gov-west-1`). */
+const awsRegion: Parser<string> = (raw) => {
+  if (!/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/.test(raw.trim())) throw new BadSetting();
+  return raw.trim();
+};
+
 /** A profile's name, as `tradeseal config set --profile` accepts it. */
 export const PROFILE_NAME = /^[a-z0-9_-]{1,40}$/;
 const profileName: Parser<string> = (raw) => {
@@ -205,6 +221,8 @@ export const SETTINGS = {
     'How long opening a connection to the Postgres server of `DATABASE_URL` may take before it fails (the server then answers 503 `service_unavailable`; a command exits 6).'),
   storeStatementTimeoutMs: setting('STORE_STATEMENT_TIMEOUT_MS', 'an integer of milliseconds 100-600000', '`5000`', () => 5000, int(100, 600_000),
     'The longest a statement of `tradeseal serve` may run on the Postgres server (its `statement_timeout`: a longer one is cancelled and its request answered 503). Migrations and pipeline runs are exempt, and so are commands; the embedded store has none. A request not answered within this plus `STORE_CONNECT_TIMEOUT_MS` plus 1 s is answered 503 (see "Guarantees").'),
+  storeStartWaitS: setting('STORE_START_WAIT_S', 'an integer of seconds 0-86400', '`300`', () => 300, int(0, 86_400),
+    'How long `tradeseal serve` waits for the Postgres server of `DATABASE_URL` when it does not answer at start: the server listens meanwhile, answers 503 `service_unavailable` with `Retry-After` (its `/readyz` too), tries again every few seconds (each try logged), and serves once the store answers; past this it exits 6. A store that refuses `DATABASE_URL` (a wrong password, no such database or role) is not waited for: exit 2. 0: no wait.'),
   host: setting('HOST', 'an interface address or host name', '`127.0.0.1`', () => '127.0.0.1', str,
     'Address `tradeseal serve` listens on (`0.0.0.0` for every interface).'),
   port: setting('PORT', 'an integer 0-65535', '`8080`', () => 8080, int(0, 65535),
@@ -242,7 +260,7 @@ export const SETTINGS = {
   regimeOperatorPubkey: setting<Uint8Array | null>('REGIME_OPERATOR_PUBKEY', 'Ed25519 public key: 64 hex chars, base64 of 32 bytes, or PEM', 'unset', () => null, publicKey,
     'The regime operator\'s public key that heartbeat signatures are verified against: the signal service\'s, printed by `tradeseal signals heartbeat-key` (`tradeseal engine keys gen` makes a pair for another issuer).'),
   regimeSigningKey: setting<Uint8Array | null>('REGIME_SIGNING_KEY', 'Ed25519 secret key (32-byte seed): 64 hex chars or base64', 'unset (a key generated on first start and kept in the store)', () => null, secretKey,
-    'The regime signal service\'s heartbeat signing key (`GET /v1/engine/heartbeat`, `tradeseal regime heartbeat`). Unset: one is generated on the first start and kept in the store; `tradeseal signals heartbeat-key` prints its public key for the engine\'s `REGIME_OPERATOR_PUBKEY`. Keep it out of the engine\'s environment.'),
+    'The regime signal service\'s heartbeat signing key (`GET /v1/engine/heartbeat`, `tradeseal regime heartbeat`). Unset: one is generated on the first start and kept in the store (sealed under `KMS_PROVIDER` when one is set); `tradeseal signals heartbeat-key` prints its public key for the engine\'s `REGIME_OPERATOR_PUBKEY`. Keep it out of the engine\'s environment.'),
   heartbeatSignatureScheme: setting<'ed25519' | 'ed25519-jcs'>('HEARTBEAT_SIGNATURE_SCHEME', 'ed25519|ed25519-jcs', '`ed25519`', () => 'ed25519', oneOf('ed25519', 'ed25519-jcs'),
     'Signature layout of the heartbeats the signal service issues: `ed25519` (binary fields) or `ed25519-jcs` (the JCS of the fields).'),
   heartbeatReplayWindowMs: setting('HEARTBEAT_REPLAY_WINDOW_MS', 'an integer of milliseconds 1-3600000', '`30000`', () => 30_000, int(1, 3_600_000),
@@ -258,13 +276,19 @@ export const SETTINGS = {
   batchInFlight: setting('ENGINE_BATCH_IN_FLIGHT', 'an integer 1-64', '`1`', () => 1, int(1, 64),
     'Batched statements of each kind (authorize\'s registry lookup and its seal, which also counts the throttle; bind\'s read and its update) each engine process keeps under way at once. A request that finds one free is sent at once; requests that arrive while all are busy go together in the next (group commit), each keeping its own outcome. Fewer slots make larger batches, so fewer statements and less CPU per request: on 2 cores shared with PostgreSQL, 2 slots served no more authorizes than 1 (docs/benchmarks.md, "The engine"). More can pay where the store is far (a long round trip) and has cores to spare.'),
   logSigningKey: setting<Uint8Array | null>('LOG_SIGNING_KEY', 'Ed25519 secret key (32-byte seed): 64 hex chars or base64', 'unset (a key generated on first start and kept in the store)', () => null, secretKey,
-    'The key that signs the transparency log\'s tree heads (`GET /engine/log/head`). Unset: one is generated on first use and kept in the store. `tradeseal engine log key` prints its public key and `key_id`, which verifiers pass to `tradeseal engine log verify --public-key`.'),
+    'The key that signs the transparency log\'s tree heads (`GET /engine/log/head`). Unset: one is generated on first use and kept in the store (sealed under `KMS_PROVIDER` when one is set). `tradeseal engine log key` prints its public key and `key_id`, which verifiers pass to `tradeseal engine log verify --public-key`.'),
   signalLogSigningKey: setting<Uint8Array | null>('SIGNAL_LOG_SIGNING_KEY', 'Ed25519 secret key (32-byte seed): 64 hex chars or base64', 'unset (a key generated on first use and kept in the store)', () => null, secretKey,
-    'The key that signs the signal service\'s track log (every published day a leaf; `GET /v1/log/head`). Unset: one is generated on first use and kept in the store. `tradeseal signals log key` prints its public key and fingerprint, which subscribers pass to `tradeseal signals verify --public-key`. Keep it: a new key starts a record its subscribers must trust anew.'),
-  kmsProvider: setting<'local' | null>('KMS_PROVIDER', 'local', 'unset (personal data in plaintext; erasure answers 412)', () => null, oneOf('local'),
-    'The key-management provider that wraps the per-agent data keys under which the engine encrypts personal data (an agent\'s name, a trace\'s regulatory block and its salt; AES-256-GCM), so that `tradeseal engine erase` can destroy them. `local`: a master key file (`KMS_MASTER_KEY_FILE`).'),
+    'The key that signs the signal service\'s track log (every published day a leaf; `GET /v1/log/head`). Unset: one is generated on first use and kept in the store (sealed under `KMS_PROVIDER` when one is set). `tradeseal signals log key` prints its public key and fingerprint, which subscribers pass to `tradeseal signals verify --public-key`. Keep it: a new key starts a record its subscribers must trust anew.'),
+  kmsProvider: setting<'local' | 'aws' | null>('KMS_PROVIDER', 'local|aws', 'unset (personal data, signing keys and webhook secrets in clear in the store; erasure answers 412)', () => null, oneOf('local', 'aws'),
+    'The key-management provider that wraps the data keys of what the store keeps secret: the per-agent keys under which the engine encrypts personal data (an agent\'s name, a trace\'s regulatory block and its salt), so that `tradeseal engine erase` can destroy them, and the keys of every secret kept in the store (the heartbeat, transparency-log and track-log signing keys, webhook secrets, the verification-code key), each sealed with AES-256-GCM under a data key of its own. `local`: a master key file (`KMS_MASTER_KEY_FILE`); `aws`: AWS KMS (`KMS_AWS_KEY_ID`). docs/operations.md, "Secrets in the store", says what a copy of the store gives away without it.'),
   kmsMasterKeyFile: setting<string | null>('KMS_MASTER_KEY_FILE', 'a path to a file holding 32 bytes as 64 hex characters or base64', 'unset', () => null, (raw) => path.resolve(str(raw)),
     'The local provider\'s master key (`openssl rand -hex 32 > master.key; chmod 600 master.key`), read and checked at start. Keep it out of the store\'s backups: the store\'s data keys are wrapped under it.'),
+  kmsAwsKeyId: setting<string | null>('KMS_AWS_KEY_ID', 'a KMS key id, key ARN, `alias/NAME` or alias ARN', 'unset', () => null, awsKmsKeyId,
+    'The AWS KMS key (symmetric, `SYMMETRIC_DEFAULT`) that wraps data keys with `KMS_PROVIDER=aws` (`GenerateDataKey` AES_256 and `Decrypt`, each with an encryption context naming what the key is for). Credentials come from the AWS SDK\'s default chain: `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`, `AWS_PROFILE` and `~/.aws`, SSO, a web identity token (EKS), the ECS container or the EC2 instance role.'),
+  kmsAwsRegion: setting<string | null>('KMS_AWS_REGION', 'an AWS region (`eu-west-1`)', 'unset: the region of `KMS_AWS_KEY_ID` when it is an ARN, else the AWS SDK\'s (`AWS_REGION`, the profile\'s `region`, the EC2 instance\'s)', () => null, awsRegion,
+    'The region of AWS KMS with `KMS_PROVIDER=aws`.'),
+  kmsAwsEndpoint: setting<string | null>('KMS_AWS_ENDPOINT', 'an http(s) URL', 'unset (the region\'s AWS KMS endpoint)', () => null, httpUrl,
+    'Another AWS KMS endpoint with `KMS_PROVIDER=aws`: a VPC endpoint, or a local KMS for tests (moto).'),
   fredApiKey: setting<string | null>('FRED_API_KEY', 'a FRED API key (32 lower-case letters and digits)', 'unset (the bundled CSV files only)', () => null, fredKey,
     'Key of the FRED API, for refreshing the macro series (`pipeline/fred.ts`). Unset: the pipeline runs on the files in `PIPELINE_DATA_DIR`.'),
   fredBaseUrl: setting('FRED_BASE_URL', 'an http(s) URL', '`https://api.stlouisfed.org`', () => 'https://api.stlouisfed.org', httpUrl,
@@ -445,4 +469,4 @@ export function settingsTable(): string {
   return ['| Setting | Default | Form | What it does |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-export const parsers = { str, int, num, bool, oneOf, postgresUrl, httpUrl, mailUrl, fredKey, eodhdToken, deadline, timeZone, engineToken, signalsKey, publicKey, secretKey, profileName, addressList };
+export const parsers = { str, int, num, bool, oneOf, postgresUrl, httpUrl, mailUrl, fredKey, eodhdToken, deadline, timeZone, engineToken, signalsKey, publicKey, secretKey, profileName, addressList, awsKmsKeyId, awsRegion };

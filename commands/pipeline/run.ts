@@ -40,6 +40,7 @@ export default class PipelineRun extends TradesealCommand {
       force: flags.force,
       costBps: this.settings.signalCostBps,
       trackLogSigningKey: this.settings.signalLogSigningKey,
+      keySettings: this.settings,
     }, {
       runner: listrRunner(this.jsonEnabled()),
       confirm: async (_plan, sentence) => {

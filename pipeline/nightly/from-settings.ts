@@ -6,6 +6,7 @@
  * the replay builds its own with a simulated clock.
  */
 import type { Config } from '../../src/config.js';
+import type { KeySettings } from '../../src/engine/kms/from-config.js';
 import { TradesealError } from '../../src/errors.js';
 import type { Sql } from '../../src/store/driver.js';
 import { assertFetchable } from '../fetch/data-dir.js';
@@ -16,7 +17,7 @@ import { deadlineAfter } from './deadline.js';
 import type { NightDeps } from './night.js';
 
 export type NightSettings = Pick<Config, 'pipelineDataDir' | 'pipelineSeed' | 'signalCostBps' | 'signalLogSigningKey' | 'fredApiKey' | 'fredBaseUrl'
-  | 'marketDataSource' | 'yahooBaseUrl' | 'eodhdApiToken' | 'eodhdBaseUrl' | 'pipelineDeadline' | 'pipelineTimezone' | 'pipelineRetrySeconds'>;
+  | 'marketDataSource' | 'yahooBaseUrl' | 'eodhdApiToken' | 'eodhdBaseUrl' | 'pipelineDeadline' | 'pipelineTimezone' | 'pipelineRetrySeconds'> & KeySettings;
 
 /** Why the sources cannot all be fetched with these settings, or null when they can. */
 export function sourcesMissing(settings: NightSettings): string | null {
@@ -58,7 +59,7 @@ export function nightFromSettings(settings: NightSettings, sql: Sql, options: { 
     sleep: sleepUnless(options.signal),
     ...(options.signal ? { signal: options.signal } : {}),
     run: (due) => runPipeline(sql, {
-      dataDir, asOf: due, publish: true, seed: settings.pipelineSeed, costBps: settings.signalCostBps, trackLogSigningKey: settings.signalLogSigningKey,
+      dataDir, asOf: due, publish: true, seed: settings.pipelineSeed, costBps: settings.signalCostBps, trackLogSigningKey: settings.signalLogSigningKey, keySettings: settings,
     }),
     deadline: (started) => (settings.pipelineDeadline.kind === 'after' ? started + settings.pipelineDeadline.ms
       : deadlineAfter(started, settings.pipelineDeadline.time, settings.pipelineTimezone)),

@@ -5,6 +5,7 @@
  */
 import type { Sql } from 'postgres';
 import type { Config } from '../config.js';
+import type { KeySettings } from '../engine/kms/from-config.js';
 import { isTradesealError, TradesealError } from '../errors.js';
 import { readInputFile } from '../file-errors.js';
 import { anchorOnce, newestCheckpoint } from '../engine/audit/anchor.js';
@@ -15,7 +16,7 @@ import { getFromEngine, type EngineRemote } from './engine-client.js';
 const CHECKPOINT_PATH = '/engine/admin/audit-log/checkpoint';
 
 /** Signs a checkpoint of the chain's head now if the chain grew since the newest one; then the newest one. */
-export async function anchorNow(sql: Sql, config: Pick<Config, 'logSigningKey'>, nowMs: number): Promise<SignedAuditCheckpoint | null> {
+export async function anchorNow(sql: Sql, config: Pick<Config, 'logSigningKey'> & KeySettings, nowMs: number): Promise<SignedAuditCheckpoint | null> {
   await anchorOnce(sql, await loadLogKey(sql, config), nowMs);
   return newestCheckpoint(sql);
 }

@@ -5,6 +5,7 @@
  */
 import type { Sql } from 'postgres';
 import type { Config } from '../config.js';
+import type { KeySettings } from '../engine/kms/from-config.js';
 import { parsePublicKey } from '../crypto/ed25519.js';
 import { notFound, TradesealError } from '../errors.js';
 import type { TraceHashes, TraceLogProof } from '../engine/log/trace-check.js';
@@ -37,7 +38,7 @@ export async function localHead(store: Store, config: Config, treeSize?: number)
 export const remoteHead = (remote: EngineRemote, treeSize?: number): Promise<SignedTreeHead> => getFromEngine(remote, '/engine/log/head', { tree_size: treeSize });
 
 /** The head, the proofs and the trace's hashes from the local store, with the log's own public key. */
-export async function localTraceInLog(sql: Sql, config: Pick<Config, 'logSigningKey'>, traceId: string): Promise<TraceInLog & { logPublicKey: Uint8Array }> {
+export async function localTraceInLog(sql: Sql, config: Pick<Config, 'logSigningKey'> & KeySettings, traceId: string): Promise<TraceInLog & { logPublicKey: Uint8Array }> {
   const key = logKeyLoader(sql, config);
   const proof = await traceProof(sql, traceId);
   const head = await treeHead(sql, key, proof.tree_size);

@@ -39,7 +39,7 @@ export function whyNotFetching(settings: Config): string | null {
 
 export async function prepareData(settings: Config, sql: Sql, out: StartData, fetch: boolean): Promise<RunSummary | null> {
   const run = (): Promise<RunSummary> => runPipeline(sql, {
-    dataDir: settings.pipelineDataDir, asOf: null, seed: settings.pipelineSeed, costBps: settings.signalCostBps, trackLogSigningKey: settings.signalLogSigningKey,
+    dataDir: settings.pipelineDataDir, asOf: null, seed: settings.pipelineSeed, costBps: settings.signalCostBps, trackLogSigningKey: settings.signalLogSigningKey, keySettings: settings,
   }, out.runner ? { runner: out.runner } : {});
   const why = fetch ? whyNotFetching(settings) : 'not asked to fetch';
   if (why === null) {
@@ -53,7 +53,7 @@ export async function prepareData(settings: Config, sql: Sql, out: StartData, fe
         return outcome;
       },
       run: (due) => runPipeline(sql, {
-        dataDir: settings.pipelineDataDir, asOf: due, publish: true, seed: settings.pipelineSeed, costBps: settings.signalCostBps, trackLogSigningKey: settings.signalLogSigningKey,
+        dataDir: settings.pipelineDataDir, asOf: due, publish: true, seed: settings.pipelineSeed, costBps: settings.signalCostBps, trackLogSigningKey: settings.signalLogSigningKey, keySettings: settings,
       }, out.runner ? { runner: out.runner } : {}),
       // One try: a start does not wait for a late series, the nightly job does.
       deadline: (started) => started,

@@ -115,7 +115,7 @@ export async function runDemo(settings: Config, options: DemoOptions): Promise<D
     await migrate(store.sql);
     if (!(await hasPublishedSignals(store.sql))) {
       say('nothing published in this store yet: running the pipeline on the bundled data');
-      pipeline = await runPipeline(store.sql, { dataDir: settings.pipelineDataDir, asOf: null, seed: settings.pipelineSeed, costBps: settings.signalCostBps, trackLogSigningKey: settings.signalLogSigningKey }, { runner: options.runner });
+      pipeline = await runPipeline(store.sql, { dataDir: settings.pipelineDataDir, asOf: null, seed: settings.pipelineSeed, costBps: settings.signalCostBps, trackLogSigningKey: settings.signalLogSigningKey, keySettings: settings }, { runner: options.runner });
     }
     operatorKey = (await loadSigningKey(store.sql, settings)).publicKey;
   } finally {

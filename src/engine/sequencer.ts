@@ -9,6 +9,7 @@
  */
 import type { Sql } from 'postgres';
 import type { Config } from '../config.js';
+import type { KeySettings } from './kms/from-config.js';
 import { runEvery } from '../periodic.js';
 import { logKeyLoader } from './store/log-key.js';
 import { SEQUENCE_BATCH, sequenceOnce } from './store/log-sequence.js';
@@ -22,7 +23,7 @@ export interface SequencerOptions {
 }
 
 /** Starts the sequencer; the returned function stops it and resolves once a pass under way has finished. */
-export function startSequencer(sql: Sql, config: Pick<Config, 'logSigningKey'>, options: SequencerOptions = {}): () => Promise<void> {
+export function startSequencer(sql: Sql, config: Pick<Config, 'logSigningKey'> & KeySettings, options: SequencerOptions = {}): () => Promise<void> {
   const log = options.log ?? (() => {});
   const key = logKeyLoader(sql, config);
   const now = options.now ?? Date.now;

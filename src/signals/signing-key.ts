@@ -10,13 +10,17 @@
  *    snapshot under READ COMMITTED, so it sees the winner's committed row); all end up with the one key.
  *
  * The engine verifies with the public key (its `REGIME_OPERATOR_PUBKEY`), which `publicKeyForms` renders.
- * Whoever can read the store can read a stored key: a deployment that keeps its database apart from its
- * secrets sets `REGIME_SIGNING_KEY` from its secret manager instead.
+ * With `KMS_PROVIDER` the stored key is kept sealed (src/secrets/stored-secret.ts); without, whoever can read
+ * the store can sign heartbeats the engines accept, so a deployment without a provider that keeps its database
+ * apart from its secrets sets `REGIME_SIGNING_KEY` from its secret manager instead.
  */
 import type { Sql } from 'postgres';
 import type { Config } from '../config.js';
 import { generateKeyPair, publicKeyFromSecret, publicKeyToPem, SECRET_KEY_LENGTH, toBase64 } from '../crypto/ed25519.js';
+import type { KeySettings } from '../engine/kms/from-config.js';
 import { TradesealError } from '../errors.js';
+import { keptServiceSecret } from '../secrets/places.js';
+import { secretKeeperFrom, type SecretKeeper } from '../secrets/stored-secret.js';
 
 /** The row of `signal_service_secrets` holding a generated key. */
 export const SIGNING_KEY_NAME = 'heartbeat_signing_key';
@@ -32,33 +36,29 @@ export interface SigningKey {
 }
 
 /**
- * A key kept in `signal_service_secrets` under `name`, generated and kept on the first call. Two statements; see
- * the module comment. `setting` names the environment setting that replaces it, for the error's hint.
+ * A key kept in `signal_service_secrets` under `name`, generated and kept on the first call, sealed under the
+ * key-management provider when one is configured (src/secrets/stored-secret.ts). `setting` names the
+ * environment setting that replaces it, for the error's hint.
  */
-export async function storedSecretKey(sql: Sql, name: string, setting: string): Promise<{ secretKey: Uint8Array; created: boolean }> {
-  const candidate = generateKeyPair().secretKey;
-  const inserted = await sql`
-    insert into signal_service_secrets (name, value) values (${name}, ${Buffer.from(candidate)})
-    on conflict (name) do nothing returning name`;
-  const [row] = await sql<Array<{ value: Buffer }>>`select value from signal_service_secrets where name = ${name}`;
-  if (!row) throw new TradesealError('store_error', `the stored key ${name} vanished while it was being created`);
-  if (row.value.length !== SECRET_KEY_LENGTH) {
-    throw new TradesealError('store_error', `the stored key ${name} is ${row.value.length} bytes, not ${SECRET_KEY_LENGTH}`, {
+export async function storedSecretKey(sql: Sql, keeper: SecretKeeper, name: string, setting: string): Promise<{ secretKey: Uint8Array; created: boolean }> {
+  const { secret, created } = await keptServiceSecret(sql, keeper, name, () => generateKeyPair().secretKey);
+  if (secret.length !== SECRET_KEY_LENGTH) {
+    throw new TradesealError('store_error', `the stored key ${name} is ${secret.length} bytes, not ${SECRET_KEY_LENGTH}`, {
       hint: `set ${setting}, or delete the row so that a new key is generated (its verifiers then need the new public key)`,
     });
   }
-  return { secretKey: new Uint8Array(row.value), created: inserted.length === 1 };
+  return { secretKey: new Uint8Array(secret), created };
 }
 
 /** The heartbeat key kept in the store, generated and kept on the first call. */
-export const storedSigningKey = (sql: Sql): Promise<{ secretKey: Uint8Array; created: boolean }> => storedSecretKey(sql, SIGNING_KEY_NAME, 'REGIME_SIGNING_KEY');
+export const storedSigningKey = (sql: Sql, keeper: SecretKeeper): Promise<{ secretKey: Uint8Array; created: boolean }> => storedSecretKey(sql, keeper, SIGNING_KEY_NAME, 'REGIME_SIGNING_KEY');
 
 /** The signing key in force: `REGIME_SIGNING_KEY`, or the stored key (created when there is none). */
-export async function loadSigningKey(sql: Sql, config: Pick<Config, 'regimeSigningKey'>): Promise<SigningKey> {
+export async function loadSigningKey(sql: Sql, config: Pick<Config, 'regimeSigningKey'> & KeySettings): Promise<SigningKey> {
   if (config.regimeSigningKey) {
     return { secretKey: config.regimeSigningKey, publicKey: publicKeyFromSecret(config.regimeSigningKey), source: 'REGIME_SIGNING_KEY', created: false };
   }
-  const { secretKey, created } = await storedSigningKey(sql);
+  const { secretKey, created } = await storedSigningKey(sql, secretKeeperFrom(config));
   return { secretKey, publicKey: publicKeyFromSecret(secretKey), source: 'store', created };
 }
 

@@ -8,6 +8,7 @@ import { generateKeyPair, parsePublicKey, publicKeyFromSecret } from '../../src/
 import { heartbeatSignatureValid } from '../../src/engine/heartbeat/check.js';
 import { publishManual } from '../../src/engine/store/regime.js';
 import { connect } from '../../src/store/driver.js';
+import { SecretKeeper } from '../../src/secrets/stored-secret.js';
 import { loadSigningKey, publicKeyForms, SIGNING_KEY_NAME, storedSigningKey } from '../../src/signals/signing-key.js';
 import { cliEnv, runCli, tempHome } from '../helpers/cli.js';
 import { testStore, type TestStore } from '../helpers/db.js';
@@ -33,7 +34,7 @@ describe('loadSigningKey', () => {
   it('creates one stored key under a race of 24 callers on three connection pools (three processes), then keeps it', async () => {
     const pools = [store.sql, connect(store.url, { max: 4 }), connect(store.url, { max: 4 })];
     try {
-      const results = await Promise.all(Array.from({ length: 24 }, (_, i) => storedSigningKey(pools[i % 3]!)));
+      const results = await Promise.all(Array.from({ length: 24 }, (_, i) => storedSigningKey(pools[i % 3]!, new SecretKeeper(null))));
       expect(new Set(results.map((r) => hex(r.secretKey))).size).toBe(1);
       expect(results.filter((r) => r.created)).toHaveLength(1);
     } finally {

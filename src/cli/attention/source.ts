@@ -9,6 +9,7 @@ import type { Config } from '../../config.js';
 import { TradesealError } from '../../errors.js';
 import { readDropCopyStatus, type ConfiguredSession, type DropCopyStatus } from '../../engine/dropcopy/status.js';
 import type { DataKeys } from '../../engine/kms/data-keys.js';
+import { NO_KEY_PROVIDER, type KeySettings } from '../../engine/kms/from-config.js';
 import { checkTraceInLog, type TraceLogCheck } from '../../engine/log/trace-check.js';
 import { tracePersonal } from '../../engine/ops/trace-personal.js';
 import { getTrace, listTraces, type ListingItem } from '../../engine/store/traces.js';
@@ -54,14 +55,14 @@ async function logInclusion(read: () => Promise<TraceInLog & { logPublicKey?: Ui
 export interface StoreSourceOptions {
   now?: () => number;
   /** For the log check: the log's key setting (LOG_SIGNING_KEY) and, if given, the public key to trust. */
-  log?: { config: Pick<Config, 'logSigningKey'>; publicKey: Uint8Array | null };
+  log?: { config: Pick<Config, 'logSigningKey'> & KeySettings; publicKey: Uint8Array | null };
   /** The drop-copy session these settings configure (`configuredSession(config)`), if any. */
   dropCopy?: ConfiguredSession | null;
 }
 
 export function storeSource(sql: Sql, keys: DataKeys | null, options: StoreSourceOptions = {}): AttentionSource {
   const now = options.now ?? Date.now;
-  const log = options.log ?? { config: { logSigningKey: null }, publicKey: null };
+  const log = options.log ?? { config: { logSigningKey: null, ...NO_KEY_PROVIDER }, publicKey: null };
   const load = async (traceId: string) => {
     const row = await getTrace(sql, traceId);
     return row ? { row, personal: await tracePersonal(sql, keys, row) } : null;

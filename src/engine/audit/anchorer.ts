@@ -8,6 +8,7 @@
  */
 import type { Sql } from 'postgres';
 import type { Config } from '../../config.js';
+import type { KeySettings } from '../kms/from-config.js';
 import { logKeyLoader } from '../store/log-key.js';
 import { runEvery } from '../../periodic.js';
 import { anchorOnce } from './anchor.js';
@@ -21,7 +22,7 @@ export interface AnchorerOptions {
 }
 
 /** Starts the anchorer; the returned function stops it and resolves once a pass under way has finished. */
-export function startAnchorer(sql: Sql, config: Pick<Config, 'logSigningKey'>, options: AnchorerOptions = {}): () => Promise<void> {
+export function startAnchorer(sql: Sql, config: Pick<Config, 'logSigningKey'> & KeySettings, options: AnchorerOptions = {}): () => Promise<void> {
   const log = options.log ?? (() => {});
   const key = logKeyLoader(sql, config);
   const now = options.now ?? Date.now;

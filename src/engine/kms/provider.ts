@@ -1,22 +1,29 @@
 /**
- * The key-management provider: what wraps the per-agent data keys under which the engine encrypts personal
- * data (the regulatory block of a trace and its salt, an agent's name), so that erasing an agent is
- * destroying its data key (crypto-shredding; spec/DECISIONS.md, "Erasure").
+ * The key-management provider: what wraps the data keys under which tradeseal encrypts what it keeps secret in
+ * the store. Two uses share it:
  *
- * The engine never stores a data key in the clear: it stores the provider's wrapped form with the provider's
- * name and key id (table `agent_data_keys`), asks the provider to unwrap it when it needs the key, and keeps
- * unwrapped keys in process memory only (src/engine/kms/data-keys.ts). `KMS_PROVIDER=local` is the provider
- * shipped (src/engine/kms/local.ts). A cloud KMS implements this interface with its data-key operations:
+ * - the engine's per-agent data keys of personal data (the regulatory block of a trace and its salt, an agent's
+ *   name), so that erasing an agent is destroying its data key (crypto-shredding; spec/DECISIONS.md,
+ *   "Erasure"); `context` is the agent id (a UUID), and the store keeps the wrapped key in `agent_data_keys`;
+ * - the secrets kept in the store (the signing keys, webhook secrets, the verification-code key), each sealed
+ *   under a data key of its own (src/secrets/stored-secret.ts); `context` is `stored secret|<where it is kept>`,
+ *   which no agent id can be.
  *
- * - AWS KMS: `generateDataKey` is `GenerateDataKey` (KeySpec AES_256) with `EncryptionContext {agent_id}`,
- *   returning `Plaintext` and `CiphertextBlob`; `unwrap` is `Decrypt` with the same context; `keyId` the key ARN.
+ * Nothing stores a data key in the clear: the store keeps the provider's wrapped form with the provider's name
+ * and key id, the provider is asked to unwrap it when the key is needed, and unwrapped keys stay in process
+ * memory only (src/engine/kms/data-keys.ts). The providers shipped are `KMS_PROVIDER=local`
+ * (src/engine/kms/local.ts, a master key file) and `KMS_PROVIDER=aws` (src/engine/kms/aws.ts: `generateDataKey`
+ * is `GenerateDataKey` with KeySpec AES_256 and the encryption context `{"tradeseal-context": context}`,
+ * `unwrap` is `Decrypt` with the same context, `keyId` the key ARN). Another KMS implements this interface with
+ * its data-key operations:
+ *
  * - Google Cloud KMS: 32 bytes from `crypto.randomBytes`, wrapped by `encrypt` with
  *   `additionalAuthenticatedData` = the context; `unwrap` is `decrypt`; `keyId` the CryptoKey resource name.
  * - HashiCorp Vault transit: `POST transit/datakey/plaintext/:name` with `context`; `unwrap` is
  *   `transit/decrypt/:name`; `keyId` the key name (and version, which Vault carries in the ciphertext).
  *
- * `context` is the agent id: a wrapped key unwraps only for the agent it was made for. Every method may be
- * slow (a network call); the engine calls `unwrap` once per agent per process lifetime of a cached key.
+ * A wrapped key unwraps only for the context it was made for. Every method may be slow (a network call); the
+ * engine calls `unwrap` once per agent per process lifetime of a cached key.
  */
 
 /** A fresh data key: its 32 bytes, to use now and forget, and the wrapped form the store keeps. */

@@ -2,8 +2,9 @@
  * Registration by e-mail (regime-signal-service.md part 3): `register` mails a 6-digit code, `verify` turns
  * the address and its code into an account on the free tier with its first key (returned once).
  *
- * - A register replaces the address's earlier code. Its code is stored (hashed) before the mail is sent; a
- *   mail that cannot be sent removes that code again and answers 503, so nothing half done blocks a retry.
+ * - A register replaces the address's earlier code. Its code is stored (hashed, ../verification.ts) before the
+ *   mail is sent; a mail that cannot be sent removes that code again and answers 503, so nothing half done
+ *   blocks a retry.
  * - At most one mail a minute goes to an address (`claimMailSlot`): a register within the minute is 429
  *   `rate_limited`, so the route cannot be used to flood an inbox.
  * - At most `perClient` mails an hour are sent for one client address, and `total` in all
@@ -13,7 +14,11 @@
  *   code, and the same 202: the answer does not tell a stranger which addresses have accounts. A second
  *   account per address is never created, so a register cannot be used to obtain a second free key.
  * - Verify takes the address's pending code under a row lock, in one transaction with the account and its
- *   key: of two concurrent verifications of one code one creates the account, the other finds no code.
+ *   key: of two concurrent verifications of one code one creates the account, the other finds no code. The
+ *   code is hashed before that transaction, against the pending code's form read without a lock (a scrypt
+ *   hash takes a fifth of a second, which no lock or connection should wait on), and again inside it only
+ *   if a new register replaced the code meanwhile. Verifications of one address take turns in each process,
+ *   so a burst of them costs no more hashes than the tries a code has.
  *   A wrong code counts a try, committed even though the request fails; at five the code no longer works,
  *   not even the right one, until a new register. The transaction also removes the code from the outbox.
  */
@@ -26,10 +31,10 @@ import { accountExistsMail, verificationMail } from '../mail/messages.js';
 import { accountByEmail, createAccount } from '../store/accounts.js';
 import { issueKey } from '../store/keys.js';
 import { claimRegistrationMail, releaseRegistrationMail, type RegistrationLimits } from '../store/registration-mails.js';
-import { claimMailSlot, releaseMailSlot, countWrongTry, deleteVerification, dropVerification, lockVerification, putVerification } from '../store/verifications.js';
+import { claimMailSlot, releaseMailSlot, countWrongTry, deleteVerification, dropVerification, lockVerification, peekVerification, putVerification } from '../store/verifications.js';
 import { scrubOutboxCodes } from '../mail/outbox.js';
 import { TIER_SPECS } from '../tiers.js';
-import { codeHash, codeMatches, CODE_TTL_MS, MAX_WRONG_TRIES, newVerificationCode, normalizeEmail } from '../verification.js';
+import { CODE_TTL_MS, MAX_WRONG_TRIES, newVerificationCode, normalizeEmail, type CodeHasher } from '../verification.js';
 
 export interface Registered {
   status: 'verification_sent';
@@ -44,7 +49,7 @@ export interface RegisterClient {
   limits: RegistrationLimits;
 }
 
-export async function register(sql: Sql, mailer: Mailer, client: RegisterClient, input: RegisterInput): Promise<Registered> {
+export async function register(sql: Sql, mailer: Mailer, codes: CodeHasher, client: RegisterClient, input: RegisterInput): Promise<Registered> {
   const email = normalizeEmail(input.email);
   const slot = await claimMailSlot(sql, email);
   if ('next' in slot) {
@@ -63,7 +68,7 @@ export async function register(sql: Sql, mailer: Mailer, client: RegisterClient,
       : `the service sent its ${hourly.limit} registration mails of the last hour; the next one may go at ${next}`, hourly.next, 'register again after the Retry-After seconds');
   }
   try {
-    return await sendRegistrationMail(sql, mailer, client.baseUrl, email);
+    return await sendRegistrationMail(sql, mailer, codes, client.baseUrl, email);
   } catch (err) {
     // Nothing reached the address: the slots are given back, so a retry is not throttled.
     await releaseMailSlot(sql, email, slot.taken).catch(() => {});
@@ -75,13 +80,13 @@ export async function register(sql: Sql, mailer: Mailer, client: RegisterClient,
 const rateLimited = (detail: string, next: Date, hint: string): TradesealError =>
   new TradesealError('rate_limited', detail, { extra: { retry_at: next.toISOString() }, hint });
 
-async function sendRegistrationMail(sql: Sql, mailer: Mailer, baseUrl: string, email: string): Promise<Registered> {
+async function sendRegistrationMail(sql: Sql, mailer: Mailer, codes: CodeHasher, baseUrl: string, email: string): Promise<Registered> {
   if (await accountByEmail(sql, email)) {
     await mailer.send(accountExistsMail(email, baseUrl));
     return { status: 'verification_sent', email };
   }
   const code = newVerificationCode();
-  const hash = codeHash(email, code);
+  const hash = await codes.hash(email, code);
   const { expires_at: expiresAt } = await putVerification(sql, email, hash, CODE_TTL_MS);
   try {
     await mailer.send(verificationMail(email, code, expiresAt, baseUrl));
@@ -106,8 +111,30 @@ type Outcome =
 
 const failed = (detail: string): Outcome => ({ ok: false, detail });
 
-export async function verify(sql: Sql, input: VerifyInput): Promise<Verified> {
+export function verify(sql: Sql, codes: CodeHasher, input: VerifyInput): Promise<Verified> {
   const email = normalizeEmail(input.email);
+  return inTurn(email, () => verifyNow(sql, codes, email, input.code));
+}
+
+/**
+ * The verifications of one address take turns in this process: a burst of requests for one pending code hashes
+ * at most the five wrong tries and the right one (a scrypt hash is a fifth of a second of CPU), the rest finding
+ * the code used up before they hash anything.
+ */
+const turns = new Map<string, Promise<unknown>>();
+function inTurn<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const run = (turns.get(key) ?? Promise.resolve()).then(fn, fn);
+  const done = run.then(() => {}, () => {});
+  turns.set(key, done);
+  void done.then(() => {
+    if (turns.get(key) === done) turns.delete(key);
+  });
+  return run;
+}
+
+async function verifyNow(sql: Sql, codes: CodeHasher, email: string, code: string): Promise<Verified> {
+  const seen = await peekVerification(sql, email);
+  const matched = seen && seen.attempts < MAX_WRONG_TRIES && !seen.expired ? await codes.matches(seen.code_hash, email, code) : null;
   const outcome = await sql.begin(async (tx): Promise<Outcome> => {
     const t = tx as unknown as Sql;
     const pending = await lockVerification(t, email);
@@ -116,7 +143,8 @@ export async function verify(sql: Sql, input: VerifyInput): Promise<Verified> {
       return failed(`${MAX_WRONG_TRIES} wrong codes were tried, so this code no longer works: register again for a new one`);
     }
     if (pending.expired) return failed(`the code expired at ${pending.expires_at.toISOString()}: register again for a new one`);
-    if (!codeMatches(pending.code_hash, email, input.code)) {
+    const right = matched !== null && pending.code_hash === seen?.code_hash ? matched : await codes.matches(pending.code_hash, email, code);
+    if (!right) {
       const left = MAX_WRONG_TRIES - (await countWrongTry(t, email));
       return failed(left > 0
         ? `the code is wrong; ${left} ${left === 1 ? 'try is' : 'tries are'} left`

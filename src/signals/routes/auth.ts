@@ -16,6 +16,7 @@ import type { SignalsContext } from '../context.js';
 import { createMailer } from '../mail/mailer.js';
 import { rotateKey } from '../ops/keys.js';
 import { register, verify } from '../ops/registration.js';
+import { codeHasherFrom } from '../verification-key.js';
 import { registeredBody, rotatedBody, verifiedBody } from './account-schemas.js';
 import { errorResponses, signalsKeySecurity } from './schemas.js';
 
@@ -23,6 +24,7 @@ const tags = ['signals accounts'];
 
 export function authRoutes(app: FastifyInstance, ctx: SignalsContext): void {
   const mailer = createMailer(ctx.config, ctx.sql);
+  const codes = codeHasherFrom(ctx.sql, ctx.config);
   const registrationLimits = { perClient: ctx.config.registerPerClientPerHour, total: ctx.config.registerTotalPerHour };
   app.addHook('onClose', async () => mailer.close());
 
@@ -37,7 +39,7 @@ export function authRoutes(app: FastifyInstance, ctx: SignalsContext): void {
   }, async (req, reply) => {
     const client = { baseUrl: ctx.config.publicBaseUrl, ip: req.ip, limits: registrationLimits };
     try {
-      return reply.code(202).send(await register(ctx.sql, mailer, client, req.body));
+      return reply.code(202).send(await register(ctx.sql, mailer, codes, client, req.body));
     } catch (err) {
       const retryAt = isTradesealError(err) && err.code === 'rate_limited' ? err.extra?.retry_at : undefined;
       if (typeof retryAt === 'string') void reply.header('retry-after', String(secondsUntil(retryAt, Date.now())));
@@ -53,7 +55,7 @@ export function authRoutes(app: FastifyInstance, ctx: SignalsContext): void {
       body: verifyBody,
       response: { 201: verifiedBody, ...errorResponses(413, 415, 422) },
     },
-  }, async (req, reply) => reply.code(201).send(await verify(ctx.sql, req.body)));
+  }, async (req, reply) => reply.code(201).send(await verify(ctx.sql, codes, req.body)));
 
   // Its own scope, for a content-type parser that takes any type: the request has no body to parse.
   void app.register(async (scope) => {

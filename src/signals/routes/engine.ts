@@ -23,6 +23,9 @@ import { AUDIT_MIN_AGENTS } from '../tiers.js';
 import { auditSchema, heartbeatSchema } from './engine-schemas.js';
 import { errorResponses, signalsKeySecurity } from './schemas.js';
 
+/** How long the start waits for the heartbeat signing key: ample for a store that answers, short of a stall. */
+export const KEY_AT_START_MS = 2000;
+
 export function engineTierRoutes(app: FastifyInstance, ctx: SignalsContext): void {
   const tags = ['signals engine'];
   const draws = new BatchedDraws(ctx.sql);
@@ -45,9 +48,19 @@ export function engineTierRoutes(app: FastifyInstance, ctx: SignalsContext): voi
     return signer;
   };
   // The stored key is created on the first start, not on the first heartbeat. A store that is away at start
-  // does not stop the server (its health check says so); the first heartbeat request loads the key then.
+  // does not stop the server (its health check says so); the first heartbeat request loads the key then. Nor
+  // does a store that stalls: the start waits for the key at most KEY_AT_START_MS, then goes on while the
+  // load does (a heartbeat request meanwhile waits for that same load, within its request deadline).
   app.addHook('onReady', async () => {
-    await getSigner().catch((err: unknown) => app.log.warn({ err }, 'the heartbeat signing key could not be loaded at start; the first heartbeat request retries'));
+    const loaded = getSigner().then(() => true, (err: unknown) => {
+      app.log.warn({ err }, 'the heartbeat signing key could not be loaded at start; the first heartbeat request retries');
+      return true;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), KEY_AT_START_MS)));
+    const done = await Promise.race([loaded, waited]);
+    clearTimeout(timer);
+    if (!done) app.log.warn(`the heartbeat signing key did not load within ${KEY_AT_START_MS / 1000} s of the start (the store is slow to answer); the start goes on, and the load with it`);
   });
 
   app.get('/v1/engine/heartbeat', {

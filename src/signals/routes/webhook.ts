@@ -8,11 +8,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../errors.js';
+import { secretKeeperFrom } from '../../secrets/stored-secret.js';
 import { requireKey } from '../auth.js';
 import type { SignalsContext } from '../context.js';
 import { sendWebhook } from '../webhooks/send.js';
 import { newWebhookSecret } from '../webhooks/signing.js';
-import { getWebhook, lastDelivery, putWebhook, recordTest, removeWebhook } from '../webhooks/store.js';
+import { getWebhook, lastDelivery, putWebhook, recordTest, removeWebhook, webhookSecret } from '../webhooks/store.js';
 import { checkTarget, type Resolve } from '../webhooks/target-guard.js';
 import { errorResponses, signalsKeySecurity } from './schemas.js';
 
@@ -88,6 +89,7 @@ export interface WebhookRouteOptions {
 export function webhookRoutes(app: FastifyInstance, ctx: SignalsContext, options: WebhookRouteOptions = {}): void {
   const pro = requireKey(ctx, 'pro');
   const guard = { allowPrivate: ctx.config.webhookAllowPrivate, ...(options.resolve ? { resolve: options.resolve } : {}) };
+  const secrets = secretKeeperFrom(ctx.config);
 
   app.put<{ Body: { url: string | null } }>('/v1/webhook', {
     onRequest: pro,
@@ -105,8 +107,9 @@ export function webhookRoutes(app: FastifyInstance, ctx: SignalsContext, options
       return { url: null, secret: null };
     }
     const target = await checkTarget(req.body.url, guard);
-    const row = await putWebhook(ctx.sql, accountId, target.url.href, newWebhookSecret());
-    return { url: row.url, secret: row.secret };
+    const secret = newWebhookSecret();
+    const row = await putWebhook(ctx.sql, secrets, accountId, target.url.href, secret);
+    return { url: row.url, secret };
   });
 
   app.get('/v1/webhook/info', {
@@ -138,7 +141,8 @@ export function webhookRoutes(app: FastifyInstance, ctx: SignalsContext, options
     await checkTarget(hook.url, guard);
     const deliveryId = randomUUID();
     const payload = { id: randomUUID(), type: 'test', created_at: new Date(ctx.now()).toISOString(), message: 'A test delivery of the regime signal service webhook.' };
-    const r = await sendWebhook(hook, { deliveryId, event: 'test', body: JSON.stringify(payload) }, { ...guard, timeoutMs: TEST_TIMEOUT_MS });
+    const target = { url: hook.url, secret: await webhookSecret(secrets, accountId, hook) };
+    const r = await sendWebhook(target, { deliveryId, event: 'test', body: JSON.stringify(payload) }, { ...guard, timeoutMs: TEST_TIMEOUT_MS });
     await recordTest(ctx.sql, accountId, deliveryId, payload, r);
     return { delivered: r.delivered, status: r.status, error: r.error, delivery_id: deliveryId };
   });

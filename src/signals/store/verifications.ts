@@ -1,6 +1,6 @@
 /**
- * Pending e-mail verifications of registration (`signal_verifications`): one per address, the hash of its
- * code (src/signals/verification.ts), when it expires, and how many wrong codes were tried. Times are the
+ * Pending e-mail verifications of registration (`signal_verifications`): one per address, the stored form of
+ * its code (src/signals/verification.ts: keyed HMAC or scrypt), when it expires, and how many wrong codes were tried. Times are the
  * database's, like the rate window's, so every server agrees on them.
  */
 import type { Sql } from 'postgres';
@@ -26,6 +26,13 @@ export async function putVerification(sql: Sql, email: string, codeHash: string,
 /** Removes the code `codeHash` of `email`, only if it is still the pending one (a later register's code stays). */
 export async function dropVerification(sql: Sql, email: string, codeHash: string): Promise<void> {
   await sql`delete from signal_verifications where email = ${email} and code_hash = ${codeHash}`;
+}
+
+/** The pending verification of `email` as it is now, without a lock (what verify hashes the code against first). */
+export async function peekVerification(sql: Sql, email: string): Promise<PendingVerification | null> {
+  const [row] = await sql<PendingVerification[]>`
+    select code_hash, attempts, expires_at, expires_at <= now() as expired from signal_verifications where email = ${email}`;
+  return row ?? null;
 }
 
 /**

@@ -8,24 +8,42 @@
  * server sees those deliveries as due until the lease runs out, so one delivery is never attempted twice at
  * once. Settling is conditional on the attempt number the worker claimed, so a worker whose lease ran out
  * (it hung, or died mid-attempt) cannot overwrite what a later attempt recorded. Times are the database's.
+ *
+ * A webhook's secret is kept by the rule of every secret in the store (src/secrets/stored-secret.ts): sealed
+ * under the key-management provider when one is configured, in clear otherwise; `webhookSecret` reads it back.
  */
 import type { Sql } from 'postgres';
+import { webhookSecretPlace } from '../../secrets/places.js';
+import type { KeptSecret, SealedSecret, SecretKeeper } from '../../secrets/stored-secret.js';
 import type { Tier } from '../tiers.js';
 
 export interface WebhookRow {
   account_id: string;
   url: string;
-  secret: string;
   created_at: Date;
 }
 
-/** Sets (or replaces) the account's webhook: a new URL and a new secret. */
-export async function putWebhook(sql: Sql, accountId: string, url: string, secret: string): Promise<WebhookRow> {
+/** A webhook's secret as its row keeps it. */
+interface SecretColumns {
+  secret: string | null;
+  secret_sealed: SealedSecret | null;
+}
+
+/** Sets (or replaces) the account's webhook: a new URL and a new secret, kept by `keeper`. */
+export async function putWebhook(sql: Sql, keeper: SecretKeeper, accountId: string, url: string, secret: string): Promise<WebhookRow> {
+  const kept = await keeper.keep(webhookSecretPlace(accountId), Buffer.from(secret, 'utf8'));
   const [row] = await sql<WebhookRow[]>`
-    insert into signal_webhooks (account_id, url, secret) values (${accountId}, ${url}, ${secret})
-    on conflict (account_id) do update set url = excluded.url, secret = excluded.secret, created_at = clock_timestamp()
-    returning account_id, url, secret, created_at`;
+    insert into signal_webhooks (account_id, url, secret, secret_sealed)
+    values (${accountId}, ${url}, ${kept.clear?.toString('utf8') ?? null}, ${kept.sealed ? sql.json(kept.sealed as never) : null})
+    on conflict (account_id) do update set url = excluded.url, secret = excluded.secret, secret_sealed = excluded.secret_sealed, created_at = clock_timestamp()
+    returning account_id, url, created_at`;
   return row!;
+}
+
+/** The secret of the webhook of `accountId` whose row holds `columns`. */
+export async function webhookSecret(keeper: SecretKeeper, accountId: string, columns: SecretColumns): Promise<string> {
+  const kept: KeptSecret = { clear: columns.secret === null ? null : Buffer.from(columns.secret, 'utf8'), sealed: columns.secret_sealed };
+  return (await keeper.reveal(webhookSecretPlace(accountId), kept)).toString('utf8');
 }
 
 /**
@@ -42,8 +60,9 @@ export async function removeWebhook(sql: Sql, accountId: string): Promise<boolea
   });
 }
 
-export async function getWebhook(sql: Sql, accountId: string): Promise<WebhookRow | null> {
-  const [row] = await sql<WebhookRow[]>`select account_id, url, secret, created_at from signal_webhooks where account_id = ${accountId}`;
+/** The account's webhook, with its secret as kept (`webhookSecret` reads it). */
+export async function getWebhook(sql: Sql, accountId: string): Promise<(WebhookRow & SecretColumns) | null> {
+  const [row] = await sql<Array<WebhookRow & SecretColumns>>`select account_id, url, created_at, secret, secret_sealed from signal_webhooks where account_id = ${accountId}`;
   return row ?? null;
 }
 
@@ -77,8 +96,8 @@ export async function lastDelivery(sql: Sql, accountId: string): Promise<Deliver
   return row ?? null;
 }
 
-/** A delivery claimed for one attempt, with the webhook and tier of its account as they are now. */
-export interface ClaimedDelivery {
+/** A delivery claimed for one attempt, with the webhook (its secret as kept) and tier of its account as they are now. */
+export interface ClaimedDelivery extends SecretColumns {
   delivery_id: string;
   account_id: string;
   event: string;
@@ -86,7 +105,6 @@ export interface ClaimedDelivery {
   /** This attempt's number (1 for the first). */
   attempts: number;
   url: string | null;
-  secret: string | null;
   tier: Tier;
 }
 
@@ -106,7 +124,7 @@ export async function claimDue(sql: Sql, limit: number, leaseMs: number): Promis
     from due join signal_accounts a on a.account_id = due.account_id
          left join signal_webhooks w on w.account_id = due.account_id
     where d.delivery_id = due.delivery_id
-    returning d.delivery_id, d.account_id, d.event, d.payload, d.attempts, w.url, w.secret, a.tier`;
+    returning d.delivery_id, d.account_id, d.event, d.payload, d.attempts, w.url, w.secret, w.secret_sealed, a.tier`;
 }
 
 export type Outcome =

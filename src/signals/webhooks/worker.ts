@@ -13,7 +13,8 @@
 import type { Sql } from 'postgres';
 import { allows } from '../tiers.js';
 import { sendWebhook, type WebhookEvent } from './send.js';
-import { claimDue, release, settle, type ClaimedDelivery, type Outcome } from './store.js';
+import type { SecretKeeper } from '../../secrets/stored-secret.js';
+import { claimDue, release, settle, webhookSecret, type ClaimedDelivery, type Outcome } from './store.js';
 import type { Resolve } from './target-guard.js';
 
 export interface RetrySchedule {
@@ -35,6 +36,8 @@ export const retryDelayMs = (attempt: number, schedule: RetrySchedule): number =
 export interface WebhookWorkerOptions {
   /** WEBHOOK_ALLOW_PRIVATE. */
   allowPrivate: boolean;
+  /** What opens the webhooks' secrets (sealed under the key-management provider when one is configured). */
+  secrets: SecretKeeper;
   /** How often the queue is polled when it has nothing due. Default 1 s. */
   pollMs?: number;
   retry?: RetrySchedule;
@@ -68,14 +71,18 @@ export function startWebhookWorker(sql: Sql, options: WebhookWorkerOptions): Web
 
   async function attempt(d: ClaimedDelivery): Promise<void> {
     let outcome: Outcome;
-    if (d.url === null || d.secret === null) {
+    if (d.url === null || (d.secret === null && d.secret_sealed === null)) {
       outcome = { kind: 'failed', status: null, error: 'the webhook was removed' };
     } else if (!allows(d.tier, 'pro')) {
       outcome = { kind: 'failed', status: null, error: `the account's tier (${d.tier}) no longer includes the webhook` };
     } else {
-      const r = await sendWebhook({ url: d.url, secret: d.secret }, { deliveryId: d.delivery_id, event: d.event as WebhookEvent, body: JSON.stringify(d.payload) }, {
-        allowPrivate: options.allowPrivate, timeoutMs, signal: stopping.signal, ...(options.resolve ? { resolve: options.resolve } : {}),
-      });
+      // A secret that cannot be opened now (the key-management provider unreachable) is a failed attempt, retried.
+      const secret = await webhookSecret(options.secrets, d.account_id, d).catch((err: unknown) => err as Error);
+      const r = secret instanceof Error
+        ? { delivered: false, status: null, error: `the webhook secret could not be opened: ${secret.message}`, aborted: false }
+        : await sendWebhook({ url: d.url, secret }, { deliveryId: d.delivery_id, event: d.event as WebhookEvent, body: JSON.stringify(d.payload) }, {
+          allowPrivate: options.allowPrivate, timeoutMs, signal: stopping.signal, ...(options.resolve ? { resolve: options.resolve } : {}),
+        });
       if (r.aborted) {
         await release(sql, d.delivery_id, d.attempts, r.error ?? 'the server stopped during the attempt');
         return;

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SecretKeeper } from '../../../src/secrets/stored-secret.js';
 import { configWith } from '../../../src/config.js';
 import { publishManual } from '../../../src/engine/store/regime.js';
 import type { Regime } from '../../../src/engine/vocabulary.js';
@@ -30,7 +31,7 @@ afterEach(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Fast timing for tests: poll every 20 ms, retry after 50, 100, 200 ms. */
-const FAST: Omit<WebhookWorkerOptions, 'allowPrivate'> = { pollMs: 20, retry: { baseMs: 50, capMs: 200, maxAttempts: 5 }, timeoutMs: 1_000 };
+const FAST: Omit<WebhookWorkerOptions, 'allowPrivate'> = { pollMs: 20, retry: { baseMs: 50, capMs: 200, maxAttempts: 5 }, timeoutMs: 1_000, secrets: new SecretKeeper(null) };
 
 async function receiver(answer?: Parameters<typeof startReceiver>[0]): Promise<Receiver> {
   const r = await startReceiver(answer);
@@ -49,7 +50,7 @@ async function proWebhook(url: string): Promise<{ accountId: string; secret: str
   const accountId = randomUUID();
   const secret = newWebhookSecret();
   await store.sql`insert into signal_accounts (account_id, email, tier) values (${accountId}, ${`${accountId}@example.test`}, 'pro')`;
-  await putWebhook(store.sql, accountId, url, secret);
+  await putWebhook(store.sql, new SecretKeeper(null), accountId, url, secret);
   return { accountId, secret };
 }
 

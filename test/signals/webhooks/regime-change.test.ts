@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SecretKeeper } from '../../../src/secrets/stored-secret.js';
 import { publishFromPipeline, publishManual, releaseOverride } from '../../../src/engine/store/regime.js';
 import type { Regime } from '../../../src/engine/vocabulary.js';
 import type { Tier } from '../../../src/signals/tiers.js';
@@ -23,7 +24,7 @@ afterEach(async () => store?.close());
 async function account(tier: Tier, webhook = true): Promise<string> {
   const id = randomUUID();
   await store.sql`insert into signal_accounts (account_id, email, tier) values (${id}, ${`${id}@example.test`}, ${tier})`;
-  if (webhook) await putWebhook(store.sql, id, `https://hooks.example.com/${id}`, 'whsec_test');
+  if (webhook) await putWebhook(store.sql, new SecretKeeper(null), id, `https://hooks.example.com/${id}`, 'whsec_test');
   return id;
 }
 

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SecretKeeper } from '../../../src/secrets/stored-secret.js';
 import { configWith } from '../../../src/config.js';
 import { buildApp } from '../../../src/http/app.js';
 import { issueKey } from '../../../src/signals/store/keys.js';
@@ -157,7 +158,7 @@ describe('GET /v1/webhook/test', () => {
 
     // Tests are never retried by the worker.
     const before = receiver.received.length;
-    const w = startWebhookWorker(store.sql, { allowPrivate: true, pollMs: 10, retry: { baseMs: 10, capMs: 10, maxAttempts: 3 } });
+    const w = startWebhookWorker(store.sql, { allowPrivate: true, secrets: new SecretKeeper(null), pollMs: 10, retry: { baseMs: 10, capMs: 10, maxAttempts: 3 } });
     await new Promise((r) => setTimeout(r, 200));
     await w.stop();
     expect(receiver.received).toHaveLength(before);
