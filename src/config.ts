@@ -29,6 +29,11 @@ export interface Setting<T> {
 
 class BadSetting extends Error {}
 
+/** FIX_DROPCOPY_LOGON_TIMEOUT_S's default. */
+export const DROPCOPY_LOGON_TIMEOUT_S = 10;
+/** FIX_DROPCOPY_RECONNECT_MAX_S's default. */
+export const DROPCOPY_RECONNECT_MAX_S = 60;
+
 const setting = <T>(env: string, form: string, defaultText: string, fallback: (env: Env) => T, parse: Parser<T>, description: string): Setting<T> => ({
   env,
   form,
@@ -355,7 +360,13 @@ export const SETTINGS = {
   dropCopyHeartbeatS: setting('FIX_DROPCOPY_HEARTBEAT_S', 'an integer of seconds 1-300', '`30`', () => 30, int(1, 300),
     'The drop-copy session\'s HeartBtInt (108): a peer silent for longer is sent a TestRequest, and the session is dropped when that goes unanswered.'),
   dropCopyReconnectS: setting('FIX_DROPCOPY_RECONNECT_S', 'an integer of seconds 1-3600', '`5`', () => 5, int(1, 3600),
-    'Initiator: how long the session waits before connecting again after a connection fails or drops.'),
+    'Initiator: how long the session waits before connecting again after a connection fails or drops; it doubles with each attempt that fails in a row, up to `FIX_DROPCOPY_RECONNECT_MAX_S`, and each wait is drawn between half of it and all of it.'),
+  dropCopyReconnectMaxS: setting('FIX_DROPCOPY_RECONNECT_MAX_S', 'an integer of seconds 1-3600', `\`${DROPCOPY_RECONNECT_MAX_S}\``, () => DROPCOPY_RECONNECT_MAX_S, int(1, 3600),
+    'Initiator: the longest wait between two connection attempts (the bound of the doubling; at least `FIX_DROPCOPY_RECONNECT_S`).'),
+  dropCopyLogonTimeoutS: setting('FIX_DROPCOPY_LOGON_TIMEOUT_S', 'an integer of seconds 1-300', `\`${DROPCOPY_LOGON_TIMEOUT_S}\``, () => DROPCOPY_LOGON_TIMEOUT_S, int(1, 300),
+    'Acceptor: a connection that has not sent a valid Logon within this long is closed (and recorded among the refused messages). Initiator: a Logon the exchange has not answered within this long ends the attempt, and the session connects again.'),
+  dropCopyAllow: setting<string[] | null>('FIX_DROPCOPY_ALLOW', 'IP addresses and CIDR ranges, comma-separated (`203.0.113.7,198.51.100.0/24`)', 'unset (any address)', () => null, addressList,
+    'Acceptor: the only peer addresses the session takes connections from; a connection from any other is closed at once, before a byte is read, and recorded among the refused messages.'),
   dropCopyTlsCert: setting<string | null>('FIX_DROPCOPY_TLS_CERT', 'a path to a PEM certificate file', 'unset (plain TCP)', () => null, (raw) => path.resolve(str(raw)),
     'With `FIX_DROPCOPY_TLS_KEY`: the drop-copy session speaks TLS with this certificate (the acceptor\'s server certificate, or the initiator\'s client certificate). Read at start.'),
   dropCopyTlsKey: setting<string | null>('FIX_DROPCOPY_TLS_KEY', 'a path to an unencrypted PEM private key file', 'unset', () => null, (raw) => path.resolve(str(raw)),
@@ -378,6 +389,12 @@ export interface DropCopyConfig {
   targetCompId: string;
   heartbeatS: number;
   reconnectS: number;
+  /** The bound of the initiator's backoff (default DROPCOPY_RECONNECT_MAX_S). */
+  reconnectMaxS?: number;
+  /** How long a Logon may take, either way (default DROPCOPY_LOGON_TIMEOUT_S). */
+  logonTimeoutS?: number;
+  /** Acceptor: the peer addresses and CIDR ranges taken; null or absent: any. */
+  allow?: string[] | null;
   /** File paths (read at the session's start); null for plain TCP. */
   tls: null | { cert: string | null; key: string | null; ca: string | null };
 }
@@ -454,6 +471,9 @@ function dropCopyOf(out: Record<string, unknown>, env: Env, bad: string[]): Drop
     targetCompId: out.dropCopyTargetCompId as string,
     heartbeatS: out.dropCopyHeartbeatS as number,
     reconnectS: out.dropCopyReconnectS as number,
+    reconnectMaxS: Math.max(out.dropCopyReconnectMaxS as number, out.dropCopyReconnectS as number),
+    logonTimeoutS: out.dropCopyLogonTimeoutS as number,
+    allow: out.dropCopyAllow as string[] | null,
     tls: cert === null && ca === null ? null : { cert, key, ca },
   };
 }

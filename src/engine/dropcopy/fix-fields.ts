@@ -7,8 +7,12 @@
  * The mapping is the FIX log's (src/engine/reconcile/fix-log.ts: FIX_TAG_MAP, the sides, UTCTimestamp), so a
  * fill reads the same whether it came over the wire or from a log file. The answers:
  * - a required tag missing: Reject 35=3 with SessionRejectReason 373=1 and RefTagID 371;
- * - a value out of range (54 not 1/2/5/6, 32 or 31 not above 0, 15 not an ISO 4217 code, a field too long or
- *   unprintable): 373=5; a value of the wrong form (32/31 not a number, 60 not a UTCTimestamp): 373=6;
+ * - a field read (those below, and MsgType) holding a byte outside printable ASCII (0x20 to 0x7E): 373=6 and
+ *   RefTagID the tag, before any other check. FIX 4.4's String fields are ASCII; only the Encoded* fields
+ *   (data fields, whose bytes follow MessageEncoding 347) may hold other bytes, and the drop copy reads none of
+ *   them (they stay in the message's stored bytes, untouched);
+ * - a value out of range (54 not 1/2/5/6, 32 or 31 not above 0, 15 not an ISO 4217 code, a field too long):
+ *   373=5; a value of the wrong form (32/31 not a number, 60 not a UTCTimestamp): 373=6;
  * - an Account (1) that is not an agent's id (a UUID): BusinessMessageReject 35=j, 380=0, the message is well
  *   formed but cannot be applied;
  * - a trade correction or cancel (150=G/H): 35=j, 380=0: they are not reconciled automatically, the officer
@@ -17,9 +21,10 @@
  */
 import type { FieldError } from '../../errors.js';
 import { validatePart } from '../../http/validation.js';
-import { FIX_TAG_MAP, SIDES, fieldsOf, frameProblem, isoOfUtcTimestamp } from '../reconcile/fix-log.js';
+import { FIX_TAG_MAP, SIDES, frameProblem, isoOfUtcTimestamp } from '../reconcile/fix-log.js';
 import { dropCopyExecution, type DropCopyExecution } from '../reconcile/schema.js';
 import type { InboundFill } from './inbound.js';
+import { nonPrintableAscii } from './wire-text.js';
 
 /** SessionRejectReason (373) values the session sends. */
 export const SESSION_REJECT = { requiredTagMissing: 1, valueIncorrect: 5, incorrectDataFormat: 6 } as const;
@@ -53,8 +58,18 @@ const NUMBER = /^\d+(\.\d+)?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TAG_OF_FIELD = new Map(FIX_TAG_MAP.map((m) => [m.field, m]));
 
+/** The names of the tags readInbound reads, for its answers. */
+const TAG_NAMES = new Map<number, string>([[35, 'MsgType'], [150, 'ExecType'], ...FIX_TAG_MAP.map((f) => [f.tag, f.name] as [number, string])]);
+
 /** The verdict on one inbound application message. */
 export function readInbound(m: InboundMessage): FieldsVerdict {
+  // The bytes first: every later answer may quote a value, and what this side sends is ASCII.
+  for (const [tag, value] of [[35, m.msgType] as const, ...m.tags]) {
+    const where = nonPrintableAscii(value);
+    if (where !== null) {
+      return reject(SESSION_REJECT.incorrectDataFormat, tag, `${TAG_NAMES.get(tag) ?? 'Tag'} (${tag}) holds a byte outside printable ASCII (${where}): a FIX String field is ASCII`);
+    }
+  }
   if (m.msgType !== '8') return businessReject(BUSINESS_REJECT.unsupportedMessageType, null, `MsgType ${m.msgType} is not supported: a drop copy takes ExecutionReports (35=8)`);
   const execType = m.tags.get(150);
   if (execType === undefined || execType === '') return reject(SESSION_REJECT.requiredTagMissing, 150, 'Required tag missing: ExecType (150)');
@@ -115,10 +130,10 @@ export function readInbound(m: InboundMessage): FieldsVerdict {
 }
 
 /**
- * Why the bytes a FIX engine read as one message (SOH shown as `|`) are not one: bytes before BeginString
- * (garbage, which the parser prepends to the next message), a BodyLength or CheckSum that does not match.
- * Such bytes are not processed at all: their MsgSeqNum cannot be trusted, so the next good message shows a gap
- * and the peer resends what they should have been.
+ * Why the bytes a FIX engine read as one message (latin1: one character per byte, SOH the delimiter) are not one:
+ * bytes before BeginString (garbage, which the parser prepends to the next message), a BodyLength or CheckSum
+ * that does not match the bytes. Such bytes are not processed at all: their MsgSeqNum cannot be trusted, so the
+ * next good message shows a gap and the peer resends what they should have been.
  */
 export function frameProblemOf(text: string): string | null {
   // Every message of a session passes here: the common case, a sound frame, is recognized in one pass over the
@@ -126,25 +141,59 @@ export function frameProblemOf(text: string): string | null {
   return frameIsSound(text) ? null : frameProblemRead(text);
 }
 
+/**
+ * FIX 4.4's data fields, by the tag of the length field that precedes each: the value of a data field is that
+ * many bytes, any bytes, SOH included (SecureData, Signature, RawData, XmlData, and the Encoded* fields whose
+ * bytes follow MessageEncoding 347). jspurefix's parser reads them the same way.
+ */
+export const DATA_FIELD_OF_LENGTH = new Map<number, number>([
+  [90, 91], [93, 89], [95, 96], [212, 213], [348, 349], [350, 351], [352, 353], [354, 355], [356, 357], [358, 359],
+  [360, 361], [362, 363], [364, 365], [445, 446], [618, 619], [621, 622],
+]);
+
+/** The fields of an SOH-delimited message, a data field taken by its length; or why they are not fields. */
+export function wireFieldsOf(text: string): Array<[number, string]> | string {
+  const out: Array<[number, string]> = [];
+  let dataLength = -1;
+  let i = 0;
+  while (i < text.length) {
+    const eq = text.indexOf('=', i);
+    const tag = eq > i ? text.slice(i, eq) : '';
+    if (!/^[1-9]\d{0,5}$/.test(tag)) return `${JSON.stringify(text.slice(i, Math.min(text.indexOf(SOH, i) >>> 0, i + 40)))} is not a tag=value field`;
+    let end = dataLength >= 0 ? eq + 1 + dataLength : text.indexOf(SOH, eq + 1);
+    if (end < 0 || end > text.length || (end < text.length && text[end] !== SOH)) {
+      if (dataLength >= 0) return `the data field ${tag} is not ${dataLength} bytes long, as its length field says`;
+      end = text.length;
+    }
+    const value = text.slice(eq + 1, end);
+    out.push([Number(tag), value]);
+    dataLength = DATA_FIELD_OF_LENGTH.has(Number(tag)) && /^\d{1,9}$/.test(value) ? Number(value) : -1;
+    i = end + 1;
+  }
+  return out;
+}
+
 /** frameProblemOf's general reading: the message split into its fields, each rule checked in turn. */
 export function frameProblemRead(text: string): string | null {
   const start = text.indexOf('8=FIX');
   if (start !== 0) return start < 0 ? 'no BeginString (8=FIX…)' : `${start} bytes before BeginString (8): ${JSON.stringify(text.slice(0, Math.min(start, 40)))}`;
-  const fields = fieldsOf(text, '|');
+  const fields = wireFieldsOf(text);
   if (typeof fields === 'string') return fields;
-  return frameProblem(fields, fields.map(([t, v]) => `${t}=${v}\x01`).join(''));
+  return frameProblem(fields, text.endsWith(SOH) ? text : `${text}${SOH}`);
 }
 
-const PIPE = 124;
+const SOH = '\x01';
+const SOH_CODE = 1;
 const EQUALS = 61;
 const ZERO = 48;
 const NINE = 57;
 
 /**
- * Whether `text` (fields delimited by `|`) is a frame that frameProblemOf's general reading accepts, in one pass:
- * each field a tag of 1 to 6 digits without a leading zero, `=`, a value; BeginString (8) first, BodyLength (9)
- * second, equal to the bytes from the third field to CheckSum (10), the last field, equal to the sum of the bytes
- * before it (each `|` an SOH) modulo 256. False is not a verdict: the general reading then decides, and names why.
+ * Whether `text` (SOH-delimited, one character per byte) is a frame that frameProblemOf's general reading
+ * accepts, in one pass: each field a tag of 1 to 6 digits without a leading zero, `=`, a value (a data field's
+ * as long as its length field says); BeginString (8) first, BodyLength (9) second, equal to the bytes from the
+ * third field to CheckSum (10), the last field, equal to the sum of the bytes before it modulo 256. False is not
+ * a verdict: the general reading then decides, and names why.
  */
 export function frameIsSound(text: string): boolean {
   if (!text.startsWith('8=FIX')) return false;
@@ -153,6 +202,7 @@ export function frameIsSound(text: string): boolean {
   let bodyStart = -1;
   let bodyLength = -1;
   let fieldStart = 0;
+  let dataLength = -1;
   let i = 0;
   const n = text.length;
   while (i < n) {
@@ -173,28 +223,28 @@ export function frameIsSound(text: string): boolean {
     if (tag === 10) {
       // CheckSum: the last field; what precedes it is what it sums, and the body ends where it begins.
       // (The final delimiter may be absent, as the general reading allows.)
-      const value = text.slice(i + 1, text.charCodeAt(n - 1) === PIPE ? n - 1 : n);
-      if (field < 2 || value.indexOf('|') >= 0 || !/^\d{3}$/.test(value)) return false;
+      const value = text.slice(i + 1, text.charCodeAt(n - 1) === SOH_CODE ? n - 1 : n);
+      if (field < 2 || dataLength >= 0 || !/^\d{3}$/.test(value)) return false;
       return fieldStart - bodyStart === bodyLength && Number(value) === sum % 256;
     }
     if ((field === 0 && tag !== 8) || (field === 1 && tag !== 9)) return false;
     sum += tagSum + c;
-    const end = text.indexOf('|', ++i);
-    if (end < 0) return false;
-    // A byte each, as the general reading counts them (latin1: a character above 255 keeps its low byte). An SOH
-    // inside a value is left to the general reading, which takes it for a delimiter.
+    i += 1;
+    const end = dataLength >= 0 ? i + dataLength : text.indexOf(SOH, i);
+    if (end < 0 || end >= n || text.charCodeAt(end) !== SOH_CODE) return false;
     for (let j = i; j < end; j++) {
-      const byte = text.charCodeAt(j) & 0xff;
-      if (byte === 1) return false;
+      const byte = text.charCodeAt(j);
+      if (byte > 0xff) return false;
       sum += byte;
     }
-    sum += 1; // the delimiter, an SOH on the wire
+    sum += SOH_CODE;
+    const value = dataLength >= 0 || (field !== 1 && !DATA_FIELD_OF_LENGTH.has(tag)) ? '' : text.slice(i, end);
     if (field === 1) {
-      const value = text.slice(i, end);
       if (!/^\d{1,9}$/.test(value)) return false;
       bodyLength = Number(value);
       bodyStart = end + 1;
     }
+    dataLength = dataLength < 0 && DATA_FIELD_OF_LENGTH.has(tag) && /^\d{1,9}$/.test(value) ? Number(value) : -1;
     field += 1;
     i = end + 1;
     fieldStart = i;

@@ -2,8 +2,13 @@
  * Loads jspurefix, the FIX engine of the drop-copy session, when a session is configured and not before: the
  * import takes over a second and some 150 MB, which a server without a drop copy (and every command) is spared.
  * `reflect-metadata` must be loaded first: jspurefix's dependency injection (tsyringe) needs it.
+ *
+ * jspurefix 5.11.4 read every byte above 0x7F with its high bit cleared (patches/jspurefix+5.11.4.patch repairs
+ * it at install, through patch-package). A session on an unrepaired copy would take altered values for received
+ * ones, so loading checks the repair is there and refuses (`dropcopy_fix_unpatched`) when it is not.
  */
 import type { IJsFixConfig } from 'jspurefix';
+import { TradesealError } from '../../errors.js';
 
 export type Jspurefix = typeof import('jspurefix');
 
@@ -19,8 +24,21 @@ export function loadFix(): Promise<FixRuntime> {
   return (loading ??= (async () => {
     await import('reflect-metadata');
     const fix = await import('jspurefix');
+    assertBytesKept(fix);
     // Not exported from the package's index; the version is pinned (package.json), so the path holds.
     const scope = (await import('jspurefix/dist/runtime/session-scope.js')) as { makeSessionScope: FixRuntime['makeSessionScope'] };
     return { fix, makeSessionScope: scope.makeSessionScope };
   })());
+}
+
+/** Throws unless jspurefix reads a received byte above 0x7F as itself (the repair of its decoding is installed). */
+export function assertBytesKept(fix: Pick<Jspurefix, 'ElasticBuffer'>): void {
+  const buffer = new fix.ElasticBuffer(4);
+  buffer.writeBuffer(Buffer.from([0x41, 0xc9]));
+  const read = buffer.getString(0, 2);
+  if (read !== 'A\u00c9') {
+    throw new TradesealError('dropcopy_fix_unpatched', `jspurefix reads the byte 0xC9 as ${JSON.stringify(read.slice(1))}: its repair (patches/jspurefix+5.11.4.patch) is not installed`, {
+      hint: 'run `npx patch-package` in the installation (npm install runs it as postinstall)',
+    });
+  }
 }

@@ -13,8 +13,16 @@
  * - The library's dictionary checks are off (`checkMsgIntegrity`): they too run after the number is taken and
  *   answer without telling the application, which would leave a number the pipeline never sees as handled.
  *   The fields a fill needs are checked by fix-fields.ts, and the answer (35=3 or 35=j) is sent here.
+ * - FIX is bytes: the parser keeps SOH in what it hands over (it would write `|` in its place, and a `|` received
+ *   could no longer be told from it), and with jspurefix's decoding repaired (patches/jspurefix+5.11.4.patch:
+ *   latin1, not 'ascii', which dropped the high bit of each byte) a message's text is the bytes received, one
+ *   character each: the checksum is checked over them, the fields read are checked for bytes outside printable
+ *   ASCII (fix-fields.ts), and a refused message is kept as those bytes exactly (wire-text.ts).
  * - CompIDs are checked on every message (the dictionary checks did it at logon): a message from another
- *   counterparty ends the session with a Logout.
+ *   counterparty ends the session with a Logout, whose text does not name this session's CompIDs.
+ * - A Logon whose MsgSeqNum is below the one expected (and that does not reset the numbering) is answered with a
+ *   Logout saying so ("MsgSeqNum too low, expecting N but received M", as FIX words it), and recorded; jspurefix
+ *   would drop the connection without a word.
  * - An application message during a test request or a resend no longer ends the session
  *   (`validStateApplicationMsg`): a drop copy streams fills at any moment.
  * - A message's fields are copied before the event returns: the library recycles the view afterwards.
@@ -25,6 +33,10 @@ import type { IJsFixConfig, MsgTransport, MsgView } from 'jspurefix';
 import type { DropCopyPipeline, InboundReject } from './inbound.js';
 import { frameProblemOf, readInbound } from './fix-fields.js';
 import type { Jspurefix } from './load.js';
+import { wireTextOf } from './wire-text.js';
+
+/** SOH, FIX's delimiter, as a byte. */
+const SOH = 1;
 
 /** The tags an application message is read for (fix-fields.ts). */
 const READ_TAGS = [17, 11, 55, 54, 32, 31, 15, 1, 60, 150];
@@ -37,6 +49,8 @@ export interface SessionHooks {
   senderCompId: string;
   targetCompId: string;
   onLoggedOn: () => void;
+  /** A Logon refused by the session itself (its MsgSeqNum too low), with the text of the Logout sent. */
+  onLogonRefused?: (text: string) => void;
   /** The session ended: by a logout (`error` undefined) or a failure. */
   onStopped: (error?: Error) => void;
   warn: (obj: unknown, msg: string) => void;
@@ -71,6 +85,8 @@ export function defineDropCopySession(fix: Jspurefix): DropCopySessionClass {
     }
 
     override async run(transport: unknown): Promise<number> {
+      // Before any byte is parsed (the socket's data comes on a later turn): the parser keeps SOH as received.
+      ((transport as MsgTransport).receiver as unknown as { writeDelimiter: number }).writeDelimiter = SOH;
       return super.run(transport as MsgTransport);
     }
 
@@ -109,21 +125,40 @@ export function defineDropCopySession(fix: Jspurefix): DropCopySessionClass {
       const receivedAt = this.hooks.now();
       const problem = frameProblemOf(raw);
       if (problem) {
-        this.refuse({ seq: null, msgType: null, receivedAt, answer: 'none', reasonCode: null, refTag: null, reason: `not processed: ${problem}`, raw });
+        this.refuse({ seq: null, msgType: null, receivedAt, answer: 'none', reasonCode: null, refTag: null, reason: `not processed: ${problem}`, raw: wireTextOf(raw) });
         return;
       }
       const sender = view.getString(49);
       const target = view.getString(56);
       if (sender !== this.hooks.targetCompId || target !== this.hooks.senderCompId) {
-        const reason = `CompIDs ${sender ?? '(none)'}->${target ?? '(none)'} are not this session's ${this.hooks.targetCompId}->${this.hooks.senderCompId}`;
-        this.refuse({ seq: null, msgType, receivedAt, answer: 'none', reasonCode: null, refTag: null, reason: `not processed: ${reason}`, raw });
+        const reason = `CompIDs ${JSON.stringify(sender ?? '(none)')}->${JSON.stringify(target ?? '(none)')} are not this session's ${this.hooks.targetCompId}->${this.hooks.senderCompId}`;
+        this.refuse({ seq: null, msgType, receivedAt, answer: 'none', reasonCode: null, refTag: null, reason: `not processed: ${reason}`, raw: wireTextOf(raw) });
         if (this.getState() !== S.Stopped) {
-          this.sendLogout(reason);
+          // What the other end is told names no CompID: it may be a stranger.
+          this.sendLogout('CompIDs are not this session\'s');
           this.terminate(new Error(reason));
         }
         return;
       }
+      if (msgType === 'A' && view.getString(141) !== 'Y' && this.logonTooLow(view, receivedAt)) return;
       super.onMsg(msgType, view);
+    }
+
+    /**
+     * A Logon numbered below the next MsgSeqNum expected (without 141=Y): FIX's answer is a Logout saying so, and
+     * the connection ends. Recorded for the officer (no seq: the number is not this session's next). True when
+     * refused.
+     */
+    private logonTooLow(view: MsgView, receivedAt: Date): boolean {
+      const seq = Number(view.getString(34));
+      const expected = this.sessionState.lastPeerMsgSeqNum + 1;
+      if (!Number.isSafeInteger(seq) || seq >= expected) return false;
+      const text = `MsgSeqNum too low, expecting ${expected} but received ${seq}`;
+      this.refuse({ seq: null, msgType: 'A', receivedAt, answer: 'none', reasonCode: null, refTag: null, reason: `Logon refused with a Logout: ${text}`, raw: wireTextOf(this.current) });
+      this.hooks.onLogonRefused?.(text);
+      this.sendLogout(text);
+      this.terminate(new Error(`Logon refused: ${text}`));
+      return true;
     }
 
     /**
@@ -172,7 +207,7 @@ export function defineDropCopySession(fix: Jspurefix): DropCopySessionClass {
       if (Number.isSafeInteger(newSeqNo) && newSeqNo >= expected) return false;
       const text = `SequenceReset asks for NewSeqNo (36) ${view.getString(36) ?? '(missing)'}, below the next expected MsgSeqNum ${expected}: the numbering never moves back`;
       this.send('3', { RefSeqNum: seq, RefMsgType: '4', RefTagID: 36, SessionRejectReason: 5, Text: text });
-      this.refuse({ seq: null, msgType: '4', receivedAt: this.hooks.now(), answer: 'reject', reasonCode: 5, refTag: 36, reason: `${text} (received as MsgSeqNum ${seq})`, raw: this.current });
+      this.refuse({ seq: null, msgType: '4', receivedAt: this.hooks.now(), answer: 'reject', reasonCode: 5, refTag: 36, reason: `${text} (received as MsgSeqNum ${seq})`, raw: wireTextOf(this.current) });
       return true;
     }
 
@@ -221,7 +256,7 @@ export function defineDropCopySession(fix: Jspurefix): DropCopySessionClass {
           const ref = tags.get(17);
           this.send('j', { RefSeqNum: seq, RefMsgType: msgType, BusinessRejectReason: verdict.reasonCode, Text: verdict.text, ...(ref ? { BusinessRejectRefID: ref } : {}) });
         }
-        this.refuse({ seq, msgType, receivedAt, answer: verdict.answer, reasonCode: verdict.reasonCode, refTag: verdict.refTag, reason: verdict.text, raw: this.current, possDup });
+        this.refuse({ seq, msgType, receivedAt, answer: verdict.answer, reasonCode: verdict.reasonCode, refTag: verdict.refTag, reason: verdict.text, raw: wireTextOf(this.current), possDup });
       }
       this.throttle();
     }
