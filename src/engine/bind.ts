@@ -10,10 +10,15 @@
  *   than the replay window (the clock tolerance the engine grants heartbeats) → Divergent, naming both times;
  * - otherwise Matched.
  * Rejected and Cancelled executions moved nothing, so their quantity is not compared (asset and side are).
+ *
+ * One execution, one trace: the bind claims its exchange_tx_id (orphan_executions) in its statement. When the
+ * exchange's drop copy came first and made the execution an ORPHAN trace, the bind resolves that orphan instead,
+ * and the fill is then compared with this trace (src/engine/reconcile/resolve.ts).
  */
 import { conflict, forbidden, notFound } from '../errors.js';
-import { mayActFor } from './auth.js';
+import { actorOf, mayActFor } from './auth.js';
 import type { EngineContext } from './context.js';
+import { completeResolution } from './reconcile/resolve.js';
 import { bindTrace, type BindRow, type BindUpdate } from './store/traces.js';
 import type { TokenRecord } from './store/tokens.js';
 import { finalProof } from './trace/seal.js';
@@ -124,6 +129,13 @@ export async function bindExecution(ctx: EngineContext, principal: TokenRecord |
     throw conflict('trace_already_bound', `trace ${req.trace_id} is already bound (exchange_tx_id ${outcome.trace.exchange_tx_id ?? 'n/a'})`);
   }
   const t = outcome.trace;
+  // The drop copy came first and made the execution an ORPHAN: this bind resolved it (in its statement); the
+  // comparison, the fill's move to this trace and the audit entry follow (src/engine/reconcile/resolve.ts).
+  if (t.resolved_orphan) {
+    await completeResolution(ctx.sql, {
+      exchange_tx_id: req.exchange_tx_id, orphan_trace_id: t.resolved_orphan, tolerance: ctx.config.bindQuantityTolerance, actor: actorOf(principal),
+    });
+  }
   return {
     trace_id: t.trace_id, final_proof: t.final_proof as string, verification_status: t.verification_status,
     execution_status: t.execution_status as string, execution_time: t.execution_time as Date, divergence_reason: t.divergence_reason,

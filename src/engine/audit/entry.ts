@@ -34,6 +34,8 @@ export const AUDIT_ACTIONS = [
   'dropcopy.fill',
   'dropcopy.reject',
   'dropcopy.session',
+  'dropcopy.conflict',
+  'orphan.resolved',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -23,21 +23,33 @@ import { sha256Hex } from '../../crypto/hash.js';
 import { transactionOn } from '../../store/advisory-lock.js';
 import { appendAuditMany, type AuditInput } from '../audit/append.js';
 import type { Policy } from '../policy/policy.js';
+import type { Difference } from '../reconcile/compare.js';
+import { contentOf, tradingDay, type FillContent } from '../reconcile/identity.js';
 import { sealOrphan } from '../reconcile/orphan.js';
+import { BatchSettler, identityKey, type BatchFill, type RecordedFill, type Settled } from '../reconcile/outcome.js';
 import type { DropCopyExecution } from '../reconcile/schema.js';
-import { boundTraces, knownOrphans, recordOrphans, type KnownExecution } from '../reconcile/store.js';
+import { linkedTraces, recordOrphans, type LinkedTrace, type LinkQuery } from '../reconcile/store.js';
 import { newTraceId } from '../trace/id.js';
 import type { InboundFill, InboundReject } from './inbound.js';
 
-export type FillOutcome = 'matched' | 'orphan' | 'already_known' | 'duplicate';
+/** BIND_QUANTITY_TOLERANCE's default: the relative tolerance on quantities when the batch names none. */
+export const DEFAULT_QUANTITY_TOLERANCE = 1e-4;
+
+export type FillOutcome = 'matched' | 'divergent' | 'orphan' | 'already_known' | 'duplicate' | 'conflict';
 
 export interface AppliedFill {
   exec_id: string;
   seq: number;
+  /** The fill's trading day (YYYY-MM-DD): with the session and the ExecID, its identity. */
+  trade_date: string;
   outcome: FillOutcome;
-  /** The trace the fill is reconciled with; null for a duplicate. */
+  /** The trace the fill is reconciled with; for a duplicate or a conflict, the first fill's (null when unknown). */
   trace_id: string | null;
   receivedAt: Date;
+  /** What differs from the authorization or the bind (divergent); empty when matched. */
+  differences?: Difference[];
+  /** The dropcopy_conflicts row of a conflict. */
+  conflict_id?: string;
 }
 
 export interface AppliedReject {
@@ -65,6 +77,8 @@ export interface DropCopyBatch {
   now: Date;
   /** The audit actor, `fix:<session_key>`. */
   actor: string;
+  /** The relative tolerance on quantities of the three-way comparison (default DEFAULT_QUANTITY_TOLERANCE). */
+  quantityTolerance?: number;
 }
 
 /** Another instance took the session (its epoch moved): this one must stop writing at once. */
@@ -84,28 +98,39 @@ async function applyIn(tx: Sql, batch: DropCopyBatch): Promise<AppliedBatch> {
   // of one connection that are pending at once; they run in the order sent): a batch waits for the server, and
   // for its turn on the event loop, once per round trip. First the fenced update with the two reads the
   // reconciliation needs (reads only: if the fence fails, the transaction rolls back).
-  const ids = [...new Set(batch.fills.map((f) => f.execution.exchange_tx_id))];
-  const [fenced, recorded, bound, refusedBefore] = await Promise.all([
+  const items = batchFills(batch.fills);
+  const queries = linkQueries(items);
+  const [fenced, recorded, links, refusedBefore] = await Promise.all([
     tx`
       update dropcopy_sessions
       set next_target_seq = ${batch.watermark}, last_inbound_at = greatest(last_inbound_at, ${batch.lastInboundAt}::timestamptz), updated_at = now()
       where session_key = ${batch.sessionKey} and epoch = ${batch.epoch}`,
-    recordedExecIds(tx, ids),
-    boundTraces(tx, ids),
+    recordedFills(tx, batch.sessionKey, items),
+    linkedTraces(tx, batch.sessionKey, queries),
     rejectsRecorded(tx, batch.sessionKey, batch.rejects),
   ]);
   if (fenced.count === 0) throw new DropCopyFencedError(batch.sessionKey, batch.epoch);
   const rejects = freshRejects(batch.rejects, refusedBefore);
 
-  const fills = await reconcileFills(tx, batch, recorded, bound);
-  const fresh = fills.filter((f) => f.applied.outcome !== 'duplicate');
+  const linkOf = new Map(queries.map((q, i) => [q.exchange_tx_id, links[i] ?? null]));
+  const fills = await reconcileFills(tx, batch, items, recorded, linkOf);
+  const fresh = fills.filter((f) => f.applied.outcome !== 'duplicate' && f.applied.outcome !== 'conflict');
+  const conflicts = fills.filter((f) => f.applied.outcome === 'conflict');
   const rejectIds = rejects.map(() => randomUUID());
   const audit: AuditInput[] = [
     ...fresh.map(({ fill, applied }): AuditInput => ({
       actor: batch.actor, action: 'dropcopy.fill', target_id: applied.trace_id,
       details: {
-        session: batch.sessionKey, exec_id: applied.exec_id, seq: fill.seq, poss_dup: fill.possDup, outcome: applied.outcome, trace_id: applied.trace_id,
-        asset: fill.execution.asset, side: fill.execution.side, quantity: fill.execution.quantity, price: fill.execution.price,
+        session: batch.sessionKey, exec_id: applied.exec_id, trade_date: applied.trade_date, seq: fill.seq, poss_dup: fill.possDup, outcome: applied.outcome,
+        trace_id: applied.trace_id, asset: fill.execution.asset, side: fill.execution.side, quantity: fill.execution.quantity, price: fill.execution.price,
+        ...(applied.outcome === 'divergent' ? { differences: applied.differences } : {}),
+      },
+    })),
+    ...conflicts.map(({ fill, applied, settled }): AuditInput => ({
+      actor: batch.actor, action: 'dropcopy.conflict', target_id: applied.trace_id,
+      details: {
+        session: batch.sessionKey, exec_id: applied.exec_id, trade_date: applied.trade_date, seq: fill.seq, poss_dup: fill.possDup,
+        conflict_id: applied.conflict_id, trace_id: applied.trace_id, differences: settled.outcome === 'conflict' ? settled.conflicts : [],
       },
     })),
     ...rejects.map((r, i): AuditInput => ({
@@ -118,7 +143,9 @@ async function applyIn(tx: Sql, batch: DropCopyBatch): Promise<AppliedBatch> {
   ];
   // The executions' rows, sent together with the audit append's lock and its read of the chain's head.
   const [, entries] = await Promise.all([insertExecutions(tx, batch, fresh), appendAuditMany(tx, audit)]);
-  const rejectEntries = entries.slice(fresh.length);
+  const conflictEntries = entries.slice(fresh.length, fresh.length + conflicts.length).map((e) => e.id);
+  const rejectEntries = entries.slice(fresh.length + conflicts.length);
+  await insertConflicts(tx, batch, conflicts, conflictEntries);
   if (rejects.length > 0) {
     const rows = rejects.map((r, i) => ({
       id: rejectIds[i], session_key: batch.sessionKey, seq: r.seq, msg_type: r.msgType, received_at: r.receivedAt, answer: r.answer,
@@ -169,70 +196,149 @@ function freshRejects(rejects: InboundReject[], before: Array<{ seq: number; raw
 
 interface Reconciled {
   fill: InboundFill;
+  item: BatchFill;
   applied: AppliedFill;
+  settled: Settled;
 }
 
 /**
- * The exec_ids among `ids` that an earlier batch recorded: one probe of the primary key per id, whatever the
- * statistics say. As `exec_id = any($1)`, a generic plan made while the table was nearly empty scanned it and
- * compared every row with every id: 46 ms a batch of 500 at 10,000 rows, growing with every batch. `offset 0`
- * keeps the subquery from being flattened into a join the planner could again make a scan.
+ * The fills recorded before with these identities (session, trading day, ExecID), with their fields: one probe of
+ * the primary key per identity, whatever the statistics say. As `exec_id = any($1)`, a generic plan made while the
+ * table was nearly empty scanned it and compared every row with every id: 46 ms a batch of 500 at 10,000 rows,
+ * growing with every batch. `offset 0` keeps the subquery from being flattened into a join the planner could again
+ * make a scan.
  */
-async function recordedExecIds(tx: Sql, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await tx<Array<{ exec_id: string }>>`
-    select e.exec_id from unnest(${ids}::text[]) as u(id)
-    cross join lateral (select exec_id from dropcopy_executions where exec_id = u.id offset 0) e`;
-  return new Set(rows.map((r) => r.exec_id));
+async function recordedFills(tx: Sql, sessionKey: string, items: readonly BatchFill[]): Promise<Map<string, RecordedFill>> {
+  const keys = [...new Map(items.map((i) => [identityKey(i.day, i.execution.exchange_tx_id), i])).values()];
+  if (keys.length === 0) return new Map();
+  const rows = await tx<Array<FillContent & { exec_id: string; trade_date: string; trace_id: string | null; execution_time: Date | null }>>`
+    select e.exec_id, e.trade_date::text as trade_date, e.trace_id::text as trace_id, e.asset, e.side, e.quantity, e.price, e.notional_currency,
+      e.agent_id::text as agent_id, e.client_order_id, e.order_id, e.execution_time
+    from unnest(${keys.map((k) => k.day)}::date[], ${keys.map((k) => k.execution.exchange_tx_id)}::text[]) as u(day, id)
+    cross join lateral (select * from dropcopy_executions where session_key = ${sessionKey} and trade_date = u.day and exec_id = u.id offset 0) e`;
+  return new Map(rows.map((r) => [identityKey(r.trade_date, r.exec_id), {
+    trace_id: r.trace_id,
+    content: {
+      asset: r.asset, side: r.side, quantity: r.quantity, price: r.price, notional_currency: r.notional_currency, agent_id: r.agent_id,
+      client_order_id: r.client_order_id, order_id: r.order_id, execution_time: r.execution_time ? r.execution_time.toISOString() : null,
+    },
+  }]));
 }
 
-/** Records the fills applied (not duplicates) in dropcopy_executions. */
+/** Records the fills applied (not duplicates nor conflicts) in dropcopy_executions, with their fields. */
 async function insertExecutions(tx: Sql, batch: DropCopyBatch, fresh: Reconciled[]): Promise<void> {
   if (fresh.length === 0) return;
   // Column arrays through unnest: one prepared statement for any batch size. The booleans go as text[] cast to
   // bool[] (postgres.js binds an array of booleans as one boolean, and a text cast straight to bool[] as false).
   const col = <T>(f: (r: Reconciled) => T): T[] => fresh.map(f);
+  const c = (r: Reconciled): FillContent => r.item.content;
   await tx`
-    insert into dropcopy_executions (exec_id, session_key, seq, poss_dup, received_at, applied_at, outcome, trace_id)
-    select u.exec_id, ${batch.sessionKey}, u.seq, u.poss_dup, u.received_at, ${batch.now}, u.outcome, u.trace_id
-    from unnest(${col((r) => r.applied.exec_id)}::text[], ${col((r) => r.fill.seq)}::int[], ${col((r) => String(r.fill.possDup))}::text[]::bool[],
-      ${col((r) => r.fill.receivedAt.toISOString())}::timestamptz[], ${col((r) => r.applied.outcome)}::text[], ${col((r) => r.applied.trace_id)}::uuid[])
-      as u(exec_id, seq, poss_dup, received_at, outcome, trace_id)`;
+    insert into dropcopy_executions (exec_id, session_key, trade_date, seq, poss_dup, received_at, applied_at, outcome, trace_id, asset, side, quantity, price,
+      notional_currency, agent_id, client_order_id, order_id, execution_time, differences)
+    select u.exec_id, ${batch.sessionKey}, u.trade_date, u.seq, u.poss_dup, u.received_at, ${batch.now}, u.outcome, u.trace_id, u.asset, u.side, u.quantity, u.price,
+      u.currency, u.agent_id, u.client_order_id, u.order_id, u.execution_time, u.differences::jsonb
+    from unnest(${col((r) => r.applied.exec_id)}::text[], ${col((r) => r.item.day)}::date[], ${col((r) => r.fill.seq)}::int[],
+      ${col((r) => String(r.fill.possDup))}::text[]::bool[], ${col((r) => r.fill.receivedAt.toISOString())}::timestamptz[],
+      ${col((r) => r.applied.outcome)}::text[], ${col((r) => r.applied.trace_id)}::uuid[], ${col((r) => c(r).asset)}::text[], ${col((r) => c(r).side)}::text[],
+      ${col((r) => c(r).quantity)}::float8[], ${col((r) => c(r).price)}::float8[], ${col((r) => c(r).notional_currency)}::text[], ${col((r) => c(r).agent_id)}::uuid[],
+      ${col((r) => c(r).client_order_id)}::text[], ${col((r) => c(r).order_id)}::text[], ${col((r) => c(r).execution_time)}::timestamptz[],
+      ${col((r) => (r.applied.differences && r.applied.differences.length > 0 ? JSON.stringify(r.applied.differences) : null))}::text[])
+      as u(exec_id, trade_date, seq, poss_dup, received_at, outcome, trace_id, asset, side, quantity, price, currency, agent_id, client_order_id, order_id,
+        execution_time, differences)`;
+}
+
+/** Records the conflicts (a repeated identity with other fields) in dropcopy_conflicts, each naming its audit entry. */
+async function insertConflicts(tx: Sql, batch: DropCopyBatch, conflicts: Reconciled[], entryIds: string[]): Promise<void> {
+  if (conflicts.length === 0) return;
+  const rows = JSON.stringify(conflicts.map((r, i) => ({
+    id: r.applied.conflict_id, trade_date: r.item.day, exec_id: r.applied.exec_id, seq: r.fill.seq, poss_dup: r.fill.possDup,
+    received_at: r.fill.receivedAt.toISOString(), trace_id: r.applied.trace_id, differences: r.settled.outcome === 'conflict' ? r.settled.conflicts : [],
+    received: r.item.content, audit_entry_id: entryIds[i] ?? null,
+  })));
+  await tx`
+    insert into dropcopy_conflicts (id, session_key, trade_date, exec_id, seq, poss_dup, received_at, recorded_at, trace_id, differences, received, audit_entry_id)
+    select u.id, ${batch.sessionKey}, u.trade_date, u.exec_id, u.seq, u.poss_dup, u.received_at, ${batch.now}, u.trace_id, u.differences, u.received, u.audit_entry_id
+    from json_to_recordset(${rows}::text::json) as u(id uuid, trade_date date, exec_id text, seq int, poss_dup boolean, received_at timestamptz,
+      trace_id uuid, differences jsonb, received jsonb, audit_entry_id uuid)`;
 }
 
 /**
- * Each fill of the batch with its outcome, in the batch's order, given the exec_ids recorded before and the traces
- * bound to them; records (seals, claims and inserts) the orphans among the new ones.
+ * Each fill of the batch with its outcome, in the batch's order, given the identities recorded before and the
+ * trace of each ExecID (links, by exchange_tx_id); records (seals, claims and inserts) the orphans among the new
+ * ones. An orphan's claim lost to a bind or a reconciliation committed meanwhile is looked up again and settled
+ * by what claimed it.
  */
-async function reconcileFills(tx: Sql, batch: DropCopyBatch, recorded: Set<string>, bound: KnownExecution[]): Promise<Reconciled[]> {
-  const firsts = new Map<string, DropCopyExecution>();
-  for (const f of batch.fills) {
-    const id = f.execution.exchange_tx_id;
-    if (!recorded.has(id) && !firsts.has(id)) firsts.set(id, normalized(f.execution));
-  }
-  const traceOf = new Map<string, { outcome: Exclude<FillOutcome, 'duplicate'>; trace_id: string }>();
-  for (const b of bound) if (firsts.has(b.exchange_tx_id)) traceOf.set(b.exchange_tx_id, { outcome: 'matched', trace_id: b.trace_id });
-  const orphans = [...firsts.values()]
-    .filter((e) => !traceOf.has(e.exchange_tx_id))
-    .map((e) => sealOrphan(e, newTraceId(batch.now.getTime()), batch.now, batch.policy));
-  const claimed = await recordOrphans(tx, orphans);
-  for (const o of orphans) if (claimed.has(o.execution.exchange_tx_id)) traceOf.set(o.execution.exchange_tx_id, { outcome: 'orphan', trace_id: o.trace_id });
-  const earlier = orphans.filter((o) => !claimed.has(o.execution.exchange_tx_id)).map((o) => o.execution.exchange_tx_id);
-  if (earlier.length > 0) {
-    for (const k of await knownOrphans(tx, earlier)) traceOf.set(k.exchange_tx_id, { outcome: 'already_known', trace_id: k.trace_id });
-  }
+async function reconcileFills(tx: Sql, batch: DropCopyBatch, items: BatchFill[], recorded: Map<string, RecordedFill>,
+  links: ReadonlyMap<string, LinkedTrace | null>): Promise<Reconciled[]> {
+  const settler = new BatchSettler(recorded, batch.quantityTolerance ?? DEFAULT_QUANTITY_TOLERANCE);
+  const settled: Array<Settled | null> = items.map((item) => settler.repeat(item) ?? settler.settle(item, links.get(item.execution.exchange_tx_id) ?? settler.orderLink(item)));
 
-  const applied = new Set<string>();
-  return batch.fills.map((fill) => {
-    const id = fill.execution.exchange_tx_id;
-    const base = { exec_id: id, seq: fill.seq, receivedAt: fill.receivedAt };
-    if (recorded.has(id) || applied.has(id)) return { fill, applied: { ...base, outcome: 'duplicate', trace_id: null } };
-    applied.add(id);
-    const found = traceOf.get(id);
-    // Claimed by no one yet not claimable: only a broken store gets here; better to stop than to drop the fill.
-    if (found === undefined) throw new Error(`drop-copy fill ${id} is neither bound, nor claimed as an orphan, nor a known orphan`);
-    return { fill, applied: { ...base, ...found } };
+  // The fills with no trace yet: one ORPHAN per ExecID, claimed in exchange_tx_id order (the order binds take).
+  const unlinked = new Map<string, BatchFill>();
+  items.forEach((item, i) => {
+    if (settled[i] === null && !unlinked.has(item.execution.exchange_tx_id)) unlinked.set(item.execution.exchange_tx_id, item);
   });
+  const orphans = [...unlinked.values()]
+    .sort((a, b) => (a.execution.exchange_tx_id < b.execution.exchange_tx_id ? -1 : 1))
+    .map((item) => sealOrphan(item.execution, newTraceId(batch.now.getTime()), batch.now, batch.policy));
+  const claimed = await recordOrphans(tx, orphans);
+  const orphanOf = new Map(orphans.filter((o) => claimed.has(o.execution.exchange_tx_id)).map((o) => [o.execution.exchange_tx_id, o.trace_id]));
+  const lost = orphans.filter((o) => !claimed.has(o.execution.exchange_tx_id));
+  const relinked = new Map<string, LinkedTrace | null>();
+  if (lost.length > 0) {
+    const queries = lost.map((o) => linkQueryOf(o.execution));
+    (await linkedTraces(tx, batch.sessionKey, queries)).forEach((l, i) => relinked.set(queries[i]!.exchange_tx_id, l));
+  }
+  const out = items.map((item, i) => {
+    const fill = batch.fills[i]!;
+    const id = item.execution.exchange_tx_id;
+    let s = settled[i] ?? null;
+    if (s === null) {
+      const orphan = orphanOf.get(id);
+      if (orphan !== undefined) {
+        s = settler.orphan(item, orphan);
+        // The next fill of this ExecID (another trading day) finds the orphan as an earlier one would.
+        orphanOf.delete(id);
+        relinked.set(id, { ...ORPHAN_LINK, trace_id: orphan });
+      } else s = settler.settle(item, relinked.get(id) ?? null);
+    }
+    // Claimed by no one yet not claimable: only a broken store gets here; better to stop than to drop the fill.
+    if (s === null) throw new Error(`drop-copy fill ${id} is neither bound, nor claimed as an orphan, nor a known orphan`);
+    const applied: AppliedFill = {
+      exec_id: id, seq: fill.seq, receivedAt: fill.receivedAt, trade_date: item.day, outcome: s.outcome, trace_id: s.trace_id,
+      ...(s.outcome === 'matched' || s.outcome === 'divergent' ? { differences: s.differences } : {}),
+      ...(s.outcome === 'conflict' ? { conflict_id: randomUUID() } : {}),
+    };
+    return { fill, item, applied, settled: s };
+  });
+  // A repeat within the batch names the trace its first fill got, settled after it was read.
+  for (const r of out) if ((r.applied.outcome === 'duplicate' || r.applied.outcome === 'conflict') && r.applied.trace_id === null) r.applied.trace_id = settler.firstTrace(r.item);
+  return out;
+}
+
+/** An ORPHAN's link, for the fills after the one that recorded it. */
+const ORPHAN_LINK: Omit<LinkedTrace, 'trace_id'> = {
+  via: 'claim', orphan: true, txn_time: new Date(0), agent_id: '', action: '', asset: '', quantity: 0, notional_currency: '', limit_price: null,
+  exchange_tx_id: null, executed_asset: null, executed_side: null, executed_quantity: null, execution_price: null, filled_before: 0,
+};
+
+const linkQueryOf = (e: DropCopyExecution): LinkQuery => ({
+  exchange_tx_id: e.exchange_tx_id, agent_id: e.agent_id, client_order_id: e.client_order_id ?? null, order_id: e.order_id ?? null,
+});
+
+/** The batch's fills as reconciliation reads them: agent ids lowercase, their trading day and their fields. */
+function batchFills(fills: readonly InboundFill[]): BatchFill[] {
+  return fills.map((f) => {
+    const execution = normalized(f.execution);
+    return { execution, day: tradingDay(execution), content: contentOf(execution) };
+  });
+}
+
+/** The first fill of each ExecID in the batch, as the lookup of its trace. */
+function linkQueries(items: readonly BatchFill[]): LinkQuery[] {
+  const firsts = new Map<string, LinkQuery>();
+  for (const i of items) if (!firsts.has(i.execution.exchange_tx_id)) firsts.set(i.execution.exchange_tx_id, linkQueryOf(i.execution));
+  return [...firsts.values()];
 }
 
 /** Agent ids in the store's lowercase form, as a reconciliation stores them. */

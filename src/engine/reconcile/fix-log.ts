@@ -14,7 +14,7 @@
  * The mapping (docs/engine.md, "Reconciliation with the exchange"): ExecID 17 → exchange_tx_id, ClOrdID 11 →
  * client_order_id, Symbol 55 → asset, Side 54 → side (1 Buy: Long; 2 Sell, 5 Sell short, 6 Sell short exempt:
  * Short), LastQty 32 → quantity, LastPx 31 → price, Currency 15 → notional_currency, Account 1 → agent_id,
- * TransactTime 60 (UTCTimestamp) → execution_time.
+ * TransactTime 60 (UTCTimestamp) → execution_time, OrderID 37 → order_id, TradeDate 75 → trade_date.
  */
 
 const SOH = '\x01';
@@ -30,6 +30,8 @@ export const FIX_TAG_MAP: ReadonlyArray<{ tag: number; name: string; field: stri
   { tag: 15, name: 'Currency', field: 'notional_currency', required: false },
   { tag: 1, name: 'Account', field: 'agent_id', required: true },
   { tag: 60, name: 'TransactTime', field: 'execution_time', required: true },
+  { tag: 37, name: 'OrderID', field: 'order_id', required: false },
+  { tag: 75, name: 'TradeDate', field: 'trade_date', required: false },
 ];
 
 /** Side (54) → the drop copy's side: 1 Buy → Long; 2 Sell, 5 Sell short, 6 Sell short exempt → Short. */
@@ -172,6 +174,8 @@ export function fixTagTable(): string {
     54: '1 (Buy) → `Long`; 2 (Sell), 5 (Sell short), 6 (Sell short exempt) → `Short`; any other is refused',
     60: 'UTCTimestamp `YYYYMMDD-HH:MM:SS[.sss…]`, UTC, kept to the millisecond',
     1: 'the agent\'s `agent_id` (each agent\'s orders carry its `agent_id` as their Account)',
+    37: 'as sent: the fills of one order that carry no ClOrdID are told by it',
+    75: 'LocalMktDate `YYYYMMDD`: the trading day that scopes the ExecID (default the UTC date of TransactTime)',
   };
   return [
     '| FIX tag | drop copy field | required | read as |',

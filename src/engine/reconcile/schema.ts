@@ -5,8 +5,8 @@
  *
  * An execution: `exchange_tx_id` (as bind takes it: printable ASCII, 1-128 characters), `asset`, `side`
  * (`Long` or `Short`, the words of `executed_side`), `quantity` and `price` (> 0), `agent_id`, `execution_time`
- * (ISO 8601 date-time with a zone), and optionally `client_order_id` and `notional_currency` (ISO 4217,
- * default USD as in authorize; the currency of `price`). `from` and `to` bound the window in which bound
+ * (ISO 8601 date-time with a zone), and optionally `client_order_id`, `notional_currency` (ISO 4217,
+ * default USD as in authorize; the currency of `price`), `order_id` (the exchange's OrderID) and `trade_date`. `from` and `to` bound the window in which bound
  * traces are expected in the drop copy (default: its first and last execution_time); `agent_ids` the agents
  * (default: the drop copy's).
  */
@@ -32,6 +32,11 @@ export const dropCopyExecution = {
     notional_currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code of the price (default USD)' },
     agent_id: uuid,
     execution_time: { ...instant, description: 'when the exchange executed it (ISO 8601 date-time with a zone; kept to the millisecond)' },
+    order_id: { type: ['string', 'null'], minLength: 1, maxLength: 128, pattern: safeText, description: 'the exchange\'s id of the order (OrderID 37): the fills of one order without a ClOrdID' },
+    trade_date: {
+      type: 'string', pattern: '^[0-9]{4}-?(0[1-9]|1[0-2])-?(0[1-9]|[12][0-9]|3[01])$',
+      description: 'the trading day (TradeDate 75: YYYYMMDD, or YYYY-MM-DD); default the UTC date of execution_time',
+    },
   },
 } as const;
 
@@ -59,6 +64,8 @@ export interface DropCopyExecution {
   notional_currency?: string;
   agent_id: string;
   execution_time: string;
+  order_id?: string | null;
+  trade_date?: string;
 }
 
 export interface ReconcileRequest {

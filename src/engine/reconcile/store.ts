@@ -110,3 +110,81 @@ export async function forEachBoundInWindow(tx: Sql, agentIds: string[], from: Da
     order by execution_time, trace_id`.cursor(5000);
   for await (const batch of cursor) each(batch);
 }
+
+/** What a fill is looked up by: its ExecID, and the order it names (ClOrdID with its Account, or OrderID). */
+export interface LinkQuery {
+  exchange_tx_id: string;
+  agent_id: string;
+  client_order_id: string | null;
+  order_id: string | null;
+}
+
+/**
+ * The trace an execution belongs to, with what the three-way comparison needs of it: the authorization (the
+ * sealed order: agent, action, asset, quantity, limit price, currency), the bind (exchange_tx_id and what it
+ * reported) and the quantity of the fills the drop copy linked to it so far.
+ * - `claim`: the execution's claim (orphan_executions): a bind's, an ORPHAN's (`orphan` true, unless resolved,
+ *   when the trace is the bound one that resolved it);
+ * - `bound`: a trace bound with the exchange_tx_id that has no claim (bound before claims were kept);
+ * - `order`: the trace of the order the fill names: the agent's trace with its ClOrdID as client_order_id, or
+ *   the trace an earlier fill of its OrderID in the session was linked to.
+ */
+export interface LinkedTrace {
+  via: 'claim' | 'bound' | 'order';
+  /** The execution's claim is an ORPHAN's, unresolved: the trace is that ORPHAN. */
+  orphan: boolean;
+  trace_id: string;
+  txn_time: Date;
+  agent_id: string;
+  action: string;
+  asset: string;
+  quantity: number;
+  notional_currency: string;
+  limit_price: number | null;
+  exchange_tx_id: string | null;
+  executed_asset: string | null;
+  executed_side: string | null;
+  executed_quantity: number | null;
+  execution_price: number | null;
+  /** The quantity of the drop copy's fills linked to the trace (matched or divergent). */
+  filled_before: number;
+}
+
+/**
+ * The trace of each query (null when none), in one statement: per query, the first of the routes above that finds
+ * one (each one probe of a key; `offset 0`, as in boundTraces, keeps each a probe whatever the statistics say),
+ * then the trace's row in its partition. `sessionKey` null: no OrderID route (a file's reconciliation).
+ */
+export async function linkedTraces(tx: Sql, sessionKey: string | null, queries: readonly LinkQuery[]): Promise<Array<LinkedTrace | null>> {
+  if (queries.length === 0) return [];
+  const col = <T>(f: (q: LinkQuery) => T): T[] => queries.map(f);
+  const rows = await tx<Array<LinkedTrace & { ord: number }>>`
+    select u.ord::int as ord, l.via, l.orphan, t.trace_id::text, t.txn_time, t.agent_id::text, t.action, t.asset, t.quantity, t.notional_currency,
+      (t.sealed::jsonb #>> '{execution,limit_price}')::float8 as limit_price, t.exchange_tx_id, t.executed_asset, t.executed_side,
+      t.executed_quantity, t.execution_price,
+      coalesce((select sum(e.quantity) from dropcopy_executions e where e.trace_id = t.trace_id and e.outcome in ('matched', 'divergent')), 0)::float8 as filled_before
+    from unnest(${col((q) => q.exchange_tx_id)}::text[], ${col((q) => q.agent_id)}::uuid[], ${col((q) => q.client_order_id)}::text[],
+      ${col((q) => q.order_id)}::text[]) with ordinality as u(id, agent, clord, order_id, ord)
+    cross join lateral (
+      (select coalesce(o.resolved_by, o.trace_id) as trace_id, coalesce(o.resolved_txn_time, o.txn_time) as txn_time, 'claim' as via,
+         o.kind = 'orphan' and o.resolved_by is null as orphan
+       from orphan_executions o where o.exchange_tx_id = u.id offset 0)
+      union all
+      (select b.trace_id, b.txn_time, 'bound', false from traces b
+       where b.exchange_tx_id = u.id and b.status <> 'ORPHAN' order by b.txn_time, b.trace_id limit 1)
+      union all
+      (select i.trace_id, i.txn_time, 'order', false from trace_idempotency i
+       where u.clord is not null and i.agent_id = u.agent and i.client_order_id = u.clord offset 0)
+      union all
+      (select e.trace_id, null::timestamptz, 'order', false from dropcopy_executions e
+       where u.order_id is not null and e.session_key = ${sessionKey ?? ''} and e.order_id = u.order_id
+         and e.outcome in ('matched', 'divergent') limit 1)
+      limit 1
+    ) l
+    cross join lateral (
+      select * from traces t where t.trace_id = l.trace_id and (l.txn_time is null or t.txn_time = l.txn_time) limit 1
+    ) t`;
+  const out: Array<LinkedTrace | null> = queries.map(() => null);
+  for (const { ord, ...row } of rows) out[ord - 1] = row;
+  return out;
+}

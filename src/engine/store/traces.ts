@@ -291,7 +291,10 @@ export interface BindUpdate {
 
 /** What a bind reads of a trace, and what it answers with. */
 export type BindRow = Pick<TraceRow, 'trace_id' | 'txn_time' | 'agent_id' | 'status' | 'verification_status' | 'action' | 'asset' | 'quantity'
-  | 'reasoning_hash' | 'final_proof' | 'exchange_tx_id' | 'execution_status' | 'execution_time' | 'divergence_reason'>;
+  | 'reasoning_hash' | 'final_proof' | 'exchange_tx_id' | 'execution_status' | 'execution_time' | 'divergence_reason'> & {
+  /** Set by a bind that resolved the ORPHAN trace of its execution (the drop copy came first): that trace's id. */
+  resolved_orphan?: string | null;
+};
 
 export type BindOutcome = { kind: 'bound'; trace: BindRow } | { kind: 'not_found' } | { kind: 'already_bound'; trace: BindRow };
 
@@ -384,8 +387,19 @@ async function applyInPartition(sql: Sql, part: string, group: readonly BindWrit
     ), queued as (
       insert into log_queue (trace_id, agent_id, kind, data)
       select trace_id, agent_id, 'final_proof', log_leaf(final_proof) from upd where log_leaf(final_proof) is not null order by ord
+    ), claimed as (
+      -- The execution's claim (migration 0030): a bind's, or, when the drop copy came first and made it an ORPHAN,
+      -- that orphan's claim resolved by this trace. On the key, so a drop copy committing at the same instant
+      -- either waits for this statement and finds the bind, or is waited for and resolved (one trace either way).
+      -- Keys in order (one lock order with the drop copy's claims), each once (two binds of one execution here).
+      insert into orphan_executions (exchange_tx_id, trace_id, txn_time, agent_id, kind)
+      select distinct on (exchange_tx_id) exchange_tx_id, trace_id, txn_time, agent_id, 'bound' from upd order by exchange_tx_id, trace_id
+      on conflict (exchange_tx_id) do update set resolved_by = excluded.trace_id, resolved_txn_time = excluded.txn_time, resolved_at = clock_timestamp()
+        where orphan_executions.kind = 'orphan' and orphan_executions.resolved_by is null
+      returning exchange_tx_id, kind, trace_id, resolved_by
     )
-    select * from upd`,
+    select upd.*, c.trace_id as resolved_orphan from upd
+    left join claimed c on c.kind = 'orphan' and c.exchange_tx_id = upd.exchange_tx_id and c.resolved_by = upd.trace_id`,
   [sql.json(rows as never), new Date(Math.min(...times)).toISOString(), new Date(Math.max(...times)).toISOString(), group.map((w) => w.trace_id)] as never[]);
   for (const { ord, ...row } of bound) out[indexes[ord] as number] = row as BindRow;
 }
@@ -424,7 +438,8 @@ export async function bindTrace(store: BindStore, traceId: string, decide: (row:
  * What needs an officer's attention: DIVERGENT, EXPIRED, MISMATCH and ORPHAN traces (the interface names the
  * first two; a side mismatch and an execution with no trace matter at least as much), and SHADOW_HALTED
  * traces whose verification came out Divergent, Expired or Mismatch (their listing status stays
- * SHADOW_HALTED, as decided, but they must not hide from the orphans listing).
+ * SHADOW_HALTED, as decided, but they must not hide from the orphans listing). An ORPHAN trace that a later
+ * bind of its execution resolved (orphan_executions.resolved_by) no longer needs attention and is left out.
  */
 export const ATTENTION_STATUSES: readonly TraceStatus[] = ['DIVERGENT', 'EXPIRED', 'MISMATCH', 'ORPHAN'];
 const ATTENTION_VERIFICATIONS: readonly VerificationStatus[] = ['Divergent', 'Expired', 'Mismatch'];
@@ -477,6 +492,8 @@ export async function listTraces(sql: Sql, f: TraceFilter): Promise<{ items: Lis
   if (f.needsAttention) {
     conds.push(sql`(status = any(${ATTENTION_STATUSES as string[]}::text[])
                     or (status = 'SHADOW_HALTED' and verification_status = any(${ATTENTION_VERIFICATIONS as string[]}::text[])))`);
+    // An ORPHAN whose execution a bind then claimed is resolved (kept, no longer in need of an officer).
+    conds.push(sql`not (status = 'ORPHAN' and exists (select 1 from orphan_executions o where o.trace_id = traces.trace_id and o.resolved_by is not null))`);
   }
   const where = conds.reduce((acc, c) => sql`${acc} and ${c}`);
   const rows = await sql<ListingItem[]>`

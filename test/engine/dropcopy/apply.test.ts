@@ -96,20 +96,22 @@ describe('applyBatch', () => {
     expect(await counts(h.store.sql)).toEqual({ ...before, executions: before.executions + 1, fillEntries: before.fillEntries + 1 });
   });
 
-  it('changes nothing for a fill repeated in the batch or applied in an earlier one, but the watermark', async () => {
+  it('changes nothing for a fill repeated with the same fields in the batch or applied in an earlier one, but the watermark', async () => {
     const before = await counts(h.store.sql);
     const applied = await applyBatch(conn, batch({
       fills: [
-        fillOf(4, 'A3-ONE', agent.agent_id), fillOf(5, 'A3-ONE', agent.agent_id, { quantity: 7 }),
-        fillOf(6, 'A1-NEW', agent.agent_id, { possDup: true }), fillOf(7, 'A1-BOUND', agent.agent_id, { possDup: true }),
+        fillOf(4, 'A3-ONE', agent.agent_id), fillOf(5, 'A3-ONE', agent.agent_id),
+        fillOf(6, 'A1-NEW', agent.agent_id, { side: 'Short', quantity: 3, price: 401.25, possDup: true }), fillOf(7, 'A1-BOUND', agent.agent_id, { possDup: true }),
       ],
       watermark: 8,
     }));
-    expect(applied.fills.map((f) => [f.exec_id, f.outcome, f.trace_id === null])).toEqual([
-      ['A3-ONE', 'orphan', false], ['A3-ONE', 'duplicate', true], ['A1-NEW', 'duplicate', true], ['A1-BOUND', 'duplicate', true],
+    expect(applied.fills.map((f) => [f.exec_id, f.outcome])).toEqual([
+      ['A3-ONE', 'orphan'], ['A3-ONE', 'duplicate'], ['A1-NEW', 'duplicate'], ['A1-BOUND', 'duplicate'],
     ]);
+    // A duplicate names the trace its first fill was reconciled with.
+    expect(applied.fills[1]?.trace_id).toBe(applied.fills[0]?.trace_id);
     expect(await counts(h.store.sql)).toEqual({ ...before, executions: before.executions + 1, orphans: before.orphans + 1, orphanTraces: before.orphanTraces + 1, fillEntries: before.fillEntries + 1 });
-    const [kept] = await h.store.sql`select seq, quantity from dropcopy_executions e join traces t using (trace_id) where exec_id = 'A3-ONE'`;
+    const [kept] = await h.store.sql`select seq, t.quantity from dropcopy_executions e join traces t using (trace_id) where exec_id = 'A3-ONE'`;
     expect({ ...kept }).toEqual({ seq: 4, quantity: 100 });
 
     const again = await applyBatch(conn, batch({ fills: [fillOf(8, 'A3-ONE', agent.agent_id, { possDup: true })], watermark: 9 }));

@@ -1,0 +1,54 @@
+/**
+ * A bind that arrives after the drop copy: the exchange's fill came first and, no trace being bound to its ExecID
+ * yet, became an ORPHAN trace. The bind's statement (src/engine/store/traces.ts, applyBinds) resolved the orphan's
+ * claim in orphan_executions on its key (resolved_by, resolved_at), so the bound trace is the execution's one trace
+ * whatever the order of arrival. This completes it, in one transaction: the three-way comparison of the fill (as
+ * the ORPHAN trace recorded it) with the authorization and the bind (./compare.ts), recorded on the claim; the
+ * drop copy's fill, if it came over FIX, moved to the bound trace (outcome matched or divergent, the ORPHAN kept as
+ * `orphan_trace_id`); and an `orphan.resolved` entry of the audit log. The ORPHAN trace is kept as sealed; the
+ * listings of what needs attention leave it out once resolved.
+ */
+import type { Sql } from 'postgres';
+import { withTransaction } from '../../store/transaction.js';
+import { appendAudit } from '../audit/append.js';
+import { compareFill, type Difference } from './compare.js';
+import { linkedTraces } from './store.js';
+
+export interface Resolution {
+  exchange_tx_id: string;
+  orphan_trace_id: string;
+  trace_id: string;
+  outcome: 'matched' | 'divergent';
+  differences: Difference[];
+  resolved_at: string;
+  audit_entry_id: string;
+}
+
+export async function completeResolution(sql: Sql, r: { exchange_tx_id: string; orphan_trace_id: string; tolerance: number; actor: string }): Promise<Resolution | null> {
+  return withTransaction(sql, async (transaction) => {
+    const tx = transaction as unknown as Sql;
+    const [fill] = await tx<Array<{ asset: string; side: string; quantity: number; price: number; notional_currency: string; agent_id: string }>>`
+      select executed_asset as asset, executed_side as side, executed_quantity as quantity, execution_price as price, notional_currency, agent_id::text as agent_id
+      from traces where trace_id = ${r.orphan_trace_id} and status = 'ORPHAN' limit 1`;
+    const [claim] = await tx<Array<{ resolved_by: string | null; resolved_at: Date | null }>>`
+      select resolved_by::text as resolved_by, resolved_at from orphan_executions where exchange_tx_id = ${r.exchange_tx_id} for update`;
+    if (!fill || !claim?.resolved_by || !claim.resolved_at) return null;
+    const [link] = await linkedTraces(tx, null, [{ exchange_tx_id: r.exchange_tx_id, agent_id: fill.agent_id, client_order_id: null, order_id: null }]);
+    if (!link || link.orphan) return null;
+    const differences = compareFill({
+      fill, order: link, bind: link.exchange_tx_id === r.exchange_tx_id ? link : null, filled_before: link.filled_before, tolerance: r.tolerance,
+    });
+    const outcome = differences.length === 0 ? 'matched' : 'divergent';
+    const stored = differences.length === 0 ? null : JSON.stringify(differences);
+    await tx`update orphan_executions set differences = ${stored}::jsonb where exchange_tx_id = ${r.exchange_tx_id}`;
+    await tx`
+      update dropcopy_executions set trace_id = ${link.trace_id}, orphan_trace_id = trace_id, outcome = ${outcome}, differences = ${stored}::jsonb
+      where trace_id = ${r.orphan_trace_id}`;
+    const resolvedAt = claim.resolved_at.toISOString();
+    const entry = await appendAudit(transaction, {
+      actor: r.actor, action: 'orphan.resolved', target_id: r.orphan_trace_id,
+      details: { exchange_tx_id: r.exchange_tx_id, orphan_trace_id: r.orphan_trace_id, trace_id: link.trace_id, resolved_at: resolvedAt, outcome, differences },
+    });
+    return { exchange_tx_id: r.exchange_tx_id, orphan_trace_id: r.orphan_trace_id, trace_id: link.trace_id, outcome, differences, resolved_at: resolvedAt, audit_entry_id: entry.id };
+  });
+}
