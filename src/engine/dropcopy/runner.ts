@@ -14,10 +14,17 @@
  * holder starts from the persisted watermark, the peer's higher MsgSeqNum shows the gap, and the peer resends what
  * the old holder had not committed; fills applied before are duplicates, which change nothing.
  *
- * Initiator: connects to the exchange, and again `FIX_DROPCOPY_RECONNECT_S` after a failure or a drop. Acceptor:
- * listens on `FIX_DROPCOPY_HOST` only (not every interface, as jspurefix's acceptor would), one connection at a
- * time: another connection while one is open is closed at once (a peer whose connection died unnoticed gets in
- * once the open one fails its heartbeat). On the embedded store locks never block: the one process runs it.
+ * Initiator: connects to the exchange and sends its Logon; a Logon unanswered within `FIX_DROPCOPY_LOGON_TIMEOUT_S`
+ * ends the attempt. It connects again after a failure or a drop, waiting `FIX_DROPCOPY_RECONNECT_S`, doubled with
+ * each attempt that fails in a row up to `FIX_DROPCOPY_RECONNECT_MAX_S`, with jitter (backoff.ts); the state row
+ * says why the last attempt failed and when the next is due (`state_detail`).
+ * Acceptor: listens on `FIX_DROPCOPY_HOST` only (not every interface, as jspurefix's acceptor would). A connection
+ * from an address outside `FIX_DROPCOPY_ALLOW` (when set) is closed at once; any other waits at the door
+ * (logon-gate.ts) until it has sent this session's Logon, within the Logon timeout, without holding the session's
+ * place: a stranger neither blocks nor displaces the exchange. One session at a time: a connection whose Logon
+ * passes while a session runs is closed (a peer whose connection died unnoticed gets in once the open one fails
+ * its heartbeat). Every Logon refused, at the door or by the session, is recorded among the refused messages
+ * and audited. On the embedded store locks never block: the one process runs it.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -26,13 +33,15 @@ import os from 'node:os';
 import tls from 'node:tls';
 import type postgres from 'postgres';
 import type { IJsFixConfig, ISessionDescription, JsFixLoggerFactory } from 'jspurefix';
-import type { Config, DropCopyConfig } from '../../config.js';
+import { DROPCOPY_LOGON_TIMEOUT_S, DROPCOPY_RECONNECT_MAX_S, type Config, type DropCopyConfig } from '../../config.js';
 import { ADVISORY_LOCKS, tryAdvisoryLock } from '../../store/advisory-lock.js';
 import type { Sql } from '../../store/driver.js';
 import { LEADER_RETRY_MS } from '../../store/leader.js';
 import { appendAudit } from '../audit/append.js';
 import { loadPolicy } from '../policy/policy.js';
+import { reconnectDelayMs } from './backoff.js';
 import type { DropCopyPipeline } from './inbound.js';
+import { allowListOf, awaitLogon, isAllowed, type RefusedConnection } from './logon-gate.js';
 import { loadFix, type FixRuntime } from './load.js';
 import type { DropCopyMetrics } from './metrics.js';
 import { PgSessionStore } from './pg-store.js';
@@ -140,7 +149,7 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
       insert into dropcopy_sessions (session_key, role, state, epoch, owner)
       values (${sessionKey}, ${d.role}, 'connecting', 1, ${owner})
       on conflict (session_key) do update set epoch = dropcopy_sessions.epoch + 1, owner = excluded.owner, role = excluded.role,
-        state = 'connecting', updated_at = now()
+        state = 'connecting', state_detail = null, updated_at = now()
       returning epoch, next_target_seq, next_sender_seq`;
     const epoch = Number(row!.epoch);
     log.info(`process ${process.pid} runs the FIX drop-copy session ${sessionKey} (epoch ${epoch}, ${d.role} on ${d.host}:${d.port})`);
@@ -160,10 +169,10 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
     /** The session row's state, fenced on the epoch (on the pool: never inside a pipeline transaction). */
     // One write at a time, in order: the pool would otherwise let a later state land before an earlier one.
     let stateWrites: Promise<unknown> = Promise.resolve();
-    const setState = (next: DropCopyState): void => {
+    const setState = (next: DropCopyState, detail: string | null = null): void => {
       options.onState?.(next);
       options.metrics?.dropCopyLoggedOn.set(next === 'logged_on' ? 1 : 0);
-      stateWrites = stateWrites.then(() => sql`update dropcopy_sessions set state = ${next}, updated_at = now(),
+      stateWrites = stateWrites.then(() => sql`update dropcopy_sessions set state = ${next}, state_detail = ${detail}, updated_at = now(),
           last_logon_at = case when ${next} = 'logged_on' then now() else last_logon_at end
         where session_key = ${sessionKey} and epoch = ${epoch}`)
         .catch((err: unknown) => log.warn({ err }, 'FIX drop copy: recording the session state failed'));
@@ -179,25 +188,39 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
       }).catch((err: unknown) => log.warn({ err }, 'FIX drop copy: auditing the session event failed'));
     };
 
+    const logonTimeoutS = d.logonTimeoutS ?? DROPCOPY_LOGON_TIMEOUT_S;
+    /** A Logon refused (at the door, by the session, or unanswered): recorded and audited with the refused messages. */
+    const refused = (r: RefusedConnection): void => {
+      log.warn({ peer: r.peer, reason: r.reason }, 'FIX drop copy: a Logon was refused');
+      pipeline.reject({
+        seq: null, msgType: r.msgType, receivedAt: now(), answer: 'none', reasonCode: null, refTag: null,
+        reason: `Logon refused (${r.peer}): ${r.reason}`, raw: r.raw,
+      });
+    };
+
     const fixConfig = await jspurefixConfig(rt, d, log);
     fixConfig.sessionStoreFactory = { create: () => store };
     const Session = defineDropCopySession(rt.fix);
     let session: DropCopySessionInstance | null = null;
     let transports = 0;
+    /** What the state row says while the next connection logs on (the initiator's attempt). */
+    let connecting: string | null = null;
 
-    /** Runs one session on a connected socket until it ends. */
-    const runOn = async (socket: net.Socket): Promise<void> => {
+    /** Runs one session on a connected socket until it ends: whether it logged on, and why it ended (if known). */
+    const runOn = async (socket: net.Socket): Promise<{ loggedOn: boolean; why: string | null }> => {
       socket.setNoDelay(true);
       socket.setKeepAlive(true, 30_000);
+      const peer = `${socket.remoteAddress ?? d.host}:${socket.remotePort ?? d.port}`;
       // What was received on the last connection is committed first: the store starts from the watermark.
       await pipeline.flush();
       if (halted || socket.destroyed || socket.readyState !== 'open') {
         socket.destroy();
-        return;
+        return { loggedOn: false, why: 'the connection closed before the session started' };
       }
       const scoped = rt.makeSessionScope(fixConfig);
       const transport = new rt.fix.MsgTransport(++transports, scoped, new rt.fix.TcpDuplex(socket));
       let loggedOn = false;
+      let why: string | null = null;
       let ended!: () => void;
       const over = new Promise<void>((resolve) => (ended = resolve));
       const current = new Session(scoped, {
@@ -208,14 +231,18 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
           setState('logged_on');
           audit('logon');
         },
+        onLogonRefused: (text) => {
+          why = `Logon refused with a Logout: ${text}`;
+        },
         onStopped: (error) => {
+          why ??= error?.message ?? null;
           ended();
           if (loggedOn) audit(error ? 'disconnect' : 'logout', error?.message);
           if (!halted) setState(error ? 'disconnected' : 'logged_out');
         },
       });
       session = current;
-      setState('connecting');
+      setState('connecting', connecting);
       // A connection that closes under the session ends it, whatever state the FIX exchange had reached; the
       // session's end is taken from the session itself or the socket, whichever comes first (jspurefix's own
       // promise misses a connection that closes before the session subscribed to it).
@@ -224,13 +251,23 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
         current.kill('the connection closed');
         ended();
       });
+      // A Logon not exchanged within the timeout ends the connection: the initiator's unanswered, or (acceptor) one
+      // that passed the door but that the session did not complete.
+      const logonTimer = setTimeout(() => {
+        if (loggedOn) return;
+        why = d.role === 'initiator' ? `the exchange did not answer the Logon within ${logonTimeoutS} s` : `the Logon was not completed within ${logonTimeoutS} s`;
+        refused({ peer, msgType: null, reason: why, raw: '' });
+        current.kill(why);
+      }, logonTimeoutS * 1000);
       try {
         void current.run(transport).catch((err: unknown) => log.warn({ err }, `FIX drop copy: the session with ${d.targetCompId} ended`));
         await over;
       } finally {
+        clearTimeout(logonTimer);
         if (session === current) session = null;
         socket.destroy();
       }
+      return { loggedOn, why };
     };
 
     let wake: (() => void) | null = null;
@@ -245,35 +282,64 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
     let server: net.Server | null = null;
     let loop: Promise<void> = Promise.resolve();
     if (d.role === 'initiator') {
+      const maxS = d.reconnectMaxS ?? Math.max(DROPCOPY_RECONNECT_MAX_S, d.reconnectS);
       loop = (async () => {
+        /** Attempts failed in a row (a session that logged on counts as the first of a new row). */
+        let failures = 0;
         while (!halted) {
+          let outcome: { loggedOn: boolean; why: string | null };
           try {
+            connecting = failures > 0 ? `attempt ${failures + 1} since the last logon` : null;
+            if (connecting !== null) setState('connecting', connecting);
             const socket = await connect(d, tlsFiles);
             if (halted) {
               socket.destroy();
               break;
             }
-            await runOn(socket);
+            outcome = await runOn(socket);
           } catch (err) {
-            if (!halted) {
-              setState('disconnected');
-              log.warn({ err }, `FIX drop copy: connecting to ${d.host}:${d.port} failed; trying again in ${d.reconnectS} s`);
-            }
+            outcome = { loggedOn: false, why: `connecting to ${d.host}:${d.port} failed: ${err instanceof Error ? err.message : String(err)}` };
           }
-          if (!halted) await pause(d.reconnectS * 1000);
+          if (halted) break;
+          failures = outcome.loggedOn ? 1 : failures + 1;
+          const waitMs = reconnectDelayMs(failures, d.reconnectS, maxS);
+          const at = new Date(now().getTime() + waitMs).toISOString();
+          const detail = `${outcome.loggedOn ? 'the session ended' : `attempt ${failures} failed`}${outcome.why ? ` (${outcome.why})` : ''}; next attempt in ${(waitMs / 1000).toFixed(1)} s, at ${at}`;
+          setState(outcome.loggedOn && outcome.why === null ? 'logged_out' : 'disconnected', detail);
+          log.warn({ failures, wait_ms: waitMs }, `FIX drop copy: ${detail}`);
+          await pause(waitMs);
         }
       })();
     } else {
       let busy = false;
+      const allow = allowListOf(d.allow);
+      const parties = { senderCompId: d.senderCompId, targetCompId: d.targetCompId };
+      /** False (the connection closed and recorded) when the peer's address is not allowed. */
+      const admitted = (socket: net.Socket): boolean => {
+        if (allow === null || isAllowed(allow, socket.remoteAddress)) return true;
+        socket.destroy();
+        refused({ peer: `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`, msgType: null, reason: 'the address is not in FIX_DROPCOPY_ALLOW; closed before a byte was read', raw: '' });
+        return false;
+      };
       const onSocket = (socket: net.Socket): void => {
-        if (busy || halted) {
+        if (halted || (!tlsFiles && !admitted(socket))) {
           socket.destroy();
           return;
         }
-        busy = true;
-        loop = loop.then(() => runOn(socket)).finally(() => (busy = false));
+        void awaitLogon(socket, { parties, timeoutMs: logonTimeoutS * 1000, now, onRefused: refused }).then((passed) => {
+          if (!passed) return;
+          if (busy || halted) {
+            refused({ peer: `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`, msgType: 'A', reason: 'a session is running on another connection; closed', raw: '' });
+            socket.destroy();
+            return;
+          }
+          busy = true;
+          loop = loop.then(() => runOn(socket)).then(() => {}, () => {}).finally(() => (busy = false));
+        });
       };
       server = tlsFiles ? tls.createServer({ ...tlsFiles, requestCert: tlsFiles.ca !== undefined, rejectUnauthorized: tlsFiles.ca !== undefined }, onSocket) : net.createServer(onSocket);
+      // A TLS listener is told of the TCP connection first: an address not allowed is closed before its handshake.
+      if (tlsFiles) server.on('connection', (socket: net.Socket) => void admitted(socket));
       server.on('error', (err) => log.error({ err }, 'FIX drop copy: the listener failed'));
       const listening = server;
       await new Promise<void>((resolve, reject) => {

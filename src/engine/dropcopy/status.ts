@@ -81,15 +81,18 @@ export function configuredSession(config: Pick<Config, 'dropCopy'>): ConfiguredS
   return { session_key: sessionKeyOf(s), role: s.role, host: s.host, port: s.port };
 }
 
-/** The state and its line, from what was read: pure. */
-export function summarize(configured: ConfiguredSession | null, session: SessionRow | null): { state: string; summary: string } {
+/**
+ * The state and its line, from what was read: pure. `detail` is the row's `state_detail` (why the initiator's last
+ * attempt failed and when the next is due), appended when there is one.
+ */
+export function summarize(configured: ConfiguredSession | null, session: SessionRow | null, detail: string | null = null): { state: string; summary: string } {
   if (!session) {
     return configured
       ? { state: 'not_started', summary: `${configured.session_key} (${configured.role}) is configured, but no server has run it yet` }
       : { state: 'not_configured', summary: NOT_CONFIGURED };
   }
   const unset = configured ? '' : '; FIX_DROPCOPY_ROLE is unset here';
-  return { state: session.state, summary: `${session.session_key} (${session.role}) ${session.state}${session.owner ? ` on ${session.owner}` : ''}${unset}` };
+  return { state: session.state, summary: `${session.session_key} (${session.role}) ${session.state}${session.owner ? ` on ${session.owner}` : ''}${detail ? `: ${detail}` : ''}${unset}` };
 }
 
 /**
@@ -97,14 +100,15 @@ export function summarize(configured: ConfiguredSession | null, session: Session
  * a reader without the server's settings (an operator's laptop on the store) still sees the session that ran.
  */
 export async function readDropCopyStatus(sql: Sql, configured: ConfiguredSession | null, now: Date): Promise<DropCopyStatus> {
-  const rows = await sql<SessionRow[]>`
+  const rows = await sql<Array<SessionRow & { state_detail: string | null }>>`
     select session_key, role, state, owner, epoch::int as epoch, next_sender_seq, next_target_seq,
-           last_inbound_at, last_outbound_at, last_logon_at, updated_at
+           last_inbound_at, last_outbound_at, last_logon_at, updated_at, state_detail
     from dropcopy_sessions
     where ${configured === null} or session_key = ${configured?.session_key ?? ''}
     order by updated_at desc, session_key
     limit 1`;
-  const session = rows[0] ?? null;
+  const { state_detail: detail = null, ...row } = rows[0] ?? { state_detail: null };
+  const session = rows[0] ? (row as SessionRow) : null;
   const key = session?.session_key ?? configured?.session_key ?? null;
   const fills = { matched: 0, orphan: 0, already_known: 0, total: 0 };
   let lastFill: Date | null = null;
@@ -124,7 +128,7 @@ export async function readDropCopyStatus(sql: Sql, configured: ConfiguredSession
     rejects = refused[0]?.n ?? 0;
     lastReject = refused[0]?.last ?? null;
   }
-  return { ...summarize(configured, session), configured, session, fills, last_fill_at: lastFill, rejects, last_reject_at: lastReject, checked_at: now };
+  return { ...summarize(configured, session, detail), configured, session, fills, last_fill_at: lastFill, rejects, last_reject_at: lastReject, checked_at: now };
 }
 
 /** The refused messages, newest first, at most `limit`. */
