@@ -53,7 +53,7 @@ export default class EngineReconcile extends TradesealCommand {
     }
     const policy = loadPolicy(this.settings.policyPath);
     const report = await this.withStore((store) => withProgress(`Reconciling ${request.executions.length} executions`, this.jsonEnabled(), (progress) =>
-      withFlagNames(FLAGS, () => reconcile(store.sql, request, { actor: cliActor(), policy, now: new Date(), source: path.basename(args.file), onProgress: progress }))));
+      withFlagNames(FLAGS, () => reconcile(store.sql, request, { actor: cliActor(), policy, now: new Date(), source: path.basename(args.file), onProgress: progress, quantityTolerance: this.settings.bindQuantityTolerance }))));
     this.log(wrapText(renderReconcileReport(report, style), style.width));
     return report;
   }

@@ -34,7 +34,8 @@ export function renderDropCopyStatus(s: DropCopyStatus): string {
     ['session_key', r.session_key], ['role', r.role], ['state', r.state], ['owner', r.owner],
     ['next_sender_seq', r.next_sender_seq], ['next_target_seq', r.next_target_seq],
     ['last_inbound_at', when(r.last_inbound_at, now)], ['last_outbound_at', when(r.last_outbound_at, now)], ['last_logon_at', when(r.last_logon_at, now)],
-    ['fills', `${f.total}: ${f.matched} matched, ${f.orphan} orphan, ${f.already_known} already_known`], ['last_fill_at', when(s.last_fill_at, now)],
+    ['fills', `${f.total}: ${f.matched} matched, ${f.divergent} divergent, ${f.orphan} orphan, ${f.already_known} already_known`], ['last_fill_at', when(s.last_fill_at, now)],
+    ['orphans_resolved', s.orphans_resolved], ['conflicts', s.conflicts], ['last_conflict_at', when(s.last_conflict_at, now)],
     ['rejects', s.rejects === 0 ? '0' : `${s.rejects} (tradeseal engine dropcopy rejects lists them)`], ['last_reject_at', when(s.last_reject_at, now)],
   ];
   return [renderFields(fields), ...(s.configured ? [] : ['', 'FIX_DROPCOPY_ROLE is unset here: this is the session a server last ran.'])].join('\n');
@@ -42,7 +43,8 @@ export function renderDropCopyStatus(s: DropCopyStatus): string {
 
 /**
  * The terminal view's line (src/cli/attention/): the state, how long since the peer last spoke, and how many
- * messages were refused; null when no session is configured or ever ran (nothing for the officer to watch).
+ * messages were refused, and the divergent fills and ExecID conflicts on record; null when no session is configured
+ * or ever ran (nothing for the officer to watch).
  * Short enough for 80 columns: the counts of fills are `engine dropcopy status`'s, the orphans the view's tab.
  */
 export function dropCopyLine(s: DropCopyStatus): { text: string; tone: 'ok' | 'warn' | 'bad' } | null {
@@ -50,8 +52,10 @@ export function dropCopyLine(s: DropCopyStatus): { text: string; tone: 'ok' | 'w
   const r = s.session;
   const heard = r.last_inbound_at ? ` · last message ${age(r.last_inbound_at, s.checked_at)} ago` : '';
   const refused = s.rejects > 0 ? ` · ${s.rejects} refused message${s.rejects === 1 ? '' : 's'}` : '';
-  const tone = r.state !== 'logged_on' ? 'bad' : s.rejects > 0 ? 'warn' : 'ok';
-  return { text: `FIX drop copy ${r.state}${heard}${refused}`, tone };
+  const divergent = s.fills.divergent > 0 ? ` · ${s.fills.divergent} divergent fill${s.fills.divergent === 1 ? '' : 's'}` : '';
+  const conflicting = s.conflicts > 0 ? ` · ${s.conflicts} ExecID conflict${s.conflicts === 1 ? '' : 's'}` : '';
+  const tone = r.state !== 'logged_on' ? 'bad' : s.rejects > 0 || s.fills.divergent > 0 || s.conflicts > 0 ? 'warn' : 'ok';
+  return { text: `FIX drop copy ${r.state}${heard}${divergent}${conflicting}${refused}`, tone };
 }
 
 /**

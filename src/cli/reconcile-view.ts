@@ -12,8 +12,13 @@ export function renderReconcileReport(r: ReconcileReport, style: TableStyle = {}
   const c = r.counts;
   const lines = [
     `drop copy of ${r.executions} execution${r.executions === 1 ? '' : 's'}, window ${r.window.from} to ${r.window.to}, ${r.agent_ids.length} agent${r.agent_ids.length === 1 ? '' : 's'}`,
-    `matched ${c.matched}, orphans created ${c.orphans_created}, already known orphans ${c.already_known}, bound traces missing from the drop copy ${c.missing}`,
+    `matched ${c.matched}, divergent ${c.divergent}, orphans created ${c.orphans_created}, already known orphans ${c.already_known}, bound traces missing from the drop copy ${c.missing}`,
   ];
+  if (c.divergent > 0) {
+    lines.push('', 'executions that differ from their authorization or bind:',
+      renderTable(['exchange_tx_id', 'trace_id', 'field', 'ours', 'theirs'], r.divergent.slice(0, SHOWN).flatMap((d) => d.differences.map((x) => [d.exchange_tx_id, d.trace_id, x.field, x.ours, x.theirs])), style)
+        + more(c.divergent));
+  }
   if (c.orphans_created > 0) {
     lines.push('', 'ORPHAN traces created (executions no trace was bound to):',
       renderTable(['exchange_tx_id', 'trace_id', 'agent_id'], r.orphans_created.slice(0, SHOWN).map((o) => [o.exchange_tx_id, o.trace_id, o.agent_id]), style) + more(c.orphans_created));

@@ -14,14 +14,15 @@ describe('age', () => {
 });
 
 describe('the terminal view\'s line', () => {
-  const status = (state: string | null, rejects = 0, configured = false): DropCopyStatus => ({
+  const status = (state: string | null, rejects = 0, configured = false, divergent = 0, conflicts = 0): DropCopyStatus => ({
     state: state ?? (configured ? 'not_started' : 'not_configured'), summary: '',
     configured: configured ? { session_key: 'FIX.4.4:A->B', role: 'initiator', host: 'h', port: 1 } : null,
     session: state === null ? null : {
       session_key: 'FIX.4.4:A->B', role: 'initiator', state, owner: 'h:1', epoch: 1, next_sender_seq: 1, next_target_seq: 1,
       last_inbound_at: ago(12), last_outbound_at: null, last_logon_at: null, updated_at: NOW,
     },
-    fills: { matched: 0, orphan: 0, already_known: 0, total: 0 }, last_fill_at: null, rejects, last_reject_at: null, checked_at: NOW,
+    fills: { matched: 0, divergent, orphan: 0, already_known: 0, total: divergent }, last_fill_at: null, conflicts, last_conflict_at: null, orphans_resolved: 0,
+    rejects, last_reject_at: null, checked_at: NOW,
   });
   it.each([
     [status(null), null],
@@ -29,5 +30,7 @@ describe('the terminal view\'s line', () => {
     [status('logged_on'), { text: 'FIX drop copy logged_on · last message 12 s ago', tone: 'ok' }],
     [status('logged_on', 1), { text: 'FIX drop copy logged_on · last message 12 s ago · 1 refused message', tone: 'warn' }],
     [status('disconnected', 2), { text: 'FIX drop copy disconnected · last message 12 s ago · 2 refused messages', tone: 'bad' }],
+    [status('logged_on', 0, false, 1), { text: 'FIX drop copy logged_on · last message 12 s ago · 1 divergent fill', tone: 'warn' }],
+    [status('logged_on', 0, false, 0, 2), { text: 'FIX drop copy logged_on · last message 12 s ago · 2 ExecID conflicts', tone: 'warn' }],
   ])('%#', (s, line) => expect(dropCopyLine(s)).toEqual(line));
 });

@@ -13,6 +13,7 @@ import { NO_KEY_PROVIDER, type KeySettings } from '../../engine/kms/from-config.
 import { checkTraceInLog, type TraceLogCheck } from '../../engine/log/trace-check.js';
 import { tracePersonal } from '../../engine/ops/trace-personal.js';
 import { getTrace, listTraces, type ListingItem } from '../../engine/store/traces.js';
+import { readTraceReconciliation } from '../../engine/reconcile/trace-view.js';
 import { traceDocument, verifyTrace, type TraceVerification } from '../../engine/trace/read.js';
 import { askEngine, type EngineRemote } from '../engine-client.js';
 import { localTraceInLog, remoteTraceInLog, type TraceInLog } from '../log-source.js';
@@ -71,7 +72,7 @@ export function storeSource(sql: Sql, keys: DataKeys | null, options: StoreSourc
     page: (tab, q) => listTraces(sql, { ...tab.filter(now()), search: q.search, after: q.after, limit: q.limit }),
     trace: async (traceId) => {
       const found = await load(traceId);
-      return found ? traceDocument(found.row, found.personal) : null;
+      return found ? traceDocument(found.row, found.personal, await readTraceReconciliation(sql, found.row.trace_id)) : null;
     },
     verify: async (traceId) => {
       const found = await load(traceId);

@@ -38,7 +38,7 @@ export interface SessionRow {
   updated_at: Date;
 }
 
-export const FILL_OUTCOMES = ['matched', 'orphan', 'already_known'] as const;
+export const FILL_OUTCOMES = ['matched', 'divergent', 'orphan', 'already_known'] as const;
 export type FillOutcome = (typeof FILL_OUTCOMES)[number];
 
 export interface DropCopyStatus {
@@ -51,6 +51,11 @@ export interface DropCopyStatus {
   fills: Record<FillOutcome, number> & { total: number };
   /** When the last fill was applied (its `applied_at`). */
   last_fill_at: Date | null;
+  /** Fills repeating a recorded identity (session, trading day, ExecID) with other fields (dropcopy_conflicts). */
+  conflicts: number;
+  last_conflict_at: Date | null;
+  /** ORPHAN traces resolved by a later bind of their execution. */
+  orphans_resolved: number;
   rejects: number;
   last_reject_at: Date | null;
   /** When this was read: the instant the ages are counted from. */
@@ -110,16 +115,24 @@ export async function readDropCopyStatus(sql: Sql, configured: ConfiguredSession
   const { state_detail: detail = null, ...row } = rows[0] ?? { state_detail: null };
   const session = rows[0] ? (row as SessionRow) : null;
   const key = session?.session_key ?? configured?.session_key ?? null;
-  const fills = { matched: 0, orphan: 0, already_known: 0, total: 0 };
+  const fills = { matched: 0, divergent: 0, orphan: 0, already_known: 0, total: 0 };
+  let conflicts = 0;
+  let lastConflict: Date | null = null;
+  let resolved = 0;
   let lastFill: Date | null = null;
   let rejects = 0;
   let lastReject: Date | null = null;
   if (key !== null) {
-    const [byOutcome, refused] = await Promise.all([
+    const [byOutcome, refused, conflicting, orphansResolved] = await Promise.all([
       sql<Array<{ outcome: FillOutcome; n: number; last: Date }>>`
         select outcome, count(*)::int as n, max(applied_at) as last from dropcopy_executions where session_key = ${key} group by outcome`,
       sql<Array<{ n: number; last: Date | null }>>`select count(*)::int as n, max(received_at) as last from dropcopy_rejects where session_key = ${key}`,
+      sql<Array<{ n: number; last: Date | null }>>`select count(*)::int as n, max(recorded_at) as last from dropcopy_conflicts where session_key = ${key}`,
+      sql<Array<{ n: number }>>`select count(*)::int as n from dropcopy_executions where session_key = ${key} and orphan_trace_id is not null`,
     ]);
+    conflicts = conflicting[0]?.n ?? 0;
+    lastConflict = conflicting[0]?.last ?? null;
+    resolved = orphansResolved[0]?.n ?? 0;
     for (const r of byOutcome) {
       fills[r.outcome] = r.n;
       fills.total += r.n;
@@ -128,7 +141,10 @@ export async function readDropCopyStatus(sql: Sql, configured: ConfiguredSession
     rejects = refused[0]?.n ?? 0;
     lastReject = refused[0]?.last ?? null;
   }
-  return { ...summarize(configured, session, detail), configured, session, fills, last_fill_at: lastFill, rejects, last_reject_at: lastReject, checked_at: now };
+  return {
+    ...summarize(configured, session, detail), configured, session, fills, last_fill_at: lastFill, conflicts, last_conflict_at: lastConflict,
+    orphans_resolved: resolved, rejects, last_reject_at: lastReject, checked_at: now,
+  };
 }
 
 /** The refused messages, newest first, at most `limit`. */

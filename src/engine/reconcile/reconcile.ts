@@ -2,7 +2,9 @@
  * Reconciling the engine's traces with an exchange drop copy, for `POST /engine/admin/reconcile` and
  * `tradeseal engine reconcile FILE` alike, in one transaction:
  *
- * - an execution whose exchange_tx_id a trace was bound with (by bind-execution) is `matched`;
+ * - an execution whose exchange_tx_id a trace was bound with (by bind-execution), or that names an authorized order
+ *   (its agent's client_order_id), is compared with the authorization and the bind (./compare.ts): `matched`, or
+ *   `divergent` with the fields that differ;
  * - one recorded as an orphan by an earlier reconciliation is `already_known`;
  * - any other becomes one ORPHAN trace (orphan.ts), `orphans_created`;
  * - a trace bound (by bind-execution) to an execution of the drop copy's agents within its window whose
@@ -23,9 +25,10 @@ import { validationError, type FieldError } from '../../errors.js';
 import { withTransaction } from '../../store/transaction.js';
 import { appendAudit } from '../audit/append.js';
 import type { Policy } from '../policy/policy.js';
+import { compareFill, type Difference } from './compare.js';
 import { sealOrphan } from './orphan.js';
 import type { DropCopyExecution, ReconcileRequest } from './schema.js';
-import { boundTraces, forEachBoundInWindow, knownOrphans, recordOrphans, type KnownExecution } from './store.js';
+import { forEachBoundInWindow, linkedTraces, recordOrphans, type KnownExecution, type LinkedTrace } from './store.js';
 
 /** Executions handled per round trip. */
 export const RECONCILE_BATCH = 1000;
@@ -37,15 +40,21 @@ export interface MissingExecution {
   execution_time: string;
 }
 
+/** A matched execution that differs from its authorization or bind: the fields that differ (./compare.ts). */
+export interface DivergentExecution extends KnownExecution {
+  differences: Difference[];
+}
+
 export interface ReconcileReport {
   executions: number;
   window: { from: string; to: string };
   agent_ids: string[];
   drop_copy_hash: string;
-  counts: { matched: number; orphans_created: number; already_known: number; missing: number };
+  counts: { matched: number; divergent: number; orphans_created: number; already_known: number; missing: number };
   orphans_created: KnownExecution[];
   already_known: KnownExecution[];
   matched: KnownExecution[];
+  divergent: DivergentExecution[];
   missing: MissingExecution[];
   audit_entry_id: string;
 }
@@ -59,6 +68,8 @@ export interface ReconcileOptions {
   source: string;
   /** Called as executions are handled: `done` of `total`. */
   onProgress?: (done: number, total: number) => void;
+  /** The relative tolerance on quantities of the comparison (BIND_QUANTITY_TOLERANCE). */
+  quantityTolerance: number;
 }
 
 export interface CheckedDropCopy {
@@ -109,22 +120,29 @@ export async function reconcile(sql: Sql, req: ReconcileRequest, options: Reconc
   const dropCopyHash = hashJson(executions);
   return withTransaction(sql, async (transaction) => {
     const tx = transaction as unknown as Sql;
-    const matched: KnownExecution[] = [];
+    const linked: Array<{ execution: DropCopyExecution; link: LinkedTrace }> = [];
     const created: KnownExecution[] = [];
     const known: KnownExecution[] = [];
+    const note = (execution: DropCopyExecution, link: LinkedTrace | null): boolean => {
+      if (!link) return false;
+      if (link.orphan) known.push({ exchange_tx_id: execution.exchange_tx_id, trace_id: link.trace_id, agent_id: link.agent_id });
+      else linked.push({ execution, link });
+      return true;
+    };
     options.onProgress?.(0, sorted.length);
     for (let start = 0; start < sorted.length; start += RECONCILE_BATCH) {
       const batch = sorted.slice(start, start + RECONCILE_BATCH);
-      const bound = await boundTraces(tx, batch.map((e) => e.exchange_tx_id));
-      matched.push(...bound);
-      const boundIds = new Set(bound.map((b) => b.exchange_tx_id));
-      const orphans = batch.filter((e) => !boundIds.has(e.exchange_tx_id)).map((e) => sealOrphan(e, newTraceId(options.now.getTime()), options.now, options.policy));
+      const links = await linkedTraces(tx, null, batch.map(linkQueryOf));
+      const orphans = batch.filter((e, i) => !note(e, links[i] ?? null)).map((e) => sealOrphan(e, newTraceId(options.now.getTime()), options.now, options.policy));
       const claimed = await recordOrphans(tx, orphans);
       const fresh = orphans.filter((o) => claimed.has(o.execution.exchange_tx_id));
       created.push(...fresh.map((o) => ({ exchange_tx_id: o.execution.exchange_tx_id, trace_id: o.trace_id, agent_id: o.execution.agent_id })));
-      known.push(...await knownOrphans(tx, orphans.filter((o) => !claimed.has(o.execution.exchange_tx_id)).map((o) => o.execution.exchange_tx_id)));
+      // Claimed meanwhile by another reconciliation (an orphan) or a bind (the execution's trace).
+      const lost = orphans.filter((o) => !claimed.has(o.execution.exchange_tx_id)).map((o) => o.execution);
+      (await linkedTraces(tx, null, lost.map(linkQueryOf))).forEach((l, i) => note(lost[i]!, l ?? null));
       options.onProgress?.(start + batch.length, sorted.length);
     }
+    const { matched, divergent } = compareLinked(linked, options.quantityTolerance);
     const listed = new Set(executions.map((e) => e.exchange_tx_id));
     const missing: MissingExecution[] = [];
     await forEachBoundInWindow(tx, agentIds, from, to, (rows) => {
@@ -132,7 +150,7 @@ export async function reconcile(sql: Sql, req: ReconcileRequest, options: Reconc
         if (!listed.has(r.exchange_tx_id)) missing.push({ trace_id: r.trace_id, agent_id: r.agent_id, exchange_tx_id: r.exchange_tx_id, execution_time: r.execution_time.toISOString() });
       }
     });
-    const counts = { matched: matched.length, orphans_created: created.length, already_known: known.length, missing: missing.length };
+    const counts = { matched: matched.length, divergent: divergent.length, orphans_created: created.length, already_known: known.length, missing: missing.length };
     const window = { from: from.toISOString(), to: to.toISOString() };
     const entry = await appendAudit(transaction, {
       actor: options.actor, action: 'reconcile', target_id: null,
@@ -140,10 +158,35 @@ export async function reconcile(sql: Sql, req: ReconcileRequest, options: Reconc
     });
     return {
       executions: executions.length, window, agent_ids: agentIds, drop_copy_hash: dropCopyHash, counts,
-      orphans_created: created, already_known: known, matched, missing, audit_entry_id: entry.id,
+      orphans_created: created, already_known: known, matched, divergent, missing, audit_entry_id: entry.id,
     };
   });
 }
 
 /** Ids in the store's lowercase form, so matching and the hash do not depend on how a file spelled them. */
 const normalized = (e: DropCopyExecution): DropCopyExecution => ({ ...e, agent_id: e.agent_id.toLowerCase() });
+
+const linkQueryOf = (e: DropCopyExecution) => ({ exchange_tx_id: e.exchange_tx_id, agent_id: e.agent_id, client_order_id: e.client_order_id ?? null, order_id: null });
+
+/**
+ * The three-way comparison of each execution linked to an authorized trace, in the order the exchange executed
+ * them, so that one order's quantity is cumulated over the drop copy's fills of it (the drop copy lists the day's
+ * fills: the quantities the live session recorded are not added to them).
+ */
+function compareLinked(linked: ReadonlyArray<{ execution: DropCopyExecution; link: LinkedTrace }>, tolerance: number): { matched: KnownExecution[]; divergent: DivergentExecution[] } {
+  const byTime = [...linked].sort((a, b) => Date.parse(a.execution.execution_time) - Date.parse(b.execution.execution_time)
+    || (a.execution.exchange_tx_id < b.execution.exchange_tx_id ? -1 : 1));
+  const filled = new Map<string, number>();
+  const matched: KnownExecution[] = [];
+  const divergent: DivergentExecution[] = [];
+  for (const { execution: e, link } of byTime) {
+    const before = filled.get(link.trace_id) ?? 0;
+    filled.set(link.trace_id, before + e.quantity);
+    const differences = compareFill({ fill: e, order: link, bind: link.exchange_tx_id === e.exchange_tx_id ? link : null, filled_before: before, tolerance });
+    const known = { exchange_tx_id: e.exchange_tx_id, trace_id: link.trace_id, agent_id: link.agent_id };
+    if (differences.length === 0) matched.push(known);
+    else divergent.push({ ...known, differences });
+  }
+  const byId = (a: KnownExecution, b: KnownExecution): number => (a.exchange_tx_id < b.exchange_tx_id ? -1 : a.exchange_tx_id > b.exchange_tx_id ? 1 : 0);
+  return { matched: matched.sort(byId), divergent: divergent.sort(byId) };
+}

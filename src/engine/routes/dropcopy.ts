@@ -16,7 +16,7 @@ const KEY = 'FIX.4.4:TRADESEAL->XNAS-DC';
 
 export const dropCopyStatusSchema = {
   type: 'object', description: 'The FIX drop-copy session: its state, sequence numbers, fills and refused messages',
-  required: ['state', 'summary', 'configured', 'session', 'fills', 'last_fill_at', 'rejects', 'last_reject_at', 'checked_at'],
+  required: ['state', 'summary', 'configured', 'session', 'fills', 'last_fill_at', 'conflicts', 'last_conflict_at', 'orphans_resolved', 'rejects', 'last_reject_at', 'checked_at'],
   properties: {
     state: {
       type: 'string', description: 'The state row\'s `state` (connecting, logged_on, logged_out, disconnected, stopped); with no row, '
@@ -43,10 +43,14 @@ export const dropCopyStatusSchema = {
       },
     },
     fills: {
-      type: 'object', description: 'fills (ExecutionReport 150=F) applied, once each, by outcome', required: ['matched', 'orphan', 'already_known', 'total'],
-      properties: { matched: count, orphan: count, already_known: count, total: count },
+      type: 'object', description: 'fills (ExecutionReport 150=F) applied, once each, by outcome (divergent: they differ from the authorization or the bind of their trace)',
+      required: ['matched', 'divergent', 'orphan', 'already_known', 'total'],
+      properties: { matched: count, divergent: count, orphan: count, already_known: count, total: count },
     },
     last_fill_at: { ...nullableTime, description: 'when the last fill was applied' },
+    conflicts: { ...count, description: 'fills repeating the ExecID of one applied on the same trading day with other fields (kept, never applied over the first)' },
+    last_conflict_at: nullableTime,
+    orphans_resolved: { ...count, description: 'ORPHAN traces of fills whose bind arrived after them and resolved them' },
     rejects: { ...count, description: 'inbound messages refused (GET /engine/admin/dropcopy/rejects lists them)' },
     last_reject_at: nullableTime,
     checked_at: { ...dateTime, description: 'when the server read this: ages are counted from it' },
@@ -76,7 +80,8 @@ const statusExample = {
     session_key: KEY, role: 'initiator', state: 'logged_on', owner: 'ts-engine-1:4121', epoch: 3, next_sender_seq: 412, next_target_seq: 1873,
     last_inbound_at: '2026-01-05T15:02:11.031Z', last_outbound_at: '2026-01-05T15:02:05.000Z', last_logon_at: '2026-01-05T06:30:00.118Z', updated_at: '2026-01-05T15:02:11.031Z',
   },
-  fills: { matched: 1840, orphan: 2, already_known: 0, total: 1842 }, last_fill_at: '2026-01-05T15:02:11.044Z',
+  fills: { matched: 1839, divergent: 1, orphan: 2, already_known: 0, total: 1842 }, last_fill_at: '2026-01-05T15:02:11.044Z',
+  conflicts: 0, last_conflict_at: null, orphans_resolved: 3,
   rejects: 1, last_reject_at: '2026-01-05T11:17:42.250Z', checked_at: '2026-01-05T15:02:12.000Z',
 };
 

@@ -108,6 +108,10 @@ export const traceExample = {
   integrity: {
     status: 'MATCHED', reasoning_hash: REASONING_HASH, verification_status: 'Matched', execution_status: 'Filled', final_proof: FINAL_PROOF,
     regulatory_commitment: null, regulatory_salt: null, exchange_tx_id: EXCHANGE_TX_ID, divergence_reason: null, execution_time: bindResponseExample.execution_time,
+    reconciliation: {
+      fills: [{ exec_id: EXCHANGE_TX_ID, trade_date: bindResponseExample.execution_time.slice(0, 10), outcome: 'matched', differences: [], applied_at: new Date(TXN_MS + 640).toISOString(), orphan_trace_id: null }],
+      resolved_by: null, resolved_at: null, resolved: [],
+    },
   },
 };
 

@@ -9,6 +9,7 @@ import type { EngineContext } from '../context.js';
 import { reconcile } from '../reconcile/reconcile.js';
 import { reconcileBody, type ReconcileRequest } from '../reconcile/schema.js';
 import { bearer, dateTime, errorResponses, hex64, uuid } from './schemas.js';
+import { differenceSchema } from './trace-schemas.js';
 
 const AGENT_ID = '6f1c2a9e-3b4d-4e8f-9a0b-1c2d3e4f5a6b';
 
@@ -22,10 +23,11 @@ const requestExample = {
 const responseExample = {
   executions: 2, window: { from: '2026-01-05T14:30:00.412Z', to: '2026-01-05T15:02:11.007Z' }, agent_ids: [AGENT_ID],
   drop_copy_hash: hashJson(requestExample.executions),
-  counts: { matched: 1, orphans_created: 1, already_known: 0, missing: 1 },
+  counts: { matched: 1, divergent: 0, orphans_created: 1, already_known: 0, missing: 1 },
   matched: [{ exchange_tx_id: 'XNAS-20260105-000123', trace_id: '0b1e6a36-7d0e-4c53-9b46-1f1a3f6b2c11', agent_id: AGENT_ID }],
   orphans_created: [{ exchange_tx_id: 'XNAS-20260105-000124', trace_id: '5c2d7e19-8a4b-4f6c-9d1e-2f3a4b5c6d7e', agent_id: AGENT_ID }],
   already_known: [],
+  divergent: [],
   missing: [{ trace_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', agent_id: AGENT_ID, exchange_tx_id: 'XNAS-20260105-000119', execution_time: '2026-01-05T14:55:40.000Z' }],
   audit_entry_id: '7e6d5c4b-3a29-4e8f-9d0c-1b2a3f4e5d6c',
 };
@@ -41,24 +43,30 @@ export function reconcileRoutes(app: FastifyInstance, ctx: EngineContext): void 
     schema: {
       tags: ['engine admin'], operationId: 'reconcile', security: bearer,
       summary: 'Reconcile the traces with an exchange drop copy: each execution no trace was bound to becomes an ORPHAN trace',
-      description: 'An execution whose `exchange_tx_id` a trace was bound with is `matched`; one recorded as an orphan before is `already_known`; any other becomes one ORPHAN trace. '
+      description: 'An execution whose `exchange_tx_id` a trace was bound with, or that names an authorized order (ClOrdID), is compared with the authorization and the bind: `matched`, or `divergent` with the fields that differ; one recorded as an orphan before is `already_known`; any other becomes one ORPHAN trace. '
         + 'A trace bound to an execution of the drop copy\'s agents (or `agent_ids`) within its window (its first to last `execution_time`, or `from`..`to`, inclusive) whose `exchange_tx_id` '
         + 'the drop copy does not list is `missing`. The same drop copy again creates nothing new. A `reconcile` entry of the audit log records the counts.',
       body: { ...reconcileBody, examples: [requestExample] },
       response: {
         200: {
           type: 'object', description: 'What the drop copy and the traces agree and disagree on',
-          required: ['executions', 'window', 'agent_ids', 'drop_copy_hash', 'counts', 'matched', 'orphans_created', 'already_known', 'missing', 'audit_entry_id'],
+          required: ['executions', 'window', 'agent_ids', 'drop_copy_hash', 'counts', 'matched', 'divergent', 'orphans_created', 'already_known', 'missing', 'audit_entry_id'],
           properties: {
             executions: { type: 'integer', description: 'executions in the drop copy' },
             window: { type: 'object', required: ['from', 'to'], properties: { from: dateTime, to: dateTime }, description: 'where bound traces were expected, inclusive' },
             agent_ids: { type: 'array', items: uuid, description: 'whose bound traces were expected' },
             drop_copy_hash: { ...hex64, description: 'SHA-256 of the JCS of `executions`: the same drop copy gives the same hash' },
             counts: {
-              type: 'object', required: ['matched', 'orphans_created', 'already_known', 'missing'],
-              properties: { matched: { type: 'integer' }, orphans_created: { type: 'integer' }, already_known: { type: 'integer' }, missing: { type: 'integer' } },
+              type: 'object', required: ['matched', 'divergent', 'orphans_created', 'already_known', 'missing'],
+              properties: {
+                matched: { type: 'integer' }, divergent: { type: 'integer' }, orphans_created: { type: 'integer' }, already_known: { type: 'integer' }, missing: { type: 'integer' },
+              },
             },
-            matched: { type: 'array', items: execution, description: 'executions a bound trace records' },
+            matched: { type: 'array', items: execution, description: 'executions of an authorized trace (bound with their exchange_tx_id, or naming its order) that agree with its authorization and bind' },
+            divergent: {
+              type: 'array', description: 'executions of an authorized trace that differ from its authorization or bind, with the fields that differ',
+              items: { ...execution, required: [...execution.required, 'differences'], properties: { ...execution.properties, differences: { type: 'array', items: differenceSchema } } },
+            },
             orphans_created: { type: 'array', items: execution, description: 'executions recorded now as ORPHAN traces' },
             already_known: { type: 'array', items: execution, description: 'executions an earlier reconciliation recorded as ORPHAN traces' },
             missing: {
@@ -72,5 +80,5 @@ export function reconcileRoutes(app: FastifyInstance, ctx: EngineContext): void 
         ...errorResponses(401, 403, 413, 415, 422),
       },
     },
-  }, async (req) => reconcile(ctx.sql, req.body, { actor: actorOf(req.principal), policy: ctx.policy, now: new Date(ctx.now()), source: 'http' }));
+  }, async (req) => reconcile(ctx.sql, req.body, { actor: actorOf(req.principal), policy: ctx.policy, now: new Date(ctx.now()), source: 'http', quantityTolerance: ctx.config.bindQuantityTolerance }));
 }

@@ -18,6 +18,45 @@ export const verificationStatus = { type: 'string', enum: [...VERIFICATION_STATU
 const block = <P extends Record<string, object>>(properties: P) =>
   ({ type: 'object', additionalProperties: true, required: Object.keys(properties), properties }) as const;
 
+/** A field in which a fill differs from the authorization or the bind (src/engine/reconcile/compare.ts). */
+export const differenceSchema = {
+  type: 'object', additionalProperties: false, required: ['field', 'ours', 'theirs', 'rule'],
+  properties: {
+    field: { type: 'string', description: 'the field compared, as the trace (authorization) or the bind names it' },
+    ours: { type: ['string', 'number', 'null'], description: 'what the engine holds: the authorized or bound value' },
+    theirs: { type: ['string', 'number', 'null'], description: 'what the exchange\'s fill says (for quantity, the order\'s cumulative quantity)' },
+    rule: { type: 'string', description: 'the rule the fill breaks' },
+  },
+} as const;
+
+const traceReconciliationSchema = {
+  type: 'object', additionalProperties: false, required: ['fills', 'resolved_by', 'resolved_at', 'resolved'],
+  description: 'what the exchange\'s drop copy says of this trace (not sealed)',
+  properties: {
+    fills: {
+      type: 'array', description: 'the drop copy\'s fills reconciled with this trace',
+      items: {
+        type: 'object', additionalProperties: false, required: ['exec_id', 'trade_date', 'outcome', 'differences', 'applied_at', 'orphan_trace_id'],
+        properties: {
+          exec_id: { type: 'string' }, trade_date: { type: 'string', format: 'date' },
+          outcome: { type: 'string', enum: ['matched', 'divergent', 'orphan', 'already_known'] },
+          differences: { type: 'array', items: differenceSchema }, applied_at: dateTime,
+          orphan_trace_id: { anyOf: [uuid, { type: 'null' }], description: 'the ORPHAN trace the fill made before this trace\'s bind arrived and resolved it' },
+        },
+      },
+    },
+    resolved_by: { anyOf: [uuid, { type: 'null' }], description: 'an ORPHAN trace resolved by a later bind of its execution: the bound trace' },
+    resolved_at: { type: ['string', 'null'], format: 'date-time' },
+    resolved: {
+      type: 'array', description: 'the ORPHAN traces of this trace\'s execution its bind resolved, with what the fill differed in',
+      items: {
+        type: 'object', additionalProperties: false, required: ['orphan_trace_id', 'exchange_tx_id', 'resolved_at', 'differences'],
+        properties: { orphan_trace_id: uuid, exchange_tx_id: { type: 'string' }, resolved_at: dateTime, differences: { type: 'array', items: differenceSchema } },
+      },
+    },
+  },
+} as const;
+
 export const traceDocumentSchema = {
   type: 'object',
   additionalProperties: true,
@@ -63,6 +102,7 @@ export const traceDocumentSchema = {
       exchange_tx_id: nullableString,
       divergence_reason: nullableString,
       execution_time: { type: ['string', 'null'], format: 'date-time' },
+      reconciliation: traceReconciliationSchema,
     }),
   },
 } as const;

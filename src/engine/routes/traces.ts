@@ -8,6 +8,7 @@ import { tracePersonal } from '../ops/trace-personal.js';
 import { checkTraceWindow, listingCursor } from '../ops/trace-window.js';
 import { getTrace, listTraces, type TraceFilter } from '../store/traces.js';
 import type { TokenRecord } from '../store/tokens.js';
+import { readTraceReconciliation } from '../reconcile/trace-view.js';
 import { traceDocument, verifyTrace } from '../trace/read.js';
 import type { TraceStatus } from '../vocabulary.js';
 import { traceExample, traceListingExample, traceVerificationExample } from './examples.js';
@@ -46,7 +47,8 @@ export function traceRoutes(app: FastifyInstance, ctx: EngineContext): void {
       } },
   }, async (req) => {
     const row = await loadReadable(req.principal, req.params.trace_id);
-    return traceDocument(row, await tracePersonal(ctx.sql, ctx.keys, row));
+    const [personal, reconciliation] = await Promise.all([tracePersonal(ctx.sql, ctx.keys, row), readTraceReconciliation(ctx.sql, row.trace_id)]);
+    return traceDocument(row, personal, reconciliation);
   });
 
   app.get<{ Params: { trace_id: string } }>('/engine/trace/:trace_id/verify', {

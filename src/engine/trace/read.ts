@@ -11,6 +11,7 @@
  */
 import { canonicalJson } from '../../crypto/jcs.js';
 import { sha256Hex } from '../../crypto/hash.js';
+import { NO_RECONCILIATION, type TraceReconciliation } from '../reconcile/trace-view.js';
 import type { TraceRow } from '../store/traces.js';
 import type { SealedTrace } from './document.js';
 import { finalProof, regulatoryCommitment, type RegulatoryBlock } from './seal.js';
@@ -36,7 +37,7 @@ export const plainPersonal = (row: Pick<TraceRow, 'regulatory' | 'regulatory_sal
  * field that is not sealed. Without `integrity`, and `regulatory` replaced by `{commitment}` (null when
  * `integrity.regulatory_commitment` is null), it is the sealed document, byte for byte once in JCS.
  */
-export function traceDocument(row: TraceRow, personal: TracePersonal): Record<string, unknown> {
+export function traceDocument(row: TraceRow, personal: TracePersonal, reconciliation: TraceReconciliation = NO_RECONCILIATION): Record<string, unknown> {
   const sealed = JSON.parse(row.sealed) as SealedTrace;
   const commitment = sealed.regulatory?.commitment ?? null;
   return {
@@ -55,6 +56,7 @@ export function traceDocument(row: TraceRow, personal: TracePersonal): Record<st
       execution_time: row.execution_time ? row.execution_time.toISOString() : null,
       erased: personal.erasedAt !== null,
       erased_at: personal.erasedAt ? personal.erasedAt.toISOString() : null,
+      reconciliation,
     },
   };
 }
