@@ -13,6 +13,7 @@ import { testStore, type TestStore } from '../../helpers/db.js';
 import { appliedThrough, dropCopyEnv, executions, EXCHANGE_COMP_ID, ENGINE_COMP_ID, fillAudits, freePort, orphanTraces, SESSION_KEY, waitUntil } from '../../helpers/dropcopy-server.js';
 import { startFixProxy, type FixProxy } from '../../helpers/fix-proxy.js';
 import { fixMessage } from '../../helpers/fix-message.js';
+import { bytesOfWireText } from '../../../src/engine/dropcopy/wire-text.js';
 import { exchangePeerBinary } from '../../helpers/quickfix/binary.js';
 import { startExchangePeer, type ExchangePeer } from '../../helpers/quickfix/peer.js';
 import { authorizeRequest, bindRequest, engineSettings, publishRegime, registerAgent, type Agent, type EngineSettings, type Regime } from '../../reliability/support/engine.js';
@@ -169,6 +170,25 @@ describe('a FIX drop copy from QuickFIX/C++, tradeseal as initiator', () => {
     const raw = recorded.map((r) => r.raw).join('\n');
     expect(raw).toContain('this is not FIX');
     expect(raw).toContain('17=X-CORRUPT');
+  });
+
+  it('refuses a Symbol with bytes above 0x7F with a Reject naming tag 55 (373=6), keeps the bytes, and moves on', async () => {
+    // The peer's command line is UTF-8: É goes out as 0xC3 0x89, two bytes whose lost high bits would cancel out.
+    const seq = await peer.fill(`H-${randomUUID()}`, agent.agentId, { 55: 'AAPL\u00c9' });
+    await peer.waitFor(new RegExp(`^reject ${seq} 6 55 Symbol \\(55\\) holds a byte outside printable ASCII`));
+    await appliedThrough(store.sql, seq);
+    const [row] = await store.sql<Array<{ raw: string; reason_code: number }>>`select raw, reason_code from dropcopy_rejects where session_key = ${SESSION_KEY} and seq = ${seq}`;
+    expect(row!.reason_code).toBe(6);
+    expect(bytesOfWireText(row!.raw).includes(Buffer.from('\u000155=AAPL\u00c9\u0001', 'utf8'))).toBe(true);
+    expect(await executions(store.sql, 'H-')).toEqual([]);
+  });
+
+  it('applies a fill carrying an EncodedText (355) in its MessageEncoding (347=UTF-8)', async () => {
+    const execId = `T-${randomUUID()}`;
+    // \u20ac is three bytes in UTF-8, each above 0x7F.
+    const seq = await peer.fill(execId, agent.agentId, { 347: 'UTF-8', 354: 3, 355: '\u20ac' });
+    await appliedThrough(store.sql, seq);
+    expect((await executions(store.sql, 'T-')).map((r) => [r.exec_id, r.outcome])).toEqual([[execId, 'orphan']]);
   });
 
   it('loses no fill and applies none twice when the connection is cut mid-stream', async () => {
