@@ -7,10 +7,11 @@
  * none twice, none missing.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testStore, type TestStore } from '../../helpers/db.js';
-import { appliedThrough, dropCopyEnv, ENGINE_COMP_ID, EXCHANGE_COMP_ID, executions, fillAudits, freePort, orphanTraces, sessionRow, waitUntil } from '../../helpers/dropcopy-server.js';
+import { appliedThrough, dropCopyEnv, ENGINE_COMP_ID, EXCHANGE_COMP_ID, executions, fillAudits, freePort, orphanTraces, SESSION_KEY, sessionRow, waitUntil } from '../../helpers/dropcopy-server.js';
 import { DEFAULT_MAX_BATCH } from '../../../src/engine/dropcopy/pipeline.js';
 import { startFixProxy, type FixProxy } from '../../helpers/fix-proxy.js';
 import { exchangePeerBinary } from '../../helpers/quickfix/binary.js';
@@ -75,6 +76,15 @@ beforeAll(async () => {
   agent = await registerAgent(client, settings.ownerToken);
   client.close();
 }, 180_000);
+
+/** What a QuickFIX peer with these CompIDs received and sent, from its message log. */
+const messageLog = (dir: string, sender: string, target: string): string =>
+  readFileSync(path.join(dir, 'log', `FIX.4.4-${sender}-${target}.messages.current.log`), 'latin1');
+
+/** The refused Logons recorded whose reason contains `text`, with their audit entry's action. */
+const refusedLogons = (text: string) => store.sql<Array<{ reason: string; action: string | null }>>`
+  select r.reason, a.action from dropcopy_rejects r left join audit_log a on a.id = r.audit_entry_id
+  where r.session_key = ${SESSION_KEY} and r.reason like ${`%${text}%`}`;
 
 afterAll(async () => {
   for (const s of servers) await s.stop();
@@ -161,5 +171,51 @@ describe('a FIX drop copy from QuickFIX/C++, tradeseal as acceptor', () => {
     expect(seq).toBeGreaterThan(lastBefore);
     await appliedThrough(store.sql, seq);
     await expectExactlyOnce('E', [before, after]);
+  }, 120_000);
+  it('answers a QuickFIX initiator with other CompIDs with a Logout that names none of the session\'s, and spends none of the exchange\'s numbers', async () => {
+    let since = peer.lines.length;
+    peer.command('seqnums');
+    const expectedBefore = Number((await peer.waitFor(/^seqnums \d+ (\d+)$/, { since }))[1]);
+    const dir = path.join(await tempDir('stranger'), 'peer');
+    const stranger = await startExchangePeer({
+      binary: exchangePeerBinary(), role: 'initiator', port: Number(serverEnv.FIX_DROPCOPY_PORT), senderCompId: 'SNOOP', targetCompId: 'GUESS', dir, reconnectS: 30,
+    });
+    const [row] = await waitUntil('the refused Logon recorded', () => refusedLogons('"SNOOP"->"GUESS"'), (r) => r.length === 1);
+    expect(row!.action).toBe('dropcopy.reject');
+    await stranger.waitFor(/^logout$/);
+    await stranger.stop();
+    const logout = messageLog(dir, 'SNOOP', 'GUESS').split('\n').find((line) => line.includes('\u000135=5\u0001'));
+    expect(logout).toContain('\u000149=GUESS\u000156=SNOOP\u000134=1\u0001');
+    expect(logout).toContain('\u000158=Logon refused\u0001');
+    expect(logout).not.toContain(ENGINE_COMP_ID);
+    expect(logout).not.toContain(EXCHANGE_COMP_ID);
+    // The engine's next message to the exchange (a Reject) carries the number the exchange expects: none was spent.
+    const seq = await peer.fill(`Q-${randomUUID()}`, agent.agentId, { 55: '' });
+    await peer.waitFor(new RegExp(`^reject ${seq} 1 55 `));
+    // QuickFIX counts a message once its callback has returned: asked until it has.
+    const expectedAfter = await waitUntil('the exchange counting the Reject', async () => {
+      since = peer.lines.length;
+      peer.command('seqnums');
+      return Number((await peer.waitFor(/^seqnums \d+ (\d+)$/, { since }))[1]);
+    }, (n) => n > expectedBefore);
+    expect(expectedAfter).toBe(expectedBefore + 1);
+  }, 60_000);
+
+  it('answers a Logon numbered too low (the exchange\'s store lost) with a Logout saying so, recorded; the exchange with its store then logs on', async () => {
+    await peer.stop();
+    const expected = (await sessionRow(store.sql))!.next_target_seq;
+    const dir = path.join(await tempDir('amnesiac'), 'peer');
+    const amnesiac = await startExchangePeer({ ...peerOptions, dir, reconnectS: 30 });
+    const [row] = await waitUntil('the refused Logon recorded', () => refusedLogons('MsgSeqNum too low'), (r) => r.length === 1);
+    expect(row).toMatchObject({ reason: `Logon refused with a Logout: MsgSeqNum too low, expecting ${expected} but received 1`, action: 'dropcopy.reject' });
+    await amnesiac.waitFor(/^logout$/);
+    await amnesiac.stop();
+    expect(messageLog(dir, EXCHANGE_COMP_ID, ENGINE_COMP_ID)).toContain(`\u000158=MsgSeqNum too low, expecting ${expected} but received 1\u0001`);
+
+    peer = await startExchangePeer(peerOptions);
+    await peer.waitFor(/^logon$/, { timeoutMs: 60_000 });
+    const execId = `L-${randomUUID()}`;
+    await appliedThrough(store.sql, await peer.fill(execId, agent.agentId));
+    await expectExactlyOnce('L-', [execId]);
   }, 120_000);
 });
