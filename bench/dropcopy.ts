@@ -1,46 +1,56 @@
 /**
- * Benchmark of the live FIX drop copy: how fast `tradeseal serve` reconciles fills streamed by an exchange,
- * how long a fill waits between its receipt and its ORPHAN trace, and what the stream costs authorize, each
- * next to a floor measured in the same run, on the same database (see bench/README.md).
+ * Benchmark of the live FIX drop copy, measured from the exchange's side: how fast `tradeseal serve` reconciles
+ * fills streamed by an exchange, how long a fill takes from the exchange's send to its committed ORPHAN trace
+ * (and from its receipt), and what a stream costs authorize, each next to a figure measured in the same run, on
+ * the same database (see bench/README.md).
  *
- *   npx tsx bench/dropcopy.ts [--fills 10000] [--seconds 10] [--warmup 2] [--connections 50] [--agents 200]
- *     [--stream-rate 250] [--out FILE]
+ *   npx tsx bench/dropcopy.ts [--rounds 3] [--fills 10000] [--rate 1000] [--pace-seconds 10] [--seconds 10]
+ *     [--warmup 2] [--connections 50] [--agents 200] [--stream-rate 250] [--phases burst,paced,authorize,cpu]
+ *     [--profile DIR] [--out FILE]
  *
  * 1. The database: a scratch database on the server of DATABASE_URL, else a throwaway PostgreSQL cluster, durable
- *    (fsync, synchronous_commit and full_page_writes on: the engine's headline figures are durable; the floor
- *    pays the same).
- * 2. The server: `tradeseal serve` (bin/dev.js) in a child process, one process, the drop-copy session as
- *    acceptor on a free port. The exchange: the QuickFIX/C++ peer of the tests (test/helpers/quickfix/, built
- *    here if needed), as initiator, file store in a temporary directory.
- * 3. Burst: the exchange sends --fills ExecutionReports (35=8, 150=F) of unknown orders at once; each becomes
- *    an ORPHAN trace. Reconciled fills/s is --fills over the time from the first receipt to the last commit;
- *    the delay of each fill is applied_at - received_at of its dropcopy_executions row. The session reads no
- *    more than two batches ahead of its commits (runner.ts, HIGH_WATER), so the rest of a burst waits in the
- *    socket buffers: that wait is reported as well, from the exchange's SendingTime (52) of each fill (read from
- *    the exchange's message log) to its commit. Its floor: the same
- *    number of rows inserted in transactions of 500 with one fenced update each (what the session's pipeline
- *    does at the least: insert the batch, move the watermark), on the same database.
- * 4. Authorize (bench/support/load.ts, pipelining 1, --connections connections over --agents agents) for
- *    --seconds without the stream, then for --seconds with a steady stream of --stream-rate fills/s (a `bulk`
- *    of rate/10 every 100 ms), three times, alternated, each run starting on a quiet server (the transparency log's
- *    queue empty, every fill committed): the mean throughput with the stream against the mean without. The
- *    stream's delays are those of the last round. Authorize runs flat out here (every
- *    core busy), where any other work costs it in proportion to its CPU: the comparison says what a stream of a
- *    stated rate costs, not that a drop copy is free. The default rate, 250 fills/s sustained (900,000 fills an
- *    hour), is a heavy hour of one firm's drop-copy session; run it with --stream-rate 1000 to see the cost of a
- *    stream four times that. The delays of the steady stream's fills are reported too.
- * 5. The steady stream alone (no authorize) for --seconds, after as long idle: the CPU of the engine server and of
- *    PostgreSQL per fill (bench/support/proc.ts), net of what they use idle. The authorize comparison's loss is
- *    made of it (at saturation a stream of r fills/s takes about r x that of the cores' time each second), without
- *    the comparison's noise.
- * 6. Prints the figures against the targets (information, never a failure) and writes them to
- *    bench/results/dropcopy-latest.json.
+ *    (fsync, synchronous_commit and full_page_writes on: the engine's headline figures are durable; the floors
+ *    pay the same).
+ * 2. The server: `tradeseal serve` (bin/dev.js) in a child process, one process, the drop-copy session (on its
+ *    own thread) as acceptor on a free port. The exchange: the QuickFIX/C++ peer of the tests
+ *    (test/helpers/quickfix/, built here if needed), as initiator, file store in a temporary directory.
+ * 3. Times. A fill's send is when the exchange handed it to its socket: the stamp (ns) QuickFIX's message log
+ *    writes on each outgoing line, after the message's SendingTime (52), its serialization and its store write
+ *    (peer.ts, `sent()`). Its receipt is received_at of its dropcopy_executions row (the session's clock when it
+ *    read the message). Its commit is when a reader of the store saw it committed: the session's persisted
+ *    watermark read every 5 ms (bench/support/commit-watch.ts; an upper bound by one read).
+ * 4. Rounds, taken in turns (--rounds, default 3), each on a quiet server (the transparency log's queue empty,
+ *    every fill committed), each of the phases:
+ *    - burst: the exchange sends --fills ExecutionReports (35=8, 150=F) of unknown orders at once (`bulk`); each
+ *      becomes an ORPHAN trace. Reconciled fills/s is --fills over the time from the first send to the last
+ *      commit. The session reads no more than two batches ahead of its commits (runner.ts, HIGH_WATER), so the
+ *      rest of a burst waits in the socket buffers: send -> commit includes that wait, receipt -> commit does
+ *      not. Its floor: the same number of rows inserted in transactions of 500 with one fenced update each (what
+ *      the session's pipeline does at the least: insert the batch, move the watermark), just before it.
+ *    - paced: the exchange sends --rate fills/s for --pace-seconds, one every 1/rate s on its own steady clock
+ *      (`pace`), a stream rather than a burst: send -> commit and receipt -> commit, p50 / p99. Its floor: one
+ *      row inserted and committed alone on the same database (200 times), the least a fill can wait for its
+ *      commit.
+ *    - authorize (bench/support/load.ts, pipelining 1, --connections connections over --agents agents) for
+ *      --seconds without the stream, then for --seconds with a paced stream of --stream-rate fills/s. Authorize
+ *      runs flat out (every core busy), where any other work costs it in proportion to its CPU: the comparison
+ *      says what a stream of a stated rate costs, not that a drop copy is free. 250 fills/s sustained (900,000
+ *      an hour) is a heavy hour of one firm's drop-copy session.
+ *    Each figure is the median of its rounds (the authorize loss: the median of each round's loss); the targets
+ *    are judged on the medians.
+ * 5. cpu: after the rounds, the paced stream of --stream-rate fills/s alone for --seconds, after as long idle:
+ *    the CPU of the engine server and of PostgreSQL per fill (bench/support/proc.ts), net of what they use idle.
+ * 6. Prints the figures of each round, the load average of the machine at the start and the end, and the medians
+ *    against the targets, MET / NOT MET (information, never a failure); writes them to
+ *    bench/results/dropcopy-latest.json. With --profile DIR the server runs under `node --cpu-prof` (one
+ *    .cpuprofile per thread in DIR, the session's thread included, written when the server stops) and the
+ *    statements' totals of pg_stat_statements (when the cluster has it) are written to DIR/statements.json.
  *
- * Fails (exit 1) only when it is not measuring what it says: a fill not reconciled, or more than 1 % of the
- * authorize requests without a 2xx.
+ * Fails (exit 1) only when it is not measuring what it says: a fill not reconciled or not an ORPHAN, a fill the
+ * exchange's log does not show as sent, or more than 1 % of the authorize requests without a 2xx.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -48,13 +58,14 @@ import { connect, type Sql } from '../src/store/driver.js';
 import { migrate } from '../src/store/migrate.js';
 import { createSigner } from '../src/crypto/ed25519.js';
 import { formatSignature, heartbeatMessage } from '../src/engine/heartbeat/message.js';
-import { dropCopyEnv, ENGINE_COMP_ID, EXCHANGE_COMP_ID, freePort } from '../test/helpers/dropcopy-server.js';
+import { dropCopyEnv, ENGINE_COMP_ID, EXCHANGE_COMP_ID, freePort, SESSION_KEY } from '../test/helpers/dropcopy-server.js';
 import { buildExchangePeer } from '../test/helpers/quickfix/build.js';
 import { startExchangePeer, type ExchangePeer } from '../test/helpers/quickfix/peer.js';
 import { engineSettings, MODEL_HASH, publishRegime, registerAgent, type Agent, type EngineSettings, type Regime } from '../test/reliability/support/engine.js';
 import { Client } from '../test/reliability/support/http.js';
 import { startServerProcess, type ServerProcess } from '../test/reliability/support/server.js';
 import { removeTempDirs } from '../test/reliability/support/temp.js';
+import { watchCommits } from './support/commit-watch.js';
 import { openBenchDatabase, type BenchDatabase } from './support/pg.js';
 import { runLoad, type ConnectionPlan, type LoadResult, type LoadSpec } from './support/load.js';
 import { cpuSnapshot } from './support/proc.js';
@@ -65,6 +76,9 @@ const TARGET_DELAY_P99_MS = 1000;
 const TARGET_AUTHORIZE_PCT = 10;
 const MAX_ERROR_SHARE = 0.01;
 const FLOOR_BATCH = 500;
+const FLOOR_COMMITS = 200;
+const PHASES = ['burst', 'paced', 'authorize', 'cpu'] as const;
+type Phase = (typeof PHASES)[number];
 
 const log = (line: string): void => {
   process.stderr.write(`[bench] ${line}\n`);
@@ -73,12 +87,17 @@ const log = (line: string): void => {
 function options() {
   const { values } = parseArgs({
     options: {
+      rounds: { type: 'string', default: '3' },
       fills: { type: 'string', default: '10000' },
+      rate: { type: 'string', default: '1000' },
+      'pace-seconds': { type: 'string', default: '10' },
       seconds: { type: 'string', default: '10' },
       warmup: { type: 'string', default: '2' },
       connections: { type: 'string', default: '50' },
       agents: { type: 'string', default: '200' },
       'stream-rate': { type: 'string', default: '250' },
+      phases: { type: 'string', default: PHASES.join(',') },
+      profile: { type: 'string' },
       out: { type: 'string' },
     },
   });
@@ -87,26 +106,34 @@ function options() {
     if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name}: expected a positive integer, got ${v}`);
     return n;
   };
+  const phases = new Set((values.phases ?? '').split(',').filter(Boolean));
+  for (const p of phases) if (!(PHASES as readonly string[]).includes(p)) throw new Error(`--phases: unknown phase ${p} (phases: ${PHASES.join(', ')})`);
   return {
-    fills: int('fills', values.fills), seconds: int('seconds', values.seconds), warmup: int('warmup', values.warmup),
-    connections: int('connections', values.connections), agents: int('agents', values.agents),
-    streamRate: int('stream-rate', values['stream-rate']), out: values.out,
+    rounds: int('rounds', values.rounds), fills: int('fills', values.fills), rate: int('rate', values.rate), paceSeconds: int('pace-seconds', values['pace-seconds']),
+    seconds: int('seconds', values.seconds), warmup: int('warmup', values.warmup), connections: int('connections', values.connections), agents: int('agents', values.agents),
+    streamRate: int('stream-rate', values['stream-rate']), phases: phases as Set<Phase>, profile: values.profile, out: values.out,
   };
 }
 
 const quantile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-
-/** Rounds of authorize without, then with, the stream. */
-const AUTHORIZE_ROUNDS = 3;
-
-/** The mean throughput of several runs; their latency quantiles averaged (p50) and the worst (p99). */
-function meanLoad(runs: LoadResult[]): { rps: number; latency: { p50: number; p99: number } } {
-  const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
-  return { rps: mean(runs.map((r) => r.rps)), latency: { p50: mean(runs.map((r) => r.latency.p50)), p99: Math.max(...runs.map((r) => r.latency.p99)) } };
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length === 0 ? Number.NaN : s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+interface Quantiles {
+  p50: number;
+  p99: number;
+  max: number;
 }
+const quantiles = (xs: number[]): Quantiles => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { p50: quantile(s, 0.5), p99: quantile(s, 0.99), max: s[s.length - 1] ?? 0 };
+};
+const loadAverage = (): string => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 
 /** Waits until the server is quiet: the transparency log's queue empty (every leaf sequenced). */
-async function waitQuiet(sql: Sql, timeoutMs: number): Promise<void> {
+async function waitQuiet(sql: Sql, timeoutMs = 600_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const [row] = await sql<Array<{ n: number }>>`select count(*)::int as n from log_queue`;
@@ -117,7 +144,7 @@ async function waitQuiet(sql: Sql, timeoutMs: number): Promise<void> {
 }
 
 /** Waits until every fill with ExecID prefix `prefix` is in dropcopy_executions. */
-async function waitForFills(sql: Sql, prefix: string, n: number, timeoutMs: number): Promise<void> {
+async function waitForFills(sql: Sql, prefix: string, n: number, timeoutMs = 600_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const [row] = await sql<Array<{ n: number }>>`select count(*)::int as n from dropcopy_executions where exec_id like ${`${prefix}%`}`;
@@ -127,88 +154,116 @@ async function waitForFills(sql: Sql, prefix: string, n: number, timeoutMs: numb
   }
 }
 
-/** Each fill's ExecID (17) and SendingTime (52, UTC, in ms) as the exchange sent it: from its QuickFIX message log. */
-function sendingTimes(peerDir: string, prefix: string): Map<string, number> {
-  const out = new Map<string, number>();
-  const logDir = path.join(peerDir, 'log');
-  for (const file of readdirSync(logDir).filter((f) => f.endsWith('.messages.current.log'))) {
-    for (const line of readFileSync(path.join(logDir, file), 'latin1').split('\n')) {
-      const execId = /\x0117=([^\x01]*)/.exec(line)?.[1];
-      if (execId === undefined || !execId.startsWith(prefix) || !line.includes('\x0135=8\x01') || line.includes('\x0143=Y\x01')) continue;
-      const t = /\x0152=(\d{4})(\d{2})(\d{2})-(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?\x01/.exec(line);
-      if (!t) throw new Error(`the exchange's log has a fill ${execId} without a readable SendingTime (52)`);
-      const [, y, mo, d, h, mi, sec, frac] = t;
-      out.set(execId, Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(sec), Number((frac ?? '0').padEnd(3, '0').slice(0, 3))));
-    }
-  }
-  return out;
-}
-
 interface Delays {
-  /** applied_at - received_at: the wait inside the engine. */
-  receipt: { p50: number; p99: number; max: number };
-  /** applied_at - SendingTime (52): the wait from the exchange's send, socket buffers included. */
-  sending: { p50: number; p99: number; max: number };
+  /** The exchange's send (its message log's stamp) -> the commit a reader saw. */
+  send: Quantiles;
+  /** The session's receipt (received_at) -> the commit a reader saw. */
+  receipt: Quantiles;
+  /** SendingTime (52) -> the commit a reader saw, for comparison with `send` (52 is stamped a little earlier). */
+  sending_time: Quantiles;
 }
 
-interface FillRows {
-  n: number;
-  first_received: number;
-  last_applied: number;
-  outcomes: Record<string, number>;
-  delay_ms: Delays;
-}
-
-/** The fills with ExecID prefix `prefix`: their outcomes, and their delays from receipt and from sending. */
-async function fillRows(sql: Sql, peerDir: string, prefix: string): Promise<FillRows> {
-  const rows = await sql<Array<{ exec_id: string; received: number; applied: number; outcome: string }>>`
-    select exec_id, extract(epoch from received_at)::float8 * 1000 as received, extract(epoch from applied_at)::float8 * 1000 as applied, outcome
-    from dropcopy_executions where exec_id like ${`${prefix}%`}`;
-  const sent = sendingTimes(peerDir, prefix);
-  const missing = rows.filter((r) => !sent.has(r.exec_id)).length;
-  if (missing > 0) throw new Error(`${missing} fills of ${prefix} are not in the exchange's message log`);
-  const stats = (xs: number[]): { p50: number; p99: number; max: number } => {
-    xs.sort((a, b) => a - b);
-    return { p50: quantile(xs, 0.5), p99: quantile(xs, 0.99), max: xs[xs.length - 1] ?? 0 };
-  };
-  const outcomes: Record<string, number> = {};
-  for (const r of rows) outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
-  return {
-    n: rows.length,
-    first_received: Math.min(...rows.map((r) => r.received)),
-    last_applied: Math.max(...rows.map((r) => r.applied)),
-    outcomes,
-    delay_ms: { receipt: stats(rows.map((r) => r.applied - r.received)), sending: stats(rows.map((r) => r.applied - sent.get(r.exec_id)!)) },
-  };
-}
-
-interface BurstFigures {
+interface StreamFigures {
   fills: number;
+  /** The exchange's first send to the last commit, s. */
   seconds: number;
+  /** Fills over the exchange's first to last send: what was offered. */
+  offered_per_s: number;
+  /** Fills over the exchange's first send to the last commit. */
   fills_per_s: number;
   delay_ms: Delays;
   outcomes: Record<string, number>;
 }
 
-async function burst(sql: Sql, peer: ExchangePeer, peerDir: string, agent: Agent, n: number): Promise<BurstFigures> {
+/**
+ * Has the exchange send what `start` tells it to while the store's watermark is watched, waits for every fill of
+ * `prefix`, and measures each from the exchange's send and from its receipt to its commit.
+ */
+async function measureFills(sql: Sql, url: string, peer: ExchangePeer, prefix: string, n: number, start: () => Promise<void>): Promise<StreamFigures> {
+  const watch = watchCommits(url, SESSION_KEY);
+  try {
+    await start();
+    await waitForFills(sql, prefix, n);
+    // The last batch's commit is seen by the watch's next read.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  } finally {
+    await watch.stop();
+  }
+  const rows = await sql<Array<{ exec_id: string; seq: number; received: number; outcome: string }>>`
+    select exec_id, seq, extract(epoch from received_at)::float8 * 1000 as received, outcome
+    from dropcopy_executions where exec_id like ${`${prefix}%`}`;
+  const sent = new Map(peer.sent().filter((m) => m.execId?.startsWith(prefix) && !m.possDup).map((m) => [m.execId!, m]));
+  const send: number[] = [];
+  const receipt: number[] = [];
+  const sendingTime: number[] = [];
+  const outcomes: Record<string, number> = {};
+  let firstSend = Infinity;
+  let lastSend = -Infinity;
+  let lastCommit = -Infinity;
+  for (const r of rows) {
+    outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
+    const m = sent.get(r.exec_id);
+    if (!m) throw new Error(`fill ${r.exec_id} is not in the exchange's message log`);
+    if (m.seq !== r.seq) throw new Error(`fill ${r.exec_id}: sent as MsgSeqNum ${m.seq}, recorded as ${r.seq}`);
+    const committed = watch.committedAt(r.seq);
+    if (committed === null) throw new Error(`fill ${r.exec_id} (MsgSeqNum ${r.seq}) was never seen committed`);
+    send.push(committed - m.at);
+    receipt.push(committed - r.received);
+    sendingTime.push(committed - m.sendingTime);
+    firstSend = Math.min(firstSend, m.at);
+    lastSend = Math.max(lastSend, m.at);
+    lastCommit = Math.max(lastCommit, committed);
+  }
+  if (watch.maxGapMs > 100) log(`the commit watch was starved (${watch.maxGapMs} ms between two reads): delays are coarse by as much`);
+  const seconds = (lastCommit - firstSend) / 1000;
+  return {
+    fills: rows.length, seconds, offered_per_s: rows.length / Math.max(1e-3, (lastSend - firstSend) / 1000), fills_per_s: rows.length / seconds,
+    delay_ms: { send: quantiles(send), receipt: quantiles(receipt), sending_time: quantiles(sendingTime) }, outcomes,
+  };
+}
+
+function expectOrphans(what: string, f: StreamFigures, n: number): void {
+  if (f.fills !== n || (f.outcomes.orphan ?? 0) !== n) throw new Error(`${what}: expected ${n} ORPHAN fills, got ${JSON.stringify(f.outcomes)}`);
+}
+
+/** The exchange sends `n` fills at once (`bulk`). */
+async function burst(sql: Sql, url: string, peer: ExchangePeer, agent: Agent, n: number): Promise<StreamFigures> {
   const prefix = `BURST-${randomUUID().slice(0, 8)}-`;
-  peer.command(`bulk ${n} ${prefix} ${agent.agentId} 1`);
-  await waitForFills(sql, prefix, n, 600_000);
-  const r = await fillRows(sql, peerDir, prefix);
-  const seconds = (r.last_applied - r.first_received) / 1000;
-  return { fills: r.n, seconds, fills_per_s: r.n / seconds, delay_ms: r.delay_ms, outcomes: r.outcomes };
+  const f = await measureFills(sql, url, peer, prefix, n, async () => {
+    const since = peer.lines.length;
+    peer.command(`bulk ${n} ${prefix} ${agent.agentId} 1`);
+    await peer.waitFor(/^bulk \d+ \d+ \d+$/, { since, timeoutMs: 600_000 });
+  });
+  expectOrphans('burst', f, n);
+  return f;
+}
+
+/** Tells the exchange to send `n` fills at `rate` per second (`pace`); resolves once the last is sent. */
+async function pace(peer: ExchangePeer, agent: Agent, n: number, rate: number, prefix: string): Promise<{ lateMaxMs: number }> {
+  const since = peer.lines.length;
+  peer.command(`pace ${n} ${rate} ${prefix} ${agent.agentId} 1`);
+  const m = await peer.waitFor(/^paced \d+ \d+ \d+ (\d+)$/, { since, timeoutMs: (n / rate) * 1000 + 120_000 });
+  return { lateMaxMs: Number(m[1]) / 1000 };
+}
+
+/** The exchange sends rate x seconds fills, paced. */
+async function paced(sql: Sql, url: string, peer: ExchangePeer, agent: Agent, rate: number, seconds: number): Promise<StreamFigures & { late_max_ms: number }> {
+  const prefix = `PACED-${randomUUID().slice(0, 8)}-`;
+  const n = rate * seconds;
+  let late = 0;
+  const f = await measureFills(sql, url, peer, prefix, n, async () => {
+    late = (await pace(peer, agent, n, rate, prefix)).lateMaxMs;
+  });
+  expectOrphans('paced stream', f, n);
+  return { ...f, late_max_ms: late };
 }
 
 /** The floor of the burst: its rows inserted in transactions of FLOOR_BATCH, each with one fenced update. */
 async function burstFloor(sql: Sql, n: number): Promise<{ seconds: number; fills_per_s: number }> {
-  await sql`create table if not exists bench_dropcopy_floor (like dropcopy_executions)`;
-  await sql`create table if not exists bench_dropcopy_floor_session (k text primary key, next_seq int, epoch int)`;
-  await sql`insert into bench_dropcopy_floor_session values ('k', 1, 1) on conflict do nothing`;
+  await floorTables(sql);
   const started = performance.now();
   for (let i = 0; i < n; i += FLOOR_BATCH) {
-    const rows = Array.from({ length: Math.min(FLOOR_BATCH, n - i) }, (_, j) => ({
-      exec_id: `FLOOR-${randomUUID()}`, session_key: 'k', seq: i + j + 1, poss_dup: false, received_at: new Date(), applied_at: new Date(), outcome: 'orphan', trace_id: randomUUID(),
-    }));
+    const rows = Array.from({ length: Math.min(FLOOR_BATCH, n - i) }, (_, j) => floorRow(i + j + 1));
     await sql.begin(async (tx) => {
       const moved = await tx`update bench_dropcopy_floor_session set next_seq = ${i + rows.length + 1} where k = 'k' and epoch = 1`;
       if (moved.count !== 1) throw new Error('floor: fenced update missed');
@@ -216,9 +271,35 @@ async function burstFloor(sql: Sql, n: number): Promise<{ seconds: number; fills
     });
   }
   const seconds = (performance.now() - started) / 1000;
-  await sql`drop table bench_dropcopy_floor, bench_dropcopy_floor_session`;
+  await sql`truncate bench_dropcopy_floor`;
   return { seconds, fills_per_s: n / seconds };
 }
+
+/** The floor of the paced stream's delay: one row and the fenced update committed alone, FLOOR_COMMITS times. */
+async function commitFloor(sql: Sql): Promise<Quantiles> {
+  await floorTables(sql);
+  const times: number[] = [];
+  for (let i = 0; i < FLOOR_COMMITS; i++) {
+    const started = performance.now();
+    await sql.begin(async (tx) => {
+      await tx`update bench_dropcopy_floor_session set next_seq = ${i + 2} where k = 'k' and epoch = 1`;
+      await tx`insert into bench_dropcopy_floor ${tx([floorRow(i + 1)])}`;
+    });
+    times.push(performance.now() - started);
+  }
+  await sql`truncate bench_dropcopy_floor`;
+  return quantiles(times);
+}
+
+async function floorTables(sql: Sql): Promise<void> {
+  await sql`create table if not exists bench_dropcopy_floor (like dropcopy_executions including indexes)`;
+  await sql`create table if not exists bench_dropcopy_floor_session (k text primary key, next_seq int, epoch int)`;
+  await sql`insert into bench_dropcopy_floor_session values ('k', 1, 1) on conflict do nothing`;
+}
+
+const floorRow = (seq: number) => ({
+  exec_id: `FLOOR-${randomUUID()}`, session_key: 'k', seq, poss_dup: false, received_at: new Date(), applied_at: new Date(), outcome: 'orphan', trace_id: randomUUID(),
+});
 
 function authorizeSpec(settings: EngineSettings, agents: Agent[], regime: Regime, connections: number): LoadSpec {
   const signer = createSigner(settings.operatorSecret);
@@ -254,15 +335,23 @@ function checkErrors(r: LoadResult, what: string): void {
   }
 }
 
+/** A paced stream of `rate` fills/s from the exchange while `during` runs (it stops at the end of `seconds`). */
+async function withStream<T>(peer: ExchangePeer, agent: Agent, rate: number, seconds: number, during: () => Promise<T>): Promise<{ result: T; sent: number; prefix: string }> {
+  const prefix = `STREAM-${randomUUID().slice(0, 8)}-`;
+  const n = rate * seconds;
+  const [result] = await Promise.all([during(), pace(peer, agent, n, rate, prefix)]);
+  return { result, sent: n, prefix };
+}
+
 /**
- * CPU of the engine server and of PostgreSQL per fill of a steady stream alone (no authorize), from /proc: from the
+ * CPU of the engine server and of PostgreSQL per fill of a paced stream alone (no authorize), from /proc: from the
  * stream's start until its fills are committed and their leaves sequenced, net of what the same processes use idle
  * for as long (the server's timers, the sequencer's ticks). What the authorize comparison's loss is made of,
  * without its noise: at saturation, a stream of r fills/s takes about r x (server + PostgreSQL) ms of the cores'
  * time each second. Null where /proc cannot be read.
  */
 async function streamCpu(sql: Sql, peer: ExchangePeer, agent: Agent, serverPid: number, postmasterPid: number | null, rate: number, seconds: number): Promise<{ fills: number; server_ms: number | null; postgres_ms: number | null }> {
-  await waitQuiet(sql, 600_000);
+  await waitQuiet(sql);
   // What the rounds before left to do is done first: an autovacuum or a checkpoint falling inside the idle window
   // would be subtracted from the stream's cost (it once made PostgreSQL's share negative).
   await sql`vacuum analyze`;
@@ -273,9 +362,9 @@ async function streamCpu(sql: Sql, peer: ExchangePeer, agent: Agent, serverPid: 
   const idleTo = cpuSnapshot(serverPid, postmasterPid);
   const idleSeconds = (performance.now() - idleStarted) / 1000;
   const started = performance.now();
-  const stream = await withStream(peer, agent, rate, () => new Promise((resolve) => setTimeout(resolve, seconds * 1000)));
-  await waitForFills(sql, stream.prefix, stream.sent, 600_000);
-  await waitQuiet(sql, 600_000);
+  const stream = await withStream(peer, agent, rate, seconds, async () => {});
+  await waitForFills(sql, stream.prefix, stream.sent);
+  await waitQuiet(sql);
   const to = cpuSnapshot(serverPid, postmasterPid);
   const scale = (performance.now() - started) / 1000 / idleSeconds;
   const net = (a: number | null, b: number | null, ia: number | null, ib: number | null): number | null =>
@@ -287,20 +376,20 @@ async function streamCpu(sql: Sql, peer: ExchangePeer, agent: Agent, serverPid: 
   };
 }
 
-/** A steady stream of `rate` fills/s from the exchange while `during` runs; returns the fills sent. */
-async function withStream<T>(peer: ExchangePeer, agent: Agent, rate: number, during: () => Promise<T>): Promise<{ result: T; sent: number; prefix: string }> {
-  const prefix = `STREAM-${randomUUID().slice(0, 8)}-`;
-  const perTick = Math.max(1, Math.round(rate / 10));
-  let sent = 0;
-  const timer = setInterval(() => {
-    peer.command(`bulk ${perTick} ${prefix} ${agent.agentId} ${sent + 1}`);
-    sent += perTick;
-  }, 100);
-  try {
-    return { result: await during(), sent, prefix };
-  } finally {
-    clearInterval(timer);
-  }
+interface Round {
+  load_average: string;
+  burst?: StreamFigures & { floor: { seconds: number; fills_per_s: number } };
+  paced?: StreamFigures & { late_max_ms: number; floor_commit_ms: Quantiles };
+  authorize?: { without_rps: number; with_rps: number; loss_pct: number; without_p99_ms: number; with_p99_ms: number; stream: StreamFigures | null };
+}
+
+const f = (n: number, d = 0): string => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '-');
+const pair = (q: Quantiles): string => `${f(q.p50)} / ${f(q.p99)}`;
+const met = (ok: boolean): string => (ok ? 'MET' : 'NOT MET');
+
+function printTable(rows: string[][]): void {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  process.stdout.write(`${rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')}\n`);
 }
 
 async function main(): Promise<void> {
@@ -310,7 +399,9 @@ async function main(): Promise<void> {
   let peer: ExchangePeer | undefined;
   let sql: Sql | undefined;
   const peerDir = mkdtempSync(path.join(os.tmpdir(), 'tradeseal-bench-exchange-'));
+  const loadAtStart = loadAverage();
   try {
+    log(`load average at the start: ${loadAtStart}`);
     log('building the QuickFIX exchange peer (cached after the first build)');
     const binary = await buildExchangePeer();
     db = await openBenchDatabase({ serverUrl: process.env.DATABASE_URL ?? null, durable: true, maxConnections: 100 });
@@ -320,7 +411,13 @@ async function main(): Promise<void> {
 
     const settings = await engineSettings(db.url, { env: { LOG_LEVEL: 'warn' } });
     const enginePort = await freePort();
-    server = await startServerProcess({ ...settings.env, ...dropCopyEnv('acceptor', enginePort) }, 'bench-dropcopy');
+    const nodeArgs: string[] = [];
+    if (opt.profile) {
+      mkdirSync(opt.profile, { recursive: true });
+      nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${path.resolve(opt.profile)}`);
+      if (db.statements) await sql`select pg_stat_statements_reset()`;
+    }
+    server = await startServerProcess({ ...settings.env, ...dropCopyEnv('acceptor', enginePort) }, 'bench-dropcopy', nodeArgs);
     peer = await startExchangePeer({ binary, role: 'initiator', port: enginePort, senderCompId: EXCHANGE_COMP_ID, targetCompId: ENGINE_COMP_ID, dir: peerDir, reconnectS: 1 });
     await peer.waitFor(/^logon$/, { timeoutMs: 60_000 });
     log('the exchange is logged on');
@@ -329,81 +426,118 @@ async function main(): Promise<void> {
     const regime = await publishRegime(client, settings.ownerToken);
     const fillAgent = await registerAgent(client, settings.ownerToken);
     const agents: Agent[] = [];
-    for (let i = 0; i < opt.agents; i++) agents.push(await registerAgent(client, settings.ownerToken));
+    if (opt.phases.has('authorize')) for (let i = 0; i < opt.agents; i++) agents.push(await registerAgent(client, settings.ownerToken));
     client.close();
 
-    log(`floor: ${opt.fills} rows in transactions of ${FLOOR_BATCH}`);
-    const floor = await burstFloor(sql, opt.fills);
-    log(`burst: ${opt.fills} fills from the exchange`);
-    const fills = await burst(sql, peer, peerDir, fillAgent, opt.fills);
-    if (fills.fills !== opt.fills || (fills.outcomes.orphan ?? 0) !== opt.fills) throw new Error(`burst: expected ${opt.fills} ORPHAN fills, got ${JSON.stringify(fills.outcomes)}`);
-
-    const spec = authorizeSpec(settings, agents, regime, opt.connections);
-    // Both sides of the comparison start from a quiet server: the burst's 20,000 leaves sequenced into the
-    // transparency log, every fill committed. Two rounds of without / with, alternated, so that a drift of the
-    // machine's load during the run falls on both sides; each side's figure is the mean of its rounds.
     const store = sql;
-    const quiet = () => waitQuiet(store, 600_000);
-    log(`authorize: ${opt.warmup} s warm-up, then ${AUTHORIZE_ROUNDS} rounds of ${opt.seconds} s without the stream and ${opt.seconds} s with ${opt.streamRate} fills/s`);
-    await quiet();
-    await runLoad(spec, { url: server.url, connections: opt.connections, seconds: opt.warmup });
-    const alones: LoadResult[] = [];
-    const withs: LoadResult[] = [];
-    let streamed: { sent: number; prefix: string } = { sent: 0, prefix: '' };
-    for (let round = 1; round <= AUTHORIZE_ROUNDS; round++) {
-      await quiet();
-      const a = await runLoad(spec, { url: server.url, connections: opt.connections, seconds: opt.seconds });
-      checkErrors(a, 'authorize without the stream');
-      alones.push(a);
-      await quiet();
-      const b = await withStream(peer, fillAgent, opt.streamRate, () => runLoad(spec, { url: server!.url, connections: opt.connections, seconds: opt.seconds }));
-      checkErrors(b.result, 'authorize with the stream');
-      withs.push(b.result);
-      await waitForFills(sql, b.prefix, b.sent, 600_000);
-      streamed = b;
-      log(`round ${round}: ${Math.round(a.rps)} req/s without, ${Math.round(b.result.rps)} with`);
+    const spec = authorizeSpec(settings, agents, regime, opt.connections);
+    if (opt.phases.has('authorize')) {
+      await waitQuiet(store);
+      log(`authorize: ${opt.warmup} s warm-up`);
+      await runLoad(spec, { url: server.url, connections: opt.connections, seconds: opt.warmup });
     }
-    log(`the steady stream alone: the CPU it costs, ${opt.seconds} s idle then ${opt.seconds} s of ${opt.streamRate} fills/s`);
-    const cpu = await streamCpu(sql, peer, fillAgent, server.pid, db.postmasterPid, opt.streamRate, opt.seconds);
-    const alone = meanLoad(alones);
-    // The stream's delays: those of the last round's fills.
-    const stream = await fillRows(sql, peerDir, streamed.prefix);
-    const withRps = meanLoad(withs).rps;
-    const streamedResult = meanLoad(withs);
-    const lossPct = ((alone.rps - withRps) / alone.rps) * 100;
+    const rounds: Round[] = [];
+    for (let r = 1; r <= opt.rounds; r++) {
+      const round: Round = { load_average: loadAverage() };
+      log(`round ${r} of ${opt.rounds} (load average ${round.load_average})`);
+      if (opt.phases.has('burst')) {
+        await waitQuiet(store);
+        const floor = await burstFloor(store, opt.fills);
+        await waitQuiet(store);
+        round.burst = { ...(await burst(store, db.url, peer, fillAgent, opt.fills)), floor };
+        log(`  burst: ${f(round.burst.fills_per_s)} fills/s (floor ${f(floor.fills_per_s)} rows/s), send -> commit p99 ${f(round.burst.delay_ms.send.p99)} ms, receipt -> commit p99 ${f(round.burst.delay_ms.receipt.p99)} ms`);
+      }
+      if (opt.phases.has('paced')) {
+        await waitQuiet(store);
+        const floorCommit = await commitFloor(store);
+        await waitQuiet(store);
+        round.paced = { ...(await paced(store, db.url, peer, fillAgent, opt.rate, opt.paceSeconds)), floor_commit_ms: floorCommit };
+        log(`  paced ${opt.rate} fills/s: send -> commit p50 / p99 ${pair(round.paced.delay_ms.send)} ms, receipt -> commit ${pair(round.paced.delay_ms.receipt)} ms (exchange late by at most ${f(round.paced.late_max_ms, 1)} ms)`);
+      }
+      if (opt.phases.has('authorize')) {
+        await waitQuiet(store);
+        const a = await runLoad(spec, { url: server.url, connections: opt.connections, seconds: opt.seconds });
+        checkErrors(a, 'authorize without the stream');
+        await waitQuiet(store);
+        const b = await withStream(peer, fillAgent, opt.streamRate, opt.seconds, () => runLoad(spec, { url: server!.url, connections: opt.connections, seconds: opt.seconds }));
+        checkErrors(b.result, 'authorize with the stream');
+        await waitForFills(store, b.prefix, b.sent);
+        round.authorize = {
+          without_rps: a.rps, with_rps: b.result.rps, loss_pct: ((a.rps - b.result.rps) / a.rps) * 100,
+          without_p99_ms: a.latency.p99, with_p99_ms: b.result.latency.p99, stream: null,
+        };
+        log(`  authorize: ${f(a.rps)} req/s without, ${f(b.result.rps)} with ${opt.streamRate} fills/s (${f(round.authorize.loss_pct, 1)} %)`);
+      }
+      rounds.push(round);
+    }
+    const cpu = opt.phases.has('cpu') ? await streamCpu(store, peer, fillAgent, server.pid, db.postmasterPid, opt.streamRate, opt.seconds) : null;
+    const loadAtEnd = loadAverage();
+
+    const med = (pick: (r: Round) => number | undefined): number => median(rounds.map(pick).filter((x): x is number => x !== undefined));
+    const burstPerS = med((r) => r.burst?.fills_per_s);
+    const pacedSendP99 = med((r) => r.paced?.delay_ms.send.p99);
+    const lossPct = med((r) => r.authorize?.loss_pct);
     const figures = {
-      options: opt,
+      options: { ...opt, phases: [...opt.phases] },
       database: { description: db.description, version: db.version },
-      burst: { ...fills, floor },
-      authorize: {
-        connections: opt.connections,
-        without_stream: { rps: alone.rps, p50_ms: alone.latency.p50, p99_ms: alone.latency.p99 },
-        with_stream: { rps: withRps, p50_ms: streamedResult.latency.p50, p99_ms: streamedResult.latency.p99, stream_fills: stream.n, stream_fills_per_s: stream.n / opt.seconds, stream_delay_ms: stream.delay_ms },
-        loss_pct: lossPct,
-        rounds: alones.map((a, i) => ({ without_rps: a.rps, with_rps: withs[i]?.rps })),
+      load_average: { start: loadAtStart, end: loadAtEnd },
+      rounds,
+      median: {
+        burst: opt.phases.has('burst') ? {
+          fills_per_s: burstPerS, floor_rows_per_s: med((r) => r.burst?.floor.fills_per_s),
+          send_p50_ms: med((r) => r.burst?.delay_ms.send.p50), send_p99_ms: med((r) => r.burst?.delay_ms.send.p99),
+          receipt_p50_ms: med((r) => r.burst?.delay_ms.receipt.p50), receipt_p99_ms: med((r) => r.burst?.delay_ms.receipt.p99),
+        } : null,
+        paced: opt.phases.has('paced') ? {
+          rate: opt.rate, offered_per_s: med((r) => r.paced?.offered_per_s),
+          send_p50_ms: med((r) => r.paced?.delay_ms.send.p50), send_p99_ms: pacedSendP99,
+          receipt_p50_ms: med((r) => r.paced?.delay_ms.receipt.p50), receipt_p99_ms: med((r) => r.paced?.delay_ms.receipt.p99),
+          sending_time_p99_ms: med((r) => r.paced?.delay_ms.sending_time.p99),
+          floor_commit_p50_ms: med((r) => r.paced?.floor_commit_ms.p50), floor_commit_p99_ms: med((r) => r.paced?.floor_commit_ms.p99),
+        } : null,
+        authorize: opt.phases.has('authorize') ? {
+          stream_rate: opt.streamRate, without_rps: med((r) => r.authorize?.without_rps), with_rps: med((r) => r.authorize?.with_rps), loss_pct: lossPct,
+        } : null,
       },
       stream_cpu_ms_per_fill: cpu,
       targets: {
-        fills_per_s: { target: `>= ${TARGET_FILLS_PER_S}`, met: fills.fills_per_s >= TARGET_FILLS_PER_S },
-        delay_p99_ms: { target: `< ${TARGET_DELAY_P99_MS}`, met: fills.delay_ms.receipt.p99 < TARGET_DELAY_P99_MS },
-        stream_delay_p99_ms: { target: `< ${TARGET_DELAY_P99_MS}`, met: stream.delay_ms.receipt.p99 < TARGET_DELAY_P99_MS },
+        fills_per_s: { target: `>= ${TARGET_FILLS_PER_S}`, met: burstPerS >= TARGET_FILLS_PER_S },
+        paced_send_p99_ms: { target: `< ${TARGET_DELAY_P99_MS}`, met: pacedSendP99 < TARGET_DELAY_P99_MS },
         authorize_loss_pct: { target: `<= ${TARGET_AUTHORIZE_PCT}`, met: lossPct <= TARGET_AUTHORIZE_PCT },
       },
     };
-    const f = (n: number, d = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
-    const met = (ok: boolean): string => (ok ? 'MET' : 'NOT MET');
-    const rows = [
-      ['figure', 'value', 'floor (same run)', 'target', 'result'],
-      ['reconciled fills/s (burst)', f(fills.fills_per_s), `${f(floor.fills_per_s)} rows/s`, `>= ${f(TARGET_FILLS_PER_S)}`, met(figures.targets.fills_per_s.met)],
-      ['receipt -> ORPHAN p50 / p99 ms (burst)', `${f(fills.delay_ms.receipt.p50)} / ${f(fills.delay_ms.receipt.p99)}`, '', `p99 < ${f(TARGET_DELAY_P99_MS)}`, met(figures.targets.delay_p99_ms.met)],
-      ['SendingTime (52) -> ORPHAN p50 / p99 ms (burst)', `${f(fills.delay_ms.sending.p50)} / ${f(fills.delay_ms.sending.p99)}`, '', 'information', ''],
-      ['receipt -> ORPHAN p50 / p99 ms (steady stream)', `${f(stream.delay_ms.receipt.p50)} / ${f(stream.delay_ms.receipt.p99)}`, '', `p99 < ${f(TARGET_DELAY_P99_MS)}`, met(figures.targets.stream_delay_p99_ms.met)],
-      ['SendingTime (52) -> ORPHAN p50 / p99 ms (steady stream)', `${f(stream.delay_ms.sending.p50)} / ${f(stream.delay_ms.sending.p99)}`, '', 'information', ''],
-      ['CPU ms per fill, stream alone: engine / PostgreSQL', cpu.server_ms === null || cpu.postgres_ms === null ? 'unreadable' : `${f(cpu.server_ms, 2)} / ${f(cpu.postgres_ms, 2)}`, '', 'information', ''],
-      ['authorize req/s with the stream', `${f(withRps)} (${f(stream.n / opt.seconds)} fills/s)`, `${f(alone.rps)} without`, `within ${TARGET_AUTHORIZE_PCT} %`, `${met(figures.targets.authorize_loss_pct.met)} (${f(lossPct, 1)} %)`],
-    ];
-    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-    process.stdout.write(`${rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ')).join('\n')}\n`);
+
+    const perRound: string[][] = [['round', 'load avg', 'burst fills/s', 'floor rows/s', 'burst send -> commit p50 / p99 ms', `paced ${f(opt.rate)}/s send -> commit p50 / p99 ms`, 'receipt -> commit p50 / p99 ms', 'authorize req/s without / with']];
+    rounds.forEach((r, i) => perRound.push([
+      String(i + 1), r.load_average, r.burst ? f(r.burst.fills_per_s) : '-', r.burst ? f(r.burst.floor.fills_per_s) : '-', r.burst ? pair(r.burst.delay_ms.send) : '-',
+      r.paced ? pair(r.paced.delay_ms.send) : '-', r.paced ? pair(r.paced.delay_ms.receipt) : '-', r.authorize ? `${f(r.authorize.without_rps)} / ${f(r.authorize.with_rps)}` : '-',
+    ]));
+    printTable(perRound);
+    process.stdout.write('\n');
+    const m = figures.median;
+    const rows: string[][] = [['figure (median of the rounds)', 'value', 'floor (same run)', 'target', 'result']];
+    if (m.burst) {
+      rows.push(['reconciled fills/s (burst, first send -> last commit)', f(m.burst.fills_per_s), `${f(m.burst.floor_rows_per_s)} rows/s`, `>= ${f(TARGET_FILLS_PER_S)}`, met(figures.targets.fills_per_s.met)]);
+      rows.push(['send -> committed ORPHAN p50 / p99 ms (burst)', `${f(m.burst.send_p50_ms)} / ${f(m.burst.send_p99_ms)}`, '', 'information', '']);
+      rows.push(['receipt -> committed ORPHAN p50 / p99 ms (burst)', `${f(m.burst.receipt_p50_ms)} / ${f(m.burst.receipt_p99_ms)}`, '', 'information', '']);
+    }
+    if (m.paced) {
+      rows.push([`send -> committed ORPHAN p50 / p99 ms (paced, ${f(m.paced.offered_per_s)} fills/s)`, `${f(m.paced.send_p50_ms)} / ${f(m.paced.send_p99_ms)}`,
+        `${f(m.paced.floor_commit_p50_ms, 1)} / ${f(m.paced.floor_commit_p99_ms, 1)} (one-row commit)`, `p99 < ${f(TARGET_DELAY_P99_MS)}`, met(figures.targets.paced_send_p99_ms.met)]);
+      rows.push(['receipt -> committed ORPHAN p50 / p99 ms (paced)', `${f(m.paced.receipt_p50_ms)} / ${f(m.paced.receipt_p99_ms)}`, '', 'information', '']);
+    }
+    if (cpu) rows.push([`CPU ms per fill, ${f(opt.streamRate)} fills/s alone: engine / PostgreSQL`, cpu.server_ms === null || cpu.postgres_ms === null ? 'unreadable' : `${f(cpu.server_ms, 2)} / ${f(cpu.postgres_ms, 2)}`, '', 'information', '']);
+    if (m.authorize) {
+      rows.push([`authorize req/s with ${f(opt.streamRate)} fills/s paced`, f(m.authorize.with_rps), `${f(m.authorize.without_rps)} without`, `within ${TARGET_AUTHORIZE_PCT} %`,
+        `${met(figures.targets.authorize_loss_pct.met)} (${f(m.authorize.loss_pct, 1)} %)`]);
+    }
+    printTable(rows);
+    process.stdout.write(`load average (1, 5, 15 min): ${loadAtStart} at the start, ${loadAtEnd} at the end\n`);
+    if (opt.profile && db.statements) {
+      const statements = await sql`select calls, round(total_exec_time::numeric, 1) as total_ms, round(mean_exec_time::numeric, 3) as mean_ms, rows, left(query, 300) as query
+        from pg_stat_statements order by total_exec_time desc limit 40`;
+      writeFileSync(path.join(opt.profile, 'statements.json'), `${JSON.stringify(statements, null, 2)}\n`);
+    }
     log(`wrote ${writeResult(resultPath('dropcopy', opt.out), figures)}`);
   } finally {
     await peer?.stop().catch(() => {});

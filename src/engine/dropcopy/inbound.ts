@@ -86,4 +86,9 @@ export interface DropCopyPipelineOptions {
    * (default DEFAULT_LINGER_MS, 250; 0: a batch starts at the next turn of the event loop).
    */
   lingerMs?: number;
+  /**
+   * Messages at which a partial batch starts without lingering (default DEFAULT_FULL_ENOUGH, 100): enough to spread
+   * a batch's fixed cost; at a fast stream the linger would only delay them.
+   */
+  fullEnough?: number;
 }

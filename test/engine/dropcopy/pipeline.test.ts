@@ -4,7 +4,8 @@
  * applied; an instance whose epoch moved is fenced out while another holds the session, on two connections at
  * once; 10,000 fills are each applied once; and applying everything again from the persisted watermark after the
  * connection was killed inside a batch's transaction, mid-stream, applies each ExecID exactly once; a message
- * lingers for others to share its batch, but never when a batch is full, flushed or stopped.
+ * lingers for others to share its batch, but never when a batch is full, flushed or stopped, nor once a partial
+ * batch holds `fullEnough` messages.
  */
 import { randomUUID } from 'node:crypto';
 import type postgres from 'postgres';
@@ -276,6 +277,31 @@ describe('the drop-copy pipeline', () => {
     await full.pipeline.stop();
     expect((await sessionState(sql)).next_target_seq).toBe(7);
     expect(batches).toBe(4);
+  });
+
+  it('starts a partial batch that holds fullEnough messages without waiting for the linger', async () => {
+    await fresh();
+    let batches = 0;
+    const policy = () => {
+      batches += 1;
+      return h.ctx.policy;
+    };
+    // A linger of a minute, batches of up to 500: three fills (fullEnough) go at once, in one batch.
+    const { pipeline } = await start(1, { lingerMs: 60_000, maxBatch: 500, fullEnough: 3, policy });
+    for (const seq of [1, 2, 3]) pipeline.fill(fillOf(seq, `E-${randomUUID()}`, agentId));
+    await until('the three fills to be committed', async () => (await sessionState(sql)).next_target_seq === 4);
+    expect(batches).toBe(1);
+    // Fewer than fullEnough wait for the linger (or a flush, or a stop).
+    pipeline.fill(fillOf(4, `E-${randomUUID()}`, agentId));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await sessionState(sql)).next_target_seq).toBe(4);
+    await pipeline.stop();
+    expect((await sessionState(sql)).next_target_seq).toBe(5);
+    expect(batches).toBe(2);
+  });
+
+  it('refuses a fullEnough that is not a whole number >= 1', async () => {
+    await expect(start(1, { fullEnough: 0 })).rejects.toThrow(/fullEnough must be a whole number >= 1/);
   });
 
   it('leaves an audit chain that verifies', async () => {

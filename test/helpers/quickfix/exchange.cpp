@@ -14,6 +14,10 @@
 //   again EXECID                         the last fill of EXECID again, as a new message (new MsgSeqNum,
 //                                        no PossDupFlag): a duplicate fill      -> sent SEQ EXECID
 //   bulk N PREFIX ACCOUNT START          N fills, ExecIDs PREFIX<START> ...     -> bulk N FIRSTSEQ LASTSEQ
+//   pace N RATE PREFIX ACCOUNT START     the same N fills, one every 1/RATE s on a steady clock (a paced stream,
+//                                        not a burst; no other command is read until the last is sent; a send
+//                                        due while the previous one was still being made goes at once)
+//                                                                               -> paced N FIRSTSEQ LASTSEQ LATE_MAX_US
 //   msg MSGTYPE [TAG=VALUE ...]          any other application message         -> sent SEQ -
 //   skip K                               skip K outbound seqnums (a gap)        -> skipped NEXTSEQ
 //   logout | logon                       end / resume the session (logon: initiators reconnect)
@@ -23,6 +27,11 @@
 // reject REFSEQNUM 373 371 58 (a 35=3 received), bmr REFSEQNUM 380 58 (a 35=j received),
 // resend-request FROM TO (a 35=2 received), error TEXT. Empty fields are printed as `-`; 58 is last and may
 // contain spaces.
+//
+// When each message was sent: the message log (FileLog, FileLogPath) writes every outgoing message as a line
+// `YYYYMMDD-HH:MM:SS.nnnnnnnnn : MESSAGE`, stamped (UTC, nanoseconds) by QuickFIX just before it hands the
+// message to the socket, after stamping its SendingTime (52, milliseconds) and storing it (test/helpers/quickfix/
+// peer.ts reads it: `sentMessages`). LATE_MAX_US of `pace` is the most a send began after its due instant.
 //
 // Built with -std=c++14: Debian's 1.15.1 headers use dynamic exception specifications, which C++17 removed,
 // and the overrides below must repeat them.
@@ -38,12 +47,15 @@
 #include <quickfix/SSLSocketAcceptor.h>
 #include <quickfix/SSLSocketInitiator.h>
 #endif
+#include <algorithm>
+#include <chrono>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -201,6 +213,26 @@ int main(int argc, char** argv) {
           }
           app.quietSends = false;
           emit("bulk " + std::to_string(n) + " " + std::to_string(first) + " " + std::to_string(session->getExpectedSenderNum() - 1));
+        } else if (cmd == "pace") {
+          int n = 0, start = 0;
+          double rate = 0;
+          std::string prefix, account;
+          if (!(in >> n >> rate >> prefix >> account >> start) || n <= 0 || !(rate > 0)) throw std::runtime_error("usage: pace N RATE PREFIX ACCOUNT START");
+          const int first = session->getExpectedSenderNum();
+          const auto t0 = std::chrono::steady_clock::now();
+          long long lateMax = 0;
+          app.quietSends = true;
+          for (int i = 0; i < n; ++i) {
+            const auto due = t0 + std::chrono::nanoseconds(static_cast<long long>(i * (1e9 / rate)));
+            std::this_thread::sleep_until(due);
+            const long long late = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - due).count();
+            lateMax = std::max(lateMax, late);
+            FIX44::ExecutionReport er = fill(prefix + std::to_string(start + i), account, Fields());
+            FIX::Session::sendToTarget(er, app.sid);
+          }
+          app.quietSends = false;
+          emit("paced " + std::to_string(n) + " " + std::to_string(first) + " " + std::to_string(session->getExpectedSenderNum() - 1) + " " +
+               std::to_string(lateMax));
         } else if (cmd == "msg") {
           std::string type;
           Fields fields;

@@ -3,7 +3,7 @@
  * settings file (role, port, CompIDs, a file store in the test's directory so a restarted peer resumes its
  * sequence numbers and can resend), sends commands on stdin and waits for the event lines the peer prints.
  * The binary is the one the test setup built (`exchangePeerBinary()`, ./binary.ts) or, in a benchmark, the one
- * ./build.ts returns.
+ * ./build.ts returns. What the peer sent, and when, is read back from its QuickFIX message log (`sent()`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -37,12 +37,75 @@ export interface ExchangePeer {
   command(line: string): void;
   /** The first line from index `since` on that matches; waits for it until `timeoutMs`. */
   waitFor(pattern: RegExp, options?: { since?: number; timeoutMs?: number }): Promise<RegExpMatchArray>;
+  /**
+   * Every message the exchange sent, from its QuickFIX message log (`FileLogPath`), in the order sent: what a
+   * benchmark measures delays from. Resends (PossDupFlag 43=Y) are included, flagged.
+   */
+  sent(): SentMessage[];
   /** Sends a fill (a `fill` command) and resolves with the MsgSeqNum it went out with. */
   fill(execId: string, account: string, overrides?: Record<number, string | number>): Promise<number>;
   /** `quit`: the peer logs out and exits. */
   stop(): Promise<void>;
   /** SIGKILL. */
   kill(): Promise<void>;
+}
+
+/** One message the exchange sent, as its message log recorded it. */
+export interface SentMessage {
+  /**
+   * When QuickFIX handed it to the socket (ms since the epoch, fractional): the log's own stamp of the line, in
+   * nanoseconds, taken after the message's SendingTime, its serialization and its store write, just before the
+   * write to the socket (a send waits there only while the socket's buffer is full).
+   */
+  at: number;
+  /** SendingTime (52), ms since the epoch: stamped when QuickFIX filled the header, before the above. */
+  sendingTime: number;
+  seq: number;
+  msgType: string;
+  /** ExecID (17), or null. */
+  execId: string | null;
+  /** PossDupFlag 43=Y: a resend. */
+  possDup: boolean;
+}
+
+/** A UTC timestamp as QuickFIX writes it (YYYYMMDD-HH:MM:SS[.fraction]) in ms since the epoch, fraction kept. */
+export function utcTimestampMs(text: string): number {
+  const t = /^(\d{4})(\d{2})(\d{2})-(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?$/.exec(text);
+  if (!t) throw new Error(`not a FIX UTC timestamp: ${text}`);
+  const [, y, mo, d, h, mi, sec, frac] = t;
+  return Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(sec)) + Number(`0.${frac ?? '0'}`) * 1000;
+}
+
+/**
+ * The messages sent by `senderCompId` in the QuickFIX message logs under `dir` (the peer's directory): each line is
+ * `STAMP : MESSAGE`, incoming and outgoing messages alike; the outgoing ones are those whose SenderCompID is ours.
+ */
+export function readSentMessages(dir: string, senderCompId: string): SentMessage[] {
+  const logDir = path.join(dir, 'log');
+  if (!existsSync(logDir)) return [];
+  const out: SentMessage[] = [];
+  for (const file of readdirSync(logDir).filter((f) => f.endsWith('.messages.current.log'))) {
+    for (const line of readFileSync(path.join(logDir, file), 'latin1').split('\n')) {
+      const sep = line.indexOf(' : ');
+      if (sep < 0) continue;
+      const fields = new Map<string, string>();
+      for (const f of line.slice(sep + 3).split('\x01')) {
+        const eq = f.indexOf('=');
+        if (eq > 0 && !fields.has(f.slice(0, eq))) fields.set(f.slice(0, eq), f.slice(eq + 1));
+      }
+      if (fields.get('49') !== senderCompId) continue;
+      const sendingTime = fields.get('52');
+      out.push({
+        at: utcTimestampMs(line.slice(0, sep)),
+        sendingTime: sendingTime === undefined ? Number.NaN : utcTimestampMs(sendingTime),
+        seq: Number(fields.get('34')),
+        msgType: fields.get('35') ?? '',
+        execId: fields.get('17') ?? null,
+        possDup: fields.get('43') === 'Y',
+      });
+    }
+  }
+  return out;
 }
 
 export function peerSettings(o: ExchangePeerOptions): string {
@@ -128,6 +191,7 @@ export async function startExchangePeer(options: ExchangePeerOptions): Promise<E
   };
   const peer: ExchangePeer = {
     lines, exited, command, waitFor,
+    sent: () => readSentMessages(options.dir, options.senderCompId),
     async fill(execId, account, overrides = {}) {
       const since = lines.length;
       const fields = Object.entries(overrides).map(([t, v]) => `${t}=${v}`);

@@ -27,13 +27,14 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startServerProcess(env: Record<string, string>, name = 'server'): Promise<ServerProcess> {
+/** `nodeArgs`: flags of node itself, before the script (a benchmark's `--cpu-prof`, which NODE_OPTIONS refuses). */
+export async function startServerProcess(env: Record<string, string>, name = 'server', nodeArgs: readonly string[] = []): Promise<ServerProcess> {
   const dir = await sharedTempDir('logs');
   const logFile = path.join(dir, `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.log`);
   const fd = openSync(logFile, 'a');
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, ['bin/dev.js', 'serve', '--host', '127.0.0.1', '--port', '0'], {
+    child = spawn(process.execPath, [...nodeArgs, 'bin/dev.js', 'serve', '--host', '127.0.0.1', '--port', '0'], {
       cwd: REPO,
       // Only what the server is given: the test process's own settings must not leak into it. One process per
       // server unless the test asks for workers: a SIGKILL here is the death of the server, not of a primary
