@@ -29,7 +29,7 @@ type SectionName = keyof ReturnType<typeof generatedSections>;
 /** The page each generated table lives in (each table in exactly one page). */
 export const PAGE_SECTIONS: Readonly<Partial<Record<DocPage, readonly SectionName[]>>> = {
   'docs/operations.md': ['settings', 'errors', 'sources'],
-  'docs/engine.md': ['denials', 'fix-tags'],
+  'docs/engine.md': ['denials', 'fix-tags', 'reconcile-rules'],
   'docs/irl-migration.md': ['irl-errors'],
   'docs/signals.md': ['tiers'],
   'docs/pipeline.md': ['releases'],

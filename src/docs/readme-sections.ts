@@ -12,6 +12,7 @@ import { tiersTable } from '../signals/ops/account.js';
 import { cliReference } from './cli-reference.js';
 import { releasesTable } from './release-table.js';
 import { fixTagTable } from '../engine/reconcile/fix-log.js';
+import { reconcileRulesTable } from '../engine/reconcile/compare.js';
 
 export function generatedSections(): Record<string, string> {
   return {
@@ -23,6 +24,7 @@ export function generatedSections(): Record<string, string> {
     releases: releasesTable(),
     sources: sourcesTable(),
     'fix-tags': fixTagTable(),
+    'reconcile-rules': reconcileRulesTable(),
     'cli-reference': cliReference(),
   };
 }

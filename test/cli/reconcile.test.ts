@@ -66,7 +66,7 @@ describe('engine reconcile FILE', () => {
     const again = await runCli(['engine', 'reconcile', csv], env);
     expect(again.code, describeRun(again)).toBe(0);
     expect(again.stderr).toContain('Reconciling 2 executions');
-    expect(again.stdout).toContain('matched 1, orphans created 0, already known orphans 1, bound traces missing from the drop copy 1');
+    expect(again.stdout).toContain('matched 1, divergent 0, orphans created 0, already known orphans 1, bound traces missing from the drop copy 1');
     expect(again.stdout).toContain(missingId);
     expect((await h.call('GET', '/engine/traces?status=ORPHAN')).json().count).toBe(1);
   }, 120_000);
@@ -96,7 +96,7 @@ describe('engine reconcile FILE', () => {
     const fixTime = (minutes: number): string => at(minutes).replace(/-/g, '').replace('T', '-').replace('Z', '');
     const log = file('session-2026-02-03.log', [
       `20260203-10:00:00.001 : ${fixMessage([[35, 'A'], [49, 'XNAS'], [56, 'DESK'], [34, 1], [52, '20260203-10:00:00.000'], [98, 0], [108, 30]])}`,
-      `20260203-10:01:00.002 : ${fillReport({ seq: 2, execId: 'C-BOUND', account: agentId, time: fixTime(1) })}`,
+      `20260203-10:01:00.002 : ${fillReport({ seq: 2, execId: 'C-BOUND', account: agentId, px: 190, time: fixTime(1) })}`,
       `20260203-10:06:00.003 : ${fillReport({ seq: 3, execId: 'F-NEW', account: agentId, symbol: 'NVDA', side: '2', qty: 3, px: 120, time: fixTime(6) })}`,
       `20260203-10:07:00.004 : ${fillReport({ seq: 3, execId: 'F-NEW', account: agentId, symbol: 'NVDA', side: '2', qty: 3, px: 120, time: fixTime(6), possDup: true })}`,
     ].join('\n'));

@@ -108,7 +108,7 @@ describe('POST /engine/admin/reconcile', () => {
   it('changes nothing when the same drop copy comes again', async () => {
     const tracesBefore = (await h.call('GET', '/engine/traces?limit=5000')).json().count;
     const again = (await reconcile(dropCopy())).json();
-    expect(again.counts).toEqual({ matched: 1, orphans_created: 0, already_known: 2, missing: 1 });
+    expect(again.counts).toEqual({ matched: 1, divergent: 0, orphans_created: 0, already_known: 2, missing: 1 });
     expect(again.already_known.map((o: { exchange_tx_id: string }) => o.exchange_tx_id).sort()).toEqual(['R1-N1', 'R1-N2']);
     expect((await h.call('GET', '/engine/traces?limit=5000')).json().count).toBe(tracesBefore);
   });
@@ -151,6 +151,27 @@ describe('POST /engine/admin/reconcile', () => {
     expect((await h.call('GET', '/engine/admin/audit-log?action=reconcile&limit=1000')).json().count).toBe(before);
     const [row] = await h.store.sql<Array<{ n: number }>>`select count(*)::int as n from orphan_executions where exchange_tx_id like 'D-%'`;
     expect(row?.n).toBe(0);
+  });
+
+  it('compares each execution of an authorized trace with its authorization and bind, and reports the divergent ones field by field', async () => {
+    const bound = await boundTrace(agent, 'V-BOUND', 60);
+    const auth = await h.call('POST', '/engine/authorize', h.order(agent.agent_id, { client_order_id: 'V-ORDER' }), agent.token);
+    const ordered = auth.json().trace_id as string;
+    const res = await reconcile({
+      executions: [
+        execution('V-BOUND', 60, { asset: 'TSLA', side: 'Short', quantity: 9999, price: 1.5 }),
+        execution('V-P1', 61, { client_order_id: 'V-ORDER', quantity: 60 }),
+        execution('V-P2', 62, { client_order_id: 'V-ORDER', quantity: 50 }),
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const r = res.json();
+    expect(r.counts).toMatchObject({ matched: 1, divergent: 2, orphans_created: 0 });
+    expect(r.matched).toEqual([{ exchange_tx_id: 'V-P1', trace_id: ordered, agent_id: agent.agent_id }]);
+    const fields = (id: string) => r.divergent.find((d: { exchange_tx_id: string }) => d.exchange_tx_id === id).differences.map((d: { field: string; ours: unknown; theirs: unknown }) => [d.field, d.ours, d.theirs]);
+    expect(fields('V-BOUND')).toEqual([['asset', 'AAPL', 'TSLA'], ['action', 'Long', 'Short'], ['quantity', 100, 9999], ['limit_price', 190, 1.5]]);
+    expect(r.divergent.find((d: { exchange_tx_id: string }) => d.exchange_tx_id === 'V-BOUND').trace_id).toBe(bound);
+    expect(fields('V-P2')).toEqual([['quantity', 100, 110]]);
   });
 
   it('needs an owner token', async () => {

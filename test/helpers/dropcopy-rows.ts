@@ -34,10 +34,23 @@ export async function insertSession(sql: Sql, row: SessionRowInput = {}): Promis
       last_outbound_at = excluded.last_outbound_at, last_logon_at = excluded.last_logon_at, updated_at = excluded.updated_at`;
 }
 
-export async function insertFill(sql: Sql, fill: { seq: number; outcome: 'matched' | 'orphan' | 'already_known'; appliedAt: Date; sessionKey?: string; execId?: string; traceId?: string | null }): Promise<void> {
+export async function insertFill(sql: Sql, fill: { seq: number; outcome: 'matched' | 'divergent' | 'orphan' | 'already_known'; appliedAt: Date; sessionKey?: string; execId?: string; traceId?: string | null }): Promise<void> {
   await sql`
-    insert into dropcopy_executions (exec_id, session_key, seq, poss_dup, received_at, applied_at, outcome, trace_id)
-    values (${fill.execId ?? `XNAS-${randomUUID()}`}, ${fill.sessionKey ?? SESSION_KEY}, ${fill.seq}, false, ${fill.appliedAt}, ${fill.appliedAt}, ${fill.outcome}, ${fill.traceId ?? null})`;
+    insert into dropcopy_executions (exec_id, session_key, trade_date, seq, poss_dup, received_at, applied_at, outcome, trace_id)
+    values (${fill.execId ?? `XNAS-${randomUUID()}`}, ${fill.sessionKey ?? SESSION_KEY}, ${fill.appliedAt.toISOString().slice(0, 10)}, ${fill.seq}, false, ${fill.appliedAt}, ${fill.appliedAt}, ${fill.outcome}, ${fill.traceId ?? null})`;
+}
+
+export interface ConflictInput {
+  recordedAt: Date;
+  sessionKey?: string;
+}
+
+/** A row of dropcopy_conflicts: a repeated ExecID with other fields. */
+export async function insertConflict(sql: Sql, c: ConflictInput): Promise<void> {
+  await sql`
+    insert into dropcopy_conflicts (id, session_key, trade_date, exec_id, seq, poss_dup, received_at, recorded_at, differences, received)
+    values (${randomUUID()}, ${c.sessionKey ?? SESSION_KEY}, ${c.recordedAt.toISOString().slice(0, 10)}, ${`XNAS-${randomUUID()}`}, 1, false, ${c.recordedAt}, ${c.recordedAt},
+      ${JSON.stringify([{ field: 'quantity', recorded: 100, received: 7 }])}::jsonb, '{}'::jsonb)`;
 }
 
 export interface RejectInput {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configWith, type Config } from '../../../src/config.js';
 import { configuredSession, NOT_CONFIGURED, readDropCopyStatus } from '../../../src/engine/dropcopy/status.js';
-import { insertFill, insertReject, insertSession, sampleRejects, SESSION_KEY } from '../../helpers/dropcopy-rows.js';
+import { insertConflict, insertFill, insertReject, insertSession, sampleRejects, SESSION_KEY } from '../../helpers/dropcopy-rows.js';
 import { engineHarness, type EngineHarness } from '../../helpers/engine.js';
 
 let h: EngineHarness;
@@ -35,7 +35,8 @@ describe('GET /engine/admin/dropcopy', () => {
     const body = res.json();
     expect(body).toMatchObject({
       state: 'not_configured', summary: NOT_CONFIGURED, configured: null, session: null,
-      fills: { matched: 0, orphan: 0, already_known: 0, total: 0 }, last_fill_at: null, rejects: 0, last_reject_at: null,
+      fills: { matched: 0, divergent: 0, orphan: 0, already_known: 0, total: 0 }, last_fill_at: null, conflicts: 0, last_conflict_at: null, orphans_resolved: 0,
+      rejects: 0, last_reject_at: null,
     });
     expect(NOT_CONFIGURED).toBe('no FIX drop-copy session is configured (FIX_DROPCOPY_ROLE unset)');
     expect(new Date(body.checked_at).getTime()).toBe(h.clock.now);
@@ -47,12 +48,14 @@ describe('GET /engine/admin/dropcopy', () => {
       state: 'logged_on', owner: 'engine-1:4121', epoch: 3, next_sender_seq: 12, next_target_seq: 40,
       last_inbound_at: new Date(t + 9000), last_outbound_at: new Date(t + 5000), last_logon_at: new Date(t), updated_at: new Date(t + 9000),
     });
-    for (const [i, outcome] of (['matched', 'matched', 'matched', 'orphan', 'already_known'] as const).entries()) {
+    for (const [i, outcome] of (['matched', 'matched', 'matched', 'orphan', 'already_known', 'divergent'] as const).entries()) {
       await insertFill(h.store.sql, { seq: 20 + i, outcome, appliedAt: new Date(t + 1000 * (i + 1)) });
     }
     // Another session's rows (an earlier configuration) are not this one's.
     await insertFill(h.store.sql, { seq: 3, outcome: 'orphan', appliedAt: new Date(t + 60_000), sessionKey: 'FIX.4.4:OLD->XNAS' });
     for (const r of sampleRejects(new Date(t + 2000))) await insertReject(h.store.sql, r);
+    await insertConflict(h.store.sql, { recordedAt: new Date(t + 7000) });
+    await insertConflict(h.store.sql, { recordedAt: new Date(t + 8000), sessionKey: 'FIX.4.4:OLD->XNAS' });
 
     const res = await h.call('GET', '/engine/admin/dropcopy', undefined, auditor);
     expect(res.statusCode, res.body).toBe(200);
@@ -62,7 +65,8 @@ describe('GET /engine/admin/dropcopy', () => {
         session_key: SESSION_KEY, role: 'initiator', state: 'logged_on', owner: 'engine-1:4121', epoch: 3, next_sender_seq: 12, next_target_seq: 40,
         last_inbound_at: '2026-11-27T14:03:09.000Z', last_outbound_at: '2026-11-27T14:03:05.000Z', last_logon_at: '2026-11-27T14:03:00.000Z', updated_at: '2026-11-27T14:03:09.000Z',
       },
-      fills: { matched: 3, orphan: 1, already_known: 1, total: 5 }, last_fill_at: '2026-11-27T14:03:05.000Z',
+      fills: { matched: 3, divergent: 1, orphan: 1, already_known: 1, total: 6 }, last_fill_at: '2026-11-27T14:03:06.000Z',
+      conflicts: 1, last_conflict_at: '2026-11-27T14:03:07.000Z', orphans_resolved: 0,
       rejects: 3, last_reject_at: '2026-11-27T14:03:04.000Z', checked_at: new Date(h.clock.now).toISOString(),
     });
   });

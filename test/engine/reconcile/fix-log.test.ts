@@ -67,8 +67,8 @@ describe('a FIX log as a drop copy', () => {
     ].join('\n');
     expect(looksLikeFixLog(log)).toBe(true);
     expect(readDropCopy('session.log', log)).toEqual({ executions: [
-      { exchange_tx_id: 'E-1', client_order_id: 'ord-1', asset: 'AAPL', side: 'Long', quantity: 100, price: 190.25, notional_currency: 'USD', agent_id: AGENT, execution_time: '2026-02-03T10:04:59.412Z' },
-      { exchange_tx_id: 'E-2', asset: 'MSFT', side: 'Short', quantity: 7, price: 410.5, notional_currency: 'USD', agent_id: AGENT, execution_time: '2026-02-03T10:05:59.000Z' },
+      { exchange_tx_id: 'E-1', client_order_id: 'ord-1', asset: 'AAPL', side: 'Long', quantity: 100, price: 190.25, notional_currency: 'USD', agent_id: AGENT, execution_time: '2026-02-03T10:04:59.412Z', order_id: 'O-E-1' },
+      { exchange_tx_id: 'E-2', asset: 'MSFT', side: 'Short', quantity: 7, price: 410.5, notional_currency: 'USD', agent_id: AGENT, execution_time: '2026-02-03T10:05:59.000Z', order_id: 'O-E-2' },
     ] });
   });
 
