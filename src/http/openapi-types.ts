@@ -509,7 +509,7 @@ export interface paths {
         put?: never;
         /**
          * Reconcile the traces with an exchange drop copy: each execution no trace was bound to becomes an ORPHAN trace
-         * @description An execution whose `exchange_tx_id` a trace was bound with is `matched`; one recorded as an orphan before is `already_known`; any other becomes one ORPHAN trace. A trace bound to an execution of the drop copy's agents (or `agent_ids`) within its window (its first to last `execution_time`, or `from`..`to`, inclusive) whose `exchange_tx_id` the drop copy does not list is `missing`. The same drop copy again creates nothing new. A `reconcile` entry of the audit log records the counts.
+         * @description An execution whose `exchange_tx_id` a trace was bound with, or that names an authorized order (ClOrdID), is compared with the authorization and the bind: `matched`, or `divergent` with the fields that differ; one recorded as an orphan before is `already_known`; any other becomes one ORPHAN trace. A trace bound to an execution of the drop copy's agents (or `agent_ids`) within its window (its first to last `execution_time`, or `from`..`to`, inclusive) whose `exchange_tx_id` the drop copy does not list is `missing`. The same drop copy again creates nothing new. A `reconcile` entry of the audit log records the counts.
          */
         post: operations["reconcile"];
         delete?: never;
@@ -1833,7 +1833,22 @@ export interface operations {
                      *         "regulatory_salt": null,
                      *         "exchange_tx_id": "XNAS-20260105-7781234",
                      *         "divergence_reason": null,
-                     *         "execution_time": "2026-01-05T14:30:00.420Z"
+                     *         "execution_time": "2026-01-05T14:30:00.420Z",
+                     *         "reconciliation": {
+                     *           "fills": [
+                     *             {
+                     *               "exec_id": "XNAS-20260105-7781234",
+                     *               "trade_date": "2026-01-05",
+                     *               "outcome": "matched",
+                     *               "differences": [],
+                     *               "applied_at": "2026-01-05T14:30:00.640Z",
+                     *               "orphan_trace_id": null
+                     *             }
+                     *           ],
+                     *           "resolved_by": null,
+                     *           "resolved_at": null,
+                     *           "resolved": []
+                     *         }
                      *       }
                      *     }
                      */
@@ -1946,6 +1961,53 @@ export interface operations {
                             divergence_reason: string | null;
                             /** Format: date-time */
                             execution_time: string | null;
+                            /** @description what the exchange's drop copy says of this trace (not sealed) */
+                            reconciliation: {
+                                /** @description the drop copy's fills reconciled with this trace */
+                                fills: {
+                                    exec_id: string;
+                                    /** Format: date */
+                                    trade_date: string;
+                                    /** @enum {string} */
+                                    outcome: "matched" | "divergent" | "orphan" | "already_known";
+                                    differences: {
+                                        /** @description the field compared, as the trace (authorization) or the bind names it */
+                                        field: string;
+                                        /** @description what the engine holds: the authorized or bound value */
+                                        ours: string | number | null;
+                                        /** @description what the exchange's fill says (for quantity, the order's cumulative quantity) */
+                                        theirs: string | number | null;
+                                        /** @description the rule the fill breaks */
+                                        rule: string;
+                                    }[];
+                                    /** Format: date-time */
+                                    applied_at: string;
+                                    /** @description the ORPHAN trace the fill made before this trace's bind arrived and resolved it */
+                                    orphan_trace_id: string | null;
+                                }[];
+                                /** @description an ORPHAN trace resolved by a later bind of its execution: the bound trace */
+                                resolved_by: string | null;
+                                /** Format: date-time */
+                                resolved_at: string | null;
+                                /** @description the ORPHAN traces of this trace's execution its bind resolved, with what the fill differed in */
+                                resolved: {
+                                    /** Format: uuid */
+                                    orphan_trace_id: string;
+                                    exchange_tx_id: string;
+                                    /** Format: date-time */
+                                    resolved_at: string;
+                                    differences: {
+                                        /** @description the field compared, as the trace (authorization) or the bind names it */
+                                        field: string;
+                                        /** @description what the engine holds: the authorized or bound value */
+                                        ours: string | number | null;
+                                        /** @description what the exchange's fill says (for quantity, the order's cumulative quantity) */
+                                        theirs: string | number | null;
+                                        /** @description the rule the fill breaks */
+                                        rule: string;
+                                    }[];
+                                }[];
+                            };
                         } & {
                             [key: string]: unknown;
                         };
@@ -4047,7 +4109,7 @@ export interface operations {
     listAuditLog: {
         parameters: {
             query?: {
-                action?: "token.issue" | "token.revoke" | "shadow.enable" | "shadow.disable" | "agent.register" | "agent.model_add" | "agent.status" | "regime.publish" | "regime.release" | "reconcile" | "authorize.reject" | "gdpr.erase" | "dropcopy.fill" | "dropcopy.reject" | "dropcopy.session";
+                action?: "token.issue" | "token.revoke" | "shadow.enable" | "shadow.disable" | "agent.register" | "agent.model_add" | "agent.status" | "regime.publish" | "regime.release" | "reconcile" | "authorize.reject" | "gdpr.erase" | "dropcopy.fill" | "dropcopy.reject" | "dropcopy.session" | "dropcopy.conflict" | "orphan.resolved";
                 /** @description the agent or token acted on */
                 target_id?: string;
                 /** @description entries at or after this instant (ISO 8601 date-time with a zone) */
@@ -4144,7 +4206,7 @@ export interface operations {
                             /** @description `token:<token_id> (<client_name>)` over HTTP, `cli:<user>` from the CLI */
                             actor: string;
                             /** @enum {string} */
-                            action: "token.issue" | "token.revoke" | "shadow.enable" | "shadow.disable" | "agent.register" | "agent.model_add" | "agent.status" | "regime.publish" | "regime.release" | "reconcile" | "authorize.reject" | "gdpr.erase" | "dropcopy.fill" | "dropcopy.reject" | "dropcopy.session";
+                            action: "token.issue" | "token.revoke" | "shadow.enable" | "shadow.disable" | "agent.register" | "agent.model_add" | "agent.status" | "regime.publish" | "regime.release" | "reconcile" | "authorize.reject" | "gdpr.erase" | "dropcopy.fill" | "dropcopy.reject" | "dropcopy.session" | "dropcopy.conflict" | "orphan.resolved";
                             /**
                              * Format: uuid
                              * @description the agent or token acted on; null when none
@@ -4327,6 +4389,10 @@ export interface operations {
                          * @description when the exchange executed it (ISO 8601 date-time with a zone; kept to the millisecond)
                          */
                         execution_time: string;
+                        /** @description the exchange's id of the order (OrderID 37): the fills of one order without a ClOrdID */
+                        order_id?: string | null;
+                        /** @description the trading day (TradeDate 75: YYYYMMDD, or YYYY-MM-DD); default the UTC date of execution_time */
+                        trade_date?: string;
                     }[];
                     /**
                      * Format: date-time
@@ -4363,6 +4429,7 @@ export interface operations {
                      *       "drop_copy_hash": "5459512c711dab87037eb9c1bcaa176b58f66fbf1782a713dcfa58152ecfc9a4",
                      *       "counts": {
                      *         "matched": 1,
+                     *         "divergent": 0,
                      *         "orphans_created": 1,
                      *         "already_known": 0,
                      *         "missing": 1
@@ -4382,6 +4449,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "already_known": [],
+                     *       "divergent": [],
                      *       "missing": [
                      *         {
                      *           "trace_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
@@ -4409,17 +4477,36 @@ export interface operations {
                         drop_copy_hash: string;
                         counts: {
                             matched: number;
+                            divergent: number;
                             orphans_created: number;
                             already_known: number;
                             missing: number;
                         };
-                        /** @description executions a bound trace records */
+                        /** @description executions of an authorized trace (bound with their exchange_tx_id, or naming its order) that agree with its authorization and bind */
                         matched: {
                             exchange_tx_id: string;
                             /** Format: uuid */
                             trace_id: string;
                             /** Format: uuid */
                             agent_id: string;
+                        }[];
+                        /** @description executions of an authorized trace that differ from its authorization or bind, with the fields that differ */
+                        divergent: {
+                            exchange_tx_id: string;
+                            /** Format: uuid */
+                            trace_id: string;
+                            /** Format: uuid */
+                            agent_id: string;
+                            differences: {
+                                /** @description the field compared, as the trace (authorization) or the bind names it */
+                                field: string;
+                                /** @description what the engine holds: the authorized or bound value */
+                                ours: string | number | null;
+                                /** @description what the exchange's fill says (for quantity, the order's cumulative quantity) */
+                                theirs: string | number | null;
+                                /** @description the rule the fill breaks */
+                                rule: string;
+                            }[];
                         }[];
                         /** @description executions recorded now as ORPHAN traces */
                         orphans_created: {
@@ -4541,12 +4628,16 @@ export interface operations {
                      *         "updated_at": "2026-01-05T15:02:11.031Z"
                      *       },
                      *       "fills": {
-                     *         "matched": 1840,
+                     *         "matched": 1839,
+                     *         "divergent": 1,
                      *         "orphan": 2,
                      *         "already_known": 0,
                      *         "total": 1842
                      *       },
                      *       "last_fill_at": "2026-01-05T15:02:11.044Z",
+                     *       "conflicts": 0,
+                     *       "last_conflict_at": null,
+                     *       "orphans_resolved": 3,
                      *       "rejects": 1,
                      *       "last_reject_at": "2026-01-05T11:17:42.250Z",
                      *       "checked_at": "2026-01-05T15:02:12.000Z"
@@ -4589,9 +4680,10 @@ export interface operations {
                             /** Format: date-time */
                             updated_at: string;
                         } | null;
-                        /** @description fills (ExecutionReport 150=F) applied, once each, by outcome */
+                        /** @description fills (ExecutionReport 150=F) applied, once each, by outcome (divergent: they differ from the authorization or the bind of their trace) */
                         fills: {
                             matched: number;
+                            divergent: number;
                             orphan: number;
                             already_known: number;
                             total: number;
@@ -4601,6 +4693,12 @@ export interface operations {
                          * @description when the last fill was applied
                          */
                         last_fill_at: string | null;
+                        /** @description fills repeating the ExecID of one applied on the same trading day with other fields (kept, never applied over the first) */
+                        conflicts: number;
+                        /** Format: date-time */
+                        last_conflict_at: string | null;
+                        /** @description ORPHAN traces of fills whose bind arrived after them and resolved them */
+                        orphans_resolved: number;
                         /** @description inbound messages refused (GET /engine/admin/dropcopy/rejects lists them) */
                         rejects: number;
                         /** Format: date-time */
@@ -4689,7 +4787,7 @@ export interface operations {
                             ref_tag: number | null;
                             /** @description Text (58) as sent, or why it was not a message */
                             reason: string;
-                            /** @description what was received, with | for SOH */
+                            /** @description what was received, byte for byte: | for SOH, a printable ASCII byte but | and \ as itself, any other byte as \xNN (two lowercase hex digits) */
                             raw: string;
                             session_key: string;
                             /** Format: uuid */
