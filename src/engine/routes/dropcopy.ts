@@ -67,7 +67,7 @@ export const dropCopyRejectSchema = {
     reason_code: { type: ['integer', 'null'], description: 'SessionRejectReason (373) or BusinessRejectReason (380) sent' },
     ref_tag: { type: ['integer', 'null'], description: 'RefTagID (371): the tag at fault' },
     reason: { type: 'string', description: 'Text (58) as sent, or why it was not a message' },
-    raw: { type: 'string', description: 'what was received, with | for SOH' },
+    raw: { type: 'string', description: 'what was received, byte for byte: | for SOH, a printable ASCII byte but | and \\ as itself, any other byte as \\xNN (two lowercase hex digits)' },
     session_key: { type: 'string' },
     id: { type: 'string', format: 'uuid' },
   },
