@@ -280,6 +280,8 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
     });
 
     let server: net.Server | null = null;
+    /** The acceptor's connections still at the door (logon-gate.ts): closed by a stop, which would wait for them. */
+    const waiting = new Set<net.Socket>();
     let loop: Promise<void> = Promise.resolve();
     if (d.role === 'initiator') {
       const maxS = d.reconnectMaxS ?? Math.max(DROPCOPY_RECONNECT_MAX_S, d.reconnectS);
@@ -326,7 +328,9 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
           socket.destroy();
           return;
         }
+        waiting.add(socket);
         void awaitLogon(socket, { parties, timeoutMs: logonTimeoutS * 1000, now, onRefused: refused }).then((passed) => {
+          waiting.delete(socket);
           if (!passed) return;
           if (busy || halted) {
             refused({ peer: `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`, msgType: 'A', reason: 'a session is running on another connection; closed', raw: '' });
@@ -361,6 +365,7 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
       wake?.();
       const listening = server;
       const closed = listening ? new Promise<void>((resolve) => listening.close(() => resolve())) : Promise.resolve();
+      for (const socket of waiting) socket.destroy();
       if (clean) await session?.logout('tradeseal stops', LOGOUT_WAIT_MS);
       else session?.kill('the FIX drop-copy session was lost by this process');
       await loop.catch(() => {});
