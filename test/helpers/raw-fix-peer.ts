@@ -129,3 +129,35 @@ export function fillBody(execId: string, account: string, drop: number[] = []): 
   ];
   return fields.filter(([t]) => !drop.includes(t));
 }
+
+/** Connects once something listens on `port` (a server takes the session's lock and loads the FIX engine first). */
+export async function connectWhenListening(port: number, sender: string, target: string, timeoutMs = 20_000): Promise<RawFixPeer> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await connectRawPeer(port, sender, target);
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+/**
+ * Connects and logs on as `sender` (numbering from `seq`; 141=Y when `reset`), again and again while the engine
+ * still runs the session on an earlier connection (it closes the new one), for up to 10 s.
+ */
+export async function logOnWhenFree(port: number, sender: string, target: string, seq: number, reset = false): Promise<{ p: RawFixPeer; answer: Received }> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const p = await connectWhenListening(port, sender, target);
+    p.seq = seq;
+    p.send('A', [[98, 0], [108, 30], ...(reset ? [[141, 'Y'] as [number, string]] : [])]);
+    try {
+      return { p, answer: await p.waitFor('the logon answer', (m) => m.tags.get(35) === 'A', 2000) };
+    } catch (err) {
+      p.close();
+      if (Date.now() > deadline) throw err;
+    }
+  }
+}

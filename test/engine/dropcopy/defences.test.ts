@@ -17,7 +17,7 @@ import { bytesOfWireText } from '../../../src/engine/dropcopy/wire-text.js';
 import { startServer, type RunningServer } from '../../../src/http/server.js';
 import { testStore, type TestStore } from '../../helpers/db.js';
 import { freePort, waitUntil } from '../../helpers/dropcopy-server.js';
-import { connectRawPeer, fillBody, rawPeerOn, type RawFixPeer, type Received } from '../../helpers/raw-fix-peer.js';
+import { connectWhenListening as connectRaw, fillBody, logOnWhenFree, rawPeerOn, type RawFixPeer, type Received } from '../../helpers/raw-fix-peer.js';
 
 const US = 'DESK';
 const EXCHANGE = 'XNAS';
@@ -27,34 +27,8 @@ let store: TestStore;
 let server: RunningServer;
 let port: number;
 
-/** Connects once the session listens (the server takes the session's lock and loads the FIX engine first). */
-async function connectWhenListening(sender = EXCHANGE, target = US): Promise<RawFixPeer> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    try {
-      return await connectRawPeer(port, sender, target);
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
-
-/** The exchange logs on (numbering from `seq`; 141=Y when `reset`), again while an earlier connection is closing. */
-async function exchangeLogsOn(seq: number, reset = false): Promise<{ p: RawFixPeer; answer: Received }> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const p = await connectWhenListening();
-    p.seq = seq;
-    p.send('A', [[98, 0], [108, 30], ...(reset ? [[141, 'Y'] as [number, string]] : [])]);
-    try {
-      return { p, answer: await p.waitFor('the logon answer', (m) => m.tags.get(35) === 'A', 3000) };
-    } catch (err) {
-      p.close();
-      if (Date.now() > deadline) throw err;
-    }
-  }
-}
+const connectWhenListening = (sender = EXCHANGE, target = US): Promise<RawFixPeer> => connectRaw(port, sender, target);
+const exchangeLogsOn = (seq: number, reset = false): Promise<{ p: RawFixPeer; answer: Received }> => logOnWhenFree(port, EXCHANGE, US, seq, reset);
 
 interface RejectRow { seq: number | null; msg_type: string | null; answer: string; reason_code: number | null; ref_tag: number | null; reason: string; raw: string; action: string | null }
 const rejectRows = (where: string): Promise<RejectRow[]> => store.sql<RejectRow[]>`

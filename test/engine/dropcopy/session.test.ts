@@ -11,7 +11,7 @@ import { configWith } from '../../../src/config.js';
 import { startServer, type RunningServer } from '../../../src/http/server.js';
 import { testStore, type TestStore } from '../../helpers/db.js';
 import { freePort, waitUntil } from '../../helpers/dropcopy-server.js';
-import { connectRawPeer, fillBody, type RawFixPeer, type Received } from '../../helpers/raw-fix-peer.js';
+import { connectWhenListening, fillBody, logOnWhenFree, type RawFixPeer, type Received } from '../../helpers/raw-fix-peer.js';
 
 const US = 'DESK';
 const EXCHANGE = 'XNAS';
@@ -21,17 +21,7 @@ let server: RunningServer;
 let port: number;
 
 /** Connects once the session listens (the server takes the session's lock and loads the FIX engine first). */
-async function peer(): Promise<RawFixPeer> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    try {
-      return await connectRawPeer(port, EXCHANGE, US);
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
+const peer = (): Promise<RawFixPeer> => connectWhenListening(port, EXCHANGE, US);
 
 async function logon(p: RawFixPeer): Promise<Received> {
   p.send('A', [[98, 0], [108, 30], [141, 'Y']]);
@@ -183,20 +173,8 @@ describe('the acceptor\'s listener', () => {
 
 describe('a connection that dies', () => {
   /** Connects and logs on, again while the session still holds the previous connection (it refuses another). */
-  const logOnAgain = async (seq: number, reset: boolean): Promise<{ q: RawFixPeer; answer: Received }> => {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const q = await peer();
-      q.seq = seq;
-      q.send('A', [[98, 0], [108, 30], ...(reset ? [[141, 'Y'] as [number, string]] : [])]);
-      try {
-        return { q, answer: await q.waitFor('the logon answer', (m) => m.tags.get(35) === 'A', 2000) };
-      } catch (err) {
-        q.close();
-        if (Date.now() > deadline) throw err;
-      }
-    }
-  };
+  const logOnAgain = (seq: number, reset: boolean): Promise<{ q: RawFixPeer; answer: Received }> =>
+    logOnWhenFree(port, EXCHANGE, US, seq, reset).then(({ p, answer }) => ({ q: p, answer }));
 
   it('logs on to the next connection above every number it sent, also after gap-filling a resend', async () => {
     const { q: first } = await logOnAgain(1, true);
