@@ -100,7 +100,7 @@ async function applyIn(tx: Sql, batch: DropCopyBatch): Promise<AppliedBatch> {
   // reconciliation needs (reads only: if the fence fails, the transaction rolls back).
   const items = batchFills(batch.fills);
   const queries = linkQueries(items);
-  const [fenced, recorded, links, refusedBefore] = await Promise.all([
+  const [fenced, recorded, links, refusedBefore] = await firstFault(Promise.allSettled([
     tx`
       update dropcopy_sessions
       set next_target_seq = ${batch.watermark}, last_inbound_at = greatest(last_inbound_at, ${batch.lastInboundAt}::timestamptz), updated_at = now()
@@ -108,7 +108,7 @@ async function applyIn(tx: Sql, batch: DropCopyBatch): Promise<AppliedBatch> {
     recordedFills(tx, batch.sessionKey, items),
     linkedTraces(tx, batch.sessionKey, queries),
     rejectsRecorded(tx, batch.sessionKey, batch.rejects),
-  ]);
+  ]));
   if (fenced.count === 0) throw new DropCopyFencedError(batch.sessionKey, batch.epoch);
   const rejects = freshRejects(batch.rejects, refusedBefore);
 
@@ -157,6 +157,17 @@ async function applyIn(tx: Sql, batch: DropCopyBatch): Promise<AppliedBatch> {
     fills: fills.map((f) => f.applied),
     rejects: rejects.map((r, i) => ({ id: rejectIds[i] as string, answer: r.answer, audit_entry_id: rejectEntries[i]?.id as string })),
   };
+}
+
+/**
+ * The values of statements pipelined in one transaction, or the fault of the one that failed: not the "current
+ * transaction is aborted" (25P02) of those sent after it, whichever of their answers was handled first.
+ */
+async function firstFault<T extends readonly unknown[]>(settled: Promise<{ [K in keyof T]: PromiseSettledResult<T[K]> }>): Promise<T> {
+  const results = (await settled) as readonly PromiseSettledResult<unknown>[];
+  const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed.length > 0) throw (failed.find((r) => (r.reason as { code?: string } | null)?.code !== '25P02') ?? failed[0]!).reason;
+  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
 /**
