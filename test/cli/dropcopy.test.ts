@@ -68,7 +68,8 @@ describe('tradeseal engine dropcopy status', () => {
     expect(here.stdout).toMatch(/^last_inbound_at   \d{4}-\d\d-\d\dT\S+Z \(\d+ s ago\)$/m);
     expect(here.stdout).toMatch(/^last_outbound_at  \S+ \([2-5]\d s ago\)$/m);
     expect(here.stdout).toMatch(/^last_logon_at     \S+ \(2 h 5 min ago\)$/m);
-    expect(lines).toContain('fills             3: 2 matched, 1 orphan, 0 already_known');
+    expect(lines).toContain('fills             3: 2 matched, 0 divergent, 1 orphan, 0 already_known');
+    expect(lines).toContain('conflicts         0');
     expect(lines).toContain('rejects           3 (tradeseal engine dropcopy rejects lists them)');
     expect(here.stdout).toMatch(/^last_reject_at    \S+ \(3 min ago\)$/m);
     expect(here.stdout).toContain('FIX_DROPCOPY_ROLE is unset here: this is the session a server last ran.');

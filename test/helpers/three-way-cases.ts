@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import type { Sql } from '../../src/store/driver.js';
-import { authorizeRequest, bearer, bindRequest, type Agent, type EngineSettings, type Regime } from '../reliability/support/engine.js';
-import type { Client } from '../reliability/support/http.js';
+import { authorizeRequest, bearer, bindRequest, publishRegime, registerAgent, type Agent, type EngineSettings, type Regime } from '../reliability/support/engine.js';
+import { Client } from '../reliability/support/http.js';
 import { waitUntil } from './dropcopy-server.js';
 
 export interface ThreeWayWorld {
@@ -19,6 +19,15 @@ export interface ThreeWayWorld {
   other: Agent;
   /** Sends a fill (35=8, 150=F) of ExecID `execId` and Account `account`, its other tags overridden by `tags`. */
   send(execId: string, account: string, tags: Record<number, string | number>): Promise<void>;
+}
+
+/** A world on a server at `url`: the regime published, an agent and another registered; fills sent by `send`. */
+export async function threeWayWorld(sql: Sql, url: string, settings: EngineSettings, send: ThreeWayWorld['send']): Promise<ThreeWayWorld> {
+  const client = new Client(url, 8);
+  const regime = await publishRegime(client, settings.ownerToken);
+  const agent = await registerAgent(client, settings.ownerToken);
+  const other = await registerAgent(client, settings.ownerToken);
+  return { sql, client, settings, regime, agent, other, send };
 }
 
 interface FillRow {

@@ -11,9 +11,8 @@ import { testStore, type TestStore } from '../../helpers/db.js';
 import { dropCopyEnv, ENGINE_COMP_ID, EXCHANGE_COMP_ID, freePort } from '../../helpers/dropcopy-server.js';
 import { exchangePeerBinary } from '../../helpers/quickfix/binary.js';
 import { startExchangePeer, type ExchangePeer } from '../../helpers/quickfix/peer.js';
-import { threeWayCases, type ThreeWayWorld } from '../../helpers/three-way-cases.js';
-import { engineSettings, publishRegime, registerAgent } from '../../reliability/support/engine.js';
-import { Client } from '../../reliability/support/http.js';
+import { threeWayCases, threeWayWorld, type ThreeWayWorld } from '../../helpers/three-way-cases.js';
+import { engineSettings } from '../../reliability/support/engine.js';
 import { startServerProcess, type ServerProcess } from '../../reliability/support/server.js';
 import { removeTempDirs, tempDir } from '../../reliability/support/temp.js';
 
@@ -32,15 +31,9 @@ beforeAll(async () => {
     dir: path.join(await tempDir('exchange'), 'peer'), reconnectS: 1,
   });
   await peer.waitFor(/^logon$/, { timeoutMs: 60_000 });
-  const client = new Client(server.url, 8);
-  const regime = await publishRegime(client, settings.ownerToken);
-  const [agent, other] = [await registerAgent(client, settings.ownerToken), await registerAgent(client, settings.ownerToken)];
-  world = {
-    sql: store.sql, client, settings, regime, agent, other,
-    async send(execId, account, tags) {
-      await peer.fill(execId, account, tags);
-    },
-  };
+  world = await threeWayWorld(store.sql, server.url, settings, async (execId, account, tags) => {
+    await peer.fill(execId, account, tags);
+  });
 }, 180_000);
 
 afterAll(async () => {

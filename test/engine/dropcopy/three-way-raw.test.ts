@@ -7,10 +7,9 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { testStore, type TestStore } from '../../helpers/db.js';
 import { dropCopyEnv, ENGINE_COMP_ID, EXCHANGE_COMP_ID, freePort } from '../../helpers/dropcopy-server.js';
-import { connectRawPeer, fillBody, type RawFixPeer } from '../../helpers/raw-fix-peer.js';
-import { threeWayCases, type ThreeWayWorld } from '../../helpers/three-way-cases.js';
-import { engineSettings, publishRegime, registerAgent } from '../../reliability/support/engine.js';
-import { Client } from '../../reliability/support/http.js';
+import { connectWhenListening, fillBody, type RawFixPeer } from '../../helpers/raw-fix-peer.js';
+import { threeWayCases, threeWayWorld, type ThreeWayWorld } from '../../helpers/three-way-cases.js';
+import { engineSettings } from '../../reliability/support/engine.js';
 import { startServerProcess, type ServerProcess } from '../../reliability/support/server.js';
 import { removeTempDirs } from '../../reliability/support/temp.js';
 
@@ -19,38 +18,19 @@ let server: ServerProcess;
 let peer: RawFixPeer;
 let world: ThreeWayWorld;
 
-/** Connects once the session listens (the server takes the session's lock and loads the FIX engine first). */
-async function connect(port: number): Promise<RawFixPeer> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      return await connectRawPeer(port, EXCHANGE_COMP_ID, ENGINE_COMP_ID);
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
-
 beforeAll(async () => {
   store = await testStore();
   const settings = await engineSettings(store.url);
   const port = await freePort();
   server = await startServerProcess({ ...settings.env, ...dropCopyEnv('acceptor', port) }, 'three-way-raw');
-  peer = await connect(port);
+  peer = await connectWhenListening(port, EXCHANGE_COMP_ID, ENGINE_COMP_ID, 60_000);
   peer.send('A', [[98, 0], [108, 30], [141, 'Y']]);
   await peer.waitFor('the logon answer', (m) => m.tags.get(35) === 'A', 30_000);
-  const client = new Client(server.url, 8);
-  const regime = await publishRegime(client, settings.ownerToken);
-  const [agent, other] = [await registerAgent(client, settings.ownerToken), await registerAgent(client, settings.ownerToken)];
-  world = {
-    sql: store.sql, client, settings, regime, agent, other,
-    async send(execId, account, tags) {
-      const body = fillBody(execId, account).map(([t, v]): [number, string | number] => [t, tags[t] ?? v]);
-      for (const [t, v] of Object.entries(tags)) if (!body.some(([tag]) => tag === Number(t))) body.push([Number(t), v]);
-      peer.send('8', body);
-    },
-  };
+  world = await threeWayWorld(store.sql, server.url, settings, async (execId, account, tags) => {
+    const body = fillBody(execId, account).map(([t, v]): [number, string | number] => [t, tags[t] ?? v]);
+    for (const [t, v] of Object.entries(tags)) if (!body.some(([tag]) => tag === Number(t))) body.push([Number(t), v]);
+    peer.send('8', body);
+  });
 }, 120_000);
 
 afterAll(async () => {
