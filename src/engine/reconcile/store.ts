@@ -170,8 +170,9 @@ export async function linkedTraces(tx: Sql, sessionKey: string | null, queries: 
          o.kind = 'orphan' and o.resolved_by is null as orphan
        from orphan_executions o where o.exchange_tx_id = u.id offset 0)
       union all
-      (select b.trace_id, b.txn_time, 'bound', false from traces b
-       where b.exchange_tx_id = u.id and b.status <> 'ORPHAN' order by b.txn_time, b.trace_id limit 1)
+      (select b.trace_id, b.txn_time, 'bound', false
+       from (select trace_id, txn_time from traces where exchange_tx_id = u.id and status <> 'ORPHAN' offset 0) b
+       order by b.txn_time, b.trace_id limit 1)
       union all
       (select i.trace_id, i.txn_time, 'order', false from trace_idempotency i
        where u.clord is not null and i.agent_id = u.agent and i.client_order_id = u.clord offset 0)
