@@ -84,6 +84,7 @@ export const tracesQuery = {
     search: { type: 'string', minLength: 1, maxLength: 64, pattern: safeText, description: 'only traces whose agent_id starts with it or whose asset contains it (case-insensitive)' },
     before_time: { ...storedUnixMs, description: 'the next page: the txn_time (Unix ms) of the last trace of the previous page, with before_trace_id' },
     before_trace_id: { ...uuid, description: 'the next page: the trace_id of the last trace of the previous page, with before_time' },
+    needs_attention: { type: 'boolean', description: 'only traces that need an officer\'s attention, as GET /engine/orphans lists them (an ORPHAN a later bind resolved does not)' },
   },
 } as const;
 

@@ -2207,6 +2207,8 @@ export interface operations {
                 before_time?: number;
                 /** @description the next page: the trace_id of the last trace of the previous page, with before_time */
                 before_trace_id?: string;
+                /** @description only traces that need an officer's attention, as GET /engine/orphans lists them (an ORPHAN a later bind resolved does not) */
+                needs_attention?: boolean;
             };
             header?: never;
             path?: never;

@@ -111,7 +111,7 @@ export function engineSource(remote: EngineRemote, publicKey: Uint8Array | null,
           status: f.statuses[0], limit: q.limit, search: q.search ?? undefined,
           // olderThan is exclusive and `to` inclusive; times are whole milliseconds.
           to: f.olderThan ? f.olderThan.getTime() - 1 : undefined,
-          before_time: q.after?.txn_time.getTime(), before_trace_id: q.after?.trace_id,
+          before_time: q.after?.txn_time.getTime(), before_trace_id: q.after?.trace_id, needs_attention: f.needsAttention,
         },
       });
       return { items: listing.traces, hasMore: listing.has_more };

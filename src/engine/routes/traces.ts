@@ -63,7 +63,7 @@ export function traceRoutes(app: FastifyInstance, ctx: EngineContext): void {
     return verifyTrace(row, await tracePersonal(ctx.sql, ctx.keys, row));
   });
 
-  app.get<{ Querystring: { agent_id?: string; from?: number; to?: number; status?: TraceStatus; limit: number; search?: string; before_time?: number; before_trace_id?: string } }>('/engine/traces', {
+  app.get<{ Querystring: { agent_id?: string; from?: number; to?: number; status?: TraceStatus; limit: number; search?: string; before_time?: number; before_trace_id?: string; needs_attention?: boolean } }>('/engine/traces', {
     onRequest: read,
     schema: {
       tags, operationId: 'listTraces', security: bearer, summary: 'Traces by filter, newest first (txn_time, then trace_id); the next page with before_time and before_trace_id of the last trace',
@@ -76,7 +76,7 @@ export function traceRoutes(app: FastifyInstance, ctx: EngineContext): void {
     return list(req.principal, {
       limit: q.limit, ...(q.agent_id ? { agentId: q.agent_id } : {}), ...(q.from !== undefined ? { from: new Date(q.from) } : {}),
       ...(q.to !== undefined ? { to: new Date(q.to) } : {}), ...(q.status ? { statuses: [q.status] } : {}),
-      search: q.search ?? null, after: listingCursor(q.before_time, q.before_trace_id),
+      search: q.search ?? null, after: listingCursor(q.before_time, q.before_trace_id), ...(q.needs_attention ? { needsAttention: true } : {}),
     });
   });
 

@@ -9,6 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeSource } from '../../../src/cli/attention/source.js';
+import { ATTENTION_TABS } from '../../../src/cli/attention/tabs.js';
 import { applyBatch, type DropCopyBatch } from '../../../src/engine/dropcopy/apply.js';
 import { readDropCopyStatus } from '../../../src/engine/dropcopy/status.js';
 import { verifyAuditChain } from '../../../src/engine/audit/verify.js';
@@ -116,6 +118,12 @@ describe('one execution, one trace', () => {
     expect((await bind(traceId, x)).statusCode).toBe(200);
     expect(await liveTraces(x)).toEqual([{ trace_id: traceId, status: 'MATCHED' }]);
     expect(await orphansListed()).not.toContain(orphanId);
+    // Nor in the ORPHAN tab of the officers' terminal view, read from the store or from the engine.
+    const tab = ATTENTION_TABS.find((t) => t.id === 'orphan')!;
+    expect((await storeSource(h.store.sql, null).page(tab, { search: null, after: null, limit: 5000 })).items.map((t) => t.trace_id)).not.toContain(orphanId);
+    const remote = (await h.call('GET', '/engine/traces?status=ORPHAN&needs_attention=true&limit=5000')).json().traces.map((t: { trace_id: string }) => t.trace_id);
+    expect(remote).not.toContain(orphanId);
+    expect((await h.call('GET', '/engine/traces?status=ORPHAN&limit=5000')).json().traces.map((t: { trace_id: string }) => t.trace_id)).toContain(orphanId);
     const [row] = await h.store.sql`select outcome, trace_id::text, orphan_trace_id::text from dropcopy_executions where exec_id = ${x}`;
     expect({ ...row }).toEqual({ outcome: 'matched', trace_id: traceId, orphan_trace_id: orphanId });
     const orphanDoc = await trace(orphanId);
