@@ -131,10 +131,11 @@ export async function bindExecution(ctx: EngineContext, principal: TokenRecord |
   const t = outcome.trace;
   // The drop copy came first and made the execution an ORPHAN: this bind resolved it (in its statement); the
   // comparison, the fill's move to this trace and the audit entry follow (src/engine/reconcile/resolve.ts).
+  // The bind is committed: should this step fail, the sweeper completes it within a minute (resolve.ts).
   if (t.resolved_orphan) {
     await completeResolution(ctx.sql, {
       exchange_tx_id: req.exchange_tx_id, orphan_trace_id: t.resolved_orphan, tolerance: ctx.config.bindQuantityTolerance, actor: actorOf(principal),
-    });
+    }).catch(() => null);
   }
   return {
     trace_id: t.trace_id, final_proof: t.final_proof as string, verification_status: t.verification_status,

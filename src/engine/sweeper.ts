@@ -1,10 +1,13 @@
 /**
  * The engine's housekeeping, once a minute in every server (and once by `tradeseal engine sweep`):
  * PENDING traces older than `TRACE_EXPIRY_MS` become EXPIRED; order-rate counters older than a minute
- * are dropped; the monthly trace partitions of this month and the next two exist.
+ * are dropped; the monthly trace partitions of this month and the next two exist; an ORPHAN resolved by a bind
+ * whose comparison and audit entry were not recorded (the process stopped in between) is recorded.
  * Every statement is idempotent, so N instances sweeping at once do no harm.
  */
 import type { Sql } from 'postgres';
+import { DEFAULT_QUANTITY_TOLERANCE } from './dropcopy/apply.js';
+import { completePendingResolutions } from './reconcile/resolve.js';
 import { pruneOrderRate } from './store/rate-and-marks.js';
 import { expirePending } from './store/traces.js';
 
@@ -18,9 +21,10 @@ export interface SweepResult {
   partition_error?: string;
 }
 
-export async function sweep(sql: Sql, nowMs: number, expiryMs: number): Promise<SweepResult> {
+export async function sweep(sql: Sql, nowMs: number, expiryMs: number, quantityTolerance = DEFAULT_QUANTITY_TOLERANCE): Promise<SweepResult> {
   const expired = await expirePending(sql, new Date(nowMs - expiryMs));
   const pruned = await pruneOrderRate(sql, nowMs);
+  await completePendingResolutions(sql, quantityTolerance, 'sweeper');
   try {
     const [row] = await sql<Array<{ n: number }>>`select ensure_trace_partitions(${new Date(nowMs)}, 3) as n`;
     return { expired, rate_rows_pruned: pruned, partitions_created: row?.n ?? 0 };

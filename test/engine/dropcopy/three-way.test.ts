@@ -13,6 +13,7 @@ import { storeSource } from '../../../src/cli/attention/source.js';
 import { ATTENTION_TABS } from '../../../src/cli/attention/tabs.js';
 import { applyBatch, type DropCopyBatch } from '../../../src/engine/dropcopy/apply.js';
 import { readDropCopyStatus } from '../../../src/engine/dropcopy/status.js';
+import { sweep } from '../../../src/engine/sweeper.js';
 import { verifyAuditChain } from '../../../src/engine/audit/verify.js';
 import { ACTOR, fillOf, SESSION_KEY, sessionRow } from '../../helpers/dropcopy-inbound.js';
 import { engineHarness, type EngineHarness } from '../../helpers/engine.js';
@@ -42,7 +43,7 @@ const bind = (traceId: string, exchangeTxId: string, extra: Record<string, unkno
 
 const trace = async (id: string) => (await h.call('GET', `/engine/trace/${id}`)).json();
 const orphansListed = async () => ((await h.call('GET', '/engine/orphans?limit=5000')).json().traces as Array<{ trace_id: string }>).map((t) => t.trace_id);
-const audits = async (action: string) => (await h.call('GET', `/engine/admin/audit-log?action=${action}&limit=1000`)).json().entries as Array<{ target_id: string | null; details: Record<string, unknown> }>;
+const audits = async (action: string) => (await h.call('GET', `/engine/admin/audit-log?action=${action}&limit=1000`)).json().entries as Array<{ actor: string; target_id: string | null; details: Record<string, unknown> }>;
 
 /** Traces of the execution that stand for it: bound ones, and ORPHANs no bind resolved. */
 const liveTraces = (exchangeTxId: string) => h.store.sql<Array<{ trace_id: string; status: string }>>`
@@ -134,6 +135,24 @@ describe('one execution, one trace', () => {
     });
     // A resend of the fill is a duplicate naming the execution's trace.
     expect((await applyBatch(conn, batch([fillOf(seq, x, agent.agent_id, { possDup: true })]))).fills).toMatchObject([{ outcome: 'duplicate' }]);
+  });
+
+  it('has the sweeper record a resolution whose bind stopped before recording it', async () => {
+    const { trace_id: traceId } = await authorize();
+    const x = `TW-${randomUUID()}`;
+    const orphanId = (await applyBatch(conn, batch([fillOf(seq, x, agent.agent_id)]))).fills[0]!.trace_id!;
+    expect((await bind(traceId, x)).statusCode).toBe(200);
+    // As the bind's statement leaves it when the process stops before the comparison and the audit entry.
+    await h.store.sql`update orphan_executions set resolution_recorded_at = null, differences = null where exchange_tx_id = ${x}`;
+    await h.store.sql`update dropcopy_executions set trace_id = ${orphanId}, orphan_trace_id = null, outcome = 'orphan' where exec_id = ${x}`;
+    await sweep(h.store.sql, h.clock.now, 86_400_000);
+    const [row] = await h.store.sql`select outcome, trace_id::text, orphan_trace_id::text from dropcopy_executions where exec_id = ${x}`;
+    expect({ ...row }).toEqual({ outcome: 'matched', trace_id: traceId, orphan_trace_id: orphanId });
+    const entries = (await audits('orphan.resolved')).filter((e) => e.details.exchange_tx_id === x);
+    expect(entries.map((e) => e.actor)).toContain('sweeper');
+    // Recorded once: another sweep records nothing more.
+    await sweep(h.store.sql, h.clock.now, 86_400_000);
+    expect((await audits('orphan.resolved')).filter((e) => e.details.exchange_tx_id === x)).toHaveLength(entries.length);
   });
 
   it('compares the fill when the resolving bind says something else', async () => {
