@@ -121,6 +121,24 @@ export function threeWayCases(world: () => ThreeWayWorld): void {
     }
   });
 
+  it('takes a fill\'s trading day from TradeDate (75) when sent, and links an order\'s partial fills by OrderID (37)', async () => {
+    const w = world();
+    const traceId = await authorize(w);
+    const order = `O-${randomUUID()}`;
+    const x = `T-${randomUUID()}`;
+    await bind(w, traceId, x);
+    // One second before midnight UTC on the 27th, a fill of the exchange's trading day of the 28th.
+    await w.send(x, w.agent.agentId, { 31: 189.97, 32: 60, 37: order, 60: '20261127-23:59:59.000', 75: '20261128' });
+    const [first] = await applied(w.sql, x);
+    expect(first).toMatchObject({ trade_date: '2026-11-28', trace_id: traceId });
+    // The order's second fill: another ExecID, no ClOrdID, the same OrderID; 60 + 60 is over the 100 authorized.
+    const y = `T-${randomUUID()}`;
+    await w.send(y, w.agent.agentId, { 31: 189.97, 32: 60, 37: order });
+    const [second] = await applied(w.sql, y);
+    expect(second).toMatchObject({ outcome: 'divergent', trace_id: traceId });
+    expect(fieldsOf(second)).toContainEqual(['quantity', 100, 120]);
+  });
+
   it('keeps a repeated ExecID with other fields on the same trading day as a conflict, and takes it on another trading day as a new execution', async () => {
     const w = world();
     const x = `K-${randomUUID()}`;

@@ -75,6 +75,8 @@ export interface DropCopyPipelineOptions {
   now: () => Date;
   /** Audit actor: `fix:<session_key>`. */
   actor: string;
+  /** BIND_QUANTITY_TOLERANCE: the relative tolerance on quantities of the three-way comparison. */
+  quantityTolerance?: number;
   metrics?: DropCopyMetrics;
   log: { warn(obj: unknown, msg?: string): void; error(obj: unknown, msg?: string): void };
   /** Fenced out (epoch moved) or the store failed: the session must stop at once. */

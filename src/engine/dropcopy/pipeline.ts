@@ -155,6 +155,7 @@ export function startDropCopyPipeline(options: DropCopyPipelineOptions): DropCop
             rejects: batch.flatMap((q) => (q.kind === 'reject' ? [q.reject] : [])),
             watermark: last.watermark, lastInboundAt: last.lastInboundAt,
             policy: options.policy(), now: options.now(), actor: options.actor,
+            ...(options.quantityTolerance !== undefined ? { quantityTolerance: options.quantityTolerance } : {}),
           });
         } catch (error) {
           inFlight = 0;

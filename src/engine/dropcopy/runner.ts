@@ -161,6 +161,7 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
     let fatal: ((err: unknown) => void) | null = null;
     const pipeline: DropCopyPipeline = startDropCopyPipeline({
       conn, sessionKey, epoch, nextTargetSeq: row!.next_target_seq, policy: () => policy, now, actor,
+      quantityTolerance: options.config.bindQuantityTolerance,
       ...(options.metrics ? { metrics: options.metrics } : {}),
       log, onFatal: (err) => fatal?.(err),
     });

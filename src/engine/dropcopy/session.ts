@@ -31,6 +31,7 @@
  */
 import type { IJsFixConfig, MsgTransport, MsgView } from 'jspurefix';
 import type { DropCopyPipeline, InboundReject } from './inbound.js';
+import { FIX_TAG_MAP } from '../reconcile/fix-log.js';
 import { frameProblemOf, readInbound } from './fix-fields.js';
 import type { Jspurefix } from './load.js';
 import { wireTextOf } from './wire-text.js';
@@ -38,8 +39,8 @@ import { wireTextOf } from './wire-text.js';
 /** SOH, FIX's delimiter, as a byte. */
 const SOH = 1;
 
-/** The tags an application message is read for (fix-fields.ts). */
-const READ_TAGS = [17, 11, 55, 54, 32, 31, 15, 1, 60, 150];
+/** The tags an application message is read for (fix-fields.ts): those a fill maps (FIX_TAG_MAP), and ExecType. */
+const READ_TAGS = [...FIX_TAG_MAP.map((m) => m.tag), 150];
 
 export interface SessionHooks {
   pipeline: DropCopyPipeline;
