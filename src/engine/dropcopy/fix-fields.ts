@@ -22,6 +22,7 @@
 import type { FieldError } from '../../errors.js';
 import { validatePart } from '../../http/validation.js';
 import { FIX_TAG_MAP, SIDES, frameProblem, isoOfUtcTimestamp } from '../reconcile/fix-log.js';
+import { calendarDay } from '../reconcile/identity.js';
 import { dropCopyExecution, type DropCopyExecution } from '../reconcile/schema.js';
 import type { InboundFill } from './inbound.js';
 import { nonPrintableAscii } from './wire-text.js';
@@ -109,6 +110,12 @@ export function readInbound(m: InboundMessage): FieldsVerdict {
       case 15: {
         if (!/^[A-Z]{3}$/.test(value)) return reject(SESSION_REJECT.valueIncorrect, 15, `${name} is ${value}: not an ISO 4217 currency code`);
         execution.notional_currency = value;
+        break;
+      }
+      case 75: {
+        if (!/^\d{4}-?\d{2}-?\d{2}$/.test(value)) return reject(SESSION_REJECT.incorrectDataFormat, 75, `${name} is ${value}: not a LocalMktDate (YYYYMMDD)`);
+        if (calendarDay(value) === null) return reject(SESSION_REJECT.valueIncorrect, 75, `${name} is ${value}: not a day of the calendar`);
+        execution.trade_date = value;
         break;
       }
       case 1: {

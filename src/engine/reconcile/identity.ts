@@ -14,13 +14,20 @@ import type { DropCopyExecution } from './schema.js';
 
 /** `YYYY-MM-DD`: TradeDate when given (FIX's LocalMktDate `YYYYMMDD`, or ISO), else the UTC date of execution_time. */
 export function tradingDay(e: Pick<DropCopyExecution, 'trade_date' | 'execution_time'>): string {
-  const given = e.trade_date ? /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(e.trade_date) : null;
-  if (given) {
-    const iso = `${given[1]}-${given[2]}-${given[3]}`;
-    // A calendar day reads back as written (Date rolls 2026-02-30 over to March): otherwise the execution's date.
-    if (new Date(`${iso}T00:00:00Z`).toISOString().slice(0, 10) === iso) return iso;
-  }
-  return new Date(e.execution_time).toISOString().slice(0, 10);
+  return (e.trade_date ? calendarDay(e.trade_date) : null) ?? new Date(e.execution_time).toISOString().slice(0, 10);
+}
+
+/**
+ * A TradeDate (`YYYYMMDD` or `YYYY-MM-DD`) as the ISO day it names, or null when it names none: a day that does not
+ * read back as written (Date rolls 2026-02-30 over to March), or year 0000, which PostgreSQL's dates do not hold.
+ * Both the live session and a file refuse such a TradeDate rather than put the fill on another day.
+ */
+export function calendarDay(text: string): string | null {
+  const given = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(text);
+  if (!given || given[1] === '0000') return null;
+  const iso = `${given[1]}-${given[2]}-${given[3]}`;
+  const d = new Date(`${iso}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === iso ? iso : null;
 }
 
 /** The fields of a fill that make it the fill it is, as stored in dropcopy_executions. */

@@ -48,6 +48,14 @@ describe('readInbound', () => {
     expect(readInbound(er({ 17: 'x'.repeat(129) }))).toMatchObject({ answer: 'reject', reasonCode: 5, refTag: 17 });
   });
 
+  it('takes a TradeDate (75) that names a day, and refuses one that names none, naming tag 75: no year 0000, no 30 February', () => {
+    expect(readInbound(er({ 75: '20260204' }))).toMatchObject({ kind: 'fill', fill: { execution: { trade_date: '20260204' } } });
+    // Year 0000 has no date in PostgreSQL: taken, it would fail its batch, and the resends with it, for ever.
+    expect(readInbound(er({ 75: '00000101' }))).toMatchObject({ answer: 'reject', reasonCode: 5, refTag: 75 });
+    expect(readInbound(er({ 75: '20260230' }))).toMatchObject({ answer: 'reject', reasonCode: 5, refTag: 75 });
+    expect(readInbound(er({ 75: '2026024' }))).toMatchObject({ answer: 'reject', reasonCode: 6, refTag: 75 });
+  });
+
   it('answers a byte outside printable ASCII in a field it reads with Reject 373=6 naming the tag, before any other check', () => {
     // As the session reads a value: one character per byte received (0xC9 is \u00c9).
     expect(readInbound(er({ 55: 'AAP\u00c9' }))).toEqual({
