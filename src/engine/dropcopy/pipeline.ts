@@ -35,10 +35,13 @@ export const DEFAULT_FULL_ENOUGH = 100;
 
 type Queued = ({ kind: 'fill'; fill: InboundFill } | { kind: 'reject'; reject: InboundReject }) & Mark;
 
-/** The state after a call: the watermark, the last inbound instant, and the call's number. */
+/**
+ * The state after a call: the watermark, the last inbound instant (null while no message of the session was
+ * taken), and the call's number.
+ */
 interface Mark {
   watermark: number;
-  lastInboundAt: Date;
+  lastInboundAt: Date | null;
   version: number;
 }
 
@@ -78,9 +81,10 @@ export function startDropCopyPipeline(options: DropCopyPipelineOptions): DropCop
     return false;
   };
 
-  const noteMark = (at: Date): Mark => {
+  /** `at` null: the call was no message of the session, and the last inbound instant stays where it was. */
+  const noteMark = (at: Date | null): Mark => {
     version += 1;
-    mark = { watermark: watermark.next, lastInboundAt: at, version };
+    mark = { watermark: watermark.next, lastInboundAt: at ?? mark?.lastInboundAt ?? null, version };
     return mark;
   };
 
@@ -207,7 +211,9 @@ export function startDropCopyPipeline(options: DropCopyPipelineOptions): DropCop
     reject(r: InboundReject): void {
       if (!accept('reject')) return;
       if (r.seq !== null) watermark.seen(r.seq);
-      queue.push({ kind: 'reject', reject: r, ...noteMark(r.receivedAt) });
+      // A refusal with no MsgSeqNum (a connection turned away at the door, a Logon refused, bytes that were no
+      // message) is no message of the session: a stranger's attempts do not make a silent exchange look alive.
+      queue.push({ kind: 'reject', reject: r, ...noteMark(r.seq === null ? null : r.receivedAt) });
       schedule();
     },
     seen(seq: number): void {

@@ -93,6 +93,28 @@ describe('the drop-copy pipeline', () => {
     await pipeline.stop();
   });
 
+  it('does not move last_inbound_at for a refusal with no MsgSeqNum: a stranger turned away does not make a silent exchange look alive', async () => {
+    await fresh();
+    const { pipeline } = await start(1);
+    const door = (at: Date) => rejectOf(null, { msgType: null, answer: 'none', reasonCode: null, refTag: null, reason: 'Logon refused (203.0.113.9:4000): no Logon within 10 s', raw: '', receivedAt: at });
+    pipeline.reject(door(new Date()));
+    await pipeline.flush();
+    expect((await sessionState(sql)).last_inbound_at).toBeNull();
+    const heard = new Date(Date.now() - 60_000);
+    pipeline.fill({ ...fillOf(1, `L-${randomUUID()}`, agentId), receivedAt: heard });
+    pipeline.reject(door(new Date()));
+    await pipeline.flush();
+    pipeline.reject(door(new Date()));
+    await pipeline.flush();
+    expect((await sessionState(sql)).last_inbound_at?.getTime()).toBe(heard.getTime());
+    // A refused message of the session (it has a MsgSeqNum) is one: it moves it.
+    const later = new Date();
+    pipeline.reject({ ...rejectOf(2), receivedAt: later });
+    await pipeline.flush();
+    expect((await sessionState(sql)).last_inbound_at?.getTime()).toBe(later.getTime());
+    await pipeline.stop();
+  });
+
   it('tells when its backlog is down to a given size: once the batch ahead of it is committed, not the whole queue', async () => {
     await fresh();
     const { pipeline } = await start(1, { maxBatch: 3 });
