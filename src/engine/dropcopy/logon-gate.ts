@@ -22,6 +22,8 @@ import { wireTextOf } from './wire-text.js';
 
 /** A first message longer than this is no Logon (a Logon is a few hundred bytes). */
 export const MAX_LOGON_BYTES = 16 * 1024;
+/** The longest head `8=<BeginString><SOH>9=<BodyLength><SOH>` (16 and 9 characters at most): more is a message or none. */
+const MAX_HEAD_BYTES = 2 + 16 + 1 + 2 + 9 + 1;
 
 const SOH = '\x01';
 
@@ -33,7 +35,7 @@ export interface LogonParties {
 }
 
 /** The first complete message at the start of `bytes` (latin1 text), 'more' when it is not whole yet, or why not. */
-export function firstMessageOf(bytes: string): { kind: 'message'; text: string } | { kind: 'more' } | { kind: 'bad'; reason: string } {
+export function firstMessageOf(bytes: string): { kind: 'message'; text: string } | { kind: 'more'; expected?: number } | { kind: 'bad'; reason: string } {
   const head = /^8=[^\x01]{1,16}\x019=(\d{1,9})\x01/.exec(bytes);
   if (!head) {
     const prefix = '8=FIX.4.4\x019=';
@@ -42,7 +44,7 @@ export function firstMessageOf(bytes: string): { kind: 'message'; text: string }
   }
   const end = head[0].length + Number(head[1]) + 7; // the body, then 10=NNN<SOH>
   if (end > MAX_LOGON_BYTES) return { kind: 'bad', reason: `a first message of ${end} bytes is no Logon` };
-  if (bytes.length < end) return { kind: 'more' };
+  if (bytes.length < end) return { kind: 'more', expected: end };
   return { kind: 'message', text: bytes.slice(0, end) };
 }
 
@@ -141,11 +143,19 @@ export function awaitLogon(socket: Socket, options: AwaitLogonOptions): Promise<
       setTimeout(() => socket.destroy(), logout === null ? 0 : 1000).unref();
       finish(false);
     };
+    /** The first message's length once its head was read: until then, only the head's bytes are looked at. */
+    let expected: number | null = null;
     const onData = (chunk: Buffer): void => {
       chunks.push(chunk);
       size += chunk.length;
-      const read = firstMessageOf(Buffer.concat(chunks, size).toString('latin1', 0, Math.min(size, MAX_LOGON_BYTES + 1)));
-      if (read.kind === 'more') return;
+      // The chunks are joined only when the first message may be whole (or to read its head, a few dozen bytes):
+      // joining them at every read would copy a Logon sent a byte at a time once per byte.
+      if (expected !== null && size < expected) return;
+      const read = firstMessageOf(Buffer.concat(chunks, Math.min(size, expected ?? MAX_HEAD_BYTES, MAX_LOGON_BYTES + 1)).toString('latin1'));
+      if (read.kind === 'more') {
+        expected ??= read.expected ?? null;
+        return;
+      }
       if (read.kind === 'bad') return refuse(read.reason, null, null);
       const verdict = judgeFirstMessage(read.text, options.parties, options.now());
       if (!verdict.ok) return refuse(verdict.reason, verdict.msgType, verdict.strangerLogout);
