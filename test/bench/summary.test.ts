@@ -153,17 +153,21 @@ describe('the summary table', () => {
     expect(summaryRows([['signal', { json: { evaluation: { windows: {} } } }]])[0]?.what).toMatch(/^no result: its JSON is not of the expected shape/);
   });
 
-  it('judges the drop copy: fills/s against the rows inserted, the burst\'s delay, authorize with the stream against without', () => {
+  it('judges the drop copy on the medians of its rounds: a burst\'s fills/s against the rows inserted, the paced stream\'s send -> commit against a one-row commit, authorize with the stream against without', () => {
     const dropcopy = {
-      options: { fills: 10000 },
-      burst: { fills_per_s: 2500, floor: { fills_per_s: 25000 }, delay_ms: { receipt: { p50: 150, p99: 480, max: 500 }, sending: { p50: 2200, p99: 4300, max: 4400 } } },
-      authorize: { without_stream: { rps: 800 }, with_stream: { rps: 700, stream_fills_per_s: 200 }, loss_pct: 12.5 },
+      options: { fills: 10000, rounds: 3 },
+      median: {
+        burst: { fills_per_s: 2500, floor_rows_per_s: 25000, send_p99_ms: 4300 },
+        paced: { offered_per_s: 1000, send_p50_ms: 8, send_p99_ms: 1200, floor_commit_p99_ms: 6, receipt_p50_ms: 7, receipt_p99_ms: 900 },
+        authorize: { with_rps: 700, without_rps: 800, loss_pct: 12.5, stream_rate: 250 },
+      },
     };
     expect(summaryCells(summaryRows([['dropcopy', { json: dropcopy }]]))).toEqual([
-      ['dropcopy', 'durable, 10,000 fills', 'reconciled fills/s (burst)', '2,500 fills/s', '25,000 rows/s inserted', '0.10x', '>= 2,000 fills/s', 'MET'],
-      ['dropcopy', 'durable, 10,000 fills', 'receipt -> ORPHAN p50 / p99 (burst)', '150 / 480 ms', '', '', 'p99 < 1,000 ms', 'MET'],
-      ['dropcopy', 'durable, 10,000 fills', 'SendingTime (52) -> ORPHAN p99 (burst)', '4,300 ms', '', '', 'information', ''],
-      ['dropcopy', 'durable, 10,000 fills', 'POST /engine/authorize with 200 fills/s streaming', '700 req/s', '800 req/s without', '0.88x', 'within 10 %', 'NOT MET'],
+      ['dropcopy', 'durable, median of 3 rounds', 'reconciled fills/s (burst of 10,000)', '2,500 fills/s', '25,000 rows/s inserted', '0.10x', '>= 2,000 fills/s', 'MET'],
+      ['dropcopy', 'durable, median of 3 rounds', 'send -> committed ORPHAN p50/p99 (paced 1,000/s)', '8 / 1,200 ms', 'one-row commit p99 6.0 ms', '200.00x', 'p99 < 1,000 ms', 'NOT MET'],
+      ['dropcopy', 'durable, median of 3 rounds', 'receipt -> committed ORPHAN p50 / p99 (paced)', '7 / 900 ms', '', '', 'information', ''],
+      ['dropcopy', 'durable, median of 3 rounds', 'send -> committed ORPHAN p99 (burst)', '4,300 ms', '', '', 'information', ''],
+      ['dropcopy', 'durable, median of 3 rounds', 'POST /engine/authorize with 250 fills/s paced', '700 req/s', '800 req/s without', '0.88x', 'within 10 %', 'NOT MET'],
     ]);
     expect(summaryRows([['dropcopy', { json: { burst: {} } }]])[0]?.what).toMatch(/^no result: its JSON is not of the expected shape/);
   });
