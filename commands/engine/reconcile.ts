@@ -11,6 +11,7 @@ import { renderReconcileReport } from '../../src/cli/reconcile-view.js';
 import { reportFlags, reportStyle } from '../../src/cli/table-flags.js';
 import { wrapText } from '../../src/cli/wrap.js';
 import { loadPolicy } from '../../src/engine/policy/policy.js';
+import { comparisonSettings } from '../../src/engine/reconcile/compare.js';
 import { reconcile, type ReconcileReport } from '../../src/engine/reconcile/reconcile.js';
 import { reconcileBody, type ReconcileRequest } from '../../src/engine/reconcile/schema.js';
 import { readInputFile } from '../../src/file-errors.js';
@@ -53,7 +54,7 @@ export default class EngineReconcile extends TradesealCommand {
     }
     const policy = loadPolicy(this.settings.policyPath);
     const report = await this.withStore((store) => withProgress(`Reconciling ${request.executions.length} executions`, this.jsonEnabled(), (progress) =>
-      withFlagNames(FLAGS, () => reconcile(store.sql, request, { actor: cliActor(), policy, now: new Date(), source: path.basename(args.file), onProgress: progress, quantityTolerance: this.settings.bindQuantityTolerance }))));
+      withFlagNames(FLAGS, () => reconcile(store.sql, request, { actor: cliActor(), policy, now: new Date(), source: path.basename(args.file), onProgress: progress, comparison: comparisonSettings(this.settings) }))));
     this.log(wrapText(renderReconcileReport(report, style), style.width));
     return report;
   }

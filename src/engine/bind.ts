@@ -18,6 +18,7 @@
 import { conflict, forbidden, notFound } from '../errors.js';
 import { actorOf, mayActFor } from './auth.js';
 import type { EngineContext } from './context.js';
+import { comparisonSettings } from './reconcile/compare.js';
 import { completeResolution } from './reconcile/resolve.js';
 import { bindTrace, type BindRow, type BindUpdate } from './store/traces.js';
 import type { TokenRecord } from './store/tokens.js';
@@ -95,12 +96,17 @@ export function verifyExecution(intent: AuthorizedFacts, exec: BindRequest, tole
   return reasons.length > 0 ? { status: 'Divergent', reason: reasons.join('; ') } : { status: 'Matched', reason: null };
 }
 
+/** Where bind reports a failure it answers through (the request's logger). */
+export interface BindLog {
+  warn(obj: unknown, msg: string): void;
+}
+
 /**
  * Binds `req` for `principal`. `mayBind`, when given, is a further check of the trace's agent (mutual TLS: the
  * client certificate's agent), asked before anything of the trace is used or told.
  */
 export async function bindExecution(ctx: EngineContext, principal: TokenRecord | undefined, req: BindRequest,
-  mayBind: (agentId: string) => void = () => {}): Promise<BindResult> {
+  mayBind: (agentId: string) => void = () => {}, log: BindLog | null = null): Promise<BindResult> {
   const now = ctx.now();
   const outcome = await bindTrace(ctx.batching.bindStore, req.trace_id, (row: BindRow): BindUpdate => {
     mayBind(row.agent_id);
@@ -134,8 +140,11 @@ export async function bindExecution(ctx: EngineContext, principal: TokenRecord |
   // The bind is committed: should this step fail, the sweeper completes it within a minute (resolve.ts).
   if (t.resolved_orphan) {
     await completeResolution(ctx.sql, {
-      exchange_tx_id: req.exchange_tx_id, orphan_trace_id: t.resolved_orphan, tolerance: ctx.config.bindQuantityTolerance, actor: actorOf(principal),
-    }).catch(() => null);
+      exchange_tx_id: req.exchange_tx_id, orphan_trace_id: t.resolved_orphan, settings: comparisonSettings(ctx.config), actor: actorOf(principal),
+    }).catch((err: unknown) => {
+      log?.warn({ err, exchange_tx_id: req.exchange_tx_id, orphan_trace_id: t.resolved_orphan, trace_id: t.trace_id },
+        'bind: recording the resolution of an ORPHAN failed; the sweeper records it');
+    });
   }
   return {
     trace_id: t.trace_id, final_proof: t.final_proof as string, verification_status: t.verification_status,

@@ -13,7 +13,7 @@ import type { Sql } from 'postgres';
 import type { Config } from '../config.js';
 import { startAnchorer } from '../engine/audit/anchorer.js';
 import { startSequencer } from '../engine/sequencer.js';
-import { startSweeper } from '../engine/sweeper.js';
+import { startSweeper, sweepComparison } from '../engine/sweeper.js';
 import { secretKeeperFrom } from '../secrets/stored-secret.js';
 import { isStoreUnavailable } from '../store/faults.js';
 import { startWebhookWorker, type WebhookWorkerOptions } from '../signals/webhooks/worker.js';
@@ -47,7 +47,7 @@ export function startSingletons(sql: Sql, config: Config, options: SingletonOpti
   };
   const stops: Array<() => void | Promise<void>> = [];
   if (services.includes('engine')) {
-    stops.push(startSweeper(sql, Date.now, config.traceExpiryMs, report('info'), (r) => metrics.sweep(r)));
+    stops.push(startSweeper(sql, Date.now, config.traceExpiryMs, report('info'), (r) => metrics.sweep(r), sweepComparison(config)));
     // The transparency log's sequencer: committed traces' leaves reach the log within a second.
     stops.push(startSequencer(sql, config, { log: report('warn') }));
     // Signed checkpoints of the audit chain's head: an entry is anchored within about a second of its commit.

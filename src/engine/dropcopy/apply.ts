@@ -23,7 +23,7 @@ import { sha256Hex } from '../../crypto/hash.js';
 import { transactionOn } from '../../store/advisory-lock.js';
 import { appendAuditMany, type AuditInput } from '../audit/append.js';
 import type { Policy } from '../policy/policy.js';
-import type { Difference } from '../reconcile/compare.js';
+import { DEFAULT_COMPARISON_SETTINGS, type Difference } from '../reconcile/compare.js';
 import { contentOf, tradingDay, type FillContent } from '../reconcile/identity.js';
 import { sealOrphan } from '../reconcile/orphan.js';
 import { BatchSettler, identityKey, type BatchFill, type RecordedFill, type Settled } from '../reconcile/outcome.js';
@@ -33,7 +33,7 @@ import { newTraceId } from '../trace/id.js';
 import type { InboundFill, InboundReject } from './inbound.js';
 
 /** BIND_QUANTITY_TOLERANCE's default: the relative tolerance on quantities when the batch names none. */
-export const DEFAULT_QUANTITY_TOLERANCE = 1e-4;
+export const DEFAULT_QUANTITY_TOLERANCE = DEFAULT_COMPARISON_SETTINGS.tolerance;
 
 export type FillOutcome = 'matched' | 'divergent' | 'orphan' | 'already_known' | 'duplicate' | 'conflict';
 
@@ -79,6 +79,10 @@ export interface DropCopyBatch {
   actor: string;
   /** The relative tolerance on quantities of the three-way comparison (default DEFAULT_QUANTITY_TOLERANCE). */
   quantityTolerance?: number;
+  /** TRACE_EXPIRY_MS: how long an authorization stands (default DEFAULT_COMPARISON_SETTINGS'). */
+  traceExpiryMs?: number;
+  /** HEARTBEAT_REPLAY_WINDOW_MS: the tolerance between the exchange's clock and the engine's (default DEFAULT_COMPARISON_SETTINGS'). */
+  clockToleranceMs?: number;
 }
 
 /** Another instance took the session (its epoch moved): this one must stop writing at once. */
@@ -281,7 +285,11 @@ async function insertConflicts(tx: Sql, batch: DropCopyBatch, conflicts: Reconci
  */
 async function reconcileFills(tx: Sql, batch: DropCopyBatch, items: BatchFill[], recorded: Map<string, RecordedFill>,
   links: ReadonlyMap<string, LinkedTrace | null>): Promise<Reconciled[]> {
-  const settler = new BatchSettler(recorded, batch.quantityTolerance ?? DEFAULT_QUANTITY_TOLERANCE);
+  const settler = new BatchSettler(recorded, {
+    tolerance: batch.quantityTolerance ?? DEFAULT_QUANTITY_TOLERANCE,
+    expiry_ms: batch.traceExpiryMs ?? DEFAULT_COMPARISON_SETTINGS.expiry_ms,
+    clock_tolerance_ms: batch.clockToleranceMs ?? DEFAULT_COMPARISON_SETTINGS.clock_tolerance_ms,
+  });
   const settled: Array<Settled | null> = items.map((item) => settler.repeat(item) ?? settler.settle(item, links.get(item.execution.exchange_tx_id) ?? settler.orderLink(item)));
 
   // The fills with no trace yet: one ORPHAN per ExecID, claimed in exchange_tx_id order (the order binds take).
@@ -329,7 +337,7 @@ async function reconcileFills(tx: Sql, batch: DropCopyBatch, items: BatchFill[],
 
 /** An ORPHAN's link, for the fills after the one that recorded it. */
 const ORPHAN_LINK: Omit<LinkedTrace, 'trace_id'> = {
-  via: 'claim', orphan: true, txn_time: new Date(0), agent_id: '', action: '', asset: '', quantity: 0, notional_currency: '', limit_price: null,
+  via: 'claim', orphan: true, txn_time: new Date(0), status: 'ORPHAN', agent_id: '', action: '', asset: '', quantity: 0, notional_currency: '', limit_price: null,
   exchange_tx_id: null, executed_asset: null, executed_side: null, executed_quantity: null, execution_price: null, filled_before: 0,
 };
 

@@ -10,7 +10,7 @@
  * - `already_known`: its ExecID's claim is an ORPHAN trace recorded before;
  * - otherwise it has no trace yet: the caller records it as an ORPHAN (`unlinked`).
  */
-import { compareFill, type Difference } from './compare.js';
+import { compareFill, type ComparisonSettings, type Difference } from './compare.js';
 import { contentDifferences, type ContentDifference, type FillContent } from './identity.js';
 import type { DropCopyExecution } from './schema.js';
 import type { LinkedTrace } from './store.js';
@@ -42,7 +42,7 @@ export class BatchSettler {
   /** OrderID → the authorized trace a fill of this batch with that OrderID was linked to. */
   private readonly orders = new Map<string, LinkedTrace>();
 
-  constructor(recorded: ReadonlyMap<string, RecordedFill>, private readonly tolerance: number) {
+  constructor(recorded: ReadonlyMap<string, RecordedFill>, private readonly settings: ComparisonSettings) {
     this.seen = new Map(recorded);
   }
 
@@ -74,7 +74,7 @@ export class BatchSettler {
       order: link,
       bind: link.exchange_tx_id === e.exchange_tx_id ? link : null,
       filled_before: before,
-      tolerance: this.tolerance,
+      ...this.settings,
     });
     this.filled.set(link.trace_id, (this.filled.get(link.trace_id) ?? 0) + e.quantity);
     if (e.order_id && !this.orders.has(e.order_id)) this.orders.set(e.order_id, link);

@@ -25,7 +25,8 @@ import { validationError, type FieldError } from '../../errors.js';
 import { withTransaction } from '../../store/transaction.js';
 import { appendAudit } from '../audit/append.js';
 import type { Policy } from '../policy/policy.js';
-import { compareFill, type Difference } from './compare.js';
+import { compareFill, type ComparisonSettings, type Difference } from './compare.js';
+import { calendarDay } from './identity.js';
 import { sealOrphan } from './orphan.js';
 import type { DropCopyExecution, ReconcileRequest } from './schema.js';
 import { forEachBoundInWindow, linkedTraces, recordOrphans, type KnownExecution, type LinkedTrace } from './store.js';
@@ -68,8 +69,8 @@ export interface ReconcileOptions {
   source: string;
   /** Called as executions are handled: `done` of `total`. */
   onProgress?: (done: number, total: number) => void;
-  /** The relative tolerance on quantities of the comparison (BIND_QUANTITY_TOLERANCE). */
-  quantityTolerance: number;
+  /** The comparison's settings: BIND_QUANTITY_TOLERANCE, TRACE_EXPIRY_MS, HEARTBEAT_REPLAY_WINDOW_MS. */
+  comparison: ComparisonSettings;
 }
 
 export interface CheckedDropCopy {
@@ -91,6 +92,7 @@ export function checkDropCopy(req: ReconcileRequest): CheckedDropCopy {
     if (first === undefined) firstRow.set(e.exchange_tx_id, i);
     else errors.push({ field: `executions[${i}].exchange_tx_id`, message: `repeats executions[${first}] (${e.exchange_tx_id}): each execution is listed once` });
     if (Number.isNaN(Date.parse(e.execution_time))) errors.push({ field: `executions[${i}].execution_time`, message: 'is not an instant a clock can show' });
+    if (e.trade_date !== undefined && calendarDay(e.trade_date) === null) errors.push({ field: `executions[${i}].trade_date`, message: `is ${e.trade_date}: not a day of the calendar` });
   });
   const given = (field: 'from' | 'to'): Date | undefined => {
     const text = req[field];
@@ -142,7 +144,7 @@ export async function reconcile(sql: Sql, req: ReconcileRequest, options: Reconc
       (await linkedTraces(tx, null, lost.map(linkQueryOf))).forEach((l, i) => note(lost[i]!, l ?? null));
       options.onProgress?.(start + batch.length, sorted.length);
     }
-    const { matched, divergent } = compareLinked(linked, options.quantityTolerance);
+    const { matched, divergent } = compareLinked(linked, options.comparison);
     const listed = new Set(executions.map((e) => e.exchange_tx_id));
     const missing: MissingExecution[] = [];
     await forEachBoundInWindow(tx, agentIds, from, to, (rows) => {
@@ -173,7 +175,7 @@ const linkQueryOf = (e: DropCopyExecution) => ({ exchange_tx_id: e.exchange_tx_i
  * them, so that one order's quantity is cumulated over the drop copy's fills of it (the drop copy lists the day's
  * fills: the quantities the live session recorded are not added to them).
  */
-function compareLinked(linked: ReadonlyArray<{ execution: DropCopyExecution; link: LinkedTrace }>, tolerance: number): { matched: KnownExecution[]; divergent: DivergentExecution[] } {
+function compareLinked(linked: ReadonlyArray<{ execution: DropCopyExecution; link: LinkedTrace }>, settings: ComparisonSettings): { matched: KnownExecution[]; divergent: DivergentExecution[] } {
   const byTime = [...linked].sort((a, b) => Date.parse(a.execution.execution_time) - Date.parse(b.execution.execution_time)
     || (a.execution.exchange_tx_id < b.execution.exchange_tx_id ? -1 : 1));
   const filled = new Map<string, number>();
@@ -182,7 +184,7 @@ function compareLinked(linked: ReadonlyArray<{ execution: DropCopyExecution; lin
   for (const { execution: e, link } of byTime) {
     const before = filled.get(link.trace_id) ?? 0;
     filled.set(link.trace_id, before + e.quantity);
-    const differences = compareFill({ fill: e, order: link, bind: link.exchange_tx_id === e.exchange_tx_id ? link : null, filled_before: before, tolerance });
+    const differences = compareFill({ fill: e, order: link, bind: link.exchange_tx_id === e.exchange_tx_id ? link : null, filled_before: before, ...settings });
     const known = { exchange_tx_id: e.exchange_tx_id, trace_id: link.trace_id, agent_id: link.agent_id };
     if (differences.length === 0) matched.push(known);
     else divergent.push({ ...known, differences });

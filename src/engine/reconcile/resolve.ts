@@ -13,7 +13,7 @@
 import type { Sql } from 'postgres';
 import { withTransaction } from '../../store/transaction.js';
 import { appendAudit } from '../audit/append.js';
-import { compareFill, type Difference } from './compare.js';
+import { compareFill, type ComparisonSettings, type Difference } from './compare.js';
 import { linkedTraces } from './store.js';
 
 export interface Resolution {
@@ -26,11 +26,12 @@ export interface Resolution {
   audit_entry_id: string;
 }
 
-export async function completeResolution(sql: Sql, r: { exchange_tx_id: string; orphan_trace_id: string; tolerance: number; actor: string }): Promise<Resolution | null> {
+export async function completeResolution(sql: Sql, r: { exchange_tx_id: string; orphan_trace_id: string; settings: ComparisonSettings; actor: string }): Promise<Resolution | null> {
   return withTransaction(sql, async (transaction) => {
     const tx = transaction as unknown as Sql;
-    const [fill] = await tx<Array<{ asset: string; side: string; quantity: number; price: number; notional_currency: string; agent_id: string }>>`
-      select executed_asset as asset, executed_side as side, executed_quantity as quantity, execution_price as price, notional_currency, agent_id::text as agent_id
+    const [fill] = await tx<Array<{ asset: string; side: string; quantity: number; price: number; notional_currency: string; agent_id: string; execution_time: Date }>>`
+      select executed_asset as asset, executed_side as side, executed_quantity as quantity, execution_price as price, notional_currency, agent_id::text as agent_id,
+        execution_time
       from traces where trace_id = ${r.orphan_trace_id} and status = 'ORPHAN' limit 1`;
     const [claim] = await tx<Array<{ resolved_by: string | null; resolved_at: Date | null; recorded: boolean }>>`
       select resolved_by::text as resolved_by, resolved_at, resolution_recorded_at is not null as recorded
@@ -40,7 +41,7 @@ export async function completeResolution(sql: Sql, r: { exchange_tx_id: string; 
     const [link] = await linkedTraces(tx, null, [{ exchange_tx_id: r.exchange_tx_id, agent_id: fill.agent_id, client_order_id: null, order_id: null }]);
     if (!link || link.orphan) return null;
     const differences = compareFill({
-      fill, order: link, bind: link.exchange_tx_id === r.exchange_tx_id ? link : null, filled_before: link.filled_before, tolerance: r.tolerance,
+      fill, order: link, bind: link.exchange_tx_id === r.exchange_tx_id ? link : null, filled_before: link.filled_before, ...r.settings,
     });
     const outcome = differences.length === 0 ? 'matched' : 'divergent';
     const stored = differences.length === 0 ? null : JSON.stringify(differences);
@@ -59,13 +60,22 @@ export async function completeResolution(sql: Sql, r: { exchange_tx_id: string; 
 
 /**
  * Completes the resolutions a bind made but did not record (the process stopped, or the store failed, between its
- * statement and the transaction above): at most `limit` per call, oldest first. Returns how many it recorded.
+ * statement and the transaction above): at most `limit` per call, oldest first, each in its own transaction. One
+ * that fails is reported in `errors` and does not stop the others. Returns how many it recorded, and the failures.
  */
-export async function completePendingResolutions(sql: Sql, tolerance: number, actor: string, limit = 100): Promise<number> {
+export async function completePendingResolutions(sql: Sql, settings: ComparisonSettings, actor: string, limit = 100):
+  Promise<{ recorded: number; errors: Array<{ exchange_tx_id: string; error: string }> }> {
   const pending = await sql<Array<{ exchange_tx_id: string; orphan_trace_id: string }>>`
     select exchange_tx_id, trace_id::text as orphan_trace_id from orphan_executions
     where resolved_by is not null and resolution_recorded_at is null order by resolved_at limit ${limit}`;
-  let done = 0;
-  for (const p of pending) if (await completeResolution(sql, { ...p, tolerance, actor })) done++;
-  return done;
+  let recorded = 0;
+  const errors: Array<{ exchange_tx_id: string; error: string }> = [];
+  for (const p of pending) {
+    try {
+      if (await completeResolution(sql, { ...p, settings, actor })) recorded++;
+    } catch (err) {
+      errors.push({ exchange_tx_id: p.exchange_tx_id, error: (err as Error).message });
+    }
+  }
+  return { recorded, errors };
 }

@@ -135,6 +135,8 @@ export interface LinkedTrace {
   orphan: boolean;
   trace_id: string;
   txn_time: Date;
+  /** The trace's status: whether it authorizes an execution (compare.ts). */
+  status: string;
   agent_id: string;
   action: string;
   asset: string;
@@ -159,7 +161,7 @@ export async function linkedTraces(tx: Sql, sessionKey: string | null, queries: 
   if (queries.length === 0) return [];
   const col = <T>(f: (q: LinkQuery) => T): T[] => queries.map(f);
   const rows = await tx<Array<LinkedTrace & { ord: number }>>`
-    select u.ord::int as ord, l.via, l.orphan, t.trace_id::text, t.txn_time, t.agent_id::text, t.action, t.asset, t.quantity, t.notional_currency,
+    select u.ord::int as ord, l.via, l.orphan, t.trace_id::text, t.txn_time, t.status, t.agent_id::text, t.action, t.asset, t.quantity, t.notional_currency,
       (t.sealed::jsonb #>> '{execution,limit_price}')::float8 as limit_price, t.exchange_tx_id, t.executed_asset, t.executed_side,
       t.executed_quantity, t.execution_price,
       coalesce((select sum(e.quantity) from dropcopy_executions e where e.trace_id = t.trace_id and e.outcome in ('matched', 'divergent')), 0)::float8 as filled_before

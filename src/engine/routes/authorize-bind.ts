@@ -155,6 +155,6 @@ export function authorizeBindRoutes(app: FastifyInstance, ctx: EngineContext): v
   }, async (req) => {
     // Mutual TLS: only the trace's agent binds it (checked on the row the bind reads; no trace is bind's 404).
     const identity = req.clientIdentity;
-    return bindExecution(ctx, req.principal, req.body, identity ? (agentId) => assertCertificateMayActFor(identity, agentId) : undefined);
+    return bindExecution(ctx, req.principal, req.body, identity ? (agentId) => assertCertificateMayActFor(identity, agentId) : undefined, req.log);
   });
 }

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { hashJson } from '../../crypto/hash.js';
 import { actorOf, requireToken } from '../auth.js';
 import type { EngineContext } from '../context.js';
+import { comparisonSettings } from '../reconcile/compare.js';
 import { reconcile } from '../reconcile/reconcile.js';
 import { reconcileBody, type ReconcileRequest } from '../reconcile/schema.js';
 import { bearer, dateTime, errorResponses, hex64, uuid } from './schemas.js';
@@ -80,5 +81,5 @@ export function reconcileRoutes(app: FastifyInstance, ctx: EngineContext): void 
         ...errorResponses(401, 403, 413, 415, 422),
       },
     },
-  }, async (req) => reconcile(ctx.sql, req.body, { actor: actorOf(req.principal), policy: ctx.policy, now: new Date(ctx.now()), source: 'http', quantityTolerance: ctx.config.bindQuantityTolerance }));
+  }, async (req) => reconcile(ctx.sql, req.body, { actor: actorOf(req.principal), policy: ctx.policy, now: new Date(ctx.now()), source: 'http', comparison: comparisonSettings(ctx.config) }));
 }

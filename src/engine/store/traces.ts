@@ -395,7 +395,7 @@ async function applyInPartition(sql: Sql, part: string, group: readonly BindWrit
       insert into orphan_executions (exchange_tx_id, trace_id, txn_time, agent_id, kind)
       select distinct on (exchange_tx_id) exchange_tx_id, trace_id, txn_time, agent_id, 'bound' from upd order by exchange_tx_id, trace_id
       on conflict (exchange_tx_id) do update set resolved_by = excluded.trace_id, resolved_txn_time = excluded.txn_time, resolved_at = clock_timestamp()
-        where orphan_executions.kind = 'orphan' and orphan_executions.resolved_by is null
+        where orphan_executions.kind = 'orphan' and orphan_executions.resolved_by is null and orphan_executions.agent_id = excluded.agent_id
       returning exchange_tx_id, kind, trace_id, resolved_by
     )
     select upd.*, c.trace_id as resolved_orphan from upd
@@ -439,7 +439,8 @@ export async function bindTrace(store: BindStore, traceId: string, decide: (row:
  * first two; a side mismatch and an execution with no trace matter at least as much), and SHADOW_HALTED
  * traces whose verification came out Divergent, Expired or Mismatch (their listing status stays
  * SHADOW_HALTED, as decided, but they must not hide from the orphans listing). An ORPHAN trace that a later
- * bind of its execution resolved (orphan_executions.resolved_by) no longer needs attention and is left out.
+ * bind of its execution resolved (orphan_executions.resolved_by) no longer needs attention, and is left out, once
+ * the resolution's comparison is recorded and came out matched; a resolution not yet recorded, or divergent, stays.
  */
 export const ATTENTION_STATUSES: readonly TraceStatus[] = ['DIVERGENT', 'EXPIRED', 'MISMATCH', 'ORPHAN'];
 const ATTENTION_VERIFICATIONS: readonly VerificationStatus[] = ['Divergent', 'Expired', 'Mismatch'];
@@ -492,8 +493,10 @@ export async function listTraces(sql: Sql, f: TraceFilter): Promise<{ items: Lis
   if (f.needsAttention) {
     conds.push(sql`(status = any(${ATTENTION_STATUSES as string[]}::text[])
                     or (status = 'SHADOW_HALTED' and verification_status = any(${ATTENTION_VERIFICATIONS as string[]}::text[])))`);
-    // An ORPHAN whose execution a bind then claimed is resolved (kept, no longer in need of an officer).
-    conds.push(sql`not (status = 'ORPHAN' and exists (select 1 from orphan_executions o where o.trace_id = traces.trace_id and o.resolved_by is not null))`);
+    // An ORPHAN whose execution a bind then claimed is resolved (kept, no longer in need of an officer) once the
+    // resolution's comparison is recorded and found nothing: until then, or when it found differences, it stays.
+    conds.push(sql`not (status = 'ORPHAN' and exists (select 1 from orphan_executions o where o.trace_id = traces.trace_id
+      and o.resolved_by is not null and o.resolution_recorded_at is not null and o.differences is null))`);
   }
   const where = conds.reduce((acc, c) => sql`${acc} and ${c}`);
   const rows = await sql<ListingItem[]>`

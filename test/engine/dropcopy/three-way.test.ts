@@ -15,7 +15,7 @@ import { applyBatch, type DropCopyBatch } from '../../../src/engine/dropcopy/app
 import { readDropCopyStatus } from '../../../src/engine/dropcopy/status.js';
 import { sweep } from '../../../src/engine/sweeper.js';
 import { verifyAuditChain } from '../../../src/engine/audit/verify.js';
-import { ACTOR, fillOf, SESSION_KEY, sessionRow } from '../../helpers/dropcopy-inbound.js';
+import { ACTOR, fillOf as fillAt, SESSION_KEY, sessionRow } from '../../helpers/dropcopy-inbound.js';
 import { engineHarness, type EngineHarness } from '../../helpers/engine.js';
 
 let h: EngineHarness;
@@ -24,6 +24,9 @@ let other: { agent_id: string; token: string };
 let conn: postgres.ReservedSql;
 let seq = 1;
 const EPOCH = 1;
+
+/** A fill executed now by the engine's clock (within its authorization's validity), unless it says otherwise. */
+const fillOf = (...[n, x, agentId, o]: Parameters<typeof fillAt>) => fillAt(n, x, agentId, { execution_time: new Date(h.clock.now).toISOString(), ...o });
 
 const batch = (fills: DropCopyBatch['fills']): DropCopyBatch => ({
   sessionKey: SESSION_KEY, epoch: EPOCH, fills, rejects: [], watermark: ++seq, lastInboundAt: new Date(), policy: h.ctx.policy, now: new Date(), actor: ACTOR,
@@ -162,6 +165,53 @@ describe('one execution, one trace', () => {
     expect((await bind(traceId, x, { execution_price: 190 })).statusCode).toBe(200);
     const entry = (await audits('orphan.resolved')).find((e) => e.details.exchange_tx_id === x);
     expect(entry?.details).toMatchObject({ outcome: 'divergent', differences: [{ field: 'limit_price', ours: 190, theirs: 191 }, { field: 'execution_price', ours: 190, theirs: 191 }] });
+  });
+
+  it('does not let an authorization sealed after the execution resolve its ORPHAN as matched: divergent, and still listed', async () => {
+    const x = `TW-${randomUUID()}`;
+    // 10:00: an order sent straight to the exchange; its fill becomes an ORPHAN.
+    const orphanId = (await applyBatch(conn, batch([fillOf(seq, x, agent.agent_id)]))).fills[0]!.trace_id!;
+    const executedAt = new Date(h.clock.now).toISOString();
+    // 10:05: the agent authorizes an identical order and binds it with the same exchange_tx_id.
+    h.clock.now += 5 * 60_000;
+    const { trace_id: traceId } = await authorize();
+    expect((await bind(traceId, x)).statusCode).toBe(200);
+    const entry = (await audits('orphan.resolved')).find((e) => e.details.exchange_tx_id === x);
+    expect(entry?.details).toMatchObject({ outcome: 'divergent', differences: [{ field: 'execution_time', theirs: executedAt }] });
+    // The officer still sees the ORPHAN (the API's listing and the view's ORPHAN tab).
+    expect(await orphansListed()).toContain(orphanId);
+    const tab = ATTENTION_TABS.find((t) => t.id === 'orphan')!;
+    expect((await storeSource(h.store.sql, null).page(tab, { search: null, after: null, limit: 5000 })).items.map((t) => t.trace_id)).toContain(orphanId);
+  });
+
+  it('keeps a resolved ORPHAN listed until its comparison is recorded', async () => {
+    const { trace_id: traceId } = await authorize();
+    const x = `TW-${randomUUID()}`;
+    const orphanId = (await applyBatch(conn, batch([fillOf(seq, x, agent.agent_id)]))).fills[0]!.trace_id!;
+    expect((await bind(traceId, x)).statusCode).toBe(200);
+    expect(await orphansListed()).not.toContain(orphanId);
+    // As the bind's statement leaves it when the process stops before the comparison is recorded.
+    await h.store.sql`update orphan_executions set resolution_recorded_at = null, differences = null where exchange_tx_id = ${x}`;
+    await h.store.sql`update dropcopy_executions set trace_id = ${orphanId}, orphan_trace_id = null, outcome = 'orphan' where exec_id = ${x}`;
+    expect(await orphansListed()).toContain(orphanId);
+    await sweep(h.store.sql, h.clock.now, 86_400_000);
+    expect(await orphansListed()).not.toContain(orphanId);
+  });
+
+  it('does not let another agent\'s bind resolve an ORPHAN', async () => {
+    const x = `TW-${randomUUID()}`;
+    const orphanId = (await applyBatch(conn, batch([fillOf(seq, x, agent.agent_id)]))).fills[0]!.trace_id!;
+    h.clock.now += 60;
+    const order = h.order(other.agent_id);
+    const auth = await h.call('POST', '/engine/authorize', order, other.token);
+    expect(auth.statusCode, auth.body).toBe(200);
+    const res = await h.call('POST', '/engine/bind-execution', { trace_id: auth.json().trace_id, exchange_tx_id: x, execution_status: 'Filled', execution_time_ms: h.clock.now }, other.token);
+    expect(res.statusCode).toBe(200);
+    const [claim] = await h.store.sql`select resolved_by from orphan_executions where exchange_tx_id = ${x}`;
+    expect(claim?.resolved_by).toBeNull();
+    expect(await orphansListed()).toContain(orphanId);
+    const [row] = await h.store.sql`select outcome, trace_id::text from dropcopy_executions where exec_id = ${x}`;
+    expect({ ...row }).toEqual({ outcome: 'orphan', trace_id: orphanId });
   });
 
   it('leaves exactly one live trace per execution when the bind and the fill commit at the same instant, many times', async () => {

@@ -10,13 +10,16 @@ import { contentDifferences, contentOf, tradingDay } from '../../../src/engine/r
 
 const AGENT = '6f1c2a9e-3b4d-4e8f-9a0b-1c2d3e4f5a6b';
 const OTHER = '0b1e6a36-7d0e-4c53-9b46-1f1a3f6b2c11';
+const AUTHORIZED_AT = new Date('2026-03-02T10:00:00.000Z');
 
 const input = (over: { fill?: Partial<ComparisonInput['fill']>; order?: Partial<ComparisonInput['order']>; bind?: Partial<NonNullable<ComparisonInput['bind']>> | null; filled_before?: number } = {}): ComparisonInput => ({
-  fill: { asset: 'AAPL', side: 'Long', quantity: 100, price: 189.97, notional_currency: 'USD', agent_id: AGENT, ...over.fill },
-  order: { agent_id: AGENT, action: 'Long', asset: 'AAPL', quantity: 100, limit_price: 190, notional_currency: 'USD', ...over.order },
+  fill: { asset: 'AAPL', side: 'Long', quantity: 100, price: 189.97, notional_currency: 'USD', agent_id: AGENT, execution_time: '2026-03-02T10:00:01.000Z', ...over.fill },
+  order: { agent_id: AGENT, action: 'Long', asset: 'AAPL', quantity: 100, limit_price: 190, notional_currency: 'USD', txn_time: AUTHORIZED_AT, status: 'PENDING', ...over.order },
   bind: over.bind === null ? null : { executed_asset: 'AAPL', executed_side: 'Long', executed_quantity: 100, execution_price: 189.97, ...over.bind },
   filled_before: over.filled_before ?? 0,
   tolerance: 1e-4,
+  expiry_ms: 86_400_000,
+  clock_tolerance_ms: 30_000,
 });
 
 const fields = (c: ComparisonInput): string[] => compareFill(c).map((d) => d.field);
@@ -64,6 +67,26 @@ describe('compareFill', () => {
     expect(fields(input({ ...sell, fill: { side: 'Short', price: 189 } }))).toEqual(['limit_price']);
     expect(fields(input({ ...sell, fill: { side: 'Short', price: 191 } }))).toEqual([]);
     expect(fields(input({ order: { limit_price: null }, fill: { price: 500 }, bind: null }))).toEqual([]);
+  });
+
+  it('holds the fill within the authorization\'s validity: not before it was sealed, nor after it expired (clock tolerance both ways)', () => {
+    // Sent to the exchange at 09:55, authorized at 10:00: the authorization came after the execution.
+    expect(compareFill(input({ fill: { execution_time: '2026-03-02T09:55:00.000Z' } }))).toEqual([
+      { field: 'execution_time', ours: '2026-03-02T10:00:00.000Z', theirs: '2026-03-02T09:55:00.000Z', rule: expect.any(String) },
+    ]);
+    // Within the clock tolerance (30 s) before, and up to the expiry (24 h) plus the tolerance: kept.
+    expect(compareFill(input({ fill: { execution_time: '2026-03-02T09:59:30.000Z' } }))).toEqual([]);
+    expect(compareFill(input({ fill: { execution_time: new Date('2026-03-03T10:00:30.000Z') } }))).toEqual([]);
+    expect(compareFill(input({ fill: { execution_time: '2026-03-03T10:00:31.000Z' } }))).toEqual([
+      { field: 'execution_time', ours: '2026-03-03T10:00:00.000Z', theirs: '2026-03-03T10:00:31.000Z', rule: expect.any(String) },
+    ]);
+  });
+
+  it('holds the fill to a trace that authorizes: not EXPIRED, SHADOW_HALTED nor ORPHAN', () => {
+    for (const status of ['PENDING', 'MATCHED', 'DIVERGENT', 'MISMATCH']) expect(fields(input({ order: { status } }))).toEqual([]);
+    for (const status of ['EXPIRED', 'SHADOW_HALTED', 'ORPHAN']) {
+      expect(compareFill(input({ order: { status } }))).toEqual([{ field: 'status', ours: status, theirs: null, rule: expect.any(String) }]);
+    }
   });
 
   it('generates the documented table from the same rules', () => {
