@@ -61,6 +61,12 @@ export interface DropCopyPipeline {
   drained(atMost: number): Promise<void>;
   /** Flush, then stop. */
   stop(): Promise<void>;
+  /**
+   * The refusals with no MsgSeqNum this pipeline took but did not record: dropped by a failed batch, or taken
+   * after it failed or stopped. The peer never resends them (they are not numbered), so whoever runs the session
+   * next hands them to its own pipeline. At most MAX_KEPT_REFUSALS, then one that counts the rest.
+   */
+  unrecorded(): InboundReject[];
 }
 
 export interface DropCopyPipelineOptions {

@@ -24,6 +24,9 @@
  * pipeline: `onFatal` is called once, nothing more is applied, and what was queued is dropped, unacknowledged.
  * Nothing is lost by this: the persisted watermark is below every message not applied, so the next start of the
  * session asks the peer to resend them, and a fill applied before is then a duplicate, which changes nothing.
+ * Refusals with no MsgSeqNum (a connection turned away at the door, a Logon refused) are the exception: no peer
+ * resends them. They are kept, with those taken after the failure or a stop, and `unrecorded()` hands them over
+ * (the runner gives them to the next pipeline of the session); a warning counts them meanwhile.
  */
 import { applyBatch, DropCopyFencedError, type AppliedBatch } from './apply.js';
 import type { DropCopyPipeline, DropCopyPipelineOptions, InboundFill, InboundReject } from './inbound.js';
@@ -32,6 +35,8 @@ import { InboundWatermark } from './watermark.js';
 export const DEFAULT_MAX_BATCH = 500;
 export const DEFAULT_LINGER_MS = 250;
 export const DEFAULT_FULL_ENOUGH = 100;
+/** Refusals with no MsgSeqNum kept by a stopped pipeline; the rest are counted in one more. */
+export const MAX_KEPT_REFUSALS = 1000;
 
 type Queued = ({ kind: 'fill'; fill: InboundFill } | { kind: 'reject'; reject: InboundReject }) & Mark;
 
@@ -70,6 +75,14 @@ export function startDropCopyPipeline(options: DropCopyPipelineOptions): DropCop
   const waiters: Array<{ version: number; resolve: () => void; reject: (err: unknown) => void }> = [];
   const backlogWaiters: Array<{ atMost: number; resolve: () => void; reject: (err: unknown) => void }> = [];
   const backlog = (): number => queue.length + inFlight;
+  /** Refusals with no MsgSeqNum not recorded (see unrecorded()), and how many more were only counted. */
+  const kept: InboundReject[] = [];
+  let keptOver = 0;
+  const keep = (r: InboundReject): void => {
+    if (r.seq !== null) return;
+    if (kept.length < MAX_KEPT_REFUSALS) kept.push(r);
+    else keptOver += 1;
+  };
 
   /** Whether the pipeline still takes messages (not failed, not stopped); warns once when it no longer does. */
   const accept = (what: string): boolean => {
@@ -163,7 +176,7 @@ export function startDropCopyPipeline(options: DropCopyPipelineOptions): DropCop
           });
         } catch (error) {
           inFlight = 0;
-          fail(error, batch.length);
+          fail(error, batch);
           return;
         }
         inFlight = 0;
@@ -181,11 +194,12 @@ export function startDropCopyPipeline(options: DropCopyPipelineOptions): DropCop
     }
   }
 
-  function fail(error: unknown, batchSize: number): void {
-    const dropped = batchSize + queue.length;
+  function fail(error: unknown, batch: Queued[]): void {
+    const dropped = batch.length + queue.length;
+    for (const q of [...batch, ...queue]) if (q.kind === 'reject') keep(q.reject);
     queue.length = 0;
     failed = { error };
-    const context = { err: error, session: options.sessionKey, epoch: options.epoch, not_applied: dropped, next_target_seq: persisted };
+    const context = { err: error, session: options.sessionKey, epoch: options.epoch, not_applied: dropped, refusals_kept: kept.length + keptOver, next_target_seq: persisted };
     if (error instanceof DropCopyFencedError) options.log.warn(context, 'drop-copy session taken by another instance: this one stops');
     else options.log.error(context, 'drop-copy batch failed: the session stops (the peer resends from the persisted watermark at the next start)');
     settle();
@@ -209,6 +223,10 @@ export function startDropCopyPipeline(options: DropCopyPipelineOptions): DropCop
       schedule();
     },
     reject(r: InboundReject): void {
+      if (failed !== null || stopped) {
+        keep(r);
+        if (r.seq === null) options.log.warn({ session: options.sessionKey, reason: r.reason, refusals_kept: kept.length + keptOver }, 'drop-copy pipeline stopped: a refusal is kept for the next start of the session');
+      }
       if (!accept('reject')) return;
       if (r.seq !== null) watermark.seen(r.seq);
       // A refusal with no MsgSeqNum (a connection turned away at the door, a Logon refused, bytes that were no
@@ -242,6 +260,14 @@ export function startDropCopyPipeline(options: DropCopyPipelineOptions): DropCop
       if (failed !== null) return Promise.reject(failed.error);
       if (backlog() <= atMost) return Promise.resolve();
       return new Promise((resolve, reject) => backlogWaiters.push({ atMost, resolve, reject }));
+    },
+    unrecorded(): InboundReject[] {
+      if (keptOver === 0) return [...kept];
+      const last = kept[kept.length - 1] as InboundReject;
+      return [...kept, {
+        seq: null, msgType: null, receivedAt: last.receivedAt, answer: 'none', reasonCode: null, refTag: null, raw: '',
+        reason: `${keptOver} more refusals with no MsgSeqNum were taken while the session's pipeline was stopped, not recorded individually`,
+      }];
     },
     async stop(): Promise<void> {
       // Nothing is taken from here on; what was taken is committed before this resolves, so the caller may then

@@ -105,6 +105,12 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
   let round: Promise<void> = Promise.resolve();
   let held: Held | null = null;
   let lastStop: Promise<void> = Promise.resolve();
+  /**
+   * The pipeline of the session this process ran last: the refusals with no MsgSeqNum it did not record (no peer
+   * resends them) are recorded by the next one, read when it starts (a batch the lost one still had in flight has
+   * failed or committed by then: the new epoch fences it).
+   */
+  let previous: DropCopyPipeline | null = null;
 
   const tick = (): void => {
     timer = undefined;
@@ -165,6 +171,9 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
       ...(options.metrics ? { metrics: options.metrics } : {}),
       log, onFatal: (err) => fatal?.(err),
     });
+    const carried = previous?.unrecorded() ?? [];
+    previous = null;
+    for (const r of carried) pipeline.reject(r);
     const store = new PgSessionStore(new rt.fix.SessionId('FIX.4.4', d.senderCompId, d.targetCompId), { conn, sessionKey, epoch, warn: (obj, msg) => log.warn(obj, msg) });
 
     /** The session row's state, fenced on the epoch (on the pool: never inside a pipeline transaction). */
@@ -385,6 +394,9 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
         void pipeline.stop().catch(() => {});
         options.metrics?.dropCopyLoggedOn.set(0);
       }
+      previous = pipeline;
+      const kept = pipeline.unrecorded();
+      if (kept.length > 0) log.warn({ refusals: kept.length, reasons: kept.slice(0, 10).map((r) => r.reason) }, 'FIX drop copy: refusals not recorded when the session stopped; recorded at its next start here');
       conn.release();
     })());
 

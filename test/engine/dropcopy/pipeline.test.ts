@@ -53,6 +53,12 @@ async function until(what: string, check: () => Promise<boolean>, ms = 20_000): 
   }
 }
 
+/** Gives back a connection of `start` (the pool holds 16). */
+const release = (conn: postgres.ReservedSql): void => {
+  reserved.splice(reserved.indexOf(conn), 1);
+  conn.release();
+};
+
 const backendPid = async (conn: postgres.ReservedSql): Promise<number> =>
   (await conn<Array<{ pid: number }>>`select pg_backend_pid() as pid`)[0]?.pid as number;
 
@@ -95,7 +101,7 @@ describe('the drop-copy pipeline', () => {
 
   it('does not move last_inbound_at for a refusal with no MsgSeqNum: a stranger turned away does not make a silent exchange look alive', async () => {
     await fresh();
-    const { pipeline } = await start(1);
+    const { pipeline, conn } = await start(1);
     const door = (at: Date) => rejectOf(null, { msgType: null, answer: 'none', reasonCode: null, refTag: null, reason: 'Logon refused (203.0.113.9:4000): no Logon within 10 s', raw: '', receivedAt: at });
     pipeline.reject(door(new Date()));
     await pipeline.flush();
@@ -113,6 +119,7 @@ describe('the drop-copy pipeline', () => {
     await pipeline.flush();
     expect((await sessionState(sql)).last_inbound_at?.getTime()).toBe(later.getTime());
     await pipeline.stop();
+    release(conn);
   });
 
   it('tells when its backlog is down to a given size: once the batch ahead of it is committed, not the whole queue', async () => {
@@ -160,6 +167,32 @@ describe('the drop-copy pipeline', () => {
     expect(pipeline.backlog).toBe(0);
     expect(warnings).toHaveLength(2); // the failure, then the message refused after it (once)
     await pipeline.stop();
+  });
+
+  it('keeps the refusals with no MsgSeqNum a failed batch dropped, and those taken after, for the next pipeline to record: no peer resends them', async () => {
+    await fresh();
+    const door = (n: number) => rejectOf(null, { msgType: null, answer: 'none', reasonCode: null, refTag: null, reason: `Logon refused (203.0.113.9:${n}): no Logon within 10 s ${randomUUID()}`, raw: '' });
+    const { pipeline, fatal, conn } = await start(1);
+    const before = [door(1), door(2)];
+    pipeline.fill(fillOf(1, `K-${randomUUID()}`, 'not-a-uuid')); // its batch fails
+    pipeline.reject(before[0]!);
+    pipeline.reject(rejectOf(2)); // numbered: the peer resends it
+    pipeline.reject(before[1]!);
+    await fatal;
+    const after = door(3);
+    pipeline.reject(after);
+    const kept = pipeline.unrecorded();
+    expect(kept.map((r) => r.reason)).toEqual([...before, after].map((r) => r.reason));
+    await pipeline.stop();
+    release(conn);
+    const next = await start(1);
+    for (const r of kept) next.pipeline.reject(r);
+    await next.pipeline.flush();
+    const rows = await sql`select reason from dropcopy_rejects where reason = any(${kept.map((r) => r.reason)})`;
+    expect(rows).toHaveLength(3);
+    expect(next.pipeline.unrecorded()).toEqual([]);
+    await next.pipeline.stop();
+    release(next.conn);
   });
 
   it('fences out an instance whose epoch moved, with nothing of its batch committed, while the new owner applies it', async () => {
