@@ -391,9 +391,12 @@ async function applyInPartition(sql: Sql, part: string, group: readonly BindWrit
       -- The execution's claim (migration 0030): a bind's, or, when the drop copy came first and made it an ORPHAN,
       -- that orphan's claim resolved by this trace. On the key, so a drop copy committing at the same instant
       -- either waits for this statement and finds the bind, or is waited for and resolved (one trace either way).
-      -- Keys in order (one lock order with the drop copy's claims), each once (two binds of one execution here).
+      -- Keys in order (one lock order with the drop copy's claims, which JavaScript sorts by code unit: byte order
+      -- for the printable ASCII of an exchange_tx_id, so "C" here, whatever the database's collation), each once
+      -- (two binds of one execution here).
       insert into orphan_executions (exchange_tx_id, trace_id, txn_time, agent_id, kind)
-      select distinct on (exchange_tx_id) exchange_tx_id, trace_id, txn_time, agent_id, 'bound' from upd order by exchange_tx_id, trace_id
+      select distinct on (exchange_tx_id collate "C") exchange_tx_id, trace_id, txn_time, agent_id, 'bound' from upd
+      order by exchange_tx_id collate "C", trace_id
       on conflict (exchange_tx_id) do update set resolved_by = excluded.trace_id, resolved_txn_time = excluded.txn_time, resolved_at = clock_timestamp()
         where orphan_executions.kind = 'orphan' and orphan_executions.resolved_by is null and orphan_executions.agent_id = excluded.agent_id
       returning exchange_tx_id, kind, trace_id, resolved_by
