@@ -31,6 +31,10 @@ class BadSetting extends Error {}
 
 /** FIX_DROPCOPY_LOGON_TIMEOUT_S's default. */
 export const DROPCOPY_LOGON_TIMEOUT_S = 10;
+/** FIX_DROPCOPY_MAX_CONNECTIONS's default. */
+export const DROPCOPY_MAX_CONNECTIONS = 64;
+/** FIX_DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS's default. */
+export const DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS = 4;
 /** FIX_DROPCOPY_RECONNECT_MAX_S's default. */
 export const DROPCOPY_RECONNECT_MAX_S = 60;
 
@@ -367,6 +371,10 @@ export const SETTINGS = {
     'Acceptor: a connection that has not sent a valid Logon within this long is closed (and recorded among the refused messages). Initiator: a Logon the exchange has not answered within this long ends the attempt, and the session connects again.'),
   dropCopyAllow: setting<string[] | null>('FIX_DROPCOPY_ALLOW', 'IP addresses and CIDR ranges, comma-separated (`203.0.113.7,198.51.100.0/24`)', 'unset (any address)', () => null, addressList,
     'Acceptor: the only peer addresses the session takes connections from; a connection from any other is closed at once, before a byte is read, and recorded among the refused messages.'),
+  dropCopyMaxConnections: setting('FIX_DROPCOPY_MAX_CONNECTIONS', 'an integer 1-100000', `\`${DROPCOPY_MAX_CONNECTIONS}\``, () => DROPCOPY_MAX_CONNECTIONS, int(1, 100_000),
+    'Acceptor: connections the listener holds open at once, those waiting at the door for their Logon and the session\'s own; one more is closed as soon as it is accepted (and counted among the refused connections). With `FIX_DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS` it bounds the descriptors strangers can take from the HTTP server and the store; `FIX_DROPCOPY_ALLOW` is what keeps them out.'),
+  dropCopyMaxConnectionsPerAddress: setting('FIX_DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS', 'an integer 1-100000', `\`${DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS}\``, () => DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS, int(1, 100_000),
+    'Acceptor: connections one peer address (an IPv6 peer by its /64) holds open on the listener at once; one more is closed as soon as it is accepted, so strangers at one address never take the place of the exchange at another.'),
   dropCopyTlsCert: setting<string | null>('FIX_DROPCOPY_TLS_CERT', 'a path to a PEM certificate file', 'unset (plain TCP)', () => null, (raw) => path.resolve(str(raw)),
     'With `FIX_DROPCOPY_TLS_KEY`: the drop-copy session speaks TLS with this certificate (the acceptor\'s server certificate, or the initiator\'s client certificate). Read at start.'),
   dropCopyTlsKey: setting<string | null>('FIX_DROPCOPY_TLS_KEY', 'a path to an unencrypted PEM private key file', 'unset', () => null, (raw) => path.resolve(str(raw)),
@@ -395,6 +403,10 @@ export interface DropCopyConfig {
   logonTimeoutS?: number;
   /** Acceptor: the peer addresses and CIDR ranges taken; null or absent: any. */
   allow?: string[] | null;
+  /** Acceptor: connections open on the listener at once (default DROPCOPY_MAX_CONNECTIONS). */
+  maxConnections?: number;
+  /** Acceptor: connections open from one peer address at once (default DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS). */
+  maxConnectionsPerAddress?: number;
   /** File paths (read at the session's start); null for plain TCP. */
   tls: null | { cert: string | null; key: string | null; ca: string | null };
 }
@@ -474,6 +486,8 @@ function dropCopyOf(out: Record<string, unknown>, env: Env, bad: string[]): Drop
     reconnectMaxS: Math.max(out.dropCopyReconnectMaxS as number, out.dropCopyReconnectS as number),
     logonTimeoutS: out.dropCopyLogonTimeoutS as number,
     allow: out.dropCopyAllow as string[] | null,
+    maxConnections: out.dropCopyMaxConnections as number,
+    maxConnectionsPerAddress: out.dropCopyMaxConnectionsPerAddress as number,
     tls: cert === null && ca === null ? null : { cert, key, ca },
   };
 }

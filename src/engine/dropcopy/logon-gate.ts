@@ -18,6 +18,7 @@
  */
 import { BlockList, isIP, type Socket } from 'node:net';
 import { frameProblemOf } from './fix-fields.js';
+import type { RefusalKind } from './refusal-tally.js';
 import { wireTextOf } from './wire-text.js';
 
 /** A first message longer than this is no Logon (a Logon is a few hundred bytes). */
@@ -62,21 +63,21 @@ function tagsOf(text: string): Map<number, string> {
 export type LogonVerdict =
   | { ok: true }
   /** `strangerLogout`: the bytes of the Logout to send before closing, or null to close without a word. */
-  | { ok: false; reason: string; msgType: string | null; strangerLogout: string | null };
+  | { ok: false; kind: RefusalKind; reason: string; msgType: string | null; strangerLogout: string | null };
 
 /** Whether the first message of a connection is a Logon of this session (its MsgSeqNum aside). */
 export function judgeFirstMessage(text: string, parties: LogonParties, now: Date): LogonVerdict {
   const problem = frameProblemOf(text);
-  if (problem) return { ok: false, reason: `the first message is not a sound FIX frame (${problem})`, msgType: null, strangerLogout: null };
+  if (problem) return { ok: false, kind: 'not_fix', reason: `the first message is not a sound FIX frame (${problem})`, msgType: null, strangerLogout: null };
   const tags = tagsOf(text);
   const msgType = tags.get(35) ?? null;
-  if (tags.get(8) !== 'FIX.4.4') return { ok: false, reason: `BeginString is ${JSON.stringify(tags.get(8))}, not FIX.4.4`, msgType, strangerLogout: null };
-  if (msgType !== 'A') return { ok: false, reason: `the first message is MsgType ${JSON.stringify(msgType)}, not a Logon (35=A)`, msgType, strangerLogout: null };
+  if (tags.get(8) !== 'FIX.4.4') return { ok: false, kind: 'not_fix', reason: `BeginString is ${JSON.stringify(tags.get(8))}, not FIX.4.4`, msgType, strangerLogout: null };
+  if (msgType !== 'A') return { ok: false, kind: 'not_a_logon', reason: `the first message is MsgType ${JSON.stringify(msgType)}, not a Logon (35=A)`, msgType, strangerLogout: null };
   const sender = tags.get(49) ?? '';
   const target = tags.get(56) ?? '';
   if (sender !== parties.targetCompId || target !== parties.senderCompId) {
     return {
-      ok: false, msgType,
+      ok: false, kind: 'other_compids', msgType,
       reason: `a Logon from CompIDs ${JSON.stringify(sender)}->${JSON.stringify(target)}, not this session's ${parties.targetCompId}->${parties.senderCompId}; answered with a Logout that names no CompID`,
       strangerLogout: strangerLogout(sender, target, now),
     };
@@ -103,6 +104,7 @@ export function strangerLogout(theirSender: string, theirTarget: string, now: Da
 /** A connection turned away at the door. */
 export interface RefusedConnection {
   peer: string;
+  kind: RefusalKind;
   msgType: string | null;
   reason: string;
   /** What it sent, as wire-text.ts writes bytes. */
@@ -136,8 +138,8 @@ export function awaitLogon(socket: Socket, options: AwaitLogonOptions): Promise<
       socket.off('close', onClose);
       resolve(passed);
     };
-    const refuse = (reason: string, msgType: string | null, logout: string | null): void => {
-      options.onRefused({ peer, msgType, reason, raw: wireTextOf(Buffer.concat(chunks)) });
+    const refuse = (kind: RefusalKind, reason: string, msgType: string | null, logout: string | null): void => {
+      options.onRefused({ peer, kind, msgType, reason, raw: wireTextOf(Buffer.concat(chunks)) });
       if (logout !== null) socket.end(Buffer.from(logout, 'latin1'));
       // A peer that never reads its Logout does not keep the socket: it is destroyed soon after either way.
       setTimeout(() => socket.destroy(), logout === null ? 0 : 1000).unref();
@@ -151,21 +153,24 @@ export function awaitLogon(socket: Socket, options: AwaitLogonOptions): Promise<
       // The chunks are joined only when the first message may be whole (or to read its head, a few dozen bytes):
       // joining them at every read would copy a Logon sent a byte at a time once per byte.
       if (expected !== null && size < expected) return;
-      const read = firstMessageOf(Buffer.concat(chunks, Math.min(size, expected ?? MAX_HEAD_BYTES, MAX_LOGON_BYTES + 1)).toString('latin1'));
-      if (read.kind === 'more') {
-        expected ??= read.expected ?? null;
-        return;
+      const readUpTo = (n: number) => firstMessageOf(Buffer.concat(chunks, Math.min(size, n)).toString('latin1'));
+      let read = readUpTo(expected ?? MAX_HEAD_BYTES);
+      if (read.kind === 'more' && expected === null && read.expected !== undefined) {
+        // The head is read: the rest may be here already.
+        expected = read.expected;
+        if (size >= expected) read = readUpTo(expected);
       }
-      if (read.kind === 'bad') return refuse(read.reason, null, null);
+      if (read.kind === 'more') return;
+      if (read.kind === 'bad') return refuse('not_fix', read.reason, null, null);
       const verdict = judgeFirstMessage(read.text, options.parties, options.now());
-      if (!verdict.ok) return refuse(verdict.reason, verdict.msgType, verdict.strangerLogout);
+      if (!verdict.ok) return refuse(verdict.kind, verdict.reason, verdict.msgType, verdict.strangerLogout);
       socket.pause();
       finish(true);
       socket.unshift(Buffer.concat(chunks, size));
     };
     const onClose = (): void => finish(false);
     const timer = setTimeout(() => {
-      refuse(`no Logon within ${options.timeoutMs / 1000} s (${size} bytes received)`, null, null);
+      refuse('no_logon', `no Logon within ${options.timeoutMs / 1000} s (${size} bytes received)`, null, null);
     }, options.timeoutMs);
     socket.on('data', onData);
     socket.once('close', onClose);

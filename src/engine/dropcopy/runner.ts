@@ -33,7 +33,8 @@ import os from 'node:os';
 import tls from 'node:tls';
 import type postgres from 'postgres';
 import type { IJsFixConfig, ISessionDescription, JsFixLoggerFactory } from 'jspurefix';
-import { DROPCOPY_LOGON_TIMEOUT_S, DROPCOPY_RECONNECT_MAX_S, type Config, type DropCopyConfig } from '../../config.js';
+import { DROPCOPY_LOGON_TIMEOUT_S, DROPCOPY_MAX_CONNECTIONS, DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS, DROPCOPY_RECONNECT_MAX_S, type Config, type DropCopyConfig } from '../../config.js';
+import { capConnections } from '../../http/connection-caps.js';
 import { ADVISORY_LOCKS, tryAdvisoryLock } from '../../store/advisory-lock.js';
 import type { Sql } from '../../store/driver.js';
 import { LEADER_RETRY_MS } from '../../store/leader.js';
@@ -45,6 +46,7 @@ import { allowListOf, awaitLogon, isAllowed, type RefusedConnection } from './lo
 import { loadFix, type FixRuntime } from './load.js';
 import type { DropCopyMetrics } from './metrics.js';
 import { PgSessionStore } from './pg-store.js';
+import { countedReason, REFUSAL_WINDOW_MS, RefusalTally } from './refusal-tally.js';
 import { DEFAULT_MAX_BATCH, startDropCopyPipeline } from './pipeline.js';
 import { defineDropCopySession, type DropCopySessionInstance } from './session.js';
 import { sessionKeyOf } from './status.js';
@@ -199,14 +201,28 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
     };
 
     const logonTimeoutS = d.logonTimeoutS ?? DROPCOPY_LOGON_TIMEOUT_S;
-    /** A Logon refused (at the door, by the session, or unanswered): recorded and audited with the refused messages. */
+    /**
+     * A Logon refused (at the door, by the session, or unanswered): recorded and audited with the refused messages,
+     * in full when it is the first of its address and kind in the window, else counted (refusal-tally.ts).
+     */
+    const tally = new RefusalTally();
     const refused = (r: RefusedConnection): void => {
+      if (!tally.note(r.peer.slice(0, r.peer.lastIndexOf(':')), r.kind, now())) return;
       log.warn({ peer: r.peer, reason: r.reason }, 'FIX drop copy: a Logon was refused');
       pipeline.reject({
         seq: null, msgType: r.msgType, receivedAt: now(), answer: 'none', reasonCode: null, refTag: null,
         reason: `Logon refused (${r.peer}): ${r.reason}`, raw: r.raw,
       });
     };
+    /** Each count of the window ending, one record (and audit entry) per address and kind. */
+    const recordCounted = (): void => {
+      for (const c of tally.drain()) {
+        log.warn({ peer: c.address, kind: c.kind, count: c.count }, 'FIX drop copy: connections refused, counted');
+        pipeline.reject({ seq: null, msgType: null, receivedAt: c.last, answer: 'none', reasonCode: null, refTag: null, reason: countedReason(c), raw: '' });
+      }
+    };
+    const tallyTimer = setInterval(recordCounted, REFUSAL_WINDOW_MS);
+    tallyTimer.unref();
 
     const fixConfig = await jspurefixConfig(rt, d, log);
     fixConfig.sessionStoreFactory = { create: () => store };
@@ -266,7 +282,7 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
       const logonTimer = setTimeout(() => {
         if (loggedOn) return;
         why = d.role === 'initiator' ? `the exchange did not answer the Logon within ${logonTimeoutS} s` : `the Logon was not completed within ${logonTimeoutS} s`;
-        refused({ peer, msgType: null, reason: why, raw: '' });
+        refused({ peer, kind: 'logon_not_completed', msgType: null, reason: why, raw: '' });
         current.kill(why);
       }, logonTimeoutS * 1000);
       try {
@@ -330,11 +346,11 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
       const admitted = (socket: net.Socket): boolean => {
         if (allow === null || isAllowed(allow, socket.remoteAddress)) return true;
         socket.destroy();
-        refused({ peer: `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`, msgType: null, reason: 'the address is not in FIX_DROPCOPY_ALLOW; closed before a byte was read', raw: '' });
+        refused({ peer: peerOf(socket), kind: 'not_allowed', msgType: null, reason: 'the address is not in FIX_DROPCOPY_ALLOW; closed before a byte was read', raw: '' });
         return false;
       };
       const onSocket = (socket: net.Socket): void => {
-        if (halted || (!tlsFiles && !admitted(socket))) {
+        if (halted || socket.destroyed) {
           socket.destroy();
           return;
         }
@@ -343,7 +359,7 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
           waiting.delete(socket);
           if (!passed) return;
           if (busy || halted) {
-            refused({ peer: `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`, msgType: 'A', reason: 'a session is running on another connection; closed', raw: '' });
+            refused({ peer: peerOf(socket), kind: 'session_running', msgType: 'A', reason: 'a session is running on another connection; closed', raw: '' });
             socket.destroy();
             return;
           }
@@ -351,9 +367,23 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
           loop = loop.then(() => runOn(socket)).then(() => {}, () => {}).finally(() => (busy = false));
         });
       };
-      server = tlsFiles ? tls.createServer({ ...tlsFiles, requestCert: tlsFiles.ca !== undefined, rejectUnauthorized: tlsFiles.ca !== undefined }, onSocket) : net.createServer(onSocket);
-      // A TLS listener is told of the TCP connection first: an address not allowed is closed before its handshake.
-      if (tlsFiles) server.on('connection', (socket: net.Socket) => void admitted(socket));
+      server = tlsFiles ? tls.createServer({ ...tlsFiles, requestCert: tlsFiles.ca !== undefined, rejectUnauthorized: tlsFiles.ca !== undefined }, onSocket) : net.createServer();
+      // Every TCP connection is counted against the caps first (over one, closed at once), then its address is
+      // checked; a TLS listener is told of the TCP connection before its handshake, so both come before it.
+      const caps = { maxConnections: d.maxConnections ?? DROPCOPY_MAX_CONNECTIONS, perAddress: d.maxConnectionsPerAddress ?? DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS, exempt: null };
+      const capped = server;
+      capConnections(capped, caps, (cap, address) => {
+        refused({
+          peer: `${address}:?`, kind: 'over_cap', msgType: null, raw: '',
+          reason: cap === 'server_cap'
+            ? `${caps.maxConnections} connections are open already (FIX_DROPCOPY_MAX_CONNECTIONS); closed before a byte was read`
+            : `${caps.perAddress} connections from this address are open already (FIX_DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS); closed before a byte was read`,
+        });
+      });
+      server.on('connection', (socket: net.Socket) => {
+        if (socket.destroyed || !admitted(socket) || tlsFiles) return;
+        onSocket(socket);
+      });
       server.on('error', (err) => log.error({ err }, 'FIX drop copy: the listener failed'));
       const listening = server;
       await new Promise<void>((resolve, reject) => {
@@ -363,6 +393,7 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
           resolve();
         });
       }).catch(async (err: unknown) => {
+        clearInterval(tallyTimer);
         await pipeline.stop().catch(() => {});
         throw err;
       });
@@ -372,6 +403,7 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
     let stopping: Promise<void> | null = null;
     const stop = (clean: boolean): Promise<void> => (stopping ??= (async () => {
       halted = true;
+      clearInterval(tallyTimer);
       wake?.();
       const listening = server;
       const closed = listening ? new Promise<void>((resolve) => listening.close(() => resolve())) : Promise.resolve();
@@ -380,6 +412,8 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
       else session?.kill('the FIX drop-copy session was lost by this process');
       await loop.catch(() => {});
       await closed;
+      // The counts of the window not ended: recorded now (or, when the pipeline failed, kept for the next start).
+      recordCounted();
       if (clean) {
         await pipeline.stop().catch((err: unknown) => log.error({ err }, 'FIX drop copy: committing the last messages failed'));
         await store.flush().catch((err: unknown) => log.warn({ err }, 'FIX drop copy: recording the next outbound sequence number failed'));
@@ -454,6 +488,9 @@ function readTls(d: DropCopyConfig): { cert?: string; key?: string; ca?: string 
   if (ca !== undefined) out.ca = ca;
   return out;
 }
+
+/** A connection's peer as `address:port`. */
+const peerOf = (socket: net.Socket): string => `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
 
 /** Connects to the exchange (TLS when configured), within the heartbeat interval. */
 function connect(d: DropCopyConfig, files: ReturnType<typeof readTls>): Promise<net.Socket> {

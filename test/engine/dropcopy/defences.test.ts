@@ -22,6 +22,7 @@ import { connectWhenListening as connectRaw, fillBody, logOnWhenFree, rawPeerOn,
 const US = 'DESK';
 const EXCHANGE = 'XNAS';
 const LOGON_TIMEOUT_S = 1;
+const PER_ADDRESS = 2;
 
 let store: TestStore;
 let server: RunningServer;
@@ -29,6 +30,11 @@ let port: number;
 
 const connectWhenListening = (sender = EXCHANGE, target = US): Promise<RawFixPeer> => connectRaw(port, sender, target);
 const exchangeLogsOn = (seq: number, reset = false): Promise<{ p: RawFixPeer; answer: Received }> => logOnWhenFree(port, EXCHANGE, US, seq, reset);
+
+const connectFrom = (localAddress: string): Promise<net.Socket> => new Promise<net.Socket>((resolve, reject) => {
+  const s = net.connect({ host: '127.0.0.1', port, localAddress }, () => resolve(s));
+  s.once('error', reject);
+});
 
 interface RejectRow { seq: number | null; msg_type: string | null; answer: string; reason_code: number | null; ref_tag: number | null; reason: string; raw: string; action: string | null }
 const rejectRows = (where: string): Promise<RejectRow[]> => store.sql<RejectRow[]>`
@@ -45,7 +51,7 @@ beforeAll(async () => {
     databaseUrl: store.url, logLevel: 'silent', port: 0,
     dropCopy: {
       role: 'acceptor', host: '127.0.0.1', port, senderCompId: US, targetCompId: EXCHANGE, heartbeatS: 30, reconnectS: 1, tls: null,
-      logonTimeoutS: LOGON_TIMEOUT_S, allow: ['127.0.0.1'],
+      logonTimeoutS: LOGON_TIMEOUT_S, allow: ['127.0.0.1', '127.0.0.3'], maxConnectionsPerAddress: PER_ADDRESS,
     },
   });
   server = await startServer(config, { services: ['engine'], leaderRetryMs: 100 });
@@ -182,10 +188,7 @@ describe('no peer can wedge the session', () => {
   });
 
   it('closes a connection from an address outside FIX_DROPCOPY_ALLOW before reading a byte, recorded and audited', async () => {
-    const socket = await new Promise<net.Socket>((resolve, reject) => {
-      const s = net.connect({ host: '127.0.0.1', port, localAddress: '127.0.0.2' }, () => resolve(s));
-      s.once('error', reject);
-    });
+    const socket = await connectFrom('127.0.0.2');
     const outsider = rawPeerOn(socket, EXCHANGE, US);
     outsider.send('A', [[98, 0], [108, 30], [141, 'Y']]);
     await outsider.closed;
@@ -193,5 +196,46 @@ describe('no peer can wedge the session', () => {
     const [row] = await waitUntil('the refused connection\'s row', () => rejectRows('FIX_DROPCOPY_ALLOW'), (rows) => rows.length === 1, 5000);
     expect(row).toMatchObject({ seq: null, answer: 'none', raw: '', action: 'dropcopy.reject' });
     expect(row!.reason).toMatch(/^Logon refused \(127\.0\.0\.2:\d+\): the address is not in FIX_DROPCOPY_ALLOW/);
+  });
+});
+
+describe('no stranger exhausts the acceptor', () => {
+  beforeAll(async () => {
+    (await connectWhenListening()).close();
+  }, 30_000);
+
+  it('closes at once a connection over FIX_DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS, and takes the exchange from another address meanwhile', async () => {
+    const holders = await Promise.all(Array.from({ length: PER_ADDRESS }, () => connectFrom('127.0.0.3').then((s) => rawPeerOn(s, 'NOBODY', 'NOONE'))));
+    const over = rawPeerOn(await connectFrom('127.0.0.3'), EXCHANGE, US);
+    over.send('A', [[98, 0], [108, 30], [141, 'Y']]);
+    await over.closed;
+    expect(over.received).toEqual([]);
+    const { p, answer } = await exchangeLogsOn(1, true);
+    expect(answer.tags.get(35)).toBe('A');
+    const [row] = await waitUntil('the refused connection\'s row', () => rejectRows('FIX_DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS'), (rows) => rows.length === 1, 5000);
+    expect(row).toMatchObject({ seq: null, answer: 'none', raw: '', action: 'dropcopy.reject' });
+    expect(row!.reason).toMatch(/^Logon refused \(127\.0\.0\.3:\?\): 2 connections from this address are open already/);
+    p.close();
+    await Promise.all(holders.map((h) => h.closed));
+  });
+
+  it('records a loop of connect-and-close from one address as its first refusal and one record counting the others, written at the latest when the session stops', async () => {
+    const before = (await rejectRows('refused (not_allowed)')).length;
+    const first = (await rejectRows('FIX_DROPCOPY_ALLOW')).length;
+    const loops = 20;
+    for (let i = 0; i < loops; i++) {
+      const s = await connectFrom('127.0.0.2');
+      await new Promise<void>((resolve) => s.once('close', () => resolve()));
+    }
+    await server.close();
+    const all = await rejectRows('FIX_DROPCOPY_ALLOW');
+    // At most one in full in the window (none more if an earlier refusal of the address opened it).
+    expect(all.length - first).toBeLessThanOrEqual(1);
+    const counted = (await rejectRows('refused (not_allowed)')).slice(before);
+    expect(counted).toHaveLength(1);
+    expect(counted[0]).toMatchObject({ seq: null, answer: 'none', action: 'dropcopy.reject' });
+    const n = Number(/: (\d+) more connection\(s\) refused \(not_allowed\)/.exec(counted[0]!.reason)?.[1]);
+    expect(n + (all.length - first)).toBe(loops);
+    expect(counted[0]!.reason).toMatch(/^Logon refused \(127\.0\.0\.2\): \d+ more connection\(s\) refused \(not_allowed\) from \S+ to \S+, not recorded individually$/);
   });
 });

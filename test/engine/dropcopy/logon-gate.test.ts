@@ -32,4 +32,19 @@ describe('the door', () => {
     // Every byte is put back, in order, for the session to read.
     expect((socket.read() as Buffer).toString('latin1')).toBe(logon);
   });
+
+  it('reads a Logon that arrives in one read, and one split after its head', async () => {
+    const logon = fixMessage([[35, 'A'], [49, 'XNAS'], [56, 'DESK'], [34, 1], [52, '20261207-09:00:00.000'], [98, 0], [108, 30]]);
+    for (const cuts of [[logon.length], [40, logon.length]]) {
+      const socket = new PassThrough();
+      const passed = awaitLogon(socket as unknown as Socket, { parties, timeoutMs: 60_000, now: () => new Date(), onRefused: () => {} });
+      let at = 0;
+      for (const cut of cuts) {
+        socket.emit('data', Buffer.from(logon.slice(at, cut), 'latin1'));
+        at = cut;
+      }
+      expect(await passed).toBe(true);
+      expect((socket.read() as Buffer).toString('latin1')).toBe(logon);
+    }
+  });
 });
