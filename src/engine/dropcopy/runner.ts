@@ -23,8 +23,11 @@
  * (logon-gate.ts) until it has sent this session's Logon, within the Logon timeout, without holding the session's
  * place: a stranger neither blocks nor displaces the exchange. One session at a time: a connection whose Logon
  * passes while a session runs is closed (a peer whose connection died unnoticed gets in once the open one fails
- * its heartbeat). Every Logon refused, at the door or by the session, is recorded among the refused messages
- * and audited. On the embedded store locks never block: the one process runs it.
+ * its heartbeat). The listener holds at most FIX_DROPCOPY_MAX_CONNECTIONS connections, and
+ * FIX_DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS from one address (src/http/connection-caps.ts); one more is closed at
+ * once. Every Logon refused, at the door or by the session, is recorded among the refused messages and audited:
+ * the first of its address and kind in a minute in full, the others counted in one record (refusal-tally.ts).
+ * On the embedded store locks never block: the one process runs it.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
