@@ -7,7 +7,8 @@
  * FIX is bytes: the checksum is the bytes' and a refused message is kept as the bytes received; a byte outside
  * printable ASCII in a field read is refused with a Reject naming the tag, and the watermark passes it, resends
  * included. No stranger blocks, displaces or learns about the session, and every refused Logon is recorded and
- * audited.
+ * audited, or counted in a record with the others of its address and kind. No stranger at one address takes the
+ * exchange's place at another: a connection over the per-address cap is closed at once.
  */
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
