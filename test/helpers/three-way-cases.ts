@@ -17,7 +17,7 @@ export interface ThreeWayWorld {
   regime: Regime;
   agent: Agent;
   other: Agent;
-  /** Sends a fill (35=8, 150=F) of ExecID `execId` and Account `account`, its other tags overridden by `tags`. */
+  /** Sends a fill (35=8, 150=F) of ExecID `execId` and Account `account`, executed now, its other tags overridden by `tags`. */
   send(execId: string, account: string, tags: Record<number, string | number>): Promise<void>;
 }
 
@@ -27,8 +27,13 @@ export async function threeWayWorld(sql: Sql, url: string, settings: EngineSetti
   const regime = await publishRegime(client, settings.ownerToken);
   const agent = await registerAgent(client, settings.ownerToken);
   const other = await registerAgent(client, settings.ownerToken);
-  return { sql, client, settings, regime, agent, other, send };
+  // A fill executes when it is sent unless a case says otherwise: within its authorization's validity.
+  const sendNow: ThreeWayWorld['send'] = (execId, account, tags) => send(execId, account, { 60: transactTimeNow(), ...tags });
+  return { sql, client, settings, regime, agent, other, send: sendNow };
 }
+
+/** The engine's clock as a FIX UTCTimestamp (TransactTime 60): YYYYMMDD-HH:MM:SS.sss. */
+const transactTimeNow = (): string => new Date().toISOString().replace(/-/g, '').replace('T', '-').replace('Z', '');
 
 interface FillRow {
   exec_id: string;
@@ -78,6 +83,18 @@ export function threeWayCases(world: () => ThreeWayWorld): void {
     expect(metrics).toMatch(/tradeseal_dropcopy_fills_total\{outcome="divergent"\} [1-9]/);
     const [refused] = await w.sql<Array<{ n: number }>>`select count(*)::int as n from dropcopy_rejects where raw like ${`%17=${x}|%`}`;
     expect(refused?.n).toBe(0);
+  });
+
+  it('holds a fill to its authorization\'s validity: executed ten minutes before the order was authorized, it is divergent on execution_time', async () => {
+    const w = world();
+    const traceId = await authorize(w);
+    const x = `V-${randomUUID()}`;
+    await bind(w, traceId, x);
+    const before = new Date(Date.now() - 10 * 60_000).toISOString().replace(/-/g, '').replace('T', '-').replace('Z', '');
+    await w.send(x, w.agent.agentId, { 31: 189.97, 60: before });
+    const [row] = await applied(w.sql, x);
+    expect(row).toMatchObject({ outcome: 'divergent', trace_id: traceId });
+    expect(fieldsOf(row).map(([field]) => field)).toEqual(['execution_time']);
   });
 
   it('records a fill naming another agent\'s Account as divergent on agent_id', async () => {
@@ -137,6 +154,19 @@ export function threeWayCases(world: () => ThreeWayWorld): void {
     const [second] = await applied(w.sql, y);
     expect(second).toMatchObject({ outcome: 'divergent', trace_id: traceId });
     expect(fieldsOf(second)).toContainEqual(['quantity', 100, 120]);
+  });
+
+  it('refuses a TradeDate no calendar holds (year 0000) naming tag 75, and goes on: the next fill is applied', async () => {
+    const w = world();
+    const bad = `Z-${randomUUID()}`;
+    const next = `Z-${randomUUID()}`;
+    await w.send(bad, w.agent.agentId, { 75: '00000101' });
+    await w.send(next, w.agent.agentId, {});
+    expect((await applied(w.sql, next))[0]?.outcome).toBe('orphan');
+    const refused = await waitUntil('the refusal recorded', () => w.sql<Array<{ answer: string; ref_tag: number }>>`
+      select answer, ref_tag from dropcopy_rejects where raw like ${`%17=${bad}|%`}`, (r) => r.length === 1);
+    expect(refused).toEqual([{ answer: 'reject', ref_tag: 75 }]);
+    expect(await rows(w.sql, bad)).toEqual([]);
   });
 
   it('keeps a repeated ExecID with other fields on the same trading day as a conflict, and takes it on another trading day as a new execution', async () => {

@@ -5,6 +5,7 @@
  * advances the persisted inbound watermark, one transaction per batch, on the connection holding the session's
  * advisory lock.
  */
+import type { ComparisonSettings } from '../reconcile/compare.js';
 import type postgres from 'postgres';
 import type { DropCopyMetrics } from './metrics.js';
 import type { Policy } from '../policy/policy.js';
@@ -81,8 +82,8 @@ export interface DropCopyPipelineOptions {
   now: () => Date;
   /** Audit actor: `fix:<session_key>`. */
   actor: string;
-  /** BIND_QUANTITY_TOLERANCE: the relative tolerance on quantities of the three-way comparison. */
-  quantityTolerance?: number;
+  /** The three-way comparison's settings (BIND_QUANTITY_TOLERANCE, TRACE_EXPIRY_MS, HEARTBEAT_REPLAY_WINDOW_MS); default DEFAULT_COMPARISON_SETTINGS. */
+  comparison?: ComparisonSettings;
   metrics?: DropCopyMetrics;
   log: { warn(obj: unknown, msg?: string): void; error(obj: unknown, msg?: string): void };
   /** Fenced out (epoch moved) or the store failed: the session must stop at once. */

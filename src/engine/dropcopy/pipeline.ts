@@ -172,7 +172,9 @@ export function startDropCopyPipeline(options: DropCopyPipelineOptions): DropCop
             rejects: batch.flatMap((q) => (q.kind === 'reject' ? [q.reject] : [])),
             watermark: last.watermark, lastInboundAt: last.lastInboundAt,
             policy: options.policy(), now: options.now(), actor: options.actor,
-            ...(options.quantityTolerance !== undefined ? { quantityTolerance: options.quantityTolerance } : {}),
+            ...(options.comparison
+              ? { quantityTolerance: options.comparison.tolerance, traceExpiryMs: options.comparison.expiry_ms, clockToleranceMs: options.comparison.clock_tolerance_ms }
+              : {}),
           });
         } catch (error) {
           inFlight = 0;

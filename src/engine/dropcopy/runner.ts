@@ -43,6 +43,7 @@ import type { Sql } from '../../store/driver.js';
 import { LEADER_RETRY_MS } from '../../store/leader.js';
 import { appendAudit } from '../audit/append.js';
 import { loadPolicy } from '../policy/policy.js';
+import { comparisonSettings } from '../reconcile/compare.js';
 import { reconnectDelayMs } from './backoff.js';
 import type { DropCopyPipeline } from './inbound.js';
 import { allowListOf, awaitLogon, isAllowed, type RefusedConnection } from './logon-gate.js';
@@ -172,7 +173,7 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
     let fatal: ((err: unknown) => void) | null = null;
     const pipeline: DropCopyPipeline = startDropCopyPipeline({
       conn, sessionKey, epoch, nextTargetSeq: row!.next_target_seq, policy: () => policy, now, actor,
-      quantityTolerance: options.config.bindQuantityTolerance,
+      comparison: comparisonSettings(options.config),
       ...(options.metrics ? { metrics: options.metrics } : {}),
       log, onFatal: (err) => fatal?.(err),
     });
