@@ -69,7 +69,7 @@ describe('readDropCopy', () => {
 
   it('checks the header, then the rules across rows, naming lines', () => {
     expect(problems('d.csv', 'exchange_tx_id,asset,side,qty,price,agent_id\n')).toEqual([
-      'd.csv:1 qty: is not a column of a drop copy (exchange_tx_id, client_order_id, asset, side, quantity, price, notional_currency, agent_id, execution_time)',
+      'd.csv:1 qty: is not a column of a drop copy (exchange_tx_id, client_order_id, asset, side, quantity, price, notional_currency, agent_id, execution_time, order_id, trade_date)',
       'd.csv:1 quantity: is a required column',
       'd.csv:1 execution_time: is a required column',
     ]);

@@ -13,11 +13,13 @@ const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex
 let h: EngineHarness;
 let agent: { agent_id: string; token: string };
 let other: { agent_id: string; token: string };
-const T0 = Date.parse('2026-02-02T09:00:00.000Z');
+/** The harness clock when the file starts: executions are placed after it, within their authorizations' validity. */
+let T0 = 0;
 const at = (minutes: number): string => new Date(T0 + minutes * 60_000).toISOString();
 
-/** An authorized order of `who`, bound to `exchangeTxId` executed at `minutes` after T0. */
+/** An authorized order of `who`, authorized a second before it executed, bound to `exchangeTxId` executed at `minutes` after T0. */
 async function boundTrace(who: { agent_id: string; token: string }, exchangeTxId: string, minutes: number): Promise<string> {
+  h.clock.now = Math.max(h.clock.now, T0 + minutes * 60_000 - 1000);
   const auth = await h.call('POST', '/engine/authorize', h.order(who.agent_id), who.token);
   expect(auth.statusCode, auth.body).toBe(200);
   const traceId = auth.json().trace_id as string;
@@ -39,6 +41,7 @@ beforeAll(async () => {
   await h.publishRegime('expansion');
   agent = await h.registerAgent();
   other = await h.registerAgent();
+  T0 = h.clock.now;
 });
 afterAll(async () => h?.close());
 
@@ -154,14 +157,14 @@ describe('POST /engine/admin/reconcile', () => {
   });
 
   it('compares each execution of an authorized trace with its authorization and bind, and reports the divergent ones field by field', async () => {
-    const bound = await boundTrace(agent, 'V-BOUND', 60);
+    const bound = await boundTrace(agent, 'V-BOUND', 300);
     const auth = await h.call('POST', '/engine/authorize', h.order(agent.agent_id, { client_order_id: 'V-ORDER' }), agent.token);
     const ordered = auth.json().trace_id as string;
     const res = await reconcile({
       executions: [
-        execution('V-BOUND', 60, { asset: 'TSLA', side: 'Short', quantity: 9999, price: 1.5 }),
-        execution('V-P1', 61, { client_order_id: 'V-ORDER', quantity: 60 }),
-        execution('V-P2', 62, { client_order_id: 'V-ORDER', quantity: 50 }),
+        execution('V-BOUND', 300, { asset: 'TSLA', side: 'Short', quantity: 9999, price: 1.5 }),
+        execution('V-P1', 301, { client_order_id: 'V-ORDER', quantity: 60 }),
+        execution('V-P2', 302, { client_order_id: 'V-ORDER', quantity: 50 }),
       ],
     });
     expect(res.statusCode, res.body).toBe(200);

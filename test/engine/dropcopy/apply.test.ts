@@ -16,6 +16,8 @@ let h: EngineHarness;
 let agent: { agent_id: string; token: string };
 let conn: postgres.ReservedSql;
 const EPOCH = 3;
+/** When A1-BOUND executed: the instant it was bound. */
+let boundAt = '';
 
 const batch = (over: Partial<DropCopyBatch>): DropCopyBatch => ({
   sessionKey: SESSION_KEY, epoch: EPOCH, fills: [], rejects: [], watermark: 1, lastInboundAt: new Date(),
@@ -49,10 +51,12 @@ afterAll(async () => {
 describe('applyBatch', () => {
   it('matches a bound fill, records an unknown one as an ORPHAN trace that verifies, and audits each', async () => {
     const boundId = await boundTrace('A1-BOUND');
+    // The bound fill executed as it was bound, within its authorization's validity.
+    boundAt = new Date(h.clock.now).toISOString();
     const before = await counts(h.store.sql);
     const lastInboundAt = new Date('2026-11-27T15:00:00.000Z');
     const applied = await applyBatch(conn, batch({
-      fills: [fillOf(1, 'A1-BOUND', agent.agent_id), fillOf(2, 'A1-NEW', agent.agent_id.toUpperCase(), { side: 'Short', quantity: 3, price: 401.25, possDup: true })],
+      fills: [fillOf(1, 'A1-BOUND', agent.agent_id, { execution_time: boundAt }), fillOf(2, 'A1-NEW', agent.agent_id.toUpperCase(), { side: 'Short', quantity: 3, price: 401.25, possDup: true })],
       watermark: 3, lastInboundAt,
     }));
     expect(applied.fills.map((f) => [f.exec_id, f.outcome])).toEqual([['A1-BOUND', 'matched'], ['A1-NEW', 'orphan']]);
@@ -101,7 +105,7 @@ describe('applyBatch', () => {
     const applied = await applyBatch(conn, batch({
       fills: [
         fillOf(4, 'A3-ONE', agent.agent_id), fillOf(5, 'A3-ONE', agent.agent_id),
-        fillOf(6, 'A1-NEW', agent.agent_id, { side: 'Short', quantity: 3, price: 401.25, possDup: true }), fillOf(7, 'A1-BOUND', agent.agent_id, { possDup: true }),
+        fillOf(6, 'A1-NEW', agent.agent_id, { side: 'Short', quantity: 3, price: 401.25, possDup: true }), fillOf(7, 'A1-BOUND', agent.agent_id, { execution_time: boundAt, possDup: true }),
       ],
       watermark: 8,
     }));
