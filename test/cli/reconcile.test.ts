@@ -17,7 +17,8 @@ let agentId: string;
 let boundId: string;
 let missingId: string;
 const home = tempHome();
-const T0 = Date.parse('2026-02-03T10:00:00.000Z');
+/** The harness clock once the regime is published: executions are placed after it, within their authorizations' validity. */
+let T0 = 0;
 const at = (minutes: number): string => new Date(T0 + minutes * 60_000).toISOString();
 const file = (name: string, text: string): string => {
   const p = path.join(home, name);
@@ -29,9 +30,12 @@ beforeAll(async () => {
   h = await engineHarness();
   env = cliEnv(home, h.store.url);
   await h.publishRegime('expansion');
+  T0 = h.clock.now;
   const agent = await h.registerAgent();
   agentId = agent.agent_id;
   const bind = async (exchangeTxId: string, minutes: number): Promise<string> => {
+    // Authorized a second before it executed.
+    h.clock.now = Math.max(h.clock.now, T0 + minutes * 60_000 - 1000);
     const traceId = (await h.call('POST', '/engine/authorize', h.order(agentId), agent.token)).json().trace_id as string;
     const res = await h.call('POST', '/engine/bind-execution', { trace_id: traceId, exchange_tx_id: exchangeTxId, execution_status: 'Filled', execution_time_ms: Date.parse(at(minutes)) }, agent.token);
     expect(res.statusCode, res.body).toBe(200);
