@@ -92,6 +92,7 @@ export const ERROR_CODES = {
   service_unavailable: spec(503, EXIT.unavailable, 'A dependency (the store) is unavailable or did not answer in time; retry after the `Retry-After` seconds (see "Guarantees").'),
   config_invalid: spec(500, EXIT.usage, 'One or more settings are invalid.'),
   store_error: spec(500, EXIT.unavailable, 'The store failed (a migration, or the embedded store could not be opened).'),
+  store_driver_unrepaired: spec(500, EXIT.internal, 'The store driver (postgres.js) is installed without its repairs (patches/, applied by `npm install`): it would end the process when the store restarts under load, so no store is opened; run `npx patch-package`.'),
   dropcopy_fix_unpatched: spec(500, EXIT.internal, 'The FIX engine of the drop-copy session (jspurefix) is installed without its repair (patches/, applied by `npm install`): it would read bytes above 0x7F altered, so the session does not start; run `npx patch-package`.'),
   internal: spec(500, EXIT.internal, 'An unexpected fault; the detail (CLI) or the server log under the request id (HTTP) says what.'),
   // Policy denials (403): why the engine refuses an order or a heartbeat

@@ -6,6 +6,7 @@
  */
 import postgres from 'postgres';
 import { TradesealError } from '../errors.js';
+import { assertDriverRepaired } from './driver-repairs.js';
 
 /** The handle every store function takes as its first parameter (or a transaction / reserved connection of it). */
 export type Sql = postgres.Sql;
@@ -80,8 +81,10 @@ export function reconnectDelay(retries: number): number {
  *   clients of the embedded socket server apart (see `embedded-server.ts`).
  * - `connection.application_name` labels tradeseal's sessions in `pg_stat_activity` (PGlite ignores it).
  * - `backoff` is `reconnectDelay`: a pool recovers within a fraction of a second of the store's return.
+ * - The driver must carry its repairs (driver-repairs.ts): the first store opened checks them, or refuses.
  */
 export function connect(url: string, options: ConnectOptions = {}): Sql {
+  assertDriverRepaired();
   return postgres(url, {
     max: options.max ?? 10,
     prepare: true,

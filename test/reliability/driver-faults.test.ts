@@ -1,5 +1,5 @@
 /**
- * The store driver survives a server session that ends under it (scripts/patch-postgres.js repairs postgres.js
+ * The store driver survives a server session that ends under it (patches/postgres+3.4.9.patch repairs postgres.js
  * 3.4.9 here): a transaction or a reserved connection whose backend is terminated mid-statement fails with a
  * store fault instead of ending the process with an uncaught TypeError, and the pool goes on answering.
  * Unrepaired, the ROLLBACK that `begin()` sends on the dead connection throws from a timer and this test file's

@@ -1,5 +1,5 @@
 /**
- * The store driver's queue of connections stays as short as the pool (scripts/patch-postgres.js, repair 4).
+ * The store driver's queue of connections stays as short as the pool (patches/postgres+3.4.9.patch, repair 4).
  * postgres.js 3.4.9's queue leaves a hole at each `shift` and searches from its first slot at each `remove`,
  * so while the pool has an idle connection its array grows by one slot a query and every query scans all of
  * it: a server gets slower for as long as it runs. The tests count what is scanned, not how long it takes:

@@ -1,5 +1,5 @@
 /**
- * The store driver survives a failed array-type lookup (scripts/patch-postgres.js, repair 5): postgres.js looks
+ * The store driver survives a failed array-type lookup (patches/postgres+3.4.9.patch, repair 5): postgres.js looks
  * up the server's array types on each new connection before its first query, and when the store fails that
  * lookup (a cancelled statement, the FATAL of a restart, a reset connection, a restart that refuses the
  * reconnect) the connection's first query fails with a store fault, nothing is left unhandled, and the pool's

@@ -8,7 +8,7 @@
  * The store stays up for a varying while between a start and the next stop (0 to 600 ms), so that stops land
  * while the pools are opening their connections: postgres.js looks up the array types on each new connection,
  * and a store that closed the connection during that lookup ended the process by an unhandled rejection
- * (scripts/patch-postgres.js, repair 5). After the flaps a worker's drain waited forever on a reserve() the pool
+ * (patches/postgres+3.4.9.patch, repair 5). After the flaps a worker's drain waited forever on a reserve() the pool
  * had lost (repair 6), and a process whose drain finished stayed alive on a connection reopened after its pool
  * ended (repair 7).
  */

@@ -66,6 +66,7 @@ export const IRL_ERROR_CODES: Record<ErrorCode, string> = {
   service_unavailable: 'DATABASE_ERROR',
   config_invalid: upper('config_invalid'),
   store_error: 'DATABASE_ERROR',
+  store_driver_unrepaired: upper('store_driver_unrepaired'),
   dropcopy_fix_unpatched: upper('dropcopy_fix_unpatched'),
   internal: 'DATABASE_ERROR',
   agent_not_active: 'AGENT_NOT_ACTIVE',
