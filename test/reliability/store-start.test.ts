@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 /** `serve` run to its end (a start that fails), with `env` over the suite's settings. */
-function serveToExit(workers: number, env: Record<string, string>) {
+function serveUntilItExits(workers: number, env: Record<string, string>) {
   return runCliProcess(['serve', '--host', '127.0.0.1', '--port', '0'], cliEnv(home, undefined, { ...settings.env, SERVE_WORKERS: String(workers), ...env }), 60_000);
 }
 
@@ -103,7 +103,7 @@ describe('a server whose store is away at start', () => {
   it('past STORE_START_WAIT_S: 1 and 2 workers exit 6 service_unavailable with a hint', async () => {
     await store.cluster.halt('fast');
     try {
-      const runs = await Promise.all([1, 2].map((workers) => serveToExit(workers, { STORE_START_WAIT_S: '2' })));
+      const runs = await Promise.all([1, 2].map((workers) => serveUntilItExits(workers, { STORE_START_WAIT_S: '2' })));
       for (const run of runs) {
         expect(run.code, describeRun(run)).toBe(6);
         expect(run.stderr).toMatch(/service_unavailable: the store did not answer within 2 s of the start \(STORE_START_WAIT_S\)/);
@@ -117,7 +117,7 @@ describe('a server whose store is away at start', () => {
   it('a wrong password: 1 and 2 workers exit 2 config_invalid with a hint, alike', async () => {
     // A database that does not exist, or a role, takes the same path (test/http/store-start.test.ts).
     const url = `postgres://${ROLE.name}:wrong-password@127.0.0.1:${new URL(store.url).port}/tradeseal`;
-    const runs = await Promise.all([1, 2].map((workers) => serveToExit(workers, { DATABASE_URL: url })));
+    const runs = await Promise.all([1, 2].map((workers) => serveUntilItExits(workers, { DATABASE_URL: url })));
     for (const run of runs) {
       expect(run.code, describeRun(run)).toBe(2);
       expect(run.stderr).toMatch(/config_invalid: DATABASE_URL: the PostgreSQL server at 127\.0\.0\.1:\d+ refused the password of user "tradeseal_pw"/);
