@@ -28,7 +28,7 @@ import { writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/core/config.js';
 import { heartbeatSignatureValid, type SignedHeartbeat } from '../src/engine/heartbeat/check.js';
 import { bootstrapOwnerToken } from '../src/engine/store/tokens.js';
 import { buildApp, SERVICES } from '../src/http/app.js';
@@ -189,7 +189,7 @@ async function worker(): Promise<void> {
 async function main(): Promise<void> {
   if (cluster.isWorker) return worker();
   if (!process.send) throw new Error('bench/engine-server.ts runs as a child of bench/engine.ts (it needs an IPC channel)');
-  // Benchmark harness settings, not tradeseal's (src/config.ts reads those): the pool is shared out among the
+  // Benchmark harness settings, not tradeseal's (src/core/config.ts reads those): the pool is shared out among the
   // workers, so --pool is the connections of the whole server.
   const pool = Number(process.env.BENCH_POOL ?? '50');
   const workers = Number(process.env.BENCH_WORKERS ?? '1');

@@ -47,7 +47,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
-import { heartbeatMessage, type HeartbeatFields } from '../src/engine/heartbeat/message.js';
+import { heartbeatMessage, type HeartbeatFields } from '../src/core/records/heartbeat.js';
 import { newTokenSecret } from '../src/engine/store/tokens.js';
 import { serveWorkers } from '../src/http/cluster/count.js';
 import { seedHistory } from './support/history.js';
@@ -99,7 +99,7 @@ interface Options {
 }
 
 function options(): Options {
-  // Benchmark harness settings (BENCH_*), not tradeseal's: src/config.ts reads those.
+  // Benchmark harness settings (BENCH_*), not tradeseal's: src/core/config.ts reads those.
   const env = process.env;
   const { values } = parseArgs({
     options: {

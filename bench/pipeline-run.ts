@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { connect } from '../src/store/driver.js';
-import { runPipeline } from '../pipeline/run.js';
+import { runPipeline } from '../src/signals/publish/run.js';
 
 const [url, asOf, mode] = process.argv.slice(2);
 if (!url) throw new Error('usage: pipeline-run.ts DATABASE_URL AS_OF|- full|auto');

@@ -21,9 +21,9 @@ import { strategyDays } from '../pipeline/reports/strategy.js';
 import { fitArma11 } from '../pipeline/forecast/fit.js';
 import { FORECAST_COLUMNS } from '../pipeline/reports/forecast.js';
 import { buildReports } from '../pipeline/reports/reports.js';
-import { publishedHistory, publishedMarket } from '../pipeline/publish/published.js';
-import { runPipeline } from '../pipeline/run.js';
-import { SIGNAL_COST_BPS_DEFAULT } from '../src/config.js';
+import { publishedHistory, publishedMarket } from '../src/signals/publish/published.js';
+import { runPipeline } from '../src/signals/publish/run.js';
+import { SIGNAL_COST_BPS_DEFAULT } from '../src/core/config.js';
 import { openBenchDatabase } from './support/pg.js';
 import { resultPath, writeResult } from './support/result-file.js';
 

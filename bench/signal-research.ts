@@ -35,7 +35,7 @@ import { REGIME_ORDER } from '../pipeline/regime/signals.js';
 import { EVALUATION_WINDOWS } from '../pipeline/reports/evaluation-windows.js';
 import { defaultVariantsFile, writeResearchVariants, type ResearchVariants } from '../pipeline/reports/research-trials.js';
 import { renderTable } from '../src/cli/table.js';
-import { SIGNAL_COST_BPS_DEFAULT } from '../src/config.js';
+import { SIGNAL_COST_BPS_DEFAULT } from '../src/core/config.js';
 import { resultPath, writeResult } from './support/result-file.js';
 import { switchedRegimes } from './support/switching-rule.js';
 

@@ -25,7 +25,7 @@ import { migrate } from '../src/store/migrate.js';
 import { issueKey } from '../src/signals/store/keys.js';
 import type { Tier } from '../src/signals/tiers.js';
 import { renderTable } from '../src/cli/table.js';
-import { runPipeline } from '../pipeline/run.js';
+import { runPipeline } from '../src/signals/publish/run.js';
 import { runLoad, type LoadResult, type LoadSpec } from './support/load.js';
 import { openBenchDatabase } from './support/pg.js';
 import { resultPath, writeResult } from './support/result-file.js';

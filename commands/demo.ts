@@ -4,7 +4,7 @@ import { createElement } from 'react';
 import { AttentionApp } from '../src/cli/attention/app.js';
 import { engineSource } from '../src/cli/attention/source.js';
 import { TradesealCommand } from '../src/cli/base-command.js';
-import { ensureDir } from '../src/file-errors.js';
+import { ensureDir } from '../src/core/file-errors.js';
 import { renderDemo } from '../src/cli/demo-view.js';
 import { listrRunner } from '../src/cli/pipeline-view.js';
 import { tableStyle } from '../src/cli/table-flags.js';

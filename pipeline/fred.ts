@@ -16,8 +16,8 @@
  * fetch/fred-series.ts's job.
  * Reference: https://fred.stlouisfed.org/docs/api/fred/series_observations.html
  */
-import type { Config } from '../src/config.js';
-import { TradesealError } from '../src/errors.js';
+import type { Config } from '../src/core/config.js';
+import { TradesealError } from '../src/core/errors.js';
 import { isIsoDate, seriesSpec } from './ingest/catalogue.js';
 import { FredFormatError, readFredObservations, toObsRows, type FredObservation, type ObsRow } from './ingest/fred-format.js';
 import { answerInvalid, describeBody, httpGet, requestMessage, shownUrl, type HttpAnswer, type HttpOptions, type HttpRequest } from './sources/http.js';

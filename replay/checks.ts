@@ -12,8 +12,8 @@ import type { Sql } from '../src/store/driver.js';
 import { performanceOn, type PerformanceWithRecord } from '../src/signals/ops/track-record.js';
 import { latestReports } from '../src/signals/store/quant.js';
 import { sameSignal } from '../pipeline/publish/plan.js';
-import { publishedSignals } from '../pipeline/publish/published.js';
-import { runPipeline } from '../pipeline/run.js';
+import { publishedSignals } from '../src/signals/publish/published.js';
+import { runPipeline } from '../src/signals/publish/run.js';
 
 export interface Comparison {
   /** Days compared (the whole published history). */

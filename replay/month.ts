@@ -2,7 +2,7 @@
  * A month of nights replayed on simulated time, as the nightly job lives it: the sources are local servers that
  * answer in FRED's and Yahoo's documented formats from the bundled files, revealing each value only once its
  * release rule says it was out (./reveal.ts); every weekday at 06:30 New York (the default `PIPELINE_CRON`) a
- * night runs (pipeline/nightly/night.ts) with the real fetch, the real readiness check and the real pipeline run,
+ * night runs (src/signals/nightly/night.ts) with the real fetch, the real readiness check and the real pipeline run,
  * on a real store; each trading morning an agent asks the signal service for a signed heartbeat and the engine to
  * authorize an order, over the real HTTP app, on the same clock. The scenario (./scenario.ts) puts a source down
  * for a night and revises a published value; when a night refuses, the replay takes the documented operator path
@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../src/config.js';
+import type { Config } from '../src/core/config.js';
 import { createEngineContext, type EngineContext } from '../src/engine/context.js';
 import { bootstrapOwnerToken } from '../src/engine/store/tokens.js';
 import { buildApp } from '../src/http/app.js';
@@ -26,12 +26,12 @@ import type { Sql } from '../src/store/driver.js';
 import { fetchAll } from '../pipeline/fetch/fetch-all.js';
 import { CATALOGUE } from '../pipeline/ingest/catalogue.js';
 import { isNyseTradingDay } from '../pipeline/ingest/nyse-calendar.js';
-import { deadlineAfter } from '../pipeline/nightly/deadline.js';
-import { tradingDaysBetween } from '../pipeline/nightly/due.js';
-import { runNight, type NightResult } from '../pipeline/nightly/night.js';
+import { deadlineAfter } from '../src/signals/nightly/deadline.js';
+import { tradingDaysBetween } from '../src/signals/nightly/due.js';
+import { runNight, type NightResult } from '../src/signals/nightly/night.js';
 import { availableAt } from '../pipeline/release/publication.js';
 import { zonedInstant } from '../pipeline/release/zoned-time.js';
-import { runPipeline, type RunSummary } from '../pipeline/run.js';
+import { runPipeline, type RunSummary } from '../src/signals/publish/run.js';
 import { yahooSource } from '../pipeline/sources/yahoo.js';
 import { SimulatedClock } from './clock.js';
 import { Releases } from './reveal.js';

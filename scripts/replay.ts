@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig, type Config } from '../src/config.js';
+import { loadConfig, type Config } from '../src/core/config.js';
 import { openStore } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
 import { compareWithFullRun, liveRecord } from '../replay/checks.js';

@@ -1,7 +1,7 @@
 /** Settings: read once, validated, every bad one reported together with its expected form. */
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
-import { TradesealError } from '../src/errors.js';
+import { loadConfig } from '../src/core/config.js';
+import { TradesealError } from '../src/core/errors.js';
 
 describe('loadConfig', () => {
   it('uses the documented defaults when nothing is set', () => {

@@ -1,5 +1,5 @@
 /**
- * The one error table (src/errors.ts) is closed: every code the project can emit is a row of it with one
+ * The one error table (src/core/errors.ts) is closed: every code the project can emit is a row of it with one
  * HTTP status and one exit code, every row is emitted somewhere (nothing documented that cannot happen), and
  * a failure that is not a `TradesealError` still leaves the CLI as a code of the table (`internal`, with
  * its message), under `--json` too.
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Config, Errors } from '@oclif/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TradesealCommand } from '../src/cli/base-command.js';
-import { ERROR_CODES, TradesealError, isErrorCode } from '../src/errors.js';
+import { ERROR_CODES, TradesealError, isErrorCode } from '../src/core/errors.js';
 import { REPO_ROOT } from './helpers/cli.js';
 
 /** Every .ts file of the code that runs (not the tests). */

@@ -1,9 +1,9 @@
 /**
- * The background jobs' scaffold (src/periodic.ts): a pass at once and one per interval, never two at once, a
+ * The background jobs' scaffold (src/core/periodic.ts): a pass at once and one per interval, never two at once, a
  * failed pass reported and retried at the next tick, and a stop that waits for the pass under way.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { runEvery } from '../src/periodic.js';
+import { runEvery } from '../src/core/periodic.js';
 
 beforeEach(() => void vi.useFakeTimers());
 afterEach(() => void vi.useRealTimers());

@@ -7,7 +7,7 @@
  * whichever worker runs it; only the random bits of the ids come from gen_random_uuid(). Per trace:
  * - `txn_time`: its slot of the month (`slot_ms` wide) plus a draw within the slot, whole milliseconds, so the
  *   month's traces are evenly spread and in index order;
- * - `trace_id`: the engine's layout (src/engine/trace/id.ts, a UUIDv8): random bits, version 8, the variant
+ * - `trace_id`: the engine's layout (src/core/trace-id.ts, a UUIDv8): random bits, version 8, the variant
  *   of the random uuid (10), and the 48-bit Unix ms of txn_time as the last group, exactly what id.ts reads back;
  * - the mix: 1% ORPHAN, 4% EXPIRED, 3% DIVERGENT (twice the quantity), 0.5% MISMATCH (side), the rest
  *   MATCHED (5% of those a Partial fill below the quantity); an EXPIRED draw younger than the expiry plus a

@@ -13,7 +13,7 @@
  * - `agents`: ids of registered agents to spread the traces over; when none are given, `syntheticAgents`
  *   (default 50) agents are registered (src/engine/store/agents.ts), their created_at moved before the history.
  * - Every authorized trace gets its trace_idempotency row and every ORPHAN its orphan_executions row; the mix
- *   and the shape of each row are described in ./history-sql.ts. Trace ids are the engine's (src/engine/trace/id.ts),
+ *   and the shape of each row are described in ./history-sql.ts. Trace ids are the engine's (src/core/trace-id.ts),
  *   whose last group is the trace's txn_time in ms.
  * - The transparency log's triggers do not fire (`session_replication_role = replica` in each chunk's
  *   transaction): the history is not in the log and log_queue stays empty, so the sequencer has no backlog.
@@ -28,8 +28,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Sql } from 'postgres';
-import { hashJson, sha256Hex } from '../../src/crypto/hash.js';
-import { canonicalJson } from '../../src/crypto/jcs.js';
+import { hashJson, sha256Hex } from '../../src/core/crypto/hash.js';
+import { canonicalJson } from '../../src/core/crypto/jcs.js';
 import { registerAgent } from '../../src/engine/store/agents.js';
 import { planChunks, planMonths, type HistoryChunk } from './history-plan.js';
 import { CHUNK_STATEMENT, chunkValues } from './history-sql.js';

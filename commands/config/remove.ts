@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { readProfiles, writeProfiles } from '../../src/cli/profiles.js';
-import { notFound } from '../../src/errors.js';
+import { notFound } from '../../src/core/errors.js';
 
 export default class ConfigRemove extends TradesealCommand {
   static override summary = 'Remove a named profile (asks on a terminal; elsewhere --yes)';

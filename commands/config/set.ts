@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { checkProfileName, checkProfileValue, maskedProfile, PROFILE_FIELDS, readProfiles, writeProfiles, type Profile, type ProfileField } from '../../src/cli/profiles.js';
-import { TradesealError } from '../../src/errors.js';
+import { TradesealError } from '../../src/core/errors.js';
 
 export default class ConfigSet extends TradesealCommand {
   static override summary = 'Create or change a named profile: the remote engine and signal service commands ask, with their token and key';

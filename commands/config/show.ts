@@ -3,7 +3,7 @@ import { TradesealCommand } from '../../src/cli/base-command.js';
 import { renderTable } from '../../src/cli/table.js';
 import { reportFlags, reportStyle } from '../../src/cli/table-flags.js';
 import { maskedProfile, PROFILE_FIELDS, readProfiles, type Profile, type ProfileField } from '../../src/cli/profiles.js';
-import { notFound } from '../../src/errors.js';
+import { notFound } from '../../src/core/errors.js';
 
 export default class ConfigShow extends TradesealCommand {
   static override summary = 'Show the named profiles (tokens and keys by their first 8 characters), or one of them';

@@ -6,7 +6,7 @@ import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../src/cli/engi
 import { prefixRange, resolveIdPrefix } from '../../src/cli/id-prefix.js';
 import { checkRequest } from '../../src/cli/engine-input.js';
 import { agentParams } from '../../src/engine/inputs.js';
-import { dataKeysFrom } from '../../src/engine/kms/from-config.js';
+import { dataKeysFrom } from '../../src/secrets/kms/from-config.js';
 import { findAgent } from '../../src/engine/ops/agents.js';
 import { eraseAgent, type ErasureResult } from '../../src/engine/ops/erase.js';
 

@@ -12,7 +12,7 @@ import { publicKeyFlag } from '../../src/cli/log-source.js';
 import { limitFlag, renderTraceListing, toListing, type TraceListing } from '../../src/cli/trace-listing.js';
 import { configuredSession } from '../../src/engine/dropcopy/status.js';
 import { listingQuery } from '../../src/engine/inputs.js';
-import { dataKeysFrom } from '../../src/engine/kms/from-config.js';
+import { dataKeysFrom } from '../../src/secrets/kms/from-config.js';
 import { listTraces } from '../../src/engine/store/traces.js';
 
 export default class EngineOrphans extends TradesealCommand {

@@ -14,7 +14,7 @@ import { loadPolicy } from '../../src/engine/policy/policy.js';
 import { comparisonSettings } from '../../src/engine/reconcile/compare.js';
 import { reconcile, type ReconcileReport } from '../../src/engine/reconcile/reconcile.js';
 import { reconcileBody, type ReconcileRequest } from '../../src/engine/reconcile/schema.js';
-import { readInputFile } from '../../src/file-errors.js';
+import { readInputFile } from '../../src/core/file-errors.js';
 
 const FLAGS = { agent_ids: '--agent-id' };
 

@@ -1,10 +1,10 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
-import { TradesealError } from '../../src/errors.js';
+import { TradesealError } from '../../src/core/errors.js';
 import { assertNoProblems, checkDataDir } from '../../pipeline/ingest/check-dir.js';
 import { loadInputRows } from '../../pipeline/ingest/input-rows.js';
 import { describeChanges } from '../../pipeline/publish/input-digests.js';
-import { checkInputs, type InputCheck } from '../../pipeline/publish/input-record.js';
+import { checkInputs, type InputCheck } from '../../src/signals/publish/input-record.js';
 import { RECOMPUTE_HINT } from '../../pipeline/publish/plan.js';
 
 interface CheckedFile {

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { renderFetch } from '../../src/cli/fetch-view.js';
-import { TradesealError } from '../../src/errors.js';
-import { checkInputDir } from '../../src/file-errors.js';
+import { TradesealError } from '../../src/core/errors.js';
+import { checkInputDir } from '../../src/core/file-errors.js';
 import { assertFetchable, seedDataDir } from '../../pipeline/fetch/data-dir.js';
 import { fetchAll, type FetchOutcome } from '../../pipeline/fetch/fetch-all.js';
 import { CATALOGUE } from '../../pipeline/ingest/catalogue.js';

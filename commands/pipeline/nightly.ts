@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
-import { TradesealError } from '../../src/errors.js';
-import { nightFromSettings } from '../../pipeline/nightly/from-settings.js';
-import { runNight, type NightResult } from '../../pipeline/nightly/night.js';
+import { TradesealError } from '../../src/core/errors.js';
+import { nightFromSettings } from '../../src/signals/nightly/from-settings.js';
+import { runNight, type NightResult } from '../../src/signals/nightly/night.js';
 
 export default class PipelineNightly extends TradesealCommand {
   static override summary = 'Run one night: fetch every source, check, and publish the trading day that is due, or nothing (for cron, a systemd timer or a Kubernetes CronJob)';

@@ -3,7 +3,7 @@ import { cliActor } from '../../src/cli/actor.js';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { calendarDateFlag } from '../../src/cli/instant.js';
 import { listrRunner, renderRunSummary } from '../../src/cli/pipeline-view.js';
-import { runPipeline, type RunSummary } from '../../pipeline/run.js';
+import { runPipeline, type RunSummary } from '../../src/signals/publish/run.js';
 
 export default class PipelineRun extends TradesealCommand {
   static override summary = 'Run the regime pipeline once: extend the published history, or compute a what-if as of a past date';

@@ -3,9 +3,9 @@ import cron from 'node-cron';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { closest } from '../../src/cli/closest.js';
 import { assertValid } from '../../src/cli/engine-input.js';
-import type { FieldError } from '../../src/errors.js';
-import { nightFromSettings } from '../../pipeline/nightly/from-settings.js';
-import { runNight } from '../../pipeline/nightly/night.js';
+import type { FieldError } from '../../src/core/errors.js';
+import { nightFromSettings } from '../../src/signals/nightly/from-settings.js';
+import { runNight } from '../../src/signals/nightly/night.js';
 
 export default class PipelineSchedule extends TradesealCommand {
   static override summary = 'Run a night (fetch, check, publish the day due) at PIPELINE_CRON, as a long-running job (never two at once)';

@@ -5,8 +5,8 @@ import { reportFlags, reportStyle } from '../../src/cli/table-flags.js';
 import { checkRequest } from '../../src/cli/engine-input.js';
 import { askService, remoteFlags, remoteOf } from '../../src/cli/signals-client.js';
 import { pipelineRunsQuery } from '../../src/signals/inputs.js';
-import { recentRuns, type RunSummaryRow } from '../../pipeline/publish/run-lock.js';
-import { recentNights, type NightRow } from '../../pipeline/nightly/night-store.js';
+import { recentRuns, type RunSummaryRow } from '../../src/signals/publish/run-lock.js';
+import { recentNights, type NightRow } from '../../src/signals/nightly/night-store.js';
 
 export default class PipelineStatus extends TradesealCommand {
   static override jsonLinesRows = 'runs';

@@ -4,7 +4,7 @@ import { Args, Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { renderTable } from '../../src/cli/table.js';
 import { reportStyle } from '../../src/cli/table-flags.js';
-import { validationError, type FieldError } from '../../src/errors.js';
+import { validationError, type FieldError } from '../../src/core/errors.js';
 import { dataInvalidError } from '../../pipeline/ingest/problems.js';
 import { PERIODS, performanceMetrics, type BenchmarkMetrics, type Period, type PerformanceMetrics } from '../../pipeline/performance/index.js';
 import { readNumericColumns } from '../../pipeline/quant/columns.js';

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { callService, remoteFlags, remoteOf } from '../../src/cli/signals-client.js';
-import { validationError } from '../../src/errors.js';
-import { SIGNATURE_SCHEMES, type SignatureScheme } from '../../src/engine/heartbeat/message.js';
+import { validationError } from '../../src/core/errors.js';
+import { SIGNATURE_SCHEMES, type SignatureScheme } from '../../src/core/records/heartbeat.js';
 import { issueHeartbeat } from '../../src/signals/heartbeat.js';
 import { loadSigningKey } from '../../src/signals/signing-key.js';
 import type { SignedHeartbeat } from '../../src/engine/heartbeat/check.js';

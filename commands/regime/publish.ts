@@ -7,7 +7,7 @@ import { renderBroadcast } from '../../src/cli/engine-views.js';
 import { manualBroadcastBody } from '../../src/engine/inputs.js';
 import { MANUAL_MODEL_VERSION, publishOperatorBroadcast, type ManualBroadcastBody } from '../../src/engine/ops/regime.js';
 import type { RegimeBroadcast } from '../../src/engine/store/regime.js';
-import { REGIMES } from '../../src/engine/vocabulary.js';
+import { REGIMES } from '../../src/core/vocabulary.js';
 
 export default class RegimePublish extends TradesealCommand {
   static override summary = 'Publish a manual regime broadcast (an operator\'s override of the pipeline)';

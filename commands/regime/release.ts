@@ -5,7 +5,7 @@ import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../src/cli/engi
 import { renderBroadcast } from '../../src/cli/engine-views.js';
 import { releaseOperatorOverride } from '../../src/engine/ops/regime.js';
 import { currentRegime, type RegimeBroadcast, type Release } from '../../src/engine/store/regime.js';
-import { TradesealError } from '../../src/errors.js';
+import { TradesealError } from '../../src/core/errors.js';
 
 export default class RegimeRelease extends TradesealCommand {
   static override summary = 'Release the operator\'s override: the newest published day\'s regime is in force again';

@@ -6,7 +6,7 @@ import { wrapText } from '../../src/cli/wrap.js';
 import { freshnessOf, type Freshness } from '../../src/engine/policy/freshness.js';
 import { loadPolicy } from '../../src/engine/policy/policy.js';
 import { currentRegime, type RegimeBroadcast } from '../../src/engine/store/regime.js';
-import { TradesealError } from '../../src/errors.js';
+import { TradesealError } from '../../src/core/errors.js';
 
 export default class RegimeShow extends TradesealCommand {
   static override summary = 'Show the regime broadcast in force, with its hash, whether an override holds, and how old its data are';

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { Flags } from '@oclif/core';
-import { checkOutputFile } from '../../src/file-errors.js';
+import { checkOutputFile } from '../../src/core/file-errors.js';
 import { refuseTerminal, toStdout, writeOut } from '../../src/cli/export-output.js';
 import { withProgress, type Report } from '../../src/cli/progress.js';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { checkRequest } from '../../src/cli/engine-input.js';
 import { callService, remoteFlags, remoteOf, type Remote } from '../../src/cli/signals-client.js';
-import { validationError } from '../../src/errors.js';
+import { validationError } from '../../src/core/errors.js';
 import { exportQuery } from '../../src/signals/inputs.js';
 import { exportFile } from '../../src/signals/ops/export-file.js';
 import { exportRows, exportSize } from '../../src/signals/store/quant.js';

@@ -6,7 +6,7 @@ import { callService, remoteFlags, remoteOf } from '../../src/cli/signals-client
 import { renderTable } from '../../src/cli/table.js';
 import { reportFlags, reportStyle } from '../../src/cli/table-flags.js';
 import { wrapText } from '../../src/cli/wrap.js';
-import { TradesealError, validationError } from '../../src/errors.js';
+import { TradesealError, validationError } from '../../src/core/errors.js';
 import { forecastQuery } from '../../src/signals/inputs.js';
 import { latestForecast } from '../../src/signals/store/quant.js';
 import { compactHistory } from '../../src/signals/store/history.js';
@@ -14,7 +14,7 @@ import { sliceForecast, type ForecastEnvelope } from '../../pipeline/reports/for
 import { forecastTable } from '../../pipeline/reports/forecast-table.js';
 import { EXPORT_FORMATS, encodeTable, type ExportFormat } from '../../pipeline/reports/columnar/formats.js';
 import { refuseTerminal, toStdout, writeOut } from '../../src/cli/export-output.js';
-import { checkOutputFile } from '../../src/file-errors.js';
+import { checkOutputFile } from '../../src/core/file-errors.js';
 
 export default class SignalsForecast extends TradesealCommand {
   static override summary = 'The published regime forecast: the next business days\' probabilities, regime, confidence and risk score';

@@ -6,7 +6,7 @@ import { tableFlags, tableStyle } from '../../src/cli/table-flags.js';
 import { terminalOf } from '../../src/cli/terminal.js';
 import { calendarDateFlag } from '../../src/cli/instant.js';
 import { renderTable } from '../../src/cli/table.js';
-import { validationError } from '../../src/errors.js';
+import { validationError } from '../../src/core/errors.js';
 import { callService, remoteFlags, remoteOf } from '../../src/cli/signals-client.js';
 import { checkRequest } from '../../src/cli/engine-input.js';
 import { signalHistoryQuery } from '../../src/signals/inputs.js';

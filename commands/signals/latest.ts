@@ -3,7 +3,7 @@ import { callService, remoteFlags, remoteOf } from '../../src/cli/signals-client
 import { renderSignalPackage } from '../../src/cli/signals-view.js';
 import { terminalOf } from '../../src/cli/terminal.js';
 import { wrapText } from '../../src/cli/wrap.js';
-import { notFound } from '../../src/errors.js';
+import { notFound } from '../../src/core/errors.js';
 import { latestSignal } from '../../src/signals/store/published.js';
 import { signalPackage } from '../../src/signals/views.js';
 

@@ -5,7 +5,7 @@ import { calendarDateFlag } from '../../src/cli/instant.js';
 import { renderPerformance } from '../../src/cli/quant-view.js';
 import { reportFlags, reportStyle } from '../../src/cli/table-flags.js';
 import { wrapText } from '../../src/cli/wrap.js';
-import { TradesealError, validationError } from '../../src/errors.js';
+import { TradesealError, validationError } from '../../src/core/errors.js';
 import { callService, remoteFlags, remoteOf } from '../../src/cli/signals-client.js';
 import { dateRangeQuery, performanceQuery, RECORD_BASES, type RecordBasis } from '../../src/signals/inputs.js';
 import { windowStrategy } from '../../src/signals/ops/backtest.js';

@@ -1,14 +1,14 @@
 import { Flags } from '@oclif/core';
-import { writeFileAtomic } from '../../src/atomic-file.js';
+import { writeFileAtomic } from '../../src/core/atomic-file.js';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { checkRequest } from '../../src/cli/engine-input.js';
 import { publicKeyFlag } from '../../src/cli/log-source.js';
 import { remoteFlags, remoteOf } from '../../src/cli/signals-client.js';
 import { growthProof, localTrackSource, readSavedHead, remoteTrackSource, type TrackSource } from '../../src/cli/track-source.js';
-import type { SignedTreeHead } from '../../src/engine/log/tree-head.js';
+import type { SignedTreeHead } from '../../src/core/log/tree-head.js';
 import { renderDayCheck } from '../../src/cli/track-view.js';
-import { EXIT } from '../../src/errors.js';
-import { fileError } from '../../src/file-errors.js';
+import { EXIT } from '../../src/core/errors.js';
+import { fileError } from '../../src/core/file-errors.js';
 import { signalDateParams } from '../../src/signals/inputs.js';
 import { checkDayInTrackLog, type DayLogCheck } from '../../src/signals/track/day-check.js';
 

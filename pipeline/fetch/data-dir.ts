@@ -6,7 +6,7 @@
  */
 import { copyFile, mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { TradesealError } from '../../src/errors.js';
+import { TradesealError } from '../../src/core/errors.js';
 import { packageRoot } from '../../src/store/migration-files.js';
 
 /** The package's bundled data directory. */

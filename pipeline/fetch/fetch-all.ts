@@ -6,8 +6,8 @@
  * directory's `FETCHED.json` (./fetch-record.ts); what failed is returned, each failure with its error, so the
  * command can exit non-zero and the nightly job can say which series is late and why.
  */
-import type { Config } from '../../src/config.js';
-import { TradesealError, type ErrorCode } from '../../src/errors.js';
+import type { Config } from '../../src/core/config.js';
+import { TradesealError, type ErrorCode } from '../../src/core/errors.js';
 import type { FetchOptions } from '../fred.js';
 import { CATALOGUE, type SeriesSpec } from '../ingest/catalogue.js';
 import type { MarketSource, RequestOptions } from '../sources/market-source.js';

@@ -11,7 +11,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../../src/atomic-file.js';
+import { writeFileAtomic } from '../../src/core/atomic-file.js';
 
 export const FETCH_RECORD_FILE = 'FETCHED.json';
 

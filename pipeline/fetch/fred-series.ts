@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../../src/atomic-file.js';
-import { TradesealError } from '../../src/errors.js';
+import { writeFileAtomic } from '../../src/core/atomic-file.js';
+import { TradesealError } from '../../src/core/errors.js';
 import { fetchSeries, mergeObservations, type FetchOptions, type FredConfig } from '../fred.js';
 import type { SeriesSpec } from '../ingest/catalogue.js';
 import { formatFredCsv, parseFredCsv } from '../ingest/fred-format.js';

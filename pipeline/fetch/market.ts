@@ -13,8 +13,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../../src/atomic-file.js';
-import { TradesealError } from '../../src/errors.js';
+import { writeFileAtomic } from '../../src/core/atomic-file.js';
+import { TradesealError } from '../../src/core/errors.js';
 import { addDays, type SeriesSpec } from '../ingest/catalogue.js';
 import { problemEntries, summarizeProblems } from '../ingest/problems.js';
 import { validateSeriesText } from '../ingest/validate.js';

@@ -17,7 +17,7 @@
 import { assertSeries } from './series.js';
 import { filterArma11 } from './innovations.js';
 import { assertModel, type Arma11 } from './model.js';
-import { validationError } from '../../src/errors.js';
+import { validationError } from '../../src/core/errors.js';
 
 export interface Forecast {
   /** ŷ_{n+1}, …, ŷ_{n+h}. */

@@ -9,7 +9,7 @@
  * `noconstant`). The process is stationary for |φ| < 1 and invertible for |θ| ≤ 1 (|θ| = 1 is allowed: the
  * exact likelihood is finite there and the maximum can lie on it, e.g. for an over-differenced series).
  */
-import { validationError, type FieldError } from '../../src/errors.js';
+import { validationError, type FieldError } from '../../src/core/errors.js';
 
 export interface Arma11 {
   /** μ, the mean of the process (0 for a fit without a mean). */

@@ -9,7 +9,7 @@
  * knows where the values came from (the `quant arima` command: a file, a column, its lines) can say where in
  * its own terms; `assertSeries` throws them as one `validation_failed` naming the argument and the index.
  */
-import { validationError, type FieldError } from '../../src/errors.js';
+import { validationError, type FieldError } from '../../src/core/errors.js';
 
 /** Fewer observations than this are refused: four parameters (μ, φ, θ, σ²) need more than a handful. */
 export const MIN_OBSERVATIONS = 10;

@@ -1,9 +1,9 @@
 /**
  * The failures of the regime model's math, as `TradesealError`s (the project's one error type) with the
- * `hmm_*` codes of the one error table (src/errors.ts), so the pipeline's caller can tell a bad argument from
+ * `hmm_*` codes of the one error table (src/core/errors.ts), so the pipeline's caller can tell a bad argument from
  * a numerical failure.
  */
-import { TradesealError, type ErrorCode } from '../../src/errors.js';
+import { TradesealError, type ErrorCode } from '../../src/core/errors.js';
 
 export type HmmErrorCode = Extract<ErrorCode, `hmm_${string}`>;
 

@@ -10,7 +10,7 @@
  * never from a process's main thread.
  */
 import { MessageChannel, receiveMessageOnPort, type Worker } from 'node:worker_threads';
-import { startModuleWorker } from '../../src/worker-start.js';
+import { startModuleWorker } from '../../src/core/worker-start.js';
 import { screenRestart, type FitOptions, type ScreenOutcome, type ScreenRunner } from './fit.js';
 import type { Observations } from './model.js';
 

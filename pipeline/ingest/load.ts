@@ -19,7 +19,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { TradesealError } from '../../src/errors.js';
+import { TradesealError } from '../../src/core/errors.js';
 import { CATALOGUE, isBarLayout, LAYOUTS, type SeriesSpec } from './catalogue.js';
 import { assertNoProblems, readDataFiles } from './check-dir.js';
 import { usableFromDays } from '../release/usable-days.js';

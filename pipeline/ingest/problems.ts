@@ -4,7 +4,7 @@
  * data, not an exception; `dataInvalidError` turns a list of problems into the one `data_invalid` error
  * that stops a run, with one entry per problem (the first PROBLEMS_LISTED_PER_FILE of each file).
  */
-import { TradesealError, type FieldError } from '../../src/errors.js';
+import { TradesealError, type FieldError } from '../../src/core/errors.js';
 
 /** The rules, as machine-readable ids (tests and `--json` readers key on them). */
 export type RuleId =

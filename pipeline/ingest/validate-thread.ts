@@ -4,7 +4,7 @@
  * function of the files' bytes), and the loader still refuses to return anything computed from a file with a
  * problem (load.ts). If the thread cannot start or answer, the files are validated on the calling thread.
  */
-import { firstOutcome, startModuleWorker } from '../../src/worker-start.js';
+import { firstOutcome, startModuleWorker } from '../../src/core/worker-start.js';
 import { validateDataFiles, type DataFile } from './check-dir.js';
 import type { FileReport } from './validate.js';
 

@@ -9,7 +9,7 @@
  * 4. recovery: the last.
  * Because names follow from what a state does, not from its index, a refit cannot switch labels.
  */
-import type { Regime } from '../../src/engine/vocabulary.js';
+import type { Regime } from '../../src/core/vocabulary.js';
 
 export interface StateProfile {
   stress: number;

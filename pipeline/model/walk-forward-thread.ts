@@ -10,8 +10,8 @@
  * (most nightly runs) runs on the calling thread: a few filter steps, no thread to start.
  */
 import type { Worker } from 'node:worker_threads';
-import { firstOutcome, startModuleWorker } from '../../src/worker-start.js';
-import { TradesealError, isErrorCode } from '../../src/errors.js';
+import { firstOutcome, startModuleWorker } from '../../src/core/worker-start.js';
+import { TradesealError, isErrorCode } from '../../src/core/errors.js';
 import { NotEnoughHistory, refitsAfter, ResumeMismatch, walkForward, type FrameLike, type RefitProgress, type ResumePoint, type WalkForwardOptions, type WalkForwardResult } from './walk-forward.js';
 
 export type WorkerMessage =

@@ -14,7 +14,7 @@
  *
  * Arguments are checked here, at the edge, with the argument's name in the message (`validation_failed`).
  */
-import { validationError, type TradesealError } from '../../src/errors.js';
+import { validationError, type TradesealError } from '../../src/core/errors.js';
 
 /** A rate per period of the returns: one number for every row, or one value per row (NaN = missing). */
 export type Rate = number | Float64Array;

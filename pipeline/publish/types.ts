@@ -1,5 +1,5 @@
 /** What a pipeline run publishes: rows shaped like the store's tables (see migration 0004_signals.sql). */
-import type { Regime } from '../../src/engine/vocabulary.js';
+import type { Regime } from '../../src/core/vocabulary.js';
 import type { Confidence } from '../regime/signals.js';
 import type { Reports } from '../reports/reports.js';
 import type { InputDigests } from './input-digests.js';

@@ -11,7 +11,7 @@
  * first is read backwards, one whose dates are out of order or repeated is `data_invalid`, naming the lines.
  * Pure: text in, values out; reading the file is the command's job.
  */
-import { TradesealError, validationError } from '../../src/errors.js';
+import { TradesealError, validationError } from '../../src/core/errors.js';
 import { fitArma11 } from '../forecast/fit.js';
 import { forecastArma11 } from '../forecast/forecast.js';
 import { seriesProblems } from '../forecast/series.js';

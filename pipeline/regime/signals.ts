@@ -7,7 +7,7 @@
  * - expected_duration_remaining_days: the geometric stay a_ii / (1 − a_ii) of the current state.
  * Pure functions over numbers.
  */
-import type { Regime } from '../../src/engine/vocabulary.js';
+import type { Regime } from '../../src/core/vocabulary.js';
 
 export const REGIME_ORDER: readonly Regime[] = ['expansion', 'recovery', 'tightening', 'risk_off'];
 

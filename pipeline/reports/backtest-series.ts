@@ -8,7 +8,7 @@
  * of 100 invested at the base day's close, after the day's close). The performance figures of the backtest
  * are computed from exactly these returns.
  */
-import { REGIMES } from '../../src/engine/vocabulary.js';
+import { REGIMES } from '../../src/core/vocabulary.js';
 import { columnarTable, type ColumnarTable, type ColumnSpec } from './columnar/table.js';
 import { cumulative, type StrategyDay } from './strategy.js';
 

@@ -5,7 +5,7 @@
  * (the percentage of the window's trading days in each regime; the four add up to 100).
  * Pure: rows in, summary out. An empty window has zeros and an even distribution of nothing (all 0).
  */
-import type { Regime } from '../../src/engine/vocabulary.js';
+import type { Regime } from '../../src/core/vocabulary.js';
 import { REGIME_ORDER } from '../regime/signals.js';
 import type { RegimeDay } from './strategy.js';
 

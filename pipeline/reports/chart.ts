@@ -8,7 +8,7 @@
  * `total_days`, `regime_distribution` (percent of the window's days per regime). A day without a return (no
  * open or close) keeps the previous value. Pure: published days and the strategy's days in.
  */
-import type { Regime } from '../../src/engine/vocabulary.js';
+import type { Regime } from '../../src/core/vocabulary.js';
 import { annualReturn, maxDrawdown, sharpeRatio } from '../performance/index.js';
 import { backtestSummary } from './backtest.js';
 import type { RegimeDay, StrategyDay } from './strategy.js';

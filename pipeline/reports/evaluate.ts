@@ -12,7 +12,7 @@
  * `npm run bench:signal` feeds it what a pipeline run would publish, `tradeseal quant evaluate` what is
  * published.
  */
-import type { Regime } from '../../src/engine/vocabulary.js';
+import type { Regime } from '../../src/core/vocabulary.js';
 import { evaluationDays, STRATEGIES, type EvaluatedDay, type PerStrategy } from './evaluation-days.js';
 import { regimeShares, strategyFigures, yearsOf, type StrategyFigures } from './evaluation-figures.js';
 import { evaluationUncertainty, type StatisticsInputs, type WindowUncertainty } from './evaluation-uncertainty.js';

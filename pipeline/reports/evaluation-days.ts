@@ -22,7 +22,7 @@
  *
  * Pure: published days (oldest first) and prices in, days out.
  */
-import type { Regime } from '../../src/engine/vocabulary.js';
+import type { Regime } from '../../src/core/vocabulary.js';
 import { EXPOSURE } from '../regime/signals.js';
 import { execute, type PriceDay } from './execution.js';
 import { aboveMovingAverage } from './moving-average.js';

@@ -17,7 +17,7 @@
  *
  * A figure is null where it is undefined: no days, no variance (Sharpe), no drawdown (Calmar).
  */
-import type { Regime } from '../../src/engine/vocabulary.js';
+import type { Regime } from '../../src/core/vocabulary.js';
 import { ANNUALIZATION_FACTORS, annualReturn, calmarRatio, maxDrawdown, sharpeRatio } from '../performance/index.js';
 import { REGIME_ORDER } from '../regime/signals.js';
 import type { EvaluatedDay, StrategyName } from './evaluation-days.js';

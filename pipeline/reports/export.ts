@@ -7,7 +7,7 @@
  * doubles. Written with csv-stringify, RFC 4180, `\n` line ends, a header row.
  */
 import { stringify } from 'csv-stringify/sync';
-import { REGIMES, type Regime } from '../../src/engine/vocabulary.js';
+import { REGIMES, type Regime } from '../../src/core/vocabulary.js';
 import { EXPOSURE } from '../regime/signals.js';
 import { columnarTable, type ColumnarTable, type ColumnSpec } from './columnar/table.js';
 

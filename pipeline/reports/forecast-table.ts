@@ -4,7 +4,7 @@
  * (`date`, `regime`, `confidence`, `risk_score`, `prob_expansion`, `prob_recovery`, `prob_tightening`,
  * `prob_risk_off`); `date` a date, `regime` a category, the rest float64.
  */
-import { REGIMES } from '../../src/engine/vocabulary.js';
+import { REGIMES } from '../../src/core/vocabulary.js';
 import { columnarTable, type ColumnarTable, type ColumnSpec } from './columnar/table.js';
 import type { ForecastRow } from './forecast.js';
 

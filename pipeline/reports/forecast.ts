@@ -10,7 +10,7 @@
  * constant, with no fit.
  * Pure: the history and the clock in, the envelope out.
  */
-import type { Regime } from '../../src/engine/vocabulary.js';
+import type { Regime } from '../../src/core/vocabulary.js';
 import { fitArma11, type Arma11Fit } from '../forecast/fit.js';
 import { forecastArma11 } from '../forecast/forecast.js';
 import { addDays } from '../ingest/catalogue.js';

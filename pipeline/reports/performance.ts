@@ -9,7 +9,7 @@
  * hit rate (the share of those days with a positive return) on them: what the market did while the model said
  * that regime. Pure: the strategy's days and the cost they are net of in, the report out.
  */
-import type { Regime } from '../../src/engine/vocabulary.js';
+import type { Regime } from '../../src/core/vocabulary.js';
 import { alpha, annualReturn, cumReturnsFinal, maxDrawdown, sharpeRatio } from '../performance/index.js';
 import { REGIME_ORDER } from '../regime/signals.js';
 import type { StrategyDay } from './strategy.js';

@@ -5,7 +5,7 @@
  * Pure: the history (published days and the run's new ones, oldest first), their prices, the clock and the cost
  * per unit of exposure change (basis points, `SIGNAL_COST_BPS`) in.
  */
-import type { Regime } from '../../src/engine/vocabulary.js';
+import type { Regime } from '../../src/core/vocabulary.js';
 import { MIN_OBSERVATIONS } from '../forecast/series.js';
 import { chartData, type ChartData } from './chart.js';
 import { forecastFromHistory, type ForecastHistoryDay, type ForecastResult } from './forecast.js';

@@ -12,7 +12,7 @@
  * Pure: published days (date, regime, and `available_at` when the store has it) and the instrument's prices in;
  * one row per day that holds a position and has its open, its close and the close of the day before, out.
  */
-import type { Regime } from '../../src/engine/vocabulary.js';
+import type { Regime } from '../../src/core/vocabulary.js';
 import { EXPOSURE } from '../regime/signals.js';
 import { availableAt, firstOpenAfter } from '../release/publication.js';
 import { execute, type PriceDay } from './execution.js';

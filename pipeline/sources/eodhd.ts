@@ -19,7 +19,7 @@
  * (`source_unavailable` at once: retrying cannot help before midnight GMT); 429 and 5xx are retried
  * (./http.ts); 404 is an unknown symbol (`source_answer_invalid`).
  */
-import { TradesealError } from '../../src/errors.js';
+import { TradesealError } from '../../src/core/errors.js';
 import { isIsoDate } from '../ingest/catalogue.js';
 import { AnswerFault, fault, isRecord, answerInvalid, describeBody, httpGet, isHtml, requestMessage, sourceUnavailable, type HttpAnswer, type HttpRequest, type SourceDeps } from './http.js';
 import type { BarRequest, DailyBar, MarketSource, RequestOptions } from './market-source.js';

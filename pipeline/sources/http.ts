@@ -17,7 +17,7 @@
  * Messages name the vendor, what was asked and the request URL with secrets (`secretParams`) replaced by
  * `***`; the secret itself never appears in a message, a hint or a cause.
  */
-import { TradesealError } from '../../src/errors.js';
+import { TradesealError } from '../../src/core/errors.js';
 import type { RequestOptions } from './market-source.js';
 
 export type Sleep = (ms: number) => Promise<void>;

@@ -3,8 +3,8 @@
  * table of every source with its vendor, key, documentation, terms, limits and coverage (`SOURCES`), from which
  * the operators' documentation is generated, so each claim carries its citation here.
  */
-import type { Config } from '../../src/config.js';
-import { TradesealError } from '../../src/errors.js';
+import type { Config } from '../../src/core/config.js';
+import { TradesealError } from '../../src/core/errors.js';
 import { eodhdSource } from './eodhd.js';
 import type { SourceDeps } from './http.js';
 import type { MarketSource } from './market-source.js';

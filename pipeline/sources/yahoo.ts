@@ -27,7 +27,7 @@
  * once; 404 with `chart.error` is an unknown symbol (`source_answer_invalid`); 401/403 is Yahoo refusing this
  * client (`source_unavailable`: nothing in the settings can fix it).
  */
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/core/config.js';
 import { addDays, isIsoDate } from '../ingest/catalogue.js';
 import { AnswerFault, fault, isRecord, answerInvalid, describeBody, httpGet, isHtml, isJsonType, sourceUnavailable, type HttpAnswer, type HttpRequest, type SourceDeps } from './http.js';
 import type { BarRequest, DailyBar, MarketSource, RequestOptions } from './market-source.js';

@@ -4,10 +4,10 @@
  * (`GET /engine/admin/audit-log/checkpoint`), and one an auditor kept in a file (`--checkpoint`).
  */
 import type { Sql } from 'postgres';
-import type { Config } from '../config.js';
-import type { KeySettings } from '../engine/kms/from-config.js';
-import { isTradesealError, TradesealError } from '../errors.js';
-import { readInputFile } from '../file-errors.js';
+import type { Config } from '../core/config.js';
+import type { KeySettings } from '../secrets/kms/from-config.js';
+import { isTradesealError, TradesealError } from '../core/errors.js';
+import { readInputFile } from '../core/file-errors.js';
 import { anchorOnce, newestCheckpoint } from '../engine/audit/anchor.js';
 import { checkpointProblems, type SignedAuditCheckpoint } from '../engine/audit/checkpoint.js';
 import { loadLogKey } from '../engine/store/log-key.js';

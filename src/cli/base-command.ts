@@ -1,7 +1,7 @@
 /**
  * The base of every `tradeseal` command: reads the settings once (a bad setting ends the command with the
  * list of bad settings and exit code 2), turns every failure into a one-line message with a hint and the
- * exit code of the one error table (src/errors.ts), and gives every command `--json` and its JSON Lines form
+ * exit code of the one error table (src/core/errors.ts), and gives every command `--json` and its JSON Lines form
  * `--jsonl` (./json-lines.ts: the same answer, one compact value per line; a listing one line per row).
  *
  * Every failure has a code of that table: a `TradesealError` its own; a store that cannot be reached
@@ -16,12 +16,12 @@
  */
 import { Command, Errors, Flags } from '@oclif/core';
 import confirm from '@inquirer/confirm';
-import { loadConfig, type Config } from '../config.js';
-import { ERROR_CODES, isTradesealError, TradesealError, type ErrorCode, type FieldError } from '../errors.js';
+import { loadConfig, type Config } from '../core/config.js';
+import { ERROR_CODES, isTradesealError, TradesealError, type ErrorCode, type FieldError } from '../core/errors.js';
 import { openStore, type Store } from '../store/db.js';
 import { isStoreFault } from '../store/faults.js';
 import { storeConnectionError } from '../store/connect-errors.js';
-import { fileError, isFsError } from '../file-errors.js';
+import { fileError, isFsError } from '../core/file-errors.js';
 import { migrate } from '../store/migrate.js';
 import { suggestions } from './closest.js';
 import { jsonLines, toJsonLines } from './json-lines.js';

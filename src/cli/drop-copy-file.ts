@@ -19,8 +19,8 @@ import { readCsvRecords } from '../../pipeline/ingest/csv-records.js';
 import { FIX_TAG_MAP, looksLikeFixLog, readFixLog } from '../engine/reconcile/fix-log.js';
 import { checkDropCopy } from '../engine/reconcile/reconcile.js';
 import { dropCopyExecution, reconcileBody, type ReconcileRequest } from '../engine/reconcile/schema.js';
-import { isTradesealError, TradesealError, type FieldError } from '../errors.js';
-import { validatePart } from '../http/validation.js';
+import { isTradesealError, TradesealError, type FieldError } from '../core/errors.js';
+import { validatePart } from '../core/validation.js';
 import { numberOf } from './engine-input.js';
 
 /** At most this many problems are listed; the detail gives the total. */

@@ -5,8 +5,8 @@
  * cannot be reached is `service_unavailable` (exit 6).
  */
 import { Flags } from '@oclif/core';
-import type { Config } from '../config.js';
-import { TradesealError } from '../errors.js';
+import type { Config } from '../core/config.js';
+import { TradesealError } from '../core/errors.js';
 import { profileFlag } from './profile-flag.js';
 import { checkRemoteUrl, errorAnswer, jsonAnswer, unreachable } from './remote-errors.js';
 import { activeProfile } from './profiles.js';

@@ -11,8 +11,8 @@
  */
 import { approvedModelBody, registerAgentBody } from '../engine/inputs.js';
 import type { ApprovedModel, RegisterAgentInput } from '../engine/store/agents.js';
-import { isTradesealError, TradesealError, validationError, type FieldError } from '../errors.js';
-import { validatePart, type RequestPart } from '../http/validation.js';
+import { isTradesealError, TradesealError, validationError, type FieldError } from '../core/errors.js';
+import { validatePart, type RequestPart } from '../core/validation.js';
 
 export const MODEL_FORM = 'MODEL_ID:SHA256HEX';
 

@@ -7,7 +7,7 @@ import type { RegimeBroadcast } from '../engine/store/regime.js';
 import type { ShadowMode } from '../engine/store/shadow.js';
 import type { IssuedToken, TokenRecord } from '../engine/store/tokens.js';
 import type { TraceVerification } from '../engine/trace/read.js';
-import { REGIMES } from '../engine/vocabulary.js';
+import { REGIMES } from '../core/vocabulary.js';
 import { renderTable, type TableStyle } from './table.js';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);

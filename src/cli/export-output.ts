@@ -4,9 +4,9 @@
  * terminal (bytes on a terminal are noise at best, and can drive it at worst).
  */
 import path from 'node:path';
-import { writeFileAtomically } from '../atomic-file.js';
-import { validationError } from '../errors.js';
-import { fileError } from '../file-errors.js';
+import { writeFileAtomically } from '../core/atomic-file.js';
+import { validationError } from '../core/errors.js';
+import { fileError } from '../core/file-errors.js';
 import type { ExportFormat } from '../../pipeline/reports/columnar/formats.js';
 
 /** Refuses a binary format bound for a terminal, before anything is read. */

@@ -5,7 +5,7 @@
  * guessed between. Only the local store resolves prefixes; a remote engine's API takes whole ids.
  */
 import type { Sql } from 'postgres';
-import { notFound, validationError } from '../errors.js';
+import { notFound, validationError } from '../core/errors.js';
 
 export const MIN_ID_PREFIX = 4;
 

@@ -5,7 +5,7 @@
  * engine's time, and a silent guess would move the window.
  */
 import { Errors, Flags } from '@oclif/core';
-import { EXIT } from '../errors.js';
+import { EXIT } from '../core/errors.js';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** The largest time value a JS Date holds (ECMA-262 §21.4.1.1). */

@@ -1,18 +1,18 @@
 /**
  * Where `tradeseal engine log …` reads the transparency log: the local store (the engine's own operations,
  * src/engine/ops/log.ts) or a remote engine (`--url`, `--token`, over the same HTTP routes). Either way the
- * command gets the same shapes, and `verify` checks them with the same pure code (src/engine/log/trace-check.ts).
+ * command gets the same shapes, and `verify` checks them with the same pure code (src/core/log/trace-check.ts).
  */
 import type { Sql } from 'postgres';
-import type { Config } from '../config.js';
-import type { KeySettings } from '../engine/kms/from-config.js';
-import { parsePublicKey } from '../crypto/ed25519.js';
-import { notFound, TradesealError } from '../errors.js';
-import type { TraceHashes, TraceLogProof } from '../engine/log/trace-check.js';
-import type { SignedTreeHead } from '../engine/log/tree-head.js';
+import type { Config } from '../core/config.js';
+import type { KeySettings } from '../secrets/kms/from-config.js';
+import { parsePublicKey } from '../core/crypto/ed25519.js';
+import { notFound, TradesealError } from '../core/errors.js';
+import type { TraceHashes, TraceLogProof } from '../core/log/trace-check.js';
+import type { SignedTreeHead } from '../core/log/tree-head.js';
 import { traceProof, treeHead } from '../engine/ops/log.js';
 import { logKeyLoader } from '../engine/store/log-key.js';
-import { traceLogFacts } from '../engine/store/log-read.js';
+import { traceLogFacts } from '../store/log-read.js';
 import type { Store } from '../store/db.js';
 import { getFromEngine, type EngineRemote } from './engine-client.js';
 

@@ -1,6 +1,6 @@
 /** Terminal rendering of the transparency log's heads, keys and checks (`tradeseal engine log …`). */
-import type { TraceLogCheck } from '../engine/log/trace-check.js';
-import type { SignedTreeHead } from '../engine/log/tree-head.js';
+import type { TraceLogCheck } from '../core/log/trace-check.js';
+import type { SignedTreeHead } from '../core/log/tree-head.js';
 
 const MARK = { pass: '✓', fail: '✗', skipped: '-' } as const;
 

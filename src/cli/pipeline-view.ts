@@ -1,7 +1,7 @@
 /** Terminal rendering of pipeline runs: the listr2 stage runner (with progress within a stage) and the closing summary. */
 import { Listr } from 'listr2';
 import { progressTty, toStderr } from './progress.js';
-import { timed, type RunSummary, type StageRunner } from '../../pipeline/run.js';
+import { timed, type RunSummary, type StageRunner } from '../signals/publish/run.js';
 import { dataDayEnd, humanAge } from '../engine/policy/freshness.js';
 import { renderTable } from './table.js';
 

@@ -1,6 +1,6 @@
 /** The terminal view of a policy document: identity and hash, the per-regime rules, the caps and limits. */
 import type { Policy } from '../engine/policy/policy.js';
-import { REGIMES } from '../engine/vocabulary.js';
+import { REGIMES } from '../core/vocabulary.js';
 import { renderFields } from './engine-views.js';
 import { renderTable, type TableStyle } from './table.js';
 

@@ -12,10 +12,10 @@
  */
 import { chmod, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomically } from '../atomic-file.js';
-import { fileError } from '../file-errors.js';
-import { PROFILE_NAME, SETTINGS, type Config } from '../config.js';
-import { TradesealError } from '../errors.js';
+import { writeFileAtomically } from '../core/atomic-file.js';
+import { fileError } from '../core/file-errors.js';
+import { PROFILE_NAME, SETTINGS, type Config } from '../core/config.js';
+import { TradesealError } from '../core/errors.js';
 
 /** A profile's values and the setting each stands for. */
 export const PROFILE_FIELDS = {

@@ -1,5 +1,5 @@
 /** Terminal rendering of the quant figures: a performance report with its per-regime table, a regime distribution. */
-import type { Regime } from '../engine/vocabulary.js';
+import type { Regime } from '../core/vocabulary.js';
 import type { RecordCounts } from '../signals/ops/track-record.js';
 import type { PerformanceReport } from '../../pipeline/reports/performance.js';
 import { REGIME_ORDER } from '../../pipeline/regime/signals.js';

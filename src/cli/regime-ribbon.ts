@@ -5,7 +5,7 @@
  * with colour and as the letter without it, and a legend says so.
  */
 import chalk from 'chalk';
-import { REGIMES, type Regime } from '../engine/vocabulary.js';
+import { REGIMES, type Regime } from '../core/vocabulary.js';
 import { sample } from './charts.js';
 
 const LETTERS: Readonly<Record<Regime, string>> = { expansion: 'E', recovery: 'R', tightening: 'T', risk_off: 'X' };

@@ -5,8 +5,8 @@
  * is not a tradeseal service (an answer that is not JSON, or an error without a code of the table). Shared
  * by `engine-client.ts` and `signals-client.ts`, so both say the same thing about the same mistake.
  */
-import { parsers } from '../config.js';
-import { isErrorCode, TradesealError, type FieldError } from '../errors.js';
+import { parsers } from '../core/config.js';
+import { isErrorCode, TradesealError, type FieldError } from '../core/errors.js';
 
 /** The URL in the form a setting takes it (http or https, no trailing slash); `validation_failed` naming `field` otherwise. */
 export function checkRemoteUrl(url: string, field: string): string {

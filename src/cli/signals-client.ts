@@ -5,7 +5,7 @@
  * `history_limit` there is exit 5 here. A service that cannot be reached is `service_unavailable` (exit 6).
  */
 import { Flags } from '@oclif/core';
-import type { Config } from '../config.js';
+import type { Config } from '../core/config.js';
 import { activeProfile } from './profiles.js';
 import { profileFlag } from './profile-flag.js';
 import { reviveTimes } from './engine-client.js';

@@ -14,13 +14,13 @@
  * the start: the server serves what is published, and a warning says why nothing new was; the night is recorded
  * (`tradeseal pipeline status`), and the engine's health says how old the regime in force is.
  */
-import type { Config } from '../config.js';
+import type { Config } from '../core/config.js';
 import type { Sql } from '../store/driver.js';
 import { hasPublishedSignals } from '../signals/store/history.js';
 import { isBundledDataDir } from '../../pipeline/fetch/data-dir.js';
-import { fetchFromSettings, nightFromSettings, sourcesMissing } from '../../pipeline/nightly/from-settings.js';
-import { runNight } from '../../pipeline/nightly/night.js';
-import { runPipeline, type PipelineHooks, type RunSummary } from '../../pipeline/run.js';
+import { fetchFromSettings, nightFromSettings, sourcesMissing } from '../signals/nightly/from-settings.js';
+import { runNight } from '../signals/nightly/night.js';
+import { runPipeline, type PipelineHooks, type RunSummary } from '../signals/publish/run.js';
 import { renderFetch } from './fetch-view.js';
 
 export interface StartData {

@@ -19,7 +19,7 @@ import chalk from 'chalk';
 import cliTruncate from 'cli-truncate';
 import { stringify } from 'csv-stringify/sync';
 import stringWidth from 'string-width';
-import { TradesealError } from '../errors.js';
+import { TradesealError } from '../core/errors.js';
 import { fitColumns, GAP, isNumeric, priorityOf, unfitted, type FitColumn, type FittedColumn, type Priority } from './table-fit.js';
 import { wrapLine } from './wrap.js';
 

@@ -3,15 +3,15 @@
  * operations as the routes, src/signals/ops/track-log.ts) or a remote signal service (`/v1/log/…`), and the head a
  * subscriber saved, read from its file and checked against the schema the service answers with.
  */
-import { signedTreeHeadSchema } from '../engine/routes/log-schemas.js';
-import type { SignedTreeHead } from '../engine/log/tree-head.js';
-import { TradesealError } from '../errors.js';
-import { readInputFile } from '../file-errors.js';
+import { signedTreeHeadSchema } from '../core/log/schemas.js';
+import type { SignedTreeHead } from '../core/log/tree-head.js';
+import { TradesealError } from '../core/errors.js';
+import { readInputFile } from '../core/file-errors.js';
 import type { Sql } from '../store/driver.js';
 import { dayProof, trackConsistency, trackHead, type DayProof, type TrackConsistency } from '../signals/ops/track-log.js';
 import { signalOn } from '../signals/store/published.js';
 import { signalPackage } from '../signals/views.js';
-import { validatePart } from '../http/validation.js';
+import { validatePart } from '../core/validation.js';
 import { callService, type Remote } from './signals-client.js';
 
 export interface TrackSource {

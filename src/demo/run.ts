@@ -13,7 +13,7 @@
  */
 import net from 'node:net';
 import path from 'node:path';
-import type { Config, DropCopyConfig } from '../config.js';
+import type { Config, DropCopyConfig } from '../core/config.js';
 import { issueEngineToken } from '../engine/ops/tokens.js';
 import { logKeyLoader } from '../engine/store/log-key.js';
 import { sequenceOnce } from '../engine/store/log-sequence.js';
@@ -26,7 +26,7 @@ import { openStore } from '../store/db.js';
 import type { Sql } from '../store/driver.js';
 import { markDemoHome } from './home.js';
 import { migrate } from '../store/migrate.js';
-import { runPipeline, type RunSummary, type StageRunner } from '../../pipeline/run.js';
+import { runPipeline, type RunSummary, type StageRunner } from '../signals/publish/run.js';
 
 import { client, expectStatus } from './client.js';
 import { streamFills } from './exchange.js';

@@ -5,8 +5,8 @@
  * holds which is `PAGE_SECTIONS` in `pages.ts`.
  */
 import { sourcesTable } from './sources-table.js';
-import { settingsTable } from '../config.js';
-import { codesTable } from '../errors.js';
+import { settingsTable } from '../core/config.js';
+import { codesTable } from '../core/errors.js';
 import { irlErrorCodesTable } from '../http/irl/error-codes.js';
 import { tiersTable } from '../signals/ops/account.js';
 import { cliReference } from './cli-reference.js';

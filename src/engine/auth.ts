@@ -6,7 +6,7 @@
  *   clients authorize, bind and read, and a client token bound to agent ids acts and reads for those only.
  */
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { forbidden, unauthorized } from '../errors.js';
+import { forbidden, unauthorized } from '../core/errors.js';
 import type { TokenRecord } from './store/tokens.js';
 import type { TokenCache } from './token-cache.js';
 

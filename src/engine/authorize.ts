@@ -22,9 +22,9 @@
  * the short path would refuse, or whose facts changed, is decided again on the full path, so every answer is
  * the one the full path gives.
  */
-import { hashJson, sha256Hex } from '../crypto/hash.js';
-import { canonicalWriter } from '../crypto/jcs-shape.js';
-import { conflict, forbidden, TradesealError, validationError } from '../errors.js';
+import { hashJson, sha256Hex } from '../core/crypto/hash.js';
+import { canonicalWriter } from '../core/crypto/jcs-shape.js';
+import { conflict, forbidden, TradesealError, validationError } from '../core/errors.js';
 import type { Sql } from 'postgres';
 import type { TokenRecord } from './store/tokens.js';
 import type { KnownAgent } from './agent-cache.js';
@@ -41,7 +41,7 @@ import { orderSecond } from './store/rate-and-marks.js';
 import { insertTrace, plainOutcome, type InsertOutcome, type SealGuard, type SealRate } from './store/traces.js';
 import { buildTrace, type TraceFacts } from './trace/build.js';
 import type { RegulatoryBlock } from './trace/seal.js';
-import type { OrderType, TradeAction } from './vocabulary.js';
+import type { OrderType, TradeAction } from '../core/vocabulary.js';
 
 export type TaggedAction = TradeAction | { Long: number } | { Short: number };
 

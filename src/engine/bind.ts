@@ -15,7 +15,7 @@
  * exchange's drop copy came first and made the execution an ORPHAN trace, the bind resolves that orphan instead,
  * and the fill is then compared with this trace (src/engine/reconcile/resolve.ts).
  */
-import { conflict, forbidden, notFound } from '../errors.js';
+import { conflict, forbidden, notFound } from '../core/errors.js';
 import { actorOf, mayActFor } from './auth.js';
 import type { EngineContext } from './context.js';
 import { comparisonSettings } from './reconcile/compare.js';
@@ -23,7 +23,7 @@ import { completeResolution } from './reconcile/resolve.js';
 import { bindTrace, type BindRow, type BindUpdate } from './store/traces.js';
 import type { TokenRecord } from './store/tokens.js';
 import { finalProof } from './trace/seal.js';
-import type { ExecutionStatus, TradeAction, VerificationStatus } from './vocabulary.js';
+import type { ExecutionStatus, TradeAction, VerificationStatus } from '../core/vocabulary.js';
 
 export interface BindRequest {
   trace_id: string;

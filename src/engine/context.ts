@@ -4,9 +4,9 @@
  * `createEngineContext`, which refuses to start with key settings that cannot read the store's keys.
  */
 import type { Sql } from 'postgres';
-import type { Config } from '../config.js';
-import type { DataKeys } from './kms/data-keys.js';
-import { checkKeyring, dataKeysFrom } from './kms/from-config.js';
+import type { Config } from '../core/config.js';
+import type { DataKeys } from '../secrets/kms/data-keys.js';
+import { checkKeyring, dataKeysFrom } from '../secrets/kms/from-config.js';
 import { loadPolicy, type Policy } from './policy/policy.js';
 import { isStoreFault } from '../store/faults.js';
 import { CredentialChanges } from '../credentials/changes.js';

@@ -3,10 +3,10 @@
  *
  * A rule breach is data, not an exception (after nautilus_trader's `DeniedReason`): policy evaluation returns
  * `{ok: false, code, detail}`; the route turns it into a 403 (or, in shadow mode, a `SHADOW_HALTED` trace with
- * `policy.result = "FAIL:<code>"`). The codes are the `denial` rows of the one error table (src/errors.ts),
+ * `policy.result = "FAIL:<code>"`). The codes are the `denial` rows of the one error table (src/core/errors.ts),
  * from which the README's table is generated; a test keeps them in step with the authorize tests.
  */
-import { ERROR_CODES, type DenialCode } from '../errors.js';
+import { ERROR_CODES, type DenialCode } from '../core/errors.js';
 
 export type { DenialCode };
 

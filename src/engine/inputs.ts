@@ -1,7 +1,7 @@
 /**
  * What an operator may send to the engine's admin and reading operations, as JSON Schemas: the routes validate
  * their bodies, path parameters and query strings with these, and the CLI validates its flags with the same
- * ones through the same validator (src/http/validation.ts `validatePart`), so both accept exactly the same
+ * ones through the same validator (src/core/validation.ts `validatePart`), so both accept exactly the same
  * values and refuse the others with the same messages. Rules across fields or on the store's state (which
  * agents a token may name, a reason for shadow mode) are not schema: they live in the operations of
  * src/engine/ops/, which both call.
@@ -10,7 +10,7 @@
  */
 import { AGENT_STATUSES } from './store/agents.js';
 import { TOKEN_ROLES } from './store/tokens.js';
-import { model, positive, probabilities, regime, regimeRef, safeText, storedUnixMs, traceStatus, uuid } from './routes/schemas.js';
+import { model, positive, probabilities, regime, regimeRef, safeText, storedUnixMs, traceStatus, uuid } from './schemas.js';
 
 /** Text a person reads later (a name): 1-`max` characters, not white space alone, storable and sealable. */
 const label = <N extends number>(maxLength: N) => ({ type: 'string', minLength: 1, maxLength, pattern: safeText, format: 'non-blank' }) as const;

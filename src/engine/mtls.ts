@@ -10,7 +10,7 @@
  * Pure: values in, verdicts out. The TLS layer (src/http/client-cert.ts) reads the certificate and builds
  * the `ClientIdentity`; the routes apply the rule.
  */
-import { forbidden } from '../errors.js';
+import { forbidden } from '../core/errors.js';
 import { deny, PASS, type Verdict } from './denials.js';
 
 /** Common name → the agent ids a certificate with that name may act for. */

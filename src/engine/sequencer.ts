@@ -8,9 +8,9 @@
  * the trace), and a committed trace reaches the log within a second.
  */
 import type { Sql } from 'postgres';
-import type { Config } from '../config.js';
-import type { KeySettings } from './kms/from-config.js';
-import { runEvery } from '../periodic.js';
+import type { Config } from '../core/config.js';
+import type { KeySettings } from '../secrets/kms/from-config.js';
+import { runEvery } from '../core/periodic.js';
 import { logKeyLoader } from './store/log-key.js';
 import { SEQUENCE_BATCH, sequenceOnce } from './store/log-sequence.js';
 

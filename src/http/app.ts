@@ -8,13 +8,13 @@
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Sql } from 'postgres';
-import type { Config } from '../config.js';
+import type { Config } from '../core/config.js';
 import { CredentialChanges } from '../credentials/changes.js';
 import { createEngineContext, type EngineContext } from '../engine/context.js';
-import { engineHealth } from '../engine/health.js';
-import { engineRoutes } from '../engine/routes/index.js';
+import { engineHealth } from './engine/health.js';
+import { engineRoutes } from './engine/index.js';
 import { createSignalsContext, type SignalsContext } from '../signals/context.js';
-import { signalsRoutes } from '../signals/routes/index.js';
+import { signalsRoutes } from './signals/index.js';
 import { installClientCertificateCheck } from './client-cert.js';
 import { clientErrorHandler, trackEarlyAnswers } from './client-error.js';
 import { answerFrameworkError, installErrorHandling } from './error-handler.js';
@@ -31,7 +31,7 @@ import { installStoreGate, type StoreReady } from './store-gate.js';
 import { httpsBoundOptions, requestBoundOptions } from './request-bounds.js';
 import { installRequestDeadline, requestDeadlineMs } from './deadline.js';
 import type { ServedTls } from './tls.js';
-import { validatorCompiler } from './validation.js';
+import { validatorCompiler } from '../core/validation.js';
 
 export type ServiceName = 'engine' | 'signals';
 export const SERVICES: readonly ServiceName[] = ['engine', 'signals'];

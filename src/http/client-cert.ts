@@ -14,7 +14,7 @@
  */
 import { TLSSocket } from 'node:tls';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { TradesealError } from '../errors.js';
+import { TradesealError } from '../core/errors.js';
 import type { ClientIdentity } from '../engine/mtls.js';
 import type { ServedTls } from './tls.js';
 

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import { ERROR_CODES, type ErrorCode } from '../core/errors.js';
 
 const DETAILS: Record<string, [ErrorCode, string]> = {
   HPE_HEADER_OVERFLOW: ['headers_too_large', 'the request line and headers are larger than 16 KiB: shorten the URL (send filters in a body where the route takes one) or the headers'],

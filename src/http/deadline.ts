@@ -19,8 +19,8 @@
  * been read, so it never fires for a POST: fastify/fastify#6725.)
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.js';
-import { TradesealError } from '../errors.js';
+import type { Config } from '../core/config.js';
+import { TradesealError } from '../core/errors.js';
 
 /** What the store's timeouts do not cover: the event loop, the pool's queue, the answer's serialisation. */
 export const DEADLINE_MARGIN_MS = 1000;

@@ -1,7 +1,7 @@
 /**
  * The one error handler of the HTTP services: every failure becomes the error body of the interface
  * decisions, `{code, detail}` (+ `errors[]` on a 422), with the status of its code in the one table of
- * src/errors.ts.
+ * src/core/errors.ts.
  *
  * Fastify's own failures are translated here too: schema validation (Fastify's 400 becomes 422 with every
  * invalid field), malformed JSON (422 `invalid_json`), oversize bodies (413), unknown routes (404), a
@@ -13,11 +13,11 @@
  */
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ERROR_CODES, TradesealError, validationError, type ErrorCode } from '../errors.js';
+import { ERROR_CODES, TradesealError, validationError, type ErrorCode } from '../core/errors.js';
 import { isStoreUnavailable } from '../store/faults.js';
 import { RETRY_AFTER_SECONDS } from './deadline.js';
-import { errorBodySchema } from './schemas.js';
-import { fieldErrors } from './validation.js';
+import { errorBodySchema } from '../core/error-schemas.js';
+import { fieldErrors } from '../core/validation.js';
 
 const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: ['invalid_json', 'the request body is not valid JSON'],

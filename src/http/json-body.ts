@@ -14,7 +14,7 @@
  * `validation_failed` naming the body, never `invalid_json` for a body that was never sent.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { TradesealError, validationError } from '../errors.js';
+import { TradesealError, validationError } from '../core/errors.js';
 import { firstDuplicateKey } from './duplicate-keys.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 

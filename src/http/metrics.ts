@@ -13,7 +13,7 @@
  *   status of the newest night), `tradeseal_webhook_queue_depth` (deliveries neither delivered nor failed),
  *   `tradeseal_traces_open` (authorized, not yet bound or expired);
  * - `tradeseal_singletons_running`: 1 in the process that runs the background jobs;
- * - `tradeseal_connections_refused_total` by the cap a connection was over (src/http/connection-caps.ts);
+ * - `tradeseal_connections_refused_total` by the cap a connection was over (src/core/net/connection-caps.ts);
  * - Node's process metrics (`process_*`, `nodejs_*`: CPU, memory, event-loop lag, GC).
  *
  * Under `serve --workers N` a scrape reaches one worker, which answers for all of them: counters, histograms
@@ -27,9 +27,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Sql } from 'postgres';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { storeAnswers } from './health.js';
-import { dueDay, tradingDaysBetween } from '../../pipeline/nightly/due.js';
-import { NIGHT_STATUS_SQL } from '../../pipeline/nightly/night-store.js';
-import { publicRoute } from './schemas.js';
+import { dueDay, tradingDaysBetween } from '../signals/nightly/due.js';
+import { NIGHT_STATUS_SQL } from '../signals/nightly/night-store.js';
+import { publicRoute } from '../core/error-schemas.js';
 
 const SCRAPE_STORE_TIMEOUT_MS = 1000;
 

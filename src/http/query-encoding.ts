@@ -10,7 +10,7 @@
  * schema): a route that reads none ignores it, as before.
  */
 import type { FastifyInstance } from 'fastify';
-import { validationError, type FieldError } from '../errors.js';
+import { validationError, type FieldError } from '../core/errors.js';
 
 /** `application/x-www-form-urlencoded` text decoded strictly (`+` is a space); null when it is not UTF-8. */
 function decoded(text: string): string | null {

@@ -19,7 +19,7 @@
  * live 90 s); at `CONNECTIONS_CHECK_MS` a bound holds within half a second of its value. A request cut by them
  * is answered 408 `request_timeout` by the client error handler (src/http/client-error.ts), then closed.
  */
-import type { Config } from '../config.js';
+import type { Config } from '../core/config.js';
 
 /** How often Node looks for requests past their headers or request bound. */
 export const CONNECTIONS_CHECK_MS = 500;

@@ -7,22 +7,22 @@
  */
 import type { Server as TlsServer } from 'node:tls';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Config } from '../config.js';
-import { TradesealError } from '../errors.js';
+import type { Config } from '../core/config.js';
+import { TradesealError } from '../core/errors.js';
 import { migrate } from '../store/migrate.js';
 import { openStore, type Store } from '../store/db.js';
 import { SERVER_PURPOSE } from '../store/embedded-owner.js';
 import { ADVISORY_LOCKS } from '../store/advisory-lock.js';
 import { electLeader } from '../store/leader.js';
 import { bootstrapOwnerToken } from '../engine/store/tokens.js';
-import { checkKeyring, dataKeysFrom } from '../engine/kms/from-config.js';
+import { checkKeyring, dataKeysFrom } from '../secrets/kms/from-config.js';
 import { keepStoredSecrets } from '../secrets/start.js';
 import { secretKeeperFrom } from '../secrets/stored-secret.js';
 import { CredentialChanges, type Siblings } from '../credentials/changes.js';
 import { listenForChanges } from '../credentials/notify.js';
 import type { WebhookWorkerOptions } from '../signals/webhooks/worker.js';
 import { buildApp, SERVICES, type ServiceName } from './app.js';
-import { capConnections, refusalLog } from './connection-caps.js';
+import { capConnections, refusalLog } from '../core/net/connection-caps.js';
 import { ServerMetrics } from './metrics.js';
 import { startSingletons } from './singletons.js';
 import { storeAwayOrThrow, waitForStore, type StoreWait } from './store-start.js';
@@ -162,7 +162,7 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
     }
     const servedBy = options.servedBy;
     if (servedBy) app.addHook('onRequest', async (_req, reply) => void reply.header('x-served-by', servedBy));
-    // No client can hold more than its share of the process's connections (src/http/connection-caps.ts).
+    // No client can hold more than its share of the process's connections (src/core/net/connection-caps.ts).
     const caps = { maxConnections: config.httpMaxConnections, perAddress: config.httpMaxConnectionsPerAddress, exempt: config.trustProxy };
     const serverLog = app.log;
     const logRefusal = refusalLog((msg) => serverLog.warn(msg), caps);

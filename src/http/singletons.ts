@@ -10,7 +10,7 @@
  * would do the same work N times, and N pollers of the queue and the log would cost N round trips a tick.
  */
 import type { Sql } from 'postgres';
-import type { Config } from '../config.js';
+import type { Config } from '../core/config.js';
 import { startAnchorer } from '../engine/audit/anchorer.js';
 import { startSequencer } from '../engine/sequencer.js';
 import { startSweeper, sweepComparison } from '../engine/sweeper.js';

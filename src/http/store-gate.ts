@@ -9,7 +9,7 @@
  * the services' health, ./probes.ts and ./health.ts). A path that matches no route is still a 404.
  */
 import type { FastifyInstance } from 'fastify';
-import { TradesealError } from '../errors.js';
+import { TradesealError } from '../core/errors.js';
 
 /** Whether the store is prepared: the server serves the store's routes. */
 export type StoreReady = () => boolean;

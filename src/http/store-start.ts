@@ -17,7 +17,7 @@
  * down, ends the start with its error within minutes instead of leaving a server that never serves. 0 does not
  * wait: the start fails with the store's error (exit 6), as an orchestrator that restarts its servers may want.
  */
-import { isTradesealError, TradesealError } from '../errors.js';
+import { isTradesealError, TradesealError } from '../core/errors.js';
 import { storeConnectionError } from '../store/connect-errors.js';
 import { isStoreUnavailable } from '../store/faults.js';
 

@@ -7,8 +7,8 @@
  */
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
-import type { Config } from '../config.js';
-import { TradesealError, type FieldError } from '../errors.js';
+import type { Config } from '../core/config.js';
+import { TradesealError, type FieldError } from '../core/errors.js';
 import { parseCnMap, type CnMap } from '../engine/mtls.js';
 
 export type TlsSettings = Pick<Config, 'tlsCert' | 'tlsKey' | 'tlsClientCa' | 'tlsCnMap'>;

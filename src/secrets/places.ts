@@ -12,7 +12,7 @@
  * `on conflict do nothing`, then reads back the row in a new statement (a new snapshot under READ COMMITTED),
  * so all end up with the one that won.
  */
-import { TradesealError } from '../errors.js';
+import { TradesealError } from '../core/errors.js';
 import type { SqlOrTx } from '../store/transaction.js';
 import type { KeptSecret, SealedSecret, SecretKeeper, SecretPlace } from './stored-secret.js';
 

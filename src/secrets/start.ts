@@ -1,6 +1,6 @@
 /**
  * What a server's start does with the secrets kept in the store (./places.ts), as `checkKeyring` does for the
- * data keys of personal data (src/engine/kms/from-config.ts):
+ * data keys of personal data (src/secrets/kms/from-config.ts):
  *
  * - With a provider: each (provider, key) the store's secrets are sealed under must open with these settings
  *   (one sample each), or the start stops with `config_invalid`; a store with nothing sealed yet has the
@@ -14,8 +14,8 @@
  *
  * `secretsInClearWarning` is the one line `serve` prints at start when the store keeps a secret in clear.
  */
-import { TradesealError } from '../errors.js';
-import { settingsOf } from '../engine/kms/from-config.js';
+import { TradesealError } from '../core/errors.js';
+import { settingsOf } from './kms/from-config.js';
 import { withTransaction, type SqlOrTx } from '../store/transaction.js';
 import { secretsInClear, sealedSamples, type ClearSecret } from './places.js';
 import type { KeptSecret, SecretKeeper } from './stored-secret.js';

@@ -3,9 +3,9 @@
  * engine's transparency-log key, the signal service's track-log key, the verification-code key, and every
  * webhook secret (./places.ts says where each is kept).
  *
- * With a key-management provider (`KMS_PROVIDER`, src/engine/kms/provider.ts) a secret is stored only sealed
+ * With a key-management provider (`KMS_PROVIDER`, src/secrets/kms/provider.ts) a secret is stored only sealed
  * (envelope encryption): a fresh 256-bit data key from the provider, made for the context
- * `stored secret|<where>`, encrypts the secret with AES-256-GCM (src/crypto/aead.ts) under the associated data
+ * `stored secret|<where>`, encrypts the secret with AES-256-GCM (src/core/crypto/aead.ts) under the associated data
  * `tradeseal stored secret v1|<where>`, and the store keeps one JSON value
  *
  *     {"v": 1, "provider": "local"|"aws", "key_id": "<the provider's key>", "wrapped_key": "<base64>", "value": "<base64>"}
@@ -20,10 +20,10 @@
  * A sealed secret is never read without its provider: `reveal` stops with `config_invalid` naming the secret,
  * the provider and key it is sealed under, and the settings missing.
  */
-import { AeadOpenError, open, seal } from '../crypto/aead.js';
-import { keyProviderFrom, settingsOf, type KeySettings } from '../engine/kms/from-config.js';
-import type { KeyProvider } from '../engine/kms/provider.js';
-import { TradesealError } from '../errors.js';
+import { AeadOpenError, open, seal } from '../core/crypto/aead.js';
+import { keyProviderFrom, settingsOf, type KeySettings } from './kms/from-config.js';
+import type { KeyProvider } from './kms/provider.js';
+import { TradesealError } from '../core/errors.js';
 
 /** Where a secret is kept, and what it is, for people. */
 export interface SecretPlace {
@@ -40,7 +40,7 @@ export interface SealedSecret {
   key_id: string;
   /** The data key as the provider wrapped it, base64. */
   wrapped_key: string;
-  /** `seal(dataKey, secret, associatedData)` of src/crypto/aead.ts, base64. */
+  /** `seal(dataKey, secret, associatedData)` of src/core/crypto/aead.ts, base64. */
   value: string;
 }
 
@@ -109,5 +109,5 @@ export class SecretKeeper {
   }
 }
 
-/** The keeper of the settings' provider (one provider per settings object: src/engine/kms/from-config.ts). */
+/** The keeper of the settings' provider (one provider per settings object: src/secrets/kms/from-config.ts). */
 export const secretKeeperFrom = (config: KeySettings): SecretKeeper => new SecretKeeper(keyProviderFrom(config));

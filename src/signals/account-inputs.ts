@@ -2,7 +2,7 @@
  * What a customer sends to register, verify and rotate, and what an operator types to issue keys and change
  * tiers, as JSON Schemas: the `/v1/auth/*` routes validate their bodies with these, and the
  * `tradeseal signals keys …` commands validate their flags with the same ones through the same validator
- * (src/http/validation.ts `validatePart`), so both accept exactly the same e-mail addresses, tiers and counts.
+ * (src/core/validation.ts `validatePart`), so both accept exactly the same e-mail addresses, tiers and counts.
  */
 import { TIERS } from './tiers.js';
 

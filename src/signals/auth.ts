@@ -11,7 +11,7 @@
  * is applied to that cache before it is answered (src/credentials/changes.ts).
  */
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { forbidden, TradesealError, unauthorized } from '../errors.js';
+import { forbidden, TradesealError, unauthorized } from '../core/errors.js';
 import type { SignalsContext } from './context.js';
 import { admit, countRequest, keyHash, type KeyRecord } from './store/keys.js';
 import { allows, TIER_SPECS, type Access } from './tiers.js';

@@ -4,7 +4,7 @@
  * counter of accounts. Built once per process by `createSignalsContext`.
  */
 import type { Sql } from 'postgres';
-import type { Config } from '../config.js';
+import type { Config } from '../core/config.js';
 import { CredentialChanges } from '../credentials/changes.js';
 import type { CredentialChange } from '../credentials/change.js';
 import { AdmissionCache } from './admission-cache.js';

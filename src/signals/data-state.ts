@@ -5,7 +5,7 @@
  * once per `refreshMs` per process, so data routes do not pay a query for it on every request.
  */
 import type { Sql } from 'postgres';
-import { TradesealError } from '../errors.js';
+import { TradesealError } from '../core/errors.js';
 import { addDays } from '../../pipeline/ingest/catalogue.js';
 import { isNyseTradingDay } from '../../pipeline/ingest/nyse-calendar.js';
 

@@ -2,7 +2,7 @@
  * Issuing signed heartbeats for the compliance engine's Layer 2: the regime in force (its id and broadcast
  * hash as `mta_ref`), a sequence id from one Postgres sequence (strictly increasing across instances), the
  * issuer's clock, and an Ed25519 signature in the scheme asked for (`HEARTBEAT_SIGNATURE_SCHEME`, the
- * `ed25519:` binary layout by default; see src/engine/heartbeat/message.ts for both layouts).
+ * `ed25519:` binary layout by default; see src/core/records/heartbeat.ts for both layouts).
  *
  * One statement draws the sequence ids and reads the broadcast in force together, so a heartbeat always
  * names the broadcast that is newest when its id is drawn (never one a cache still holds). The statement
@@ -12,10 +12,10 @@
  * heartbeat requested after another was answered is drawn by a later statement, so its id is greater.
  */
 import type { Sql } from 'postgres';
-import { createSigner } from '../crypto/ed25519.js';
-import { TradesealError } from '../errors.js';
-import { formatSignature, heartbeatMessage, type SignatureScheme } from '../engine/heartbeat/message.js';
-import type { SignedHeartbeat } from '../engine/heartbeat/check.js';
+import { createSigner } from '../core/crypto/ed25519.js';
+import { TradesealError } from '../core/errors.js';
+import { formatSignature, heartbeatMessage, type SignatureScheme } from '../core/records/heartbeat.js';
+import type { SignedHeartbeat } from '../core/records/heartbeat.js';
 
 export type IssuedHeartbeat = SignedHeartbeat & { mta_ref: string };
 

@@ -6,8 +6,8 @@
  * than they are needed). Every statement is idempotent, so overlapping runs do no harm.
  */
 import type { Sql } from 'postgres';
-import type { Config } from '../config.js';
-import { runEvery } from '../periodic.js';
+import type { Config } from '../core/config.js';
+import { runEvery } from '../core/periodic.js';
 import { deleteOutboxPastRetention, expireOutboxCodes } from './mail/outbox.js';
 import { pruneRegistrationMails } from './store/registration-mails.js';
 

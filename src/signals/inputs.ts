@@ -1,7 +1,7 @@
 /**
  * What a reader may ask the regime signal service for, as JSON Schemas: the `/v1` routes validate their query
  * strings and bodies with these, and the `tradeseal signals …` commands validate their flags with the same
- * ones through the same validator (src/http/validation.ts `validatePart`), so both accept exactly the same
+ * ones through the same validator (src/core/validation.ts `validatePart`), so both accept exactly the same
  * values. Rules across fields (a range that ends before it starts) live in ./ops/, which both call. Limits
  * that depend on the caller's tier (history, export rows) are the routes'; the CLI acts as the owner.
  */

@@ -15,10 +15,10 @@
  * apart from its secrets sets `REGIME_SIGNING_KEY` from its secret manager instead.
  */
 import type { Sql } from 'postgres';
-import type { Config } from '../config.js';
-import { generateKeyPair, publicKeyFromSecret, publicKeyToPem, SECRET_KEY_LENGTH, toBase64 } from '../crypto/ed25519.js';
-import type { KeySettings } from '../engine/kms/from-config.js';
-import { TradesealError } from '../errors.js';
+import type { Config } from '../core/config.js';
+import { generateKeyPair, publicKeyFromSecret, publicKeyToPem, SECRET_KEY_LENGTH, toBase64 } from '../core/crypto/ed25519.js';
+import type { KeySettings } from '../secrets/kms/from-config.js';
+import { TradesealError } from '../core/errors.js';
 import { keptServiceSecret } from '../secrets/places.js';
 import { secretKeeperFrom, type SecretKeeper } from '../secrets/stored-secret.js';
 

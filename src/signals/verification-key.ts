@@ -11,8 +11,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Sql } from 'postgres';
-import type { KeySettings } from '../engine/kms/from-config.js';
-import { onceRetrying } from '../once.js';
+import type { KeySettings } from '../secrets/kms/from-config.js';
+import { onceRetrying } from '../core/once.js';
 import { keptServiceSecret } from '../secrets/places.js';
 import { secretKeeperFrom, type SecretKeeper } from '../secrets/stored-secret.js';
 import { codeHasher, type CodeHasher } from './verification.js';

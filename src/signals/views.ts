@@ -10,7 +10,7 @@
  *   less, else `normal`;
  * - the public view's `equity_exposure` is the regime's weight as a percent string (DECISIONS.md).
  */
-import type { Regime } from '../engine/vocabulary.js';
+import type { Regime } from '../core/vocabulary.js';
 import { EXPOSURE } from '../../pipeline/regime/signals.js';
 import type { SignalRow } from './store/published.js';
 

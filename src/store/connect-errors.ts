@@ -9,7 +9,7 @@
  * The URL's password is never repeated. SQLSTATE codes: PostgreSQL documentation, Appendix A (class 28
  * invalid_authorization_specification, 28P01 invalid_password, 3D000 invalid_catalog_name).
  */
-import { TradesealError } from '../errors.js';
+import { TradesealError } from '../core/errors.js';
 
 interface Target {
   host: string;

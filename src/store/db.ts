@@ -7,7 +7,7 @@
  * `tradeseal db migrate` call `migrate()`.
  */
 import type postgres from 'postgres';
-import type { Config } from '../config.js';
+import type { Config } from '../core/config.js';
 import { connect } from './driver.js';
 import { openEmbeddedStore } from './embedded-store.js';
 

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { TradesealError } from '../errors.js';
+import { TradesealError } from '../core/errors.js';
 
 /** The first line of each file the patch repairs. */
 export const DRIVER_REPAIR_MARK = '/* tradeseal: driver repairs */';

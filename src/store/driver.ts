@@ -5,7 +5,7 @@
  * and the same connection behaviour whether it runs against Postgres 15 or against PGlite over a socket.
  */
 import postgres from 'postgres';
-import { TradesealError } from '../errors.js';
+import { TradesealError } from '../core/errors.js';
 import { assertDriverRepaired } from './driver-repairs.js';
 
 /** The handle every store function takes as its first parameter (or a transaction / reserved connection of it). */

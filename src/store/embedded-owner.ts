@@ -29,7 +29,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TradesealError } from '../errors.js';
+import { TradesealError } from '../core/errors.js';
 
 export const OWNER_FILE = 'embedded.json';
 

@@ -7,8 +7,8 @@
  */
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { TradesealError } from '../errors.js';
-import { fileError } from '../file-errors.js';
+import { TradesealError } from '../core/errors.js';
+import { fileError } from '../core/file-errors.js';
 import { connect, type ConnectOptions, type Sql } from './driver.js';
 import { claimEmbeddedStore, type ClaimOptions } from './embedded-owner.js';
 import { embeddedUrl, serveEmbedded } from './embedded-server.js';

@@ -9,7 +9,7 @@
  * match what the files describe, and the fix is a new migration, not an edit.
  */
 import type postgres from 'postgres';
-import { TradesealError } from '../errors.js';
+import { TradesealError } from '../core/errors.js';
 import { ADVISORY_LOCKS, transactionOn, withAdvisoryLock } from './advisory-lock.js';
 import type { Sql } from './driver.js';
 import { readMigrations, type MigrationFile } from './migration-files.js';

@@ -11,7 +11,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TradesealError } from '../errors.js';
+import { TradesealError } from '../core/errors.js';
+import { packageRoot } from '../core/package-root.js';
+
+export { packageRoot };
 
 export interface MigrationFile {
   /** The four digits of the file name, e.g. `0001`; the key in `schema_migrations`. */
@@ -26,17 +29,6 @@ export interface MigrationFile {
 
 const FILE_NAME = /^(\d{4})_([a-z0-9_]+)\.sql$/;
 
-/** The directory holding tradeseal's package.json, found by walking up from `from`. */
-export function packageRoot(from: string = fileURLToPath(import.meta.url)): string {
-  let dir = path.dirname(from);
-  for (;;) {
-    const manifest = path.join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'tradeseal') return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new TradesealError('internal', `no tradeseal package.json above ${from}`);
-    dir = parent;
-  }
-}
 
 export const defaultMigrationsDir = (): string => path.join(packageRoot(), 'src', 'store', 'migrations');
 

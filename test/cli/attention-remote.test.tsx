@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineSource, storeSource } from '../../src/cli/attention/source.js';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { logKeyLoader } from '../../src/engine/store/log-key.js';
 import { bootstrapOwnerToken } from '../../src/engine/store/tokens.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';

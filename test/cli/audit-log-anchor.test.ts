@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
-import { generateKeyPair } from '../../src/crypto/ed25519.js';
+import { configWith } from '../../src/core/config.js';
+import { generateKeyPair } from '../../src/core/crypto/ed25519.js';
 import { appendAudit } from '../../src/engine/audit/append.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { cliEnv, describeRun, runCli, tempHome, type CliEnv, type CliResult } from '../helpers/cli.js';

@@ -5,7 +5,7 @@
  * same answer against a running server (`--url`, over real HTTP) as on the store.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { appendAudit } from '../../src/engine/audit/append.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { cliEnv, describeRun, runCli, tempHome, type CliEnv } from '../helpers/cli.js';

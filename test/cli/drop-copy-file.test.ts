@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readDropCopy } from '../../src/cli/drop-copy-file.js';
-import type { TradesealError } from '../../src/errors.js';
+import type { TradesealError } from '../../src/core/errors.js';
 
 const AGENT = '6f1c2a9e-3b4d-4e8f-9a0b-1c2d3e4f5a6b';
 

@@ -7,7 +7,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT } from '../../src/errors.js';
+import { EXIT } from '../../src/core/errors.js';
 import type { RunningServer } from '../../src/http/server.js';
 import { cliEnv, describeRun, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
 import type { TestStore } from '../helpers/db.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { agentRegistration, asFlagErrors, checkRequest, flagOf, modelApproval, numberOf, parseModelSpec } from '../../src/cli/engine-input.js';
 import { issueTokenBody, manualBroadcastBody, pendingQuery } from '../../src/engine/inputs.js';
 import { parseInstant } from '../../src/cli/instant.js';
-import type { FieldError } from '../../src/errors.js';
+import type { FieldError } from '../../src/core/errors.js';
 
 const HEX = 'ab'.repeat(32);
 

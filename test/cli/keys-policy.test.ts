@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fromBase64, parsePublicKey, publicKeyFromSecret, sign, verify } from '../../src/crypto/ed25519.js';
+import { fromBase64, parsePublicKey, publicKeyFromSecret, sign, verify } from '../../src/core/crypto/ed25519.js';
 import { loadPolicy } from '../../src/engine/policy/policy.js';
 import { cliEnv, describeRun, REPO_ROOT, runCli, tempHome } from '../helpers/cli.js';
 

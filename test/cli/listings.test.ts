@@ -14,7 +14,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { buildApp } from '../../src/http/app.js';
 import { issueKey } from '../../src/signals/store/keys.js';
 import { cliEnv, describeRun, REPO_ROOT, runCli, tempHome, type CliEnv } from '../helpers/cli.js';

@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
-import { generateKeyPair } from '../../src/crypto/ed25519.js';
-import { verifyTreeHeadSignature } from '../../src/engine/log/tree-head.js';
+import { configWith } from '../../src/core/config.js';
+import { generateKeyPair } from '../../src/core/crypto/ed25519.js';
+import { verifyTreeHeadSignature } from '../../src/core/log/tree-head.js';
 import { bootstrapOwnerToken } from '../../src/engine/store/tokens.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { cliEnv, describeRun, runCli, tempHome, type CliEnv } from '../helpers/cli.js';

@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES, type ErrorCode } from '../../src/errors.js';
+import { ERROR_CODES, type ErrorCode } from '../../src/core/errors.js';
 import { cliEnv, describeRun, runCli, runCliProcess, tempHome, type CliEnv } from '../helpers/cli.js';
 import { testDbInfo } from '../helpers/db.js';
 import { databaseUrl } from '../setup/database-url.js';

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Evaluation } from '../../pipeline/reports/evaluate.js';
 import { loadResearchTrials } from '../../pipeline/reports/research-trials.js';
-import type { Regime } from '../../src/engine/vocabulary.js';
+import type { Regime } from '../../src/core/vocabulary.js';
 import { cliEnv, describeRun, REPO_ROOT, runCli, tempHome, type CliEnv, type CliResult } from '../helpers/cli.js';
 import { testStore, type TestStore } from '../helpers/db.js';
 

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { issueKey } from '../../src/signals/store/keys.js';
 import type { Tier } from '../../src/signals/tiers.js';

@@ -5,7 +5,7 @@
  * the listing never shows a secret, and the outbox shows the mail of a register when SMTP_URL is unset, its code once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/crypto/hash.js';
+import { sha256Hex } from '../../src/core/crypto/hash.js';
 import { cliEnv, describeRun, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
 import { expectError, signalsHarness, uniqueEmail, type SignalsHarness } from '../helpers/signals-accounts.js';
 

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPipeline, type RunSummary } from '../../pipeline/run.js';
+import { runPipeline, type RunSummary } from '../../src/signals/publish/run.js';
 import { PublishedHistoryCache } from '../../src/signals/history-cache.js';
 import { backtestRows } from '../../src/signals/store/quant.js';
 import { cliEnv, describeRun, REPO_ROOT, runCli, tempHome, type CliEnv } from '../helpers/cli.js';

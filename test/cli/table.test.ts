@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { tableStyle } from '../../src/cli/table-flags.js';
 import { renderTable } from '../../src/cli/table.js';
 import { fullScreenPossible, terminalOf } from '../../src/cli/terminal.js';
-import { TRACE_STATUSES } from '../../src/engine/vocabulary.js';
+import { TRACE_STATUSES } from '../../src/core/vocabulary.js';
 
 const HEADERS = ['txn_time', 'trace_id', 'agent_id', 'status', 'action', 'asset', 'notional', 'reasoning_hash'];
 const uuid = (i: number): string => `${String(i).padStart(8, '0')}-1111-4222-8333-${String(i).padStart(12, '4')}`;

@@ -4,7 +4,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/crypto/hash.js';
+import { sha256Hex } from '../../src/core/crypto/hash.js';
 import { getTrace } from '../../src/engine/store/traces.js';
 import { cliEnv, describeRun, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
 import { engineHarness, type EngineHarness } from '../helpers/engine.js';

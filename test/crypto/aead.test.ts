@@ -1,10 +1,10 @@
 /**
- * AES-256-GCM sealing (src/crypto/aead.ts): the published test vectors opened through `open`, round trips,
+ * AES-256-GCM sealing (src/core/crypto/aead.ts): the published test vectors opened through `open`, round trips,
  * and every way a sealed value must be refused (another key, other associated data, an altered byte).
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { AeadOpenError, open, seal } from '../../src/crypto/aead.js';
+import { AeadOpenError, open, seal } from '../../src/core/crypto/aead.js';
 
 const sealedOf = (nonce: string, ciphertext: string, tag: string): Buffer => Buffer.concat([Buffer.of(1), Buffer.from(nonce, 'hex'), Buffer.from(ciphertext, 'hex'), Buffer.from(tag, 'hex')]);
 

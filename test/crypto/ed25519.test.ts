@@ -20,7 +20,7 @@ import {
   toBase64,
   verify,
   verifyAsync,
-} from '../../src/crypto/ed25519.js';
+} from '../../src/core/crypto/ed25519.js';
 
 const fromHex = (hex: string): Uint8Array => new Uint8Array(Buffer.from(hex, 'hex'));
 const toHex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');

@@ -3,8 +3,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import vectors from '../vectors/jcs_vectors.json' with { type: 'json' };
-import { canonicalJson } from '../../src/crypto/jcs.js';
-import { hashJson, sha256Hex } from '../../src/crypto/hash.js';
+import { canonicalJson } from '../../src/core/crypto/jcs.js';
+import { hashJson, sha256Hex } from '../../src/core/crypto/hash.js';
 
 describe('sha256Hex', () => {
   // FIPS 180-2 Appendix B.1 (one block), B.2 (multi-block) and B.3 (one million "a");

@@ -1,12 +1,12 @@
 /**
- * canonicalJsonOfPlain (src/crypto/jcs-plain.ts) gives exactly canonicalJson's text, or its error: on the RFC 8785
+ * canonicalJsonOfPlain (src/core/crypto/jcs-plain.ts) gives exactly canonicalJson's text, or its error: on the RFC 8785
  * testdata, on the 1,000 number vectors, on values that are not plain data (handed over whole), and on random plain
  * values with awkward member names and strings.
  */
 import { describe, expect, it } from 'vitest';
 import vectors from '../vectors/jcs_vectors.json' with { type: 'json' };
-import { canonicalJson } from '../../src/crypto/jcs.js';
-import { canonicalJsonOfPlain } from '../../src/crypto/jcs-plain.js';
+import { canonicalJson } from '../../src/core/crypto/jcs.js';
+import { canonicalJsonOfPlain } from '../../src/core/crypto/jcs-plain.js';
 import { outcome, random } from '../helpers/jcs-outcomes.js';
 
 const AWKWARD = ['', 'a', 'A', 'é', '\u20ac', '\ud83d\ude00', '\ufb33', 'z', '"', '\\', '\n', '\u0000', '1', '10', '2', 'ab', 'aB'];

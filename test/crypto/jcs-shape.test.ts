@@ -1,11 +1,11 @@
 /**
- * canonicalWriter (src/crypto/jcs-shape.ts) gives exactly canonicalJson's text, or its error, for values of its
+ * canonicalWriter (src/core/crypto/jcs-shape.ts) gives exactly canonicalJson's text, or its error, for values of its
  * shape and for values that are not (a member missing or extra, a nested value of another kind, a value that is
  * not plain data): on random values built to the shape of a sealed trace, then damaged at random.
  */
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/crypto/jcs.js';
-import { canonicalWriter, type Shape } from '../../src/crypto/jcs-shape.js';
+import { canonicalJson } from '../../src/core/crypto/jcs.js';
+import { canonicalWriter, type Shape } from '../../src/core/crypto/jcs-shape.js';
 import { outcome, random } from '../helpers/jcs-outcomes.js';
 
 const AWKWARD = ['', 'a', 'é', '\u20ac', '\ud83d\ude00', '\ufb33', '"', '\\', '\n', '\u0000', '\u2028', '10', 'aB'];

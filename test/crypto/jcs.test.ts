@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import vectors from '../vectors/jcs_vectors.json' with { type: 'json' };
-import { canonicalJson } from '../../src/crypto/jcs.js';
+import { canonicalJson } from '../../src/core/crypto/jcs.js';
 
 /** The IEEE-754 double whose big-endian bit pattern is `hex` (16 hex digits). */
 function doubleFromHex(hex: string): number {

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { streamFills } from '../../src/demo/exchange.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { testStore, type TestStore } from '../helpers/db.js';

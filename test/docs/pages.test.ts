@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SETTINGS } from '../../src/config.js';
+import { SETTINGS } from '../../src/core/config.js';
 import { localLinks } from '../../src/docs/links.js';
 import { DOC_PAGES, PAGE_SECTIONS, renderPage, type DocPage } from '../../src/docs/pages.js';
 import { generatedSections } from '../../src/docs/readme-sections.js';

@@ -5,7 +5,7 @@
  * back in time, and two passes at once sign one checkpoint; the table refuses UPDATE and DELETE.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { anchorOnce, newestCheckpoint } from '../../src/engine/audit/anchor.js';
 import { appendAudit } from '../../src/engine/audit/append.js';
 import { badCheckpointSignature } from '../../src/engine/audit/checkpoint.js';

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { newTraceId, traceTimeOf } from '../../src/engine/trace/id.js';
+import { newTraceId, traceTimeOf } from '../../src/core/trace-id.js';
 import { engineHarness, type EngineHarness } from '../helpers/engine.js';
 
 let h: EngineHarness;

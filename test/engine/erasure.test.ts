@@ -9,7 +9,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { createEngineContext } from '../../src/engine/context.js';
 import { buildApp } from '../../src/http/app.js';
 import { dumpDatabase, plaintextIn } from '../helpers/dump.js';

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateKeyPair } from '../../src/crypto/ed25519.js';
+import { generateKeyPair } from '../../src/core/crypto/ed25519.js';
 import { engineHarness, type EngineHarness } from '../helpers/engine.js';
 
 let h: EngineHarness;

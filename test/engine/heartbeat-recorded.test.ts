@@ -4,7 +4,7 @@
  * txn_time − timestamp_ms, and neither its age, regime nor sequence_id stops the order.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateKeyPair } from '../../src/crypto/ed25519.js';
+import { generateKeyPair } from '../../src/core/crypto/ed25519.js';
 import { engineHarness, type EngineHarness } from '../helpers/engine.js';
 
 let h: EngineHarness;

@@ -7,11 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
-import { AwsKeyProvider, regionOfArn } from '../../src/engine/kms/aws.js';
-import { DataKeys } from '../../src/engine/kms/data-keys.js';
-import { dataKeysFrom, keyProviderFrom } from '../../src/engine/kms/from-config.js';
-import { TradesealError } from '../../src/errors.js';
+import { configWith } from '../../src/core/config.js';
+import { AwsKeyProvider, regionOfArn } from '../../src/secrets/kms/aws.js';
+import { DataKeys } from '../../src/secrets/kms/data-keys.js';
+import { dataKeysFrom, keyProviderFrom } from '../../src/secrets/kms/from-config.js';
+import { TradesealError } from '../../src/core/errors.js';
 import { keepStoredSecrets } from '../../src/secrets/start.js';
 import { secretKeeperFrom } from '../../src/secrets/stored-secret.js';
 import { testStore, type TestStore } from '../helpers/db.js';

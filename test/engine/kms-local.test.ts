@@ -6,12 +6,12 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { createEngineContext } from '../../src/engine/context.js';
-import { DataKeys } from '../../src/engine/kms/data-keys.js';
-import { dataKeysFrom } from '../../src/engine/kms/from-config.js';
-import { LocalKeyProvider } from '../../src/engine/kms/local.js';
-import { TradesealError } from '../../src/errors.js';
+import { DataKeys } from '../../src/secrets/kms/data-keys.js';
+import { dataKeysFrom } from '../../src/secrets/kms/from-config.js';
+import { LocalKeyProvider } from '../../src/secrets/kms/local.js';
+import { TradesealError } from '../../src/core/errors.js';
 import { engineHarness, type EngineHarness } from '../helpers/engine.js';
 import { kmsConfig, masterKeyFile } from '../helpers/kms.js';
 

@@ -6,7 +6,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Regime } from '../../src/engine/vocabulary.js';
+import type { Regime } from '../../src/core/vocabulary.js';
 import { engineHarness, type EngineHarness } from '../helpers/engine.js';
 
 let h: EngineHarness;

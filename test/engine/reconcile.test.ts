@@ -88,7 +88,7 @@ describe('POST /engine/admin/reconcile', () => {
     });
     // Anyone holding the document recomputes both hashes: the sealed form is the document without integrity.
     const { integrity, ...sealed } = doc;
-    const { canonicalJson } = await import('../../src/crypto/jcs.js');
+    const { canonicalJson } = await import('../../src/core/crypto/jcs.js');
     expect(sha256(canonicalJson(sealed))).toBe(integrity.reasoning_hash);
     expect(integrity.final_proof).toBe(sha256(`${integrity.reasoning_hash}||R1-N1`));
     for (const o of r.orphans_created) {

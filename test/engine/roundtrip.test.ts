@@ -1,6 +1,6 @@
 /** The agent round trip: register, token, regime, authorize, bind, read, verify. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/crypto/hash.js';
+import { sha256Hex } from '../../src/core/crypto/hash.js';
 import { engineHarness, type EngineHarness } from '../helpers/engine.js';
 
 let h: EngineHarness;

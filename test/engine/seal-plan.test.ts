@@ -8,7 +8,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent } from '../../src/engine/store/agents.js';
 import { insertTraces, type SealWrite } from '../../src/engine/store/traces.js';
-import { newTraceId } from '../../src/engine/trace/id.js';
+import { newTraceId } from '../../src/core/trace-id.js';
 import { testStore, type TestStore } from '../helpers/db.js';
 
 let store: TestStore;

@@ -1,15 +1,15 @@
 /**
  * The transparency log over HTTP, on a real store with the server's sequencer running: authorize and bind
  * traces, then fetch heads, inclusion proofs and consistency proofs as a client does and check them with
- * the pure RFC 9162 verifiers (src/engine/log/verify.ts, itself checked against transparency-dev/merkle's
+ * the pure RFC 9162 verifiers (src/core/log/verify.ts, itself checked against transparency-dev/merkle's
  * vectors in test/engine/unit/merkle-vectors.test.ts) and the log's public key.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashFromHex, leafHash, toHex } from '../../src/engine/log/hashing.js';
-import { checkTraceInLog, type TraceLogProof } from '../../src/engine/log/trace-check.js';
-import { verifyTreeHeadSignature, type SignedTreeHead } from '../../src/engine/log/tree-head.js';
-import { verifyConsistency, verifyInclusion } from '../../src/engine/log/verify.js';
+import { hashFromHex, leafHash, toHex } from '../../src/core/log/hashing.js';
+import { checkTraceInLog, type TraceLogProof } from '../../src/core/log/trace-check.js';
+import { verifyTreeHeadSignature, type SignedTreeHead } from '../../src/core/log/tree-head.js';
+import { verifyConsistency, verifyInclusion } from '../../src/core/log/verify.js';
 import { startSequencer } from '../../src/engine/sequencer.js';
 import { loadLogKey } from '../../src/engine/store/log-key.js';
 import { engineHarness, type EngineHarness } from '../helpers/engine.js';

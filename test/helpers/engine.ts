@@ -6,13 +6,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { configWith, type Config } from '../../src/config.js';
-import { generateKeyPair, sign } from '../../src/crypto/ed25519.js';
+import { configWith, type Config } from '../../src/core/config.js';
+import { generateKeyPair, sign } from '../../src/core/crypto/ed25519.js';
 import { createEngineContext, type EngineContext } from '../../src/engine/context.js';
-import { heartbeatMessage, formatSignature, type SignatureScheme } from '../../src/engine/heartbeat/message.js';
+import { heartbeatMessage, formatSignature, type SignatureScheme } from '../../src/core/records/heartbeat.js';
 import { loadPolicy, parsePolicy, type PolicyDocument } from '../../src/engine/policy/policy.js';
 import { bootstrapOwnerToken } from '../../src/engine/store/tokens.js';
-import { REGIME_IDS, type Regime } from '../../src/engine/vocabulary.js';
+import { REGIME_IDS, type Regime } from '../../src/core/vocabulary.js';
 import { buildApp } from '../../src/http/app.js';
 import { testStore, type TestStore } from './db.js';
 import type { OpenApiDocument } from './openapi.js';

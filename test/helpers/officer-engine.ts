@@ -3,7 +3,7 @@
  * terminal view): a server on a fresh store, its owner token, one agent with a client token for it, and an
  * auditor token. `call` speaks to the server with the owner's token and fails on any answer that is not 2xx.
  */
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { bootstrapOwnerToken } from '../../src/engine/store/tokens.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { testStore, type TestStore } from './db.js';

@@ -39,7 +39,7 @@ export interface OperationInput {
 const types = (s: Schema): unknown[] => [s.type].flat();
 const branches = (s: Schema): Schema[] => [...((s.anyOf as Schema[]) ?? []), ...((s.oneOf as Schema[]) ?? []), ...((s.allOf as Schema[]) ?? [])];
 
-/** The dotted name of a body path, as src/http/validation.ts names a field: `a[0].b`. */
+/** The dotted name of a body path, as src/core/validation.ts names a field: `a[0].b`. */
 export const fieldName = (at: PathStep[]): string =>
   at.reduce<string>((acc, step) => (typeof step === 'number' ? `${acc}[${step}]` : acc === '' ? step : `${acc}.${step}`), '');
 

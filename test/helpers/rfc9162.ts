@@ -1,6 +1,6 @@
 /**
  * RFC 9162's Merkle tree written from the RFC's text alone, for the tests of the signal service's track log: it
- * shares no code with the project (src/engine/log/), so a proof the project serves is checked by a second,
+ * shares no code with the project (src/core/log/), so a proof the project serves is checked by a second,
  * independent reading of the standard.
  *
  * - §2.1.1: MTH({}) = SHA-256(); MTH({d0}) = SHA-256(0x00 ‖ d0); MTH(D[n]) = SHA-256(0x01 ‖ MTH(D[0:k]) ‖ MTH(D[k:n]))

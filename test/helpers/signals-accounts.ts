@@ -6,10 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { configWith, type Config } from '../../src/config.js';
-import { errorBody } from '../../src/http/schemas.js';
+import { configWith, type Config } from '../../src/core/config.js';
+import { errorBody } from '../../src/core/error-schemas.js';
 import { buildApp } from '../../src/http/app.js';
-import { validatePart } from '../../src/http/validation.js';
+import { validatePart } from '../../src/core/validation.js';
 import { createSignalsContext, type SignalsContext } from '../../src/signals/context.js';
 import { readOutbox } from '../../src/signals/mail/outbox.js';
 import { issueAccountKey, type IssuedKey } from '../../src/signals/ops/keys.js';

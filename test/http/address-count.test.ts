@@ -1,6 +1,6 @@
 /** The per-address connection cap's bookkeeping: which client an address is, how many it holds, who is exempt. */
 import { describe, expect, it } from 'vitest';
-import { AddressCount, addressKey, addressMatcher } from '../../src/http/address-count.js';
+import { AddressCount, addressKey, addressMatcher } from '../../src/core/net/address-count.js';
 
 describe('addressKey', () => {
   it.each([

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { buildApp } from '../../src/http/app.js';
 import { testStore } from '../helpers/db.js';
 

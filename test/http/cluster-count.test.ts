@@ -1,9 +1,9 @@
 /** How many workers `serve` runs (src/http/cluster/count.ts): the flag, the setting, the default, the embedded store's one. */
 import os from 'node:os';
 import { describe, expect, it, vi } from 'vitest';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { databaseOnThisHost, serveWorkers, thisHost, type HostFacts } from '../../src/http/cluster/count.js';
-import { isTradesealError } from '../../src/errors.js';
+import { isTradesealError } from '../../src/core/errors.js';
 
 const pg = 'postgres://tradeseal@db/tradeseal';
 /** A 4-core host named `app1` with one interface address. */

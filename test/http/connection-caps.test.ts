@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith, type Config } from '../../src/config.js';
+import { configWith, type Config } from '../../src/core/config.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { makeCa, type TestCa } from '../helpers/certificates.js';
 import { testStore, type TestStore } from '../helpers/db.js';

@@ -5,8 +5,8 @@
  */
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
-import { TradesealError } from '../../src/errors.js';
+import { configWith } from '../../src/core/config.js';
+import { TradesealError } from '../../src/core/errors.js';
 import { buildApp } from '../../src/http/app.js';
 import { redactQuery, redactText, serializeError } from '../../src/http/log-redaction.js';
 import { issueAccountKey } from '../../src/signals/ops/keys.js';

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith, type Config } from '../../src/config.js';
+import { configWith, type Config } from '../../src/core/config.js';
 import { newTokenSecret } from '../../src/engine/store/tokens.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { makeCa, type IssuedCertificate, type TestCa } from '../helpers/certificates.js';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sql } from 'postgres';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { buildApp } from '../../src/http/app.js';
 import { ServerMetrics } from '../../src/http/metrics.js';
 import { engineHarness, type EngineHarness } from '../helpers/engine.js';

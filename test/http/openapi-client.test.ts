@@ -13,7 +13,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { bootstrapOwnerToken } from '../../src/engine/store/tokens.js';
 import type { paths } from '../../src/http/openapi-types.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';

@@ -1,7 +1,7 @@
 /** `startServer`: real HTTP on a real port, migrations on start, ENGINE_OWNER_TOKEN, one service only. */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { newTokenSecret } from '../../src/engine/store/tokens.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { testStore, type TestStore } from '../helpers/db.js';

@@ -1,10 +1,10 @@
 /**
- * The text rule every request string passes (src/http/storable-text.ts): a NUL or a lone surrogate is refused
+ * The text rule every request string passes (src/core/storable-text.ts): a NUL or a lone surrogate is refused
  * wherever it is, named as a 422 names the field; ordinary text and a surrogate pair (an emoji) pass.
  */
 import { describe, expect, it } from 'vitest';
-import { unstorableText } from '../../src/http/storable-text.js';
-import { fieldErrors } from '../../src/http/validation.js';
+import { unstorableText } from '../../src/core/storable-text.js';
+import { fieldErrors } from '../../src/core/validation.js';
 
 const named = (value: unknown) => fieldErrors(unstorableText(value), 'body').map((e) => e.field);
 

@@ -7,7 +7,7 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { buildApp } from '../../src/http/app.js';
 import { RETRY_AFTER_SECONDS } from '../../src/http/deadline.js';
 import { connect, type Sql } from '../../src/store/driver.js';

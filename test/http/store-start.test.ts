@@ -4,7 +4,7 @@
  * preparation's success ending it, the bound ending it with `service_unavailable` and a hint.
  */
 import { describe, expect, it } from 'vitest';
-import { TradesealError } from '../../src/errors.js';
+import { TradesealError } from '../../src/core/errors.js';
 import { storeAwayOrThrow, waitForStore } from '../../src/http/store-start.js';
 
 const URL = 'postgres://tradeseal:secret@db.example:6543/tradeseal';

@@ -11,7 +11,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { loadSigningKey } from '../../src/signals/signing-key.js';
 import { issueKey } from '../../src/signals/store/keys.js';

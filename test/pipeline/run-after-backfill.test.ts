@@ -5,7 +5,7 @@
  * run over the same files and seed publishes: the full run after it has nothing to rewrite.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPipeline } from '../../pipeline/run.js';
+import { runPipeline } from '../../src/signals/publish/run.js';
 import type { Sql } from '../../src/store/driver.js';
 import { publishedRun, testStore, type TestStore } from '../helpers/db.js';
 import { macroDataThrough } from '../helpers/macro-data.js';

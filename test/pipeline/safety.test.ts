@@ -11,7 +11,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentRegime, publishFromPipeline, publishManual, releaseOverride } from '../../src/engine/store/regime.js';
-import { runPipeline, type RunSummary } from '../../pipeline/run.js';
+import { runPipeline, type RunSummary } from '../../src/signals/publish/run.js';
 import type { Sql } from '../../src/store/driver.js';
 import { publishedRun, testStore, type TestStore } from '../helpers/db.js';
 import { macroDataThrough } from '../helpers/macro-data.js';

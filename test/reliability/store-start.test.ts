@@ -10,10 +10,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { buildApp } from '../../src/http/app.js';
 import { connect } from '../../src/store/driver.js';
-import { KEY_AT_START_MS } from '../../src/signals/routes/engine.js';
+import { KEY_AT_START_MS } from '../../src/http/signals/engine.js';
 import { cliEnv, describeRun, runCliProcess, tempHome } from '../helpers/cli.js';
 import { freeze, privateStore, type PrivateStore } from './support/cluster.js';
 import { bearer, engineSettings, publishRegime, type EngineSettings } from './support/engine.js';

@@ -16,12 +16,12 @@
  */
 import { createHash, createHmac, createPrivateKey, createPublicKey, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runPipeline } from '../../pipeline/run.js';
-import { configWith, type Config } from '../../src/config.js';
-import { sign } from '../../src/crypto/ed25519.js';
-import { formatSignature, heartbeatMessage } from '../../src/engine/heartbeat/message.js';
-import type { KeySettings } from '../../src/engine/kms/from-config.js';
-import { verifyTreeHeadSignature, type SignedTreeHead } from '../../src/engine/log/tree-head.js';
+import { runPipeline } from '../../src/signals/publish/run.js';
+import { configWith, type Config } from '../../src/core/config.js';
+import { sign } from '../../src/core/crypto/ed25519.js';
+import { formatSignature, heartbeatMessage } from '../../src/core/records/heartbeat.js';
+import type { KeySettings } from '../../src/secrets/kms/from-config.js';
+import { verifyTreeHeadSignature, type SignedTreeHead } from '../../src/core/log/tree-head.js';
 import { loadLogKey } from '../../src/engine/store/log-key.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { LOG_KEY_PLACE, readLogKeySecret, readServiceSecret, serviceSecretPlace } from '../../src/secrets/places.js';

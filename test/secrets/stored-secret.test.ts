@@ -7,9 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalKeyProvider } from '../../src/engine/kms/local.js';
+import { LocalKeyProvider } from '../../src/secrets/kms/local.js';
 import { loadLogKey } from '../../src/engine/store/log-key.js';
-import { TradesealError } from '../../src/errors.js';
+import { TradesealError } from '../../src/core/errors.js';
 import { serviceSecretPlace, webhookSecretPlace } from '../../src/secrets/places.js';
 import { keepStoredSecrets, secretsInClearWarning } from '../../src/secrets/start.js';
 import { SecretKeeper, secretKeeperFrom } from '../../src/secrets/stored-secret.js';

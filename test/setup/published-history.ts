@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
-import { runPipeline, type RunSummary } from '../../pipeline/run.js';
+import { runPipeline, type RunSummary } from '../../src/signals/publish/run.js';
 import { connect } from '../../src/store/driver.js';
 import { serveEmbedded } from '../../src/store/embedded-server.js';
 import { databaseUrl } from './database-url.js';

@@ -5,7 +5,7 @@
  * takes a body-less POST of any content type, and two concurrent rotations of one key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountBody, rotatedBody } from '../../src/signals/routes/account-schemas.js';
+import { accountBody, rotatedBody } from '../../src/http/signals/account-schemas.js';
 import { expectError, expectSchema, signalsHarness, type SignalsHarness } from '../helpers/signals-accounts.js';
 
 const BASE = 'https://signals.example.com';

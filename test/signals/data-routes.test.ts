@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { buildApp } from '../../src/http/app.js';
 import { issueKey } from '../../src/signals/store/keys.js';
 import type { Tier } from '../../src/signals/tiers.js';

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFeatureFrame } from '../../pipeline/features/frame.js';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { buildApp } from '../../src/http/app.js';
 import { INPUT_LABELS } from '../../src/signals/audit.js';
 import { issueKey } from '../../src/signals/store/keys.js';

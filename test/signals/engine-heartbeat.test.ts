@@ -8,9 +8,9 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { heartbeatSignatureValid } from '../../src/engine/heartbeat/check.js';
-import type { SignatureScheme } from '../../src/engine/heartbeat/message.js';
+import type { SignatureScheme } from '../../src/core/records/heartbeat.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { loadSigningKey } from '../../src/signals/signing-key.js';
 import { issueKey } from '../../src/signals/store/keys.js';

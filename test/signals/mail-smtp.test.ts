@@ -7,7 +7,7 @@
 import net from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registeredBody } from '../../src/signals/routes/account-schemas.js';
+import { registeredBody } from '../../src/http/signals/account-schemas.js';
 import { expectError, expectSchema, signalsHarness, uniqueEmail, type SignalsHarness } from '../helpers/signals-accounts.js';
 
 interface Received {

@@ -6,7 +6,7 @@
  * bound shown is the setting's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/core/config.js';
 import { signalsHousekeeping } from '../../src/signals/housekeeping.js';
 import { cliEnv, describeRun, runCli, tempHome } from '../helpers/cli.js';
 import { signalsHarness, uniqueEmail, type SignalsHarness } from '../helpers/signals-accounts.js';

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChartData } from '../../pipeline/reports/chart.js';
 import type { PerformanceReport } from '../../pipeline/reports/performance.js';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { issueKey } from '../../src/signals/store/keys.js';
 import { REPO_ROOT } from '../helpers/cli.js';

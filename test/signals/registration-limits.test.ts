@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { buildApp } from '../../src/http/app.js';
 import { createSignalsContext, type SignalsContext } from '../../src/signals/context.js';
 import { openStore, type Store } from '../../src/store/db.js';

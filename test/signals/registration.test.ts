@@ -6,7 +6,7 @@
  * of one code creating one account.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registeredBody, verifiedBody } from '../../src/signals/routes/account-schemas.js';
+import { registeredBody, verifiedBody } from '../../src/http/signals/account-schemas.js';
 import { codeHasher } from '../../src/signals/verification.js';
 import { expectError, expectSchema, signalsHarness, uniqueEmail, type SignalsHarness } from '../helpers/signals-accounts.js';
 

@@ -11,7 +11,7 @@
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { issueAccountKey } from '../../src/signals/ops/keys.js';
 import { uniqueEmail } from '../helpers/signals-accounts.js';

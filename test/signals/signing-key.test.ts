@@ -4,7 +4,7 @@
  * its public key (`signals heartbeat-key`) and signs with it (`regime heartbeat`, both schemes).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateKeyPair, parsePublicKey, publicKeyFromSecret } from '../../src/crypto/ed25519.js';
+import { generateKeyPair, parsePublicKey, publicKeyFromSecret } from '../../src/core/crypto/ed25519.js';
 import { heartbeatSignatureValid } from '../../src/engine/heartbeat/check.js';
 import { publishManual } from '../../src/engine/store/regime.js';
 import { connect } from '../../src/store/driver.js';

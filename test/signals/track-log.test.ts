@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyTreeHeadSignature } from '../../src/engine/log/tree-head.js';
+import { verifyTreeHeadSignature } from '../../src/core/log/tree-head.js';
 import { dayProof, trackConsistency, trackHead } from '../../src/signals/ops/track-log.js';
 import { appendPublishedDays, firstLeafKinds, type PublishedDay } from '../../src/signals/store/track-log.js';
 import { loadTrackLogKey, type TrackLogKey } from '../../src/signals/track/key.js';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { storeConnectionError } from '../../src/store/connect-errors.js';
-import { TradesealError } from '../../src/errors.js';
+import { TradesealError } from '../../src/core/errors.js';
 
 const URL_WITH_SECRET = 'postgres://trader:s3cr%40t-pass@db.example:6543/ledger';
 

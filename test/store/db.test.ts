@@ -1,6 +1,6 @@
 /** openStore with DATABASE_URL, and pingStore's answers: true, false after close, false on timeout. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { openStore, pingStore } from '../../src/store/db.js';
 import { connect } from '../../src/store/driver.js';
 import { testStore, type TestStore } from '../helpers/db.js';

@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TradesealError } from '../../src/errors.js';
+import { TradesealError } from '../../src/core/errors.js';
 import { assertDriverRepaired, DRIVER_REPAIR_MARK, driverDirectory, REPAIRED_FILES, unrepairedFiles } from '../../src/store/driver-repairs.js';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'tradeseal-driver-'));

@@ -1,6 +1,6 @@
 /** The driver's type choices, on the test database: int8 as exact JS numbers or an error, numeric as text. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TradesealError } from '../../src/errors.js';
+import { TradesealError } from '../../src/core/errors.js';
 import { parseInt8 } from '../../src/store/driver.js';
 import { testStore, type TestStore } from '../helpers/db.js';
 

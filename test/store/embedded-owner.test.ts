@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TradesealError } from '../../src/errors.js';
+import { TradesealError } from '../../src/core/errors.js';
 import { claimEmbeddedStore, OWNER_FILE, type Ownership, type Tenancy } from '../../src/store/embedded-owner.js';
 
 const cleanups: Array<() => Promise<unknown> | void> = [];

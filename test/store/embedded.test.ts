@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../src/config.js';
+import { configWith } from '../../src/core/config.js';
 import { openStore, pingStore, type Store } from '../../src/store/db.js';
 import { OWNER_FILE } from '../../src/store/embedded-owner.js';
 

@@ -1,16 +1,16 @@
 /**
  * Seeded trace history (bench/support/history.ts), which the engine benchmark loads before it measures: even
- * months, ids that name their txn_time (UUIDv8, src/engine/trace/id.ts), an idempotency row per authorized trace, traces that verify,
+ * months, ids that name their txn_time (UUIDv8, src/core/trace-id.ts), an idempotency row per authorized trace, traces that verify,
  * nothing in the default partition and nothing queued for the transparency log.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/crypto/hash.js';
-import { canonicalJson } from '../../src/crypto/jcs.js';
+import { sha256Hex } from '../../src/core/crypto/hash.js';
+import { canonicalJson } from '../../src/core/crypto/jcs.js';
 import { finalProof } from '../../src/engine/trace/seal.js';
 import { planChunks, planMonths } from '../../bench/support/history-plan.js';
 import { seedHistory, type SeedHistoryResult } from '../../bench/support/history.js';
 import { testStore, type TestStore } from '../helpers/db.js';
-import { traceTimeOf } from '../../src/engine/trace/id.js';
+import { traceTimeOf } from '../../src/core/trace-id.js';
 
 const NOW = new Date('2026-03-17T10:00:00Z');
 const TRACES = 20_000;

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TradesealError } from '../../src/errors.js';
+import { TradesealError } from '../../src/core/errors.js';
 import { connect } from '../../src/store/driver.js';
 import { migrate, migrationStatus } from '../../src/store/migrate.js';
 import { defaultMigrationsDir, readMigrations } from '../../src/store/migration-files.js';

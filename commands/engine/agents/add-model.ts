@@ -7,7 +7,7 @@ import { MODEL_FORM, modelApproval, refuse, requestErrors } from '../../../src/c
 import { renderAgent } from '../../../src/cli/engine-views.js';
 import { reportStyle } from '../../../src/cli/table-flags.js';
 import { agentParams } from '../../../src/engine/inputs.js';
-import { dataKeysFrom } from '../../../src/engine/kms/from-config.js';
+import { dataKeysFrom } from '../../../src/secrets/kms/from-config.js';
 import { agentView, type AgentView } from '../../../src/engine/ops/agent-details.js';
 import { approveAgentModel } from '../../../src/engine/ops/agents.js';
 

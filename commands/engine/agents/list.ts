@@ -2,7 +2,7 @@ import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
 import { tableFlags, tableStyle } from '../../../src/cli/table-flags.js';
 import { renderAgents } from '../../../src/cli/engine-views.js';
-import { dataKeysFrom } from '../../../src/engine/kms/from-config.js';
+import { dataKeysFrom } from '../../../src/secrets/kms/from-config.js';
 import { agentViews, type AgentView } from '../../../src/engine/ops/agent-details.js';
 import { listAgents } from '../../../src/engine/store/agents.js';
 

@@ -6,10 +6,10 @@ import { agentRegistration, MODEL_FORM } from '../../../src/cli/engine-input.js'
 import { renderAgent } from '../../../src/cli/engine-views.js';
 import { reportStyle } from '../../../src/cli/table-flags.js';
 import { registerAgentBody } from '../../../src/engine/inputs.js';
-import { dataKeysFrom } from '../../../src/engine/kms/from-config.js';
+import { dataKeysFrom } from '../../../src/secrets/kms/from-config.js';
 import { agentView, sealedNameFor, type AgentView } from '../../../src/engine/ops/agent-details.js';
 import { registerEngineAgent } from '../../../src/engine/ops/agents.js';
-import { REGIMES } from '../../../src/engine/vocabulary.js';
+import { REGIMES } from '../../../src/core/vocabulary.js';
 
 export default class EngineAgentsRegister extends TradesealCommand {
   static override summary = 'Register an agent with its approved model versions';

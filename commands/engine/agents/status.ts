@@ -7,7 +7,7 @@ import { refuse, requestErrors } from '../../../src/cli/engine-input.js';
 import { renderAgent } from '../../../src/cli/engine-views.js';
 import { reportStyle } from '../../../src/cli/table-flags.js';
 import { agentParams, agentStatusBody } from '../../../src/engine/inputs.js';
-import { dataKeysFrom } from '../../../src/engine/kms/from-config.js';
+import { dataKeysFrom } from '../../../src/secrets/kms/from-config.js';
 import { agentView, type AgentView } from '../../../src/engine/ops/agent-details.js';
 import { changeAgentStatus } from '../../../src/engine/ops/agents.js';
 import { AGENT_STATUSES, type AgentStatus } from '../../../src/engine/store/agents.js';

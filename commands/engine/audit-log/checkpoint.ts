@@ -3,7 +3,7 @@ import { renderCheckpoint } from '../../../src/cli/audit-view.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
 import type { SignedAuditCheckpoint } from '../../../src/engine/audit/checkpoint.js';
-import { notFound } from '../../../src/errors.js';
+import { notFound } from '../../../src/core/errors.js';
 
 export default class EngineAuditLogCheckpoint extends TradesealCommand {
   static override summary = 'Sign a checkpoint of the audit chain\'s head now (when it grew) and print the newest one: keep it to prove later that no entry up to it was cut';

@@ -12,7 +12,7 @@ import type { AuditEntry } from '../../../src/engine/audit/entry.js';
 import { chainLength } from '../../../src/engine/audit/store.js';
 import { verifyAuditChain, verifyAuditChainNewestFirst, type ChainVerification } from '../../../src/engine/audit/verify.js';
 import { loadLogKey } from '../../../src/engine/store/log-key.js';
-import { EXIT, TradesealError } from '../../../src/errors.js';
+import { EXIT, TradesealError } from '../../../src/core/errors.js';
 
 /** The largest page `GET /engine/admin/audit-log` serves. */
 const REMOTE_PAGE = 1000;

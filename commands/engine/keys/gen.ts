@@ -1,5 +1,5 @@
 import { TradesealCommand } from '../../../src/cli/base-command.js';
-import { generateKeyPair, publicKeyToPem, toBase64 } from '../../../src/crypto/ed25519.js';
+import { generateKeyPair, publicKeyToPem, toBase64 } from '../../../src/core/crypto/ed25519.js';
 
 interface KeyPair {
   algorithm: 'Ed25519';

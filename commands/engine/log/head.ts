@@ -4,8 +4,8 @@ import { engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-clien
 import { checkRequest, numberOf } from '../../../src/cli/engine-input.js';
 import { localHead, remoteHead } from '../../../src/cli/log-source.js';
 import { renderHead } from '../../../src/cli/log-view.js';
-import type { SignedTreeHead } from '../../../src/engine/log/tree-head.js';
-import { headQuery } from '../../../src/engine/routes/log-schemas.js';
+import type { SignedTreeHead } from '../../../src/core/log/tree-head.js';
+import { headQuery } from '../../../src/core/log/schemas.js';
 
 export default class EngineLogHead extends TradesealCommand {
   static override summary = 'Show a signed tree head of the transparency log: the newest, or that of a past size';

@@ -5,9 +5,9 @@ import { engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-clien
 import { checkRequest } from '../../../src/cli/engine-input.js';
 import { localTraceInLog, publicKeyFlag, remoteTraceInLog, type TraceInLog } from '../../../src/cli/log-source.js';
 import { renderLogCheck } from '../../../src/cli/log-view.js';
-import { checkTraceInLog, type TraceLogCheck } from '../../../src/engine/log/trace-check.js';
+import { checkTraceInLog, type TraceLogCheck } from '../../../src/core/log/trace-check.js';
 import { traceParams } from '../../../src/engine/inputs.js';
-import { EXIT, TradesealError } from '../../../src/errors.js';
+import { EXIT, TradesealError } from '../../../src/core/errors.js';
 
 export default class EngineLogVerify extends TradesealCommand {
   static override summary = 'Prove that a trace is in the transparency log: its inclusion under a signed tree head; exit 5 when a check fails';

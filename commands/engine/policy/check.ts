@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Args } from '@oclif/core';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { loadPolicy, type Policy } from '../../../src/engine/policy/policy.js';
-import { isTradesealError, TradesealError } from '../../../src/errors.js';
+import { isTradesealError, TradesealError } from '../../../src/core/errors.js';
 
 export default class EnginePolicyCheck extends TradesealCommand {
   static override summary = 'Validate a policy file; list every bad field';

@@ -2,7 +2,7 @@ import { cliActor } from '../../../src/cli/actor.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { renderIssuedToken } from '../../../src/cli/engine-views.js';
 import { bootstrapOwnerToken, type IssuedToken } from '../../../src/engine/store/tokens.js';
-import { conflict } from '../../../src/errors.js';
+import { conflict } from '../../../src/core/errors.js';
 
 export default class EngineTokensBootstrap extends TradesealCommand {
   static override summary = 'Register the first owner token and print it once';

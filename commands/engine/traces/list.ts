@@ -8,7 +8,7 @@ import { limitFlag, renderTraceListing, toListing, type TraceListing } from '../
 import { tracesQuery } from '../../../src/engine/inputs.js';
 import { checkTraceWindow } from '../../../src/engine/ops/trace-window.js';
 import { listTraces } from '../../../src/engine/store/traces.js';
-import { TRACE_STATUSES, type TraceStatus } from '../../../src/engine/vocabulary.js';
+import { TRACE_STATUSES, type TraceStatus } from '../../../src/core/vocabulary.js';
 
 interface TracesQuery { agent_id?: string; from?: number; to?: number; status?: TraceStatus; limit: number; search?: string }
 

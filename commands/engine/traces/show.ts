@@ -4,11 +4,11 @@ import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/e
 import { prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
 import { checkRequest } from '../../../src/cli/engine-input.js';
 import { traceParams } from '../../../src/engine/inputs.js';
-import { dataKeysFrom } from '../../../src/engine/kms/from-config.js';
+import { dataKeysFrom } from '../../../src/secrets/kms/from-config.js';
 import { tracePersonal } from '../../../src/engine/ops/trace-personal.js';
 import { getTrace } from '../../../src/engine/store/traces.js';
 import { traceDocument } from '../../../src/engine/trace/read.js';
-import { notFound } from '../../../src/errors.js';
+import { notFound } from '../../../src/core/errors.js';
 
 export default class EngineTracesShow extends TradesealCommand {
   static override summary = 'Show one trace as its Reasoning_Trace_v1 document';

@@ -7,11 +7,11 @@ import { renderVerification } from '../../../src/cli/engine-views.js';
 import { terminalOf } from '../../../src/cli/terminal.js';
 import { wrapText } from '../../../src/cli/wrap.js';
 import { traceParams } from '../../../src/engine/inputs.js';
-import { dataKeysFrom } from '../../../src/engine/kms/from-config.js';
+import { dataKeysFrom } from '../../../src/secrets/kms/from-config.js';
 import { tracePersonal } from '../../../src/engine/ops/trace-personal.js';
 import { getTrace } from '../../../src/engine/store/traces.js';
 import { verifyTrace, type TraceVerification } from '../../../src/engine/trace/read.js';
-import { EXIT, notFound } from '../../../src/errors.js';
+import { EXIT, notFound } from '../../../src/core/errors.js';
 
 export default class EngineTracesVerify extends TradesealCommand {
   static override summary = 'Recompute a trace\'s reasoning_hash and final_proof; exit 5 when it is not valid';

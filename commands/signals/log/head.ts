@@ -1,13 +1,13 @@
 import { Flags } from '@oclif/core';
-import { writeFileAtomic } from '../../../src/atomic-file.js';
+import { writeFileAtomic } from '../../../src/core/atomic-file.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { checkRequest, numberOf } from '../../../src/cli/engine-input.js';
 import { renderHead } from '../../../src/cli/log-view.js';
 import { remoteFlags, remoteOf } from '../../../src/cli/signals-client.js';
 import { localTrackSource, remoteTrackSource } from '../../../src/cli/track-source.js';
-import type { SignedTreeHead } from '../../../src/engine/log/tree-head.js';
-import { TradesealError } from '../../../src/errors.js';
-import { checkOutputFile, fileError } from '../../../src/file-errors.js';
+import type { SignedTreeHead } from '../../../src/core/log/tree-head.js';
+import { TradesealError } from '../../../src/core/errors.js';
+import { checkOutputFile, fileError } from '../../../src/core/file-errors.js';
 import { trackHeadQuery } from '../../../src/signals/inputs.js';
 import { stat } from 'node:fs/promises';
 

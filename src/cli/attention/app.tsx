@@ -11,7 +11,7 @@ import { Box, Text, useApp, useInput, type Key } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ListingItem } from '../../engine/store/traces.js';
 import type { TraceVerification } from '../../engine/trace/read.js';
-import { canonicalJson } from '../../crypto/jcs.js';
+import { canonicalJson } from '../../core/crypto/jcs.js';
 import type { DropCopyStatus } from '../../engine/dropcopy/status.js';
 import { dropCopyLine } from '../dropcopy-view.js';
 import { renderTable, type Header } from '../table.js';

@@ -5,12 +5,12 @@
  * store as the other commands do; `engineSource` asks a remote engine over its HTTP API (the same shapes).
  */
 import type { Sql } from 'postgres';
-import type { Config } from '../../config.js';
-import { TradesealError } from '../../errors.js';
+import type { Config } from '../../core/config.js';
+import { TradesealError } from '../../core/errors.js';
 import { readDropCopyStatus, type ConfiguredSession, type DropCopyStatus } from '../../engine/dropcopy/status.js';
-import type { DataKeys } from '../../engine/kms/data-keys.js';
-import { NO_KEY_PROVIDER, type KeySettings } from '../../engine/kms/from-config.js';
-import { checkTraceInLog, type TraceLogCheck } from '../../engine/log/trace-check.js';
+import type { DataKeys } from '../../secrets/kms/data-keys.js';
+import { NO_KEY_PROVIDER, type KeySettings } from '../../secrets/kms/from-config.js';
+import { checkTraceInLog, type TraceLogCheck } from '../../core/log/trace-check.js';
 import { tracePersonal } from '../../engine/ops/trace-personal.js';
 import { getTrace, listTraces, type ListingItem } from '../../engine/store/traces.js';
 import { readTraceReconciliation } from '../../engine/reconcile/trace-view.js';

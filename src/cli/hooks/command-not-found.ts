@@ -6,7 +6,7 @@
  * merely a few letters away, and the typed topic's own commands first.
  */
 import { Errors, type Hook } from '@oclif/core';
-import { ERROR_CODES } from '../../errors.js';
+import { ERROR_CODES } from '../../core/errors.js';
 import { suggestions } from '../closest.js';
 
 /** The command ids a user most likely meant by `typed` (words joined by spaces), best first. */

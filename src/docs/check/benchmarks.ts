@@ -22,7 +22,7 @@ export interface Benchmark {
 }
 
 /** What every signal-quality figure is computed from: the pipeline on the bundled data, and how it is printed. */
-const SIGNAL_INPUTS = ['pipeline/**', 'data/macro/**', 'data/research/**', 'src/engine/vocabulary.ts', 'src/cli/evaluation-view.ts', 'src/cli/table.ts'];
+const SIGNAL_INPUTS = ['pipeline/**', 'data/macro/**', 'data/research/**', 'src/core/vocabulary.ts', 'src/cli/evaluation-view.ts', 'src/cli/table.ts'];
 
 export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'bench-signal', script: 'bench:signal', file: 'bench/signal.ts', inputs: ['bench/signal.ts', 'bench/support/result-file.ts', ...SIGNAL_INPUTS] },

@@ -7,10 +7,10 @@
  * read per tick and signs nothing.
  */
 import type { Sql } from 'postgres';
-import type { Config } from '../../config.js';
-import type { KeySettings } from '../kms/from-config.js';
+import type { Config } from '../../core/config.js';
+import type { KeySettings } from '../../secrets/kms/from-config.js';
 import { logKeyLoader } from '../store/log-key.js';
-import { runEvery } from '../../periodic.js';
+import { runEvery } from '../../core/periodic.js';
 import { anchorOnce } from './anchor.js';
 
 export const AUDIT_ANCHOR_INTERVAL_MS = 1000;

@@ -14,8 +14,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TransactionSql } from 'postgres';
-import { sha256Hex } from '../../crypto/hash.js';
-import { canonicalJsonOfPlain } from '../../crypto/jcs-plain.js';
+import { sha256Hex } from '../../core/crypto/hash.js';
+import { canonicalJsonOfPlain } from '../../core/crypto/jcs-plain.js';
 import { ADVISORY_LOCKS } from '../../store/advisory-lock.js';
 import { withTransaction, type SqlOrTx } from '../../store/transaction.js';
 import { GENESIS_HASH, type AuditAction, type AuditEntry, type UnhashedEntry } from './entry.js';

@@ -14,9 +14,9 @@
  * `{`, so they can never be taken for the 50 bytes of a tree head, which the same key signs and which begin
  * with 0x00 (../log/tree-head.ts); the context names what is signed, so a checkpoint is never anything else.
  */
-import { canonicalJson } from '../../crypto/jcs.js';
-import { fromBase64, toBase64, verify } from '../../crypto/ed25519.js';
-import { keyIdOf } from '../log/tree-head.js';
+import { canonicalJson } from '../../core/crypto/jcs.js';
+import { fromBase64, toBase64, verify } from '../../core/crypto/ed25519.js';
+import { keyIdOf } from '../../core/log/tree-head.js';
 
 export const CHECKPOINT_CONTEXT = 'tradeseal audit chain checkpoint v1';
 

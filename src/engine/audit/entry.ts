@@ -12,7 +12,7 @@
  * - `entry_hash` = SHA-256 hex over the RFC 8785 (JCS) canonical JSON of the entry without `entry_hash`.
  * Anyone holding the entries can recompute every hash and check every link, oldest first.
  */
-import { hashJson } from '../../crypto/hash.js';
+import { hashJson } from '../../core/crypto/hash.js';
 
 /** The `prev_hash` of the first entry of the chain. */
 export const GENESIS_HASH = '0'.repeat(64);

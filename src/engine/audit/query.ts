@@ -7,8 +7,8 @@
  * one that names no entry is `not_found`. `limit` defaults to 100, at most 1000.
  */
 import type { Sql } from 'postgres';
-import { validationError } from '../../errors.js';
-import { uuid } from '../routes/schemas.js';
+import { validationError } from '../../core/errors.js';
+import { uuid } from '../schemas.js';
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from './entry.js';
 import { listAuditLog } from './store.js';
 

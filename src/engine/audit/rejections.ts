@@ -9,7 +9,7 @@
  * chain's lock. The README gives the measured rate.
  */
 import type { Sql } from 'postgres';
-import { isTradesealError } from '../../errors.js';
+import { isTradesealError } from '../../core/errors.js';
 import { actorOf } from '../auth.js';
 import type { AuthorizeRequest } from '../authorize.js';
 import type { TokenRecord } from '../store/tokens.js';

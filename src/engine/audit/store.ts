@@ -4,7 +4,7 @@
  * Appending is `append.ts`'s.
  */
 import type { Sql } from 'postgres';
-import { notFound } from '../../errors.js';
+import { notFound } from '../../core/errors.js';
 import type { AuditAction, AuditEntry } from './entry.js';
 
 export interface AuditFilter {

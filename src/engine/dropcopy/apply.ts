@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import type postgres from 'postgres';
 import type { Sql } from 'postgres';
-import { sha256Hex } from '../../crypto/hash.js';
+import { sha256Hex } from '../../core/crypto/hash.js';
 import { transactionOn } from '../../store/advisory-lock.js';
 import { appendAuditMany, type AuditInput } from '../audit/append.js';
 import type { Policy } from '../policy/policy.js';
@@ -29,7 +29,7 @@ import { sealOrphan } from '../reconcile/orphan.js';
 import { BatchSettler, identityKey, type BatchFill, type RecordedFill, type Settled } from '../reconcile/outcome.js';
 import type { DropCopyExecution } from '../reconcile/schema.js';
 import { linkedTraces, recordOrphans, type LinkedTrace, type LinkQuery } from '../reconcile/store.js';
-import { newTraceId } from '../trace/id.js';
+import { newTraceId } from '../../core/trace-id.js';
 import type { InboundFill, InboundReject } from './inbound.js';
 
 /** BIND_QUANTITY_TOLERANCE's default: the relative tolerance on quantities when the batch names none. */

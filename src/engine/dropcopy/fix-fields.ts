@@ -19,8 +19,8 @@
  *   sees them among the refused messages;
  * - any application message other than an ExecutionReport: 35=j, 380=3 (unsupported message type).
  */
-import type { FieldError } from '../../errors.js';
-import { validatePart } from '../../http/validation.js';
+import type { FieldError } from '../../core/errors.js';
+import { validatePart } from '../../core/validation.js';
 import { FIX_TAG_MAP, SIDES, frameProblem, isoOfUtcTimestamp } from '../reconcile/fix-log.js';
 import { calendarDay } from '../reconcile/identity.js';
 import { dropCopyExecution, type DropCopyExecution } from '../reconcile/schema.js';

@@ -8,7 +8,7 @@
  * ones, so loading checks the repair is there and refuses (`dropcopy_fix_unpatched`) when it is not.
  */
 import type { IJsFixConfig } from 'jspurefix';
-import { TradesealError } from '../../errors.js';
+import { TradesealError } from '../../core/errors.js';
 
 export type Jspurefix = typeof import('jspurefix');
 

@@ -9,7 +9,7 @@
  * under `*` (the first of them recorded in full too), so a window costs at most about twice that many records
  * whatever the number of addresses. Pure: the runner calls `note` for each refusal and `drain` at each window's end.
  */
-import { addressKey } from '../../http/address-count.js';
+import { addressKey } from '../../core/net/address-count.js';
 
 export const REFUSAL_WINDOW_MS = 60_000;
 export const MAX_TALLIED_ADDRESSES = 100;

@@ -24,7 +24,7 @@
  * place: a stranger neither blocks nor displaces the exchange. One session at a time: a connection whose Logon
  * passes while a session runs is closed (a peer whose connection died unnoticed gets in once the open one fails
  * its heartbeat). The listener holds at most FIX_DROPCOPY_MAX_CONNECTIONS connections, and
- * FIX_DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS from one address (src/http/connection-caps.ts); one more is closed at
+ * FIX_DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS from one address (src/core/net/connection-caps.ts); one more is closed at
  * once. Every Logon refused, at the door or by the session, is recorded among the refused messages and audited:
  * the first of its address and kind in a minute in full, the others counted in one record (refusal-tally.ts).
  * On the embedded store locks never block: the one process runs it.
@@ -36,8 +36,8 @@ import os from 'node:os';
 import tls from 'node:tls';
 import type postgres from 'postgres';
 import type { IJsFixConfig, ISessionDescription, JsFixLoggerFactory } from 'jspurefix';
-import { DROPCOPY_LOGON_TIMEOUT_S, DROPCOPY_MAX_CONNECTIONS, DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS, DROPCOPY_RECONNECT_MAX_S, type Config, type DropCopyConfig } from '../../config.js';
-import { capConnections } from '../../http/connection-caps.js';
+import { DROPCOPY_LOGON_TIMEOUT_S, DROPCOPY_MAX_CONNECTIONS, DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS, DROPCOPY_RECONNECT_MAX_S, type Config, type DropCopyConfig } from '../../core/config.js';
+import { capConnections } from '../../core/net/connection-caps.js';
 import { ADVISORY_LOCKS, tryAdvisoryLock } from '../../store/advisory-lock.js';
 import type { Sql } from '../../store/driver.js';
 import { LEADER_RETRY_MS } from '../../store/leader.js';

@@ -8,7 +8,7 @@
  * Also the refused messages themselves (`GET /engine/admin/dropcopy/rejects`), newest first.
  */
 import type { Sql } from 'postgres';
-import type { Config, DropCopyConfig } from '../../config.js';
+import type { Config, DropCopyConfig } from '../../core/config.js';
 
 /** The session's states as its runner writes them, and the two a reader adds when there is no row. */
 export type DropCopyState = 'connecting' | 'logged_on' | 'logged_out' | 'disconnected' | 'stopped' | 'not_configured' | 'not_started';

@@ -6,7 +6,7 @@
  * thread boundary is its JSON form, with an Error reduced to its name, message, code and stack, and rebuilt as
  * an Error on the server's side so the server's logger prints it as it prints its own.
  */
-import type { Config } from '../../config.js';
+import type { Config } from '../../core/config.js';
 import type { MetricOp } from './metrics.js';
 
 /** The `application_name` of the session thread's connections. */

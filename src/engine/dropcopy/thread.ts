@@ -20,9 +20,9 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Worker } from 'node:worker_threads';
-import type { Config } from '../../config.js';
+import type { Config } from '../../core/config.js';
 import { LEADER_RETRY_MS } from '../../store/leader.js';
-import { startModuleWorker } from '../../worker-start.js';
+import { startModuleWorker } from '../../core/worker-start.js';
 import { applyMetricOps, type DropCopyMetrics } from './metrics.js';
 import type { DropCopyRunner, RunnerLog } from './runner.js';
 import { fromWire, type FromThread, type ThreadData, type ToThread } from './thread-protocol.js';

@@ -4,13 +4,11 @@
  * The stateful check (each `sequence_id` once, and increasing per agent) is atomic in the store
  * (`insertTrace`, which spends it in the statement that seals the trace), after these pass.
  */
-import { verifyAsync } from '../../crypto/ed25519.js';
+import { verifyAsync } from '../../core/crypto/ed25519.js';
 import { deny, PASS, type Verdict } from '../denials.js';
-import { heartbeatMessage, parseSignature, type HeartbeatFields } from './message.js';
+import { heartbeatMessage, parseSignature, type SignedHeartbeat } from '../../core/records/heartbeat.js';
 
-export interface SignedHeartbeat extends HeartbeatFields {
-  signature: string;
-}
+export type { SignedHeartbeat };
 
 /**
  * Whether the signature verifies (on libuv's thread pool, off the event loop); false (never a rejection) for

@@ -1,17 +1,17 @@
 /**
  * An agent's registration details as stored and as served, shared by the HTTP API and the CLI.
  *
- * The personal part is the `name` (src/engine/kms/personal.ts says why). With a key-management provider it
+ * The personal part is the `name` (src/engine/trace/personal.ts says why). With a key-management provider it
  * is encrypted under the agent's data key before the agent's row is written (the agent id is chosen first:
  * it is the encryption's associated data), and decrypted for every read. Without one it is stored as
  * given. Served agents carry `erased` and `erased_at`; an erased agent's name reads as null.
  */
 import { randomUUID } from 'node:crypto';
-import { AeadOpenError } from '../../crypto/aead.js';
-import { TradesealError } from '../../errors.js';
+import { AeadOpenError } from '../../core/crypto/aead.js';
+import { TradesealError } from '../../core/errors.js';
 import type { SqlOrTx } from '../../store/transaction.js';
-import type { DataKeys } from '../kms/data-keys.js';
-import { openAgentName, sealAgentName } from '../kms/personal.js';
+import type { DataKeys } from '../../secrets/kms/data-keys.js';
+import { openAgentName, sealAgentName } from '../trace/personal.js';
 import type { Agent, SealedName } from '../store/agents.js';
 
 export type AgentView = Omit<Agent, 'name_enc'> & { erased: boolean };

@@ -9,7 +9,7 @@
  * data that an erasure must be able to destroy, and the audit log is never rewritten.
  */
 import type { Sql } from 'postgres';
-import { notFound } from '../../errors.js';
+import { notFound } from '../../core/errors.js';
 import { withTransaction } from '../../store/transaction.js';
 import { appendAudit } from '../audit/append.js';
 import { addModel, getAgent, registerAgent, setAgentStatus, type Agent, type AgentStatus, type ApprovedModel, type RegisterAgentInput, type SealedName } from '../store/agents.js';

@@ -17,11 +17,11 @@
  * `traces_affected: 0` (safe to retry after a lost answer); it appends no audit entry.
  */
 import type { Sql } from 'postgres';
-import { notFound, TradesealError } from '../../errors.js';
+import { notFound, TradesealError } from '../../core/errors.js';
 import { withTransaction } from '../../store/transaction.js';
 import { appendAudit } from '../audit/append.js';
-import type { DataKeys } from '../kms/data-keys.js';
-import { destroyDataKey } from '../store/data-keys.js';
+import type { DataKeys } from '../../secrets/kms/data-keys.js';
+import { destroyDataKey } from '../../secrets/kms/data-key-rows.js';
 import { erasePersonalData, lockAgentForErasure } from '../store/erasure.js';
 
 export interface ErasureResult {

@@ -10,14 +10,14 @@
  * committed trace the sequencer has not reached yet `not_yet_logged` (404, exit 3).
  */
 import type { Sql } from 'postgres';
-import { forbidden, notFound, TradesealError, validationError } from '../../errors.js';
-import { hashFromHex, leafHash, toHex } from '../log/hashing.js';
-import { consistencyPath, inclusionPath, proofHashes } from '../log/proofs.js';
-import { nodesOf, subtreeHash } from '../log/subtrees.js';
-import type { LeafProof, TraceLogProof } from '../log/trace-check.js';
-import { signTreeHead, type SignedTreeHead } from '../log/tree-head.js';
+import { forbidden, notFound, TradesealError, validationError } from '../../core/errors.js';
+import { hashFromHex, leafHash, toHex } from '../../core/log/hashing.js';
+import { consistencyPath, inclusionPath, proofHashes } from '../../core/log/proofs.js';
+import { nodesOf, subtreeHash } from '../../core/log/subtrees.js';
+import type { LeafProof, TraceLogProof } from '../../core/log/trace-check.js';
+import { signTreeHead, type SignedTreeHead } from '../../core/log/tree-head.js';
 import type { LogKey } from '../store/log-key.js';
-import { latestHead, leafSequencedAt, logState, readNodes, storedHead, traceLeaves, traceLogFacts } from '../store/log-read.js';
+import { latestHead, leafSequencedAt, logState, readNodes, storedHead, traceLeaves, traceLogFacts } from '../../store/log-read.js';
 
 export interface ConsistencyProof {
   from: number;

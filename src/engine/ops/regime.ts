@@ -9,7 +9,7 @@ import type { Sql } from 'postgres';
 import { withTransaction } from '../../store/transaction.js';
 import { appendAudit } from '../audit/append.js';
 import { publishManual, releaseOverride, type Probabilities, type RegimeBroadcast, type Release } from '../store/regime.js';
-import type { Regime } from '../vocabulary.js';
+import type { Regime } from '../../core/vocabulary.js';
 
 export interface ManualBroadcastBody {
   regime: Regime;

@@ -6,7 +6,7 @@
  * written to the audit log (`shadow.enable`, `shadow.disable`) in the same transaction.
  */
 import type { Sql } from 'postgres';
-import { validationError } from '../../errors.js';
+import { validationError } from '../../core/errors.js';
 import { withTransaction } from '../../store/transaction.js';
 import { appendAudit } from '../audit/append.js';
 import { setShadowMode, type ShadowMode } from '../store/shadow.js';

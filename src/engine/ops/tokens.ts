@@ -15,7 +15,7 @@
  * every server on the database in that transaction (src/credentials/notify.ts).
  */
 import type { Sql } from 'postgres';
-import { notFound, validationError, type FieldError } from '../../errors.js';
+import { notFound, validationError, type FieldError } from '../../core/errors.js';
 import { notifyChange } from '../../credentials/notify.js';
 import { withTransaction } from '../../store/transaction.js';
 import { appendAudit } from '../audit/append.js';

@@ -3,17 +3,17 @@
  * it, shared by authorize, the trace routes and the CLI.
  *
  * In: with a key-management provider the block and salt are encrypted together under the agent's data key
- * (src/engine/kms/personal.ts) and the plaintext columns stay null; without one they are stored as given.
+ * (src/engine/trace/personal.ts) and the plaintext columns stay null; without one they are stored as given.
  * Out: decrypted with the agent's cached data key; a trace of an erased agent reads as erased, confirmed by
  * the agent's destroyed data key. Rows stored in plaintext before a provider was configured read as they
  * are (and an erasure nulls them like the ciphertexts).
  */
-import { AeadOpenError } from '../../crypto/aead.js';
-import { forbidden, TradesealError } from '../../errors.js';
+import { AeadOpenError } from '../../core/crypto/aead.js';
+import { forbidden, TradesealError } from '../../core/errors.js';
 import type { SqlOrTx } from '../../store/transaction.js';
-import type { DataKeys } from '../kms/data-keys.js';
-import { openTracePersonal, sealTracePersonal } from '../kms/personal.js';
-import { getDataKey } from '../store/data-keys.js';
+import type { DataKeys } from '../../secrets/kms/data-keys.js';
+import { openTracePersonal, sealTracePersonal } from '../trace/personal.js';
+import { getDataKey } from '../../secrets/kms/data-key-rows.js';
 import type { NewTrace, TraceRow } from '../store/traces.js';
 import { plainPersonal, type TracePersonal } from '../trace/read.js';
 import type { RegulatoryBlock } from '../trace/seal.js';

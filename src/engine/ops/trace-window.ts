@@ -5,7 +5,7 @@
  * is named by the last trace of the previous one (keyset, never an offset): `before_time` and
  * `before_trace_id` together.
  */
-import { validationError } from '../../errors.js';
+import { validationError } from '../../core/errors.js';
 
 /** Unix ms bounds, either optional. */
 export function checkTraceWindow(from: number | undefined, to: number | undefined): void {

@@ -8,7 +8,7 @@
  * state and is checked by the caller with `checkOrderRate`.
  */
 import { deny, PASS, type Verdict } from '../denials.js';
-import type { OrderType, Regime, TradeAction } from '../vocabulary.js';
+import type { OrderType, Regime, TradeAction } from '../../core/vocabulary.js';
 import { freshnessOf } from './freshness.js';
 import type { PolicyDocument } from './policy.js';
 

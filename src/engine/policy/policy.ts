@@ -5,10 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
-import { hashJson } from '../../crypto/hash.js';
-import { TradesealError } from '../../errors.js';
-import { fieldErrors } from '../../http/validation.js';
-import type { OrderType, Regime, TradeAction } from '../vocabulary.js';
+import { hashJson } from '../../core/crypto/hash.js';
+import { TradesealError } from '../../core/errors.js';
+import { fieldErrors } from '../../core/validation.js';
+import type { OrderType, Regime, TradeAction } from '../../core/vocabulary.js';
 import { policySchema } from './schema.js';
 
 export interface RegimeRule {

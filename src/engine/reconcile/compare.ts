@@ -36,7 +36,7 @@ export interface AuthorizedOrder {
   notional_currency: string;
   /** When the engine sealed the authorization (the trace's txn_time). */
   txn_time: Date;
-  /** The trace's status (src/engine/vocabulary.ts TRACE_STATUSES). */
+  /** The trace's status (src/core/vocabulary.ts TRACE_STATUSES). */
   status: string;
 }
 

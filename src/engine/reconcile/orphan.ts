@@ -17,7 +17,7 @@
  * `reasoning_hash` = SHA-256 of its JCS; `final_proof` = SHA-256(reasoning_hash ‖ "||" ‖ exchange_tx_id), as for
  * a bound trace.
  */
-import { canonicalJsonOfPlain } from '../../crypto/jcs-plain.js';
+import { canonicalJsonOfPlain } from '../../core/crypto/jcs-plain.js';
 import type { Policy } from '../policy/policy.js';
 import { finalProof, reasoningHashOf, TRACE_VERSION } from '../trace/seal.js';
 import type { DropCopyExecution } from './schema.js';

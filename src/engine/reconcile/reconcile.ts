@@ -18,10 +18,10 @@
  * An execution bound by bind-execution while its drop copy is being reconciled may be both bound and an
  * orphan; the next reconciliation reports it as `matched`.
  */
-import { newTraceId } from '../trace/id.js';
+import { newTraceId } from '../../core/trace-id.js';
 import type { Sql } from 'postgres';
-import { hashJson } from '../../crypto/hash.js';
-import { validationError, type FieldError } from '../../errors.js';
+import { hashJson } from '../../core/crypto/hash.js';
+import { validationError, type FieldError } from '../../core/errors.js';
 import { withTransaction } from '../../store/transaction.js';
 import { appendAudit } from '../audit/append.js';
 import type { Policy } from '../policy/policy.js';

@@ -10,8 +10,8 @@
  * traces are expected in the drop copy (default: its first and last execution_time); `agent_ids` the agents
  * (default: the drop copy's).
  */
-import { bindBody } from '../routes/authorize-bind.js';
-import { positive, safeText, shortText, uuid } from '../routes/schemas.js';
+import { bindBody } from '../authorize-schemas.js';
+import { positive, safeText, shortText, uuid } from '../schemas.js';
 
 /** RFC 3339 date-time with a zone; Postgres has no year 0000, which the format admits. */
 const instant = { type: 'string', format: 'date-time', pattern: '^(?!0000)' } as const;

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { withTransaction } from '../../store/transaction.js';
-import { regimeName, type Regime, type RegimeRef } from '../vocabulary.js';
+import { regimeName, type Regime, type RegimeRef } from '../../core/vocabulary.js';
 
 export const AGENT_STATUSES = ['Active', 'Suspended', 'Deregistered'] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];

@@ -12,14 +12,14 @@
  * that keeps its database apart from its secrets sets `LOG_SIGNING_KEY` from its secret manager instead.
  */
 import type { Sql } from 'postgres';
-import type { Config } from '../../config.js';
-import { createSigner, generateKeyPair, publicKeyFromSecret, SECRET_KEY_LENGTH } from '../../crypto/ed25519.js';
-import { TradesealError } from '../../errors.js';
-import { onceRetrying } from '../../once.js';
+import type { Config } from '../../core/config.js';
+import { createSigner, generateKeyPair, publicKeyFromSecret, SECRET_KEY_LENGTH } from '../../core/crypto/ed25519.js';
+import { TradesealError } from '../../core/errors.js';
+import { onceRetrying } from '../../core/once.js';
 import { keptLogKey } from '../../secrets/places.js';
 import { secretKeeperFrom } from '../../secrets/stored-secret.js';
-import type { KeySettings } from '../kms/from-config.js';
-import { keyIdOf } from '../log/tree-head.js';
+import type { KeySettings } from '../../secrets/kms/from-config.js';
+import { keyIdOf } from '../../core/log/tree-head.js';
 
 export interface LogKey {
   publicKey: Uint8Array;

@@ -15,16 +15,17 @@
  */
 import type { Sql } from 'postgres';
 import { ADVISORY_LOCKS } from '../../store/advisory-lock.js';
-import { appendLeaves, frontierOf, type StoredNode } from '../log/append.js';
-import { leafHash, toHex } from '../log/hashing.js';
-import { signTreeHead, type SignedTreeHead } from '../log/tree-head.js';
+import { appendLeaves, frontierOf, type StoredNode } from '../../core/log/append.js';
+import { leafHash, toHex } from '../../core/log/hashing.js';
+import { signTreeHead, type SignedTreeHead } from '../../core/log/tree-head.js';
 import type { LogKey } from './log-key.js';
-import { readNodes } from './log-read.js';
+import { readNodes } from '../../store/log-read.js';
+import type { LeafKind } from '../../store/log-read.js';
 
 /** At most this many leaves per pass (and per transaction); a longer queue takes several passes in a row. */
 export const SEQUENCE_BATCH = 4096;
 
-export type LeafKind = 'reasoning_hash' | 'final_proof';
+export type { LeafKind };
 
 interface QueueRow {
   id: number;

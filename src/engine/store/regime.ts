@@ -6,12 +6,12 @@
  * override in force?" and the insert cannot interleave with another change.
  */
 import type { Sql, TransactionSql } from 'postgres';
-import { hashJson } from '../../crypto/hash.js';
-import { TradesealError } from '../../errors.js';
+import { hashJson } from '../../core/crypto/hash.js';
+import { TradesealError } from '../../core/errors.js';
 import { ADVISORY_LOCKS } from '../../store/advisory-lock.js';
 import { inTransaction as isTransaction } from '../../store/transaction.js';
 import { enqueueRegimeChange } from '../../signals/webhooks/regime-change.js';
-import { REGIME_IDS, REGIMES, type Regime } from '../vocabulary.js';
+import { REGIME_IDS, REGIMES, type Regime } from '../../core/vocabulary.js';
 
 export type Probabilities = Record<Regime, number>;
 

@@ -4,7 +4,7 @@
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Sql } from 'postgres';
-import { sha256Hex } from '../../crypto/hash.js';
+import { sha256Hex } from '../../core/crypto/hash.js';
 import { appendAudit } from '../audit/append.js';
 
 export const TOKEN_PREFIX = 'tse_';

@@ -3,10 +3,10 @@
  * reads and the expiry sweep. Listings are newest first by txn_time, then trace_id.
  */
 import type { Sql } from 'postgres';
-import { TradesealError } from '../../errors.js';
-import type { TraceStatus, VerificationStatus } from '../vocabulary.js';
+import { TradesealError } from '../../core/errors.js';
+import type { TraceStatus, VerificationStatus } from '../../core/vocabulary.js';
 import type { AuthorizeResponse } from './idempotency.js';
-import { traceTimeOf } from '../trace/id.js';
+import { traceTimeOf } from '../../core/trace-id.js';
 
 export interface NewTrace {
   trace_id: string;

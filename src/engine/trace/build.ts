@@ -2,7 +2,7 @@
  * The sealed trace of an authorized order, and the answer authorize gives for it: pure, from what authorize
  * judged (the order, the regime in force, the policy, the heartbeat and the final verdict) and the clock.
  */
-import { canonicalWriter } from '../../crypto/jcs-shape.js';
+import { canonicalWriter } from '../../core/crypto/jcs-shape.js';
 import type { Verdict } from '../denials.js';
 import type { SignedHeartbeat } from '../heartbeat/check.js';
 import type { OrderFacts } from '../policy/evaluate.js';
@@ -11,9 +11,9 @@ import { storedRegulatory } from '../ops/trace-personal.js';
 import type { AuthorizeResponse } from '../store/idempotency.js';
 import type { RegimeBroadcast } from '../store/regime.js';
 import type { NewTrace } from '../store/traces.js';
-import { REGIME_LABELS } from '../vocabulary.js';
+import { REGIME_LABELS } from '../../core/vocabulary.js';
 import { isoMs, TIME_SOURCE, type SealedTrace } from './document.js';
-import { newTraceId } from './id.js';
+import { newTraceId } from '../../core/trace-id.js';
 import { latentFingerprint, newRegulatorySalt, reasoningHashOf, regulatoryCommitment, TRACE_VERSION, type RegulatoryBlock } from './seal.js';
 
 /** What a trace seals, besides the verdict. */

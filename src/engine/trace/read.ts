@@ -9,8 +9,8 @@
  * `integrity.erased: true`, and verification accepts the missing block only when an erasure destroyed the
  * agent's data key; a block missing without one is still reported as tampering.
  */
-import { canonicalJson } from '../../crypto/jcs.js';
-import { sha256Hex } from '../../crypto/hash.js';
+import { canonicalJson } from '../../core/crypto/jcs.js';
+import { sha256Hex } from '../../core/crypto/hash.js';
 import { NO_RECONCILIATION, type TraceReconciliation } from '../reconcile/trace-view.js';
 import type { TraceRow } from '../store/traces.js';
 import type { SealedTrace } from './document.js';

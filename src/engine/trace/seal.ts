@@ -8,8 +8,8 @@
  * - `final_proof` = SHA-256 of the ASCII text `reasoning_hash + "||" + exchange_tx_id`.
  */
 import { randomBytes } from 'node:crypto';
-import { hashJson, sha256Hex } from '../../crypto/hash.js';
-import { canonicalJson } from '../../crypto/jcs.js';
+import { hashJson, sha256Hex } from '../../core/crypto/hash.js';
+import { canonicalJson } from '../../core/crypto/jcs.js';
 
 export const TRACE_VERSION = 'Reasoning_Trace_v1';
 

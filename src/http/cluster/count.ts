@@ -11,8 +11,8 @@
  * takes CPU from PostgreSQL: measured there, one worker served more authorizes than two, and as many binds.
  */
 import os from 'node:os';
-import type { Config } from '../../config.js';
-import { TradesealError } from '../../errors.js';
+import type { Config } from '../../core/config.js';
+import { TradesealError } from '../../core/errors.js';
 
 /** What the default rule reads of the machine (tests pass their own). */
 export interface HostFacts {

@@ -2,7 +2,7 @@
  * What the primary and the workers of `serve --workers N` tell each other over the cluster's IPC channel.
  * Every message carries `t`, prefixed so that it never meets prom-client's own messages on the same channel.
  */
-import { isErrorCode, isTradesealError, TradesealError, type FieldError } from '../../errors.js';
+import { isErrorCode, isTradesealError, TradesealError, type FieldError } from '../../core/errors.js';
 
 /** A worker listens: the URL it serves, and what the health check warns of at start (stale regime data). */
 export interface ReadyMessage { t: 'tradeseal:ready'; url: string; store: string; warnings: string[] }

@@ -6,7 +6,7 @@
  */
 import cluster from 'node:cluster';
 import { AggregatorRegistry, type Registry } from 'prom-client';
-import { TradesealError } from '../../errors.js';
+import { TradesealError } from '../../core/errors.js';
 import { isMetricsAnswer, isWorkerMessage, type MetricsAnswer } from './messages.js';
 
 /** How long a worker waits for the aggregate (prom-client gives up on a silent worker after 5 s). */

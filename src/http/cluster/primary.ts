@@ -18,7 +18,7 @@
  *   drain fails).
  */
 import cluster, { type Worker } from 'node:cluster';
-import { TradesealError } from '../../errors.js';
+import { TradesealError } from '../../core/errors.js';
 import { relayCredentialChanges } from './credential-relay.js';
 import { fromWire, isWorkerMessage } from './messages.js';
 import { serveClusterMetrics } from './metrics.js';

@@ -11,7 +11,7 @@
  * the requests in flight, stops its jobs, gives up the lead and exits 0. It does the same when the primary
  * goes away (its channel closes), so no worker outlives its primary.
  */
-import type { Config } from '../../config.js';
+import type { Config } from '../../core/config.js';
 import { startServer, type ServeOptions } from '../server.js';
 import { joinCredentialChanges } from './credential-relay.js';
 import { clusterExposition, joinClusterMetrics } from './metrics.js';

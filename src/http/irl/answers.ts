@@ -8,7 +8,7 @@
  * sealed, with `reasoning_hash` (its `integrity.reasoning_hash`) and `trace` (the document itself) added at
  * the top for the IRL Go client; a reader recomputing the hash drops those two keys first. Pure.
  */
-import { REGIME_IDS, type Regime } from '../../engine/vocabulary.js';
+import { REGIME_IDS, type Regime } from '../../core/vocabulary.js';
 import { isRecord } from './authorize-input.js';
 import { irlErrorCode } from './error-codes.js';
 import { IRL_MODEL_ID } from './requests.js';

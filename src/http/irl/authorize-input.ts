@@ -10,8 +10,8 @@
  * bytes (the IRL TypeScript client's type) is the same bytes in base64; an empty `mta_ref` means "none", as
  * on the IRL Engine. Pure: the value in, the value out.
  */
-import { validationError } from '../../errors.js';
-import { ORDER_TYPES, type OrderType } from '../../engine/vocabulary.js';
+import { validationError } from '../../core/errors.js';
+import { ORDER_TYPES, type OrderType } from '../../core/vocabulary.js';
 
 const IRL_ORDER_TYPES = ['MARKET', 'LIMIT', 'STOP', 'STOP_LIMIT', 'TWAP', 'VWAP'] as const;
 

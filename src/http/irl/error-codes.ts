@@ -2,13 +2,13 @@
  * The IRL Engine's error code for each tradeseal code: what `error` says on an `/irl/...` answer, beside
  * tradeseal's own `code` and `detail` (the IRL clients read `error` and `message`, and nothing else).
  *
- * One table, typed over every code of `ERROR_CODES` (src/errors.ts), so a new code without an IRL spelling
+ * One table, typed over every code of `ERROR_CODES` (src/core/errors.ts), so a new code without an IRL spelling
  * does not compile; the README's table is generated from it. Codes the IRL Engine has no equivalent for
  * are tradeseal's code upper-cased: a client then still sees which rule refused it, in the IRL clients'
  * spelling, rather than a guess at a neighbouring IRL rule. Where the IRL Engine is more specific than one
  * tradeseal code (a missing trace or a missing agent, both `not_found` here), `REFINEMENTS` says when.
  */
-import { ERROR_CODES, type ErrorCode } from '../../errors.js';
+import { ERROR_CODES, type ErrorCode } from '../../core/errors.js';
 
 const upper = <C extends ErrorCode>(code: C) => code.toUpperCase() as Uppercase<C>;
 

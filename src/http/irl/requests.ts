@@ -4,7 +4,7 @@
  * switch without a reason, the audit log's cursor, action names and limit, and the pending listing's default
  * age. Pure: each takes the parsed body or query and returns the one the engine route validates.
  */
-import { EXECUTION_STATUSES, TRADE_ACTIONS } from '../../engine/vocabulary.js';
+import { EXECUTION_STATUSES, TRADE_ACTIONS } from '../../core/vocabulary.js';
 import { isRecord, lowerHex, refusal } from './authorize-input.js';
 
 /** The model id of an agent registered through `/irl/agents`: what the IRL clients send unless configured. */

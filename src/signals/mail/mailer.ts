@@ -10,8 +10,8 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { parseConnectionUrl } from 'nodemailer/lib/shared/index.js';
 import type { Sql } from 'postgres';
-import type { Config } from '../../config.js';
-import { TradesealError } from '../../errors.js';
+import type { Config } from '../../core/config.js';
+import { TradesealError } from '../../core/errors.js';
 import { appendOutbox } from './outbox.js';
 
 export interface MailMessage {

@@ -10,8 +10,8 @@
  *   24 hours, or null for a tier without a limit (pro, the engine tiers, owner), as `X-RateLimit-Limit` says
  *   `unlimited`.
  */
-import type { Config } from '../../config.js';
-import { notFound } from '../../errors.js';
+import type { Config } from '../../core/config.js';
+import { notFound } from '../../core/errors.js';
 import type { SignalsContext } from '../context.js';
 import { accountWithKeyIds } from '../store/accounts.js';
 import type { KeyRecord } from '../store/keys.js';

@@ -8,7 +8,7 @@
  * published history) and pure arithmetic (`npm run bench:quant` times it over the whole history).
  */
 import type { Sql } from 'postgres';
-import { notFound } from '../../errors.js';
+import { notFound } from '../../core/errors.js';
 import { backtestSummary, type BacktestSummary } from '../../../pipeline/reports/backtest.js';
 import { performanceReport, type PerformanceReport } from '../../../pipeline/reports/performance.js';
 import { cumulative, strategyDays, type MarketDay, type RegimeDay, type StrategyDay } from '../../../pipeline/reports/strategy.js';

@@ -6,12 +6,12 @@
  * `not_found` (exit 3) saying why.
  */
 import type { Sql } from 'postgres';
-import { notFound } from '../../errors.js';
+import { notFound } from '../../core/errors.js';
 import { evaluate, type Evaluation } from '../../../pipeline/reports/evaluate.js';
 import { fullWindow, type DateWindow } from '../../../pipeline/reports/evaluation-windows.js';
 import { MOVING_AVERAGE_DAYS } from '../../../pipeline/reports/moving-average.js';
 import { loadResearchTrials } from '../../../pipeline/reports/research-trials.js';
-import { publishedHistory, publishedMarket } from '../../../pipeline/publish/published.js';
+import { publishedHistory, publishedMarket } from '../publish/published.js';
 import { checkDateRange } from './date-range.js';
 import { liveStrategyDays } from '../../../pipeline/reports/live-days.js';
 import { strategyDays } from '../../../pipeline/reports/strategy.js';

@@ -4,7 +4,7 @@
  * that is 403 `history_limit`, naming the earliest date the tier may read; `signals/history`'s `days` is
  * clamped to it instead (the interface says so).
  */
-import { TradesealError } from '../../errors.js';
+import { TradesealError } from '../../core/errors.js';
 import { addDays } from '../../../pipeline/ingest/catalogue.js';
 import { TIER_SPECS, type Tier } from '../tiers.js';
 

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { notifyChange } from '../../credentials/notify.js';
-import { conflict, notFound, TradesealError } from '../../errors.js';
+import { conflict, notFound, TradesealError } from '../../core/errors.js';
 import { withTransaction } from '../../store/transaction.js';
 import type { IssueKeyInput, SetTierInput } from '../account-inputs.js';
 import { accountByEmail, accountByKeyId, createAccount, revokeKeyById, setAccountTier, type AccountRecord } from '../store/accounts.js';

@@ -24,7 +24,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
-import { TradesealError } from '../../errors.js';
+import { TradesealError } from '../../core/errors.js';
 import type { RegisterInput, VerifyInput } from '../account-inputs.js';
 import type { Mailer } from '../mail/mailer.js';
 import { accountExistsMail, verificationMail } from '../mail/messages.js';

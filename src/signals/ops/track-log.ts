@@ -10,11 +10,11 @@
  * `not_found`.
  */
 import type { Sql } from 'postgres';
-import { leafHash, toHex } from '../../engine/log/hashing.js';
-import { consistencyPath, inclusionPath, proofHashes } from '../../engine/log/proofs.js';
-import { nodesOf } from '../../engine/log/subtrees.js';
-import type { SignedTreeHead } from '../../engine/log/tree-head.js';
-import { notFound, validationError } from '../../errors.js';
+import { leafHash, toHex } from '../../core/log/hashing.js';
+import { consistencyPath, inclusionPath, proofHashes } from '../../core/log/proofs.js';
+import { nodesOf } from '../../core/log/subtrees.js';
+import type { SignedTreeHead } from '../../core/log/tree-head.js';
+import { notFound, validationError } from '../../core/errors.js';
 import { dayLeaves, latestTrackHead, trackHeadAt, trackNodes } from '../store/track-log.js';
 import type { TrackLeafKind } from '../track/leaf.js';
 

@@ -6,8 +6,8 @@
  * calendar days earlier. Two round trips: the day, then the rest at once.
  */
 import type { Sql } from 'postgres';
-import { TradesealError } from '../../errors.js';
-import type { Regime } from '../../engine/vocabulary.js';
+import { TradesealError } from '../../core/errors.js';
+import type { Regime } from '../../core/vocabulary.js';
 import { LIQUIDITY_CHANGE_CALENDAR_DAYS, STRESS_WINDOW_DAYS, type AuditInputs, type WindowDay } from '../audit.js';
 
 interface DayRow {

@@ -1,6 +1,6 @@
 /** Reading the published regime history (the compact history rows of the signal service). */
 import type { Sql } from 'postgres';
-import { availableAtText } from '../../../pipeline/publish/published.js';
+import { availableAtText } from '../publish/published.js';
 
 export interface CompactHistoryRow {
   date: string;

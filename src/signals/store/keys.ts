@@ -13,7 +13,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
-import { sha256Hex } from '../../crypto/hash.js';
+import { sha256Hex } from '../../core/crypto/hash.js';
 import { IP_LOCK_MS, RATE_WINDOW_MS, TIER_SPECS, type Tier } from '../tiers.js';
 
 export const KEY_PREFIX = 'rsk_';

@@ -4,7 +4,7 @@
  */
 import type { Sql, TransactionSql } from 'postgres';
 import type { SignalDay } from '../../../pipeline/publish/types.js';
-import { availableAtText } from '../../../pipeline/publish/published.js';
+import { availableAtText } from '../publish/published.js';
 import type { ExportSource } from '../../../pipeline/reports/export.js';
 
 /** A published day as the routes read it: the run's row, and when its data were taken. */

@@ -4,7 +4,7 @@
  * export. Each is one indexed query; the computing was done by the run (pipeline/reports/), but for a
  * backtest's arithmetic over its window (../ops/backtest.ts).
  */
-import { availableAtText } from '../../../pipeline/publish/published.js';
+import { availableAtText } from '../publish/published.js';
 import type { Sql } from 'postgres';
 import type { ExportSource } from '../../../pipeline/reports/export.js';
 import type { ForecastEnvelope } from '../../../pipeline/reports/forecast.js';

@@ -7,12 +7,12 @@
  * published day stays small, and a proof reads O(log n) rows by primary key.
  */
 import type { Sql, TransactionSql } from 'postgres';
-import { appendLeaves, frontierOf, type StoredNode } from '../../engine/log/append.js';
-import { leafHash, toHex } from '../../engine/log/hashing.js';
-import { nodeKey, type NodeId, type NodeLookup } from '../../engine/log/subtrees.js';
-import { signTreeHead, type SignedTreeHead } from '../../engine/log/tree-head.js';
-import { asHead, type HeadRow } from '../../engine/store/log-read.js';
-import { TradesealError } from '../../errors.js';
+import { appendLeaves, frontierOf, type StoredNode } from '../../core/log/append.js';
+import { leafHash, toHex } from '../../core/log/hashing.js';
+import { nodeKey, type NodeId, type NodeLookup } from '../../core/log/subtrees.js';
+import { signTreeHead, type SignedTreeHead } from '../../core/log/tree-head.js';
+import { asHead, type HeadRow } from '../../store/log-read.js';
+import { TradesealError } from '../../core/errors.js';
 import type { TrackLogKey } from '../track/key.js';
 import { signalPackage } from '../views.js';
 import { unloggedSignals } from './published.js';

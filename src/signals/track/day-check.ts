@@ -19,10 +19,10 @@
  * - `served`: the package the service serves now is the day's newest leaf's: a day rewritten without a new leaf,
  *   or removed after it was logged, fails here.
  */
-import { equalBytes, hashFromHex, leafHash, toHex } from '../../engine/log/hashing.js';
-import type { NamedCheck } from '../../engine/log/trace-check.js';
-import { keyIdOf, verifyTreeHeadSignature, type SignedTreeHead } from '../../engine/log/tree-head.js';
-import { verifyConsistency, verifyInclusion } from '../../engine/log/verify.js';
+import { equalBytes, hashFromHex, leafHash, toHex } from '../../core/log/hashing.js';
+import type { NamedCheck } from '../../core/log/trace-check.js';
+import { keyIdOf, verifyTreeHeadSignature, type SignedTreeHead } from '../../core/log/tree-head.js';
+import { verifyConsistency, verifyInclusion } from '../../core/log/verify.js';
 import type { DayProof, TrackConsistency } from '../ops/track-log.js';
 import { kindAllowed, kindOfLeaf, packageText, parseLeaf, type TrackLeaf, type TrackLeafKind } from './leaf.js';
 

@@ -10,11 +10,11 @@
  * belongs to the firm that runs the engine, not to the service whose record it is.
  */
 import type { Sql } from 'postgres';
-import type { Config } from '../../config.js';
-import { createSigner, publicKeyFromSecret } from '../../crypto/ed25519.js';
-import type { KeySettings } from '../../engine/kms/from-config.js';
-import { keyIdOf } from '../../engine/log/tree-head.js';
-import { onceRetrying } from '../../once.js';
+import type { Config } from '../../core/config.js';
+import { createSigner, publicKeyFromSecret } from '../../core/crypto/ed25519.js';
+import type { KeySettings } from '../../secrets/kms/from-config.js';
+import { keyIdOf } from '../../core/log/tree-head.js';
+import { onceRetrying } from '../../core/once.js';
 import { secretKeeperFrom } from '../../secrets/stored-secret.js';
 import { storedSecretKey } from '../signing-key.js';
 

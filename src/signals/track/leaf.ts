@@ -1,6 +1,6 @@
 /**
  * What one leaf of the signal service's track log says (migration 0025; the log itself is RFC 9162's, with the
- * engine's Merkle code, src/engine/log/). A leaf's data are the UTF-8 bytes of the canonical JSON (RFC 8785) of
+ * engine's Merkle code, src/core/log/). A leaf's data are the UTF-8 bytes of the canonical JSON (RFC 8785) of
  *
  *   { "date", "kind", "logged_at", "package", "run_id", "supersedes" }
  *
@@ -21,7 +21,7 @@
  * - `republication`: a later leaf of a day already logged, with other content (a `--full` recompute, a revised
  *   input); the first leaf stays the original.
  */
-import { canonicalJson } from '../../crypto/jcs.js';
+import { canonicalJson } from '../../core/crypto/jcs.js';
 import { firstOpenAfter, MARKET_OPEN_TIME, MARKET_TIME_ZONE } from '../../../pipeline/release/publication.js';
 import { zonedInstant } from '../../../pipeline/release/zoned-time.js';
 

@@ -6,7 +6,7 @@
  * with ./regime-change.ts `enqueueEvent`.
  */
 import { randomUUID } from 'node:crypto';
-import type { SignedTreeHead } from '../../engine/log/tree-head.js';
+import type { SignedTreeHead } from '../../core/log/tree-head.js';
 import type { TrackLeafKind } from '../track/leaf.js';
 
 export interface LogHeadEvent {

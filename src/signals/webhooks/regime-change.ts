@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Sql, TransactionSql } from 'postgres';
 import { EXPOSURE } from '../../../pipeline/regime/signals.js';
 import type { RegimeBroadcast } from '../../engine/store/regime.js';
-import { REGIME_LABELS, type Regime } from '../../engine/vocabulary.js';
+import { REGIME_LABELS, type Regime } from '../../core/vocabulary.js';
 import { allows, TIERS } from '../tiers.js';
 
 export interface RegimeChange {

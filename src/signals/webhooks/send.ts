@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { isTradesealError } from '../../errors.js';
+import { isTradesealError } from '../../core/errors.js';
 import { signatureHeader } from './signing.js';
 import { checkTarget, pinnedLookup, type Resolve, type ResolvedAddress } from './target-guard.js';
 

@@ -18,7 +18,7 @@
 import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
-import { TradesealError } from '../../errors.js';
+import { TradesealError } from '../../core/errors.js';
 import { classifyAddress, CLASS_WORDS } from './addresses.js';
 
 export interface ResolvedAddress {

@@ -6,7 +6,7 @@
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../../src/config.js';
+import { configWith } from '../../../src/core/config.js';
 import { startDropCopyRunner, type DropCopyRunner } from '../../../src/engine/dropcopy/runner.js';
 import { configuredSession, readDropCopyStatus } from '../../../src/engine/dropcopy/status.js';
 import { connect, type Sql } from '../../../src/store/driver.js';

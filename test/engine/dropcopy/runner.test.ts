@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith, type Config } from '../../../src/config.js';
+import { configWith, type Config } from '../../../src/core/config.js';
 import { startDropCopyRunner, type DropCopyRunner, type DropCopyState } from '../../../src/engine/dropcopy/runner.js';
 import { ADVISORY_LOCKS } from '../../../src/store/advisory-lock.js';
 import { connect, type Sql } from '../../../src/store/driver.js';

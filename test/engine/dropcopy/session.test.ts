@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../../src/config.js';
+import { configWith } from '../../../src/core/config.js';
 import { startServer, type RunningServer } from '../../../src/http/server.js';
 import { testStore, type TestStore } from '../../helpers/db.js';
 import { freePort, waitUntil } from '../../helpers/dropcopy-server.js';

@@ -1,13 +1,13 @@
 /**
- * The FIX_DROPCOPY_* settings (src/config.ts): all or nothing, every missing one named at once; TLS files
+ * The FIX_DROPCOPY_* settings (src/core/config.ts): all or nothing, every missing one named at once; TLS files
  * checked readable at start; `config.dropCopy` the session's settings, or null.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.js';
-import { isTradesealError } from '../../../src/errors.js';
+import { loadConfig } from '../../../src/core/config.js';
+import { isTradesealError } from '../../../src/core/errors.js';
 
 const base = { FIX_DROPCOPY_ROLE: 'initiator', FIX_DROPCOPY_PORT: '9880', FIX_DROPCOPY_SENDER_COMP_ID: 'DESK', FIX_DROPCOPY_TARGET_COMP_ID: 'XNAS' };
 

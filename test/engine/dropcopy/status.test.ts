@@ -5,7 +5,7 @@
  * who may read them, and which row a server configured for a session reads.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith, type Config } from '../../../src/config.js';
+import { configWith, type Config } from '../../../src/core/config.js';
 import { configuredSession, NOT_CONFIGURED, readDropCopyStatus } from '../../../src/engine/dropcopy/status.js';
 import { insertConflict, insertFill, insertReject, insertSession, sampleRejects, SESSION_KEY } from '../../helpers/dropcopy-rows.js';
 import { engineHarness, type EngineHarness } from '../../helpers/engine.js';

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith } from '../../../src/config.js';
+import { configWith } from '../../../src/core/config.js';
 import { streamFills } from '../../../src/demo/exchange.js';
 import { startDropCopyThread } from '../../../src/engine/dropcopy/thread.js';
 import type { DropCopyRunner } from '../../../src/engine/dropcopy/runner.js';

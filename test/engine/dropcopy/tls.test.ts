@@ -9,7 +9,7 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configWith, type DropCopyConfig } from '../../../src/config.js';
+import { configWith, type DropCopyConfig } from '../../../src/core/config.js';
 import { startDropCopyRunner, type DropCopyRunner } from '../../../src/engine/dropcopy/runner.js';
 import { makeCa, type TestCa } from '../../helpers/certificates.js';
 import { testStore, type TestStore } from '../../helpers/db.js';

@@ -9,12 +9,12 @@
 import { randomUUID } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
-import { createSigner, generateKeyPair } from '../../../src/crypto/ed25519.js';
+import { createSigner, generateKeyPair } from '../../../src/core/crypto/ed25519.js';
 import { anchorLocator, judgeAnchors } from '../../../src/engine/audit/anchor-check.js';
 import { anchorBroken, badCheckpointSignature, CHECKPOINT_CONTEXT, checkpointProblems, checkpointSignatureInput, signCheckpoint, type SignedAuditCheckpoint } from '../../../src/engine/audit/checkpoint.js';
 import { entryHash, GENESIS_HASH, type AuditEntry } from '../../../src/engine/audit/entry.js';
 import { verifyAuditChainNewestFirst } from '../../../src/engine/audit/verify.js';
-import { keyIdOf } from '../../../src/engine/log/tree-head.js';
+import { keyIdOf } from '../../../src/core/log/tree-head.js';
 
 const key = generateKeyPair();
 const keyId = keyIdOf(key.publicKey);

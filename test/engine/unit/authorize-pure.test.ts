@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
 import { orderHash, plainAction, type AuthorizeRequest } from '../../../src/engine/authorize.js';
-import { TradesealError } from '../../../src/errors.js';
+import { TradesealError } from '../../../src/core/errors.js';
 
 describe('plainAction', () => {
   const ok: Array<[AuthorizeRequest['action'], number, string]> = [

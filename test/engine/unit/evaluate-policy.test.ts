@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DENIALS, type Verdict } from '../../../src/engine/denials.js';
 import { checkOrderRate, evaluatePolicy, notionalCap, referencePrice, type EvaluationInput, type OrderFacts } from '../../../src/engine/policy/evaluate.js';
 import { parsePolicy, type PolicyDocument } from '../../../src/engine/policy/policy.js';
-import type { Regime } from '../../../src/engine/vocabulary.js';
+import type { Regime } from '../../../src/core/vocabulary.js';
 
 const NOW = 1_750_000_000_000; // 2025-06-15T15:06:40Z
 const PUBLISHED = NOW - 60_000;

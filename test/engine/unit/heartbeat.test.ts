@@ -5,9 +5,9 @@
  */
 import { createPrivateKey, sign as nodeSign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { generateKeyPair, sign, toBase64 } from '../../../src/crypto/ed25519.js';
+import { generateKeyPair, sign, toBase64 } from '../../../src/core/crypto/ed25519.js';
 import { checkHeartbeat, heartbeatSignatureValid, type HeartbeatContext, type SignedHeartbeat } from '../../../src/engine/heartbeat/check.js';
-import { formatSignature, heartbeatMessage, parseSignature } from '../../../src/engine/heartbeat/message.js';
+import { formatSignature, heartbeatMessage, parseSignature } from '../../../src/core/records/heartbeat.js';
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 

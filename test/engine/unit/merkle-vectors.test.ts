@@ -1,5 +1,5 @@
 /**
- * The transparency log's Merkle tree math (src/engine/log/) against the published vectors of
+ * The transparency log's Merkle tree math (src/core/log/) against the published vectors of
  * transparency-dev/merkle (commit 417fb0c3, copied into test/vectors/transparency-dev-merkle/ with their
  * source; see test/vectors/README.md):
  *
@@ -20,11 +20,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import tree from '../../vectors/transparency-dev-merkle/tree.json' with { type: 'json' };
-import { appendLeaves, frontierOf, rootOf, type StoredNode } from '../../../src/engine/log/append.js';
-import { EMPTY_ROOT, leafHash, nodeHash, toHex } from '../../../src/engine/log/hashing.js';
-import { consistencyPath, inclusionPath, proofHashes } from '../../../src/engine/log/proofs.js';
-import { nodeKey, perfectSubtrees, subtreeHash, type LeafRange, type NodeId, type NodeLookup } from '../../../src/engine/log/subtrees.js';
-import { verifyConsistency, verifyInclusion } from '../../../src/engine/log/verify.js';
+import { appendLeaves, frontierOf, rootOf, type StoredNode } from '../../../src/core/log/append.js';
+import { EMPTY_ROOT, leafHash, nodeHash, toHex } from '../../../src/core/log/hashing.js';
+import { consistencyPath, inclusionPath, proofHashes } from '../../../src/core/log/proofs.js';
+import { nodeKey, perfectSubtrees, subtreeHash, type LeafRange, type NodeId, type NodeLookup } from '../../../src/core/log/subtrees.js';
+import { verifyConsistency, verifyInclusion } from '../../../src/core/log/verify.js';
 
 const VECTORS = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../vectors/transparency-dev-merkle/testdata');
 const hex = (bytes: Uint8Array): string => toHex(bytes);

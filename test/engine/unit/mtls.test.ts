@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { assertCertificateMayActFor, commonNameVerdict, identityOf, parseCnMap, type CnMap } from '../../../src/engine/mtls.js';
-import { TradesealError } from '../../../src/errors.js';
+import { TradesealError } from '../../../src/core/errors.js';
 import { certExpiryStatus, EXPIRING_WITHIN_MS } from '../../../src/http/cert-expiry.js';
 
 const A = '0b4f5a4e-1d0c-4a55-9d1e-2f6f1c3a9b01';

@@ -1,10 +1,10 @@
 /**
- * Trace ids (src/engine/trace/id.ts): UUIDv8 whose last group is the trace's txn_time to the millisecond,
+ * Trace ids (src/core/trace-id.ts): UUIDv8 whose last group is the trace's txn_time to the millisecond,
  * which is how a bind finds the one partition its trace is in, and whose first characters are random, so that
  * a short prefix still tells traces of the same minute apart.
  */
 import { describe, expect, it } from 'vitest';
-import { newTraceId, traceTimeOf } from '../../../src/engine/trace/id.js';
+import { newTraceId, traceTimeOf } from '../../../src/core/trace-id.js';
 
 const UUID_V8 = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -1,5 +1,5 @@
 /**
- * Signed tree heads and the offline check of a trace's place in the log (src/engine/log/tree-head.ts,
+ * Signed tree heads and the offline check of a trace's place in the log (src/core/log/tree-head.ts,
  * trace-check.ts):
  *
  * - the signed bytes are RFC 6962 §3.5's TreeHeadSignature, checked against certificate-transparency-go's
@@ -10,13 +10,13 @@
 import { createHash, createPublicKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import kat from '../../vectors/ct_tree_head_signature_input.json' with { type: 'json' };
-import { createSigner, generateKeyPair, toBase64 } from '../../../src/crypto/ed25519.js';
-import { appendLeaves } from '../../../src/engine/log/append.js';
-import { hashFromHex, leafHash, toHex } from '../../../src/engine/log/hashing.js';
-import { inclusionPath, proofHashes } from '../../../src/engine/log/proofs.js';
-import { nodeKey } from '../../../src/engine/log/subtrees.js';
-import { checkTraceInLog, type TraceLogProof } from '../../../src/engine/log/trace-check.js';
-import { keyIdOf, signTreeHead, treeHeadSignatureInput, verifyTreeHeadSignature, type SignedTreeHead } from '../../../src/engine/log/tree-head.js';
+import { createSigner, generateKeyPair, toBase64 } from '../../../src/core/crypto/ed25519.js';
+import { appendLeaves } from '../../../src/core/log/append.js';
+import { hashFromHex, leafHash, toHex } from '../../../src/core/log/hashing.js';
+import { inclusionPath, proofHashes } from '../../../src/core/log/proofs.js';
+import { nodeKey } from '../../../src/core/log/subtrees.js';
+import { checkTraceInLog, type TraceLogProof } from '../../../src/core/log/trace-check.js';
+import { keyIdOf, signTreeHead, treeHeadSignatureInput, verifyTreeHeadSignature, type SignedTreeHead } from '../../../src/core/log/tree-head.js';
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 

@@ -1,7 +1,7 @@
 /** The IRL Engine's `error` for every tradeseal code (src/http/irl/error-codes.ts), and its README table. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, type ErrorCode } from '../../../src/errors.js';
+import { ERROR_CODES, type ErrorCode } from '../../../src/core/errors.js';
 import { IRL_ERROR_CODES, irlErrorCode, irlErrorCodesTable } from '../../../src/http/irl/error-codes.js';
 
 describe('IRL error codes', () => {

@@ -1,6 +1,6 @@
 /** IRL clients' requests in tradeseal's form (src/http/irl/authorize-input.ts, src/http/irl/requests.ts): pure. */
 import { describe, expect, it } from 'vitest';
-import { isTradesealError } from '../../../src/errors.js';
+import { isTradesealError } from '../../../src/core/errors.js';
 import { authorizeBodyFromIrl } from '../../../src/http/irl/authorize-input.js';
 import { auditQueryFromIrl, bindBodyFromIrl, pendingQueryFromIrl, registerBodyFromIrl, shadowBodyFromIrl } from '../../../src/http/irl/requests.js';
 

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadFeatureFrame, type FeatureFrame } from '../../../pipeline/features/frame.js';
-import { TradesealError } from '../../../src/errors.js';
+import { TradesealError } from '../../../src/core/errors.js';
 import { copyDataDir, DATA_DIR } from './data-dir.js';
 
 let frame: FeatureFrame;

@@ -22,7 +22,7 @@ import { seriesSpec } from '../../../pipeline/ingest/catalogue.js';
 import { eodhdSource } from '../../../pipeline/sources/eodhd.js';
 import type { DailyBar, MarketSource, RequestOptions } from '../../../pipeline/sources/market-source.js';
 import { yahooSource } from '../../../pipeline/sources/yahoo.js';
-import { TradesealError, type ErrorCode } from '../../../src/errors.js';
+import { TradesealError, type ErrorCode } from '../../../src/core/errors.js';
 import { barsFromCsv, BUNDLED_DIR, loadBundledBars, MARKET_SERIES } from '../../../replay/vendors/bundled-bars.js';
 import { EODHD_TEST_TOKEN, startEodhdServer, type EodhdServer } from '../../../replay/vendors/eodhd-server.js';
 import { openTimestamp, startYahooServer, yahooChart, type YahooServer } from '../../../replay/vendors/yahoo-server.js';

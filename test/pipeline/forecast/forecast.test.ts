@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { forecastArma11 } from '../../../pipeline/forecast/forecast.js';
 import type { Arma11 } from '../../../pipeline/forecast/model.js';
-import { isTradesealError } from '../../../src/errors.js';
+import { isTradesealError } from '../../../src/core/errors.js';
 import { autocovariance, densePredictor, simulateArma11 } from './dense.js';
 
 describe('forecastArma11', () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { fitArma11 } from '../../../pipeline/forecast/fit.js';
 import { MIN_OBSERVATIONS, seriesProblems } from '../../../pipeline/forecast/series.js';
-import { isTradesealError, type FieldError } from '../../../src/errors.js';
+import { isTradesealError, type FieldError } from '../../../src/core/errors.js';
 
 const ten = [0.3, -1.2, 0.8, 2.1, -0.4, 0.0, 1.5, -0.9, 0.6, 1.1];
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadFeatureFrame } from '../../../pipeline/features/frame.js';
-import { TradesealError } from '../../../src/errors.js';
+import { TradesealError } from '../../../src/core/errors.js';
 import { CORRUPTIONS, corruptedCopy } from './corruptions.js';
 
 const refusal = async (dir: string): Promise<TradesealError> => {

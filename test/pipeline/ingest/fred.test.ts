@@ -16,8 +16,8 @@ import { fetchSeries, type FetchOptions, type FredConfig } from '../../../pipeli
 import { CATALOGUE, seriesSpec } from '../../../pipeline/ingest/catalogue.js';
 import { openDatabase, queryRows } from '../../../pipeline/ingest/duckdb.js';
 import { loadObservations } from '../../../pipeline/ingest/load.js';
-import { loadConfig } from '../../../src/config.js';
-import { TradesealError } from '../../../src/errors.js';
+import { loadConfig } from '../../../src/core/config.js';
+import { TradesealError } from '../../../src/core/errors.js';
 import { startFredServer, TEST_KEY, type FredServer } from '../../../replay/vendors/fred-server.js';
 
 const DATA_DIR = fileURLToPath(new URL('../../../data/macro/', import.meta.url));
@@ -239,7 +239,7 @@ describe('fetchSeries', () => {
   });
 });
 
-describe('FRED settings (src/config.ts)', () => {
+describe('FRED settings (src/core/config.ts)', () => {
   it('default to no key, the public FRED address and data/macro', () => {
     const c = loadConfig({});
     expect(c.fredApiKey).toBeNull();

@@ -14,7 +14,7 @@ import { openDatabase, queryRows, type Database } from '../../../pipeline/ingest
 import { readDataFiles, validateDataFiles } from '../../../pipeline/ingest/check-dir.js';
 import { insertSeries, loadObservations, withObservations } from '../../../pipeline/ingest/load.js';
 import { validateOffThread } from '../../../pipeline/ingest/validate-thread.js';
-import { TradesealError } from '../../../src/errors.js';
+import { TradesealError } from '../../../src/core/errors.js';
 import { firstUsableDay, RELEASE_KIND, type ReleaseKind } from '../release/reference.js';
 
 const DATA_DIR = fileURLToPath(new URL('../../../data/macro/', import.meta.url));

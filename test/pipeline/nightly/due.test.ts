@@ -1,12 +1,12 @@
 /**
- * Which day a night publishes (pipeline/nightly/due.ts) and when it gives up (pipeline/nightly/deadline.ts), at
+ * Which day a night publishes (src/signals/nightly/due.ts) and when it gives up (src/signals/nightly/deadline.ts), at
  * the instants where an off-by-one would publish a day early, skip one, or give a night no time: the second
  * before and the second of 06:30 New York, weekends, NYSE holidays (Juneteenth, Memorial Day) and both
  * daylight-saving changes, whose 06:30 is another UTC hour than the day before.
  */
 import { describe, expect, it } from 'vitest';
-import { deadlineAfter } from '../../../pipeline/nightly/deadline.js';
-import { dueDay, tradingDaysBetween } from '../../../pipeline/nightly/due.js';
+import { deadlineAfter } from '../../../src/signals/nightly/deadline.js';
+import { dueDay, tradingDaysBetween } from '../../../src/signals/nightly/due.js';
 
 /** The instant of a New York wall-clock time, written with its UTC offset so the test states it by hand. */
 const at = (iso: string): number => {

@@ -1,5 +1,5 @@
 /**
- * Whether a night may publish its due day (pipeline/nightly/readiness.ts), on the bundled files' last rows as
+ * Whether a night may publish its due day (src/signals/nightly/readiness.ts), on the bundled files' last rows as
  * they were at chosen instants (`cutText`, replay/reveal.ts: only the rows released by then): with every
  * released row in, the day is ready; with the newest released row of any one series missing, the night waits
  * and names that series, the row it lacks and when that row came out. The cases where the calendar is easy to
@@ -10,8 +10,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE, RELEASES, type SeriesSpec } from '../../../pipeline/ingest/catalogue.js';
-import { dueDay } from '../../../pipeline/nightly/due.js';
-import { describeLate, isCurrent, readiness } from '../../../pipeline/nightly/readiness.js';
+import { dueDay } from '../../../src/signals/nightly/due.js';
+import { describeLate, isCurrent, readiness } from '../../../src/signals/nightly/readiness.js';
 import { releasedAt } from '../../../pipeline/release/rules.js';
 import { cutText } from '../../../replay/reveal.js';
 import { BUNDLED_DIR } from '../../../replay/vendors/bundled-bars.js';

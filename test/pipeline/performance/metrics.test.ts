@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { performanceMetrics } from '../../../pipeline/performance/index.js';
 import { readNumericColumns } from '../../../pipeline/quant/columns.js';
-import { isTradesealError } from '../../../src/errors.js';
+import { isTradesealError } from '../../../src/core/errors.js';
 import { aligned, expectAlmostEqual, series } from './empyrical-fixture.js';
 
 const mixed = series('mixed_returns');

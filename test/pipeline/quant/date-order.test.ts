@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { dateOrder } from '../../../pipeline/quant/date-order.js';
-import { isTradesealError } from '../../../src/errors.js';
+import { isTradesealError } from '../../../src/core/errors.js';
 
 const csv = (header: string, cells: string[]): string => `${header}\n${cells.map((c, i) => `${c},${i}`).join('\n')}\n`;
 

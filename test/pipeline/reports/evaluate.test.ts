@@ -14,7 +14,7 @@ import { EVALUATION_WINDOWS } from '../../../pipeline/reports/evaluation-windows
 import { evaluate } from '../../../pipeline/reports/evaluate.js';
 import { aboveMovingAverage } from '../../../pipeline/reports/moving-average.js';
 import type { MarketDay, RegimeDay } from '../../../pipeline/reports/strategy.js';
-import type { Regime } from '../../../src/engine/vocabulary.js';
+import type { Regime } from '../../../src/core/vocabulary.js';
 import { expectAlmostEqual, reference, series } from '../performance/empyrical-fixture.js';
 
 const REPO = path.resolve(import.meta.dirname, '../../..');

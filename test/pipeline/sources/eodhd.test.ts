@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eodhdSource } from '../../../pipeline/sources/eodhd.js';
 import type { DailyBar, MarketSource, RequestOptions } from '../../../pipeline/sources/market-source.js';
-import { TradesealError, type ErrorCode } from '../../../src/errors.js';
+import { TradesealError, type ErrorCode } from '../../../src/core/errors.js';
 import { loadBundledBars } from '../../../replay/vendors/bundled-bars.js';
 import { EODHD_TEST_TOKEN, startEodhdServer, type EodhdServer } from '../../../replay/vendors/eodhd-server.js';
 

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { httpGet, retryAfterMs, retryDelay, shownUrl, type HttpOptions, type HttpRequest } from '../../../pipeline/sources/http.js';
-import { TradesealError } from '../../../src/errors.js';
+import { TradesealError } from '../../../src/core/errors.js';
 import { startVendorServer, type RawReply, type VendorServer } from '../../../replay/vendors/vendor-server.js';
 
 const SECRET = 'sEcReT0token.12345';

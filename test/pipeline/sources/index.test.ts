@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { marketSource, SOURCES } from '../../../pipeline/sources/index.js';
-import { loadConfig } from '../../../src/config.js';
-import { TradesealError } from '../../../src/errors.js';
+import { loadConfig } from '../../../src/core/config.js';
+import { TradesealError } from '../../../src/core/errors.js';
 
 const TOKEN = '6f1e2d3c4b5a69.87654321';
 

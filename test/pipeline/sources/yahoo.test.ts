@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseChart, yahooSource } from '../../../pipeline/sources/yahoo.js';
 import type { DailyBar, MarketSource, RequestOptions } from '../../../pipeline/sources/market-source.js';
 import { AnswerFault } from '../../../pipeline/sources/http.js';
-import { TradesealError, type ErrorCode } from '../../../src/errors.js';
+import { TradesealError, type ErrorCode } from '../../../src/core/errors.js';
 import { loadBundledBars } from '../../../replay/vendors/bundled-bars.js';
 import { openTimestamp, startYahooServer, yahooChart, type YahooServer } from '../../../replay/vendors/yahoo-server.js';
 

@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SecretKeeper } from '../../../src/secrets/stored-secret.js';
-import { configWith } from '../../../src/config.js';
+import { configWith } from '../../../src/core/config.js';
 import { publishManual } from '../../../src/engine/store/regime.js';
-import type { Regime } from '../../../src/engine/vocabulary.js';
+import type { Regime } from '../../../src/core/vocabulary.js';
 import { startServer } from '../../../src/http/server.js';
 import { newWebhookSecret, verifySignature } from '../../../src/signals/webhooks/signing.js';
 import { claimDue, putWebhook, settle } from '../../../src/signals/webhooks/store.js';

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SecretKeeper } from '../../../src/secrets/stored-secret.js';
 import { publishFromPipeline, publishManual, releaseOverride } from '../../../src/engine/store/regime.js';
-import type { Regime } from '../../../src/engine/vocabulary.js';
+import type { Regime } from '../../../src/core/vocabulary.js';
 import type { Tier } from '../../../src/signals/tiers.js';
 import { regimeChangeEvent } from '../../../src/signals/webhooks/regime-change.js';
 import { putWebhook } from '../../../src/signals/webhooks/store.js';
