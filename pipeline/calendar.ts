@@ -25,10 +25,11 @@
  * "as of t" never looks past t.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { addDays, CATALOGUE, type SeriesSpec } from './ingest/catalogue.js';
+import { CATALOGUE, type SeriesSpec } from './ingest/catalogue.js';
+import { addDays } from '../src/core/dates.js';
 import { queryRows, sqlDate, sqlString } from './ingest/duckdb.js';
 import { dataError } from './ingest/load.js';
-import { isNyseTradingDay, weekday } from './ingest/nyse-calendar.js';
+import { isNyseTradingDay, weekday } from '../src/core/calendars/nyse.js';
 import { usableFrom } from './release/usable-from.js';
 
 export interface CalendarBounds {

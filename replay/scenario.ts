@@ -17,7 +17,7 @@
  *   with the regime of 06-17) from 4.46 to 4.48; the next night refuses to extend the history, naming DGS10 and
  *   2025-06-16, and the operator recomputes it (`tradeseal pipeline run --full --yes`).
  */
-import { zonedInstant } from '../pipeline/release/zoned-time.js';
+import { zonedInstant } from '../src/core/calendars/zoned-time.js';
 import type { ScheduledRevision } from './reveal.js';
 
 export interface Outage {

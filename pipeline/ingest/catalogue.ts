@@ -9,6 +9,7 @@
  */
 
 import type { ReleaseRule } from '../release/rules.js';
+import { NYSE_CHECKED_FROM } from '../../src/core/calendars/nyse.js';
 
 /**
  * File layouts, by their header:
@@ -102,29 +103,6 @@ export interface MissingRun {
   why: string;
 }
 
-/**
- * The NYSE checks of the market files start here: older history had Saturday sessions (until 1952) and
- * many one-off closures (the 1968 paperwork crisis, among others) that no holiday rule covers.
- */
-export const NYSE_CHECKED_FROM = '1990-01-02';
-
-/**
- * Days the NYSE closed since NYSE_CHECKED_FROM beyond its regular holidays (those come from the
- * `nyse-holidays` package), each with its reason. On these days a market file has no row.
- */
-export const NYSE_SPECIAL_CLOSURES: ReadonlyArray<{ date: string; reason: string }> = [
-  { date: '1994-04-27', reason: 'national day of mourning for President Nixon' },
-  { date: '2001-09-11', reason: 'the September 11 attacks' },
-  { date: '2001-09-12', reason: 'the September 11 attacks' },
-  { date: '2001-09-13', reason: 'the September 11 attacks' },
-  { date: '2001-09-14', reason: 'the September 11 attacks' },
-  { date: '2004-06-11', reason: 'national day of mourning for President Reagan' },
-  { date: '2007-01-02', reason: 'national day of mourning for President Ford' },
-  { date: '2012-10-29', reason: 'Hurricane Sandy' },
-  { date: '2012-10-30', reason: 'Hurricane Sandy' },
-  { date: '2018-12-05', reason: 'national day of mourning for President George H. W. Bush' },
-  { date: '2025-01-09', reason: 'national day of mourning for President Carter' },
-];
 
 const FRED_DAILY: Rhythm = { kind: 'weekdays', monthEndWeekends: false, why: 'FRED writes a row for every weekday, with an empty value on a holiday' };
 const H41_WEEKLY: Rhythm = { kind: 'wednesdays', why: 'H.4.1 describes every Wednesday, holiday weeks included' };
@@ -263,11 +241,6 @@ export function seriesSpec(id: string): SeriesSpec {
   return spec;
 }
 
-/** `date + days` for ISO dates, in UTC so no time zone shifts a day. */
-export function addDays(isoDate: string, days: number): string {
-  const t = Date.parse(`${isoDate}T00:00:00Z`) + days * 86_400_000;
-  return new Date(t).toISOString().slice(0, 10);
-}
 
 // Plain decimals only: FRED never sends exponents, and Number() would also accept "0x1f", " 1" or "Infinity".
 const DECIMAL = /^-?(\d+\.?\d*|\.\d+)$/;

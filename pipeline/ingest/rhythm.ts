@@ -10,7 +10,7 @@
  */
 import type { Rhythm, SeriesSpec } from './catalogue.js';
 import { calendarTable, dayOfIso, isoOfDay, weekdayOfDay, type CalendarTable } from '../release/day-tables.js';
-import { nyseWeekdayClosure } from './nyse-calendar.js';
+import { nyseWeekdayClosure } from '../../src/core/calendars/nyse.js';
 import type { Report } from './problems.js';
 import type { CheckedRow } from './row-rules.js';
 

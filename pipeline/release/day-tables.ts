@@ -7,7 +7,7 @@
  * (`isBusinessWeekday` on every weekday, ./business-days.ts), so they cannot disagree with them. Pure, apart from the tables a
  * process keeps once made.
  */
-import { isBusinessWeekday, type BusinessCalendar } from './business-days.js';
+import { isBusinessWeekday, type BusinessCalendar } from '../../src/core/calendars/business-days.js';
 
 /** The day number of a valid ISO date `YYYY-MM-DD`. */
 export function dayOfIso(isoDate: string): number {

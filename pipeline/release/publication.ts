@@ -11,8 +11,8 @@
  *
  * Pure.
  */
-import { nextBusinessDay, onOrNextBusinessDay } from './business-days.js';
-import { zonedInstant } from './zoned-time.js';
+import { nextBusinessDay, onOrNextBusinessDay } from '../../src/core/calendars/business-days.js';
+import { zonedInstant } from '../../src/core/calendars/zoned-time.js';
 
 export const PUBLICATION_TIME = '06:30';
 export const MARKET_TIME_ZONE = 'America/New_York';

@@ -12,10 +12,10 @@
  *
  * Pure.
  */
-import { addDays } from '../ingest/catalogue.js';
-import { weekday } from '../ingest/nyse-calendar.js';
-import { addBusinessDays, onOrNextBusinessDay, type BusinessCalendar } from './business-days.js';
-import { zonedInstant } from './zoned-time.js';
+import { addDays } from '../../src/core/dates.js';
+import { weekday } from '../../src/core/calendars/nyse.js';
+import { addBusinessDays, onOrNextBusinessDay, type BusinessCalendar } from '../../src/core/calendars/business-days.js';
+import { zonedInstant } from '../../src/core/calendars/zoned-time.js';
 
 interface RuleBase {
   calendar: BusinessCalendar;

@@ -8,10 +8,10 @@
  * rule in the publication's own time zone is compared by its local time of day (`HH:MM` strings order as
  * times). A rule in another zone goes through the instants. Results are memoised per rule and date.
  */
-import { nextBusinessDay, onOrNextBusinessDay } from './business-days.js';
+import { nextBusinessDay, onOrNextBusinessDay } from '../../src/core/calendars/business-days.js';
 import { MARKET_TIME_ZONE, PUBLICATION_TIME } from './publication.js';
 import { releaseDate, releasedAt, type ReleaseRule } from './rules.js';
-import { zonedInstant } from './zoned-time.js';
+import { zonedInstant } from '../../src/core/calendars/zoned-time.js';
 
 const previous = new Map<string, string>();
 

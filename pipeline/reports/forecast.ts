@@ -13,8 +13,8 @@
 import type { Regime } from '../../src/core/vocabulary.js';
 import { fitArma11, type Arma11Fit } from '../forecast/fit.js';
 import { forecastArma11 } from '../forecast/forecast.js';
-import { addDays } from '../ingest/catalogue.js';
-import { isNyseTradingDay } from '../ingest/nyse-calendar.js';
+import { addDays } from '../../src/core/dates.js';
+import { isNyseTradingDay } from '../../src/core/calendars/nyse.js';
 import { mostLikely, REGIME_ORDER } from '../regime/signals.js';
 
 /** Days forecast by the nightly run; the interface serves 1..10 of them (default 5). */

@@ -28,7 +28,8 @@
  * client (`source_unavailable`: nothing in the settings can fix it).
  */
 import type { Config } from '../../src/core/config.js';
-import { addDays, isIsoDate } from '../ingest/catalogue.js';
+import { isIsoDate } from '../ingest/catalogue.js';
+import { addDays } from '../../src/core/dates.js';
 import { AnswerFault, fault, isRecord, answerInvalid, describeBody, httpGet, isHtml, isJsonType, sourceUnavailable, type HttpAnswer, type HttpRequest, type SourceDeps } from './http.js';
 import type { BarRequest, DailyBar, MarketSource, RequestOptions } from './market-source.js';
 

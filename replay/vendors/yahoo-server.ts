@@ -10,8 +10,8 @@
  * dividends too. An unknown symbol gets Yahoo's 404 body; `interval` other than `1d` and a period that ends
  * before it starts get Yahoo's 400. The bars come from a provider: the replay tool swaps what it returns.
  */
-import { zonedInstant, zoneOffsetMs } from '../../pipeline/release/zoned-time.js';
-import { addDays } from '../../pipeline/ingest/catalogue.js';
+import { zonedInstant, zoneOffsetMs } from '../../src/core/calendars/zoned-time.js';
+import { addDays } from '../../src/core/dates.js';
 import type { DailyBar } from '../../pipeline/sources/market-source.js';
 import { adjustedCloses, laterSplitFactors, splitFraction } from './adjustments.js';
 import type { BarProvider } from './bundled-bars.js';

@@ -3,7 +3,6 @@
  * routes (src/http/engine/authorize-bind.ts) and the checks that read the same bodies (the reconciliation of a
  * bind, src/engine/reconcile/schema.ts).
  */
-import type { AuthorizeMember } from './authorize.js';
 import { executionStatus, hex64, nullable, orderType, positive, safeText, shortText, storedUnixMs, tradeAction, uuid } from './schemas.js';
 
 const nullableString = { type: ['string', 'null'], maxLength: 256, pattern: safeText } as const;
@@ -73,7 +72,7 @@ export const authorizeBody = {
     reduce_only: { type: 'boolean' },
     heartbeat: nullable(heartbeat),
     regulatory: nullable(regulatory),
-  } satisfies Record<AuthorizeMember, unknown>,
+  },
   allOf: priceRules,
 } as const;
 

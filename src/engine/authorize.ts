@@ -23,6 +23,7 @@
  * the one the full path gives.
  */
 import { hashJson, sha256Hex } from '../core/crypto/hash.js';
+import type { authorizeBody } from './authorize-schemas.js';
 import { canonicalWriter } from '../core/crypto/jcs-shape.js';
 import { conflict, forbidden, TradesealError, validationError } from '../core/errors.js';
 import type { Sql } from 'postgres';
@@ -95,6 +96,10 @@ export type AuthorizeMember = (typeof AUTHORIZE_MEMBERS)[number];
 /** A member of AuthorizeRequest missing from AUTHORIZE_MEMBERS fails to compile here. */
 const everyMemberListed: Exclude<keyof AuthorizeRequest, AuthorizeMember> extends never ? true : never = true;
 void everyMemberListed;
+/** The request's schema (./authorize-schemas.ts) names each member once and nothing else. */
+type SchemaMember = keyof typeof authorizeBody.properties;
+const schemaNamesEveryMember: Exclude<SchemaMember, AuthorizeMember> | Exclude<AuthorizeMember, SchemaMember> extends never ? true : never = true;
+void schemaNamesEveryMember;
 
 const REQUEST_MEMBERS: ReadonlySet<string> = new Set(AUTHORIZE_MEMBERS);
 const ORDER_MEMBERS = AUTHORIZE_MEMBERS.filter((m) => m !== 'heartbeat');

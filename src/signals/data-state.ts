@@ -6,8 +6,8 @@
  */
 import type { Sql } from 'postgres';
 import { TradesealError } from '../core/errors.js';
-import { addDays } from '../../pipeline/ingest/catalogue.js';
-import { isNyseTradingDay } from '../../pipeline/ingest/nyse-calendar.js';
+import { addDays } from '../core/dates.js';
+import { isNyseTradingDay } from '../core/calendars/nyse.js';
 
 interface State {
   newest: string | null;

@@ -31,11 +31,12 @@ import type { DropCopyExecution } from '../reconcile/schema.js';
 import { linkedTraces, recordOrphans, type LinkedTrace, type LinkQuery } from '../reconcile/store.js';
 import { newTraceId } from '../../core/trace-id.js';
 import type { InboundFill, InboundReject } from './inbound.js';
+import type { FillOutcome } from './outcome.js';
 
 /** BIND_QUANTITY_TOLERANCE's default: the relative tolerance on quantities when the batch names none. */
 export const DEFAULT_QUANTITY_TOLERANCE = DEFAULT_COMPARISON_SETTINGS.tolerance;
 
-export type FillOutcome = 'matched' | 'divergent' | 'orphan' | 'already_known' | 'duplicate' | 'conflict';
+export type { FillOutcome };
 
 export interface AppliedFill {
   exec_id: string;

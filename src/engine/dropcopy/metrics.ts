@@ -6,7 +6,7 @@
  * the same with the registry itself (in the server's thread) or with `relayMetrics` (in a worker thread), whose
  * records are posted in one message per turn of the worker's event loop and applied by `applyMetricOps`.
  */
-import type { FillOutcome } from './apply.js';
+import type { FillOutcome } from './outcome.js';
 
 export interface DropCopyMetrics {
   readonly dropCopyFills: { inc(labels: { outcome: FillOutcome }): void };

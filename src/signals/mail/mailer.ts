@@ -13,17 +13,10 @@ import type { Sql } from 'postgres';
 import type { Config } from '../../core/config.js';
 import { TradesealError } from '../../core/errors.js';
 import { appendOutbox } from './outbox.js';
+import type { MailMessage } from './message.js';
 
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  /**
-   * The verification code `text` carries, when it carries one: when it stops working, and the text with
-   * `CODE_MARK` in its place. The outbox keeps that text and the code apart, only until delivery (./outbox.ts).
-   */
-  code?: { value: string; expiresAt: Date; textWithMark: string };
-}
+export type { MailMessage };
+
 
 export interface Mailer {
   /** Where messages go: an SMTP server, or the store's outbox. */

@@ -5,7 +5,7 @@
  * A mail with a verification code also carries its text with `CODE_MARK` in the code's place, which is what
  * the local outbox keeps (./outbox.ts).
  */
-import type { MailMessage } from './mailer.js';
+import type { MailMessage } from './message.js';
 
 const PRODUCT = 'tradeseal regime signals';
 

@@ -18,7 +18,7 @@
  * the address and text are personal data whether or not anyone passed them on.
  */
 import type { Sql } from 'postgres';
-import type { MailMessage } from './mailer.js';
+import type { MailMessage } from './message.js';
 import { CODE_MARK } from './messages.js';
 
 export interface OutboxMessage {

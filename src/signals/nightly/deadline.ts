@@ -5,8 +5,8 @@
  *
  * Pure.
  */
-import { addDays } from '../../../pipeline/ingest/catalogue.js';
-import { zonedInstant } from '../../../pipeline/release/zoned-time.js';
+import { addDays } from '../../core/dates.js';
+import { zonedInstant } from '../../core/calendars/zoned-time.js';
 
 /** The calendar day of instant `ms` in `timeZone`. */
 export const localDay = (ms: number, timeZone: string): string =>

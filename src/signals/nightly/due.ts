@@ -5,8 +5,8 @@
  *
  * Pure.
  */
-import { addDays } from '../../../pipeline/ingest/catalogue.js';
-import { isNyseTradingDay } from '../../../pipeline/ingest/nyse-calendar.js';
+import { addDays } from '../../core/dates.js';
+import { isNyseTradingDay } from '../../core/calendars/nyse.js';
 import { availableAt } from '../../../pipeline/release/publication.js';
 
 /** The newest trading day whose regime is due at instant `nowMs`: the latest day d with availableAt(d) ≤ nowMs. */

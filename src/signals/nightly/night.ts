@@ -27,7 +27,7 @@ import type { FetchOutcome } from '../../../pipeline/fetch/fetch-all.js';
 import { publishedRange } from '../publish/published.js';
 import type { RunSummary } from '../publish/run.js';
 import { availableAt } from '../../../pipeline/release/publication.js';
-import { nextBusinessDay } from '../../../pipeline/release/business-days.js';
+import { nextBusinessDay } from '../../core/calendars/business-days.js';
 import { dueDay, tradingDaysBetween } from './due.js';
 import { insertNight, updateNight, type NightStatus } from './night-store.js';
 import { describeLate, readiness, type LateSeries } from './readiness.js';

@@ -5,7 +5,7 @@
  * clamped to it instead (the interface says so).
  */
 import { TradesealError } from '../../core/errors.js';
-import { addDays } from '../../../pipeline/ingest/catalogue.js';
+import { addDays } from '../../core/dates.js';
 import { TIER_SPECS, type Tier } from '../tiers.js';
 
 /** The earliest date `tier` may read when `newest` is the newest published day; null: no limit. */

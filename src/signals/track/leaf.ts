@@ -23,7 +23,7 @@
  */
 import { canonicalJson } from '../../core/crypto/jcs.js';
 import { firstOpenAfter, MARKET_OPEN_TIME, MARKET_TIME_ZONE } from '../../../pipeline/release/publication.js';
-import { zonedInstant } from '../../../pipeline/release/zoned-time.js';
+import { zonedInstant } from '../../core/calendars/zoned-time.js';
 
 export const TRACK_LEAF_KINDS = ['live', 'backfill', 'republication'] as const;
 export type TrackLeafKind = (typeof TRACK_LEAF_KINDS)[number];

@@ -1,6 +1,7 @@
 /** The catalogue's date helpers and the rules it states (table-driven). */
 import { describe, expect, it } from 'vitest';
-import { addDays, CATALOGUE, isIsoDate, seriesSpec } from '../../../pipeline/ingest/catalogue.js';
+import { CATALOGUE, isIsoDate, seriesSpec } from '../../../pipeline/ingest/catalogue.js';
+import { addDays } from '../../../src/core/dates.js';
 import { describeRule } from '../../../pipeline/release/rules.js';
 
 describe('addDays', () => {

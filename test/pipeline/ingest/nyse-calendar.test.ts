@@ -3,8 +3,8 @@
  * NYSE's weekend rules), the special closures the catalogue lists, and every other weekday a trading day.
  */
 import { describe, expect, it } from 'vitest';
-import { NYSE_SPECIAL_CLOSURES } from '../../../pipeline/ingest/catalogue.js';
-import { isNyseTradingDay, nyseClosure } from '../../../pipeline/ingest/nyse-calendar.js';
+import { NYSE_SPECIAL_CLOSURES } from '../../../src/core/calendars/nyse.js';
+import { isNyseTradingDay, nyseClosure } from '../../../src/core/calendars/nyse.js';
 
 describe('nyseClosure', () => {
   it.each<[string, string | null]>([

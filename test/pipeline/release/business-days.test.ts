@@ -4,7 +4,7 @@
  * cross-check of every date 2000–2030 against the independent holiday rules of `./reference.ts`.
  */
 import { describe, expect, it } from 'vitest';
-import { addBusinessDays, isBusinessDay, isFedBusinessDay, nextBusinessDay, onOrNextBusinessDay } from '../../../pipeline/release/business-days.js';
+import { addBusinessDays, isBusinessDay, isFedBusinessDay, nextBusinessDay, onOrNextBusinessDay } from '../../../src/core/calendars/business-days.js';
 import { isFedOpen, shiftDays } from './reference.js';
 
 describe('Federal Reserve business days', () => {

@@ -4,7 +4,7 @@
  * in any order (a table that grows keeps what it had).
  */
 import { describe, expect, it } from 'vitest';
-import { isBusinessDay } from '../../../pipeline/release/business-days.js';
+import { isBusinessDay } from '../../../src/core/calendars/business-days.js';
 import { calendarTable, dayOfIso, isoOfDay, weekdayOfDay } from '../../../pipeline/release/day-tables.js';
 
 const DAY_MS = 86_400_000;

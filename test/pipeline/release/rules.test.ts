@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RELEASES } from '../../../pipeline/ingest/catalogue.js';
-import { isNyseTradingDay } from '../../../pipeline/ingest/nyse-calendar.js';
+import { isNyseTradingDay } from '../../../src/core/calendars/nyse.js';
 import { describeRule, releaseDate, releasedAt, type ReleaseRule } from '../../../pipeline/release/rules.js';
 import { releaseDay, shiftDays, type ReleaseKind } from './reference.js';
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RELEASES } from '../../../pipeline/ingest/catalogue.js';
-import { isNyseTradingDay } from '../../../pipeline/ingest/nyse-calendar.js';
+import { isNyseTradingDay } from '../../../src/core/calendars/nyse.js';
 import { dayOfIso, isoOfDay } from '../../../pipeline/release/day-tables.js';
 import { usableFromDays } from '../../../pipeline/release/usable-days.js';
 import { usableFrom } from '../../../pipeline/release/usable-from.js';

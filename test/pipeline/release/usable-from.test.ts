@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RELEASES } from '../../../pipeline/ingest/catalogue.js';
-import { isNyseTradingDay } from '../../../pipeline/ingest/nyse-calendar.js';
+import { isNyseTradingDay } from '../../../src/core/calendars/nyse.js';
 import { availableAt } from '../../../pipeline/release/publication.js';
 import { releasedAt, type ReleaseRule } from '../../../pipeline/release/rules.js';
 import { firstDayPublishedAfter, usableFrom } from '../../../pipeline/release/usable-from.js';

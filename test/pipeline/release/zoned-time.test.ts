@@ -1,6 +1,6 @@
 /** Wall-clock time in a named zone → instant: winter and summer, both 2025 clock changes in New York, another zone. */
 import { describe, expect, it } from 'vitest';
-import { zonedInstant, zoneOffsetMs } from '../../../pipeline/release/zoned-time.js';
+import { zonedInstant, zoneOffsetMs } from '../../../src/core/calendars/zoned-time.js';
 
 const NY = 'America/New_York';
 

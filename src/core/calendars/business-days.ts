@@ -11,8 +11,8 @@
  * Pure; ISO `YYYY-MM-DD` dates in, out.
  */
 import federalHolidays from '@18f/us-federal-holidays';
-import { addDays } from '../ingest/catalogue.js';
-import { isNyseTradingDay, isWeekend, nyseWeekdayClosure } from '../ingest/nyse-calendar.js';
+import { addDays } from '../dates.js';
+import { isNyseTradingDay, isWeekend, nyseWeekdayClosure } from './nyse.js';
 
 export type BusinessCalendar = 'fed' | 'nyse';
 

@@ -6,7 +6,30 @@
  * (`NYSE_SPECIAL_CLOSURES`, with their reasons). Checked against the bundled GSPC file from 1990 on.
  */
 import { getHolidays } from 'nyse-holidays';
-import { NYSE_SPECIAL_CLOSURES } from './catalogue.js';
+
+/**
+ * The NYSE checks of the market files start here: older history had Saturday sessions (until 1952) and
+ * many one-off closures (the 1968 paperwork crisis, among others) that no holiday rule covers.
+ */
+export const NYSE_CHECKED_FROM = '1990-01-02';
+
+/**
+ * Days the NYSE closed since NYSE_CHECKED_FROM beyond its regular holidays (those come from the
+ * `nyse-holidays` package), each with its reason. On these days a market file has no row.
+ */
+export const NYSE_SPECIAL_CLOSURES: ReadonlyArray<{ date: string; reason: string }> = [
+  { date: '1994-04-27', reason: 'national day of mourning for President Nixon' },
+  { date: '2001-09-11', reason: 'the September 11 attacks' },
+  { date: '2001-09-12', reason: 'the September 11 attacks' },
+  { date: '2001-09-13', reason: 'the September 11 attacks' },
+  { date: '2001-09-14', reason: 'the September 11 attacks' },
+  { date: '2004-06-11', reason: 'national day of mourning for President Reagan' },
+  { date: '2007-01-02', reason: 'national day of mourning for President Ford' },
+  { date: '2012-10-29', reason: 'Hurricane Sandy' },
+  { date: '2012-10-30', reason: 'Hurricane Sandy' },
+  { date: '2018-12-05', reason: 'national day of mourning for President George H. W. Bush' },
+  { date: '2025-01-09', reason: 'national day of mourning for President Carter' },
+];
 
 const SPECIAL = new Map(NYSE_SPECIAL_CLOSURES.map((c) => [c.date, c.reason]));
 
