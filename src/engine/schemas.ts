@@ -1,9 +1,9 @@
 /** JSON Schemas of the engine's requests and responses (they validate requests and generate the OpenAPI document). */
-import { errorResponse, errorResponses } from '../core/error-schemas.js';
+import { errorResponse, errorResponses, hex64, nullable, uuid } from '../core/schemas.js';
+
+export { hex64, nullable, uuid };
 import { EXECUTION_STATUSES, ORDER_TYPES, REGIMES, TRACE_STATUSES, TRADE_ACTIONS } from '../core/vocabulary.js';
 
-export const uuid = { type: 'string', format: 'uuid' } as const;
-export const hex64 = { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'lowercase hex SHA-256' } as const;
 export const dateTime = { type: 'string', format: 'date-time' } as const;
 /**
  * Unix ms: a non-negative integer within the range of an ECMAScript Date (8.64e15 ms, ECMA-262 §21.4.1.1;
@@ -34,7 +34,6 @@ export const tradeAction = { type: 'string', enum: [...TRADE_ACTIONS] } as const
 export const orderType = { type: 'string', enum: [...ORDER_TYPES] } as const;
 export const executionStatus = { type: 'string', enum: [...EXECUTION_STATUSES] } as const;
 export const traceStatus = { type: 'string', enum: [...TRACE_STATUSES] } as const;
-export const nullable = <T extends object>(s: T) => ({ anyOf: [s, { type: 'null' }] }) as const;
 
 export const tokenRecord = {
   type: 'object',

@@ -16,7 +16,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ERROR_CODES, TradesealError, validationError, type ErrorCode } from '../core/errors.js';
 import { isStoreUnavailable } from '../store/faults.js';
 import { RETRY_AFTER_SECONDS } from './deadline.js';
-import { errorBodySchema } from '../core/error-schemas.js';
+import { errorBodySchema } from '../core/schemas.js';
 import { fieldErrors } from '../core/validation.js';
 
 const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Sql } from 'postgres';
 import type { CertExpiryStatus } from './cert-expiry.js';
 import { RETRY_AFTER_SECONDS } from './deadline.js';
-import { healthBody, publicRoute } from '../core/error-schemas.js';
+import { healthBody, publicRoute } from '../core/schemas.js';
 import type { StoreReady } from './store-gate.js';
 
 /** `cert_expiry_status`: see ./cert-expiry.ts; null when the server does not serve TLS. */

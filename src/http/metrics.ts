@@ -29,7 +29,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { storeAnswers } from './health.js';
 import { dueDay, tradingDaysBetween } from '../signals/nightly/due.js';
 import { NIGHT_STATUS_SQL } from '../signals/nightly/night-store.js';
-import { publicRoute } from '../core/error-schemas.js';
+import { publicRoute } from '../core/schemas.js';
 
 const SCRAPE_STORE_TIMEOUT_MS = 1000;
 

@@ -11,7 +11,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../core/config.js';
-import { publicRoute } from '../core/error-schemas.js';
+import { publicRoute } from '../core/schemas.js';
 
 /** The interface version of the two documents (spec/DECISIONS.md: `info.version` 1.1.0). */
 export const INTERFACE_VERSION = '1.1.0';

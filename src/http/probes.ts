@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Sql } from 'postgres';
 import { RETRY_AFTER_SECONDS } from './deadline.js';
 import { storeAnswers } from './health.js';
-import { publicRoute } from '../core/error-schemas.js';
+import { publicRoute } from '../core/schemas.js';
 import type { StoreReady } from './store-gate.js';
 
 const probeBody = {

@@ -1,7 +1,7 @@
 /**
  * Reading the binary exports back with readers other than the writers: Arrow IPC files with
- * @uwdata/flechette (not apache-arrow, which writes them), Parquet with hyparquet (pure JS, not DuckDB,
- * which writes them). Each gives the columns' names and types as the file declares them, and the rows with
+ * @uwdata/flechette (not apache-arrow, which writes them), Parquet with hyparquet (the reader of its project, a
+ * package apart from hyparquet-writer, which writes them; its decoding is its own). Each gives the columns' names and types as the file declares them, and the rows with
  * dates as `YYYY-MM-DD`, timestamps as ISO-8601 UTC instants and nulls as null, so they compare with the
  * CSV export's text row by row. `csvRows` reads that CSV the same way (numbers parsed, empty as null).
  */

@@ -11,7 +11,7 @@
 import addFormatsModule from 'ajv-formats';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { errorBody } from '../../src/core/error-schemas.js';
+import { errorBody } from '../../src/core/schemas.js';
 import { HTTP_METHODS, type OpenApiDocument } from './openapi.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;

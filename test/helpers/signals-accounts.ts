@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { configWith, type Config } from '../../src/core/config.js';
-import { errorBody } from '../../src/core/error-schemas.js';
+import { errorBody } from '../../src/core/schemas.js';
 import { buildApp } from '../../src/http/app.js';
 import { validatePart } from '../../src/core/validation.js';
 import { createSignalsContext, type SignalsContext } from '../../src/signals/context.js';

@@ -14,7 +14,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configWith, type Config } from '../../src/core/config.js';
-import { errorBody } from '../../src/core/error-schemas.js';
+import { errorBody } from '../../src/core/schemas.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { issueAccountKey, type IssuedKey } from '../../src/signals/ops/keys.js';
 import { accountBody } from '../../src/http/signals/account-schemas.js';

@@ -3,7 +3,7 @@
  * checks its flags against the same ones) and the heads and proofs they answer.
  */
 import { MAX_TREE_SIZE } from './subtrees.js';
-import { hex64, nullable, uuid } from '../../engine/schemas.js';
+import { hex64, nullable, uuid } from '../schemas.js';
 
 const treeSize = { type: 'integer', minimum: 0, maximum: MAX_TREE_SIZE } as const;
 const positiveTreeSize = { type: 'integer', minimum: 1, maximum: MAX_TREE_SIZE } as const;

@@ -1,7 +1,7 @@
 /** JSON Schemas shared by the `/v1` routes: the security requirement of keyed routes, and common shapes. */
 import { RECORD_BASES } from '../../signals/inputs.js';
 
-export { errorResponses } from '../../core/error-schemas.js';
+export { errorResponses } from '../../core/schemas.js';
 
 /** Keyed routes: the `X-Signals-Key` header (the OpenAPI security scheme `signalsKey`). */
 export const signalsKeySecurity = [{ signalsKey: [] }];

@@ -5,7 +5,7 @@
  */
 import type { Sql } from '../../store/driver.js';
 import type { FetchedFile } from '../../../pipeline/fetch/fetch-record.js';
-import type { LateSeries } from './readiness.js';
+import type { LateSeries } from './late-series.js';
 
 export type NightStatus = 'running' | 'published' | 'late' | 'refused' | 'failed';
 

@@ -79,3 +79,8 @@ export const errorResponse = (description: string): ErrorResponseSchema => ({ $r
  */
 export const errorResponses = (...statuses: number[]): Record<number, ErrorResponseSchema> =>
   Object.fromEntries(statuses.map((s) => [s, errorResponse(ERROR_STATUS_DESCRIPTIONS[s] ?? 'An error: `code` says which.')]));
+
+/** Schema atoms every service's schemas use. */
+export const uuid = { type: 'string', format: 'uuid' } as const;
+export const hex64 = { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'lowercase hex SHA-256' } as const;
+export const nullable = <T extends object>(s: T) => ({ anyOf: [s, { type: 'null' }] }) as const;
