@@ -3,7 +3,7 @@
  * per record. They only present what the command loaded; `--json` returns the records themselves.
  */
 import type { AgentView } from '../engine/ops/agent-details.js';
-import type { RegimeBroadcast } from '../engine/store/regime.js';
+import type { RegimeBroadcast } from '../store/regime-broadcasts.js';
 import type { ShadowMode } from '../engine/store/shadow.js';
 import type { IssuedToken, TokenRecord } from '../engine/store/tokens.js';
 import type { TraceVerification } from '../engine/trace/read.js';

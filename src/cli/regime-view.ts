@@ -1,7 +1,7 @@
 /** Terminal rendering of the regime in force: the broadcast, whether an operator's override holds, and how old its data are. */
 import type { Freshness } from '../engine/policy/freshness.js';
 import { humanAge, staleWarning } from '../engine/policy/freshness.js';
-import type { RegimeBroadcast } from '../engine/store/regime.js';
+import type { RegimeBroadcast } from '../store/regime-broadcasts.js';
 import { renderBroadcast } from './engine-views.js';
 
 /** One line on the broadcast's source: a manual broadcast is an override that holds until released. */

@@ -8,7 +8,7 @@
  * age still fails closed if the store stays away.
  */
 import type { Sql } from 'postgres';
-import { currentRegime, type RegimeBroadcast } from './store/regime.js';
+import { currentRegime, type RegimeBroadcast } from '../store/regime-broadcasts.js';
 import { readShadowMode, type ShadowMode } from './store/shadow.js';
 
 export class EngineState {

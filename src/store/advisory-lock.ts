@@ -17,7 +17,7 @@ export const ADVISORY_LOCKS = {
   migrate: 7_265_000_001,
   /** A pipeline run (`pipeline/run-lock.ts`): two runs never overlap. */
   pipeline: 7_265_000_002,
-  /** Changing the regime broadcast in force (`src/engine/store/regime.ts`), as a transaction-scoped lock. */
+  /** Changing the regime broadcast in force (`src/store/regime-broadcasts.ts`), as a transaction-scoped lock. */
   regimeBroadcast: 7_265_000_003,
   /** Appending to the audit chain (`src/engine/audit/append.ts`), as a transaction-scoped lock. */
   auditChain: 7_265_000_004,

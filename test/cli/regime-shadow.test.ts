@@ -1,6 +1,6 @@
 /** `tradeseal regime publish|show` and `tradeseal engine shadow on|status|off` against a real store. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { broadcastHash, currentRegime } from '../../src/engine/store/regime.js';
+import { broadcastHash, currentRegime } from '../../src/store/regime-broadcasts.js';
 import { readShadowMode } from '../../src/engine/store/shadow.js';
 import { cliEnv, describeRun, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
 import { testStore, type TestStore } from '../helpers/db.js';

@@ -7,7 +7,7 @@
 import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineState } from '../../src/engine/state.js';
-import { publishManual } from '../../src/engine/store/regime.js';
+import { publishManual } from '../../src/store/regime-broadcasts.js';
 import { setShadowMode } from '../../src/engine/store/shadow.js';
 import { testStore, type TestStore } from '../helpers/db.js';
 

@@ -10,7 +10,7 @@ import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineContext, type EngineContext } from '../../src/engine/context.js';
 import { EngineState } from '../../src/engine/state.js';
-import { publishManual } from '../../src/engine/store/regime.js';
+import { publishManual } from '../../src/store/regime-broadcasts.js';
 import { setShadowMode } from '../../src/engine/store/shadow.js';
 import { buildApp } from '../../src/http/app.js';
 import { connect } from '../../src/store/driver.js';

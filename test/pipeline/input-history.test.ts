@@ -10,7 +10,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { currentRegime } from '../../src/engine/store/regime.js';
+import { currentRegime } from '../../src/store/regime-broadcasts.js';
 import type { Sql } from '../../src/store/driver.js';
 import { NOT_RECORDED_NOTICE } from '../../src/signals/publish/input-record.js';
 import { runPipeline, type RunSummary } from '../../src/signals/publish/run.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configWith } from '../../src/core/config.js';
 import { createEngineContext } from '../../src/engine/context.js';
 import { loadPolicy, parsePolicy } from '../../src/engine/policy/policy.js';
-import { broadcastHash, currentRegime } from '../../src/engine/store/regime.js';
+import { broadcastHash, currentRegime } from '../../src/store/regime-broadcasts.js';
 import { bootstrapOwnerToken } from '../../src/engine/store/tokens.js';
 import { buildApp } from '../../src/http/app.js';
 import { runPipeline, runSequentially, type RunSummary, type StageRunner } from '../../src/signals/publish/run.js';

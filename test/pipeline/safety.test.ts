@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { currentRegime, publishFromPipeline, publishManual, releaseOverride } from '../../src/engine/store/regime.js';
+import { currentRegime, publishFromPipeline, publishManual, releaseOverride } from '../../src/store/regime-broadcasts.js';
 import { runPipeline, type RunSummary } from '../../src/signals/publish/run.js';
 import type { Sql } from '../../src/store/driver.js';
 import { publishedRun, testStore, type TestStore } from '../helpers/db.js';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPair, parsePublicKey, publicKeyFromSecret } from '../../src/core/crypto/ed25519.js';
 import { heartbeatSignatureValid } from '../../src/engine/heartbeat/check.js';
-import { publishManual } from '../../src/engine/store/regime.js';
+import { publishManual } from '../../src/store/regime-broadcasts.js';
 import { connect } from '../../src/store/driver.js';
 import { SecretKeeper } from '../../src/secrets/stored-secret.js';
 import { loadSigningKey, publicKeyForms, SIGNING_KEY_NAME, storedSigningKey } from '../../src/signals/signing-key.js';

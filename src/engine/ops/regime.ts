@@ -8,7 +8,7 @@
 import type { Sql } from 'postgres';
 import { withTransaction } from '../../store/transaction.js';
 import { appendAudit } from '../audit/append.js';
-import { publishManual, releaseOverride, type Probabilities, type RegimeBroadcast, type Release } from '../store/regime.js';
+import { publishManual, releaseOverride, type Probabilities, type RegimeBroadcast, type Release } from '../../store/regime-broadcasts.js';
 import type { Regime } from '../../core/vocabulary.js';
 
 export interface ManualBroadcastBody {
@@ -39,7 +39,7 @@ export function publishOperatorBroadcast(sql: Sql, body: ManualBroadcastBody, pu
   });
 }
 
-/** Lifts the operator's override (src/engine/store/regime.ts `releaseOverride`), with its audit entry. */
+/** Lifts the operator's override (src/store/regime-broadcasts.ts `releaseOverride`), with its audit entry. */
 export function releaseOperatorOverride(sql: Sql, releasedBy: string, reason: string | null): Promise<Release> {
   return withTransaction(sql, async (tx) => {
     const r = await releaseOverride(tx as unknown as Sql, releasedBy, reason);

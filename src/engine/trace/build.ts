@@ -9,7 +9,7 @@ import type { OrderFacts } from '../policy/evaluate.js';
 import type { Policy } from '../policy/policy.js';
 import { storedRegulatory } from '../ops/trace-personal.js';
 import type { AuthorizeResponse } from '../store/idempotency.js';
-import type { RegimeBroadcast } from '../store/regime.js';
+import type { RegimeBroadcast } from '../../store/regime-broadcasts.js';
 import type { NewTrace } from '../store/traces.js';
 import { REGIME_LABELS } from '../../core/vocabulary.js';
 import { isoMs, TIME_SOURCE, type SealedTrace } from './document.js';

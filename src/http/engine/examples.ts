@@ -8,7 +8,7 @@
  * of its sealed form, its `final_proof` follows from that and the exchange_tx_id.
  */
 import { hashJson, sha256Hex } from '../../core/crypto/hash.js';
-import { broadcastHash, certainProbabilities } from '../../engine/store/regime.js';
+import { broadcastHash, certainProbabilities } from '../../store/regime-broadcasts.js';
 import { TIME_SOURCE } from '../../engine/trace/document.js';
 import { finalProof, latentFingerprint, reasoningHashOf, sealedForm } from '../../engine/trace/seal.js';
 import { canonicalJson } from '../../core/crypto/jcs.js';

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { notFound, TradesealError } from '../../core/errors.js';
 import type { SignalsContext } from '../../signals/context.js';
-import { currentRegime } from '../../engine/store/regime.js';
+import { currentRegime } from '../../store/regime-broadcasts.js';
 import { liquidityQuery, performanceQuery, regimeHistoryQuery, type RecordBasis } from '../../signals/inputs.js';
 import { chartOn, RecordCache } from '../../signals/ops/track-record.js';
 import { checkDateRange } from '../../signals/ops/date-range.js';

@@ -5,14 +5,14 @@
  * data, the run record with its publication plan and the digests of its inputs (input-record.ts), and the
  * regime broadcast of the newest day (source `pipeline`), which every engine instance enforces within a
  * second, unless an operator's override is in force: then the history is published and the override stays
- * (src/engine/store/regime.ts), and every day whose package is new or changed as a leaf of the signal service's
+ * (src/store/regime-broadcasts.ts), and every day whose package is new or changed as a leaf of the signal service's
  * track log under a new signed head (src/signals/store/track-log.ts): a day is never published unlogged.
  * What may be replaced was decided before (`plan.ts`, `run.ts`); this module writes what it is told.
  */
 import type postgres from 'postgres';
 import type { Sql } from '../../store/driver.js';
 import { transactionOn } from '../../store/advisory-lock.js';
-import { publishFromPipeline, type PipelineBroadcast } from '../../engine/store/regime.js';
+import { publishFromPipeline, type PipelineBroadcast } from '../../store/regime-broadcasts.js';
 import { signalsBetween } from '../store/published.js';
 import { appendPublishedDays, type TrackAppend } from '../store/track-log.js';
 import type { TrackLogKey } from '../track/key.js';

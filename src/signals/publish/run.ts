@@ -14,12 +14,12 @@
  * - `full` recomputes everything; a publication that would rewrite published days with other numbers, or
  *   remove published days, is planned first (`publish/plan.ts`) and needs the caller's confirmation
  *   (`confirm`), and removing days needs `force` as well;
- * - an operator's manual broadcast is never replaced by a run (src/engine/store/regime.ts); the summary says
+ * - an operator's manual broadcast is never replaced by a run (src/store/regime-broadcasts.ts); the summary says
  *   that it holds and what the model says.
  */
 import { randomUUID } from 'node:crypto';
 import type postgres from 'postgres';
-import type { RegimeBroadcast } from '../../engine/store/regime.js';
+import type { RegimeBroadcast } from '../../store/regime-broadcasts.js';
 import { SIGNAL_COST_BPS_DEFAULT } from '../../core/config.js';
 import { TradesealError } from '../../core/errors.js';
 import type { Sql } from '../../store/driver.js';

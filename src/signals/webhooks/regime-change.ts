@@ -1,6 +1,6 @@
 /**
  * The `regime_change` event (regime-signal-service.md part 6): queued in the transaction that inserts a
- * broadcast whose regime differs from the one in force (src/engine/store/regime.ts), one delivery per
+ * broadcast whose regime differs from the one in force (src/store/regime-broadcasts.ts), one delivery per
  * webhook of an account whose tier includes it (Pro and above), so a transition is delivered if and only if
  * it was published. A broadcast that repeats the regime in force, or the very first broadcast (there is no
  * "from"), queues nothing.
@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql, TransactionSql } from 'postgres';
 import { EXPOSURE } from '../../../pipeline/regime/signals.js';
-import type { RegimeBroadcast } from '../../engine/store/regime.js';
+import { broadcastsAfter, type RegimeBroadcast } from '../../store/regime-broadcasts.js';
 import { REGIME_LABELS, type Regime } from '../../core/vocabulary.js';
 import { allows, TIERS } from '../tiers.js';
 
@@ -60,16 +60,43 @@ export function regimeChangeEvent(previous: Pick<RegimeBroadcast, 'regime'> | nu
   };
 }
 
-/**
- * Queues the event of the transition `previous` → `next`, if any, for every webhook of a Pro-or-above
- * account. Run it in the transaction that inserts `next`, so the event commits or rolls back with it.
- * Returns how many deliveries were queued.
- */
-export async function enqueueRegimeChange(tx: Sql | TransactionSql, previous: RegimeBroadcast | null, next: RegimeBroadcast): Promise<number> {
-  const event = regimeChangeEvent(previous, next);
-  return event ? enqueueEvent(tx, event) : 0;
-}
+/** The subscriber's name in event_cursors. */
+export const REGIME_CHANGE_SUBSCRIBER = 'webhooks.regime_change';
 
+/** Broadcasts read per transaction: a long backlog is taken in several. */
+const BATCH = 500;
+
+/**
+ * Queues the `regime_change` deliveries of every broadcast committed after the subscriber's cursor, oldest first,
+ * and moves the cursor past them, in one transaction per batch (the cursor row's lock makes concurrent callers
+ * take turns). Returns how many deliveries were queued.
+ */
+export async function queueRegimeChanges(sql: Sql): Promise<number> {
+  let queued = 0;
+  for (;;) {
+    const step = await sql.begin(async (tx) => {
+      const [cursor] = await tx<Array<{ last_id: string }>>`
+        select last_id from event_cursors where subscriber = ${REGIME_CHANGE_SUBSCRIBER} for update`;
+      if (!cursor) return { read: 0, queued: 0 };
+      const after = Number(cursor.last_id);
+      const [previous] = await tx<Array<{ id: string; regime: Regime }>>`
+        select id, regime from regime_broadcasts where id <= ${after} order by id desc limit 1`;
+      const next = await broadcastsAfter(tx, after, BATCH);
+      let n = 0;
+      let before: Pick<RegimeBroadcast, 'regime'> | null = previous ?? null;
+      for (const b of next) {
+        const event = regimeChangeEvent(before, b);
+        if (event) n += await enqueueEvent(tx, event);
+        before = b;
+      }
+      const last = next.at(-1);
+      if (last) await tx`update event_cursors set last_id = ${last.id} where subscriber = ${REGIME_CHANGE_SUBSCRIBER}`;
+      return { read: next.length, queued: n };
+    });
+    queued += step.queued;
+    if (step.read < BATCH) return queued;
+  }
+}
 /** Queues `event` for every webhook of a Pro-or-above account, in the caller's transaction; how many deliveries were queued. */
 export async function enqueueEvent(tx: Sql | TransactionSql, event: { type: string }): Promise<number> {
   const rows = await tx`

@@ -16,6 +16,7 @@ import { sendWebhook, type WebhookEvent } from './send.js';
 import type { SecretKeeper } from '../../secrets/stored-secret.js';
 import { claimDue, release, settle, webhookSecret, type ClaimedDelivery, type Outcome } from './store.js';
 import type { Resolve } from './target-guard.js';
+import { queueRegimeChanges } from './regime-change.js';
 
 export interface RetrySchedule {
   /** Delay after the first failed attempt. */
@@ -102,6 +103,8 @@ export function startWebhookWorker(sql: Sql, options: WebhookWorkerOptions): Web
 
   async function runRound(): Promise<number> {
     if (stopping.signal.aborted) return 0;
+    // The regime broadcasts committed since the last round become their deliveries first (the subscription).
+    await queueRegimeChanges(sql);
     const claimed = await claimDue(sql, batch, leaseMs);
     const results = await Promise.allSettled(claimed.map(attempt));
     for (const r of results) if (r.status === 'rejected') log('webhook worker: recording an attempt failed', r.reason);

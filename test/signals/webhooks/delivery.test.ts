@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SecretKeeper } from '../../../src/secrets/stored-secret.js';
 import { configWith } from '../../../src/core/config.js';
-import { publishManual } from '../../../src/engine/store/regime.js';
+import { publishManual } from '../../../src/store/regime-broadcasts.js';
 import type { Regime } from '../../../src/core/vocabulary.js';
 import { startServer } from '../../../src/http/server.js';
 import { newWebhookSecret, verifySignature } from '../../../src/signals/webhooks/signing.js';
@@ -17,6 +17,7 @@ import { claimDue, putWebhook, settle } from '../../../src/signals/webhooks/stor
 import { DEFAULT_RETRY, retryDelayMs, startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '../../../src/signals/webhooks/worker.js';
 import { testStore, type TestStore } from '../../helpers/db.js';
 import { startReceiver, type Answer, type Receiver } from '../../helpers/webhook-receiver.js';
+import { queueRegimeChanges } from '../../../src/signals/webhooks/regime-change.js';
 
 let store: TestStore;
 const cleanups: Array<() => Promise<void>> = [];
@@ -57,10 +58,11 @@ async function proWebhook(url: string): Promise<{ accountId: string; secret: str
 const broadcast = (regime: Regime, risk_score = 0.5) =>
   publishManual(store.sql, { date: '2024-03-20', regime, risk_score, model_version: 'manual', reason: 'test', published_by: 'test' });
 
-/** One transition, expansion → risk_off: queues one delivery per webhook. */
+/** One transition, expansion → risk_off: queues one delivery per webhook (read from the stream at once, as a round would). */
 async function transition(): Promise<void> {
   await broadcast('expansion', 0.1);
   await broadcast('risk_off', 0.9);
+  await queueRegimeChanges(store.sql);
 }
 
 interface Row { delivery_id: string; attempts: number; delivered_at: Date | null; failed_at: Date | null; last_status: number | null; last_error: string | null; next_attempt_at: Date }
@@ -133,6 +135,7 @@ describe('a transition reaches the receiver exactly once', () => {
     worker();
     await broadcast('tightening', 0.6);
     await broadcast('tightening', 0.7);
+    await queueRegimeChanges(store.sql);
     await sleep(200);
     expect(await rows()).toHaveLength(0);
     expect(r.received).toHaveLength(0);

@@ -1,16 +1,17 @@
 /**
- * Queuing `regime_change` deliveries with the broadcast, against a real store: one delivery per webhook of a
- * Pro-or-above account for each change of the regime in force (a manual broadcast, the pipeline's, a
- * release), in the broadcast's transaction; nothing for the first broadcast, for a broadcast that repeats
- * the regime, for a pipeline run under an override, or when the transaction rolls back.
+ * Queuing `regime_change` deliveries from the regime broadcast stream, against a real store: one delivery per
+ * webhook of a Pro-or-above account for each change of the regime in force (a manual broadcast, the pipeline's, a
+ * release), once the broadcast commits (the signal service's subscription, `queueRegimeChanges`, which the webhook
+ * worker runs before each round); nothing for the first broadcast, for a broadcast that repeats the regime, for a
+ * pipeline run under an override, or when the transaction rolls back; each broadcast read once.
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SecretKeeper } from '../../../src/secrets/stored-secret.js';
-import { publishFromPipeline, publishManual, releaseOverride } from '../../../src/engine/store/regime.js';
+import { publishFromPipeline, publishManual, releaseOverride } from '../../../src/store/regime-broadcasts.js';
 import type { Regime } from '../../../src/core/vocabulary.js';
 import type { Tier } from '../../../src/signals/tiers.js';
-import { regimeChangeEvent } from '../../../src/signals/webhooks/regime-change.js';
+import { queueRegimeChanges, regimeChangeEvent } from '../../../src/signals/webhooks/regime-change.js';
 import { putWebhook } from '../../../src/signals/webhooks/store.js';
 import type { Sql } from '../../../src/store/driver.js';
 import { testStore, type TestStore } from '../../helpers/db.js';
@@ -31,9 +32,12 @@ async function account(tier: Tier, webhook = true): Promise<string> {
 const manual = (regime: Regime, risk_score = 0.5, date = '2024-03-20') =>
   publishManual(store.sql, { date, regime, risk_score, model_version: 'manual', reason: 'test', published_by: 'test' });
 
-const deliveries = () =>
-  store.sql<Array<{ account_id: string; event: string; payload: { id: string; type: string; created_at: string; regime_change: Record<string, unknown> } }>>`
+/** The deliveries queued, once the subscription has read the stream. */
+const deliveries = async () => {
+  await queueRegimeChanges(store.sql);
+  return store.sql<Array<{ account_id: string; event: string; payload: { id: string; type: string; created_at: string; regime_change: Record<string, unknown> } }>>`
     select account_id, event, payload from webhook_deliveries order by created_at, delivery_id`;
+};
 
 /** A published day of the pipeline (what a release returns to). */
 async function publishedDay(date: string, regime: Regime, risk: number): Promise<void> {
@@ -98,7 +102,7 @@ describe('a change of the broadcast in force queues one delivery per Pro-or-abov
     expect(await deliveries()).toHaveLength(4);
   });
 
-  it('the pipeline\'s broadcast queues in the run\'s transaction, and not at all when the transaction rolls back or an override holds', async () => {
+  it('the pipeline\'s broadcast queues once the run commits, and not at all when the transaction rolls back or an override holds', async () => {
     const pro = await account('pro');
     const pipeline = (sql: Sql, regime: Regime) =>
       publishFromPipeline(sql, { date: '2024-04-01', regime, risk_score: 0.3, model_version: 'hmm-test', reason: 'run', published_by: 'pipeline', available_at: '2024-04-02T10:30:00.000Z' });
@@ -122,6 +126,20 @@ describe('a change of the broadcast in force queues one delivery per Pro-or-abov
     const held = await store.sql.begin((tx) => pipeline(tx as unknown as Sql, 'risk_off'));
     expect(held.broadcast).toBeNull();
     expect(await deliveries()).toHaveLength(2);
+  });
+
+  it('reads each broadcast once: subscribers running at the same time queue each transition once', async () => {
+    const pro = await account('pro');
+    await manual('expansion');
+    for (const regime of ['risk_off', 'recovery', 'tightening', 'expansion'] as const) await manual(regime);
+    // Five readers at once (the webhook workers of several servers): the cursor's row lock makes them take turns.
+    const counts = await Promise.all(Array.from({ length: 5 }, () => queueRegimeChanges(store.sql)));
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(4);
+    // One transaction queued them all: in the order of the broadcasts, as their events say.
+    const queued = (await deliveries()).sort((a, b) => a.payload.created_at.localeCompare(b.payload.created_at));
+    expect(queued.map((d) => [d.account_id, d.payload.regime_change.from, d.payload.regime_change.to])).toEqual([
+      [pro, 'expansion', 'risk_off'], [pro, 'risk_off', 'recovery'], [pro, 'recovery', 'tightening'], [pro, 'tightening', 'expansion'],
+    ]);
   });
 
   it('a release queues only when the regime it returns to differs from the override\'s', async () => {

@@ -4,39 +4,20 @@
  * which holds until the operator releases it (`tradeseal regime release`) or publishes another: a pipeline run
  * never replaces it. Every change runs under one transaction-scoped advisory lock, so the check "is an
  * override in force?" and the insert cannot interleave with another change.
+ *
+ * The stream is shared by the two services, below both: the signal service's publishing appends the pipeline's
+ * broadcasts, the engine appends an operator's and enforces the newest, and the signal service subscribes to it
+ * for its webhooks (event_cursors). Releasing an override returns to the newest day the pipeline published, the
+ * one read of the signal service's tables here (`signal_days`, `model_runs`).
  */
 import type { Sql, TransactionSql } from 'postgres';
-import { hashJson } from '../../core/crypto/hash.js';
-import { TradesealError } from '../../core/errors.js';
-import { ADVISORY_LOCKS } from '../../store/advisory-lock.js';
-import { inTransaction as isTransaction } from '../../store/transaction.js';
-import { enqueueRegimeChange } from '../../signals/webhooks/regime-change.js';
-import { REGIME_IDS, REGIMES, type Regime } from '../../core/vocabulary.js';
+import { TradesealError } from '../core/errors.js';
+import { ADVISORY_LOCKS } from './advisory-lock.js';
+import { inTransaction as isTransaction } from './transaction.js';
+import { broadcastHash, certainProbabilities, type Probabilities, type RegimeBroadcast, type RegimeState } from '../core/records/regime-broadcast.js';
+import { REGIME_IDS, type Regime } from '../core/vocabulary.js';
 
-export type Probabilities = Record<Regime, number>;
-
-/** The fields the broadcast hash (`mta.hash`, a heartbeat's `mta_ref`) covers. */
-export interface RegimeState {
-  date: string;
-  regime: Regime;
-  regime_id: number;
-  risk_score: number;
-  probabilities: Probabilities;
-  model_version: string;
-}
-
-export interface RegimeBroadcast extends RegimeState {
-  id: number;
-  source: 'pipeline' | 'manual';
-  reason: string | null;
-  published_by: string | null;
-  published_at: Date;
-  /** When this regime content (this hash) took effect: a repeat broadcast keeps the earlier time. */
-  effective_since: Date;
-  /** The broadcast day's `available_at` (ISO-8601 UTC) when the pipeline broadcasts it; null for an operator's. */
-  available_at: string | null;
-  hash: string;
-}
+export { broadcastHash, certainProbabilities, type Probabilities, type RegimeBroadcast, type RegimeState };
 
 export interface PublishRegimeInput {
   date: string;
@@ -56,14 +37,6 @@ export interface PublishRegimeInput {
   published_at_ms?: number | null;
 }
 
-/** SHA-256 over the JCS of `{date, regime, regime_id, risk_score, probabilities, model_version}`. */
-export const broadcastHash = (s: RegimeState): string =>
-  hashJson({ date: s.date, regime: s.regime, regime_id: s.regime_id, risk_score: s.risk_score, probabilities: s.probabilities, model_version: s.model_version });
-
-/** A manual broadcast states certainty: probability 1 on the named regime. */
-export const certainProbabilities = (regime: Regime): Probabilities =>
-  Object.fromEntries(REGIMES.map((r) => [r, r === regime ? 1 : 0])) as Probabilities;
-
 type Row = Omit<RegimeBroadcast, 'date' | 'id'> & { date: Date | string; id: string | number };
 
 const toBroadcast = (r: Row): RegimeBroadcast => ({
@@ -80,14 +53,20 @@ export async function currentRegime(sql: Sql | TransactionSql): Promise<RegimeBr
   return rows[0] ? toBroadcast(rows[0]) : null;
 }
 
+/** The broadcasts after `afterId`, oldest first, at most `limit`: what a subscriber to the stream reads. */
+export async function broadcastsAfter(sql: Sql | TransactionSql, afterId: number, limit: number): Promise<RegimeBroadcast[]> {
+  const rows = await sql.unsafe<Row[]>(`select ${COLUMNS} from regime_broadcasts where id > $1 order by id limit $2`, [afterId, limit]);
+  return rows.map(toBroadcast);
+}
+
 
 /**
  * Inserts a broadcast as the newest row. Callers hold the broadcast lock in their transaction (see below), so
- * the check of what is in force and the insert are one step. A change of regime queues its webhook event
- * in the same transaction (src/signals/webhooks/regime-change.ts).
+ * the check of what is in force and the insert are one step, and the stream's ids are in commit order: the signal
+ * service reads the broadcasts after its cursor to queue its `regime_change` webhooks
+ * (src/signals/webhooks/regime-change.ts), and never misses one.
  */
 async function insertBroadcast(sql: Sql | TransactionSql, input: PublishRegimeInput): Promise<RegimeBroadcast> {
-  const previous = await currentRegime(sql);
   const state: RegimeState = {
     date: input.date,
     regime: input.regime,
@@ -109,9 +88,7 @@ async function insertBroadcast(sql: Sql | TransactionSql, input: PublishRegimeIn
     [state.date, state.regime, state.regime_id, state.risk_score, state.probabilities, state.model_version,
       input.source, input.reason ?? null, input.published_by ?? null, hash, input.available_at ?? null, input.published_at_ms ?? null],
   );
-  const broadcast = toBroadcast(rows[0] as Row);
-  await enqueueRegimeChange(sql, previous, broadcast);
-  return broadcast;
+  return toBroadcast(rows[0] as Row);
 }
 
 /**
