@@ -6,7 +6,7 @@ import { checkRequest, numberOf } from '../../src/cli/engine-input.js';
 import { renderBroadcast } from '../../src/cli/engine-views.js';
 import { manualBroadcastBody } from '../../src/engine/inputs.js';
 import { MANUAL_MODEL_VERSION, publishOperatorBroadcast, type ManualBroadcastBody } from '../../src/engine/ops/regime.js';
-import type { RegimeBroadcast } from '../../src/engine/store/regime.js';
+import type { RegimeBroadcast } from '../../src/store/regime-broadcasts.js';
 import { REGIMES } from '../../src/core/vocabulary.js';
 
 export default class RegimePublish extends TradesealCommand {

@@ -4,7 +4,7 @@ import { TradesealCommand } from '../../src/cli/base-command.js';
 import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../src/cli/engine-client.js';
 import { renderBroadcast } from '../../src/cli/engine-views.js';
 import { releaseOperatorOverride } from '../../src/engine/ops/regime.js';
-import { currentRegime, type RegimeBroadcast, type Release } from '../../src/engine/store/regime.js';
+import { currentRegime, type RegimeBroadcast, type Release } from '../../src/store/regime-broadcasts.js';
 import { TradesealError } from '../../src/core/errors.js';
 
 export default class RegimeRelease extends TradesealCommand {

@@ -5,7 +5,7 @@ import { terminalOf } from '../../src/cli/terminal.js';
 import { wrapText } from '../../src/cli/wrap.js';
 import { freshnessOf, type Freshness } from '../../src/engine/policy/freshness.js';
 import { loadPolicy } from '../../src/engine/policy/policy.js';
-import { currentRegime, type RegimeBroadcast } from '../../src/engine/store/regime.js';
+import { currentRegime, type RegimeBroadcast } from '../../src/store/regime-broadcasts.js';
 import { TradesealError } from '../../src/core/errors.js';
 
 export default class RegimeShow extends TradesealCommand {
