@@ -1,26 +1,18 @@
 /**
- * The layers, and the directions imports may take between them. `npm run layers` checks them (CI runs it in
- * `npm test`); docs/design.md draws them from this file (`npm run docs`).
- *
- * Bottom to top:
- *   core      src/core/       what every part shares: the regime vocabulary, errors, settings, dates, crypto, the
- *                             RFC 9162 log code, validation, and the signed record types
- *   store     src/store/, src/secrets/, src/credentials/   the database, sealed secrets, credential changes
- *   pipeline  pipeline/       the pipeline's pure numerics and stages (ingest, features, models, reports)
- *   engine    src/engine/     the compliance engine's store and use cases
- *   signals   src/signals/    the regime signal service's store and use cases, its publishing and nightly runs
- *   http      src/http/       the HTTP server: each service's routes a Fastify plugin
- *   cli       src/cli/, src/demo/, commands/   the command line
- * A layer imports only from layers below it; the two services never import each other.
+ * The layers, and the directions imports may take between them: LAYERS bottom to top, ALLOWED what each may import
+ * besides itself and npm packages (the two services never import each other: an effect of one on the other goes
+ * through the store, as an event the other subscribes to). `npm run layers` checks them and `npm test` runs that
+ * check (test/layers/rules.test.ts); docs/design.md's layer drawing is generated from the rules below
+ * (scripts/layers-doc.ts, `npm run docs`).
  */
 const LAYERS = [
-  { name: 'core', path: '^src/core/' },
-  { name: 'store', path: '^src/(store|secrets|credentials)/' },
-  { name: 'pipeline', path: '^pipeline/' },
-  { name: 'engine', path: '^src/engine/' },
-  { name: 'signals', path: '^src/signals/' },
-  { name: 'http', path: '^src/http/' },
-  { name: 'cli', path: '^(src/(cli|demo)|commands)/' },
+  { name: 'core', path: '^src/core/', what: 'what every part shares: the regime vocabulary, errors, settings, dates and calendars, crypto, the RFC 9162 log code, validation, the signed record types' },
+  { name: 'store', path: '^src/(store|secrets|credentials)/', what: 'the database (PostgreSQL or the embedded store), the regime broadcast stream, sealed secrets and their KMS, credential changes' },
+  { name: 'pipeline', path: '^pipeline/', what: "the pipeline's numerics and stages: ingest, features, models, forecasts, reports" },
+  { name: 'engine', path: '^src/engine/', what: "the compliance engine's store and use cases" },
+  { name: 'signals', path: '^src/signals/', what: "the regime signal service's store and use cases, with its publishing and nightly runs" },
+  { name: 'http', path: '^src/http/', what: "the HTTP server; each service's routes a Fastify plugin (src/http/engine/, src/http/signals/, src/http/irl/)" },
+  { name: 'cli', path: '^(src/(cli|demo)|commands)/', what: 'the command line: oclif commands, terminal views, the demo' },
 ];
 
 /** What each layer may import besides itself and npm packages. */
@@ -31,7 +23,7 @@ const ALLOWED = {
   engine: ['core', 'store'],
   signals: ['core', 'store', 'pipeline'],
   http: ['core', 'store', 'pipeline', 'engine', 'signals'],
-  cli: ['core', 'store', 'pipeline', 'engine', 'signals', 'http', 'cli'],
+  cli: ['core', 'store', 'pipeline', 'engine', 'signals', 'http'],
 };
 
 const pathOf = (name) => LAYERS.find((l) => l.name === name).path;
@@ -57,7 +49,7 @@ module.exports = {
     ...LAYERS.map((layer) => ({
       name: `layer-${layer.name}`,
       severity: 'error',
-      comment: `${layer.name} imports only from ${ALLOWED[layer.name].length ? ALLOWED[layer.name].join(', ') : 'itself'} (and npm packages).`,
+      comment: `${layer.what}. Imports from: ${ALLOWED[layer.name].length ? ALLOWED[layer.name].join(', ') : 'nothing but itself'} (and npm packages).`,
       from: { path: layer.path },
       to: {
         path: '^(src|pipeline|commands)/',

@@ -7,10 +7,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { DOC_PAGES, renderPage, type DocPage } from '../src/docs/pages.js';
 import { slowFilesTable } from '../test/setup/slow-files.js';
+import { layersSection } from './layers-doc.js';
 
 /** Sections generated from test code, which `src/` does not import. */
 const extra: Partial<Record<DocPage, Record<string, string>>> = {
   'docs/testing.md': { 'slow-tests': slowFilesTable() },
+  'docs/design.md': { layers: layersSection() },
 };
 
 for (const page of DOC_PAGES) {

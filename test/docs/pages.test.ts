@@ -12,10 +12,11 @@ import { DOC_PAGES, PAGE_SECTIONS, renderPage, type DocPage } from '../../src/do
 import { generatedSections } from '../../src/docs/readme-sections.js';
 import { githubSlug, headings, tableOfContents } from '../../src/docs/toc.js';
 import { slowFilesTable } from '../setup/slow-files.js';
+import { layersSection } from '../../scripts/layers-doc.js';
 
 const root = new URL('../../', import.meta.url);
 const read = (page: string): string => readFileSync(new URL(page, root), 'utf8');
-const extra: Partial<Record<DocPage, Record<string, string>>> = { 'docs/testing.md': { 'slow-tests': slowFilesTable() } };
+const extra: Partial<Record<DocPage, Record<string, string>>> = { 'docs/testing.md': { 'slow-tests': slowFilesTable() }, 'docs/design.md': { layers: layersSection() } };
 
 describe('documentation pages', () => {
   it.each([...DOC_PAGES])('%s has its generated sections and table of contents up to date (run `npm run docs`)', (page) => {
