@@ -120,13 +120,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       engine.tokens.stop();
     });
     if (irl) installIrlEdge(app, engine);
-    engineRoutes(app, engine);
+    await app.register(engineRoutes, { ctx: engine });
   }
   if (services.includes('signals')) {
     registerHealth(app, '/v1/health', 'signals', health);
     const signals = deps.signals ?? createSignalsContext(config, deps.sql, { changes });
     if (!deps.signals) app.addHook('onClose', async () => signals.close());
-    signalsRoutes(app, signals);
+    await app.register(signalsRoutes, { ctx: signals });
   }
 
   return app;

@@ -1,5 +1,5 @@
-/** The compliance engine's routes (`/engine/...`), over one shared `EngineContext`. */
-import type { FastifyInstance } from 'fastify';
+/** The compliance engine's routes (`/engine/...`): the service's HTTP layer. */
+import fp from 'fastify-plugin';
 import type { EngineContext } from '../../engine/context.js';
 import { agentRoutes } from './agents.js';
 import { auditLogRoutes } from './audit-log.js';
@@ -14,7 +14,15 @@ import { shadowRoutes } from './shadow-regime.js';
 import { tokenRoutes } from './tokens.js';
 import { traceRoutes } from './traces.js';
 
-export function engineRoutes(app: FastifyInstance, ctx: EngineContext): void {
+export interface EngineRoutesOptions {
+  ctx: EngineContext;
+}
+
+/**
+ * The compliance engine's routes (`/engine/...`) as a Fastify plugin over one shared `EngineContext`, not encapsulated
+ * (fastify-plugin): its routes share the app's error handling, validation, request deadline and API document.
+ */
+export const engineRoutes = fp<EngineRoutesOptions>(async (app, { ctx }) => {
   authorizeBindRoutes(app, ctx);
   traceRoutes(app, ctx);
   shadowRoutes(app, ctx);
@@ -27,4 +35,4 @@ export function engineRoutes(app: FastifyInstance, ctx: EngineContext): void {
   reconcileRoutes(app, ctx);
   dropCopyRoutes(app, ctx);
   logRoutes(app, ctx);
-}
+}, { name: 'tradeseal-engine', fastify: '5.x' });

@@ -1,5 +1,5 @@
-/** The regime signal service's routes (`/v1/...`), over one shared `SignalsContext`. */
-import type { FastifyInstance } from 'fastify';
+/** The regime signal service's routes (`/v1/...`): the service's HTTP layer. */
+import fp from 'fastify-plugin';
 import type { SignalsContext } from '../../signals/context.js';
 import { accountRoutes } from './account.js';
 import { authRoutes } from './auth.js';
@@ -12,7 +12,15 @@ import { engineTierRoutes } from './engine.js';
 import { adminRoutes } from './admin.js';
 import { trackLogRoutes } from './track-log.js';
 
-export function signalsRoutes(app: FastifyInstance, ctx: SignalsContext): void {
+export interface SignalsRoutesOptions {
+  ctx: SignalsContext;
+}
+
+/**
+ * The regime signal service's routes (`/v1/...`) as a Fastify plugin over one shared `SignalsContext`, not encapsulated
+ * (fastify-plugin): its routes share the app's error handling, validation, request deadline and API document.
+ */
+export const signalsRoutes = fp<SignalsRoutesOptions>(async (app, { ctx }) => {
   authRoutes(app, ctx);
   accountRoutes(app, ctx);
   dataRoutes(app, ctx);
@@ -23,4 +31,4 @@ export function signalsRoutes(app: FastifyInstance, ctx: SignalsContext): void {
   engineTierRoutes(app, ctx);
   adminRoutes(app, ctx);
   trackLogRoutes(app, ctx);
-}
+}, { name: 'tradeseal-signals', fastify: '5.x' });
