@@ -31,7 +31,7 @@ import { loadFeatureFrame, type FeatureFrame } from '../pipeline/features/frame.
 import { DEFAULT_WALK_FORWARD, walkForward, type WalkForwardOptions } from '../pipeline/model/walk-forward.js';
 import { assemble } from '../pipeline/publish/assemble.js';
 import { evaluate } from '../pipeline/reports/evaluate.js';
-import { REGIME_ORDER } from '../pipeline/regime/signals.js';
+import { REGIMES } from '../src/core/vocabulary.js';
 import { EVALUATION_WINDOWS } from '../pipeline/reports/evaluation-windows.js';
 import { defaultVariantsFile, writeResearchVariants, type ResearchVariants } from '../pipeline/reports/research-trials.js';
 import { renderTable } from '../src/cli/table.js';
@@ -307,7 +307,7 @@ async function runVariant(v: Variant): Promise<Row> {
   const model = walkForward(frame, options);
   const { signals, market } = assemble(frame, model.days);
   const regimes = switchedRegimes(model.days.map((d) => d.probs), v);
-  const days = signals.map((s, i) => ({ ...s, regime: REGIME_ORDER[regimes[i] as number]! }));
+  const days = signals.map((s, i) => ({ ...s, regime: REGIMES[regimes[i] as number]! }));
   const e = evaluate(days, market, {}, SIGNAL_COST_BPS_DEFAULT);
   const figures = (w: keyof typeof e.windows): Figures => {
     const { regime, ma200 } = e.windows[w].strategies;

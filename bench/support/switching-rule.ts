@@ -1,15 +1,16 @@
 /**
  * The switching rules the research tried (`npm run research:signal`; pipeline/README.md, "Research"): from each
- * day's regime probabilities (oldest first, REGIME_ORDER indexes), the regime a variant publishes. The regime of
+ * day's regime probabilities (oldest first, REGIMES indexes), the regime a variant publishes. The regime of
  * the day before holds until the model's most likely regime has led `minDays` days in a row (1: today) with a
  * probability of at least `switchAt`; a move to risk_off is taken at once, so the stress regime is never
  * delayed. With neither (switchAt 0, minDays 1) it is the most likely regime every day, as the pipeline
  * publishes (`tradeseal-regime-2` and `-3` published switchAt 0.8). `before` is the regime of the day before
  * the first (−1: none). Only each day's own probabilities and the days before are used: no look-ahead.
  */
-import { mostLikely, REGIME_ORDER } from '../../pipeline/regime/signals.js';
+import { mostLikely } from '../../pipeline/regime/signals.js';
+import { REGIMES } from '../../src/core/vocabulary.js';
 
-const RISK_OFF = REGIME_ORDER.indexOf('risk_off');
+const RISK_OFF = REGIMES.indexOf('risk_off');
 
 export interface SwitchingRule {
   /** The probability a new regime needs (0: any). */

@@ -17,7 +17,7 @@ export interface StateProfile {
   tightening: number;
 }
 
-/** Returns, for each regime in REGIME_ORDER (expansion, recovery, tightening, risk_off), the state index. */
+/** Returns, for each regime in REGIMES (expansion, recovery, tightening, risk_off), the state index. */
 export function labelStates(profiles: readonly StateProfile[]): Record<Regime, number> {
   if (profiles.length !== 4) throw new RangeError(`labelStates needs 4 state profiles, got ${profiles.length}`);
   const left = new Set([0, 1, 2, 3]);

@@ -6,7 +6,8 @@
 import { availableAt } from '../release/publication.js';
 import { trendLabel } from '../features/params.js';
 import type { ModelDay } from '../model/walk-forward.js';
-import { confidence, expectedRemainingDays, mostLikely, persistence, REGIME_ORDER, riskScore } from '../regime/signals.js';
+import { confidence, expectedRemainingDays, mostLikely, persistence, riskScore } from '../regime/signals.js';
+import { REGIMES } from '../../src/core/vocabulary.js';
 import type { IndicatorDay, LiquidityDay, MarketDay, ScorecardDay, SignalDay } from './types.js';
 
 export interface FrameColumns {
@@ -68,7 +69,7 @@ export function assemble(frame: FrameColumns, days: readonly ModelDay[], before 
     signals.push({
       date,
       available_at: new Date(availableAt(date)).toISOString(),
-      regime: REGIME_ORDER[k]!,
+      regime: REGIMES[k]!,
       prob_expansion: probs[0]!, prob_recovery: probs[1]!, prob_tightening: probs[2]!, prob_risk_off: probs[3]!,
       risk_score: riskScore(d.probs),
       confidence: confidence(d.probs[k] as number),

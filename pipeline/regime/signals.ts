@@ -7,19 +7,18 @@
  * - expected_duration_remaining_days: the geometric stay a_ii / (1 − a_ii) of the current state.
  * Pure functions over numbers.
  */
-import type { Regime } from '../../src/core/vocabulary.js';
+import { REGIMES, type Regime } from '../../src/core/vocabulary.js';
 
-export const REGIME_ORDER: readonly Regime[] = ['expansion', 'recovery', 'tightening', 'risk_off'];
 
 /** Suggested equity exposure per regime (regime-signal-service.md). */
 export const EXPOSURE: Readonly<Record<Regime, number>> = Object.freeze({ expansion: 1, recovery: 0.75, tightening: 0.25, risk_off: 0 });
 
 export type Confidence = 'HIGH' | 'MODERATE' | 'LOW';
 
-/** Probabilities in REGIME_ORDER. */
+/** Probabilities in REGIMES. */
 export function riskScore(probs: ArrayLike<number>): number {
   let exposure = 0;
-  for (let i = 0; i < REGIME_ORDER.length; i++) exposure += (probs[i] ?? 0) * EXPOSURE[REGIME_ORDER[i] as Regime];
+  for (let i = 0; i < REGIMES.length; i++) exposure += (probs[i] ?? 0) * EXPOSURE[REGIMES[i] as Regime];
   return Math.min(1, Math.max(0, 1 - exposure));
 }
 

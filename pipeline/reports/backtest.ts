@@ -5,8 +5,7 @@
  * (the percentage of the window's trading days in each regime; the four add up to 100).
  * Pure: rows in, summary out. An empty window has zeros and an even distribution of nothing (all 0).
  */
-import type { Regime } from '../../src/core/vocabulary.js';
-import { REGIME_ORDER } from '../regime/signals.js';
+import { type Regime, REGIMES } from '../../src/core/vocabulary.js';
 import type { RegimeDay } from './strategy.js';
 
 export interface BacktestSummary {
@@ -33,6 +32,6 @@ export function backtestSummary(days: readonly RegimeDay[]): BacktestSummary {
     transitions,
     avg_persistence_days: n === 0 ? 0 : n / (transitions + 1),
     mean_risk_score: n === 0 ? 0 : risk / n,
-    regime_distribution: Object.fromEntries(REGIME_ORDER.map((r) => [r, pct(counts[r])])) as Record<Regime, number>,
+    regime_distribution: Object.fromEntries(REGIMES.map((r) => [r, pct(counts[r])])) as Record<Regime, number>,
   };
 }

@@ -17,9 +17,8 @@
  *
  * A figure is null where it is undefined: no days, no variance (Sharpe), no drawdown (Calmar).
  */
-import type { Regime } from '../../src/core/vocabulary.js';
+import { type Regime, REGIMES } from '../../src/core/vocabulary.js';
 import { ANNUALIZATION_FACTORS, annualReturn, calmarRatio, maxDrawdown, sharpeRatio } from '../performance/index.js';
-import { REGIME_ORDER } from '../regime/signals.js';
 import type { EvaluatedDay, StrategyName } from './evaluation-days.js';
 
 export const TRADING_DAYS_PER_YEAR = ANNUALIZATION_FACTORS.daily;
@@ -57,5 +56,5 @@ export function strategyFigures(days: readonly EvaluatedDay[], strategy: Strateg
 export function regimeShares(days: readonly EvaluatedDay[]): Record<Regime, number> {
   const counts: Record<Regime, number> = { expansion: 0, recovery: 0, tightening: 0, risk_off: 0 };
   for (const d of days) counts[d.regime]++;
-  return Object.fromEntries(REGIME_ORDER.map((r) => [r, days.length === 0 ? 0 : counts[r] / days.length])) as Record<Regime, number>;
+  return Object.fromEntries(REGIMES.map((r) => [r, days.length === 0 ? 0 : counts[r] / days.length])) as Record<Regime, number>;
 }

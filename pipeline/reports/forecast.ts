@@ -10,12 +10,12 @@
  * constant, with no fit.
  * Pure: the history and the clock in, the envelope out.
  */
-import type { Regime } from '../../src/core/vocabulary.js';
+import { type Regime, REGIMES } from '../../src/core/vocabulary.js';
 import { fitArma11, type Arma11Fit } from '../forecast/fit.js';
 import { forecastArma11 } from '../forecast/forecast.js';
 import { addDays } from '../../src/core/dates.js';
 import { isNyseTradingDay } from '../../src/core/calendars/nyse.js';
-import { mostLikely, REGIME_ORDER } from '../regime/signals.js';
+import { mostLikely } from '../regime/signals.js';
 
 /** Days forecast by the nightly run; the interface serves 1..10 of them (default 5). */
 export const FORECAST_HORIZON = 10;
@@ -102,7 +102,7 @@ export function forecastFromHistory(history: readonly ForecastHistoryDay[], gene
   const rows = tradingDaysAfter(base.date, horizon).map((date, j): ForecastRow => {
     const p = renormalised([paths.prob_expansion[j]!, paths.prob_recovery[j]!, paths.prob_tightening[j]!, paths.prob_risk_off[j]!]);
     return {
-      date, regime: REGIME_ORDER[mostLikely(p)]!, confidence: concentration(p), risk_score: clip(paths.risk_score[j]!),
+      date, regime: REGIMES[mostLikely(p)]!, confidence: concentration(p), risk_score: clip(paths.risk_score[j]!),
       prob_expansion: p[0]!, prob_recovery: p[1]!, prob_tightening: p[2]!, prob_risk_off: p[3]!,
     };
   });

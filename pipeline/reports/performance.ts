@@ -9,9 +9,8 @@
  * hit rate (the share of those days with a positive return) on them: what the market did while the model said
  * that regime. Pure: the strategy's days and the cost they are net of in, the report out.
  */
-import type { Regime } from '../../src/core/vocabulary.js';
+import { type Regime, REGIMES } from '../../src/core/vocabulary.js';
 import { alpha, annualReturn, cumReturnsFinal, maxDrawdown, sharpeRatio } from '../performance/index.js';
-import { REGIME_ORDER } from '../regime/signals.js';
 import type { StrategyDay } from './strategy.js';
 
 export interface RegimePerformance {
@@ -52,7 +51,7 @@ function regimeFigures(returns: Float64Array): RegimePerformance {
 export function performanceReport(days: readonly StrategyDay[], costBps: number): PerformanceReport {
   const strategy = Float64Array.from(days, (d) => d.strategy);
   const market = Float64Array.from(days, (d) => d.market);
-  const byRegime = Object.fromEntries(REGIME_ORDER.map((regime) =>
+  const byRegime = Object.fromEntries(REGIMES.map((regime) =>
     [regime, regimeFigures(Float64Array.from(days.filter((d) => d.held === regime), (d) => d.market))])) as Record<Regime, RegimePerformance>;
   return {
     first_day: days[0]?.date ?? null,

@@ -7,7 +7,7 @@
 import type { Evaluation, StrategyFigures, StrategyName, WindowEvaluation } from '../../pipeline/reports/evaluate.js';
 import { STRATEGIES } from '../../pipeline/reports/evaluate.js';
 import { WINDOW_LABELS, WINDOW_NAMES } from '../../pipeline/reports/evaluation-windows.js';
-import { REGIME_ORDER } from '../../pipeline/regime/signals.js';
+import { REGIMES } from '../core/vocabulary.js';
 import { renderTable, type Cell, type TableStyle } from './table.js';
 import { renderUncertainty } from './uncertainty-view.js';
 
@@ -41,8 +41,8 @@ export function renderYears(e: Evaluation, style: TableStyle = {}): string {
 
 /** The share of days on which each regime was published, per calendar year and over the full window, in percent. */
 export function renderRegimeShares(e: Evaluation, style: TableStyle = {}): string {
-  const row = (w: WindowEvaluation, name: string): Cell[] => [name, w.days, ...REGIME_ORDER.map((r) => (w.days === 0 ? '-' : (w.regime_share[r] * 100).toFixed(1)))];
-  return renderTable(['year', 'days', ...REGIME_ORDER.map((r) => `${r} %`)], [...e.years.map((y) => row(y, y.name)), row(e.windows.full, 'full')], style);
+  const row = (w: WindowEvaluation, name: string): Cell[] => [name, w.days, ...REGIMES.map((r) => (w.days === 0 ? '-' : (w.regime_share[r] * 100).toFixed(1)))];
+  return renderTable(['year', 'days', ...REGIMES.map((r) => `${r} %`)], [...e.years.map((y) => row(y, y.name)), row(e.windows.full, 'full')], style);
 }
 
 /** Whether the regime strategy is ahead of the 200-day rule over the full window and not behind it out of sample, with the figures. */

@@ -1,15 +1,14 @@
 /** Terminal rendering of the quant figures: a performance report with its per-regime table, a regime distribution. */
-import type { Regime } from '../core/vocabulary.js';
+import { type Regime, REGIMES } from '../core/vocabulary.js';
 import type { RecordCounts } from '../signals/ops/track-record.js';
 import type { PerformanceReport } from '../../pipeline/reports/performance.js';
-import { REGIME_ORDER } from '../../pipeline/regime/signals.js';
 import { renderTable, type TableStyle } from './table.js';
 
 const pct = (x: number | null): string => (x === null ? '-' : `${(x * 100).toFixed(2)}%`);
 const num = (x: number | null, digits = 3): string => (x === null ? '-' : x.toFixed(digits));
 
 export function renderRegimeDistribution(d: Record<Regime, number>): string {
-  return `regime distribution: ${REGIME_ORDER.map((r) => `${r} ${d[r].toFixed(1)}%`).join(', ')}`;
+  return `regime distribution: ${REGIMES.map((r) => `${r} ${d[r].toFixed(1)}%`).join(', ')}`;
 }
 
 /** What a figure rests on (`record`), when it says so: a line, or none. */
@@ -31,7 +30,7 @@ export function renderPerformance(p: PerformanceReport & { record?: RecordCounts
     ['max drawdown', pct(p.max_drawdown), pct(p.benchmark.max_drawdown)],
     ['alpha (annual)', pct(p.alpha), '-'],
   ], style);
-  const byRegime = renderTable(['regime held', 'days', 'SPY mean daily', 'SPY annualised', 'hit rate'], REGIME_ORDER.map((r) => {
+  const byRegime = renderTable(['regime held', 'days', 'SPY mean daily', 'SPY annualised', 'hit rate'], REGIMES.map((r) => {
     const x = p.by_regime[r];
     return [r, x.days, pct(x.mean_daily_return), pct(x.annualized_return), pct(x.hit_rate)];
   }), style);

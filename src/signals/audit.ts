@@ -27,8 +27,7 @@
  *   `feature_mean_shift` above 2: the inputs left the range the model was fitted on). `status` is `ok`
  *   without flags, `degraded` with any.
  */
-import type { Regime } from '../core/vocabulary.js';
-import { REGIMES } from '../core/vocabulary.js';
+import { type Regime, REGIMES } from '../core/vocabulary.js';
 
 /** What the audit reads from the published tables (src/signals/store/audit.ts). */
 export interface AuditInputs {

@@ -5,7 +5,7 @@
  */
 import type { Sql } from '../../store/driver.js';
 import type { ModelFit, ResumePoint } from '../../../pipeline/model/walk-forward.js';
-import { REGIME_ORDER } from '../../../pipeline/regime/signals.js';
+import { REGIMES } from '../../core/vocabulary.js';
 import type { SignalDay } from '../../../pipeline/publish/types.js';
 
 export interface StoredResume extends ResumePoint {
@@ -32,6 +32,6 @@ export async function loadResumePoint(sql: Sql, modelVersion: string, seed: numb
     lastProbs: [last.prob_expansion, last.prob_recovery, last.prob_tightening, last.prob_risk_off],
     lastFactors: [last.pc1, last.pc2, last.pc3, last.pc4],
     last,
-    persistence: { label: REGIME_ORDER.indexOf(last.regime), days: last.persistence_days },
+    persistence: { label: REGIMES.indexOf(last.regime), days: last.persistence_days },
   };
 }

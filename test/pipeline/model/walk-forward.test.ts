@@ -15,7 +15,8 @@ import { logEmissions } from '../../../pipeline/hmm/model.js';
 import { project } from '../../../pipeline/model/pca.js';
 import { DEFAULT_WALK_FORWARD, firstCompleteIndex, fitWindowStart, refitsAfter, walkForward, type FrameLike, type ModelFit, type ResumePoint, type WalkForwardResult } from '../../../pipeline/model/walk-forward.js';
 import { walkForwardOffThread } from '../../../pipeline/model/walk-forward-thread.js';
-import { mostLikely, REGIME_ORDER } from '../../../pipeline/regime/signals.js';
+import { mostLikely } from '../../../pipeline/regime/signals.js';
+import { REGIMES } from '../../../src/core/vocabulary.js';
 
 const DATA = path.resolve('data/macro');
 const CUT = '2012-06-29';
@@ -101,7 +102,7 @@ describe('walk-forward on the bundled history', () => {
   ])('calls the week %s to %s risk_off', (from, to) => {
     const days = base.days.filter((d) => (frame.dates[d.index] as string) >= from && (frame.dates[d.index] as string) <= to);
     expect(days.length).toBeGreaterThanOrEqual(4);
-    for (const d of days) expect(REGIME_ORDER[mostLikely(d.probs)], frame.dates[d.index]).toBe('risk_off');
+    for (const d of days) expect(REGIMES[mostLikely(d.probs)], frame.dates[d.index]).toBe('risk_off');
   });
 
   // The first day of each stress episode: Lehman's bankruptcy, and the first day of the 2020 crash (SPY −3.4 %,
@@ -112,7 +113,7 @@ describe('walk-forward on the bundled history', () => {
   ])('publishes risk_off in %s within a week of the stress\'s first day, and holds it through the worst weeks', (_name, onset, to) => {
     const at = frame.dates.indexOf(onset);
     const weekLater = frame.dates[at + 5] as string;
-    const published = base.days.map((d) => ({ date: frame.dates[d.index] as string, regime: REGIME_ORDER[mostLikely(d.probs)] }));
+    const published = base.days.map((d) => ({ date: frame.dates[d.index] as string, regime: REGIMES[mostLikely(d.probs)] }));
     const firstRiskOff = published.find((d) => d.date >= frame.dates[at - 20]! && d.date <= to && d.regime === 'risk_off');
     expect(firstRiskOff, `risk_off between ${onset} and ${to}`).toBeDefined();
     expect(firstRiskOff!.date <= weekLater, `risk_off on ${firstRiskOff!.date}, a week after ${onset} is ${weekLater}`).toBe(true);
@@ -267,7 +268,7 @@ interface StateOnWindow {
   stress: number;
 }
 
-/** Each regime's posterior-weighted means over the fit's window (frame indexes start..at), in REGIME_ORDER. */
+/** Each regime's posterior-weighted means over the fit's window (frame indexes start..at), in REGIMES. */
 function statesOn(fit: ModelFit, start: number, at: number, c: { hy: Float64Array; vix: Float64Array; ret: Float64Array; y10Mom: Float64Array; liq: Float64Array }): StateOnWindow[] {
   const model = { K: 4, d: 4, startProb: Float64Array.from(fit.hmm.startProb), transmat: Float64Array.from(fit.hmm.transmat), means: fit.hmm.means.map((m) => Float64Array.from(m)), covars: fit.hmm.covars.map((m) => Float64Array.from(m)) };
   const X: Float64Array[] = [];
@@ -284,7 +285,7 @@ function statesOn(fit: ModelFit, start: number, at: number, c: { hy: Float64Arra
     return (x) => (x - m) / Math.sqrt(v);
   };
   const [zHy, zVix, zLiq] = [z(c.hy), z(c.vix), z(c.liq)];
-  return REGIME_ORDER.map((_, k) => {
+  return REGIMES.map((_, k) => {
     let w = 0;
     const sum = { hy: 0, vix: 0, ret: 0, tightening: 0, stress: 0 };
     for (let i = 0; i < T; i++) {
