@@ -1,5 +1,5 @@
 /**
- * The `regime_change` event (regime-signal-service.md part 6): queued in the transaction that inserts a
+ * The `regime_change` event (docs/decisions/0023-webhook-delivery.md): queued in the transaction that inserts a
  * broadcast whose regime differs from the one in force (src/engine/store/regime.ts), one delivery per
  * webhook of an account whose tier includes it (Pro and above), so a transition is delivered if and only if
  * it was published. A broadcast that repeats the regime in force, or the very first broadcast (there is no
