@@ -47,7 +47,7 @@ import { parseWrk, tallyWarnings, type WrkFigures } from './irl/wrk-output.js';
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.dirname(BENCH_DIR);
 const SCRIPT = path.join(BENCH_DIR, 'irl', 'authorize.lua');
-/** The incumbent's published figure (docs/benchmarks/results.md of IRL-engine-AX, "100 Concurrent Agents"). */
+/** The incumbent's published figure (IRL-engine-AX/docs/benchmarks/results.md, "100 Concurrent Agents"). */
 const INCUMBENT = { rps: 2807, p99_ms: 42, connections: 100, machine: '4 vCPU, 8 GB, PostgreSQL 16 on the same host', layer2: false };
 const MAX_ERROR_SHARE = 0.01;
 

@@ -1,5 +1,5 @@
 /**
- * The research behind the regime method (`npm run research:signal`; pipeline/README.md, "Research"): every
+ * The research behind the regime method (`npm run research:signal`; the research notes, pipeline/README.md): every
  * variant that was tried, run again and judged as `npm run bench:signal` judges the method in force
  * (pipeline/reports/evaluate.ts: the regime strategy against the 200-day rule on the same days), on the
  * in-sample window 2007–2016, where the choice was made, and out of sample, 2017–2025, reported beside it.

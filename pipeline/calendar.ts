@@ -1,5 +1,5 @@
 /**
- * The trading calendar: the days with a GSPC close (the pipeline spec, `PIPELINE.md`, "Trading calendar"), from the
+ * The trading calendar: the days with a GSPC close (docs/decisions/0028-trading-calendar.md), from the
  * first day on which every input has a usable value to the last day on which every input is current.
  *
  * Start: for each start group of the catalogue, the first `usable_from` of a non-missing value; the

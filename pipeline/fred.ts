@@ -1,5 +1,5 @@
 /**
- * FRED API client: the production source of the macro series (pipeline spec PIPELINE.md, "Inputs").
+ * FRED API client: the production source of the macro series (docs/decisions/0026-pipeline-inputs.md).
  *
  *   GET {FRED_BASE_URL}/fred/series/observations?series_id=…&api_key=…&file_type=json&observation_start=…
  *

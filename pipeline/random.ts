@@ -1,7 +1,7 @@
 /**
  * A small seeded pseudo-random number generator for the pipeline: reproducible restarts, initialisations
  * and synthetic test data. `Math.random` cannot be seeded, and the regime model must be deterministic for a
- * given seed (PIPELINE.md, "Regime model").
+ * given seed (docs/decisions/0030-regime-model.md).
  *
  * Generator: xoshiro128** 1.1 (D. Blackman and S. Vigna, "Scrambled linear pseudorandom number generators",
  * ACM TOMS 47(4), 2021; reference C code https://prng.di.unimi.it/xoshiro128starstar.c). 128 bits of state,

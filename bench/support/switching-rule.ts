@@ -1,5 +1,5 @@
 /**
- * The switching rules the research tried (`npm run research:signal`; pipeline/README.md, "Research"): from each
+ * The switching rules the research tried (`npm run research:signal`; research notes: pipeline/README.md): from each
  * day's regime probabilities (oldest first, REGIMES indexes), the regime a variant publishes. The regime of
  * the day before holds until the model's most likely regime has led `minDays` days in a row (1: today) with a
  * probability of at least `switchAt`; a move to risk_off is taken at once, so the stress regime is never

@@ -1,5 +1,5 @@
 /**
- * The scorecard's standardized 20-day momentum and its five gauges (regime-signal-service.md, Scorecard).
+ * The scorecard's standardized 20-day momentum and its five gauges (docs/decisions/0029-features-and-factors.md).
  *
  * For an indicator x on the trading calendar:
  *   momentum(t) = x(t) − x(t − 20)                                  (change over MOMENTUM_DAYS trading days)

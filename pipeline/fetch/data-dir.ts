@@ -1,6 +1,6 @@
 /**
  * The data directory a fetch writes into. The bundled `data/macro` is part of the package, byte-for-byte copies
- * of published files with their provenance (its PROVENANCE.md), which the tests and the documented outputs rest
+ * of published files with their provenance (data/macro/PROVENANCE.md), which the tests and the documented outputs rest
  * on: a fetch never changes it. A deployment fetches into a directory of its own (`PIPELINE_DATA_DIR`), seeded
  * with a copy of the bundled files (`tradeseal pipeline fetch --init`).
  */

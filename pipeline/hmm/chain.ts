@@ -9,9 +9,9 @@
  * use by default for a Markov-switching model (J. D. Hamilton, "Time Series Analysis", 1994, §22.2).
  *
  * Expected duration: in state i, the stay is geometric — each further day is another with probability a_ii —
- * so the expected number of days still to come is Σ_{n≥1} a_ii^n = a_ii / (1 − a_ii) (PIPELINE.md,
- * `expected_duration_remaining_days`). This is the remaining stay, not the total 1 / (1 − a_ii) that statsmodels
- * reports as `expected_durations`.
+ * so the expected number of days still to come is Σ_{n≥1} a_ii^n = a_ii / (1 − a_ii)
+ * (`expected_duration_remaining_days`, docs/decisions/0033-signal-fields.md). This is the remaining stay, not
+ * the total 1 / (1 − a_ii) that statsmodels reports as `expected_durations`.
  */
 import { invalidArgument } from './errors.js';
 import { solveLinear } from './linalg.js';

@@ -1,7 +1,7 @@
 /**
  * Fitting the regime model: Baum-Welch (EM, baum-welch.ts) from several seeded starting points, keeping the
  * run with the highest log-likelihood — EM finds a local maximum only, so restarts are the usual guard
- * (PIPELINE.md, "Regime model": k-means initialisation, seeded restarts, covariance floor, tolerance, cap).
+ * (docs/decisions/0030-regime-model.md: k-means initialisation, seeded restarts, covariance floor, tolerance, cap).
  *
  * Restarts are screened ("em-EM": C. Biernacki, G. Celeux and G. Govaert, "Choosing starting values for the
  * EM algorithm for getting the highest likelihood in multivariate Gaussian mixture models", Comput. Stat.

@@ -1,8 +1,8 @@
 /**
  * The series catalogue: every input file of the pipeline, how it is laid out, what its numbers mean and
- * from when a value may be used (the point-in-time rule of the pipeline spec, `PIPELINE.md`).
+ * from when a value may be used (the point-in-time rule, docs/decisions/0027-point-in-time.md).
  *
- * One entry per file in `PIPELINE_DATA_DIR` (default `data/macro/`, provenance in its `PROVENANCE.md`).
+ * One entry per file in `PIPELINE_DATA_DIR` (default `data/macro/`, provenance in `data/macro/PROVENANCE.md`).
  * The DuckDB loader (`load.ts`), the FRED JSON parser (`fred-format.ts`), the input validator
  * (`validate.ts`: plausible bounds, publication rhythm, runs of missing values) and the calendar all read
  * this table, so a rule written here holds for bundled and fetched data alike.

@@ -1,5 +1,5 @@
 /**
- * Naming the HMM's states (PIPELINE.md, "Labels"): each state gets a profile of what the raw features do
+ * Naming the HMM states (docs/decisions/0031-regime-labels.md): each state gets a profile of what the raw features do
  * while it holds (posterior-weighted means over the fit window), and the documented rule names them:
  * 1. risk_off: the highest stress (mean of the standardized high-yield spread and VIX levels);
  * 2. expansion: of the rest, the lowest stress among states with rising equity (mean daily return > 0),

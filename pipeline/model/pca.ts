@@ -10,7 +10,7 @@ import { PCA } from 'ml-pca';
 export const N_FACTORS = 4;
 
 /**
- * The PCA inputs, columns of the feature frame. Chosen on 2007–2016 only (pipeline/README.md, "Research"):
+ * The PCA inputs, columns of the feature frame. Chosen on 2007–2016 only (the research notes, pipeline/README.md):
  * the level of the 10Y−2Y curve, an input of the first model, moves over years (inverted 2006–07, steep
  * 2009–13, inverted 2022–24) and made the states eras rather than conditions; the equity trend (the close
  * over its 200-day mean) lets a state mean "falling market" whatever the decade. The curve's 20-day momentum

@@ -1,5 +1,5 @@
 /**
- * The walk-forward regime model (PIPELINE.md, "Walk-forward"): on the first trading day of every month
+ * The walk-forward regime model (docs/decisions/0032-walk-forward.md): on the first trading day of every month
  * (and on the first day after the burn-in), refit on the last FIT_WINDOW_DAYS trading days known up to and
  * including that day (a rolling nine-year window; everything known while there is less): PCA of the
  * standardized features, then a 4-state Gaussian HMM on the four factors, its states named by the label rule
@@ -55,7 +55,7 @@ export interface WalkForwardOptions {
 
 /**
  * Each refit's window: the last nine years of trading days (9 × 252). Chosen on 2007–2016 against the
- * expanding window and rolling windows of 6, 7, 8, 10 and 12 years (pipeline/README.md, "Research"): with
+ * expanding window and rolling windows of 6, 7, 8, 10 and 12 years (the research notes, pipeline/README.md): with
  * every day since 2003 in the window, the states of a decade ago (2008's spreads) set what "stress" means
  * today, and a fast crash at lower spreads (March 2020) read as a middle regime for two weeks.
  */

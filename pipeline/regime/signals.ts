@@ -1,5 +1,5 @@
 /**
- * From regime probabilities to the published signal fields (PIPELINE.md, "Regime model"):
+ * From regime probabilities to the published signal fields (docs/decisions/0033-signal-fields.md):
  * - risk_score = 1 − Σ p(regime) × exposure(regime), exposures expansion 1.00, recovery 0.75, tightening 0.25,
  *   risk_off 0.00, so risk_score is in [0, 1];
  * - confidence on the top probability: HIGH ≥ 0.70, MODERATE ≥ 0.50, LOW below;
@@ -10,7 +10,7 @@
 import { REGIMES, type Regime } from '../../src/core/vocabulary.js';
 
 
-/** Suggested equity exposure per regime (regime-signal-service.md). */
+/** Suggested equity exposure per regime (docs/decisions/0022-equity-exposure.md). */
 export const EXPOSURE: Readonly<Record<Regime, number>> = Object.freeze({ expansion: 1, recovery: 0.75, tightening: 0.25, risk_off: 0 });
 
 export type Confidence = 'HIGH' | 'MODERATE' | 'LOW';

@@ -2,7 +2,8 @@
  * The CSV export of the interface: one row per published day, newest first, in the interface's column order
  * `date, regime, risk_score, equity_exposure, prob_expansion, prob_recovery, prob_tightening, prob_risk_off`,
  * then `available_at` (when the day was published, ISO-8601 UTC; empty for days published before release-time
- * data), added last so readers of the interface's columns by position are unaffected; `equity_exposure` as a number (the exposure the day's regime suggests: 1, 0.75, 0.25 or 0; DECISIONS.md).
+ * data), added last so readers of the interface's columns by position are unaffected; `equity_exposure` as a
+ * number (the exposure the day's regime suggests: 1, 0.75, 0.25 or 0; docs/decisions/0022-equity-exposure.md).
  * Numbers are written in full (JavaScript's shortest round-trip form), so the file reloads to the same
  * doubles. Written with csv-stringify, RFC 4180, `\n` line ends, a header row.
  */

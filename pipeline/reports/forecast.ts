@@ -1,13 +1,12 @@
 /**
- * The forecast the signal service publishes (regime-signal-service.md, "Forecast row"; PIPELINE.md,
- * "Forecast"): a separate ARIMA(1,0,1) with a mean per probability column and for the risk score, each fitted
- * by exact maximum likelihood (../forecast/) on the published history up to its newest day, forecast
- * `FORECAST_HORIZON` business days ahead. For each day: the four probabilities clipped to [0, 1] and
- * renormalised to sum to 1 (all clipped to 0: an even split), `regime` the most likely one, `confidence` = 1 −
- * normalised entropy (1 − H(p) / ln 4: 1 for certainty, 0 for an even split), and the risk score clipped to
- * [0, 1]. The days are the NYSE trading days after the newest one (the calendar of the market files). A
- * horizon h of 1..10 is the first h rows. A column that never moves (a regime never seen) is forecast as its
- * constant, with no fit.
+ * The forecast the signal service publishes (docs/decisions/0034-forecast.md): a separate ARIMA(1,0,1)
+ * with a mean per probability column and for the risk score, each fitted by exact maximum likelihood (../forecast/)
+ * on the published history up to its newest day, forecast `FORECAST_HORIZON` business days ahead. For each day: the
+ * four probabilities clipped to [0, 1] and renormalised to sum to 1 (all clipped to 0: an even split), `regime` the
+ * most likely one, `confidence` = 1 − normalised entropy (1 − H(p) / ln 4: 1 for certainty, 0 for an even split),
+ * and the risk score clipped to [0, 1]. The days are the NYSE trading days after the newest one (the calendar of
+ * the market files). A horizon h of 1..10 is the first h rows. A column that never moves (a regime never seen) is
+ * forecast as its constant, with no fit.
  * Pure: the history and the clock in, the envelope out.
  */
 import { type Regime, REGIMES } from '../../src/core/vocabulary.js';

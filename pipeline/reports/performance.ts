@@ -1,5 +1,5 @@
 /**
- * The performance of the published history (regime-signal-service.md, "Performance"): the regime strategy
+ * The performance of the published history (docs/decisions/0035-backtest-and-performance.md): the regime strategy
  * (strategy.ts: each regime's exposure taken at the first SPY open after it is published, marked to market at
  * the closes, net of `cost_bps` per unit of exposure change, ./execution.ts) against buy-and-hold SPY executed
  * the same way, with empyrical's conventions (../performance/): `sharpe` (annualised, rf = 0),

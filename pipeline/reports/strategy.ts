@@ -1,5 +1,5 @@
 /**
- * The regime strategy of the interface (PIPELINE.md, "Backtest and performance"), traded as a subscriber could
+ * The regime strategy of the interface (docs/decisions/0035-backtest-and-performance.md), traded as a subscriber could
  * trade it: the regime of trading day t is published at `available_at(t)` (06:30 New York on the next NYSE
  * trading day, ../release/publication.ts), and its weight (expansion 1, recovery 0.75, tightening 0.25,
  * risk_off 0) is taken as SPY exposure at the first SPY open at or after that instant, the open of the next

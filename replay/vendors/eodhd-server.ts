@@ -1,6 +1,6 @@
 /**
  * A local EODHD API answering in EODHD's documented formats (EodHistoricalData/EODHD-openapi, `paths/
- * eod_ticker.yaml`, `div_ticker.yaml`, `splits_ticker.yaml`, `EXAMPLES.md`):
+ * eod_ticker.yaml`, `div_ticker.yaml`, `splits_ticker.yaml`, `EODHD-openapi/EXAMPLES.md`):
  *
  * - `GET /api/eod/{SYM}?api_token=&fmt=json&from=&to=&period=d&order=a`: an array of `{date, open, high, low,
  *   close, adjusted_close, volume}`, OHLC raw (as traded) and `adjusted_close` adjusted for splits and

@@ -1,6 +1,7 @@
 /**
- * The engine's enumerations, as decided in spec/DECISIONS.md (chosen so that clients written for existing
- * engines of this interface keep working), and the regime names and ids shared with the signal service.
+ * The engine's enumerations, as decided in docs/decisions/0004-engine-enumerations.md (chosen so that
+ * clients written for existing engines of this interface keep working), and the regime names and ids shared
+ * with the signal service.
  */
 
 export const TRADE_ACTIONS = ['Long', 'Short', 'Neutral'] as const;
@@ -28,7 +29,7 @@ export const REGIME_IDS: Readonly<Record<Regime, number>> = Object.freeze({ expa
 
 export const regimeById = (id: number): Regime | undefined => REGIMES[id];
 
-/** A regime as an operator may name it: its name, or its wire id (0..3), which DECISIONS allows beside the names. */
+/** A regime as an operator may name it: its name, or its wire id 0..3 (docs/decisions/0004-engine-enumerations.md). */
 export type RegimeRef = Regime | number;
 
 /** The name of a regime named by name or id; ids outside 0..3 are refused by the schemas before this. */

@@ -1,5 +1,5 @@
 /**
- * Bearer-token authentication of the engine (interface part 5, spec/DECISIONS.md "Tokens").
+ * Bearer-token authentication of the engine (docs/decisions/0013-engine-tokens.md).
  *
  * - missing, malformed, unknown, revoked or expired token: 401 `unauthorized`;
  * - a valid token of the wrong role: 403 `forbidden`. Owners may do everything; auditors read, never write;

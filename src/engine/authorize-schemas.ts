@@ -37,7 +37,7 @@ const taggedAction = {
   ],
 } as const;
 
-/** OrderType and price combinations of spec/DECISIONS.md, as schema rules so one 422 lists them all. */
+/** The price rules per OrderType of docs/decisions/0004-engine-enumerations.md, as schema rules: one 422 lists all. */
 const priceRules = [
   { if: { properties: { order_type: { const: 'Limit' } }, required: ['order_type'] }, then: { required: ['limit_price'], properties: { limit_price: positive, stop_price: { type: 'null' } } } },
   { if: { properties: { order_type: { const: 'Stop' } }, required: ['order_type'] }, then: { required: ['stop_price'], properties: { stop_price: positive, limit_price: { type: 'null' } } } },

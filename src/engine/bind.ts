@@ -1,6 +1,6 @@
 /**
  * Bind-execution: ties the exchange confirmation to the sealed trace. `final_proof` =
- * SHA-256(reasoning_hash ‖ "||" ‖ exchange_tx_id). The verification (spec/DECISIONS.md):
+ * SHA-256(reasoning_hash ‖ "||" ‖ exchange_tx_id). The verification (docs/decisions/0010-verification-states.md):
  * - executed side opposite to the intent → Mismatch;
  * - a trace that had Expired → Divergent, "bound after expiry";
  * - asset differs, or executed quantity outside the relative tolerance of the authorized quantity (a Partial

@@ -1,5 +1,5 @@
 /**
- * The common-name rule of mutual TLS (spec/DECISIONS.md, "Tokens and authentication"): when the engine serves
+ * The common-name rule of mutual TLS (docs/decisions/0014-mtls-common-name.md): when the engine serves
  * TLS with client certificates, the verified certificate's common name must be the agent the request acts
  * for, the order's `agent_id` at authorize and the trace's agent at bind, else 403 `mtls_cn_mismatch`.
  *

@@ -1,7 +1,7 @@
 /**
- * `cert_expiry_status` of health (spec/DECISIONS.md): `ok`, `expiring` when the server certificate has 30
- * days or less left, `expired` after its notAfter. A certificate is valid through its notAfter second
- * (RFC 5280, 4.1.2.5), so it is expired only once that instant has passed.
+ * `cert_expiry_status` of health (docs/decisions/0014-mtls-common-name.md): `ok`, `expiring` when the server
+ * certificate has 30 days or less left, `expired` after its notAfter. A certificate is valid through its notAfter
+ * second (RFC 5280, 4.1.2.5), so it is expired only once that instant has passed.
  */
 
 export type CertExpiryStatus = 'ok' | 'expiring' | 'expired';

@@ -6929,7 +6929,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A signed heartbeat of the regime broadcast in force (interface part 2, "Heartbeat") */
+            /** @description A signed heartbeat of the regime broadcast in force */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6996,7 +6996,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The audit decomposition of the newest published day (interface part 2, "Audit decomposition") */
+            /** @description The audit decomposition of the newest published day */
             200: {
                 headers: {
                     [name: string]: unknown;

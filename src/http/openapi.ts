@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../core/config.js';
 import { publicRoute } from '../core/schemas.js';
 
-/** The interface version of the two documents (spec/DECISIONS.md: `info.version` 1.1.0). */
+/** The interface version of the two documents (`info.version` 1.1.0, docs/decisions/0003-interface-version.md). */
 export const INTERFACE_VERSION = '1.1.0';
 
 /** The tags operations are grouped by; every tag an operation names is declared here, with what it covers. */

@@ -1,5 +1,5 @@
 /**
- * The audit decomposition of the engine audit tier (regime-signal-service.md part 2, "Audit decomposition"):
+ * The audit decomposition of the engine audit tier (docs/signals.md, "Heartbeats and the audit decomposition"):
  * why the model says what it says on the newest published day, computed only from what the nightly run
  * published (the signal package, the PCA and HMM of the fit in force that day, the indicator levels and net
  * liquidity of the trailing published days); the model is never run again. Pure: inputs in, the document out.

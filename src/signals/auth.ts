@@ -1,14 +1,14 @@
 /**
- * API-key authentication of the regime signal service (interface part 5; DECISIONS.md "Regime signal
- * service"). Every keyed request is admitted by one statement (store/keys.ts): a missing or unknown key is
- * 401; a revoked key 403 `key_revoked`; a key used from another address within 15 minutes 403 `ip_locked`
- * (with `error: "ip_locked"`); a key past its tier's requests per rolling 24 hours 429 `rate_limited` with
- * `X-RateLimit-Reset` (UTC epoch seconds); a tier below the endpoint's access 403 `tier_insufficient`. Every
- * keyed response carries `X-RateLimit-Limit` and `X-RateLimit-Remaining` (`unlimited` for tiers without a
- * limit). Runs before validation, so a stranger learns nothing of the parameters. Admissions are cached per key
- * and address for ENGINE_STATE_REFRESH_MS (admission-cache.ts): a key without a daily limit then costs no store
- * round trip, a limited one only the count of its request in its window. A change of the key or its account
- * is applied to that cache before it is answered (src/credentials/changes.ts).
+ * API-key authentication of the regime signal service (docs/decisions/0018-signal-keys-and-tiers.md,
+ * docs/decisions/0020-rate-limit-and-ip-lock.md). Every keyed request is admitted by one statement (store/keys.ts):
+ * a missing or unknown key is 401; a revoked key 403 `key_revoked`; a key used from
+ * another address within 15 minutes 403 `ip_locked` (with `error: "ip_locked"`); a key past its tier's requests per
+ * rolling 24 hours 429 `rate_limited` with `X-RateLimit-Reset` (UTC epoch seconds); a tier below the endpoint's
+ * access 403 `tier_insufficient`. Every keyed response carries `X-RateLimit-Limit` and `X-RateLimit-Remaining`
+ * (`unlimited` for tiers without a limit). Runs before validation, so a stranger learns nothing of the parameters.
+ * Admissions are cached per key and address for ENGINE_STATE_REFRESH_MS (admission-cache.ts): a key without a daily
+ * limit then costs no store round trip, a limited one only the count of its request in its window. A change of the
+ * key or its account is applied to that cache before it is answered (src/credentials/changes.ts).
  */
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { forbidden, TradesealError, unauthorized } from '../core/errors.js';

@@ -1,5 +1,6 @@
 /**
- * Whether the signal service has data to serve (503 `pipeline_lag` otherwise, DECISIONS.md): none is
+ * Whether the signal service has data to serve (503 `pipeline_lag` otherwise,
+ * docs/decisions/0021-data-refusals.md): none is
  * published yet, or a pipeline run is publishing while the newest published day is older than expected (the
  * NYSE trading day before today: the nightly run publishes the previous session). Read from the store at most
  * once per `refreshMs` per process, so data routes do not pay a query for it on every request.

@@ -1,8 +1,8 @@
 /**
- * The tiers of the regime signal service (regime-signal-service.md part 8; DECISIONS.md "Regime signal
- * service"): requests per rolling 24 hours, the history a key may read, the CSV export's rows, whether the
- * IP lock applies, and which endpoints each may call. Engine tiers and owner have no daily limit and full
- * history. One table: the routes, the CLI and the README read it.
+ * The tiers of the regime signal service (docs/decisions/0018-signal-keys-and-tiers.md): requests per
+ * rolling 24 hours, the history a key may read, the CSV export's rows, whether the IP lock applies, and which
+ * endpoints each may call. Engine tiers and owner have no daily limit and full history. One table: the routes, the
+ * CLI and the README read it.
  */
 
 export const TIERS = ['free', 'starter', 'pro', 'engine_sidecar', 'engine_audit', 'owner'] as const;

@@ -1,7 +1,7 @@
 /**
- * The e-mail verification code of registration (regime-signal-service.md parts 3 and 8; DECISIONS.md "Regime
- * signal service"): 6 digits drawn uniformly from 000000-999999 by the operating system's CSPRNG, valid 15
- * minutes, five wrong tries invalidate it.
+ * The e-mail verification code of registration (docs/decisions/0019-registration-code.md): 6 digits
+ * drawn uniformly from 000000-999999 by the operating system's CSPRNG, valid 15 minutes, five wrong tries
+ * invalidate it.
  *
  * A code is stored only in a form a copy of the table (a backup, a replica, an operator's query) cannot be
  * searched with: 10^6 codes are nothing to try against a plain hash (a SHA-256 of the address and the code, the

@@ -1,6 +1,6 @@
 /**
- * The shapes the regime signal service answers with (interface part 2), from published rows: the signal
- * package, the current regime, the public regime view. Pure: rows in, bodies out.
+ * The shapes the regime signal service answers with (docs/signals.md, "Endpoints"), from published rows:
+ * the signal package, the current regime, the public regime view. Pure: rows in, bodies out.
  *
  * Choices the interface leaves open, written down here:
  * - the current regime (`/v1/regime/current`, `/v1/public/regime`) is the broadcast in force, the one the
@@ -8,7 +8,8 @@
  * - `volatility_state` reads the scorecard's financial-stress gauge of the newest day (tanh of the standardized
  *   momentum of the high-yield spread and VIX, positive = calm): `low` at 0.33 or more, `elevated` at −0.33 or
  *   less, else `normal`;
- * - the public view's `equity_exposure` is the regime's weight as a percent string (DECISIONS.md).
+ * - the public view's `equity_exposure` is the regime's weight as a percent string
+ *   (docs/decisions/0022-equity-exposure.md).
  */
 import type { Regime } from '../core/vocabulary.js';
 import { EXPOSURE } from '../../pipeline/regime/signals.js';

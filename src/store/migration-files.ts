@@ -1,5 +1,5 @@
 /**
- * The migration files: `src/store/migrations/NNNN_name.sql`, read in version order with their SHA-256.
+ * The migration files: `src/store/migrations/`, each named `NNNN_name.sql`, read in version order with their SHA-256.
  *
  * The directory is found from the package root (the nearest directory up from this module whose
  * package.json is tradeseal's), because this module runs from two places: `src/store/` under tsx and

@@ -1,5 +1,5 @@
 /**
- * Authentication and roles across the engine's routes (interface part 5, spec/DECISIONS.md "Tokens"):
+ * Authentication and roles across the engine's routes (docs/decisions/0013-engine-tokens.md):
  * every route but health needs a bearer token (401 with WWW-Authenticate otherwise); admin routes need an
  * owner (403); an auditor reads but never writes (403 on authorize and bind). And health: 200 without a
  * token, 503 when the store does not answer.

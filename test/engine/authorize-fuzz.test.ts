@@ -3,7 +3,7 @@
  * from a valid order by 1 to 4 mutations, each on a distinct field and each invalid on its own (wrong types,
  * out-of-range numbers, huge strings, nested garbage, missing required fields, unknown fields, NaN-like
  * strings), so the whole body is invalid whatever the combination. Every answer must be a 4xx error body
- * `{code, detail}` (spec/DECISIONS.md "Shared conventions": never a 5xx).
+ * `{code, detail}` (docs/decisions/0001-error-body.md: never a 5xx).
  */
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';

@@ -1,7 +1,7 @@
 /**
  * Idempotency of authorize on (agent_id, client_order_id): a retry of the same order returns the original
  * response and stores no second trace; the same id with other order fields is a 409
- * `client_order_id_conflict`; concurrent duplicates resolve to one trace (spec/DECISIONS.md, "Policy").
+ * `client_order_id_conflict`; concurrent duplicates resolve to one trace (docs/decisions/0008-idempotency.md).
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,7 @@
 /**
  * Authorize against the agent registry and token scope: `agent_not_active`, `model_not_registered` and
- * `agent_not_permitted` (spec/DECISIONS.md, "Agents and the model registry" and "Tokens").
+ * `agent_not_permitted` (docs/decisions/0005-agent-registry.md,
+ * docs/decisions/0013-engine-tokens.md).
  */
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';

@@ -1,7 +1,7 @@
 /**
  * The sealed trace, recomputed independently of the engine's own hashing code (the `canonicalize` package,
- * an RFC 8785 implementation by an author of the RFC, and node:crypto's SHA-256), per spec/DECISIONS.md
- * "Hashes sealed by authorize":
+ * an RFC 8785 implementation by an author of the RFC, and node:crypto's SHA-256), per
+ * docs/decisions/0006-sealed-hashes.md:
  * - reasoning_hash = SHA-256(JCS(trace − integrity − status, regulatory → {commitment} or null));
  * - latent_fingerprint = SHA-256(JCS([model_id, prompt_version, feature_schema_id, hyperparameter_checksum]));
  * - policy.hash = SHA-256(JCS(policy document)); mta.hash = the hash GET /engine/regime shows.

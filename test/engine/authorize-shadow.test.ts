@@ -1,7 +1,8 @@
 /**
  * Shadow mode (dry-run): a policy violation does not stop the order; authorize answers 200
  * `{authorized: true, shadow_blocked: true}`, the trace is SHADOW_HALTED with `policy.result = FAIL:<code>` and
- * is listed by shadow-violations. Registry failures and token scope are never shadowed (spec/DECISIONS.md).
+ * is listed by shadow-violations. Registry failures and token scope are never shadowed
+ * (docs/decisions/0009-shadow-mode.md).
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * What authorize refuses before any rule runs: 422 `validation_failed` listing every invalid field
- * (spec/DECISIONS.md "Shared conventions"), the tagged action form, malformed JSON, oversize bodies and
+ * (docs/decisions/0001-error-body.md), the tagged action form, malformed JSON, oversize bodies and
  * authentication (401 without a live token, 403 for an auditor).
  */
 import type { LightMyRequestResponse } from 'fastify';

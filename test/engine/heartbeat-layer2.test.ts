@@ -2,7 +2,8 @@
  * Layer 2 (LAYER2_ENABLED=true): authorize requires a signed heartbeat of the regime operator and refuses
  * (403, the failed check as `code`) a bad signature, a timestamp outside the replay window (±30 s), another
  * regime_id or mta_ref, and any sequence_id not greater than the last one accepted from the agent, exactly
- * once under concurrency (spec/DECISIONS.md, "Layer 2 heartbeat" and "Heartbeat signature").
+ * once under concurrency (docs/decisions/0011-layer-2-heartbeat.md,
+ * docs/decisions/0012-heartbeat-signature-schemes.md).
  */
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';

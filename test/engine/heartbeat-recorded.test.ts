@@ -1,7 +1,7 @@
 /**
  * Layer 2 off (the default): a supplied heartbeat is verified and recorded in the trace, never rejected
- * (spec/DECISIONS.md): `heartbeat.signature_valid` says whether it verified, `heartbeat.drift_ms` is
- * txn_time − timestamp_ms, and neither its age, regime nor sequence_id stops the order.
+ * (docs/decisions/0011-layer-2-heartbeat.md): `heartbeat.signature_valid` says whether it verified,
+ * `heartbeat.drift_ms` is txn_time − timestamp_ms, and neither its age, regime nor sequence_id stops the order.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPair } from '../../src/core/crypto/ed25519.js';

@@ -2,7 +2,7 @@
  * The regime's own rules through authorize: `regime_not_allowed` (the agent's allowed_regimes),
  * `side_not_allowed` (the regime's allowed_sides; risk_off is the kill switch) and `notional_cap_exceeded`
  * (min(agent max_notional, currency cap) × the regime's max_notional_scale), with reduce_only bypassing the
- * first two but never the cap (spec/DECISIONS.md, "Policy").
+ * first two but never the cap (docs/decisions/0007-policy.md).
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -3,12 +3,14 @@
  * transactions stay whole, and a client that vanishes mid-cycle or mid-transaction does not wedge the rest.
  * Runs on PGlite whatever the test database mode.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../../src/store/driver.js';
 import { serveEmbedded, type EmbeddedServer } from '../../src/store/embedded-server.js';
-import { ReadyForQueryWatcher } from '../../src/store/pglite-cycle-guard.js';
+import { guardRequestCycles, ReadyForQueryWatcher, SOCKET_SERVER_MEMBERS } from '../../src/store/pglite-cycle-guard.js';
 
 let db: PGlite;
 let server: EmbeddedServer;
@@ -57,6 +59,15 @@ describe('ReadyForQueryWatcher', () => {
     const byteByByte = new ReadyForQueryWatcher();
     for (const b of bytes) byteByByte.push(new Uint8Array([b]));
     expect(byteByByte.lastStatus).toBe(status);
+  });
+});
+
+describe('guardRequestCycles', () => {
+  it('hands the socket server exactly the members the installed pglite-socket calls on its db, nothing else', () => {
+    const server = readFileSync(createRequire(import.meta.url).resolve('@electric-sql/pglite-socket'), 'utf8');
+    const called = new Set([...server.matchAll(/this\.db\.(\w+)/g)].map((m) => m[1]!));
+    expect([...called].sort()).toEqual([...SOCKET_SERVER_MEMBERS].sort());
+    expect(Object.keys(guardRequestCycles(db)).sort()).toEqual([...SOCKET_SERVER_MEMBERS].sort());
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * The bytes a heartbeat signature covers, in the two schemes of spec/DECISIONS.md (the two interface
- * documents disagree, so both are supported; the signature string names its scheme):
+ * The bytes a heartbeat signature covers, in the two schemes of docs/decisions/0012-heartbeat-signature-schemes.md
+ * (the two interface documents disagree, so both are supported; the signature string names its scheme):
  *
  * - `ed25519:<base64>` (a bare base64 string means the same): `sequence_id` (u64 big-endian, 8 bytes) ‖
  *   `timestamp_ms` (u64 big-endian, 8 bytes) ‖ `regime_id` (1 byte) ‖ UTF-8 of `mta_ref` (nothing when

@@ -6,6 +6,14 @@
  * jspurefix 5.11.4 read every byte above 0x7F with its high bit cleared (patches/jspurefix+5.11.4.patch repairs
  * it at install, through patch-package). A session on an unrepaired copy would take altered values for received
  * ones, so loading checks the repair is there and refuses (`dropcopy_fix_unpatched`) when it is not.
+ *
+ * One function is imported by its path, not from the package: `makeSessionScope`
+ * (`jspurefix/dist/runtime/session-scope.js`), a connection's own copy of the session's configuration. Its
+ * index (5.11.4, the newest release; no `exports` map) does not export it: the public way to a scope is the
+ * session launcher, whose initiator and acceptor own the socket, and the drop copy owns its socket (its own
+ * listener, the Logon gate, one session at a time: docs/engine.md, "The FIX engine, and what is changed in it").
+ * Copying the function from public parts would let an upgrade change it unseen; the path instead fails the
+ * drop-copy tests if an upgrade moves it. The version is pinned exactly (package.json).
  */
 import type { IJsFixConfig } from 'jspurefix';
 import { TradesealError } from '../../core/errors.js';
@@ -25,7 +33,7 @@ export function loadFix(): Promise<FixRuntime> {
     await import('reflect-metadata');
     const fix = await import('jspurefix');
     assertBytesKept(fix);
-    // Not exported from the package's index; the version is pinned (package.json), so the path holds.
+    // Not exported from the package's index (see above).
     const scope = (await import('jspurefix/dist/runtime/session-scope.js')) as { makeSessionScope: FixRuntime['makeSessionScope'] };
     return { fix, makeSessionScope: scope.makeSessionScope };
   })());

@@ -1,6 +1,7 @@
 /**
- * Layer 2: the stateless checks of a signed heartbeat, in the order of spec/DECISIONS.md: signature against
- * the regime operator's key, timestamp within the replay window (both directions), regime id, and mta_ref.
+ * Layer 2: the stateless checks of a signed heartbeat, in the order of
+ * docs/decisions/0011-layer-2-heartbeat.md: signature against the regime operator's key, timestamp within the
+ * replay window (both directions), regime id, and mta_ref.
  * The stateful check (each `sequence_id` once, and increasing per agent) is atomic in the store
  * (`insertTrace`, which spends it in the statement that seals the trace), after these pass.
  */

@@ -1,5 +1,5 @@
 /**
- * Erasure of an agent's personal data by crypto-shredding (spec/DECISIONS.md, "Erasure"), shared by
+ * Erasure of an agent's personal data by crypto-shredding (docs/decisions/0016-erasure.md), shared by
  * `POST /engine/admin/gdpr-erase/{agent_id}` and `tradeseal engine erase AGENT_ID`.
  *
  * In one transaction, under a lock on the agent's row: the agent's wrapped data key is deleted (its row

@@ -120,8 +120,8 @@ export interface AuthorizeLookup {
 }
 
 /**
- * Authorize's one read, for several orders at once (one round trip; the lookup queue of ./lookup-queue.ts
- * batches concurrent authorizes): per order, in the keys' order, the idempotency record of (agent,
+ * Authorize's one read, for several orders at once (one round trip; the lookups of ./batching.ts batch
+ * concurrent authorizes): per order, in the keys' order, the idempotency record of (agent,
  * client_order_id) if any, the agent's facts, whether the model version is approved, and the last heartbeat
  * sequence_id accepted from the agent.
  */

@@ -1,5 +1,5 @@
 /**
- * Sealing: the hashes that make a trace a proof (spec/DECISIONS.md, "Hashes sealed by authorize").
+ * Sealing: the hashes that make a trace a proof (docs/decisions/0006-sealed-hashes.md).
  *
  * - `latent_fingerprint` = SHA-256(JCS([model_id, prompt_version, feature_schema_id, hyperparameter_checksum]))
  * - `reasoning_hash` = SHA-256(JCS(trace without `integrity`)), where a non-null `regulatory` block (personal

@@ -1,5 +1,5 @@
 /**
- * Registration and key rotation (regime-signal-service.md parts 3 and 5): `POST /v1/auth/register` (public)
+ * Registration and key rotation (docs/decisions/0019-registration-code.md): `POST /v1/auth/register` (public)
  * mails a 6-digit code, `POST /v1/auth/verify` (public) turns it into an account on the free tier and its
  * first key, `POST /v1/auth/rotate` (any key) revokes the presented key and returns its replacement. The rules
  * are the operations' (../ops/registration.ts, ../ops/keys.ts); mail goes through ../mail/mailer.ts.

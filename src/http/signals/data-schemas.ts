@@ -1,4 +1,4 @@
-/** Response schemas of the `/v1` data routes (interface part 2), shared by the routes and the OpenAPI document. */
+/** Response schemas of the `/v1` data routes (docs/signals.md, "Endpoints"), shared with the OpenAPI document. */
 import { probabilities, regimeName } from './schemas.js';
 
 const date = { type: 'string', format: 'date' } as const;
@@ -48,7 +48,7 @@ export const compactRow = {
   },
 } as const;
 
-/** A regime-history row: the compact row plus `confidence` (DECISIONS.md). */
+/** A regime-history row: the compact row plus `confidence` (docs/decisions/0024-open-shapes.md). */
 export const regimeHistoryRow = { ...compactRow, required: [...compactRow.required, 'confidence'], properties: { ...compactRow.properties, confidence } } as const;
 
 export const liquidityRow = {

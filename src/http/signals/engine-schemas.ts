@@ -1,9 +1,10 @@
-/** Response schemas of the engine tier routes: the heartbeat and the audit decomposition (interface part 2). */
+/** Response schemas of the engine tier routes: the heartbeat and the audit decomposition (docs/signals.md,
+ * "Heartbeats and the audit decomposition"). */
 import { probabilities, regimeName } from './schemas.js';
 
 export const heartbeatSchema = {
   type: 'object',
-  description: 'A signed heartbeat of the regime broadcast in force (interface part 2, "Heartbeat")',
+  description: 'A signed heartbeat of the regime broadcast in force',
   required: ['sequence_id', 'timestamp_ms', 'regime_id', 'mta_ref', 'signature'],
   properties: {
     sequence_id: { type: 'integer', minimum: 1, description: 'From one Postgres sequence: strictly greater than every heartbeat issued before, by any instance' },
@@ -18,7 +19,7 @@ const nullableNumber = { type: ['number', 'null'] } as const;
 
 export const auditSchema = {
   type: 'object',
-  description: 'The audit decomposition of the newest published day (interface part 2, "Audit decomposition")',
+  description: 'The audit decomposition of the newest published day',
   required: ['generated_at', 'date', 'regime', 'risk_score', 'agent_count', 'factor_attribution', 'stress_indicators', 'liquidity', 'transition_risk', 'model_health'],
   properties: {
     generated_at: { type: 'string', format: 'date-time' },

@@ -3,8 +3,8 @@
  * the store. Two uses share it:
  *
  * - the engine's per-agent data keys of personal data (the regulatory block of a trace and its salt, an agent's
- *   name), so that erasing an agent is destroying its data key (crypto-shredding; spec/DECISIONS.md,
- *   "Erasure"); `context` is the agent id (a UUID), and the store keeps the wrapped key in `agent_data_keys`;
+ *   name), so that erasing an agent is destroying its data key (crypto-shredding;
+ *   docs/decisions/0016-erasure.md); `context` is the agent id (a UUID), the wrapped key kept in `agent_data_keys`;
  * - the secrets kept in the store (the signing keys, webhook secrets, the verification-code key), each sealed
  *   under a data key of its own (src/secrets/stored-secret.ts); `context` is `stored secret|<where it is kept>`,
  *   which no agent id can be.

@@ -1,5 +1,5 @@
 /**
- * How the regime signal service sends mail (DECISIONS.md "Regime signal service"): through the SMTP server of
+ * How the regime signal service sends mail (docs/decisions/0019-registration-code.md): through the SMTP server of
  * `SMTP_URL` with nodemailer when it is set, otherwise into the store's outbox (`tradeseal signals outbox`),
  * which keeps a code only until it is delivered, used, replaced or expired (./outbox.ts).
  *

@@ -1,5 +1,5 @@
 /**
- * The account object of `GET /v1/account` (regime-signal-service.md part 2, "Account"), for the key that asks.
+ * The account object of `GET /v1/account` (docs/signals.md, "Accounts, keys and tiers"), for the key that asks.
  *
  * - `features` are the endpoints' groups the tier may call, derived from the one tier table
  *   (src/signals/tiers.ts `allows`), so the list cannot promise what the routes refuse.
@@ -17,7 +17,7 @@ import { accountWithKeyIds } from '../store/accounts.js';
 import type { KeyRecord } from '../store/keys.js';
 import { allows, TIER_SPECS, type Access, type Tier } from '../tiers.js';
 
-/** Each feature and the access level of its endpoints (regime-signal-service.md part 4). */
+/** Each feature and the access level of its endpoints (docs/decisions/0018-signal-keys-and-tiers.md). */
 export const FEATURES: ReadonlyArray<readonly [feature: string, access: Access]> = [
   ['signals', 'key'],
   ['history', 'key'],

@@ -1,8 +1,8 @@
 /**
- * How far back a key may read (interface part 8: Free 30 days, Starter 180, Pro and the engine tiers the full
- * history): counted in calendar days back from the newest published day, that day included. A date before
- * that is 403 `history_limit`, naming the earliest date the tier may read; `signals/history`'s `days` is
- * clamped to it instead (the interface says so).
+ * How far back a key may read (docs/decisions/0021-data-refusals.md; Free 30 days, Starter 180, Pro and
+ * the engine tiers the full history): counted in calendar days back from the newest published day, that day
+ * included. A date before that is 403 `history_limit`, naming the earliest date the tier may read;
+ * `signals/history`'s `days` is clamped to it instead.
  */
 import { TradesealError } from '../../core/errors.js';
 import { addDays } from '../../core/dates.js';

@@ -1,5 +1,5 @@
 /**
- * Registration by e-mail (regime-signal-service.md part 3): `register` mails a 6-digit code, `verify` turns
+ * Registration by e-mail (docs/decisions/0019-registration-code.md): `register` mails a 6-digit code, `verify` turns
  * the address and its code into an account on the free tier with its first key (returned once).
  *
  * - A register replaces the address's earlier code. Its code is stored (hashed, ../verification.ts) before the

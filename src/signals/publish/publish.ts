@@ -1,6 +1,6 @@
 /**
  * Publishing a run: every table a run writes is replaced together in ONE transaction, so readers never see
- * half a run (PIPELINE.md, "Publishing"): the signal packages, net liquidity, the scorecard, the fitted
+ * half a run (docs/decisions/0036-publishing.md): the signal packages, net liquidity, the scorecard, the fitted
  * models, the market closes, the stress indicators' levels, the forecast, the performance report and chart
  * data, the run record with its publication plan and the digests of its inputs (input-record.ts), and the
  * regime broadcast of the newest day (source `pipeline`), which every engine instance enforces within a

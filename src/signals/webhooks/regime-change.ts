@@ -1,9 +1,13 @@
 /**
- * The `regime_change` event (regime-signal-service.md part 6): queued in the transaction that inserts a
- * broadcast whose regime differs from the one in force (src/store/regime-broadcasts.ts), one delivery per
- * webhook of an account whose tier includes it (Pro and above), so a transition is delivered if and only if
- * it was published. A broadcast that repeats the regime in force, or the very first broadcast (there is no
- * "from"), queues nothing.
+ * The `regime_change` event (docs/decisions/0023-webhook-delivery.md): one delivery per webhook of an account whose
+ * tier includes it (Pro and above) for each broadcast whose regime differs from the one before it, so a transition
+ * is delivered if and only if it was published. A broadcast that repeats the regime in force, or the very first
+ * broadcast (there is no "from"), queues nothing.
+ *
+ * The signal service subscribes to the regime broadcast stream (src/store/regime-broadcasts.ts), which the engine
+ * writes too, rather than being called by its writers: `queueRegimeChanges` reads the broadcasts after the
+ * subscriber's cursor (event_cursors), queues their events and moves the cursor in one transaction, so each
+ * committed broadcast is read once and a rolled-back one never. The webhook worker runs it before each round.
  */
 import { randomUUID } from 'node:crypto';
 import type { Sql, TransactionSql } from 'postgres';

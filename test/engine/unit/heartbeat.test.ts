@@ -1,7 +1,7 @@
 /**
- * The pure heartbeat code (src/engine/heartbeat/*): the signed bytes of both schemes (spec/DECISIONS.md,
- * "Heartbeat signature"), signature parsing, verification, and the stateless Layer 2 checks in their order.
- * Signatures are cross-checked with node:crypto's Ed25519 as a second implementation.
+ * The pure heartbeat code (src/engine/heartbeat/*): the signed bytes of both schemes
+ * (docs/decisions/0012-heartbeat-signature-schemes.md), signature parsing, verification, and the stateless
+ * Layer 2 checks in their order. Signatures are cross-checked with node:crypto's Ed25519 as a second implementation.
  */
 import { createPrivateKey, sign as nodeSign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';

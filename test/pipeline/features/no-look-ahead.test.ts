@@ -1,11 +1,11 @@
 /**
- * The point-in-time rule (pipeline spec PIPELINE.md): every feature of day t uses only data released before t's
- * publication (06:30 New York on the next trading day). For a few cut dates t, three runs must give exactly
- * the full run's rows for every day ≤ t, every column bit for bit: the run "as of" t, a run on files with every
- * observation released later removed, and a run on files with every observation released later multiplied by
- * 1.5, whatever its date (so the yields dated t itself, out the next afternoon, are among them). The perturbed
- * run must also differ after t, each series from the first day its perturbed values are out, so the check has
- * teeth; and a value released just before the cut's publication must change the cut day.
+ * The point-in-time rule (docs/decisions/0027-point-in-time.md): every feature of day t uses only data
+ * released before t's publication (06:30 New York on the next trading day). For a few cut dates t, three runs must
+ * give exactly the full run's rows for every day ≤ t, every column bit for bit: the run "as of" t, a run on files
+ * with every observation released later removed, and a run on files with every observation released later
+ * multiplied by 1.5, whatever its date (so the yields dated t itself, out the next afternoon, are among them). The
+ * perturbed run must also differ after t, each series from the first day its perturbed values are out, so the check
+ * has teeth; and a value released just before the cut's publication must change the cut day.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURE_COLUMNS } from '../../../pipeline/features/columns.js';

@@ -1,6 +1,6 @@
 /**
  * pipeline/hmm/chain.ts: stationary distributions worked by hand, π A = π for random chains, the failure on a
- * chain without a unique one, and the geometric expected stay of PIPELINE.md.
+ * chain without a unique one, and the geometric expected stay of docs/decisions/0033-signal-fields.md.
  */
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../../pipeline/random.js';

@@ -1,9 +1,9 @@
 /**
  * The walk-forward regime model on the bundled real history: deterministic and independent of the seed, no look-ahead
- * (PIPELINE.md: perturbing or removing everything after day t changes nothing published for days up to t),
- * monthly refits on a rolling nine-year window, the reference behaviour (the worst weeks of late 2008 and
- * March 2020 are risk_off, published within a week of the stress's first day), and labels that mean what they
- * say on every fit's own window.
+ * (docs/decisions/0027-point-in-time.md: perturbing or removing everything after day t changes nothing
+ * published for days up to t), monthly refits on a rolling nine-year window, the reference behaviour (the worst
+ * weeks of late 2008 and March 2020 are risk_off, published within a week of the stress's first day), and labels
+ * that mean what they say on every fit's own window.
  */
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

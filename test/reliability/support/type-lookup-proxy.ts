@@ -20,7 +20,7 @@ export interface TypeLookupProxy {
   close(): Promise<void>;
 }
 
-/** The array-type lookup's text, as postgres.js 3.4.9 sends it (src/connection.js, `fetchArrayTypes`). */
+/** The array-type lookup's text, as postgres.js 3.4.9 sends it (postgres/src/connection.js, `fetchArrayTypes`). */
 const LOOKUP = Buffer.from('from pg_catalog.pg_type a');
 
 function errorResponse(severity: 'ERROR' | 'FATAL', code: string, message: string): Buffer {
