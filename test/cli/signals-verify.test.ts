@@ -15,11 +15,12 @@ import { publishedHistory, publishedMarket } from '../../pipeline/publish/publis
 import { evaluate } from '../../pipeline/reports/evaluate.js';
 import { configWith } from '../../src/config.js';
 import { generateKeyPair, publicKeyFromSecret } from '../../src/crypto/ed25519.js';
+import { canonicalJson } from '../../src/crypto/jcs.js';
 import { signTreeHead, type SignedTreeHead } from '../../src/engine/log/tree-head.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { issueKey } from '../../src/signals/store/keys.js';
 import { loadTrackLogKey, type TrackLogKey } from '../../src/signals/track/key.js';
-import { packageText, parseLeaf } from '../../src/signals/track/leaf.js';
+import { parseLeaf } from '../../src/signals/track/leaf.js';
 import type { Tier } from '../../src/signals/tiers.js';
 import { cliEnv, describeRun, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
 import { publishedRun, testStore, type TestStore } from '../helpers/db.js';
@@ -87,7 +88,7 @@ describe('the published history in the track log', () => {
     expect(proof.status, JSON.stringify(proof.json)).toBe(200);
     expect(proof.json).toMatchObject({ date: DAY, tree_size: head.json.tree_size, leaves: [{ kind: 'backfill', leaf_index: head.json.tree_size - 1 }] });
     const served = await get(`/v1/signals/${DAY}`, pro);
-    expect(packageText(parseLeaf(proof.json.leaves[0].data).package)).toBe(packageText(served.json));
+    expect(canonicalJson(parseLeaf(proof.json.leaves[0].data).record)).toBe(canonicalJson(served.json));
     expect((await get(`/v1/log/proof?date=${DAY}`)).status).toBe(401);
     const free = await get('/v1/log/proof?date=2008-10-10', await keyOf('free'));
     expect(free).toMatchObject({ status: 403, json: { code: 'history_limit' } });
