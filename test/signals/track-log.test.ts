@@ -18,6 +18,7 @@ import { appendPublishedDays, appendTrackLeaves, firstLeafKinds, lockTrackLog, t
 import { loadTrackLogKey, type TrackLogKey } from '../../src/signals/track/key.js';
 import { kindAllowed, kindOfLeaf, liveUntil, parseLeaf } from '../../src/signals/track/leaf.js';
 import { testStore, type TestStore } from '../helpers/db.js';
+import { legacyLeaf, packageBeforeRecords } from '../helpers/legacy-leaf.js';
 import { rfcLeafHash, rfcRoot, rfcVerifyConsistency, rfcVerifyInclusion } from '../helpers/rfc9162.js';
 
 const VECTORS = path.join(path.dirname(fileURLToPath(import.meta.url)), '../vectors/transparency-dev-merkle/testdata');
@@ -31,25 +32,6 @@ const publishedRow = (date: string, availableAt: string | null, regime: Regime =
   persistence_days: 12, expected_duration_remaining_days: 30, level_bn: 5800.5, change_4w_bn: -41.25, liquidity_zscore: 0.4, liquidity_trend: 'FLAT',
   pc1: 0.5, pc2: -0.25, pc3: 0.125, pc4: 0, variance_explained_pct: [40, 25, 15, 10], pca_fit_date: '2026-11-02', hmm_fit_date: '2026-11-02',
   data_vintage: new Date('2026-11-26T11:00:00.000Z'),
-});
-
-/**
- * The package `GET /v1/signals/{date}` served for a row before signal-day records, as the function that built
- * it then (src/signals/views.ts at 84b0d9c) wrote it: what a leaf written before entry types holds.
- */
-const packageBeforeRecords = (r: SignalDayRow): Record<string, unknown> => ({
-  date: r.date,
-  available_at: r.available_at,
-  regime: {
-    most_likely: r.regime,
-    probabilities: { expansion: r.prob_expansion, recovery: r.prob_recovery, tightening: r.prob_tightening, risk_off: r.prob_risk_off },
-    confidence: r.confidence,
-    persistence_days: r.persistence_days,
-    expected_duration_remaining_days: r.expected_duration_remaining_days,
-  },
-  net_liquidity: { level_bn: r.level_bn, change_4w_bn: r.change_4w_bn, zscore: r.liquidity_zscore, trend: r.liquidity_trend },
-  pca_factors: { pc1: r.pc1, pc2: r.pc2, pc3: r.pc3, pc4: r.pc4, variance_explained_pct: r.variance_explained_pct },
-  model_metadata: { pca_fit_date: r.pca_fit_date, hmm_fit_date: r.hmm_fit_date, data_vintage: r.data_vintage.toISOString() },
 });
 
 function probes<T>(dir: string): T[] {
@@ -245,16 +227,13 @@ describe('appending published days', () => {
 
   it('keeps a leaf written before entry types in its own form, reads it as signal-day/v0, and logs its day again only when a field of v0 changes', async () => {
     const row = publishedRow('2026-12-10', ago(300));
-    const loggedAt = t0 + 8000;
-    const pkg = packageBeforeRecords(row);
-    const before = await store.sql.begin(async (tx) => appendTrackLeaves(tx, await lockTrackLog(tx), [
-      { date: row.date, entry_type: 'signal-day/v0', kind: 'backfill', logged_at: new Date(loggedAt).toISOString(), record: pkg, run_id: null, supersedes: null },
-    ], key, loggedAt));
+    const old = legacyLeaf(row, t0 + 8000);
+    const before = await store.sql.begin(async (tx) => appendTrackLeaves(tx, await lockTrackLog(tx), [old.leaf], key, t0 + 8000));
     const index = before.appended[0]!.leaf_index;
     const [stored] = await store.sql<Array<{ data: Buffer }>>`select data from signal_log_leaves where leaf_index = ${index}`;
     // Byte for byte what the log wrote before entry types: no entry_type, the day under `package`.
-    expect(stored!.data.toString('utf8')).toBe(canonicalJson({ date: row.date, kind: 'backfill', logged_at: new Date(loggedAt).toISOString(), package: pkg, run_id: null, supersedes: null }));
-    expect(parseLeaf(stored!.data.toString('utf8'))).toMatchObject({ entry_type: 'signal-day/v0', record: pkg });
+    expect(stored!.data.toString('utf8')).toBe(old.text);
+    expect(parseLeaf(old.text)).toEqual(old.leaf);
     // Published again as a signal-day/v1 record with the same fields: nothing to log, no republication.
     expect(await append([{ date: row.date, record: signalDayRecord(row) }], t0 + 9000)).toEqual({ appended: [], unchanged: 1, head: null });
     // A field of v0 changed: a republication of the v0 leaf, written as signal-day/v1.

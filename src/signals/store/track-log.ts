@@ -159,6 +159,12 @@ export async function dayLeaves(sql: Db, date: string): Promise<StoredTrackLeaf[
   return rows.map((row) => ({ leaf_index: row.leaf_index, kind: row.kind, data: row.data.toString('utf8') }));
 }
 
+/** The dates with a leaf among the first `treeSize` leaves (the tree of the head of that size), oldest first. */
+export async function loggedDates(sql: Db, treeSize: number): Promise<string[]> {
+  const rows = await sql<Array<{ date: string }>>`select distinct date::text as date from signal_log_leaves where leaf_index < ${treeSize} order by date`;
+  return rows.map((row) => row.date);
+}
+
 /** The kind of every logged day's first leaf, by date: which days were logged live. */
 export async function firstLeafKinds(sql: Db): Promise<Map<string, TrackLeafKind>> {
   const rows = await sql<Array<{ date: string; kind: TrackLeafKind }>>`
