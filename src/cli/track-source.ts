@@ -5,7 +5,7 @@
  *
  * A run over every logged day asks for the list of days once, the packages served in windows of
  * `GET /v1/signals/range` (a year a request), and each day's proof, a few at a time: a Free key's 30 days cost
- * some 35 requests of its 50 a day.
+ * some 25 requests of its 50 a day (a proof for each of its 21 or so trading days, and four more).
  */
 import { signedTreeHeadSchema } from '../engine/routes/log-schemas.js';
 import type { SignedTreeHead } from '../engine/log/tree-head.js';

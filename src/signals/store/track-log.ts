@@ -58,6 +58,15 @@ export async function trackNodes(sql: Db, ids: readonly NodeId[]): Promise<NodeL
   };
 }
 
+/** A stored leaf read back; one this code cannot read (another entry type, a newer tradeseal's) is named, not a crash. */
+function storedLeaf(index: number, data: Buffer): TrackLeaf {
+  try {
+    return parseLeaf(data.toString('utf8'));
+  } catch (error) {
+    throw new TradesealError('store_error', `leaf ${index} of the track log cannot be read: ${(error as Error).message}`);
+  }
+}
+
 /** The log's size and the time of its last head, as locked for an append. */
 export interface TrackLogState {
   tree_size: number;
@@ -87,7 +96,7 @@ export async function appendPublishedDays(tx: Db, days: readonly PublishedDay[],
   const newest = sorted.length === 0 ? [] : await tx<Array<{ date: string; leaf_index: number; data: Buffer }>>`
     select distinct on (date) date::text as date, leaf_index, data from signal_log_leaves
     where date = any(${sorted.map((d) => d.date)}::date[]) order by date, leaf_index desc`;
-  const previous = new Map(newest.map((row) => [row.date, { leaf_index: row.leaf_index, leaf: parseLeaf(row.data.toString('utf8')) }]));
+  const previous = new Map(newest.map((row) => [row.date, { leaf_index: row.leaf_index, leaf: storedLeaf(row.leaf_index, row.data) }]));
   const leaves: TrackLeaf[] = [];
   for (const day of sorted) {
     const before = previous.get(day.date);
