@@ -1219,6 +1219,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/log/days": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The days logged in the tree of a signed head that the key may read, oldest first
+         * @description `tradeseal signals verify` without `--date` proves each of them against the head you saved. Days older than the key's tier reads are counted in `beyond_history`.
+         */
+        get: operations["getTrackLogDays"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/log/consistency": {
         parameters: {
             query?: never;
@@ -7784,13 +7804,106 @@ export interface operations {
                             leaf_index: number;
                             /** @enum {string} */
                             kind: "live" | "backfill" | "republication";
-                            /** @description The leaf data: canonical JSON (RFC 8785) of {date, kind, logged_at, package, run_id, supersedes}; the leaf is its UTF-8 bytes */
+                            /** @description The leaf data: canonical JSON (RFC 8785) of {date, entry_type, kind, logged_at, record, run_id, supersedes}, `record` holding exactly the fields its `entry_type` defines (`signal-day/v1`); a leaf logged before entry types is {date, kind, logged_at, package, run_id, supersedes}, read as `signal-day/v0`. The leaf is its UTF-8 bytes */
                             data: string;
                             /** @description SHA-256(0x00 ‖ data) */
                             leaf_hash: string;
                             /** @description RFC 9162 §2.1.3.1 inclusion proof, from the leaf's sibling up */
                             audit_path: string[];
                         }[];
+                    };
+                };
+            };
+            /** @description The request cannot be read (a malformed URL or header): `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are valid but do not allow this: `code` says why. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input: `validation_failed` with `errors` listing every invalid field, or `invalid_json`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `code` says which limit, and the headers when it frees up. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: `code` says what; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTrackLogDays: {
+        parameters: {
+            query?: {
+                /** @description The size of a head signed earlier (default: the newest) */
+                tree_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The tree the days are of: that of the head of this size */
+                        tree_size: number;
+                        /** @description The dates with a leaf in that tree that the key may read, oldest first */
+                        days: string[];
+                        /** @description Logged days older than the key's tier reads, not listed (a higher tier reads them) */
+                        beyond_history: number;
                     };
                 };
             };

@@ -74,7 +74,7 @@ export const pipelineRunsQuery = {
   properties: { limit: { type: 'integer', minimum: 1, maximum: 1000, default: 10 } },
 } as const;
 
-/** `GET /v1/log/head`: a head signed at a past size. */
+/** `GET /v1/log/head`, `GET /v1/log/days`: a head signed at a past size. */
 export const trackHeadQuery = {
   type: 'object', additionalProperties: false,
   properties: { tree_size: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The size of a head signed earlier (default: the newest)' } },

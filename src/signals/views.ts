@@ -1,6 +1,7 @@
 /**
- * The shapes the regime signal service answers with (docs/signals.md, "Endpoints"), from published rows:
- * the signal package, the current regime, the public regime view. Pure: rows in, bodies out.
+ * The shapes the regime signal service answers with (docs/signals.md, "Endpoints"), from published rows: the signal
+ * package (built from the signal-day record the track log holds), the current regime, the public regime view.
+ * Pure: rows in, bodies out.
  *
  * Choices the interface leaves open, written down here:
  * - the current regime (`/v1/regime/current`, `/v1/public/regime`) is the broadcast in force, the one the
@@ -11,25 +12,19 @@
  * - the public view's `equity_exposure` is the regime's weight as a percent string
  *   (docs/decisions/0022-equity-exposure.md).
  */
+import { signalDayRecord } from '../core/records/signal-day.js';
 import type { Regime } from '../core/vocabulary.js';
 import { EXPOSURE } from '../../pipeline/regime/signals.js';
 import type { SignalRow } from './store/published.js';
 
+/**
+ * The signal package (`GET /v1/signals/{date}`, `/latest`, `/range`; `tradeseal signals latest|range`): the day's
+ * signal-day record, the one its track-log leaf holds (src/core/records/signal-day.ts), plus what the API adds to
+ * it, which is nothing yet. A field the API adds is served, not logged: it is added here, and a new version of
+ * the record (which every later leaf holds) is what logs it.
+ */
 export function signalPackage(r: SignalRow): Record<string, unknown> {
-  return {
-    date: r.date,
-    available_at: r.available_at,
-    regime: {
-      most_likely: r.regime,
-      probabilities: { expansion: r.prob_expansion, recovery: r.prob_recovery, tightening: r.prob_tightening, risk_off: r.prob_risk_off },
-      confidence: r.confidence,
-      persistence_days: r.persistence_days,
-      expected_duration_remaining_days: r.expected_duration_remaining_days,
-    },
-    net_liquidity: { level_bn: r.level_bn, change_4w_bn: r.change_4w_bn, zscore: r.liquidity_zscore, trend: r.liquidity_trend },
-    pca_factors: { pc1: r.pc1, pc2: r.pc2, pc3: r.pc3, pc4: r.pc4, variance_explained_pct: r.variance_explained_pct },
-    model_metadata: { pca_fit_date: r.pca_fit_date, hmm_fit_date: r.hmm_fit_date, data_vintage: r.data_vintage.toISOString() },
-  };
+  return { ...signalDayRecord(r) };
 }
 
 export const REGIME_LABEL: Readonly<Record<Regime, string>> = { expansion: 'Expansion', recovery: 'Recovery', tightening: 'Tightening', risk_off: 'Risk-off' };

@@ -15,7 +15,7 @@ import { withoutStatementTimeout, type Sql } from './driver.js';
 export const ADVISORY_LOCKS = {
   /** Applying migrations (`migrate.ts`). Arbitrary but fixed: every version of tradeseal must agree on it. */
   migrate: 7_265_000_001,
-  /** A pipeline run (`pipeline/publish/run-lock.ts`): two runs never overlap. */
+  /** A pipeline run (`src/signals/publish/run-lock.ts`): two runs never overlap. */
   pipeline: 7_265_000_002,
   /** Changing the regime broadcast in force (`src/store/regime-broadcasts.ts`), as a transaction-scoped lock. */
   regimeBroadcast: 7_265_000_003,

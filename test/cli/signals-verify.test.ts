@@ -3,10 +3,14 @@
  * `/v1/log/…` over real HTTP, and `tradeseal signals log head|key` and `tradeseal signals verify` as a subscriber
  * runs them against the service (`--url`) and the local store. `verify` trusts only the public key and the head
  * the subscriber saved: exit 0 when the day is proven and the log only grew, 5 naming the failed checks (a day
- * changed without a new leaf, a truncated or forked log, another key), 2 for bad input.
+ * changed without a new leaf, a truncated or forked log, another key), 2 for bad input. Without `--date` it proves
+ * every logged day in one run; a leaf written before entry types (signal-day/v0) verifies as one written now, and
+ * a service that serves more fields than the leaves log (a proxy here adds some) fails no day.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLISHED_HISTORY } from '../setup/published-history.js';
@@ -15,14 +19,18 @@ import { publishedHistory, publishedMarket } from '../../src/signals/publish/pub
 import { evaluate } from '../../pipeline/reports/evaluate.js';
 import { configWith } from '../../src/core/config.js';
 import { generateKeyPair, publicKeyFromSecret } from '../../src/core/crypto/ed25519.js';
+import { canonicalJson } from '../../src/core/crypto/jcs.js';
 import { signTreeHead, type SignedTreeHead } from '../../src/core/log/tree-head.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { issueKey } from '../../src/signals/store/keys.js';
+import { signalOn } from '../../src/signals/store/published.js';
+import { appendTrackLeaves, lockTrackLog } from '../../src/signals/store/track-log.js';
 import { loadTrackLogKey, type TrackLogKey } from '../../src/signals/track/key.js';
-import { packageText, parseLeaf } from '../../src/signals/track/leaf.js';
+import { parseLeaf } from '../../src/signals/track/leaf.js';
 import type { Tier } from '../../src/signals/tiers.js';
 import { cliEnv, describeRun, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
 import { publishedRun, testStore, type TestStore } from '../helpers/db.js';
+import { legacyLeaf } from '../helpers/legacy-leaf.js';
 
 const home = tempHome();
 let store: TestStore;
@@ -52,6 +60,34 @@ const headFile = (name: string, head?: SignedTreeHead): string => {
 
 const verify = (file: string, extra: string[] = [], date = DAY) =>
   runCli(['signals', 'verify', '--date', date, '--head', file, '--public-key', keyHex, '--url', server.url, '--key', pro, '--json', ...extra], local);
+
+/** `signals verify` without --date: every logged day, from `url` (default the service) with `key` (default a Pro key). */
+const verifyAll = (file: string, options: { url?: string; key?: string } = {}) =>
+  runCli(['signals', 'verify', '--head', file, '--public-key', keyHex, '--url', options.url ?? server.url, '--key', options.key ?? pro, '--json'], local);
+
+/** The failed checks of a result, as `check` names. */
+const failedChecks = (result: { checks: Array<{ check: string; status: string }> }): string[] => result.checks.filter((c) => c.status === 'fail').map((c) => c.check);
+
+/**
+ * A service in front of the real one whose signal packages (`/v1/signals/…`) carry fields no record defines,
+ * at the top and inside `regime`: what the API serves once it gains a field.
+ */
+async function moreFieldsProxy(target: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const more = (pkg: Record<string, unknown>): Record<string, unknown> => ({ ...pkg, risk_budget: 0.25, regime: { ...(pkg.regime as object), label: 'added later' } });
+  const proxy = http.createServer((req, res) => {
+    const key = req.headers['x-signals-key'];
+    void fetch(`${target}${req.url}`, { headers: typeof key === 'string' ? { 'x-signals-key': key } : {} }).then(async (answer) => {
+      let body = await answer.text();
+      if (answer.ok && req.url!.startsWith('/v1/signals/')) {
+        const json = JSON.parse(body) as Record<string, unknown> | Array<Record<string, unknown>>;
+        body = JSON.stringify(Array.isArray(json) ? json.map(more) : more(json));
+      }
+      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(body);
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, close: () => new Promise((resolve) => proxy.close(() => resolve())) };
+}
 
 beforeAll(async () => {
   // The bundled data published as of 2009-03-31 with seed 7, made once for the run (test/setup/published-history.ts).
@@ -87,7 +123,7 @@ describe('the published history in the track log', () => {
     expect(proof.status, JSON.stringify(proof.json)).toBe(200);
     expect(proof.json).toMatchObject({ date: DAY, tree_size: head.json.tree_size, leaves: [{ kind: 'backfill', leaf_index: head.json.tree_size - 1 }] });
     const served = await get(`/v1/signals/${DAY}`, pro);
-    expect(packageText(parseLeaf(proof.json.leaves[0].data).package)).toBe(packageText(served.json));
+    expect(canonicalJson(parseLeaf(proof.json.leaves[0].data).record)).toBe(canonicalJson(served.json));
     expect((await get(`/v1/log/proof?date=${DAY}`)).status).toBe(401);
     const free = await get('/v1/log/proof?date=2008-10-10', await keyOf('free'));
     expect(free).toMatchObject({ status: 403, json: { code: 'history_limit' } });
@@ -246,5 +282,105 @@ describe('tradeseal signals verify', () => {
     const missing = await verify(path.join(home, 'missing.json'));
     expect(missing.code).toBe(2);
     expect(missing.stdout + missing.stderr).toContain('missing.json');
+  });
+
+  it('proves a day whose leaf was written before entry types, kept in its own form and read as signal-day/v0', async () => {
+    const date = '2009-05-04';
+    const [row] = await store.sql`select * from signal_days where date = '2009-04-30'`;
+    await store.sql`insert into signal_days ${store.sql({ ...row, date } as Record<string, unknown>)}`;
+    const published = (await signalOn(store.sql, date))!;
+    const text = await store.sql.begin(async (tx) => {
+      const state = await lockTrackLog(tx);
+      const at = Math.max(Date.now(), state.last_timestamp_ms);
+      const old = legacyLeaf(published, at);
+      await appendTrackLeaves(tx, state, [old.leaf], logKey, at);
+      return old.text;
+    });
+    const [stored] = await store.sql<Array<{ data: Buffer }>>`select data from signal_log_leaves where date = ${date}`;
+    expect(stored!.data.toString('utf8')).toBe(text);
+    const proven = await verify(saved, [], date);
+    expect(proven.code, describeRun(proven)).toBe(0);
+    expect(proven.json().checks.find((c: { check: string }) => c.check === 'leaves').detail).toContain('signal-day/v0');
+    expect(parseLeaf((await get(`/v1/log/proof?date=${DAY}`, pro)).json.leaves[0].data).entry_type).toBe('signal-day/v1');
+    const [{ persistence_days: days }] = await store.sql<[{ persistence_days: number }]>`select persistence_days from signal_days where date = ${date}`;
+    await store.sql`update signal_days set persistence_days = ${days + 1} where date = ${date}`;
+    try {
+      const changed = await verify(saved, [], date);
+      expect(changed.code, describeRun(changed)).toBe(5);
+      expect(changed.json().checks.filter((c: { status: string }) => c.status === 'fail')).toEqual([
+        expect.objectContaining({ check: 'served', detail: expect.stringContaining('regime.persistence_days changed') }),
+      ]);
+    } finally {
+      await store.sql`update signal_days set persistence_days = ${days} where date = ${date}`;
+    }
+  });
+
+  it('proves every logged day in one run without --date, from the service and from the local store: the log\'s checks once, each day\'s, a summary', async () => {
+    const [{ n }] = await store.sql<[{ n: number }]>`select count(distinct date)::int as n from signal_log_leaves`;
+    const remote = await verifyAll(saved);
+    expect(remote.code, describeRun(remote)).toBe(0);
+    const result = remote.json();
+    expect(result).toMatchObject({ valid: true, saved_tree_size: before.tree_size, summary: { days: n, proven: n, failed: [], beyond_history: 0 } });
+    expect(result.checks.map((c: { check: string; status: string }) => `${c.check}:${c.status}`)).toEqual(['saved_head:pass', 'head:pass', 'growth:pass']);
+    const dayChecks = new Set(result.days.flatMap((d: { checks: Array<{ check: string; status: string }> }) => d.checks.map((c) => `${c.check}:${c.status}`)));
+    expect(dayChecks).toEqual(new Set(['leaves:pass', 'kinds:pass', 'logged_at:pass', 'served:pass']));
+    // The days logged before the head was saved, the month published since, and the day logged in the old form.
+    const dates = result.days.map((d: { date: string }) => d.date);
+    expect(dates).toEqual([...dates].sort());
+    expect(dates).toEqual(expect.arrayContaining([DAY, '2009-04-30', '2009-05-01', '2009-05-04']));
+    expect(result.days.find((d: { date: string }) => d.date === '2009-04-30').leaves).toEqual([expect.objectContaining({ in_saved_head: false })]);
+    const here = await runCli(['signals', 'verify', '--head', saved, '--public-key', keyHex, '--json'], local);
+    expect(here.json()).toEqual(result);
+    // A Free key reads 30 days back: those are proven, the older ones counted, not failed.
+    const free = await verifyAll(saved, { key: await keyOf('free') });
+    expect(free.code, describeRun(free)).toBe(0);
+    const { summary } = free.json();
+    expect(summary.days).toBeGreaterThan(0);
+    expect(summary).toEqual({ days: summary.days, proven: summary.days, failed: [], beyond_history: n - summary.days });
+    expect(free.json().days.map((d: { date: string }) => d.date)).toEqual(dates.slice(n - summary.days));
+  });
+
+  it('proves every logged day, and a day with --date, when GET /v1/signals/{date} serves fields their records do not define', async () => {
+    const proxy = await moreFieldsProxy(server.url);
+    try {
+      const res = await fetch(`${proxy.url}/v1/signals/${DAY}`, { headers: { 'x-signals-key': pro } });
+      expect(await res.json()).toMatchObject({ date: DAY, risk_budget: 0.25, regime: { label: 'added later', most_likely: expect.any(String) } });
+      const all = await verifyAll(saved, { url: proxy.url });
+      expect(all.code, describeRun(all)).toBe(0);
+      const [{ n }] = await store.sql<[{ n: number }]>`select count(distinct date)::int as n from signal_log_leaves`;
+      expect(all.json().summary).toEqual({ days: n, proven: n, failed: [], beyond_history: 0 });
+      for (const date of [DAY, '2009-05-04']) {
+        const one = await runCli(['signals', 'verify', '--date', date, '--head', saved, '--public-key', keyHex, '--url', proxy.url, '--key', pro, '--json'], local);
+        expect(one.code, describeRun(one)).toBe(0);
+        expect(failedChecks(one.json())).toEqual([]);
+      }
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('fails a run over every day when a field a day\'s record defines changed without a new leaf, naming the day and the field; the others pass', async () => {
+    const [row] = await store.sql<Array<{ level_bn: number }>>`select level_bn from signal_days where date = ${DAY}`;
+    await store.sql`update signal_days set level_bn = ${row!.level_bn + 1} where date = ${DAY}`;
+    try {
+      const out = await verifyAll(saved);
+      expect(out.code, describeRun(out)).toBe(5);
+      const result = out.json();
+      expect(result.summary).toMatchObject({ proven: result.summary.days - 1, failed: [DAY] });
+      expect(failedChecks(result)).toEqual([]);
+      const day = result.days.find((d: { date: string }) => d.date === DAY);
+      expect(day.checks.filter((c: { status: string }) => c.status === 'fail')).toEqual([
+        expect.objectContaining({ check: 'served', detail: expect.stringContaining('net_liquidity.level_bn changed') }),
+      ]);
+      // On a terminal: the log's checks, a line a day, the verdict.
+      const text = await runCli(['signals', 'verify', '--head', saved, '--public-key', keyHex], local);
+      expect(text.code).toBe(5);
+      const lines = text.stdout.trimEnd().split('\n');
+      expect(lines.filter((line) => /^✓ \d{4}-\d{2}-\d{2} {2}leaf \d+, backfill, logged /.test(line))).toHaveLength(result.summary.days - 1);
+      expect(lines.filter((line) => line.startsWith(`✗ ${DAY}  served: `))).toHaveLength(1);
+      expect(lines.at(-1)).toBe(`the track log is NOT proven: 1 of ${result.summary.days} days failed (${DAY})`);
+    } finally {
+      await store.sql`update signal_days set level_bn = ${row!.level_bn} where date = ${DAY}`;
+    }
   });
 });

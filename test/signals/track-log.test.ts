@@ -9,18 +9,30 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signalDayRecord, type SignalDayRow } from '../../src/core/records/signal-day.js';
+import { canonicalJson } from '../../src/core/crypto/jcs.js';
 import { verifyTreeHeadSignature } from '../../src/core/log/tree-head.js';
+import type { Regime } from '../../src/core/vocabulary.js';
 import { dayProof, trackConsistency, trackHead } from '../../src/signals/ops/track-log.js';
-import { appendPublishedDays, firstLeafKinds, type PublishedDay } from '../../src/signals/store/track-log.js';
+import { appendPublishedDays, appendTrackLeaves, firstLeafKinds, lockTrackLog, type PublishedDay } from '../../src/signals/store/track-log.js';
 import { loadTrackLogKey, type TrackLogKey } from '../../src/signals/track/key.js';
 import { kindAllowed, kindOfLeaf, liveUntil, parseLeaf } from '../../src/signals/track/leaf.js';
 import { testStore, type TestStore } from '../helpers/db.js';
+import { legacyLeaf, packageBeforeRecords } from '../helpers/legacy-leaf.js';
 import { rfcLeafHash, rfcRoot, rfcVerifyConsistency, rfcVerifyInclusion } from '../helpers/rfc9162.js';
 
 const VECTORS = path.join(path.dirname(fileURLToPath(import.meta.url)), '../vectors/transparency-dev-merkle/testdata');
 const b64 = (text: string | null): Uint8Array => new Uint8Array(Buffer.from(text ?? '', 'base64'));
 const hexBytes = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'hex'));
 const utf8 = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'utf8'));
+
+/** A published row of `date` (the columns a signal-day record is built from). */
+const publishedRow = (date: string, availableAt: string | null, regime: Regime = 'expansion'): SignalDayRow => ({
+  date, available_at: availableAt, regime, prob_expansion: 0.61, prob_recovery: 0.2, prob_tightening: 0.12, prob_risk_off: 0.07, confidence: 'MODERATE',
+  persistence_days: 12, expected_duration_remaining_days: 30, level_bn: 5800.5, change_4w_bn: -41.25, liquidity_zscore: 0.4, liquidity_trend: 'FLAT',
+  pc1: 0.5, pc2: -0.25, pc3: 0.125, pc4: 0, variance_explained_pct: [40, 25, 15, 10], pca_fit_date: '2026-11-02', hmm_fit_date: '2026-11-02',
+  data_vintage: new Date('2026-11-26T11:00:00.000Z'),
+});
 
 function probes<T>(dir: string): T[] {
   const root = path.join(VECTORS, dir);
@@ -73,9 +85,12 @@ describe('a leaf\'s kind', () => {
   });
 
   it('is read back only from a leaf in canonical form with exactly its members', () => {
-    const leaf = { date: '2026-11-25', kind: 'live', logged_at: '2026-11-26T12:00:00.000Z', package: { b: 1, a: 2 }, run_id: null, supersedes: null };
-    const canonical = '{"date":"2026-11-25","kind":"live","logged_at":"2026-11-26T12:00:00.000Z","package":{"a":2,"b":1},"run_id":null,"supersedes":null}';
-    expect(parseLeaf(canonical)).toEqual(leaf);
+    const pkg = packageBeforeRecords(publishedRow('2026-11-25', '2026-11-26T11:30:00.000Z'));
+    const leaf = { date: '2026-11-25', kind: 'live', logged_at: '2026-11-26T12:00:00.000Z', package: pkg, run_id: null, supersedes: null };
+    const canonical = canonicalJson(leaf);
+    expect(canonical.startsWith('{"date":"2026-11-25","kind":"live","logged_at":"2026-11-26T12:00:00.000Z","package":{"available_at":')).toBe(true);
+    const { package: record, ...envelope } = leaf;
+    expect(parseLeaf(canonical)).toEqual({ ...envelope, entry_type: 'signal-day/v0', record });
     expect(() => parseLeaf(JSON.stringify(leaf))).toThrow(/canonical/);
     expect(() => parseLeaf(canonical.replace('"kind":"live"', '"kind":"original"'))).toThrow(/kind/);
     expect(() => parseLeaf(canonical.replace('"supersedes":null}', '"supersedes":null,"z":1}'))).toThrow(/members/);
@@ -92,7 +107,7 @@ describe('appending published days', () => {
   const ago = (hours: number): string => new Date(t0 - hours * 3_600_000).toISOString();
   /** Just before t0: a day logged from t0 on is logged before the first open after it (live). */
   const fresh = new Date(t0 - 1).toISOString();
-  const day = (date: string, availableAt: string | null, regime = 'expansion'): PublishedDay => ({ date, package: { date, available_at: availableAt, regime: { most_likely: regime } } });
+  const day = (date: string, availableAt: string | null, regime: Regime = 'expansion'): PublishedDay => ({ date, record: signalDayRecord(publishedRow(date, availableAt, regime)) });
   const append = (days: PublishedDay[], nowMs: number) => store.sql.begin((tx) => appendPublishedDays(tx, days, key, nowMs, null));
 
   beforeAll(async () => {
@@ -124,7 +139,7 @@ describe('appending published days', () => {
     expect(out.appended).toEqual([{ leaf_index: 3, date: '2026-11-25', kind: 'republication' }, { leaf_index: 4, date: '2026-11-26', kind: 'backfill' }]);
     const proof = await dayProof(store.sql, '2026-11-25');
     expect(proof.leaves.map((l) => [l.leaf_index, l.kind])).toEqual([[2, 'live'], [3, 'republication']]);
-    expect(parseLeaf(proof.leaves[1]!.data)).toMatchObject({ supersedes: 2, package: { regime: { most_likely: 'risk_off' } } });
+    expect(parseLeaf(proof.leaves[1]!.data)).toMatchObject({ supersedes: 2, record: { regime: { most_likely: 'risk_off' } } });
     expect((await firstLeafKinds(store.sql)).get('2026-11-25')).toBe('live');
   });
 
@@ -208,5 +223,23 @@ describe('appending published days', () => {
     const out = await append([day('2026-11-30', null)], t0 - 86_400_000);
     expect(out.head!.timestamp).toBe(t0 + 5000);
     expect(parseLeaf((await dayProof(store.sql, '2026-11-30')).leaves[0]!.data).logged_at).toBe(new Date(t0 + 5000).toISOString());
+  });
+
+  it('keeps a leaf written before entry types in its own form, reads it as signal-day/v0, and logs its day again only when a field of v0 changes', async () => {
+    const row = publishedRow('2026-12-10', ago(300));
+    const old = legacyLeaf(row, t0 + 8000);
+    const before = await store.sql.begin(async (tx) => appendTrackLeaves(tx, await lockTrackLog(tx), [old.leaf], key, t0 + 8000));
+    const index = before.appended[0]!.leaf_index;
+    const [stored] = await store.sql<Array<{ data: Buffer }>>`select data from signal_log_leaves where leaf_index = ${index}`;
+    // Byte for byte what the log wrote before entry types: no entry_type, the day under `package`.
+    expect(stored!.data.toString('utf8')).toBe(old.text);
+    expect(parseLeaf(old.text)).toEqual(old.leaf);
+    // Published again as a signal-day/v1 record with the same fields: nothing to log, no republication.
+    expect(await append([{ date: row.date, record: signalDayRecord(row) }], t0 + 9000)).toEqual({ appended: [], unchanged: 1, head: null });
+    // A field of v0 changed: a republication of the v0 leaf, written as signal-day/v1.
+    const changed = await append([{ date: row.date, record: signalDayRecord({ ...row, level_bn: row.level_bn + 1 }) }], t0 + 9000);
+    expect(changed.appended).toEqual([{ leaf_index: index + 1, date: row.date, kind: 'republication' }]);
+    const leaves = (await dayProof(store.sql, row.date)).leaves.map((l) => parseLeaf(l.data));
+    expect(leaves.map((l) => [l.entry_type, l.supersedes])).toEqual([['signal-day/v0', null], ['signal-day/v1', index]]);
   });
 });

@@ -4,7 +4,9 @@
  *
  * - a signed tree head: the newest, or one signed at a given size (heads are signed when a publication logs days);
  * - a day's leaves with their inclusion proofs in the tree of a signed head's size;
- * - a consistency proof between two signed sizes.
+ * - a consistency proof between two signed sizes;
+ * - the days logged in the tree of a signed head (a subscriber's run over every day, `tradeseal signals verify`
+   without `--date`), those older than a key's tier reads left out and counted.
  *
  * A size no head was signed at is `validation_failed` on the parameter (422, exit 2); a day without a leaf
  * `not_found`.
@@ -15,7 +17,7 @@ import { consistencyPath, inclusionPath, proofHashes } from '../../core/log/proo
 import { nodesOf } from '../../core/log/subtrees.js';
 import type { SignedTreeHead } from '../../core/log/tree-head.js';
 import { notFound, validationError } from '../../core/errors.js';
-import { dayLeaves, latestTrackHead, trackHeadAt, trackNodes } from '../store/track-log.js';
+import { dayLeaves, latestTrackHead, loggedDates, trackHeadAt, trackNodes } from '../store/track-log.js';
 import type { TrackLeafKind } from '../track/leaf.js';
 
 export interface DayLeafProof {
@@ -76,6 +78,23 @@ export async function dayProof(sql: Sql, date: string, treeSize?: number): Promi
       audit_path: proofHashes(paths[i]!, lookup).map(toHex),
     })),
   };
+}
+
+export interface LoggedDays {
+  /** The tree the days are of: that of the head of this size. */
+  tree_size: number;
+  /** The dates with a leaf in that tree, oldest first. */
+  days: string[];
+  /** Logged days left out: older than the reader's tier reads. */
+  beyond_history: number;
+}
+
+/** The days logged in the tree of the head signed at `treeSize` (default: the newest); from `earliest` on when given. */
+export async function trackDays(sql: Sql, treeSize?: number, earliest: string | null = null): Promise<LoggedDays> {
+  const head = await trackHead(sql, treeSize);
+  const all = await loggedDates(sql, head.tree_size);
+  const days = earliest === null ? all : all.filter((date) => date >= earliest);
+  return { tree_size: head.tree_size, days, beyond_history: all.length - days.length };
 }
 
 /** RFC 9162's consistency proof from the tree of `from` leaves to that of `to` (default: the newest head's); both signed sizes. */

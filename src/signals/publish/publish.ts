@@ -16,7 +16,7 @@ import { publishFromPipeline, type PipelineBroadcast } from '../../store/regime-
 import { signalsBetween } from '../store/published.js';
 import { appendPublishedDays, type TrackAppend } from '../store/track-log.js';
 import type { TrackLogKey } from '../track/key.js';
-import { signalPackage } from '../views.js';
+import { signalDayRecord } from '../../core/records/signal-day.js';
 import { recordInputDigests } from './input-record.js';
 import { sameSignal, type PublishPlan } from '../../../pipeline/publish/plan.js';
 import { publishedWithVintage } from './published.js';
@@ -60,11 +60,11 @@ export async function publish(conn: postgres.ReservedSql, pub: Publication, repl
     await insertChunked(tx, 'scorecard_days', pub.scorecard);
     await insertChunked(tx, 'market_days', pub.market);
     await insertChunked(tx, 'indicator_days', pub.indicators);
-    // The packages as `GET /v1/signals/{date}` serves them, read back from the rows just written.
+    // The days' signal-day records (what `GET /v1/signals/{date}` is built from), read back from the rows just written.
     const first = pub.signals[0]?.date ?? null;
     const newest = pub.signals.at(-1)?.date ?? null;
-    const packages = first && newest ? (await signalsBetween(tx as unknown as Sql, first, newest)).map((row) => ({ date: row.date, package: signalPackage(row) })) : [];
-    const track = await appendPublishedDays(tx, packages, trackKey, clock.nowMs, pub.run.run_id);
+    const records = first && newest ? (await signalsBetween(tx as unknown as Sql, first, newest)).map((row) => ({ date: row.date, record: signalDayRecord(row) })) : [];
+    const track = await appendPublishedDays(tx, records, trackKey, clock.nowMs, pub.run.run_id);
     for (const f of pub.fits) {
       await tx`insert into model_fits (run_id, fit_date, pca, hmm) values (${pub.run.run_id}, ${f.fit_date}, ${tx.json(f.pca as never)}, ${tx.json(f.hmm as never)})`;
     }

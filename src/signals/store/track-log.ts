@@ -14,18 +14,18 @@ import { signTreeHead, type SignedTreeHead } from '../../core/log/tree-head.js';
 import { asHead, type HeadRow } from '../../store/log-read.js';
 import { TradesealError } from '../../core/errors.js';
 import type { TrackLogKey } from '../track/key.js';
-import { signalPackage } from '../views.js';
+import { differingSignalDayFields, SIGNAL_DAY_CURRENT, signalDayRecord, type SignalDayV1 } from '../../core/records/signal-day.js';
 import { unloggedSignals } from './published.js';
 import { logHeadEvent } from '../webhooks/log-head.js';
 import { enqueueEvent } from '../webhooks/regime-change.js';
-import { kindOfLeaf, leafText, packageText, type TrackLeaf, type TrackLeafKind } from '../track/leaf.js';
+import { kindOfLeaf, leafText, parseLeaf, type TrackLeaf, type TrackLeafKind } from '../track/leaf.js';
 
 type Db = Sql | TransactionSql;
 
-/** A day as published: its date and its package as `GET /v1/signals/{date}` serves it. */
+/** A day as published: its date and its signal-day record (src/core/records/signal-day.ts), what its leaf holds. */
 export interface PublishedDay {
   date: string;
-  package: Record<string, unknown>;
+  record: SignalDayV1;
 }
 
 export interface LoggedLeaf {
@@ -58,38 +58,69 @@ export async function trackNodes(sql: Db, ids: readonly NodeId[]): Promise<NodeL
   };
 }
 
+/** A stored leaf read back; one this code cannot read (another entry type, a newer tradeseal's) is named, not a crash. */
+function storedLeaf(index: number, data: Buffer): TrackLeaf {
+  try {
+    return parseLeaf(data.toString('utf8'));
+  } catch (error) {
+    throw new TradesealError('store_error', `leaf ${index} of the track log cannot be read: ${(error as Error).message}`);
+  }
+}
+
+/** The log's size and the time of its last head, as locked for an append. */
+export interface TrackLogState {
+  tree_size: number;
+  last_timestamp_ms: number;
+}
+
+/** Locks the log's state row for the transaction (one append at a time) and reads it. */
+export async function lockTrackLog(tx: Db): Promise<TrackLogState> {
+  const [state] = await tx<TrackLogState[]>`select tree_size, last_timestamp_ms from signal_log_state for update`;
+  if (!state) throw new TradesealError('store_error', 'signal_log_state has no row: migration 0025 did not run');
+  return state;
+}
+
 /**
- * Logs the days a publication writes (in its transaction `tx`, after their rows; call it inside one): a leaf for each day whose
- * package is not the one its newest leaf holds, in date order, then one signed head over them. `nowMs` is the
- * head's timestamp unless the previous head's is later (heads never go back in time). `backfill`: days published
- * before the log existed, whose first leaves are never live.
+ * Logs the days a publication writes (in its transaction `tx`, after their rows; call it inside one): a leaf for
+ * each day whose record is not the one its newest leaf holds, in date order, then one signed head over them.
+ * A day's newest leaf is compared in the fields of its own entry type, so a day logged in an older version gets
+ * a new leaf only when one of that version's fields changes, not because the current version exists.
+ * `nowMs` is the head's timestamp unless the previous head's is later (heads never go back in time).
+ * `backfill`: days published before the log existed, whose first leaves are never live.
  */
 export async function appendPublishedDays(tx: Db, days: readonly PublishedDay[], key: TrackLogKey, nowMs: number, runId: string | null, options: { backfill?: boolean } = {}): Promise<TrackAppend> {
-  const [state] = await tx<Array<{ tree_size: number; last_timestamp_ms: number }>>`select tree_size, last_timestamp_ms from signal_log_state for update`;
-  if (!state) throw new TradesealError('store_error', 'signal_log_state has no row: migration 0025 did not run');
+  const state = await lockTrackLog(tx);
   const timestamp = Math.max(nowMs, state.last_timestamp_ms);
   const loggedAt = new Date(timestamp).toISOString();
   const sorted = [...days].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   const newest = sorted.length === 0 ? [] : await tx<Array<{ date: string; leaf_index: number; data: Buffer }>>`
     select distinct on (date) date::text as date, leaf_index, data from signal_log_leaves
     where date = any(${sorted.map((d) => d.date)}::date[]) order by date, leaf_index desc`;
-  const previous = new Map(newest.map((row) => [row.date, row]));
-  const leaves: Array<{ leaf: TrackLeaf; text: string }> = [];
+  const previous = new Map(newest.map((row) => [row.date, { leaf_index: row.leaf_index, leaf: storedLeaf(row.leaf_index, row.data) }]));
+  const leaves: TrackLeaf[] = [];
   for (const day of sorted) {
     const before = previous.get(day.date);
-    if (before && packageText((JSON.parse(before.data.toString('utf8')) as TrackLeaf).package) === packageText(day.package)) continue;
-    const availableAt = typeof day.package.available_at === 'string' ? day.package.available_at : null;
+    if (before && differingSignalDayFields(before.leaf.entry_type, before.leaf.record, day.record).length === 0) continue;
     const supersedes = before?.leaf_index ?? null;
-    const leaf: TrackLeaf = { date: day.date, kind: kindOfLeaf(supersedes, availableAt, timestamp, options.backfill === true), logged_at: loggedAt, package: day.package, run_id: runId, supersedes };
-    leaves.push({ leaf, text: leafText(leaf) });
+    const kind = kindOfLeaf(supersedes, day.record.available_at, timestamp, options.backfill === true);
+    leaves.push({ date: day.date, entry_type: SIGNAL_DAY_CURRENT, kind, logged_at: loggedAt, record: day.record, run_id: runId, supersedes });
   }
   const unchanged = sorted.length - leaves.length;
   if (leaves.length === 0) return { appended: [], unchanged, head: null };
+  return { ...(await appendTrackLeaves(tx, state, leaves, key, timestamp)), unchanged };
+}
 
+/**
+ * Appends `leaves`, as given, after `state` (locked by lockTrackLog in this transaction), and signs one head over
+ * them at `timestamp` (their `logged_at`); every Pro webhook receives the head. appendPublishedDays builds the
+ * leaves; a leaf of an older entry type is written in its own form (../track/leaf.ts).
+ */
+export async function appendTrackLeaves(tx: Db, state: TrackLogState, leaves: readonly TrackLeaf[], key: TrackLogKey, timestamp: number): Promise<{ appended: LoggedLeaf[]; head: SignedTreeHead }> {
+  const texts = leaves.map(leafText);
   const ids = frontierOf(state.tree_size);
   const lookup = await trackNodes(tx, ids);
   const frontier: StoredNode[] = ids.map((id) => ({ ...id, hash: lookup(id) }));
-  const grown = appendLeaves(state.tree_size, frontier, leaves.map((l) => leafHash(utf8(l.text))));
+  const grown = appendLeaves(state.tree_size, frontier, texts.map((text) => leafHash(utf8(text))));
   await tx`
     insert into signal_log_nodes (level, idx, hash)
     select level, idx, decode(hash, 'hex')
@@ -97,18 +128,18 @@ export async function appendPublishedDays(tx: Db, days: readonly PublishedDay[],
   const indexes = leaves.map((_, i) => String(state.tree_size + i));
   await tx`
     insert into signal_log_leaves (leaf_index, date, kind, run_id, data, logged_at_ms)
-    select leaf_index, date, kind, ${runId}::uuid, convert_to(data, 'UTF8'), ${timestamp}
-    from unnest(${indexes}::bigint[], ${leaves.map((l) => l.leaf.date)}::date[], ${leaves.map((l) => l.leaf.kind)}::text[], ${leaves.map((l) => l.text)}::text[])
-      as l(leaf_index, date, kind, data)`;
+    select leaf_index, date, kind, run_id, convert_to(data, 'UTF8'), ${timestamp}
+    from unnest(${indexes}::bigint[], ${leaves.map((l) => l.date)}::date[], ${leaves.map((l) => l.kind)}::text[], ${leaves.map((l) => l.run_id)}::uuid[], ${texts}::text[])
+      as l(leaf_index, date, kind, run_id, data)`;
   const head = signTreeHead({ tree_size: grown.size, root_hash: toHex(grown.root), timestamp }, key.sign, key.keyId);
   await tx`
     insert into signal_log_heads (tree_size, root_hash, timestamp_ms, signature, key_id)
     values (${head.tree_size}, ${Buffer.from(grown.root)}, ${timestamp}, ${Buffer.from(head.signature, 'base64')}, ${head.key_id})`;
   await tx`update signal_log_state set tree_size = ${grown.size}, last_timestamp_ms = ${timestamp}`;
-  const appended = leaves.map((l, i) => ({ leaf_index: state.tree_size + i, date: l.leaf.date, kind: l.leaf.kind }));
+  const appended = leaves.map((l, i) => ({ leaf_index: state.tree_size + i, date: l.date, kind: l.kind }));
   // Every Pro webhook receives the new head, in this transaction: a subscriber keeps each head without asking.
   await enqueueEvent(tx, logHeadEvent(head, appended));
-  return { appended, unchanged, head };
+  return { appended, head };
 }
 
 /** The newest signed head, or null while nothing is logged. */
@@ -137,6 +168,12 @@ export async function dayLeaves(sql: Db, date: string): Promise<StoredTrackLeaf[
   return rows.map((row) => ({ leaf_index: row.leaf_index, kind: row.kind, data: row.data.toString('utf8') }));
 }
 
+/** The dates with a leaf among the first `treeSize` leaves (the tree of the head of that size), oldest first. */
+export async function loggedDates(sql: Db, treeSize: number): Promise<string[]> {
+  const rows = await sql<Array<{ date: string }>>`select distinct date::text as date from signal_log_leaves where leaf_index < ${treeSize} order by date`;
+  return rows.map((row) => row.date);
+}
+
 /** The kind of every logged day's first leaf, by date: which days were logged live. */
 export async function firstLeafKinds(sql: Db): Promise<Map<string, TrackLeafKind>> {
   const rows = await sql<Array<{ date: string; kind: TrackLeafKind }>>`
@@ -151,5 +188,5 @@ export async function firstLeafKinds(sql: Db): Promise<Map<string, TrackLeafKind
 export async function logUnloggedDays(tx: Db, key: TrackLogKey, nowMs: number): Promise<TrackAppend> {
   await tx`select 1 from signal_log_state for update`;
   const rows = await unloggedSignals(tx);
-  return appendPublishedDays(tx, rows.map((row) => ({ date: row.date, package: signalPackage(row) })), key, nowMs, null, { backfill: true });
+  return appendPublishedDays(tx, rows.map((row) => ({ date: row.date, record: signalDayRecord(row) })), key, nowMs, null, { backfill: true });
 }
