@@ -4,7 +4,7 @@
  * publication rhythm (../ingest/rhythm.ts) and the loader's release days (./usable-days.ts). Converting by
  * arithmetic (H. Hinnant's days_from_civil and civil_from_days) and looking days up in tables costs
  * nanoseconds where a `Date` per day costs about a microsecond. The tables come from the calendars themselves
- * (`isBusinessWeekday` on every weekday, ./business-days.ts), so they cannot disagree with them. Pure, apart from the tables a
+ * (`isBusinessWeekday` on every weekday, ../../src/core/calendars/business-days.ts), so they cannot disagree with them. Pure, apart from the tables a
  * process keeps once made.
  */
 import { isBusinessWeekday, type BusinessCalendar } from '../../src/core/calendars/business-days.js';

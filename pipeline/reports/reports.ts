@@ -1,7 +1,7 @@
 /**
  * What a run computes for quants and analysts from the whole history it publishes: the forecast, the
  * performance of the regime strategy against buy-and-hold, and the chart data of the last 730 days. The run
- * publishes them in the same transaction as the regimes (../publish/publish.ts), so readers only read.
+ * publishes them in the same transaction as the regimes (../../src/signals/publish/publish.ts), so readers only read.
  * Pure: the history (published days and the run's new ones, oldest first), their prices, the clock and the cost
  * per unit of exposure change (basis points, `SIGNAL_COST_BPS`) in.
  */

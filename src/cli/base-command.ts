@@ -7,7 +7,7 @@
  * Every failure has a code of that table: a `TradesealError` its own; a store that cannot be reached
  * `service_unavailable`, one that refuses DATABASE_URL's database, user or password `config_invalid`
  * (../store/connect-errors.ts); a file-system error on a path `validation_failed` naming the path
- * (../file-errors.ts); oclif's flag and argument errors `usage_error` (an unknown flag with the command's
+ * (../core/file-errors.ts); oclif's flag and argument errors `usage_error` (an unknown flag with the command's
  * nearest flags: `--limt` → `did you mean --limit?`); anything else `internal`, with its
  * message (a CLI user is the operator: hiding the message would leave them nothing to act on).
  * Under `--json` a failure is JSON too: `{"error": {code, detail, exit, hint?, errors?, …}}` on stdout (with the

@@ -72,7 +72,7 @@ export function answerFrameworkError(err: FastifyError, req: FastifyRequest, rep
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
-  // The error body every route's error responses refer to (`$ref: 'ErrorBody#'`, see ./schemas.ts).
+  // The error body every route's error responses refer to (`$ref: 'ErrorBody#'`, see ../core/schemas.ts).
   app.addSchema(errorBodySchema);
   // A second router of every route, only to tell "no such path" (404) from "not with this method" (405).
   const paths = FindMyWay({ ignoreTrailingSlash: true });

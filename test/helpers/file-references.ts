@@ -4,7 +4,7 @@
  * `test/vectors/`, `test/engine/transparency-log*.test.ts`), every relative one (`./comments.ts`), and every
  * Markdown file named at all (`README.md`, `pipeline/README.md`, or a document the repository does not have).
  * A Markdown reference may name a section, `docs/operations.md, "Running it every day"` or
- * `docs/design.md#layout`, returned with it. A web address is none, nor a file of another project written
+ * `docs/design.md#layers`, returned with it. A web address is none, nor a file of another project written
  * with the project first: a package (`postgres/src/connection.js`) or a repository of `OTHER_PROJECTS`
  * (`IRL-engine-AX/docs/benchmarks/results.md`).
  */

@@ -6,7 +6,7 @@
  *   5 U.S.C. 6103 (the `@18f/us-federal-holidays` package); a holiday on a Sunday is observed on the Monday, but
  *   one on a Saturday is not moved: "For holidays falling on Saturday, Federal Reserve Banks and Branches will
  *   be open the preceding Friday" (federalreserve.gov, "Federal Reserve Holidays").
- * - **NYSE** trading days (market closes and opens): `../ingest/nyse-calendar.ts`.
+ * - **NYSE** trading days (market closes and opens): `./nyse.ts`.
  *
  * Pure; ISO `YYYY-MM-DD` dates in, out.
  */

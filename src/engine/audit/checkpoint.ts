@@ -12,7 +12,7 @@
  * The signed bytes are the UTF-8 of the RFC 8785 (JCS) canonical JSON of
  * `{context, size, entry_id, entry_hash, timestamp}` with `context` = `CHECKPOINT_CONTEXT`. They begin with
  * `{`, so they can never be taken for the 50 bytes of a tree head, which the same key signs and which begin
- * with 0x00 (../log/tree-head.ts); the context names what is signed, so a checkpoint is never anything else.
+ * with 0x00 (../../core/log/tree-head.ts); the context names what is signed, so a checkpoint is never anything else.
  */
 import { canonicalJson } from '../../core/crypto/jcs.js';
 import { fromBase64, toBase64, verify } from '../../core/crypto/ed25519.js';

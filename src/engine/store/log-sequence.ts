@@ -85,7 +85,7 @@ export async function sequenceOnce(sql: Sql, key: LogKey, nowMs: number, limit =
     // Heads never go back in time, even when this instance's clock is behind the previous sequencer's.
     const timestamp = Math.max(nowMs, state.last_timestamp_ms);
 
-    // The completed subtrees of level 1 and up; a leaf's hash is read from its row in log_leaves (./log-read.ts).
+    // The completed subtrees of level 1 and up; a leaf's hash is read from its row in log_leaves (../../store/log-read.ts).
     const inner = grown.nodes.filter((n) => n.level > 0);
     if (inner.length > 0) {
       await tx`

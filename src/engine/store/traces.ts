@@ -232,7 +232,7 @@ const tableName = (name: string): string => {
 const isUndefinedTable = (err: unknown): boolean => (err as { code?: string }).code === '42P01';
 
 /**
- * Reads by (trace_id, txn_time) from the one partition an id names (../trace/id.ts), so the statement plans and
+ * Reads by (trace_id, txn_time) from the one partition an id names (../../core/trace-id.ts), so the statement plans and
  * locks that partition alone, whatever the number of months stored (a statement on the parent table locks
  * every partition and its indexes at each execution). Returns the rows found by id; an id not found there
  * (a month whose partition did not exist when the trace was sealed keeps it in the default partition) is for
@@ -260,7 +260,7 @@ async function readInPartitions<R extends { trace_id: string }>(sql: Sql, column
 }
 
 /**
- * A trace by id. An id names its txn_time (../trace/id.ts), so the read probes one partition; an
+ * A trace by id. An id names its txn_time (../../core/trace-id.ts), so the read probes one partition; an
  * id of another version, or one not found in its month's partition, is looked up in every partition.
  */
 export async function getTrace(sql: Sql, traceId: string): Promise<TraceRow | null> {

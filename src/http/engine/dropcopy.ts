@@ -1,6 +1,6 @@
 /**
  * The FIX drop-copy session for the officer (owner and auditor tokens, as the audit log): `GET
- * /engine/admin/dropcopy` (its state, sequence numbers, fills by outcome, refused messages; ../dropcopy/status.ts)
+ * /engine/admin/dropcopy` (its state, sequence numbers, fills by outcome, refused messages; ../../engine/dropcopy/status.ts)
  * and `GET /engine/admin/dropcopy/rejects` (the refused messages themselves, newest first). Both only read.
  */
 import type { FastifyInstance } from 'fastify';

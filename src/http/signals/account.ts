@@ -1,4 +1,4 @@
-/** `GET /v1/account` (any key): the account object of the key that asks (../ops/account.ts). */
+/** `GET /v1/account` (any key): the account object of the key that asks (../../signals/ops/account.ts). */
 import type { FastifyInstance } from 'fastify';
 import { requireKey } from '../../signals/auth.js';
 import type { SignalsContext } from '../../signals/context.js';

@@ -2,7 +2,7 @@
  * The signal service's operator API, for owner keys (the tier `owner`): the keys and accounts
  * (`/v1/admin/keys`, `/v1/admin/tier`), the local mail outbox (`/v1/admin/outbox`) and the pipeline's runs
  * (`/v1/admin/pipeline-runs`, what `tradeseal pipeline status` shows). The same operations as
- * `tradeseal signals keys …` and `signals outbox` on the store (../ops/keys.ts), with the same input schemas, so
+ * `tradeseal signals keys …` and `signals outbox` on the store (../../signals/ops/keys.ts), with the same input schemas, so
  * those commands work against a remote service with `--url` and an owner key. A secret is shown once, in the
  * answer that issues it; listings never carry one.
  */

@@ -2,7 +2,7 @@
  * Registration and key rotation (docs/decisions/0019-registration-code.md): `POST /v1/auth/register` (public)
  * mails a 6-digit code, `POST /v1/auth/verify` (public) turns it into an account on the free tier and its
  * first key, `POST /v1/auth/rotate` (any key) revokes the presented key and returns its replacement. The rules
- * are the operations' (../ops/registration.ts, ../ops/keys.ts); mail goes through ../mail/mailer.ts.
+ * are the operations' (../../signals/ops/registration.ts, ../../signals/ops/keys.ts); mail goes through ../../signals/mail/mailer.ts.
  *
  * Rotate is "header only": it is answered whatever the request's content type says as long as it carries no
  * body (curl's `-X POST`, a client that always sends `Content-Type: application/json`, an empty form). A

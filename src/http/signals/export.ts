@@ -3,7 +3,7 @@
  * `GET /v1/export/arrow` (Apache Arrow IPC file) and `GET /v1/export/parquet`. All three take the same
  * `limit`, gated alike (any key; rows capped by tier: Free 30, Starter and Pro 730, the engine tiers and
  * owner the full history; a larger limit is 422) and carry the same rows and columns, newest first, typed
- * in the binary two (pipeline/reports/export.ts). The binary files are built in memory (../ops/export-file.ts):
+ * in the binary two (pipeline/reports/export.ts). The binary files are built in memory (../../signals/ops/export-file.ts):
  * the tier's cap bounds them (the whole published history is a few hundred kilobytes).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

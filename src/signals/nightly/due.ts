@@ -1,6 +1,6 @@
 /**
  * Which trading day a night publishes: the day whose publication instant (`available_at`, 06:30 New York on the
- * next trading day, ../release/publication.ts) has come. At 06:30 on a Tuesday that is Monday; at 06:29 it is
+ * next trading day, ../../../pipeline/release/publication.ts) has come. At 06:30 on a Tuesday that is Monday; at 06:29 it is
  * still Friday; all through a weekend or a holiday it stays the last trading day before it.
  *
  * Pure.

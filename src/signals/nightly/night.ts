@@ -2,8 +2,8 @@
  * One night of the nightly job: publish the trading day that is due (./due.ts), from data fetched just now,
  * or nothing.
  *
- *   fetch every source (../fetch/fetch-all.ts) → check each series holds the rows its release rule says are out
- *   (./readiness.ts) → run the pipeline as of the due day (../run.ts), which validates the files again and
+ *   fetch every source (../../../pipeline/fetch/fetch-all.ts) → check each series holds the rows its release rule says are out
+ *   (./readiness.ts) → run the pipeline as of the due day (../publish/run.ts), which validates the files again and
  *   extends the published history only if the inputs of the published days are unchanged
  *
  * When a series is late or a source is down, the night tries again every `retryMs` until its `deadline`; then it

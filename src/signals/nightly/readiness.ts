@@ -1,13 +1,13 @@
 /**
  * Whether the data of a due day are complete: for each series, the row its release rule says is out by the
- * day's publication must be in its file. The rule is the calendar's end rule (../calendar.ts) applied to every
+ * day's publication must be in its file. The rule is the calendar's end rule (../../../pipeline/calendar.ts) applied to every
  * series, not only those that bind the end: a series is current for day D while the row after its last one is
  * not yet usable on D (`usableFrom(release, nextRowDate(last)) > D`); the members of a start group count together
  * (the dollar: DTWEXB ended in 2019, DTWEXBGS goes on).
  *
  * Stricter than the calendar on purpose. A day published while SPY's, GLD's or T10Y2Y's row is missing would be
  * published without it; when the row came the next night it would change the inputs of a published day, and the
- * run after that would refuse to extend the history (../publish/input-digests.ts). So a night publishes only
+ * run after that would refuse to extend the history (../../../pipeline/publish/input-digests.ts). So a night publishes only
  * when every series has every value that should be out, and otherwise waits, then fails closed.
  *
  * Pure: the catalogue, each file's last row and the due day in; each late series, with the row it lacks and

@@ -123,7 +123,7 @@ const clockOf = (o: PipelineOptions): (() => number) => o.now ?? Date.now;
 
 /**
  * Where the run's data are cut: its `asOf`; a publishing run without one at the newest day due by its clock
- * (./nightly/due.ts), so that no day is published before its publication instant, when a series that does not
+ * (../nightly/due.ts), so that no day is published before its publication instant, when a series that does not
  * bind the calendar's end (SPY, GLD, T10Y2Y) may still lack its row, and when the day could only be logged as a
  * backfill (never at the published days' expense: not before the last one).
  */

@@ -1,5 +1,5 @@
 -- The engine's transparency log: every trace's reasoning_hash, and its final_proof once bound, is a leaf of an
--- RFC 9162 Merkle tree (leaf data: the 32 bytes of the hash). See src/core/log/ and src/engine/store/log-*.ts.
+-- RFC 9162 Merkle tree (leaf data: the 32 bytes of the hash). See src/engine/log/ and src/engine/store/log-*.ts.
 --
 -- Triggers on traces fill log_queue in the transaction that writes the trace, so a committed trace always has
 -- its queued leaves and a rolled-back one never does, while authorize and bind do no Merkle work. One sequencer
