@@ -9,7 +9,7 @@ import type { Sql, TransactionSql } from 'postgres';
 import { hashJson } from '../../crypto/hash.js';
 import { TradesealError } from '../../errors.js';
 import { ADVISORY_LOCKS } from '../../store/advisory-lock.js';
-import { inTransaction as isTransaction } from '../../store/transaction.js';
+import { inTransaction as isTransaction, type SqlOrTx } from '../../store/transaction.js';
 import { enqueueRegimeChange } from '../../signals/webhooks/regime-change.js';
 import { REGIME_IDS, REGIMES, type Regime } from '../vocabulary.js';
 
@@ -126,7 +126,7 @@ async function underBroadcastLock<T>(sql: Sql | TransactionSql, inTransaction: b
     await lockBroadcasts(sql);
     return fn(sql);
   }
-  return (sql as Sql).begin(async (tx) => {
+  return sql.begin(async (tx) => {
     await lockBroadcasts(tx);
     return fn(tx);
   }) as Promise<T>;
@@ -137,7 +137,7 @@ async function underBroadcastLock<T>(sql: Sql | TransactionSql, inTransaction: b
  * publishes another or releases it (`releaseOverride`): pipeline runs go on publishing their history but do
  * not replace it.
  */
-export async function publishManual(sql: Sql, input: Omit<PublishRegimeInput, 'source'>): Promise<RegimeBroadcast> {
+export async function publishManual(sql: SqlOrTx, input: Omit<PublishRegimeInput, 'source'>): Promise<RegimeBroadcast> {
   return underBroadcastLock(sql, false, (tx) => insertBroadcast(tx, { ...input, source: 'manual' }));
 }
 
@@ -167,7 +167,7 @@ export interface Release {
  * Lifts the operator's override: the regime of the newest published day (the pipeline's signal package)
  * is broadcast again, with a reason that names the override released and who released it.
  */
-export async function releaseOverride(sql: Sql, releasedBy: string, reason: string | null): Promise<Release> {
+export async function releaseOverride(sql: SqlOrTx, releasedBy: string, reason: string | null): Promise<Release> {
   return underBroadcastLock(sql, false, async (tx) => {
     const current = await currentRegime(tx);
     if (current?.source !== 'manual') {
