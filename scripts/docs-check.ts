@@ -1,6 +1,6 @@
 /**
  * `npm run docs:check` and `npm run docs:update`: every `console` block of README.md and docs/*.md run and
- * compared, the timing markers and benchmark blocks checked (src/docs/check/; docs/testing.md, "Documented
+ * compared, the timing markers and benchmark blocks checked (scripts/docs/check/; docs/testing.md, "Documented
  * outputs").
  *
  *   docs:check                          fails with a diff per differing command, naming file:line
@@ -14,7 +14,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { checkDocuments, documentedPages } from '../src/docs/check/check.js';
+import { checkDocuments, documentedPages } from './docs/check/check.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 

@@ -1,11 +1,11 @@
 /**
  * Regenerates the documentation's generated sections (`npm run docs`), between `<!-- NAME:start -->` and
  * `<!-- NAME:end -->` markers: the tables generated from code in the pages `PAGE_SECTIONS` names
- * (`src/docs/pages.ts`), docs/testing.md's list of the test files slow by design, and every page's table of
+ * (`scripts/docs/pages.ts`), docs/testing.md's list of the test files slow by design, and every page's table of
  * contents. `test/docs/pages.test.ts` fails when any of them is out of date.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { DOC_PAGES, renderPage, type DocPage } from '../src/docs/pages.js';
+import { DOC_PAGES, renderPage, type DocPage } from './docs/pages.js';
 import { slowFilesTable } from '../test/setup/slow-files.js';
 import { layersSection } from './layers-doc.js';
 

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { refuseTerminal, toStdout, writeOut } from '../../src/cli/export-output.js';

@@ -13,7 +13,6 @@
  * watermark poll, the admission cache's lifetime) still holds. The embedded store has one server process,
  * which makes its own changes; a command's change on it reaches that server within the caches' bound.
  */
-import type { Sql } from 'postgres';
 import type { SqlOrTx } from '../store/transaction.js';
 import { listenTo, type Listening } from '../store/listener.js';
 import { CREDENTIALS_CHANNEL, decodeChange, encodeChange, type CredentialChange } from './change.js';
@@ -21,7 +20,7 @@ import type { CredentialChanges } from './changes.js';
 
 /** Sends `change` to every listening server when the caller's transaction commits. */
 export async function notifyChange(tx: SqlOrTx, change: CredentialChange): Promise<void> {
-  await (tx as Sql)`select pg_notify(${CREDENTIALS_CHANNEL}, ${encodeChange(change)})`;
+  await tx`select pg_notify(${CREDENTIALS_CHANNEL}, ${encodeChange(change)})`;
 }
 
 export interface ListenLog {

@@ -215,8 +215,7 @@ async function authorizeLookedUp(ctx: EngineContext, o: Pending): Promise<Author
   }
   const facts: TraceFacts = { ...j.trace, regulatoryKey };
   let response: AuthorizeResponse | null = null;
-  const outcome = await ctx.sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+  const outcome = await ctx.sql.begin(async (tx) => {
     const open = await lockedOpenNotional(tx, req.agent_id);
     // Under the agent's lock a retry whose original committed first is answered as a retry, not counted twice.
     if (await findIdempotent(tx, req.agent_id, req.client_order_id)) return 'duplicate' as const;

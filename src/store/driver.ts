@@ -96,7 +96,7 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
       ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs }),
     },
     types: { int8 },
-  }) as unknown as Sql;
+  });
 }
 
 /**

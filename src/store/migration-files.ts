@@ -7,10 +7,8 @@
  * (the package ships `src/store/migrations` itself).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { TradesealError } from '../core/errors.js';
 import { packageRoot } from '../core/package-root.js';
 

@@ -13,7 +13,7 @@
 import type { Sql, TransactionSql } from 'postgres';
 import { TradesealError } from '../core/errors.js';
 import { ADVISORY_LOCKS } from './advisory-lock.js';
-import { inTransaction as isTransaction } from './transaction.js';
+import { inTransaction as isTransaction, type SqlOrTx } from './transaction.js';
 import { broadcastHash, certainProbabilities, type Probabilities, type RegimeBroadcast, type RegimeState } from '../core/records/regime-broadcast.js';
 import { REGIME_IDS, type Regime } from '../core/vocabulary.js';
 
@@ -103,7 +103,7 @@ async function underBroadcastLock<T>(sql: Sql | TransactionSql, inTransaction: b
     await lockBroadcasts(sql);
     return fn(sql);
   }
-  return (sql as Sql).begin(async (tx) => {
+  return sql.begin(async (tx) => {
     await lockBroadcasts(tx);
     return fn(tx);
   }) as Promise<T>;
@@ -114,7 +114,7 @@ async function underBroadcastLock<T>(sql: Sql | TransactionSql, inTransaction: b
  * publishes another or releases it (`releaseOverride`): pipeline runs go on publishing their history but do
  * not replace it.
  */
-export async function publishManual(sql: Sql, input: Omit<PublishRegimeInput, 'source'>): Promise<RegimeBroadcast> {
+export async function publishManual(sql: SqlOrTx, input: Omit<PublishRegimeInput, 'source'>): Promise<RegimeBroadcast> {
   return underBroadcastLock(sql, false, (tx) => insertBroadcast(tx, { ...input, source: 'manual' }));
 }
 
@@ -144,7 +144,7 @@ export interface Release {
  * Lifts the operator's override: the regime of the newest published day (the pipeline's signal package)
  * is broadcast again, with a reason that names the override released and who released it.
  */
-export async function releaseOverride(sql: Sql, releasedBy: string, reason: string | null): Promise<Release> {
+export async function releaseOverride(sql: SqlOrTx, releasedBy: string, reason: string | null): Promise<Release> {
   return underBroadcastLock(sql, false, async (tx) => {
     const current = await currentRegime(tx);
     if (current?.source !== 'manual') {

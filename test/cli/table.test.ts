@@ -16,7 +16,6 @@ const ROWS = TRACE_STATUSES.map((status, i) => [
   `2026-11-23T08:0${i}:00.000Z`, uuid(i), uuid(100 + i), status, 'Long', i === 3 ? 'Zoë Müller AG, "preferred"' : 'AAPL', `${(i + 1) * 19_000.5} USD`, `${'ab'.repeat(8)}…`,
 ]);
 const TTY80 = { isTTY: true, columns: 80 };
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 describe('terminalOf', () => {

@@ -55,6 +55,7 @@ describe('canonicalJsonOfPlain', () => {
     class Point {
       constructor(readonly x: number) {}
     }
+    // eslint-disable-next-line no-sparse-arrays -- an array with a hole is the case under test
     const sparse = [1, , 3];
     const cases: unknown[] = [
       undefined, { a: undefined, b: 1 }, [undefined, 1], new Date('2026-11-27T12:00:00.000Z'), { at: new Date(0) }, { n: NaN },

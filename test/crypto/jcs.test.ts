@@ -58,6 +58,7 @@ describe('canonicalJson: RFC 8785 number serialisation (es6testfile100m)', () =>
 });
 
 describe('canonicalJson: values with no canonical form throw a TypeError naming the problem', () => {
+  // eslint-disable-next-line no-sparse-arrays -- an array with a hole is the case under test
   const sparse = [1, , 3];
   const circular: Record<string, unknown> = { a: 1 };
   circular.self = circular;

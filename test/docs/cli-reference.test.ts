@@ -1,13 +1,13 @@
 /**
- * The generated CLI reference (src/docs/cli-reference.ts): every command file under commands/ is in it, under
+ * The generated CLI reference (scripts/docs/cli-reference.ts): every command file under commands/ is in it, under
  * the heading of its id, with each of its flags and arguments in a table whose rows have exactly four cells
  * (a pipe in a value is escaped); the text is the same on every call.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI_COMMANDS } from '../../src/docs/cli-commands.js';
-import { cliReference } from '../../src/docs/cli-reference.js';
+import { CLI_COMMANDS } from '../../scripts/docs/cli-commands.js';
+import { cliReference } from '../../scripts/docs/cli-reference.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 
 const COMMANDS = path.join(REPO_ROOT, 'commands');

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkDocuments, documentedPages } from '../../src/docs/check/check.js';
+import { checkDocuments, documentedPages } from '../../scripts/docs/check/check.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 

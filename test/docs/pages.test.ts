@@ -7,10 +7,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/core/config.js';
-import { localLinks } from '../../src/docs/links.js';
-import { DOC_PAGES, PAGE_SECTIONS, renderPage, type DocPage } from '../../src/docs/pages.js';
-import { generatedSections } from '../../src/docs/readme-sections.js';
-import { githubSlug, headings, tableOfContents } from '../../src/docs/toc.js';
+import { localLinks } from '../../scripts/docs/links.js';
+import { DOC_PAGES, PAGE_SECTIONS, renderPage, type DocPage } from '../../scripts/docs/pages.js';
+import { generatedSections } from '../../scripts/docs/readme-sections.js';
+import { githubSlug, headings, tableOfContents } from '../../scripts/docs/toc.js';
 import { slowFilesTable } from '../setup/slow-files.js';
 import { layersSection } from '../../scripts/layers-doc.js';
 

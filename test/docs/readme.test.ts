@@ -1,7 +1,7 @@
 /** The README is the front door: short, the two commands with their measured times, a tour per user, a map of docs/. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DOC_PAGES } from '../../src/docs/pages.js';
+import { DOC_PAGES } from '../../scripts/docs/pages.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 

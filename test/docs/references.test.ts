@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { headings } from '../../src/docs/toc.js';
+import { headings } from '../../scripts/docs/toc.js';
 import { commentKind, commentsOf } from '../helpers/comments.js';
 import { fileReferences, partCitations, type FileReference } from '../helpers/file-references.js';
 

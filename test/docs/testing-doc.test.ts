@@ -1,7 +1,7 @@
 /** docs/testing.md: its list of the slow files is written from the code that orders them (`npm run docs`). */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { replaceSections } from '../../src/docs/readme-sections.js';
+import { replaceSections } from '../../scripts/docs/readme-sections.js';
 import { SLOW_BY_DESIGN, slowFilesTable } from '../setup/slow-files.js';
 
 const doc = readFileSync(new URL('../../docs/testing.md', import.meta.url), 'utf8');

@@ -125,7 +125,7 @@ describe('concurrent traces, two app instances, two sequencers', () => {
     const rolledBack = '11111111-2222-4333-8444-555555555555';
     await expect(h.store.sql.begin(async (tx) => {
       // The engine's sealing statement, in a transaction that then rolls back.
-      const outcome = await insertTrace(tx as unknown as Sql, {
+      const outcome = await insertTrace(tx, {
         trace_id: rolledBack, txn_time: new Date(), agent_id: agentId, client_order_id: 'rollback-1', status: 'PENDING', action: 'Long', asset: 'AAPL',
         quantity: 1, notional: 1, notional_currency: 'USD', reasoning_hash: 'ab'.repeat(32), sealed: '{}', regulatory: null, regulatory_salt: null,
         regulatory_enc: null, policy_result: 'PASS', order_hash: 'cd'.repeat(32), response: {} as never,

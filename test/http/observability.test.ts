@@ -85,7 +85,7 @@ describe('/livez and /readyz', () => {
   });
 
   it('without a store: /readyz is 503 service_unavailable with Retry-After, /livez stays 200, /metrics says store_up 0', async () => {
-    dead = postgres('postgres://nobody@127.0.0.1:1/none', { connect_timeout: 1, max: 1, onnotice: () => {} }) as unknown as Sql;
+    dead = postgres('postgres://nobody@127.0.0.1:1/none', { connect_timeout: 1, max: 1, onnotice: () => {} });
     const app = await buildApp(configWith({ logLevel: 'silent' }), { sql: dead, logger: false, services: ['signals'] });
     try {
       const ready = await app.inject({ method: 'GET', url: '/readyz' });

@@ -1,6 +1,6 @@
 /**
  * A client generated from the API document drives the engine over real HTTP: the types openapi-typescript
- * generates from `/openapi.json` (src/http/openapi-types.ts, kept up to date by test/http/openapi.test.ts)
+ * generates from `/openapi.json` (test/helpers/openapi-types.ts, kept up to date by test/http/openapi.test.ts)
  * type an openapi-fetch client, and `npm run typecheck` checks this file against them, so a route whose
  * documented request or response differs from what a client sends and reads fails here. Every response the
  * client receives is also checked against the document (test/helpers/openapi-responses.ts).
@@ -15,7 +15,7 @@ import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configWith } from '../../src/core/config.js';
 import { bootstrapOwnerToken } from '../../src/engine/store/tokens.js';
-import type { paths } from '../../src/http/openapi-types.js';
+import type { paths } from '../helpers/openapi-types.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { testStore, type TestStore } from '../helpers/db.js';
 import type { OpenApiDocument } from '../helpers/openapi.js';

@@ -2,7 +2,7 @@
  * The API document served at `/openapi.json`, as a client's developer meets it: it lints clean under Redocly's
  * recommended rules (`redocly.yaml`), every operation says what a generated client needs (a stable
  * operationId, its credentials, the 4xx it can answer), and the committed client types
- * (src/http/openapi-types.ts) are the ones openapi-typescript generates from it.
+ * (test/helpers/openapi-types.ts) are the ones openapi-typescript generates from it.
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,7 +91,7 @@ describe('the API document', () => {
   });
 
   it('generates the committed client types (`npm run openapi:types` regenerates them)', async () => {
-    await expect(await generateClientTypes(doc)).toMatchFileSnapshot('../../src/http/openapi-types.ts');
+    await expect(await generateClientTypes(doc)).toMatchFileSnapshot('../helpers/openapi-types.ts');
   });
 });
 

@@ -95,7 +95,7 @@ export class DropCopyFencedError extends Error {
 }
 
 export function applyBatch(conn: postgres.ReservedSql, batch: DropCopyBatch): Promise<AppliedBatch> {
-  return transactionOn(conn, (tx) => applyIn(tx as unknown as Sql, batch));
+  return transactionOn(conn, (tx) => applyIn(tx, batch));
 }
 
 async function applyIn(tx: Sql, batch: DropCopyBatch): Promise<AppliedBatch> {

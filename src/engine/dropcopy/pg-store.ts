@@ -32,7 +32,7 @@ export interface PgSessionStoreOptions {
   warn: (obj: unknown, msg: string) => void;
 }
 
-interface StoredRecord extends IFixMsgStoreRecord {}
+type StoredRecord = IFixMsgStoreRecord;
 
 const record = (msgType: string, timestamp: Date, seqNum: number, encoded: string): StoredRecord => ({
   msgType, timestamp, seqNum, encoded, obj: null, clone: () => record(msgType, timestamp, seqNum, encoded),

@@ -26,7 +26,7 @@ export async function findAgent(sql: Sql, agentId: string): Promise<Agent> {
 /** `sealedName`: the name already encrypted for a chosen agent id (src/engine/ops/agent-details.ts). */
 export async function registerEngineAgent(sql: Sql, input: RegisterAgentInput, actor: string, sealedName?: SealedName): Promise<Agent> {
   return withTransaction(sql, async (tx) => {
-    const agent = await registerAgent(tx as unknown as Sql, input, sealedName);
+    const agent = await registerAgent(tx, input, sealedName);
     // Picked field by field, so that a personal field added to agents later is not copied here unnoticed.
     const details = { status: agent.status, max_notional: agent.max_notional, allowed_regimes: agent.allowed_regimes, max_open_notional: agent.max_open_notional, models: agent.models };
     await appendAudit(tx, { actor, action: 'agent.register', target_id: agent.agent_id, details });
@@ -37,7 +37,7 @@ export async function registerEngineAgent(sql: Sql, input: RegisterAgentInput, a
 /** Approves another model version; approving one already approved changes nothing. */
 export async function approveAgentModel(sql: Sql, agentId: string, model: ApprovedModel, actor: string): Promise<Agent> {
   return withTransaction(sql, async (tx) => {
-    const agent = found(await addModel(tx as unknown as Sql, agentId, model), agentId);
+    const agent = found(await addModel(tx, agentId, model), agentId);
     await appendAudit(tx, { actor, action: 'agent.model_add', target_id: agent.agent_id, details: { model_id: model.model_id, model_hash_hex: model.model_hash_hex } });
     return agent;
   });
@@ -46,7 +46,7 @@ export async function approveAgentModel(sql: Sql, agentId: string, model: Approv
 /** The per-agent kill switch: Active, Suspended or Deregistered, with an optional reason. */
 export async function changeAgentStatus(sql: Sql, agentId: string, status: AgentStatus, reason: string | null, actor: string): Promise<Agent> {
   return withTransaction(sql, async (tx) => {
-    const agent = found(await setAgentStatus(tx as unknown as Sql, agentId, status, reason), agentId);
+    const agent = found(await setAgentStatus(tx, agentId, status, reason), agentId);
     await appendAudit(tx, { actor, action: 'agent.status', target_id: agent.agent_id, details: { status, reason } });
     return agent;
   });

@@ -25,7 +25,7 @@ export const MANUAL_MODEL_VERSION = 'manual';
 
 export function publishOperatorBroadcast(sql: Sql, body: ManualBroadcastBody, publishedBy: string, now: number): Promise<RegimeBroadcast> {
   return withTransaction(sql, async (tx) => {
-    const b = await publishManual(tx as unknown as Sql, {
+    const b = await publishManual(tx, {
       date: body.date ?? new Date(now).toISOString().slice(0, 10),
       regime: body.regime,
       risk_score: body.risk_score,
@@ -42,7 +42,7 @@ export function publishOperatorBroadcast(sql: Sql, body: ManualBroadcastBody, pu
 /** Lifts the operator's override (src/store/regime-broadcasts.ts `releaseOverride`), with its audit entry. */
 export function releaseOperatorOverride(sql: Sql, releasedBy: string, reason: string | null): Promise<Release> {
   return withTransaction(sql, async (tx) => {
-    const r = await releaseOverride(tx as unknown as Sql, releasedBy, reason);
+    const r = await releaseOverride(tx, releasedBy, reason);
     await appendAudit(tx, { actor: releasedBy, action: 'regime.release', target_id: null, details: { released: broadcastDetails(r.released), broadcast: broadcastDetails(r.broadcast), reason } });
     return r;
   });

@@ -22,7 +22,7 @@ export async function changeShadowMode(sql: Sql, change: ShadowModeChange, chang
     throw validationError([{ field: 'reason', message: 'is required to turn shadow mode on' }]);
   }
   return withTransaction(sql, async (tx) => {
-    const state = await setShadowMode(tx as unknown as Sql, change.enabled, reason, changedBy);
+    const state = await setShadowMode(tx, change.enabled, reason, changedBy);
     await appendAudit(tx, { actor: changedBy, action: change.enabled ? 'shadow.enable' : 'shadow.disable', target_id: null, details: { reason } });
     return state;
   });

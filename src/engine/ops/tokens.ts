@@ -26,7 +26,7 @@ export async function issueEngineToken(sql: Sql, input: IssueTokenInput, actor: 
   const errors = await agentBindingErrors(sql, input);
   if (errors.length > 0) throw validationError(errors);
   return withTransaction(sql, async (tx) => {
-    const issued = await issueToken(tx as unknown as Sql, input);
+    const issued = await issueToken(tx, input);
     await appendAudit(tx, { actor, action: 'token.issue', target_id: issued.token_id, details: tokenIssueDetails(issued) });
     return issued;
   });
@@ -50,7 +50,7 @@ async function agentBindingErrors(sql: Sql, input: IssueTokenInput): Promise<Fie
 /** Revokes a token at once; revoking a revoked one keeps its first revocation time. `not_found` when there is no such token. */
 export async function revokeEngineToken(sql: Sql, tokenId: string, actor: string): Promise<{ token_id: string; revoked_at: Date }> {
   return withTransaction(sql, async (tx) => {
-    const revoked = await revokeToken(tx as unknown as Sql, tokenId);
+    const revoked = await revokeToken(tx, tokenId);
     if (!revoked) throw notFound(`no token ${tokenId}`, 'the tokens are listed by `tradeseal engine tokens list`');
     await appendAudit(tx, { actor, action: 'token.revoke', target_id: revoked.token_id, details: { revoked_at: revoked.revoked_at } });
     // Told to every server on the database when, and only if, this commits (src/credentials/notify.ts).

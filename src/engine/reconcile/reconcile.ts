@@ -120,8 +120,7 @@ export async function reconcile(sql: Sql, req: ReconcileRequest, options: Reconc
   // In exchange_tx_id order, so that two reconciliations of overlapping drop copies take their keys in one order.
   const sorted = [...executions].sort((a, b) => (a.exchange_tx_id < b.exchange_tx_id ? -1 : a.exchange_tx_id > b.exchange_tx_id ? 1 : 0));
   const dropCopyHash = hashJson(executions);
-  return withTransaction(sql, async (transaction) => {
-    const tx = transaction as unknown as Sql;
+  return withTransaction(sql, async (tx) => {
     const linked: Array<{ execution: DropCopyExecution; link: LinkedTrace }> = [];
     const created: KnownExecution[] = [];
     const known: KnownExecution[] = [];
@@ -154,7 +153,7 @@ export async function reconcile(sql: Sql, req: ReconcileRequest, options: Reconc
     });
     const counts = { matched: matched.length, divergent: divergent.length, orphans_created: created.length, already_known: known.length, missing: missing.length };
     const window = { from: from.toISOString(), to: to.toISOString() };
-    const entry = await appendAudit(transaction, {
+    const entry = await appendAudit(tx, {
       actor: options.actor, action: 'reconcile', target_id: null,
       details: { source: options.source, drop_copy_hash: dropCopyHash, executions: executions.length, window, agents: agentIds.length, ...counts },
     });

@@ -27,8 +27,7 @@ export interface Resolution {
 }
 
 export async function completeResolution(sql: Sql, r: { exchange_tx_id: string; orphan_trace_id: string; settings: ComparisonSettings; actor: string }): Promise<Resolution | null> {
-  return withTransaction(sql, async (transaction) => {
-    const tx = transaction as unknown as Sql;
+  return withTransaction(sql, async (tx) => {
     const [fill] = await tx<Array<{ asset: string; side: string; quantity: number; price: number; notional_currency: string; agent_id: string; execution_time: Date }>>`
       select executed_asset as asset, executed_side as side, executed_quantity as quantity, execution_price as price, notional_currency, agent_id::text as agent_id,
         execution_time
@@ -50,7 +49,7 @@ export async function completeResolution(sql: Sql, r: { exchange_tx_id: string; 
       update dropcopy_executions set trace_id = ${link.trace_id}, orphan_trace_id = trace_id, outcome = ${outcome}, differences = ${stored}::jsonb
       where trace_id = ${r.orphan_trace_id}`;
     const resolvedAt = claim.resolved_at.toISOString();
-    const entry = await appendAudit(transaction, {
+    const entry = await appendAudit(tx, {
       actor: r.actor, action: 'orphan.resolved', target_id: r.orphan_trace_id,
       details: { exchange_tx_id: r.exchange_tx_id, orphan_trace_id: r.orphan_trace_id, trace_id: link.trace_id, resolved_at: resolvedAt, outcome, differences },
     });

@@ -6,6 +6,7 @@
  */
 import type { Sql } from 'postgres';
 import type { SealedOrphan } from './orphan.js';
+import type { SqlOrTx } from '../../store/transaction.js';
 
 export interface KnownExecution {
   exchange_tx_id: string;
@@ -45,7 +46,7 @@ export async function boundTraces(tx: Sql, exchangeTxIds: string[]): Promise<Kno
  * 0023). One already claimed (by an earlier reconciliation, or a concurrent one that committed first) is left as
  * it is: no trace, nothing queued. Returns the exchange_tx_ids claimed now.
  */
-export async function recordOrphans(tx: Sql, orphans: SealedOrphan[]): Promise<Set<string>> {
+export async function recordOrphans(tx: SqlOrTx, orphans: SealedOrphan[]): Promise<Set<string>> {
   if (orphans.length === 0) return new Set();
   // One parameter, the rows as JSON text (JSON.stringify escapes the sealed texts natively, far faster than an
   // array literal's escaping): one prepared statement for any batch, one round trip.
@@ -101,7 +102,7 @@ export async function knownOrphans(tx: Sql, exchangeTxIds: string[]): Promise<Kn
  * Calls `each` with every trace bound (by bind-execution) to an execution of one of `agentIds` within
  * [from, to], a batch at a time, oldest first, so a long window is never held in memory at once.
  */
-export async function forEachBoundInWindow(tx: Sql, agentIds: string[], from: Date, to: Date, each: (batch: BoundTrace[]) => void): Promise<void> {
+export async function forEachBoundInWindow(tx: SqlOrTx, agentIds: string[], from: Date, to: Date, each: (batch: BoundTrace[]) => void): Promise<void> {
   if (agentIds.length === 0) return;
   const cursor = tx<BoundTrace[]>`
     select trace_id, agent_id, exchange_tx_id, execution_time from traces
@@ -157,7 +158,7 @@ export interface LinkedTrace {
  * one (each one probe of a key; `offset 0`, as in boundTraces, keeps each a probe whatever the statistics say),
  * then the trace's row in its partition. `sessionKey` null: no OrderID route (a file's reconciliation).
  */
-export async function linkedTraces(tx: Sql, sessionKey: string | null, queries: readonly LinkQuery[]): Promise<Array<LinkedTrace | null>> {
+export async function linkedTraces(tx: SqlOrTx, sessionKey: string | null, queries: readonly LinkQuery[]): Promise<Array<LinkedTrace | null>> {
   if (queries.length === 0) return [];
   const col = <T>(f: (q: LinkQuery) => T): T[] => queries.map(f);
   const rows = await tx<Array<LinkedTrace & { ord: number }>>`

@@ -1,7 +1,7 @@
 /** The agent registry: agents, their approved model versions, and the per-agent kill switch (status). */
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
-import { withTransaction } from '../../store/transaction.js';
+import { withTransaction, type SqlOrTx } from '../../store/transaction.js';
 import { regimeName, type Regime, type RegimeRef } from '../../core/vocabulary.js';
 
 export const AGENT_STATUSES = ['Active', 'Suspended', 'Deregistered'] as const;
@@ -44,7 +44,7 @@ const SELECT = `
                   order by m.created_at, m.model_id, m.model_hash_hex) filter (where m.model_id is not null), '[]') as models
   from agents a left join agent_models m on m.agent_id = a.agent_id`;
 
-export async function getAgent(sql: Sql, agentId: string): Promise<Agent | null> {
+export async function getAgent(sql: SqlOrTx, agentId: string): Promise<Agent | null> {
   const rows = await sql.unsafe<Agent[]>(`${SELECT} where a.agent_id = $1 group by a.agent_id`, [agentId]);
   return rows[0] ?? null;
 }
@@ -59,7 +59,7 @@ export interface SealedName {
   name_enc: Buffer;
 }
 
-export async function registerAgent(sql: Sql, input: RegisterAgentInput, sealedName?: SealedName): Promise<Agent> {
+export async function registerAgent(sql: SqlOrTx, input: RegisterAgentInput, sealedName?: SealedName): Promise<Agent> {
   const agentId = sealedName?.agent_id ?? randomUUID();
   // In the caller's transaction when it has one (the registration and its audit entry commit together).
   await withTransaction(sql, async (tx) => {
@@ -81,7 +81,7 @@ export async function registeredAgentIds(sql: Sql, agentIds: readonly string[]):
 }
 
 /** Adds an approved model version; adding one already approved changes nothing. Null when the agent is unknown. */
-export async function addModel(sql: Sql, agentId: string, model: ApprovedModel): Promise<Agent | null> {
+export async function addModel(sql: SqlOrTx, agentId: string, model: ApprovedModel): Promise<Agent | null> {
   const [exists] = await sql`select 1 from agents where agent_id = ${agentId}`;
   if (!exists) return null;
   await sql`insert into agent_models (agent_id, model_id, model_hash_hex) values (${agentId}, ${model.model_id}, ${model.model_hash_hex})
@@ -89,7 +89,7 @@ export async function addModel(sql: Sql, agentId: string, model: ApprovedModel):
   return getAgent(sql, agentId);
 }
 
-export async function setAgentStatus(sql: Sql, agentId: string, status: AgentStatus, reason: string | null): Promise<Agent | null> {
+export async function setAgentStatus(sql: SqlOrTx, agentId: string, status: AgentStatus, reason: string | null): Promise<Agent | null> {
   const rows = await sql`update agents set status = ${status}, status_reason = ${reason}, updated_at = now() where agent_id = ${agentId} returning agent_id`;
   return rows.length === 0 ? null : getAgent(sql, agentId);
 }
@@ -149,7 +149,7 @@ export async function authorizeLookups(sql: Sql, keys: readonly AuthorizeLookupK
  * agent's row: call it inside the transaction that then inserts the new trace, so that concurrent orders of
  * one agent are judged one after the other against the same cap.
  */
-export async function lockedOpenNotional(tx: Sql, agentId: string): Promise<number> {
+export async function lockedOpenNotional(tx: SqlOrTx, agentId: string): Promise<number> {
   await tx`select 1 from agents where agent_id = ${agentId} for update`;
   const [row] = await tx<Array<{ open: number }>>`
     select coalesce(sum(notional), 0)::float8 as open from traces where agent_id = ${agentId} and verification_status = 'Pending'`;

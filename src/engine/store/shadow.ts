@@ -1,5 +1,6 @@
 /** Shadow mode (dry-run) in the store: one row shared by every engine instance. */
 import type { Sql } from 'postgres';
+import type { SqlOrTx } from '../../store/transaction.js';
 
 export interface ShadowMode {
   enabled: boolean;
@@ -13,7 +14,7 @@ export async function readShadowMode(sql: Sql): Promise<ShadowMode> {
   return row ?? { enabled: false, reason: null, changed_at: null, changed_by: null };
 }
 
-export async function setShadowMode(sql: Sql, enabled: boolean, reason: string | null, changedBy: string): Promise<ShadowMode> {
+export async function setShadowMode(sql: SqlOrTx, enabled: boolean, reason: string | null, changedBy: string): Promise<ShadowMode> {
   const [row] = await sql<ShadowMode[]>`
     update engine_shadow_mode set enabled = ${enabled}, reason = ${reason}, changed_at = clock_timestamp(), changed_by = ${changedBy}
     where singleton returning enabled, reason, changed_at, changed_by`;

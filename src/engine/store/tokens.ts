@@ -6,6 +6,7 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { sha256Hex } from '../../core/crypto/hash.js';
 import { appendAudit } from '../audit/append.js';
+import type { SqlOrTx } from '../../store/transaction.js';
 
 export const TOKEN_PREFIX = 'tse_';
 export const TOKEN_ROLES = ['client', 'owner', 'auditor'] as const;
@@ -38,7 +39,7 @@ export const tokenHash = (token: string): string => sha256Hex(token);
 
 const COLUMNS = 'token_id, client_name, role, agent_ids, created_at, expires_at, revoked_at';
 
-export async function issueToken(sql: Sql, input: IssueTokenInput, secret: string = newTokenSecret()): Promise<IssuedToken> {
+export async function issueToken(sql: SqlOrTx, input: IssueTokenInput, secret: string = newTokenSecret()): Promise<IssuedToken> {
   const ttl = input.ttl_days ?? null;
   const rows = await sql.unsafe<TokenRecord[]>(
     `insert into engine_tokens (token_id, token_hash, client_name, role, agent_ids, expires_at)
@@ -75,7 +76,7 @@ export async function revocationWatermark(sql: Sql): Promise<string> {
   return row?.mark ?? '';
 }
 
-export async function revokeToken(sql: Sql, tokenId: string): Promise<{ token_id: string; revoked_at: Date } | null> {
+export async function revokeToken(sql: SqlOrTx, tokenId: string): Promise<{ token_id: string; revoked_at: Date } | null> {
   const rows = await sql<Array<{ token_id: string; revoked_at: Date }>>`
     update engine_tokens set revoked_at = coalesce(revoked_at, now()) where token_id = ${tokenId}
     returning token_id, revoked_at`;
@@ -86,7 +87,7 @@ export async function listTokens(sql: Sql): Promise<TokenRecord[]> {
   return sql.unsafe<TokenRecord[]>(`select ${COLUMNS} from engine_tokens order by created_at desc, token_id`);
 }
 
-export async function hasOwnerToken(sql: Sql): Promise<boolean> {
+export async function hasOwnerToken(sql: SqlOrTx): Promise<boolean> {
   const [row] = await sql<Array<{ n: number }>>`
     select count(*)::int as n from engine_tokens
     where role = 'owner' and revoked_at is null and (expires_at is null or expires_at > now())`;
@@ -101,10 +102,10 @@ export async function hasOwnerToken(sql: Sql): Promise<boolean> {
 export async function bootstrapOwnerToken(sql: Sql, secret?: string, actor: string = secret ? 'setting:ENGINE_OWNER_TOKEN' : 'bootstrap'): Promise<IssuedToken | null> {
   return sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(hashtext('tradeseal.engine.bootstrap'))`;
-    if (await hasOwnerToken(tx as unknown as Sql)) return null;
+    if (await hasOwnerToken(tx)) return null;
     // A configured token that was registered before (and since revoked or expired) is not brought back.
     if (secret && (await tx`select 1 from engine_tokens where token_hash = ${tokenHash(secret)}`).length > 0) return null;
-    const issued = await issueToken(tx as unknown as Sql, { client_name: secret ? 'ENGINE_OWNER_TOKEN' : 'bootstrap', role: 'owner' }, secret ?? newTokenSecret());
+    const issued = await issueToken(tx, { client_name: secret ? 'ENGINE_OWNER_TOKEN' : 'bootstrap', role: 'owner' }, secret ?? newTokenSecret());
     await appendAudit(tx, { actor, action: 'token.issue', target_id: issued.token_id, details: { client_name: issued.client_name, role: issued.role, agent_ids: null, expires_at: null, bootstrap: true } });
     return issued;
   }) as Promise<IssuedToken | null>;

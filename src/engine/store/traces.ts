@@ -7,6 +7,7 @@ import { TradesealError } from '../../core/errors.js';
 import type { TraceStatus, VerificationStatus } from '../../core/vocabulary.js';
 import type { AuthorizeResponse } from './idempotency.js';
 import { traceTimeOf } from '../../core/trace-id.js';
+import type { SqlOrTx } from '../../store/transaction.js';
 
 export interface NewTrace {
   trace_id: string;
@@ -90,7 +91,7 @@ export interface SealWrite {
  * The writes must name distinct agents (one statement may not upsert a heartbeat mark or a count twice); the
  * group-commit queue (./batching.ts) forms its batches so. The rows travel as one JSON parameter.
  */
-export async function insertTraces(sql: Sql, writes: readonly SealWrite[]): Promise<SealOutcome[]> {
+export async function insertTraces(sql: SqlOrTx, writes: readonly SealWrite[]): Promise<SealOutcome[]> {
   const rows = writes.map(({ trace: t, heartbeatSequence, rate, guard }, ord) => ({
     ord, seq: heartbeatSequence, rate_max: rate?.max ?? null, rate_second: rate?.second ?? null,
     guard_model_id: guard?.model_id ?? null, guard_model_hash: guard?.model_hash_hex ?? null, guard_max_notional: guard?.max_notional ?? null,
@@ -175,7 +176,7 @@ export async function insertTraces(sql: Sql, writes: readonly SealWrite[]): Prom
 }
 
 /** One trace sealed by itself, without the throttle or a guard (in the caller's transaction when `sql` is one). */
-export async function insertTrace(sql: Sql, t: NewTrace, heartbeatSequence: number | null): Promise<InsertOutcome> {
+export async function insertTrace(sql: SqlOrTx, t: NewTrace, heartbeatSequence: number | null): Promise<InsertOutcome> {
   const [outcome] = await insertTraces(sql, [{ trace: t, heartbeatSequence }]);
   return plainOutcome(outcome);
 }

@@ -20,6 +20,7 @@
 import type { Sql } from 'postgres';
 import type { MailMessage } from './message.js';
 import { CODE_MARK } from './messages.js';
+import type { SqlOrTx } from '../../store/transaction.js';
 
 export interface OutboxMessage {
   id: number;
@@ -34,8 +35,7 @@ export const REMOVED_CODE = '[removed]';
 
 /** Adds a mail; the earlier mails to its recipient lose their codes (a new mail replaces or ends them). */
 export async function appendOutbox(sql: Sql, message: MailMessage): Promise<void> {
-  await sql.begin(async (tx) => {
-    const t = tx as unknown as Sql;
+  await sql.begin(async (t) => {
     await scrubOutboxCodes(t, message.to);
     if (message.code) {
       await t`insert into signal_outbox (recipient, subject, body, code, code_expires_at)
@@ -53,8 +53,7 @@ export async function appendOutbox(sql: Sql, message: MailMessage): Promise<void
  * A mail past the bound is not shown even if the housekeeping has not deleted it yet.
  */
 export async function readOutbox(sql: Sql, options: { limit: number; recipient?: string | undefined; retentionHours: number }): Promise<OutboxMessage[]> {
-  return sql.begin(async (tx) => {
-    const t = tx as unknown as Sql;
+  return sql.begin(async (t) => {
     // What the housekeeping removes, a read removes first: a store read only by commands (the embedded store
     // with no server running) keeps no mail past its bound and no expired code either.
     await deleteOutboxPastRetention(t, options.retentionHours);
@@ -74,18 +73,18 @@ export async function readOutbox(sql: Sql, options: { limit: number; recipient?:
 }
 
 /** Removes the codes of the mails to `recipient` (its code was used, or a new mail replaces it). */
-export async function scrubOutboxCodes(sql: Sql, recipient: string): Promise<void> {
+export async function scrubOutboxCodes(sql: SqlOrTx, recipient: string): Promise<void> {
   await sql`update signal_outbox set code = null where recipient = ${recipient} and code is not null`;
 }
 
 /** Removes the codes that have expired; returns how many. */
-export async function expireOutboxCodes(sql: Sql): Promise<number> {
+export async function expireOutboxCodes(sql: SqlOrTx): Promise<number> {
   const rows = await sql`update signal_outbox set code = null where code is not null and code_expires_at <= clock_timestamp() returning id`;
   return rows.length;
 }
 
 /** Deletes the mails older than `retentionHours`, recipient and text with them; returns how many. */
-export async function deleteOutboxPastRetention(sql: Sql, retentionHours: number): Promise<number> {
+export async function deleteOutboxPastRetention(sql: SqlOrTx, retentionHours: number): Promise<number> {
   const rows = await sql`delete from signal_outbox where created_at <= clock_timestamp() - make_interval(hours => ${retentionHours}) returning id`;
   return rows.length;
 }

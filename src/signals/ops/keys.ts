@@ -28,8 +28,7 @@ export interface Rotated {
 }
 
 export async function rotateKey(sql: Sql, key: KeyRecord): Promise<Rotated> {
-  const rotated = await sql.begin(async (tx): Promise<Rotated | null> => {
-    const t = tx as unknown as Sql;
+  const rotated = await sql.begin(async (t): Promise<Rotated | null> => {
     const [old] = await t<Array<{ revoked_at: Date; last_ip: string | null; last_used_at: Date | null }>>`
       update signal_keys set revoked_at = now() where key_id = ${key.key_id} and revoked_at is null
       returning revoked_at, last_ip, last_used_at`;
@@ -65,8 +64,7 @@ export interface IssuedKey {
  */
 export async function issueAccountKey(sql: Sql, input: IssueKeyInput): Promise<IssuedKey> {
   const email = normalizeEmail(input.email);
-  return sql.begin(async (tx) => {
-    const t = tx as unknown as Sql;
+  return sql.begin(async (t) => {
     const created = await createAccount(t, { account_id: randomUUID(), email, tier: input.tier, agent_count: input.agent_count ?? 0 });
     const account = created ?? (await accountByEmail(t, email));
     if (!account) throw new TradesealError('conflict', `the account of ${email} changed meanwhile; try again`);
@@ -106,7 +104,7 @@ export async function setTier(sql: Sql, input: SetTierInput): Promise<TierChange
     throw notFound(email !== undefined ? `no account has the address ${email}` : `no key ${input.key_id}`, 'accounts and their keys are listed by `tradeseal signals keys list`');
   }
   const changed = await withTransaction(sql, async (tx) => {
-    const result = await setAccountTier(tx as unknown as Sql, account.account_id, input.tier, input.agent_count);
+    const result = await setAccountTier(tx, account.account_id, input.tier, input.agent_count);
     if (result) await notifyChange(tx, { kind: 'signals_account', account_id: account.account_id });
     return result;
   });
@@ -121,7 +119,7 @@ export async function setTier(sql: Sql, input: SetTierInput): Promise<TierChange
 /** Revokes a key at once; revoking a revoked one keeps its first revocation time. `not_found` when there is no such key. */
 export async function revokeKey(sql: Sql, keyId: string): Promise<{ key_id: string; key_prefix: string; email: string; revoked_at: Date; revoked_now: boolean }> {
   const revoked = await withTransaction(sql, async (tx) => {
-    const result = await revokeKeyById(tx as unknown as Sql, keyId);
+    const result = await revokeKeyById(tx, keyId);
     if (result) await notifyChange(tx, { kind: 'signals_key', key_id: result.key_id });
     return result;
   });

@@ -135,8 +135,7 @@ function inTurn<T>(key: string, fn: () => Promise<T>): Promise<T> {
 async function verifyNow(sql: Sql, codes: CodeHasher, email: string, code: string): Promise<Verified> {
   const seen = await peekVerification(sql, email);
   const matched = seen && seen.attempts < MAX_WRONG_TRIES && !seen.expired ? await codes.matches(seen.code_hash, email, code) : null;
-  const outcome = await sql.begin(async (tx): Promise<Outcome> => {
-    const t = tx as unknown as Sql;
+  const outcome = await sql.begin(async (t): Promise<Outcome> => {
     const pending = await lockVerification(t, email);
     if (!pending) return failed('no verification code is pending for this address: register first (POST /v1/auth/register)');
     if (pending.attempts >= MAX_WRONG_TRIES) {

@@ -10,7 +10,6 @@
  * What may be replaced was decided before (`plan.ts`, `run.ts`); this module writes what it is told.
  */
 import type postgres from 'postgres';
-import type { Sql } from '../../store/driver.js';
 import { transactionOn } from '../../store/advisory-lock.js';
 import { publishFromPipeline, type PipelineBroadcast } from '../../store/regime-broadcasts.js';
 import { signalsBetween } from '../store/published.js';
@@ -46,7 +45,7 @@ export async function publish(conn: postgres.ReservedSql, pub: Publication, repl
   return transactionOn(conn, async (tx) => {
     // A full publication keeps the data vintage of every day it publishes again with the same numbers: the day's
     // package stays byte for byte what was logged, so the track log takes only the days that changed.
-    const before = replaceFrom === null ? await publishedWithVintage(tx as unknown as Sql) : new Map<string, { signal: SignalDay; data_vintage: Date }>();
+    const before = replaceFrom === null ? await publishedWithVintage(tx) : new Map<string, { signal: SignalDay; data_vintage: Date }>();
     const vintageOf = (s: SignalDay): Date => {
       const old = before.get(s.date);
       return old && sameSignal(s, old.signal) ? old.data_vintage : pub.dataVintageAt;
@@ -63,7 +62,7 @@ export async function publish(conn: postgres.ReservedSql, pub: Publication, repl
     // The days' signal-day records (what `GET /v1/signals/{date}` is built from), read back from the rows just written.
     const first = pub.signals[0]?.date ?? null;
     const newest = pub.signals.at(-1)?.date ?? null;
-    const records = first && newest ? (await signalsBetween(tx as unknown as Sql, first, newest)).map((row) => ({ date: row.date, record: signalDayRecord(row) })) : [];
+    const records = first && newest ? (await signalsBetween(tx, first, newest)).map((row) => ({ date: row.date, record: signalDayRecord(row) })) : [];
     const track = await appendPublishedDays(tx, records, trackKey, clock.nowMs, pub.run.run_id);
     for (const f of pub.fits) {
       await tx`insert into model_fits (run_id, fit_date, pca, hmm) values (${pub.run.run_id}, ${f.fit_date}, ${tx.json(f.pca as never)}, ${tx.json(f.hmm as never)})`;
@@ -88,7 +87,7 @@ export async function publish(conn: postgres.ReservedSql, pub: Publication, repl
       where run_id = ${pub.run.run_id}`;
     if (pub.inputDigests) await recordInputDigests(tx, pub.run.run_id, pub.inputDigests);
     if (!last) return { broadcast: null, override: null, track };
-    const broadcast = await publishFromPipeline(tx as unknown as Sql, {
+    const broadcast = await publishFromPipeline(tx, {
       date: last.date,
       regime: last.regime,
       risk_score: last.risk_score,

@@ -283,7 +283,7 @@ export const PUBLISH_STAGE: Stage = {
     };
     const first = rows.signals[0]?.date;
     const conn = need(ctx.conn, 'run lock');
-    const trackKey = await loadTrackLogKey(conn as unknown as Sql, { signalLogSigningKey: ctx.options.trackLogSigningKey ?? null, ...(ctx.options.keySettings ?? NO_KEY_PROVIDER) });
+    const trackKey = await loadTrackLogKey(conn, { signalLogSigningKey: ctx.options.trackLogSigningKey ?? null, ...(ctx.options.keySettings ?? NO_KEY_PROVIDER) });
     const out = await publish(conn, pub, ctx.mode === 'incremental' ? (first ?? '9999-12-31') : null, need(ctx.plan, 'plan'), trackKey, ctx.resume?.last ?? null, { nowMs: clockOf(ctx.options)(), own: ctx.options.now !== undefined });
     ctx.broadcast = out.broadcast;
     ctx.override = out.override;

@@ -6,6 +6,7 @@
  */
 import type { Sql } from 'postgres';
 import type { Tier } from '../tiers.js';
+import type { SqlOrTx } from '../../store/transaction.js';
 
 export interface AccountRecord {
   account_id: string;
@@ -29,7 +30,7 @@ export interface KeyListing {
   last_used_at: Date | null;
 }
 
-export async function accountByEmail(sql: Sql, email: string): Promise<AccountRecord | null> {
+export async function accountByEmail(sql: SqlOrTx, email: string): Promise<AccountRecord | null> {
   const [row] = await sql<AccountRecord[]>`
     select account_id, email, tier, agent_count, payment_status, created_at from signal_accounts where email = ${email}`;
   return row ?? null;
@@ -53,7 +54,7 @@ export async function accountWithKeyIds(sql: Sql, accountId: string): Promise<(A
 }
 
 /** Creates an account; null when the e-mail already has one (the unique e-mail decides, under any concurrency). */
-export async function createAccount(sql: Sql, account: { account_id: string; email: string; tier: Tier; agent_count: number }): Promise<AccountRecord | null> {
+export async function createAccount(sql: SqlOrTx, account: { account_id: string; email: string; tier: Tier; agent_count: number }): Promise<AccountRecord | null> {
   const [row] = await sql<AccountRecord[]>`
     insert into signal_accounts (account_id, email, tier, agent_count)
     values (${account.account_id}, ${account.email}, ${account.tier}, ${account.agent_count})
@@ -63,7 +64,7 @@ export async function createAccount(sql: Sql, account: { account_id: string; ema
 }
 
 /** Sets an account's tier, and its agent count when given; returns the account before and after. */
-export async function setAccountTier(sql: Sql, accountId: string, tier: Tier, agentCount: number | undefined): Promise<{ before: AccountRecord; after: AccountRecord } | null> {
+export async function setAccountTier(sql: SqlOrTx, accountId: string, tier: Tier, agentCount: number | undefined): Promise<{ before: AccountRecord; after: AccountRecord } | null> {
   const [row] = await sql<Array<AccountRecord & { previous_tier: Tier; previous_agent_count: number }>>`
     update signal_accounts a set tier = ${tier}, agent_count = coalesce(${agentCount ?? null}::int, a.agent_count)
     from (select account_id, tier as previous_tier, agent_count as previous_agent_count from signal_accounts where account_id = ${accountId} for update) old
@@ -78,7 +79,7 @@ export async function setAccountTier(sql: Sql, accountId: string, tier: Tier, ag
  * Revokes a key at once; revoking a revoked key keeps its first revocation time. Null when there is no such
  * key. `revoked_now` says whether this call revoked it.
  */
-export async function revokeKeyById(sql: Sql, keyId: string): Promise<{ key_id: string; key_prefix: string; email: string; revoked_at: Date; revoked_now: boolean } | null> {
+export async function revokeKeyById(sql: SqlOrTx, keyId: string): Promise<{ key_id: string; key_prefix: string; email: string; revoked_at: Date; revoked_now: boolean } | null> {
   const [row] = await sql<Array<{ key_id: string; key_prefix: string; email: string; revoked_at: Date; revoked_now: boolean }>>`
     with revoked as (
       update signal_keys set revoked_at = now() where key_id = ${keyId} and revoked_at is null returning key_id, revoked_at

@@ -15,6 +15,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { sha256Hex } from '../../core/crypto/hash.js';
 import { IP_LOCK_MS, RATE_WINDOW_MS, TIER_SPECS, type Tier } from '../tiers.js';
+import type { SqlOrTx } from '../../store/transaction.js';
 
 export const KEY_PREFIX = 'rsk_';
 
@@ -36,7 +37,7 @@ export interface KeyRecord {
 }
 
 /** Issues a new key for an account; returns the secret (shown once) and its record. */
-export async function issueKey(sql: Sql, accountId: string): Promise<{ api_key: string; key_id: string; key_prefix: string; created_at: Date }> {
+export async function issueKey(sql: SqlOrTx, accountId: string): Promise<{ api_key: string; key_id: string; key_prefix: string; created_at: Date }> {
   const secret = newKeySecret();
   const [row] = await sql<Array<{ key_id: string; key_prefix: string; created_at: Date }>>`
     insert into signal_keys (key_id, account_id, key_hash, key_prefix) values (${randomUUID()}, ${accountId}, ${keyHash(secret)}, ${secret.slice(0, 10)})

@@ -11,6 +11,7 @@
  */
 import type { Sql } from 'postgres';
 import { ADVISORY_LOCKS } from '../../store/advisory-lock.js';
+import type { SqlOrTx } from '../../store/transaction.js';
 
 export const REGISTRATION_LIMIT_WINDOW_MS = 3_600_000;
 
@@ -30,8 +31,7 @@ const WINDOW_SECS = REGISTRATION_LIMIT_WINDOW_MS / 1000;
 
 /** Takes a slot of both limits for a mail sent for `clientIp`, or says which limit is reached and until when. */
 export async function claimRegistrationMail(sql: Sql, clientIp: string, limits: RegistrationLimits): Promise<RegistrationMailClaim> {
-  return sql.begin(async (tx): Promise<RegistrationMailClaim> => {
-    const t = tx as unknown as Sql;
+  return sql.begin(async (t): Promise<RegistrationMailClaim> => {
     await t`select pg_advisory_xact_lock(${ADVISORY_LOCKS.registrationMail})`;
     // clock_timestamp(), not now(): the transaction may have waited for the lock.
     const [counts] = await t<Array<{ at: Date; client: number; total: number }>>`
@@ -54,7 +54,7 @@ export async function claimRegistrationMail(sql: Sql, clientIp: string, limits: 
  * When a slot of a full limit frees: `count` mails fill it, so the (count - limit + 1)th oldest must leave the
  * hour (the oldest, unless the limit was lowered since they were sent).
  */
-async function refused(tx: Sql, at: Date, scope: 'client' | 'total', limit: number, count: number, clientIp: string | null): Promise<RegistrationMailClaim> {
+async function refused(tx: SqlOrTx, at: Date, scope: 'client' | 'total', limit: number, count: number, clientIp: string | null): Promise<RegistrationMailClaim> {
   const [row] = await tx<Array<{ next: Date }>>`
     select sent_at + make_interval(secs => ${WINDOW_SECS}) as next from signal_registration_mails
     where sent_at > ${at}::timestamptz - make_interval(secs => ${WINDOW_SECS}) and ${clientIp === null ? tx`true` : tx`client_ip = ${clientIp}`}

@@ -4,6 +4,7 @@
  * database's, like the rate window's, so every server agrees on them.
  */
 import type { Sql } from 'postgres';
+import type { SqlOrTx } from '../../store/transaction.js';
 
 export interface PendingVerification {
   code_hash: string;
@@ -39,20 +40,20 @@ export async function peekVerification(sql: Sql, email: string): Promise<Pending
  * The pending verification of `email`, its row locked until the transaction ends: concurrent verifications
  * of one address take turns, so a code is used once and every wrong try is counted.
  */
-export async function lockVerification(tx: Sql, email: string): Promise<PendingVerification | null> {
+export async function lockVerification(tx: SqlOrTx, email: string): Promise<PendingVerification | null> {
   const [row] = await tx<PendingVerification[]>`
     select code_hash, attempts, expires_at, expires_at <= now() as expired from signal_verifications where email = ${email} for update`;
   return row ?? null;
 }
 
 /** Counts a wrong try; returns the tries counted so far. */
-export async function countWrongTry(tx: Sql, email: string): Promise<number> {
+export async function countWrongTry(tx: SqlOrTx, email: string): Promise<number> {
   const [row] = await tx<Array<{ attempts: number }>>`
     update signal_verifications set attempts = attempts + 1 where email = ${email} returning attempts`;
   return row?.attempts ?? 0;
 }
 
-export async function deleteVerification(tx: Sql, email: string): Promise<void> {
+export async function deleteVerification(tx: SqlOrTx, email: string): Promise<void> {
   await tx`delete from signal_verifications where email = ${email}`;
 }
 

@@ -6,9 +6,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BENCHMARKS, inputsDigest, matchFiles } from '../../../src/docs/check/benchmarks.js';
-import { benchmarkStale, checkDocuments } from '../../../src/docs/check/check.js';
-import { TIMINGS } from '../../../src/docs/check/timings.js';
+import { BENCHMARKS, inputsDigest, matchFiles } from '../../../scripts/docs/check/benchmarks.js';
+import { benchmarkStale, checkDocuments } from '../../../scripts/docs/check/check.js';
+import { TIMINGS } from '../../../scripts/docs/check/timings.js';
 
 let root: string;
 

@@ -9,8 +9,8 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkDocuments } from '../../../src/docs/check/check.js';
-import { buildCli, makePublishedTemplate, makeToolbox, removeToolbox, type Toolbox } from '../../../src/docs/check/workspace.js';
+import { checkDocuments } from '../../../scripts/docs/check/check.js';
+import { buildCli, makePublishedTemplate, makeToolbox, removeToolbox, type Toolbox } from '../../../scripts/docs/check/workspace.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const fixture = path.join(import.meta.dirname, 'fixtures', 'sample.md');

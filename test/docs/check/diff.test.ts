@@ -1,6 +1,6 @@
 /** The unified diff a failing documented output is reported with. */
 import { describe, expect, it } from 'vitest';
-import { unifiedDiff } from '../../../src/docs/check/diff.js';
+import { unifiedDiff } from '../../../scripts/docs/check/diff.js';
 
 const labels = { expected: 'doc.md:4 (documented)', actual: 'doc.md:4 (printed)' };
 

@@ -1,6 +1,6 @@
 /** What the comparison ignores (run-dependent parts) and, as much, what it does not (every figure). */
 import { describe, expect, it } from 'vitest';
-import { comparable, mask } from '../../../src/docs/check/mask.js';
+import { comparable, mask } from '../../../scripts/docs/check/mask.js';
 
 describe('mask', () => {
   it.each([

@@ -1,6 +1,6 @@
 /** Reading a document's console blocks, directives and markers, with the line numbers failures name. */
 import { describe, expect, it } from 'vitest';
-import { parseDocument, parseEnvAssignments } from '../../../src/docs/check/parse.js';
+import { parseDocument, parseEnvAssignments } from '../../../scripts/docs/check/parse.js';
 
 const doc = [
   '# Title', //                                              1

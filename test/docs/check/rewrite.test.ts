@@ -1,8 +1,8 @@
 /** `docs:update`'s edits: outputs, timings and benchmark blocks replaced, nothing else touched. */
 import { describe, expect, it } from 'vitest';
-import { comparable } from '../../../src/docs/check/mask.js';
-import { parseDocument } from '../../../src/docs/check/parse.js';
-import { rewriteBenchmark, rewriteOutputs, rewriteTimings } from '../../../src/docs/check/rewrite.js';
+import { comparable } from '../../../scripts/docs/check/mask.js';
+import { parseDocument } from '../../../scripts/docs/check/parse.js';
+import { rewriteBenchmark, rewriteOutputs, rewriteTimings } from '../../../scripts/docs/check/rewrite.js';
 
 const doc = [
   '# Title',

@@ -13,7 +13,7 @@ import type { Regime } from '../../../src/core/vocabulary.js';
 import type { Tier } from '../../../src/signals/tiers.js';
 import { queueRegimeChanges, regimeChangeEvent } from '../../../src/signals/webhooks/regime-change.js';
 import { putWebhook } from '../../../src/signals/webhooks/store.js';
-import type { Sql } from '../../../src/store/driver.js';
+import type { SqlOrTx } from '../../../src/store/transaction.js';
 import { testStore, type TestStore } from '../../helpers/db.js';
 
 let store: TestStore;
@@ -104,10 +104,10 @@ describe('a change of the broadcast in force queues one delivery per Pro-or-abov
 
   it('the pipeline\'s broadcast queues once the run commits, and not at all when the transaction rolls back or an override holds', async () => {
     const pro = await account('pro');
-    const pipeline = (sql: Sql, regime: Regime) =>
+    const pipeline = (sql: SqlOrTx, regime: Regime) =>
       publishFromPipeline(sql, { date: '2024-04-01', regime, risk_score: 0.3, model_version: 'hmm-test', reason: 'run', published_by: 'pipeline', available_at: '2024-04-02T10:30:00.000Z' });
-    await store.sql.begin((tx) => pipeline(tx as unknown as Sql, 'expansion'));
-    await store.sql.begin((tx) => pipeline(tx as unknown as Sql, 'tightening'));
+    await store.sql.begin((tx) => pipeline(tx, 'expansion'));
+    await store.sql.begin((tx) => pipeline(tx, 'tightening'));
     expect((await deliveries()).map((d) => [d.account_id, d.payload.regime_change.from, d.payload.regime_change.to, d.payload.regime_change.equity_exposure]))
       .toEqual([[pro, 'expansion', 'tightening', '25%']]);
     // The pipeline's event carries when the broadcast day was published: from then on a subscriber can act on it.
@@ -115,7 +115,7 @@ describe('a change of the broadcast in force queues one delivery per Pro-or-abov
 
     // A run that fails after broadcasting leaves neither the broadcast nor its delivery.
     await expect(store.sql.begin(async (tx) => {
-      await pipeline(tx as unknown as Sql, 'risk_off');
+      await pipeline(tx, 'risk_off');
       throw new Error('the run failed later');
     })).rejects.toThrow('the run failed later');
     expect(await deliveries()).toHaveLength(1);
@@ -123,7 +123,7 @@ describe('a change of the broadcast in force queues one delivery per Pro-or-abov
     // Under an operator's override the pipeline broadcasts nothing, so it queues nothing.
     await manual('recovery');
     expect(await deliveries()).toHaveLength(2);
-    const held = await store.sql.begin((tx) => pipeline(tx as unknown as Sql, 'risk_off'));
+    const held = await store.sql.begin((tx) => pipeline(tx, 'risk_off'));
     expect(held.broadcast).toBeNull();
     expect(await deliveries()).toHaveLength(2);
   });

@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { OWNER_FILE } from '../../store/embedded-owner.js';
+import { OWNER_FILE } from '../../../src/store/embedded-owner.js';
 import { runCommand } from './shell.js';
 
 /** Which CLI the shim runs: the compiled build (`bin/run.js`, built when stale) or the sources through tsx. */

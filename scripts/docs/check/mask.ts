@@ -4,9 +4,9 @@
  * masked before comparing, so everything else (every figure, every word) must match exactly: a Sharpe ratio
  * that moved from 0.781 to 0.782 is a difference, a run id or a `12.3 s` is not.
  */
-import { TOKEN_PREFIX } from '../../engine/store/tokens.js';
-import { KEY_PREFIX } from '../../signals/store/keys.js';
-import { SECRET_PREFIX } from '../../signals/webhooks/signing.js';
+import { TOKEN_PREFIX } from '../../../src/engine/store/tokens.js';
+import { KEY_PREFIX } from '../../../src/signals/store/keys.js';
+import { SECRET_PREFIX } from '../../../src/signals/webhooks/signing.js';
 
 /** The secrets' prefixes, from the code that issues them (`ts_` is the generic form the docs may use). */
 const SECRET_PREFIXES = [TOKEN_PREFIX, KEY_PREFIX, SECRET_PREFIX, 'ts_'];

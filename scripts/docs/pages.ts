@@ -42,7 +42,6 @@ export function sectionsOf(page: DocPage, all: Record<string, string> = generate
 }
 
 const TOC_START = '<!-- toc:start -->';
-const TOC_END = '<!-- toc:end -->';
 
 /** The page with its table of contents rewritten from its headings; a page without `toc` markers is unchanged. */
 export function withTableOfContents(text: string): string {

@@ -17,8 +17,10 @@ function edits(a: readonly string[], b: readonly string[]): Op[] {
   let i = 0;
   let j = 0;
   while (i < n || j < m) {
-    if (i < n && j < m && a[i] === b[j]) ops.push({ kind: ' ', text: a[i++]! }), j++;
-    else if (i < n && (j === m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) ops.push({ kind: '-', text: a[i++]! });
+    if (i < n && j < m && a[i] === b[j]) {
+      ops.push({ kind: ' ', text: a[i++]! });
+      j++;
+    } else if (i < n && (j === m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) ops.push({ kind: '-', text: a[i++]! });
     else ops.push({ kind: '+', text: b[j++]! });
   }
   return ops;

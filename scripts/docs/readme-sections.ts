@@ -5,14 +5,14 @@
  * holds which is `PAGE_SECTIONS` in `pages.ts`.
  */
 import { sourcesTable } from './sources-table.js';
-import { settingsTable } from '../core/config.js';
-import { codesTable } from '../core/errors.js';
-import { irlErrorCodesTable } from '../http/irl/error-codes.js';
-import { tiersTable } from '../signals/ops/account.js';
+import { settingsTable } from '../../src/core/config.js';
+import { codesTable } from '../../src/core/errors.js';
+import { irlErrorCodesTable } from '../../src/http/irl/error-codes.js';
+import { tiersTable } from '../../src/signals/ops/account.js';
 import { cliReference } from './cli-reference.js';
 import { releasesTable } from './release-table.js';
-import { fixTagTable } from '../engine/reconcile/fix-log.js';
-import { reconcileRulesTable } from '../engine/reconcile/compare.js';
+import { fixTagTable } from '../../src/engine/reconcile/fix-log.js';
+import { reconcileRulesTable } from '../../src/engine/reconcile/compare.js';
 
 export function generatedSections(): Record<string, string> {
   return {
