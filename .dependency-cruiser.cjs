@@ -6,8 +6,16 @@
  * (scripts/layers-doc.ts, `npm run docs`).
  */
 const LAYERS = [
-  { name: 'core', path: '^src/core/', what: 'what every part shares: the regime vocabulary, errors, settings, dates and calendars, crypto, the RFC 9162 log code, validation, the signed record types' },
-  { name: 'store', path: '^src/(store|secrets|credentials)/', what: 'the database (PostgreSQL or the embedded store), the regime broadcast stream, sealed secrets and their KMS, credential changes' },
+  {
+    name: 'core',
+    path: '^src/core/',
+    what: 'what every part shares: the regime vocabulary, errors, settings, dates and calendars, crypto, the RFC 9162 log code, validation, the signed record types',
+  },
+  {
+    name: 'store',
+    path: '^src/(store|secrets|credentials)/',
+    what: 'the database (PostgreSQL or the embedded store), the regime broadcast stream, sealed secrets and their KMS, credential changes',
+  },
   { name: 'pipeline', path: '^pipeline/', what: "the pipeline's numerics and stages: ingest, features, models, forecasts, reports" },
   { name: 'engine', path: '^src/engine/', what: "the compliance engine's store and use cases" },
   { name: 'signals', path: '^src/signals/', what: "the regime signal service's store and use cases, with its publishing and nightly runs" },
@@ -29,8 +37,6 @@ const ALLOWED = {
 const pathOf = (name) => LAYERS.find((l) => l.name === name).path;
 
 module.exports = {
-
-
   forbidden: [
     {
       name: 'no-circular',

@@ -51,10 +51,14 @@ async function main(): Promise<void> {
   }
   const rows = summaryRows(outcomes);
   console.log('\ntradeseal benchmarks: every figure next to the floor measured in the same run, on the same machine');
-  console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}; ` +
-    `durations: ${runs.map((r) => `${r.benchmark} ${r.seconds.toFixed(0)} s${r.exit_code === 0 ? '' : ` (exit ${r.exit_code})`}`).join(', ')}`);
+  console.log(
+    `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}; ` +
+      `durations: ${runs.map((r) => `${r.benchmark} ${r.seconds.toFixed(0)} s${r.exit_code === 0 ? '' : ` (exit ${r.exit_code})`}`).join(', ')}`,
+  );
   console.log(renderSummary(rows));
-  console.log('x floor: req/s over the floor\'s req/s, or ms over the floor\'s ms (pipeline: no floor; signal: the 200-day rule on the same days, no ratio; dropcopy: fills/s over rows/s inserted, authorize with the stream over without). Targets are information, never a failure.');
+  console.log(
+    "x floor: req/s over the floor's req/s, or ms over the floor's ms (pipeline: no floor; signal: the 200-day rule on the same days, no ratio; dropcopy: fills/s over rows/s inserted, authorize with the stream over without). Targets are information, never a failure.",
+  );
   console.log(`written: ${writeResult(path.join(p.results, 'all-latest.json'), { runs, rows })}`);
   if (runs.some((r) => r.exit_code !== 0)) process.exitCode = 1;
 }

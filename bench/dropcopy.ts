@@ -109,9 +109,18 @@ function options() {
   const phases = new Set((values.phases ?? '').split(',').filter(Boolean));
   for (const p of phases) if (!(PHASES as readonly string[]).includes(p)) throw new Error(`--phases: unknown phase ${p} (phases: ${PHASES.join(', ')})`);
   return {
-    rounds: int('rounds', values.rounds), fills: int('fills', values.fills), rate: int('rate', values.rate), paceSeconds: int('pace-seconds', values['pace-seconds']),
-    seconds: int('seconds', values.seconds), warmup: int('warmup', values.warmup), connections: int('connections', values.connections), agents: int('agents', values.agents),
-    streamRate: int('stream-rate', values['stream-rate']), phases: phases as Set<Phase>, profile: values.profile, out: values.out,
+    rounds: int('rounds', values.rounds),
+    fills: int('fills', values.fills),
+    rate: int('rate', values.rate),
+    paceSeconds: int('pace-seconds', values['pace-seconds']),
+    seconds: int('seconds', values.seconds),
+    warmup: int('warmup', values.warmup),
+    connections: int('connections', values.connections),
+    agents: int('agents', values.agents),
+    streamRate: int('stream-rate', values['stream-rate']),
+    phases: phases as Set<Phase>,
+    profile: values.profile,
+    out: values.out,
   };
 }
 
@@ -130,7 +139,11 @@ const quantiles = (xs: number[]): Quantiles => {
   const s = [...xs].sort((a, b) => a - b);
   return { p50: quantile(s, 0.5), p99: quantile(s, 0.99), max: s[s.length - 1] ?? 0 };
 };
-const loadAverage = (): string => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const loadAverage = (): string =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 /** Waits until the server is quiet: the transparency log's queue empty (every leaf sequenced). */
 async function waitQuiet(sql: Sql, timeoutMs = 600_000): Promise<void> {
@@ -226,8 +239,12 @@ async function measureFills(sql: Sql, url: string, peer: ExchangePeer, prefix: s
   if (watch.maxGapMs > 100) log(`the commit watch was starved (${watch.maxGapMs} ms between two reads): delays are coarse by as much`);
   const seconds = (lastCommit - firstSend) / 1000;
   return {
-    fills: rows.length, seconds, offered_per_s: rows.length / Math.max(1e-3, (lastSend - firstSend) / 1000), fills_per_s: rows.length / seconds,
-    delay_ms: { send: quantiles(send), receipt: quantiles(receipt), sending_time: quantiles(sendingTime) }, outcomes,
+    fills: rows.length,
+    seconds,
+    offered_per_s: rows.length / Math.max(1e-3, (lastSend - firstSend) / 1000),
+    fills_per_s: rows.length / seconds,
+    delay_ms: { send: quantiles(send), receipt: quantiles(receipt), sending_time: quantiles(sendingTime) },
+    outcomes,
   };
 }
 
@@ -309,13 +326,22 @@ async function floorTables(sql: Sql): Promise<void> {
 }
 
 const floorRow = (seq: number) => ({
-  exec_id: `FLOOR-${randomUUID()}`, session_key: 'k', seq, poss_dup: false, received_at: new Date(), applied_at: new Date(), outcome: 'orphan', trace_id: randomUUID(),
+  exec_id: `FLOOR-${randomUUID()}`,
+  session_key: 'k',
+  seq,
+  poss_dup: false,
+  received_at: new Date(),
+  applied_at: new Date(),
+  outcome: 'orphan',
+  trace_id: randomUUID(),
 });
 
 function authorizeSpec(settings: EngineSettings, agents: Agent[], regime: Regime, connections: number): LoadSpec {
   const signer = createSigner(settings.operatorSecret);
   return {
-    name: 'POST /engine/authorize', method: 'POST', path: '/engine/authorize',
+    name: 'POST /engine/authorize',
+    method: 'POST',
+    path: '/engine/authorize',
     connection(index): ConnectionPlan {
       // Connection i takes turns among agents i, i + connections, ...: an agent's heartbeats arrive in order.
       const mine = agents.filter((_, j) => j % connections === index % connections);
@@ -327,9 +353,21 @@ function authorizeSpec(settings: EngineSettings, agents: Agent[], regime: Regime
           return {
             headers: { authorization: `Bearer ${agent.token}`, 'content-type': 'application/json' },
             body: JSON.stringify({
-              agent_id: agent.agentId, model_hash_hex: MODEL_HASH, model_id: 'alpha-7', prompt_version: 'p-3', feature_schema_id: 'fs-1',
-              hyperparameter_checksum: 'h-9', action: 'Long', asset: 'AAPL', order_type: 'Limit', venue_id: 'XNAS', quantity: 100,
-              limit_price: 190, notional: 19_000, client_order_id: randomUUID(), agent_valid_time: Date.now(),
+              agent_id: agent.agentId,
+              model_hash_hex: MODEL_HASH,
+              model_id: 'alpha-7',
+              prompt_version: 'p-3',
+              feature_schema_id: 'fs-1',
+              hyperparameter_checksum: 'h-9',
+              action: 'Long',
+              asset: 'AAPL',
+              order_type: 'Limit',
+              venue_id: 'XNAS',
+              quantity: 100,
+              limit_price: 190,
+              notional: 19_000,
+              client_order_id: randomUUID(),
+              agent_valid_time: Date.now(),
               heartbeat: { ...fields, signature: formatSignature('ed25519', signer(heartbeatMessage(fields, 'ed25519'))) },
             }),
           };
@@ -347,7 +385,13 @@ function checkErrors(r: LoadResult, what: string): void {
 }
 
 /** A paced stream of `rate` fills/s from the exchange while `during` runs (it stops at the end of `seconds`). */
-async function withStream<T>(peer: ExchangePeer, agent: Agent, rate: number, seconds: number, during: () => Promise<T>): Promise<{ result: T; sent: number; prefix: string }> {
+async function withStream<T>(
+  peer: ExchangePeer,
+  agent: Agent,
+  rate: number,
+  seconds: number,
+  during: () => Promise<T>,
+): Promise<{ result: T; sent: number; prefix: string }> {
   const prefix = `STREAM-${randomUUID().slice(0, 8)}-`;
   const n = rate * seconds;
   const [result] = await Promise.all([during(), pace(peer, agent, n, rate, prefix)]);
@@ -361,7 +405,15 @@ async function withStream<T>(peer: ExchangePeer, agent: Agent, rate: number, sec
  * without its noise: at saturation, a stream of r fills/s takes about r x (server + PostgreSQL) ms of the cores'
  * time each second. Null where /proc cannot be read.
  */
-async function streamCpu(sql: Sql, peer: ExchangePeer, agent: Agent, serverPid: number, postmasterPid: number | null, rate: number, seconds: number): Promise<{ fills: number; server_ms: number | null; postgres_ms: number | null }> {
+async function streamCpu(
+  sql: Sql,
+  peer: ExchangePeer,
+  agent: Agent,
+  serverPid: number,
+  postmasterPid: number | null,
+  rate: number,
+  seconds: number,
+): Promise<{ fills: number; server_ms: number | null; postgres_ms: number | null }> {
   await waitQuiet(sql);
   // What the rounds before left to do is done first: an autovacuum or a checkpoint falling inside the idle window
   // would be subtracted from the stream's cost (it once made PostgreSQL's share negative).
@@ -379,7 +431,7 @@ async function streamCpu(sql: Sql, peer: ExchangePeer, agent: Agent, serverPid: 
   const to = cpuSnapshot(serverPid, postmasterPid);
   const scale = (performance.now() - started) / 1000 / idleSeconds;
   const net = (a: number | null, b: number | null, ia: number | null, ib: number | null): number | null =>
-    a === null || b === null || ia === null || ib === null ? null : (((b - a) - (ib - ia) * scale) * 1000) / stream.sent;
+    a === null || b === null || ia === null || ib === null ? null : ((b - a - (ib - ia) * scale) * 1000) / stream.sent;
   return {
     fills: stream.sent,
     server_ms: net(idleTo.server, to.server, idleFrom.server, idleTo.server),
@@ -400,7 +452,16 @@ const met = (ok: boolean): string => (ok ? 'MET' : 'NOT MET');
 
 function printTable(rows: string[][]): void {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  process.stdout.write(`${rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')}\n`);
+  process.stdout.write(
+    `${rows
+      .map((r) =>
+        r
+          .map((c, i) => c.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n')}\n`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -429,7 +490,15 @@ async function main(): Promise<void> {
       if (db.statements) await sql`select pg_stat_statements_reset()`;
     }
     server = await startServerProcess({ ...settings.env, ...dropCopyEnv('acceptor', enginePort) }, 'bench-dropcopy', nodeArgs);
-    peer = await startExchangePeer({ binary, role: 'initiator', port: enginePort, senderCompId: EXCHANGE_COMP_ID, targetCompId: ENGINE_COMP_ID, dir: peerDir, reconnectS: 1 });
+    peer = await startExchangePeer({
+      binary,
+      role: 'initiator',
+      port: enginePort,
+      senderCompId: EXCHANGE_COMP_ID,
+      targetCompId: ENGINE_COMP_ID,
+      dir: peerDir,
+      reconnectS: 1,
+    });
     await peer.waitFor(/^logon$/, { timeoutMs: 60_000 });
     log('the exchange is logged on');
 
@@ -456,26 +525,36 @@ async function main(): Promise<void> {
         const floor = await burstFloor(store, opt.fills);
         await waitQuiet(store);
         round.burst = { ...(await burst(store, db.url, peer, fillAgent, opt.fills)), floor };
-        log(`  burst: ${f(round.burst.fills_per_s)} fills/s (floor ${f(floor.fills_per_s)} rows/s), send -> commit p99 ${f(round.burst.delay_ms.send.p99)} ms, receipt -> commit p99 ${f(round.burst.delay_ms.receipt.p99)} ms`);
+        log(
+          `  burst: ${f(round.burst.fills_per_s)} fills/s (floor ${f(floor.fills_per_s)} rows/s), send -> commit p99 ${f(round.burst.delay_ms.send.p99)} ms, receipt -> commit p99 ${f(round.burst.delay_ms.receipt.p99)} ms`,
+        );
       }
       if (opt.phases.has('paced')) {
         await waitQuiet(store);
         const floorCommit = await commitFloor(store);
         await waitQuiet(store);
         round.paced = { ...(await paced(store, db.url, peer, fillAgent, opt.rate, opt.paceSeconds)), floor_commit_ms: floorCommit };
-        log(`  paced ${opt.rate} fills/s: send -> commit p50 / p99 ${pair(round.paced.delay_ms.send)} ms, receipt -> commit ${pair(round.paced.delay_ms.receipt)} ms (exchange late by at most ${f(round.paced.late_max_ms, 1)} ms)`);
+        log(
+          `  paced ${opt.rate} fills/s: send -> commit p50 / p99 ${pair(round.paced.delay_ms.send)} ms, receipt -> commit ${pair(round.paced.delay_ms.receipt)} ms (exchange late by at most ${f(round.paced.late_max_ms, 1)} ms)`,
+        );
       }
       if (opt.phases.has('authorize')) {
         await waitQuiet(store);
         const a = await runLoad(spec, { url: server.url, connections: opt.connections, seconds: opt.seconds });
         checkErrors(a, 'authorize without the stream');
         await waitQuiet(store);
-        const b = await withStream(peer, fillAgent, opt.streamRate, opt.seconds, () => runLoad(spec, { url: server!.url, connections: opt.connections, seconds: opt.seconds }));
+        const b = await withStream(peer, fillAgent, opt.streamRate, opt.seconds, () =>
+          runLoad(spec, { url: server!.url, connections: opt.connections, seconds: opt.seconds }),
+        );
         checkErrors(b.result, 'authorize with the stream');
         await waitForFills(store, b.prefix, b.sent);
         round.authorize = {
-          without_rps: a.rps, with_rps: b.result.rps, loss_pct: ((a.rps - b.result.rps) / a.rps) * 100,
-          without_p99_ms: a.latency.p99, with_p99_ms: b.result.latency.p99, stream: null,
+          without_rps: a.rps,
+          with_rps: b.result.rps,
+          loss_pct: ((a.rps - b.result.rps) / a.rps) * 100,
+          without_p99_ms: a.latency.p99,
+          with_p99_ms: b.result.latency.p99,
+          stream: null,
         };
         log(`  authorize: ${f(a.rps)} req/s without, ${f(b.result.rps)} with ${opt.streamRate} fills/s (${f(round.authorize.loss_pct, 1)} %)`);
       }
@@ -494,21 +573,37 @@ async function main(): Promise<void> {
       load_average: { start: loadAtStart, end: loadAtEnd },
       rounds,
       median: {
-        burst: opt.phases.has('burst') ? {
-          fills_per_s: burstPerS, floor_rows_per_s: med((r) => r.burst?.floor.fills_per_s),
-          send_p50_ms: med((r) => r.burst?.delay_ms.send.p50), send_p99_ms: med((r) => r.burst?.delay_ms.send.p99),
-          receipt_p50_ms: med((r) => r.burst?.delay_ms.receipt.p50), receipt_p99_ms: med((r) => r.burst?.delay_ms.receipt.p99),
-        } : null,
-        paced: opt.phases.has('paced') ? {
-          rate: opt.rate, offered_per_s: med((r) => r.paced?.offered_per_s),
-          send_p50_ms: med((r) => r.paced?.delay_ms.send.p50), send_p99_ms: pacedSendP99,
-          receipt_p50_ms: med((r) => r.paced?.delay_ms.receipt.p50), receipt_p99_ms: med((r) => r.paced?.delay_ms.receipt.p99),
-          sending_time_p99_ms: med((r) => r.paced?.delay_ms.sending_time.p99),
-          floor_commit_p50_ms: med((r) => r.paced?.floor_commit_ms.p50), floor_commit_p99_ms: med((r) => r.paced?.floor_commit_ms.p99),
-        } : null,
-        authorize: opt.phases.has('authorize') ? {
-          stream_rate: opt.streamRate, without_rps: med((r) => r.authorize?.without_rps), with_rps: med((r) => r.authorize?.with_rps), loss_pct: lossPct,
-        } : null,
+        burst: opt.phases.has('burst')
+          ? {
+              fills_per_s: burstPerS,
+              floor_rows_per_s: med((r) => r.burst?.floor.fills_per_s),
+              send_p50_ms: med((r) => r.burst?.delay_ms.send.p50),
+              send_p99_ms: med((r) => r.burst?.delay_ms.send.p99),
+              receipt_p50_ms: med((r) => r.burst?.delay_ms.receipt.p50),
+              receipt_p99_ms: med((r) => r.burst?.delay_ms.receipt.p99),
+            }
+          : null,
+        paced: opt.phases.has('paced')
+          ? {
+              rate: opt.rate,
+              offered_per_s: med((r) => r.paced?.offered_per_s),
+              send_p50_ms: med((r) => r.paced?.delay_ms.send.p50),
+              send_p99_ms: pacedSendP99,
+              receipt_p50_ms: med((r) => r.paced?.delay_ms.receipt.p50),
+              receipt_p99_ms: med((r) => r.paced?.delay_ms.receipt.p99),
+              sending_time_p99_ms: med((r) => r.paced?.delay_ms.sending_time.p99),
+              floor_commit_p50_ms: med((r) => r.paced?.floor_commit_ms.p50),
+              floor_commit_p99_ms: med((r) => r.paced?.floor_commit_ms.p99),
+            }
+          : null,
+        authorize: opt.phases.has('authorize')
+          ? {
+              stream_rate: opt.streamRate,
+              without_rps: med((r) => r.authorize?.without_rps),
+              with_rps: med((r) => r.authorize?.with_rps),
+              loss_pct: lossPct,
+            }
+          : null,
       },
       stream_cpu_ms_per_fill: cpu,
       targets: {
@@ -518,34 +613,77 @@ async function main(): Promise<void> {
       },
     };
 
-    const perRound: string[][] = [['round', 'load avg', 'burst fills/s', 'floor rows/s', 'burst send -> commit p50 / p99 ms', `paced ${f(opt.rate)}/s send -> commit p50 / p99 ms`, 'receipt -> commit p50 / p99 ms', 'authorize req/s without / with']];
-    rounds.forEach((r, i) => perRound.push([
-      String(i + 1), r.load_average, r.burst ? f(r.burst.fills_per_s) : '-', r.burst ? f(r.burst.floor.fills_per_s) : '-', r.burst ? pair(r.burst.delay_ms.send) : '-',
-      r.paced ? pair(r.paced.delay_ms.send) : '-', r.paced ? pair(r.paced.delay_ms.receipt) : '-', r.authorize ? `${f(r.authorize.without_rps)} / ${f(r.authorize.with_rps)}` : '-',
-    ]));
+    const perRound: string[][] = [
+      [
+        'round',
+        'load avg',
+        'burst fills/s',
+        'floor rows/s',
+        'burst send -> commit p50 / p99 ms',
+        `paced ${f(opt.rate)}/s send -> commit p50 / p99 ms`,
+        'receipt -> commit p50 / p99 ms',
+        'authorize req/s without / with',
+      ],
+    ];
+    rounds.forEach((r, i) =>
+      perRound.push([
+        String(i + 1),
+        r.load_average,
+        r.burst ? f(r.burst.fills_per_s) : '-',
+        r.burst ? f(r.burst.floor.fills_per_s) : '-',
+        r.burst ? pair(r.burst.delay_ms.send) : '-',
+        r.paced ? pair(r.paced.delay_ms.send) : '-',
+        r.paced ? pair(r.paced.delay_ms.receipt) : '-',
+        r.authorize ? `${f(r.authorize.without_rps)} / ${f(r.authorize.with_rps)}` : '-',
+      ]),
+    );
     printTable(perRound);
     process.stdout.write('\n');
     const m = figures.median;
     const rows: string[][] = [['figure (median of the rounds)', 'value', 'floor (same run)', 'target', 'result']];
     if (m.burst) {
-      rows.push(['reconciled fills/s (burst, first send -> last commit)', f(m.burst.fills_per_s), `${f(m.burst.floor_rows_per_s)} rows/s`, `>= ${f(TARGET_FILLS_PER_S)}`, met(figures.targets.fills_per_s.met)]);
+      rows.push([
+        'reconciled fills/s (burst, first send -> last commit)',
+        f(m.burst.fills_per_s),
+        `${f(m.burst.floor_rows_per_s)} rows/s`,
+        `>= ${f(TARGET_FILLS_PER_S)}`,
+        met(figures.targets.fills_per_s.met),
+      ]);
       rows.push(['send -> committed ORPHAN p50 / p99 ms (burst)', `${f(m.burst.send_p50_ms)} / ${f(m.burst.send_p99_ms)}`, '', 'information', '']);
       rows.push(['receipt -> committed ORPHAN p50 / p99 ms (burst)', `${f(m.burst.receipt_p50_ms)} / ${f(m.burst.receipt_p99_ms)}`, '', 'information', '']);
     }
     if (m.paced) {
-      rows.push([`send -> committed ORPHAN p50 / p99 ms (paced, ${f(m.paced.offered_per_s)} fills/s)`, `${f(m.paced.send_p50_ms)} / ${f(m.paced.send_p99_ms)}`,
-        `${f(m.paced.floor_commit_p50_ms, 1)} / ${f(m.paced.floor_commit_p99_ms, 1)} (one-row commit)`, `p99 < ${f(TARGET_DELAY_P99_MS)}`, met(figures.targets.paced_send_p99_ms.met)]);
+      rows.push([
+        `send -> committed ORPHAN p50 / p99 ms (paced, ${f(m.paced.offered_per_s)} fills/s)`,
+        `${f(m.paced.send_p50_ms)} / ${f(m.paced.send_p99_ms)}`,
+        `${f(m.paced.floor_commit_p50_ms, 1)} / ${f(m.paced.floor_commit_p99_ms, 1)} (one-row commit)`,
+        `p99 < ${f(TARGET_DELAY_P99_MS)}`,
+        met(figures.targets.paced_send_p99_ms.met),
+      ]);
       rows.push(['receipt -> committed ORPHAN p50 / p99 ms (paced)', `${f(m.paced.receipt_p50_ms)} / ${f(m.paced.receipt_p99_ms)}`, '', 'information', '']);
     }
-    if (cpu) rows.push([`CPU ms per fill, ${f(opt.streamRate)} fills/s alone: engine / PostgreSQL`, cpu.server_ms === null || cpu.postgres_ms === null ? 'unreadable' : `${f(cpu.server_ms, 2)} / ${f(cpu.postgres_ms, 2)}`, '', 'information', '']);
+    if (cpu)
+      rows.push([
+        `CPU ms per fill, ${f(opt.streamRate)} fills/s alone: engine / PostgreSQL`,
+        cpu.server_ms === null || cpu.postgres_ms === null ? 'unreadable' : `${f(cpu.server_ms, 2)} / ${f(cpu.postgres_ms, 2)}`,
+        '',
+        'information',
+        '',
+      ]);
     if (m.authorize) {
-      rows.push([`authorize req/s with ${f(opt.streamRate)} fills/s paced`, f(m.authorize.with_rps), `${f(m.authorize.without_rps)} without`, `within ${TARGET_AUTHORIZE_PCT} %`,
-        `${met(figures.targets.authorize_loss_pct.met)} (${f(m.authorize.loss_pct, 1)} %)`]);
+      rows.push([
+        `authorize req/s with ${f(opt.streamRate)} fills/s paced`,
+        f(m.authorize.with_rps),
+        `${f(m.authorize.without_rps)} without`,
+        `within ${TARGET_AUTHORIZE_PCT} %`,
+        `${met(figures.targets.authorize_loss_pct.met)} (${f(m.authorize.loss_pct, 1)} %)`,
+      ]);
     }
     printTable(rows);
     process.stdout.write(`load average (1, 5, 15 min): ${loadAtStart} at the start, ${loadAtEnd} at the end\n`);
     if (opt.profile && db.statements) {
-      const statements = await sql`select calls, round(total_exec_time::numeric, 1) as total_ms, round(mean_exec_time::numeric, 3) as mean_ms, rows, left(query, 300) as query
+      const statements =
+        await sql`select calls, round(total_exec_time::numeric, 1) as total_ms, round(mean_exec_time::numeric, 3) as mean_ms, rows, left(query, 300) as query
         from pg_stat_statements order by total_exec_time desc limit 40`;
       writeFileSync(path.join(opt.profile, 'statements.json'), `${JSON.stringify(statements, null, 2)}\n`);
     }

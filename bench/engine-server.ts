@@ -82,7 +82,12 @@ async function prepare(config: ReturnType<typeof loadConfig>): Promise<string> {
  * transparency log's sequencer, the expiry sweeper, the audit anchorer, the signal service's): their work
  * is part of what serving costs, and the routes share the cores and the pool with it.
  */
-async function serve(config: ReturnType<typeof loadConfig>, pool: number, port: number, jobs: boolean): Promise<{ url: string; counts: ServerCounts; close: () => Promise<void> }> {
+async function serve(
+  config: ReturnType<typeof loadConfig>,
+  pool: number,
+  port: number,
+  jobs: boolean,
+): Promise<{ url: string; counts: ServerCounts; close: () => Promise<void> }> {
   const store = await openStore(config, { max: pool, statementTimeoutMs: config.storeStatementTimeoutMs });
   const metrics = new ServerMetrics(store.sql);
   const app = await buildApp(config, { sql: store.sql, logger: false, metrics });
@@ -94,7 +99,8 @@ async function serve(config: ReturnType<typeof loadConfig>, pool: number, port: 
   // leaves `inFlight` when its response closes, answered or not: a client that disconnects while an async
   // onRequest hook (the engine's token lookup) is pending leaves a request that Fastify never answers.
   const counts: ServerCounts = {
-    finished: {}, inFlight: 0,
+    finished: {},
+    inFlight: 0,
     // Read when the counts are (structuredClone, which sends them, reads the getter).
     get loop() {
       const u = performance.eventLoopUtilization();
@@ -133,7 +139,15 @@ async function serve(config: ReturnType<typeof loadConfig>, pool: number, port: 
     return { id: row?.id };
   });
   const url = await app.listen({ host: '127.0.0.1', port });
-  return { url, counts, close: async () => { await stopJobs(); await app.close().catch(() => {}); await store.close().catch(() => {}); } };
+  return {
+    url,
+    counts,
+    close: async () => {
+      await stopJobs();
+      await app.close().catch(() => {});
+      await store.close().catch(() => {});
+    },
+  };
 }
 
 /** Sums the workers' counts. */
@@ -212,25 +226,34 @@ async function main(): Promise<void> {
     // PostgreSQL. The port is chosen first, so every worker listens on the same one.
     const port = await freePort();
     const perWorker = Math.max(1, Math.ceil(pool / workers));
-    const forked = Array.from({ length: workers }, (_, i) => cluster.fork({ ...process.env, BENCH_PORT: String(port), BENCH_POOL: String(perWorker), BENCH_JOBS: i === 0 ? '1' : '0' }));
-    const ask = (w: Worker, m: ParentMessage, type: ChildMessage['type']): Promise<ChildMessage> => new Promise((resolve, reject) => {
-      const on = (r: ChildMessage): void => {
-        if (r.type === type || r.type === 'failed') {
-          w.off('message', on);
-          if (r.type === 'failed') reject(new Error(r.message));
-          else resolve(r);
-        }
-      };
-      w.on('message', on);
-      if (m.type !== 'stop' || w.isConnected()) w.send(m);
-    });
-    await Promise.all(forked.map((w) => new Promise<void>((resolve, reject) => {
-      w.once('message', (r: ChildMessage) => (r.type === 'ready' ? resolve() : reject(new Error(r.type === 'failed' ? r.message : 'unexpected'))));
-      w.once('exit', (code) => reject(new Error(`a worker exited (code ${code}) before it was ready`)));
-    })));
+    const forked = Array.from({ length: workers }, (_, i) =>
+      cluster.fork({ ...process.env, BENCH_PORT: String(port), BENCH_POOL: String(perWorker), BENCH_JOBS: i === 0 ? '1' : '0' }),
+    );
+    const ask = (w: Worker, m: ParentMessage, type: ChildMessage['type']): Promise<ChildMessage> =>
+      new Promise((resolve, reject) => {
+        const on = (r: ChildMessage): void => {
+          if (r.type === type || r.type === 'failed') {
+            w.off('message', on);
+            if (r.type === 'failed') reject(new Error(r.message));
+            else resolve(r);
+          }
+        };
+        w.on('message', on);
+        if (m.type !== 'stop' || w.isConnected()) w.send(m);
+      });
+    await Promise.all(
+      forked.map(
+        (w) =>
+          new Promise<void>((resolve, reject) => {
+            w.once('message', (r: ChildMessage) => (r.type === 'ready' ? resolve() : reject(new Error(r.type === 'failed' ? r.message : 'unexpected'))));
+            w.once('exit', (code) => reject(new Error(`a worker exited (code ${code}) before it was ready`)));
+          }),
+      ),
+    );
     for (const w of forked) workerPids.push(w.process.pid as number);
     url = `http://127.0.0.1:${port}`;
-    counts = async () => addCounts(await Promise.all(forked.map(async (w) => ((await ask(w, { type: 'counts' }, 'counts')) as { counts: ServerCounts }).counts)));
+    counts = async () =>
+      addCounts(await Promise.all(forked.map(async (w) => ((await ask(w, { type: 'counts' }, 'counts')) as { counts: ServerCounts }).counts)));
     // Profiles: of the first worker (the workers run the same code under the same load).
     profiled = async (m) => {
       if (m.type === 'counts') return send({ type: 'counts', counts: await counts() });
@@ -239,11 +262,16 @@ async function main(): Promise<void> {
       else if (m.type === 'profile-stop') send(await ask(first, m, 'profile-written'));
     };
     close.push(async () => {
-      await Promise.all(forked.map((w) => new Promise<void>((resolve) => {
-        if (w.isDead()) return resolve();
-        w.once('exit', () => resolve());
-        w.send({ type: 'stop' });
-      })));
+      await Promise.all(
+        forked.map(
+          (w) =>
+            new Promise<void>((resolve) => {
+              if (w.isDead()) return resolve();
+              w.once('exit', () => resolve());
+              w.send({ type: 'stop' });
+            }),
+        ),
+      );
     });
   }
 

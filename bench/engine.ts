@@ -57,8 +57,21 @@ import { openBenchDatabase, type BenchDatabase } from './support/pg.js';
 import { cpuSnapshot } from './support/proc.js';
 import { roundOrder, roundRatios, type Slice, type StatementCounter } from './support/slices.js';
 import { COMPARE_KEYS, compareLines, parseCompare, settingsText, type CompareKey, type CompareRoute, type CompareSettings } from './support/compare.js';
-import { FLOOR_NAME, label, measuredOf, ROUND_ROUTES, VERIFY_FLOOR_NAME, type ComparisonResult, type Measured, type Mode, type Profiled, type RoundRoute, type ScaleResult,
-  type Scenario, type ScenarioResult } from './support/engine-results.js';
+import {
+  FLOOR_NAME,
+  label,
+  measuredOf,
+  ROUND_ROUTES,
+  VERIFY_FLOOR_NAME,
+  type ComparisonResult,
+  type Measured,
+  type Mode,
+  type Profiled,
+  type RoundRoute,
+  type ScaleResult,
+  type Scenario,
+  type ScenarioResult,
+} from './support/engine-results.js';
 import { fmt, report } from './support/engine-report.js';
 import { summarizeProfile, type CpuProfile } from './support/profile.js';
 
@@ -67,7 +80,6 @@ const REPO = path.dirname(BENCH_DIR);
 const MODEL_HASH = 'a'.repeat(64);
 
 // ---------------------------------------------------------------------------------------------- options
-
 
 interface Options {
   seconds: number;
@@ -103,8 +115,22 @@ function options(): Options {
   const env = process.env;
   const { values } = parseArgs({
     options: {
-      seconds: { type: 'string' }, rounds: { type: 'string' }, 'scale-rounds': { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, pool: { type: 'string' },
-      workers: { type: 'string' }, agents: { type: 'string' }, modes: { type: 'string' }, history: { type: 'string' }, 'history-months': { type: 'string' }, compare: { type: 'string' }, profile: { type: 'boolean' }, 'no-single': { type: 'boolean' }, 'max-error-share': { type: 'string' }, out: { type: 'string' },
+      seconds: { type: 'string' },
+      rounds: { type: 'string' },
+      'scale-rounds': { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      pool: { type: 'string' },
+      workers: { type: 'string' },
+      agents: { type: 'string' },
+      modes: { type: 'string' },
+      history: { type: 'string' },
+      'history-months': { type: 'string' },
+      compare: { type: 'string' },
+      profile: { type: 'boolean' },
+      'no-single': { type: 'boolean' },
+      'max-error-share': { type: 'string' },
+      out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -137,7 +163,7 @@ function options(): Options {
     // A warm-up's rate sizes the heartbeats signed ahead and bind's pending traces: at least a second of it.
     warmup: num(values.warmup, env.BENCH_WARMUP_SECONDS, 2, 1, 'warmup'),
     connections: list(values.connections, env.BENCH_CONNECTIONS, '50,100', 'connections'),
-    workers: values.workers ?? env.BENCH_WORKERS ? list(values.workers, env.BENCH_WORKERS, '1', 'workers') : null,
+    workers: (values.workers ?? env.BENCH_WORKERS) ? list(values.workers, env.BENCH_WORKERS, '1', 'workers') : null,
     modes: modes as Mode[],
     pool: pool === undefined || pool === '' ? null : Math.round(num(pool, undefined, 50, 1, 'pool')),
     agents: Math.round(num(values.agents, env.BENCH_AGENTS, 600, 1, 'agents')),
@@ -154,7 +180,6 @@ function options(): Options {
 const log = (line: string): void => {
   process.stderr.write(`[bench] ${line}\n`);
 };
-
 
 // ---------------------------------------------------------------------------------------------- setup over HTTP
 
@@ -274,9 +299,21 @@ function authorizeSpec(agents: Agent[], regime: Regime, operatorKey: KeyObject, 
           return {
             headers,
             body: JSON.stringify({
-              agent_id: agent.agentId, model_hash_hex: MODEL_HASH, model_id: 'alpha-7', prompt_version: 'p-3', feature_schema_id: 'fs-1',
-              hyperparameter_checksum: 'h-9', action: 'Long', asset: 'AAPL', order_type: 'Limit', venue_id: 'XNAS',
-              quantity: 100, limit_price: 190, notional: 19_000, client_order_id: randomUUID(), agent_valid_time: now,
+              agent_id: agent.agentId,
+              model_hash_hex: MODEL_HASH,
+              model_id: 'alpha-7',
+              prompt_version: 'p-3',
+              feature_schema_id: 'fs-1',
+              hyperparameter_checksum: 'h-9',
+              action: 'Long',
+              asset: 'AAPL',
+              order_type: 'Limit',
+              venue_id: 'XNAS',
+              quantity: 100,
+              limit_price: 190,
+              notional: 19_000,
+              client_order_id: randomUUID(),
+              agent_valid_time: now,
               heartbeat: { ...fields, signature },
             }),
           };
@@ -324,8 +361,14 @@ function bindSpec(traces: PendingTrace[], state: BindState): LoadSpec {
           return {
             headers: { authorization: `Bearer ${t.agent.token}` },
             body: JSON.stringify({
-              trace_id: t.traceId, exchange_tx_id: `XBENCH-${++txCounter}`, execution_status: 'Filled', asset: 'AAPL',
-              executed_quantity: 100, executed_side: 'Long', execution_price: 190, execution_time_ms: Date.now(),
+              trace_id: t.traceId,
+              exchange_tx_id: `XBENCH-${++txCounter}`,
+              execution_status: 'Filled',
+              asset: 'AAPL',
+              executed_quantity: 100,
+              executed_side: 'Long',
+              execution_price: 190,
+              execution_time_ms: Date.now(),
             }),
           };
         },
@@ -397,7 +440,9 @@ const newStore = (url: string): Store => ({ url, agents: [], regime: null, owner
 /** Peak resident set of a process (VmHWM), MB; null where /proc cannot tell. */
 function peakRssMb(pid: number): number | null {
   try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmHWM:'));
     return line ? Number(line.replace(/\D+/g, '')) / 1024 : null;
   } catch {
     return null;
@@ -477,11 +522,17 @@ async function main(): Promise<void> {
     const admin = postgres(db.url, { max: 1, onnotice: () => {} });
     cleanups.push(() => admin.end({ timeout: 5 }));
     // On a server of DATABASE_URL its settings are its own: one mode, as it is.
-    const modes: Mode[] = serverUrl ? [(await admin<Array<{ f: string }>>`select current_setting('fsync') as f`)[0]?.f === 'on' ? 'durable' : 'non-durable'] : opt.modes;
-    const readSettings = async (): Promise<Record<string, string>> => Object.fromEntries((await admin<Array<{ name: string; setting: string; unit: string | null }>>`
+    const modes: Mode[] = serverUrl
+      ? [(await admin<Array<{ f: string }>>`select current_setting('fsync') as f`)[0]?.f === 'on' ? 'durable' : 'non-durable']
+      : opt.modes;
+    const readSettings = async (): Promise<Record<string, string>> =>
+      Object.fromEntries(
+        (
+          await admin<Array<{ name: string; setting: string; unit: string | null }>>`
       select name, setting, unit from pg_settings
-      where name in ('fsync', 'synchronous_commit', 'full_page_writes', 'max_connections', 'shared_buffers')`)
-      .map((r) => [r.name, r.unit && r.unit !== '' ? `${r.setting}×${r.unit}` : r.setting]));
+      where name in ('fsync', 'synchronous_commit', 'full_page_writes', 'max_connections', 'shared_buffers')`
+        ).map((r) => [r.name, r.unit && r.unit !== '' ? `${r.setting}×${r.unit}` : r.setting]),
+      );
     const stats = db.statements ? admin : null;
 
     const operator = generateKeyPairSync('ed25519');
@@ -501,12 +552,24 @@ async function main(): Promise<void> {
      * Runs `body` with an engine server on `store`, at `workers` processes and a pool of `pool` connections, with
      * `settings` on top (the comparison run's second server).
      */
-    const withServer = async <T>(store: Store, workers: number, pool: number, body: (server: Server) => Promise<T>, settings: CompareSettings = []): Promise<T> => {
+    const withServer = async <T>(
+      store: Store,
+      workers: number,
+      pool: number,
+      body: (server: Server) => Promise<T>,
+      settings: CompareSettings = [],
+    ): Promise<T> => {
       const given = settings.length > 0 ? `, with ${settingsText(settings)}` : '';
       log(`starting the engine server on ${databaseOf(store.url)} (${workers} worker${workers === 1 ? '' : 's'}, pool of ${pool} connections${given})…`);
       const server = await startServer({
-        DATABASE_URL: store.url, LAYER2_ENABLED: 'true', REGIME_OPERATOR_PUBKEY: operatorPublicHex, POLICY_PATH: policyPath,
-        LOG_LEVEL: 'silent', BENCH_POOL: String(pool), BENCH_WORKERS: String(workers), BENCH_OWNER_TOKEN: ownerSecret,
+        DATABASE_URL: store.url,
+        LAYER2_ENABLED: 'true',
+        REGIME_OPERATOR_PUBKEY: operatorPublicHex,
+        POLICY_PATH: policyPath,
+        LOG_LEVEL: 'silent',
+        BENCH_POOL: String(pool),
+        BENCH_WORKERS: String(workers),
+        BENCH_OWNER_TOKEN: ownerSecret,
         ...Object.fromEntries(settings),
       });
       // Traces left pending by an earlier server process are not in this one's cache of what it sealed
@@ -517,15 +580,26 @@ async function main(): Promise<void> {
         if (!store.regime) {
           // 2. Once per store: a regime, and one agent with its own client token per connection of the largest run.
           store.ownerToken = server.ownerToken;
-          const published = await expectOk(call(server.url, store.ownerToken, 'POST', '/engine/admin/regime', { regime: 'expansion', risk_score: 0.2, reason: 'benchmark' }), 'publish regime');
+          const published = await expectOk(
+            call(server.url, store.ownerToken, 'POST', '/engine/admin/regime', { regime: 'expansion', risk_score: 0.2, reason: 'benchmark' }),
+            'publish regime',
+          );
           store.regime = { regimeId: published.regime_id as number, hash: published.hash as string };
         }
         if (store.agents.length < agentCount) log(`registering ${agentCount} agents, each with its own client token…`);
         for (let i = store.agents.length; i < agentCount; i++) {
-          const a = await expectOk(call(server.url, store.ownerToken, 'POST', '/engine/admin/agents', {
-            name: `bench-agent-${i}`, max_notional: 1_000_000, models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }],
-          }), 'register agent');
-          const t = await expectOk(call(server.url, store.ownerToken, 'POST', '/engine/admin/tokens', { client_name: `bench-agent-${i}`, agent_ids: [a.agent_id] }), 'issue token');
+          const a = await expectOk(
+            call(server.url, store.ownerToken, 'POST', '/engine/admin/agents', {
+              name: `bench-agent-${i}`,
+              max_notional: 1_000_000,
+              models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }],
+            }),
+            'register agent',
+          );
+          const t = await expectOk(
+            call(server.url, store.ownerToken, 'POST', '/engine/admin/tokens', { client_name: `bench-agent-${i}`, agent_ids: [a.agent_id] }),
+            'issue token',
+          );
           store.agents.push({ index: i, agentId: a.agent_id as string, token: t.token as string, sequence: 0, presigned: [] });
         }
         const analyzer = postgres(store.url, { max: 1, onnotice: () => {} });
@@ -537,8 +611,14 @@ async function main(): Promise<void> {
     };
 
     /** One measured slice of `spec` on `server` (warmed up before): the load, and what it cost the server, PostgreSQL and the machine. */
-    const slice = async (server: Server, store: Store, spec: LoadSpec, connections: number, seconds: number,
-      { note = () => null, onInstance }: { note?: () => string | null; onInstance?: (stop: () => void) => void } = {}): Promise<Slice> => {
+    const slice = async (
+      server: Server,
+      store: Store,
+      spec: LoadSpec,
+      connections: number,
+      seconds: number,
+      { note = () => null, onInstance }: { note?: () => string | null; onInstance?: (stop: () => void) => void } = {},
+    ): Promise<Slice> => {
       await server.drain();
       const database = databaseOf(store.url);
       const key = `${spec.method} ${spec.path} 2xx`;
@@ -554,7 +634,10 @@ async function main(): Promise<void> {
       const statementsAfter = await statementCounters(stats, database);
       checkErrors(result, spec.name, opt.maxErrorShare);
       return {
-        result, cpuBefore, cpuAfter, note: note(),
+        result,
+        cpuBefore,
+        cpuAfter,
+        note: note(),
         // Per-request figures divide by what the server answered with a 2xx, the slice's last requests included.
         handled: (countsAfter.finished[key] ?? 0) - (countsBefore.finished[key] ?? 0),
         loop: { activeMs: countsAfter.loop.activeMs - countsBefore.loop.activeMs, idleMs: countsAfter.loop.idleMs - countsBefore.loop.idleMs },
@@ -567,7 +650,13 @@ async function main(): Promise<void> {
      * traces (it then stopped early, its last requests re-binding a bound trace: 409s that warm nothing up and
      * are not the engine's errors).
      */
-    const warmUp = async (server: Server, spec: LoadSpec, connections: number, onInstance?: (stop: () => void) => void, ranOut = (): boolean => false): Promise<number> => {
+    const warmUp = async (
+      server: Server,
+      spec: LoadSpec,
+      connections: number,
+      onInstance?: (stop: () => void) => void,
+      ranOut = (): boolean => false,
+    ): Promise<number> => {
       log(`${spec.name}: warm-up ${opt.warmup} s`);
       const r = await runLoad(spec, { url: server.url, connections, seconds: opt.warmup, ...(onInstance ? { onInstance } : {}) });
       if (ranOut()) log(`${spec.name}: the warm-up ran out of pending traces after ${r.ok} binds and stopped there`);
@@ -592,7 +681,7 @@ async function main(): Promise<void> {
         const [row] = await sql<Array<{ queued: boolean }>>`select exists (select 1 from log_queue) as queued`;
         if (!row?.queued) return;
         if (Date.now() > deadline) {
-          log('warning: the transparency log\'s queue was not empty after 10 s; going on');
+          log("warning: the transparency log's queue was not empty after 10 s; going on");
           return;
         }
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -603,7 +692,11 @@ async function main(): Promise<void> {
      * Measures `keys` in `rounds` rounds, each giving each key one slice of --seconds / --rounds s, in an order
      * reversed every other round (./support/slices.ts); the slices of each key in round order.
      */
-    const inRounds = async <K extends string>(keys: readonly K[], rounds: number, measure: (key: K, seconds: number) => Promise<Slice>): Promise<Record<K, Slice[]>> => {
+    const inRounds = async <K extends string>(
+      keys: readonly K[],
+      rounds: number,
+      measure: (key: K, seconds: number) => Promise<Slice>,
+    ): Promise<Record<K, Slice[]>> => {
       const out = Object.fromEntries(keys.map((k) => [k, [] as Slice[]])) as Record<K, Slice[]>;
       const seconds = opt.seconds / opt.rounds;
       // No checkpoint is forced before the rounds: just after one, every page a route first touches is written
@@ -631,7 +724,9 @@ async function main(): Promise<void> {
         bind: bindSpec(store.traces, store.bindState),
       };
       const rates = { floor: 0, authorize: 0, bind: 0 };
-      const onBindInstance = (stop: () => void): void => { store.bindState.stop = stop; };
+      const onBindInstance = (stop: () => void): void => {
+        store.bindState.stop = stop;
+      };
       /**
        * Heartbeats for `seconds` at up to 1.3 × the floor's rate, signed before the run so that the signing is not
        * charged to the engine (more are signed on demand, and counted); at most 20 s worth, so that none is older
@@ -664,7 +759,9 @@ async function main(): Promise<void> {
       const bindSupply = (seconds: number): number => Math.ceil(Math.max(rates.bind * 1.5, rates.floor) * seconds) + margin;
 
       return {
-        specs, supply, bindSupply,
+        specs,
+        supply,
+        bindSupply,
         async warmUp(): Promise<void> {
           rates.floor = await warmUp(server, specs.floor, connections);
           signAhead(opt.warmup);
@@ -695,7 +792,8 @@ async function main(): Promise<void> {
             const prepared = await supply(bindSupply(seconds));
             store.bindState.exhausted = false;
             return slice(server, store, specs.bind, connections, seconds, {
-              note: () => (store.bindState.exhausted ? `ran out of pending traces (${prepared} prepared): the run stopped early and re-binds answered 409` : null),
+              note: () =>
+                store.bindState.exhausted ? `ran out of pending traces (${prepared} prepared): the run stopped early and re-binds answered 409` : null,
               onInstance: onBindInstance,
             });
           }
@@ -749,7 +847,12 @@ async function main(): Promise<void> {
         // by side (authorize's target is relative to floor-verify).
         mkdirSync(path.dirname(opt.out), { recursive: true });
         const roundTripsSpecNow = roundTripsSpec();
-        for (const [slug, spec] of [['floor-5rt', roundTripsSpecNow], ['floor-verify', routes.specs.verifyFloor], ['authorize', routes.specs.authorize], ['bind', routes.specs.bind]] as const) {
+        for (const [slug, spec] of [
+          ['floor-5rt', roundTripsSpecNow],
+          ['floor-verify', routes.specs.verifyFloor],
+          ['authorize', routes.specs.authorize],
+          ['bind', routes.specs.bind],
+        ] as const) {
           if (spec === routes.specs.bind) {
             await routes.supply(routes.bindSupply(opt.seconds));
             store.bindState.exhausted = false;
@@ -760,7 +863,12 @@ async function main(): Promise<void> {
           const key = `${spec.method} ${spec.path} 2xx`;
           const before = await server.counts();
           await server.request({ type: 'profile-start' }, 'profile-started');
-          const r = await runLoad(spec, { url: server.url, connections: scenario.connections, seconds: opt.seconds, ...(spec === routes.specs.bind ? { onInstance: routes.onBindInstance } : {}) });
+          const r = await runLoad(spec, {
+            url: server.url,
+            connections: scenario.connections,
+            seconds: opt.seconds,
+            ...(spec === routes.specs.bind ? { onInstance: routes.onBindInstance } : {}),
+          });
           const after = await server.drain();
           await server.request({ type: 'profile-stop', file }, 'profile-written');
           checkErrors(r, `${spec.name} (profiled)`, opt.maxErrorShare);
@@ -770,10 +878,17 @@ async function main(): Promise<void> {
         }
       }
       return {
-        scenario, settings: await readSettings(), noop, roundTrips,
-        floor: measured('floor'), verifyFloor: measured('verifyFloor'), authorize, bind: measured('bind'),
+        scenario,
+        settings: await readSettings(),
+        noop,
+        roundTrips,
+        floor: measured('floor'),
+        verifyFloor: measured('verifyFloor'),
+        authorize,
+        bind: measured('bind'),
         roundRatios: { authorize: roundRatios(slices.authorize, slices.verifyFloor), bind: roundRatios(slices.bind, slices.floor) },
-        rssPeakMb, peakOwn,
+        rssPeakMb,
+        peakOwn,
       };
     };
 
@@ -809,7 +924,10 @@ async function main(): Promise<void> {
      */
     const blocksOf = (a: Store, b: Store): Array<{ first: Store; second: Store; rounds: number }> =>
       opt.scaleRounds > 1
-        ? [{ first: a, second: b, rounds: Math.ceil(opt.scaleRounds / 2) }, { first: b, second: a, rounds: Math.floor(opt.scaleRounds / 2) }]
+        ? [
+            { first: a, second: b, rounds: Math.ceil(opt.scaleRounds / 2) },
+            { first: b, second: a, rounds: Math.floor(opt.scaleRounds / 2) },
+          ]
         : [{ first: a, second: b, rounds: 1 }];
 
     // 4. The scale run: authorize and bind of the headline scenario on two new stores (databases of the same
@@ -827,41 +945,56 @@ async function main(): Promise<void> {
       let seeded = false;
       const blocks = blocksOf(historyStore, emptyStore);
       for (const [b, { first, second, rounds }] of blocks.entries()) {
-        await withServer(first, head.workers, head.pool, (firstServer) => withServer(second, head.workers, head.pool, async (secondServer) => {
-          if (!seeded) {
-            // The history, over the store's own agents, is written without durable commits (faster; it is not
-            // what is measured), then the headline's mode is set again and its pages written out. Three
-            // connections let the chunks go in parallel.
-            if (!serverUrl) await setMode(admin, 'non-durable');
-            log(`storing ${opt.history.toLocaleString('en-US')} traces over ${opt.historyMonths} months for the scale run…`);
-            const started = Date.now();
-            const seeder = postgres(historyStore.url, { max: 3, onnotice: () => {} });
-            cleanups.push(() => seeder.end({ timeout: 5 }));
-            await seedHistory(seeder, { traces: opt.history, months: opt.historyMonths, agents: historyStore.agents.map((a) => a.agentId), now: new Date(),
-              onProgress: (p) => log(`  ${p.traces.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')} traces`) });
-            log(`stored in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-            await seeder.end({ timeout: 5 });
-            if (!serverUrl) await setMode(admin, head.mode);
-            await admin`checkpoint`;
-            seeded = true;
-          }
-          log(`— scale run, block ${b + 1} of ${blocks.length}: ${label(head)}, ${opt.history.toLocaleString('en-US')} traces stored against none, ${rounds} rounds`);
-          const [firstRoutes, secondRoutes] = [routesOn(firstServer, first, head.connections), routesOn(secondServer, second, head.connections)];
-          await firstRoutes.warmUp();
-          await secondRoutes.warmUp();
-          const [stored, empty] = first === historyStore ? [firstRoutes, secondRoutes] : [secondRoutes, firstRoutes];
-          names.authorize = stored.specs.authorize.name;
-          names.bind = stored.specs.bind.name;
-          const block = await inRounds(keys, rounds, (key, seconds) => (key.startsWith('stored') ? stored : empty).slice(key.endsWith('authorize') ? 'authorize' : 'bind', seconds));
-          for (const k of keys) slices[k].push(...block[k]);
-        }));
+        await withServer(first, head.workers, head.pool, (firstServer) =>
+          withServer(second, head.workers, head.pool, async (secondServer) => {
+            if (!seeded) {
+              // The history, over the store's own agents, is written without durable commits (faster; it is not
+              // what is measured), then the headline's mode is set again and its pages written out. Three
+              // connections let the chunks go in parallel.
+              if (!serverUrl) await setMode(admin, 'non-durable');
+              log(`storing ${opt.history.toLocaleString('en-US')} traces over ${opt.historyMonths} months for the scale run…`);
+              const started = Date.now();
+              const seeder = postgres(historyStore.url, { max: 3, onnotice: () => {} });
+              cleanups.push(() => seeder.end({ timeout: 5 }));
+              await seedHistory(seeder, {
+                traces: opt.history,
+                months: opt.historyMonths,
+                agents: historyStore.agents.map((a) => a.agentId),
+                now: new Date(),
+                onProgress: (p) => log(`  ${p.traces.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')} traces`),
+              });
+              log(`stored in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+              await seeder.end({ timeout: 5 });
+              if (!serverUrl) await setMode(admin, head.mode);
+              await admin`checkpoint`;
+              seeded = true;
+            }
+            log(
+              `— scale run, block ${b + 1} of ${blocks.length}: ${label(head)}, ${opt.history.toLocaleString('en-US')} traces stored against none, ${rounds} rounds`,
+            );
+            const [firstRoutes, secondRoutes] = [routesOn(firstServer, first, head.connections), routesOn(secondServer, second, head.connections)];
+            await firstRoutes.warmUp();
+            await secondRoutes.warmUp();
+            const [stored, empty] = first === historyStore ? [firstRoutes, secondRoutes] : [secondRoutes, firstRoutes];
+            names.authorize = stored.specs.authorize.name;
+            names.bind = stored.specs.bind.name;
+            const block = await inRounds(keys, rounds, (key, seconds) =>
+              (key.startsWith('stored') ? stored : empty).slice(key.endsWith('authorize') ? 'authorize' : 'bind', seconds),
+            );
+            for (const k of keys) slices[k].push(...block[k]);
+          }),
+        );
       }
       const m = (key: ScaleKey): Measured => measuredOf(key.endsWith('authorize') ? names.authorize : names.bind, slices[key]);
       scale = {
-        scenario: head, history: opt.history,
+        scenario: head,
+        history: opt.history,
         stored: { authorize: m('stored authorize'), bind: m('stored bind') },
         empty: { authorize: m('empty authorize'), bind: m('empty bind') },
-        roundRatios: { authorize: roundRatios(slices['stored authorize'], slices['empty authorize']), bind: roundRatios(slices['stored bind'], slices['empty bind']) },
+        roundRatios: {
+          authorize: roundRatios(slices['stored authorize'], slices['empty authorize']),
+          bind: roundRatios(slices['stored bind'], slices['empty bind']),
+        },
       };
     }
 
@@ -878,17 +1011,26 @@ async function main(): Promise<void> {
       const start = (store: Store, body: (server: Server) => Promise<void>): Promise<void> =>
         withServer(store, head.workers, head.pool, body, store === variedStore ? settings : []);
       for (const [b, { first, second, rounds }] of blocks.entries()) {
-        await start(first, (firstServer) => start(second, async (secondServer) => {
-          log(`— comparison run, block ${b + 1} of ${blocks.length}: ${label(head)}, plain against ${settingsText(settings)}, ${rounds} rounds`);
-          const [firstRoutes, secondRoutes] = [routesOn(firstServer, first, head.connections), routesOn(secondServer, second, head.connections)];
-          await firstRoutes.warmUp();
-          await secondRoutes.warmUp();
-          const [plain, varied] = first === plainStore ? [firstRoutes, secondRoutes] : [secondRoutes, firstRoutes];
-          const block = await inRounds(COMPARE_KEYS, rounds, (key, seconds) => (key.startsWith('plain') ? plain : varied).slice(key.split(' ')[1] as CompareRoute, seconds));
-          for (const k of COMPARE_KEYS) slices[k].push(...block[k]);
-        }));
+        await start(first, (firstServer) =>
+          start(second, async (secondServer) => {
+            log(`— comparison run, block ${b + 1} of ${blocks.length}: ${label(head)}, plain against ${settingsText(settings)}, ${rounds} rounds`);
+            const [firstRoutes, secondRoutes] = [routesOn(firstServer, first, head.connections), routesOn(secondServer, second, head.connections)];
+            await firstRoutes.warmUp();
+            await secondRoutes.warmUp();
+            const [plain, varied] = first === plainStore ? [firstRoutes, secondRoutes] : [secondRoutes, firstRoutes];
+            const block = await inRounds(COMPARE_KEYS, rounds, (key, seconds) =>
+              (key.startsWith('plain') ? plain : varied).slice(key.split(' ')[1] as CompareRoute, seconds),
+            );
+            for (const k of COMPARE_KEYS) slices[k].push(...block[k]);
+          }),
+        );
       }
-      comparison = { scenario: head, settings, lines: compareLines(slices), measured: Object.fromEntries(COMPARE_KEYS.map((k) => [k, measuredOf(k, slices[k])])) as Record<CompareKey, Measured> };
+      comparison = {
+        scenario: head,
+        settings,
+        lines: compareLines(slices),
+        measured: Object.fromEntries(COMPARE_KEYS.map((k) => [k, measuredOf(k, slices[k])])) as Record<CompareKey, Measured>,
+      };
     }
 
     report(opt, loadBefore, machine, db, { throttle, agents: matrixStore.agents.length, results, scale, comparison, single }, profiles);

@@ -13,9 +13,14 @@ import { migrate } from '../src/store/migrate.js';
 import { seedHistory } from './support/history.js';
 import { openBenchDatabase } from './support/pg.js';
 
-const { values } = parseArgs({ options: {
-  traces: { type: 'string' }, months: { type: 'string' }, concurrency: { type: 'string' }, keep: { type: 'boolean' },
-} });
+const { values } = parseArgs({
+  options: {
+    traces: { type: 'string' },
+    months: { type: 'string' },
+    concurrency: { type: 'string' },
+    keep: { type: 'boolean' },
+  },
+});
 const traces = Number(values.traces ?? 3_000_000);
 const months = Number(values.months ?? 36);
 const concurrency = Number(values.concurrency ?? 2);
@@ -29,7 +34,10 @@ try {
     process.stderr.write(`[bench] ${db.description}: seeding ${traces} traces over ${months} months, ${concurrency} at a time\n`);
     let shown = 0;
     const result = await seedHistory(sql, {
-      traces, months, now: new Date(), concurrency,
+      traces,
+      months,
+      now: new Date(),
+      concurrency,
       onProgress: (p) => {
         if (p.chunks === p.totalChunks || p.traces - shown >= traces / 10) {
           shown = p.traces;
@@ -41,7 +49,9 @@ try {
       select (select sum(pg_total_relation_size(inhrelid)) from pg_inherits where inhparent = 'traces'::regclass)::bigint as traces,
              pg_total_relation_size('trace_idempotency') as idempotency`;
     const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
-    console.log(`history: ${result.traces} traces (${result.idempotency} idempotency rows, ${result.orphans} orphans) from ${result.from.toISOString()} to ${result.to.toISOString()}, ${result.agents.length} agents`);
+    console.log(
+      `history: ${result.traces} traces (${result.idempotency} idempotency rows, ${result.orphans} orphans) from ${result.from.toISOString()} to ${result.to.toISOString()}, ${result.agents.length} agents`,
+    );
     console.log(`time: ${(result.insertMs / 1000).toFixed(1)} s inserting, ${(result.vacuumMs / 1000).toFixed(1)} s vacuum analyze`);
     console.log(`size: database ${mb(result.databaseBytes)}; traces with indexes ${mb(sizes?.traces ?? 0)}, trace_idempotency ${mb(sizes?.idempotency ?? 0)}`);
     if (values.keep) console.log(`kept: ${db.url}`);

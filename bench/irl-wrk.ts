@@ -60,8 +60,13 @@ class BenchFailure extends Error {}
 function options(): { seconds: number; threads: number; connections: number; pool: number; workers: number; out: string } {
   const { values } = parseArgs({
     options: {
-      seconds: { type: 'string' }, threads: { type: 'string' }, connections: { type: 'string' }, pool: { type: 'string' },
-      workers: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      seconds: { type: 'string' },
+      threads: { type: 'string' },
+      connections: { type: 'string' },
+      pool: { type: 'string' },
+      workers: { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
@@ -159,8 +164,13 @@ async function main(): Promise<void> {
 
     log(`starting the engine server (${opt.workers} worker${opt.workers === 1 ? '' : 's'}, pool of ${opt.pool}, LAYER2_ENABLED=false)…`);
     const server = await startServer({
-      DATABASE_URL: db.url, LAYER2_ENABLED: 'false', POLICY_PATH: policyPath, LOG_LEVEL: 'silent',
-      BENCH_POOL: String(opt.pool), BENCH_WORKERS: String(opt.workers), BENCH_OWNER_TOKEN: newTokenSecret(),
+      DATABASE_URL: db.url,
+      LAYER2_ENABLED: 'false',
+      POLICY_PATH: policyPath,
+      LOG_LEVEL: 'silent',
+      BENCH_POOL: String(opt.pool),
+      BENCH_WORKERS: String(opt.workers),
+      BENCH_OWNER_TOKEN: newTokenSecret(),
     });
     cleanups.push(() => server.stop());
     const owner = server.ownerToken;
@@ -169,23 +179,42 @@ async function main(): Promise<void> {
     const modelHash = randomBytes(32).toString('hex');
     const registered = await call(server.url, owner, 'POST', '/irl/agents', { name: 'irl-wrk-bench', model_hash_hex: modelHash, max_notional: 1_000_000 });
     if (registered.status === 404) throw new BenchFailure('POST /irl/agents answered 404: this build does not serve the IRL-compatible edge yet');
-    if (registered.status < 200 || registered.status > 299) throw new BenchFailure(`register an agent through /irl/agents: ${registered.status} ${JSON.stringify(registered.json)}`);
+    if (registered.status < 200 || registered.status > 299)
+      throw new BenchFailure(`register an agent through /irl/agents: ${registered.status} ${JSON.stringify(registered.json)}`);
     const agentId = String(registered.json.agent_id ?? registered.json.id);
-    const issued = await expectOk(call(server.url, owner, 'POST', '/engine/admin/tokens', { client_name: 'irl-wrk-bench', agent_ids: [agentId] }), 'issue a client token');
+    const issued = await expectOk(
+      call(server.url, owner, 'POST', '/engine/admin/tokens', { client_name: 'irl-wrk-bench', agent_ids: [agentId] }),
+      'issue a client token',
+    );
     const token = String(issued.token);
 
     // One authorize in the script's own form (bench/irl/authorize.lua), before any load.
     const first = await call(server.url, token, 'POST', '/irl/authorize', {
-      agent_id: agentId, model_hash_hex: modelHash, model_id: 'gpt-4o-bench', prompt_version: 'v1.0.0', feature_schema_id: 'schema-bench-v1',
-      hyperparameter_checksum: 'aabbccddeeff00112233445566778899aabbccddeeff00112233445566778899', action: { Long: 0.37 }, asset: 'BTC-USD',
-      order_type: 'MARKET', venue_id: 'CBSE', quantity: 0.37, notional: 16650, limit_price: null, client_order_id: randomUUID(),
-      agent_valid_time: Math.floor(Date.now() / 1000) * 1000 - 50, heartbeat: null, reduce_only: false,
+      agent_id: agentId,
+      model_hash_hex: modelHash,
+      model_id: 'gpt-4o-bench',
+      prompt_version: 'v1.0.0',
+      feature_schema_id: 'schema-bench-v1',
+      hyperparameter_checksum: 'aabbccddeeff00112233445566778899aabbccddeeff00112233445566778899',
+      action: { Long: 0.37 },
+      asset: 'BTC-USD',
+      order_type: 'MARKET',
+      venue_id: 'CBSE',
+      quantity: 0.37,
+      notional: 16650,
+      limit_price: null,
+      client_order_id: randomUUID(),
+      agent_valid_time: Math.floor(Date.now() / 1000) * 1000 - 50,
+      heartbeat: null,
+      reduce_only: false,
     });
-    if (first.status !== 200) throw new BenchFailure(`the first POST /irl/authorize in the script's form answered ${first.status} ${JSON.stringify(first.json)}`);
+    if (first.status !== 200)
+      throw new BenchFailure(`the first POST /irl/authorize in the script's form answered ${first.status} ${JSON.stringify(first.json)}`);
 
     const sql = postgres(db.url, { max: 1, onnotice: () => {} });
     cleanups.push(() => sql.end({ timeout: 5 }));
-    const sealed = async (): Promise<number> => Number((await sql<Array<{ n: string }>>`select count(*) as n from traces where agent_id = ${agentId}`)[0]?.n ?? 0);
+    const sealed = async (): Promise<number> =>
+      Number((await sql<Array<{ n: string }>>`select count(*) as n from traces where agent_id = ${agentId}`)[0]?.n ?? 0);
     const sealedBefore = await sealed();
 
     const target = `${server.url}/irl/authorize`;
@@ -212,7 +241,7 @@ async function main(): Promise<void> {
     const cores = os.cpus().length;
 
     const out: string[] = [''];
-    out.push('tradeseal against the IRL Engine\'s wrk script (bench/irl/authorize.lua, unmodified)');
+    out.push("tradeseal against the IRL Engine's wrk script (bench/irl/authorize.lua, unmodified)");
     out.push(`machine: ${cores} cores (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, ${db.version} (${db.description}, durable commits);`);
     out.push(`  wrk, the engine server and PostgreSQL share these ${cores} cores`);
     out.push(`engine: ${opt.workers} worker(s), a store pool of ${opt.pool}, LAYER2_ENABLED=false, the default policy without its message throttle, one agent`);
@@ -220,12 +249,21 @@ async function main(): Promise<void> {
     out.push(`load average before the run: ${loadBefore.map((l) => l.toFixed(2)).join(', ')} (1, 5, 15 min)`);
     out.push('');
     out.push(`requests/s (wrk, every answer):  ${figures.rps?.toFixed(0) ?? '-'}`);
-    out.push(`latency p50 / p95 / p99 / p99.9: ${[figures.p50, figures.p95, figures.p99, figures.p999].map((v) => (v === null ? '-' : v.toFixed(2))).join(' / ')} ms`);
-    out.push(`answers: ${figures.requests} in ${figures.durationS?.toFixed(2) ?? '?'} s; 2xx ${twoXx}; by status of the rest ${JSON.stringify(warnings.byStatus)}; socket errors ${figures.socketErrors}`);
-    out.push(`traces sealed: ${sealedDuring} (${(sealedDuring / (figures.durationS ?? opt.seconds)).toFixed(0)}/s); the other 2xx answered a repeated client_order_id with its original trace`);
+    out.push(
+      `latency p50 / p95 / p99 / p99.9: ${[figures.p50, figures.p95, figures.p99, figures.p999].map((v) => (v === null ? '-' : v.toFixed(2))).join(' / ')} ms`,
+    );
+    out.push(
+      `answers: ${figures.requests} in ${figures.durationS?.toFixed(2) ?? '?'} s; 2xx ${twoXx}; by status of the rest ${JSON.stringify(warnings.byStatus)}; socket errors ${figures.socketErrors}`,
+    );
+    out.push(
+      `traces sealed: ${sealedDuring} (${(sealedDuring / (figures.durationS ?? opt.seconds)).toFixed(0)}/s); the other 2xx answered a repeated client_order_id with its original trace`,
+    );
     out.push(`the server's own count of what it answered: ${JSON.stringify(served)}`);
-    out.push(`the incumbent's published figure: ${INCUMBENT.rps.toLocaleString('en-US')} req/s, p99 ${INCUMBENT.p99_ms} ms (${INCUMBENT.connections} connections, ${INCUMBENT.machine}, heartbeat layer off)`);
-    for (const [status, samples] of Object.entries(warnings.samples)) out.push(`  first ${status} answers: ${samples.map((s) => s.slice(0, 300)).join('\n    ')}`);
+    out.push(
+      `the incumbent's published figure: ${INCUMBENT.rps.toLocaleString('en-US')} req/s, p99 ${INCUMBENT.p99_ms} ms (${INCUMBENT.connections} connections, ${INCUMBENT.machine}, heartbeat layer off)`,
+    );
+    for (const [status, samples] of Object.entries(warnings.samples))
+      out.push(`  first ${status} answers: ${samples.map((s) => s.slice(0, 300)).join('\n    ')}`);
 
     const file = writeResult(opt.out, {
       benchmark: 'irl-wrk',
@@ -233,8 +271,16 @@ async function main(): Promise<void> {
       load_average_before: loadBefore,
       database: { description: db.description, version: db.version, durable: true },
       engine: { workers: opt.workers, pool: opt.pool, layer2_enabled: false, policy: 'data/policy/default.json with max_orders_per_second: null', agents: 1 },
-      figures: { rps: figures.rps, latency_ms: { p50: figures.p50, p95: figures.p95, p99: figures.p99, p999: figures.p999 }, requests: figures.requests, duration_s: figures.durationS,
-        responses_2xx: twoXx, non_2xx_by_status: warnings.byStatus, socket_errors: figures.socketErrors, traces_sealed: sealedDuring },
+      figures: {
+        rps: figures.rps,
+        latency_ms: { p50: figures.p50, p95: figures.p95, p99: figures.p99, p999: figures.p999 },
+        requests: figures.requests,
+        duration_s: figures.durationS,
+        responses_2xx: twoXx,
+        non_2xx_by_status: warnings.byStatus,
+        socket_errors: figures.socketErrors,
+        traces_sealed: sealedDuring,
+      },
       server_answers: served,
       incumbent: INCUMBENT,
       wrk_output: run.stdout,
@@ -243,7 +289,9 @@ async function main(): Promise<void> {
     console.log(out.join('\n'));
     const attempts = figures.requests + figures.socketErrors;
     if (otherErrors / Math.max(1, attempts) > MAX_ERROR_SHARE) {
-      throw new BenchFailure(`${otherErrors} of ${attempts} requests were neither 2xx nor the script's repeated client_order_id (409), above ${MAX_ERROR_SHARE * 100}%`);
+      throw new BenchFailure(
+        `${otherErrors} of ${attempts} requests were neither 2xx nor the script's repeated client_order_id (409), above ${MAX_ERROR_SHARE * 100}%`,
+      );
     }
   } finally {
     for (const fn of cleanups.reverse()) await fn().catch(() => {});

@@ -16,4 +16,13 @@ const cut = asOf && asOf !== '-' ? asOf : null;
 const s = await runPipeline(sql, { dataDir: path.resolve('data/macro'), asOf: cut, publish: cut !== null, seed: 7, full: mode === 'full' });
 const wall = performance.now() - t0;
 await sql.end();
-console.log(JSON.stringify({ wall_ms: Math.round(wall), timings_ms: s.timings_ms, days: s.days, mode: s.mode, last_day: s.last_day, max_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024) }));
+console.log(
+  JSON.stringify({
+    wall_ms: Math.round(wall),
+    timings_ms: s.timings_ms,
+    days: s.days,
+    mode: s.mode,
+    last_day: s.last_day,
+    max_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+  }),
+);

@@ -18,7 +18,14 @@ import { resultPath, writeResult } from './support/result-file.js';
 const run = promisify(execFile);
 const LAST_BUT_ONE = '2025-11-25';
 
-interface Measured { wall_ms: number; timings_ms: Record<string, number>; days: number; mode: string; last_day: string; max_rss_mb: number }
+interface Measured {
+  wall_ms: number;
+  timings_ms: Record<string, number>;
+  days: number;
+  mode: string;
+  last_day: string;
+  max_rss_mb: number;
+}
 
 /** One run in its own process, from the compiled build (as `tradeseal pipeline run` runs it: no tsx loader, no transpiling in the model threads). */
 async function measure(url: string, asOf: string, mode: 'full' | 'auto'): Promise<Measured> {
@@ -44,21 +51,34 @@ try {
   console.error('[bench] full recompute over all days…');
   const fullAll = await measure(db.url, '-', 'full');
   const row = (name: string, m: Measured, target: number): (string | number)[] => [
-    name, m.mode, m.days, m.last_day, (m.wall_ms / 1000).toFixed(2), Object.entries(m.timings_ms).map(([k, v]) => `${k} ${v}`).join(', '), m.max_rss_mb,
+    name,
+    m.mode,
+    m.days,
+    m.last_day,
+    (m.wall_ms / 1000).toFixed(2),
+    Object.entries(m.timings_ms)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', '),
+    m.max_rss_mb,
     m.wall_ms < target * 1000 ? `MET (< ${target} s)` : `NOT MET (< ${target} s)`,
   ];
   console.log(`tradeseal pipeline benchmark: ${os.cpus().length} cores, Node ${process.version}, ${db.version}, ${db.description}`);
-  console.log(renderTable(['run', 'mode', 'days published', 'last day', 'wall s', 'stage ms', 'peak RSS MB', 'target'], [
-    row('full, bundled history', full, 20),
-    row('incremental, +1 day', incremental, 3),
-    row('full recompute, all days', fullAll, 20),
-  ]));
-  console.log('each run in its own process from the compiled build (dist/); wall time includes opening the store and taking the run lock, not the process start.');
+  console.log(
+    renderTable(
+      ['run', 'mode', 'days published', 'last day', 'wall s', 'stage ms', 'peak RSS MB', 'target'],
+      [row('full, bundled history', full, 20), row('incremental, +1 day', incremental, 3), row('full recompute, all days', fullAll, 20)],
+    ),
+  );
+  console.log(
+    'each run in its own process from the compiled build (dist/); wall time includes opening the store and taking the run lock, not the process start.',
+  );
   const runJson = (name: string, m: Measured, targetS: number) => ({ name, ...m, target_s: targetS, met: m.wall_ms < targetS * 1000 });
-  console.log(`written: ${writeResult(out, {
-    database: { description: db.description, version: db.version },
-    runs: [runJson('full, bundled history', full, 20), runJson('incremental, +1 day', incremental, 3), runJson('full recompute, all days', fullAll, 20)],
-  })}`);
+  console.log(
+    `written: ${writeResult(out, {
+      database: { description: db.description, version: db.version },
+      runs: [runJson('full, bundled history', full, 20), runJson('incremental, +1 day', incremental, 3), runJson('full recompute, all days', fullAll, 20)],
+    })}`,
+  );
 } finally {
   await db.drop();
 }

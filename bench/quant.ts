@@ -66,7 +66,10 @@ try {
   const reports = await time(3, () => buildReports(history, market, new Date(), SIGNAL_COST_BPS_DEFAULT));
   const range = { start: history[0]!.date, end: history.at(-1)!.date };
   const floorPing = await time(REPEAT, () => sql`select 1`);
-  const floorRead = await time(REPEAT, () => sql`select date, regime, risk_score from signal_days where date between ${range.start} and ${range.end} order by date`);
+  const floorRead = await time(
+    REPEAT,
+    () => sql`select date, regime, risk_score from signal_days where date between ${range.start} and ${range.end} order by date`,
+  );
   const cold = await time(REPEAT, () => backtest(sql, range, SIGNAL_COST_BPS_DEFAULT));
   const cache = new PublishedHistoryCache();
   await cache.all(sql);
@@ -84,23 +87,34 @@ try {
   console.log(renderTable(['column', 'observations', 'likelihood evaluations', 'fit ms'], fits));
   console.log(`\nreports (forecast of 5 columns, performance, chart data): median ${reports.median.toFixed(0)} ms`);
   console.log(`\nbacktest over the full history (${history.length} days), ${REPEAT} runs:`);
-  console.log(renderTable(['what', 'median ms', 'p95 ms'], [
-    ['floor: select 1', floorPing.median.toFixed(2), floorPing.p95.toFixed(2)],
-    ['floor: read the window\'s regime rows', floorRead.median.toFixed(2), floorRead.p95.toFixed(2)],
-    ['backtest, command (one read of the window + arithmetic)', cold.median.toFixed(2), cold.p95.toFixed(2)],
-    ['backtest, service (cached history, freshness check + arithmetic)', served.median.toFixed(2), served.p95.toFixed(2)],
-    ['  of which the arithmetic (summary, strategy, figures)', arithmetic.median.toFixed(2), arithmetic.p95.toFixed(2)],
-  ]));
-  console.log(`target: backtest under 50 ms over the full history: service ${served.p95 < TARGET_MS ? 'MET' : 'NOT MET'} (p95 ${served.p95.toFixed(1)} ms), command ${cold.median < TARGET_MS ? 'MET' : 'NOT MET'} at the median (${cold.median.toFixed(1)} ms; p95 ${cold.p95.toFixed(1)} ms)`);
+  console.log(
+    renderTable(
+      ['what', 'median ms', 'p95 ms'],
+      [
+        ['floor: select 1', floorPing.median.toFixed(2), floorPing.p95.toFixed(2)],
+        ["floor: read the window's regime rows", floorRead.median.toFixed(2), floorRead.p95.toFixed(2)],
+        ['backtest, command (one read of the window + arithmetic)', cold.median.toFixed(2), cold.p95.toFixed(2)],
+        ['backtest, service (cached history, freshness check + arithmetic)', served.median.toFixed(2), served.p95.toFixed(2)],
+        ['  of which the arithmetic (summary, strategy, figures)', arithmetic.median.toFixed(2), arithmetic.p95.toFixed(2)],
+      ],
+    ),
+  );
+  console.log(
+    `target: backtest under 50 ms over the full history: service ${served.p95 < TARGET_MS ? 'MET' : 'NOT MET'} (p95 ${served.p95.toFixed(1)} ms), command ${cold.median < TARGET_MS ? 'MET' : 'NOT MET'} at the median (${cold.median.toFixed(1)} ms; p95 ${cold.p95.toFixed(1)} ms)`,
+  );
   const ms = (t: { median: number; p95: number }) => ({ median_ms: t.median, p95_ms: t.p95 });
-  console.log(`written: ${writeResult(out, {
-    database: { description: db.description, version: db.version }, days: history.length, repeat: REPEAT,
-    fits: fits.map(([column, observations, evaluations, fitMs]) => ({ column, observations, evaluations, fit_ms: Number(fitMs) })),
-    reports: ms(reports),
-    floors: { select_1: ms(floorPing), read_window: ms(floorRead) },
-    backtest: { command: ms(cold), service: ms(served), arithmetic: ms(arithmetic) },
-    target: { max_ms: TARGET_MS, service_p95: served.p95 < TARGET_MS ? 'MET' : 'NOT MET', command_median: cold.median < TARGET_MS ? 'MET' : 'NOT MET' },
-  })}`);
+  console.log(
+    `written: ${writeResult(out, {
+      database: { description: db.description, version: db.version },
+      days: history.length,
+      repeat: REPEAT,
+      fits: fits.map(([column, observations, evaluations, fitMs]) => ({ column, observations, evaluations, fit_ms: Number(fitMs) })),
+      reports: ms(reports),
+      floors: { select_1: ms(floorPing), read_window: ms(floorRead) },
+      backtest: { command: ms(cold), service: ms(served), arithmetic: ms(arithmetic) },
+      target: { max_ms: TARGET_MS, service_p95: served.p95 < TARGET_MS ? 'MET' : 'NOT MET', command_median: cold.median < TARGET_MS ? 'MET' : 'NOT MET' },
+    })}`,
+  );
 } finally {
   await db.drop();
 }

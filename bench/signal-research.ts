@@ -83,7 +83,11 @@ export const VARIANTS: Variant[] = [
   w1('-curve', '- curve level', without(['curve_10y2y_pp'])),
   w1('-curve+trend', '- curve level, + equity trend', without(['curve_10y2y_pp'], [T200])),
   w1('-curve+3 trends', '- curve level, + 200/100-day trends, + 60-day return', without(['curve_10y2y_pp'], [T200, 'eq_trend100', 'eq_mom60'])),
-  w1('stress+3 trends', '- curve level and momentum, - dollar, + three trends', without(['curve_10y2y_pp', 'mom_z_curve', 'mom_z_dollar'], [T200, 'eq_trend100', 'eq_mom60'])),
+  w1(
+    'stress+3 trends',
+    '- curve level and momentum, - dollar, + three trends',
+    without(['curve_10y2y_pp', 'mom_z_curve', 'mom_z_dollar'], [T200, 'eq_trend100', 'eq_mom60']),
+  ),
   w1('-levels', '- curve, spread and VIX levels', without(['curve_10y2y_pp', 'hy_spread_pct', 'vix'])),
   w1('-levels+trend', '- the three levels, + equity trend', without(['curve_10y2y_pp', 'hy_spread_pct', 'vix'], [T200])),
   w1('-levels+3 trends', '- the three levels, + three trends', without(['curve_10y2y_pp', 'hy_spread_pct', 'vix'], [T200, 'eq_trend100', 'eq_mom60'])),
@@ -111,7 +115,11 @@ export const VARIANTS: Variant[] = [
   w3('-curve+trend+trend100 w3', '- curve level, + 200- and 100-day trends', [...CHOSEN_INPUTS, 'eq_trend100']),
   w3('-curve+trend+liquidity w3', '- curve level, + trend, + 4-week liquidity change (z)', [...CHOSEN_INPUTS, 'liq_change_z252']),
   w3('-curve+trend+relative w3', '- curve level, + trend, + spread and VIX z over 1 year', [...CHOSEN_INPUTS, 'hy_z252', 'vix_z252']),
-  w3('relative+trend w3', '- the three levels, + spread and VIX z over 1 year, + trend', without(['curve_10y2y_pp', 'hy_spread_pct', 'vix'], [T200, 'hy_z252', 'vix_z252'])),
+  w3(
+    'relative+trend w3',
+    '- the three levels, + spread and VIX z over 1 year, + trend',
+    without(['curve_10y2y_pp', 'hy_spread_pct', 'vix'], [T200, 'hy_z252', 'vix_z252']),
+  ),
   // 3. Switching rules on the chosen inputs.
   w3('chosen p>=0.6', 'switch at p >= 0.6', CHOSEN_INPUTS, { switchAt: 0.6 }),
   w3('chosen p>=0.7', 'switch at p >= 0.7', CHOSEN_INPUTS, { switchAt: 0.7 }),
@@ -133,20 +141,60 @@ export const VARIANTS: Variant[] = [
   w3('chosen w5', '5 warm restarts', CHOSEN_INPUTS, { switchAt: 0.8, warmRestarts: 5 }),
   w3('chosen cov 0.01', 'covariance floor 0.01', CHOSEN_INPUTS, { switchAt: 0.8, covFloor: 0.01 }),
   w3('chosen cov 0.05', 'covariance floor 0.05', CHOSEN_INPUTS, { switchAt: 0.8, covFloor: 0.05 }),
-  w3('chosen -dollar', '- dollar momentum', CHOSEN_INPUTS.filter((n) => n !== 'mom_z_dollar'), { switchAt: 0.8 }),
+  w3(
+    'chosen -dollar',
+    '- dollar momentum',
+    CHOSEN_INPUTS.filter((n) => n !== 'mom_z_dollar'),
+    { switchAt: 0.8 },
+  ),
   w3('chosen+vix5+dd60', '+ 5-day VIX change, + 60-day drawdown', [...CHOSEN_INPUTS, 'vix_chg5', 'eq_dd60'], { switchAt: 0.8 }),
-  w3('chosen log vix', 'VIX level in logs', CHOSEN_INPUTS.map((n) => (n === 'vix' ? 'log_vix' : n)), { switchAt: 0.8 }),
-  w3('chosen log hy', 'spread level in logs', CHOSEN_INPUTS.map((n) => (n === 'hy_spread_pct' ? 'log_hy' : n)), { switchAt: 0.8 }),
-  w3('chosen log levels -dollar', 'levels in logs, - dollar momentum', LOG_LEVELS.filter((n) => n !== 'mom_z_dollar'), { switchAt: 0.8 }),
+  w3(
+    'chosen log vix',
+    'VIX level in logs',
+    CHOSEN_INPUTS.map((n) => (n === 'vix' ? 'log_vix' : n)),
+    { switchAt: 0.8 },
+  ),
+  w3(
+    'chosen log hy',
+    'spread level in logs',
+    CHOSEN_INPUTS.map((n) => (n === 'hy_spread_pct' ? 'log_hy' : n)),
+    { switchAt: 0.8 },
+  ),
+  w3(
+    'chosen log levels -dollar',
+    'levels in logs, - dollar momentum',
+    LOG_LEVELS.filter((n) => n !== 'mom_z_dollar'),
+    { switchAt: 0.8 },
+  ),
   w3('chosen log levels+vix5', 'levels in logs, + 5-day VIX change', [...LOG_LEVELS, 'vix_chg5'], { switchAt: 0.8 }),
   w3('chosen log levels p>=0.7', 'levels in logs, switch at p >= 0.7', LOG_LEVELS, { switchAt: 0.7 }),
   w3('chosen log levels+trend100', 'levels in logs, + 100-day trend', [...LOG_LEVELS, 'eq_trend100'], { switchAt: 0.8 }),
   w3('chosen+vol', '+ 20-day realized volatility', [...CHOSEN_INPUTS, 'eq_rvol20'], { switchAt: 0.8 }),
   w3('chosen+mom60', '+ 60-day return', [...CHOSEN_INPUTS, 'eq_mom60'], { switchAt: 0.8 }),
-  w3('chosen -curve mom', '- curve momentum', CHOSEN_INPUTS.filter((n) => n !== 'mom_z_curve'), { switchAt: 0.8 }),
-  w3('chosen -vix mom', '- VIX momentum', CHOSEN_INPUTS.filter((n) => n !== 'mom_z_vix'), { switchAt: 0.8 }),
-  w3('chosen -hy mom', '- spread momentum', CHOSEN_INPUTS.filter((n) => n !== 'mom_z_hy'), { switchAt: 0.8 }),
-  w3('chosen vol for vix', 'realized volatility instead of the VIX level', CHOSEN_INPUTS.map((n) => (n === 'vix' ? 'eq_rvol20' : n)), { switchAt: 0.8 }),
+  w3(
+    'chosen -curve mom',
+    '- curve momentum',
+    CHOSEN_INPUTS.filter((n) => n !== 'mom_z_curve'),
+    { switchAt: 0.8 },
+  ),
+  w3(
+    'chosen -vix mom',
+    '- VIX momentum',
+    CHOSEN_INPUTS.filter((n) => n !== 'mom_z_vix'),
+    { switchAt: 0.8 },
+  ),
+  w3(
+    'chosen -hy mom',
+    '- spread momentum',
+    CHOSEN_INPUTS.filter((n) => n !== 'mom_z_hy'),
+    { switchAt: 0.8 },
+  ),
+  w3(
+    'chosen vol for vix',
+    'realized volatility instead of the VIX level',
+    CHOSEN_INPUTS.map((n) => (n === 'vix' ? 'eq_rvol20' : n)),
+    { switchAt: 0.8 },
+  ),
   w3('chosen+dd60 -dollar', '+ 60-day drawdown, - dollar momentum', [...CHOSEN_INPUTS.filter((n) => n !== 'mom_z_dollar'), 'eq_dd60'], { switchAt: 0.8 }),
   // 6. Rolling fit windows on the chosen inputs (an expanding window holds every day since 2003-12; a window of
   //    N years differs from it from 2003 + N on).
@@ -163,7 +211,12 @@ export const VARIANTS: Variant[] = [
   w3('9y log levels', 'nine years, spread and VIX levels in logs', LOG_LEVELS, { switchAt: 0.8, fitWindowDays: NINE_YEARS }),
   w3('9y+dd60', 'nine years, + 60-day drawdown', [...CHOSEN_INPUTS, 'eq_dd60'], { switchAt: 0.8, fitWindowDays: NINE_YEARS }),
   w3('9y+vol', 'nine years, + 20-day realized volatility', [...CHOSEN_INPUTS, 'eq_rvol20'], { switchAt: 0.8, fitWindowDays: NINE_YEARS }),
-  w3('9y -dollar', 'nine years, - dollar momentum', CHOSEN_INPUTS.filter((n) => n !== 'mom_z_dollar'), { switchAt: 0.8, fitWindowDays: NINE_YEARS }),
+  w3(
+    '9y -dollar',
+    'nine years, - dollar momentum',
+    CHOSEN_INPUTS.filter((n) => n !== 'mom_z_dollar'),
+    { switchAt: 0.8, fitWindowDays: NINE_YEARS },
+  ),
   w3('9y+hy5', 'nine years, + 5-day spread change', [...CHOSEN_INPUTS, 'hy_chg5'], { switchAt: 0.8, fitWindowDays: NINE_YEARS }),
 ];
 
@@ -178,8 +231,15 @@ export const VARIANTS: Variant[] = [
  * fewer regime changes a year. The out-of-sample columns play no part.
  */
 const WITHOUT = (drop: string[], add: string[] = []): string[] => [...CHOSEN_INPUTS.filter((n) => !drop.includes(n)), ...add];
-const r2 = (name: string, what: string, inputs: string[], extra: Partial<Variant> = {}): Variant =>
-  ({ name: `r2 ${name}`, what, inputs, warmRestarts: 0, round: 2, fitWindowDays: NINE_YEARS, ...extra });
+const r2 = (name: string, what: string, inputs: string[], extra: Partial<Variant> = {}): Variant => ({
+  name: `r2 ${name}`,
+  what,
+  inputs,
+  warmRestarts: 0,
+  round: 2,
+  fitWindowDays: NINE_YEARS,
+  ...extra,
+});
 export const ROUND_2: Variant[] = [
   r2('method', 'the method in force: the chosen inputs, nine years (tradeseal-regime-5)', CHOSEN_INPUTS),
   r2('window 6y', 'rolling 6-year fit window', CHOSEN_INPUTS, { fitWindowDays: 1512 }),
@@ -188,7 +248,7 @@ export const ROUND_2: Variant[] = [
   r2('window 10y', 'rolling 10-year fit window', CHOSEN_INPUTS, { fitWindowDays: 2520 }),
   r2('window 12y', 'rolling 12-year fit window', CHOSEN_INPUTS, { fitWindowDays: 3024 }),
   r2('expanding', 'an expanding fit window', CHOSEN_INPUTS, { fitWindowDays: 0 }),
-  r2('+curve level', '+ the 10Y-2Y curve level (the first model\'s inputs with the trend)', WITHOUT([], ['curve_10y2y_pp'])),
+  r2('+curve level', "+ the 10Y-2Y curve level (the first model's inputs with the trend)", WITHOUT([], ['curve_10y2y_pp'])),
   r2('-trend', '- the equity trend', WITHOUT([T200])),
   r2('-dollar', '- dollar momentum', WITHOUT(['mom_z_dollar'])),
   r2('-curve mom', '- curve momentum', WITHOUT(['mom_z_curve'])),
@@ -206,16 +266,35 @@ export const ROUND_2: Variant[] = [
 export function chooseRound2(rows: Row[]): Row | undefined {
   const scored = rows.filter((r) => r.score !== null);
   const best = Math.max(...scored.map((r) => r.score as number));
-  return scored.filter((r) => (r.score as number) >= best - 0.01)
-    .reduce<Row | undefined>((a, b) => (a === undefined || (b.in_sample.changes_per_year ?? Infinity) < (a.in_sample.changes_per_year ?? Infinity) ? b : a), undefined);
+  return scored
+    .filter((r) => (r.score as number) >= best - 0.01)
+    .reduce<Row | undefined>(
+      (a, b) => (a === undefined || (b.in_sample.changes_per_year ?? Infinity) < (a.in_sample.changes_per_year ?? Infinity) ? b : a),
+      undefined,
+    );
 }
 
 /**
  * Candidates run again with seeds 1, 2 and 3 (the choice rule's second step: every candidate within
  * SEED_BAND of the best seed-7 score is judged on its mean score over the four seeds).
  */
-const SEEDED = ['chosen p>=0.8', 'chosen p>=0.7', 'chosen cov 0.01', 'chosen w5', 'chosen+hy5', 'chosen log hy', 'chosen window 7y', 'chosen window 8y', 'chosen window 9y', 'chosen window 12y',
-  '9y most likely', '9y p>=0.7', '9y p>=0.9', '9y+dd60', '9y+hy5'];
+const SEEDED = [
+  'chosen p>=0.8',
+  'chosen p>=0.7',
+  'chosen cov 0.01',
+  'chosen w5',
+  'chosen+hy5',
+  'chosen log hy',
+  'chosen window 7y',
+  'chosen window 8y',
+  'chosen window 9y',
+  'chosen window 12y',
+  '9y most likely',
+  '9y p>=0.7',
+  '9y p>=0.9',
+  '9y+dd60',
+  '9y+hy5',
+];
 for (const name of SEEDED) {
   const v = VARIANTS.find((x) => x.name === name) as Variant;
   for (const seed of [1, 2, 3]) VARIANTS.push({ ...v, name: `${name} seed ${seed}`, what: `the same, seed ${seed}`, seed, check: true });
@@ -234,14 +313,15 @@ function addResearchColumns(frame: FeatureFrame): void {
     return s / w;
   };
   /** (x(t) − trailing mean) / trailing sample std over the w days ending on t. */
-  const trailingZ = (a: Float64Array, w: number): Float64Array => make((t) => {
-    const m = trailingMean(a, t, w);
-    if (!Number.isFinite(m)) return Number.NaN;
-    let v = 0;
-    for (let k = t - w + 1; k <= t; k++) v += ((a[k] as number) - m) ** 2 / (w - 1);
-    const z = ((a[t] as number) - m) / Math.sqrt(v);
-    return Number.isFinite(z) ? z : Number.NaN;
-  });
+  const trailingZ = (a: Float64Array, w: number): Float64Array =>
+    make((t) => {
+      const m = trailingMean(a, t, w);
+      if (!Number.isFinite(m)) return Number.NaN;
+      let v = 0;
+      for (let k = t - w + 1; k <= t; k++) v += ((a[k] as number) - m) ** 2 / (w - 1);
+      const z = ((a[t] as number) - m) / Math.sqrt(v);
+      return Number.isFinite(z) ? z : Number.NaN;
+    });
   const logReturn = make((t) => (t >= 1 ? Math.log((eq[t] as number) / (eq[t - 1] as number)) : Number.NaN));
   frame.columns.eq_trend100 = make((t) => Math.log((eq[t] as number) / trailingMean(eq, t, 100)));
   frame.columns.eq_mom60 = make((t) => (t >= 60 ? Math.log((eq[t] as number) / (eq[t - 60] as number)) : Number.NaN));
@@ -296,17 +376,30 @@ async function runVariant(v: Variant): Promise<Row> {
   const started = performance.now();
   const frame = await loadFeatureFrame(path.resolve('data/macro'));
   addResearchColumns(frame);
-  const options: Partial<WalkForwardOptions> = v.round === 2 ? {
-    // The method's own starts (deterministic); only the inputs, the window and the floor vary.
-    pcaInputs: v.inputs, fitWindowDays: v.fitWindowDays ?? DEFAULT_WALK_FORWARD.fitWindowDays, covFloor: v.covFloor ?? DEFAULT_WALK_FORWARD.covFloor,
-  } : {
-    // The seeded starts of the methods up to tradeseal-regime-4: k-means++ restarts, the warm start and seeded perturbations of it.
-    pcaInputs: v.inputs, coldStarts: Array<'cold'>(v.restarts ?? 6).fill('cold'), warmStarts: ['warm', ...Array<'perturbed'>(v.warmRestarts - 1).fill('perturbed')], convergeAllEvery: 0,
-    seed: v.seed ?? DEFAULT_WALK_FORWARD.seed, fitWindowDays: v.fitWindowDays ?? 0, covFloor: v.covFloor ?? DEFAULT_WALK_FORWARD.covFloor,
-  };
+  const options: Partial<WalkForwardOptions> =
+    v.round === 2
+      ? {
+          // The method's own starts (deterministic); only the inputs, the window and the floor vary.
+          pcaInputs: v.inputs,
+          fitWindowDays: v.fitWindowDays ?? DEFAULT_WALK_FORWARD.fitWindowDays,
+          covFloor: v.covFloor ?? DEFAULT_WALK_FORWARD.covFloor,
+        }
+      : {
+          // The seeded starts of the methods up to tradeseal-regime-4: k-means++ restarts, the warm start and seeded perturbations of it.
+          pcaInputs: v.inputs,
+          coldStarts: Array<'cold'>(v.restarts ?? 6).fill('cold'),
+          warmStarts: ['warm', ...Array<'perturbed'>(v.warmRestarts - 1).fill('perturbed')],
+          convergeAllEvery: 0,
+          seed: v.seed ?? DEFAULT_WALK_FORWARD.seed,
+          fitWindowDays: v.fitWindowDays ?? 0,
+          covFloor: v.covFloor ?? DEFAULT_WALK_FORWARD.covFloor,
+        };
   const model = walkForward(frame, options);
   const { signals, market } = assemble(frame, model.days);
-  const regimes = switchedRegimes(model.days.map((d) => d.probs), v);
+  const regimes = switchedRegimes(
+    model.days.map((d) => d.probs),
+    v,
+  );
   const days = signals.map((s, i) => ({ ...s, regime: REGIMES[regimes[i] as number]! }));
   const e = evaluate(days, market, {}, SIGNAL_COST_BPS_DEFAULT);
   const figures = (w: keyof typeof e.windows): Figures => {
@@ -318,8 +411,14 @@ async function runVariant(v: Variant): Promise<Row> {
   const rs = ratio(ins.sharpe, ins.ma200_sharpe);
   const rc = ratio(ins.calmar, ins.ma200_calmar);
   return {
-    name: v.name, check: v.check === true, what: v.what, score: rs === null || rc === null ? null : Math.min(rs, rc),
-    in_sample: ins, out_of_sample: figures('out_of_sample'), full: figures('full'), seconds: (performance.now() - started) / 1000,
+    name: v.name,
+    check: v.check === true,
+    what: v.what,
+    score: rs === null || rc === null ? null : Math.min(rs, rc),
+    in_sample: ins,
+    out_of_sample: figures('out_of_sample'),
+    full: figures('full'),
+    seconds: (performance.now() - started) / 1000,
   };
 }
 
@@ -371,17 +470,43 @@ export function choose(rows: Row[]): { chosen: Row | undefined; means: Map<strin
   }
   const top = Math.max(...means.values());
   const near = [...means].filter(([, m]) => m >= top - 0.01).map(([n]) => byName.get(n) as Row);
-  const chosen = near.reduce<Row | undefined>((a, b) => (a === undefined || (b.in_sample.changes_per_year ?? Infinity) < (a.in_sample.changes_per_year ?? Infinity) ? b : a), undefined);
+  const chosen = near.reduce<Row | undefined>(
+    (a, b) => (a === undefined || (b.in_sample.changes_per_year ?? Infinity) < (a.in_sample.changes_per_year ?? Infinity) ? b : a),
+    undefined,
+  );
   return { chosen, means, missing };
 }
 
 function report(rows: Row[]): string {
   const { chosen, means, missing } = choose(rows);
   const table = renderTable(
-    ['variant', 'IS sharpe', 'IS calmar', 'IS chg/yr', 'IS exposure', 'score', 'seed mean', 'OOS sharpe', 'OOS calmar', 'OOS max DD %', 'full sharpe', 'full calmar'],
+    [
+      'variant',
+      'IS sharpe',
+      'IS calmar',
+      'IS chg/yr',
+      'IS exposure',
+      'score',
+      'seed mean',
+      'OOS sharpe',
+      'OOS calmar',
+      'OOS max DD %',
+      'full sharpe',
+      'full calmar',
+    ],
     rows.map((r) => [
-      `${r === chosen ? '* ' : ''}${r.name}${r.check ? ' (check)' : ''}`, f2(r.in_sample.sharpe), f2(r.in_sample.calmar), f2(r.in_sample.changes_per_year), f2(r.in_sample.avg_exposure), f2(r.score),
-      f2(means.get(r.name) ?? null), f2(r.out_of_sample.sharpe), f2(r.out_of_sample.calmar), pct(r.out_of_sample.max_drawdown), f2(r.full.sharpe), f2(r.full.calmar),
+      `${r === chosen ? '* ' : ''}${r.name}${r.check ? ' (check)' : ''}`,
+      f2(r.in_sample.sharpe),
+      f2(r.in_sample.calmar),
+      f2(r.in_sample.changes_per_year),
+      f2(r.in_sample.avg_exposure),
+      f2(r.score),
+      f2(means.get(r.name) ?? null),
+      f2(r.out_of_sample.sharpe),
+      f2(r.out_of_sample.calmar),
+      pct(r.out_of_sample.max_drawdown),
+      f2(r.full.sharpe),
+      f2(r.full.calmar),
     ]),
   );
   const first = rows[0] as Row;
@@ -405,13 +530,19 @@ function writeVariants(rows: Row[], source: string): void {
     return;
   }
   const { chosen } = choose(rows);
-  const variants = rows.map((r) => ({ name: r.name, check: r.check, in_sample_sharpe: r.in_sample.sharpe as number, ...(r === chosen ? { chosen: true } : {}) }));
+  const variants = rows.map((r) => ({
+    name: r.name,
+    check: r.check,
+    in_sample_sharpe: r.in_sample.sharpe as number,
+    ...(r === chosen ? { chosen: true } : {}),
+  }));
   const trials = writeResearchVariants(variants, EVALUATION_WINDOWS.in_sample, source);
   console.log(`written: data/research/variants.json (${trials.trials} variants)`);
 }
 
 /** Where the trials before round 2 come from, in data/research/variants.json. */
-const EARLIER_ROUNDS = 'the research tables of pipeline/README.md: round 1 ("Every variant") and the starts of "A method without a seed", two decimals as printed there';
+const EARLIER_ROUNDS =
+  'the research tables of pipeline/README.md: round 1 ("Every variant") and the starts of "A method without a seed", two decimals as printed there';
 
 /** Round 2's table: every candidate, the rule's pick starred. */
 function reportRound2(rows: Row[]): string {
@@ -419,13 +550,22 @@ function reportRound2(rows: Row[]): string {
   const first = rows[0] as Row;
   return [
     `200-day rule on the same days (traded at the next open, ${SIGNAL_COST_BPS_DEFAULT} bp): in-sample Sharpe ${f2(first.in_sample.ma200_sharpe)}, Calmar ${f2(first.in_sample.ma200_calmar)}; out of sample ${f2(first.out_of_sample.ma200_sharpe)}, ${f2(first.out_of_sample.ma200_calmar)}; full ${f2(first.full.ma200_sharpe)}, ${f2(first.full.ma200_calmar)}`,
-    'score = min(IS Sharpe / the rule\'s, IS Calmar / the rule\'s); * = the choice rule\'s pick (the largest score; within 0.01, fewer changes)',
+    "score = min(IS Sharpe / the rule's, IS Calmar / the rule's); * = the choice rule's pick (the largest score; within 0.01, fewer changes)",
     '',
     renderTable(
       ['variant', 'IS sharpe', 'IS calmar', 'IS chg/yr', 'IS exposure', 'score', 'OOS sharpe', 'OOS calmar', 'OOS max DD %', 'full sharpe', 'full calmar'],
       rows.map((r) => [
-        `${r === chosen ? '* ' : ''}${r.name}`, f2(r.in_sample.sharpe), f2(r.in_sample.calmar), f2(r.in_sample.changes_per_year), f2(r.in_sample.avg_exposure), f2(r.score),
-        f2(r.out_of_sample.sharpe), f2(r.out_of_sample.calmar), pct(r.out_of_sample.max_drawdown), f2(r.full.sharpe), f2(r.full.calmar),
+        `${r === chosen ? '* ' : ''}${r.name}`,
+        f2(r.in_sample.sharpe),
+        f2(r.in_sample.calmar),
+        f2(r.in_sample.changes_per_year),
+        f2(r.in_sample.avg_exposure),
+        f2(r.score),
+        f2(r.out_of_sample.sharpe),
+        f2(r.out_of_sample.calmar),
+        pct(r.out_of_sample.max_drawdown),
+        f2(r.full.sharpe),
+        f2(r.full.calmar),
       ]),
     ),
   ].join('\n');
@@ -449,7 +589,16 @@ function writeRound2Variants(rows: Row[], source: string): void {
   console.log(`written: data/research/variants.json (${trials.trials} variants)`);
 }
 
-const { values } = parseArgs({ options: { child: { type: 'string' }, only: { type: 'string' }, jobs: { type: 'string', default: '2' }, out: { type: 'string' }, report: { type: 'string' }, round: { type: 'string', default: '2' } } });
+const { values } = parseArgs({
+  options: {
+    child: { type: 'string' },
+    only: { type: 'string' },
+    jobs: { type: 'string', default: '2' },
+    out: { type: 'string' },
+    report: { type: 'string' },
+    round: { type: 'string', default: '2' },
+  },
+});
 if (values.round !== '1' && values.round !== '2') throw new Error(`--round: 1 or 2, got ${values.round}`);
 if (values.report) {
   // The table of a run already made (its JSON), without running the variants again.
@@ -468,14 +617,16 @@ if (values.report) {
   process.stdout.write(JSON.stringify(await runVariant(v)));
 } else if (values.round === '2') {
   const names = values.only ? values.only.split(',') : ROUND_2.map((v) => v.name);
-  for (const n of names) if (!ROUND_2.some((v) => v.name === n)) throw new Error(`no round-2 variant named ${n}; the variants: ${ROUND_2.map((v) => v.name).join(', ')}`);
+  for (const n of names)
+    if (!ROUND_2.some((v) => v.name === n)) throw new Error(`no round-2 variant named ${n}; the variants: ${ROUND_2.map((v) => v.name).join(', ')}`);
   const rows = await runAll(names, Number(values.jobs));
   console.log(reportRound2(rows));
   console.log(`written: ${writeResult(resultPath('signal-research-r2', values.out), { variants: ROUND_2, rows })}`);
   writeRound2Variants(rows, `npm run research:signal, ${new Date().toISOString().slice(0, 10)}`);
 } else {
   const names = values.only ? values.only.split(',') : VARIANTS.map((v) => v.name);
-  for (const n of names) if (!VARIANTS.some((v) => v.name === n)) throw new Error(`no variant named ${n}; the variants: ${VARIANTS.map((v) => v.name).join(', ')}`);
+  for (const n of names)
+    if (!VARIANTS.some((v) => v.name === n)) throw new Error(`no variant named ${n}; the variants: ${VARIANTS.map((v) => v.name).join(', ')}`);
   const rows = await runAll(names, Number(values.jobs));
   console.log(report(rows));
   console.log(`written: ${writeResult(resultPath('signal-research', values.out), { variants: VARIANTS, rows })}`);

@@ -29,7 +29,8 @@ import { agreement, fitShortfalls, spread, type SeedRun } from './support/seed-s
 const { values } = parseArgs({ options: { out: { type: 'string' }, seeds: { type: 'string' }, options: { type: 'string' } } });
 const out = resultPath('signal-seeds', values.out);
 const seeds = (values.seeds ?? '1,2,3,4,5,6,7,8').split(',').map(Number);
-if (seeds.some((s) => !Number.isInteger(s) || s < 0) || seeds.length < 2) throw new Error(`--seeds: expected at least two seeds, comma-separated, got ${values.seeds}`);
+if (seeds.some((s) => !Number.isInteger(s) || s < 0) || seeds.length < 2)
+  throw new Error(`--seeds: expected at least two seeds, comma-separated, got ${values.seeds}`);
 const overrides = JSON.parse(values.options ?? '{}') as Partial<WalkForwardOptions>;
 const dataDir = path.resolve('data/macro');
 const reference = DEFAULT_WALK_FORWARD.seed;
@@ -61,35 +62,59 @@ const spreads = spread(runs);
 const f2 = (x: number | null): string => (x === null ? '-' : x.toFixed(2));
 const pct = (x: number): string => `${(100 * x).toFixed(2)} %`;
 
-console.log(`tradeseal seed-spread benchmark: the regimes a full pipeline run on ${path.relative(process.cwd(), dataDir)} would publish with seeds ${seeds.join(', ')}, ${pairs.days} days, in ${seconds.toFixed(1)} s`);
+console.log(
+  `tradeseal seed-spread benchmark: the regimes a full pipeline run on ${path.relative(process.cwd(), dataDir)} would publish with seeds ${seeds.join(', ')}, ${pairs.days} days, in ${seconds.toFixed(1)} s`,
+);
 console.log(`method: ${MODEL_VERSION}${values.options ? `, with ${values.options}` : ''}`);
 console.log('');
-console.log(renderTable(
-  ['seed', `same regime as seed ${runs.some((r) => r.seed === reference) ? reference : '-'}`, 'fits below the best', 'worst shortfall (nats)', 'IS sharpe', 'IS calmar', 'OOS sharpe', 'OOS calmar'],
-  runs.map((r) => [
-    String(r.seed),
-    pairs.withReference.has(r.seed) ? pct(pairs.withReference.get(r.seed)!) : '-',
-    `${shortfalls.get(r.seed)!.below} of ${r.fits.length}`,
-    shortfalls.get(r.seed)!.worst.toFixed(2),
-    f2(r.in_sample.sharpe), f2(r.in_sample.calmar), f2(r.out_of_sample.sharpe), f2(r.out_of_sample.calmar),
-  ]),
-));
+console.log(
+  renderTable(
+    [
+      'seed',
+      `same regime as seed ${runs.some((r) => r.seed === reference) ? reference : '-'}`,
+      'fits below the best',
+      'worst shortfall (nats)',
+      'IS sharpe',
+      'IS calmar',
+      'OOS sharpe',
+      'OOS calmar',
+    ],
+    runs.map((r) => [
+      String(r.seed),
+      pairs.withReference.has(r.seed) ? pct(pairs.withReference.get(r.seed)!) : '-',
+      `${shortfalls.get(r.seed)!.below} of ${r.fits.length}`,
+      shortfalls.get(r.seed)!.worst.toFixed(2),
+      f2(r.in_sample.sharpe),
+      f2(r.in_sample.calmar),
+      f2(r.out_of_sample.sharpe),
+      f2(r.out_of_sample.calmar),
+    ]),
+  ),
+);
 console.log('');
-console.log(`every pair of seeds: the same regime on at least ${pct(pairs.lowestPair.share)} of the days (lowest: seeds ${pairs.lowestPair.seeds.join(' and ')})`);
-console.log(`refits on which some seed's fit is below the best any seed found (by more than 0.01 nats): ${shortfalls.refitsWithShortfall} of ${runs[0]!.fits.length}`);
-console.log(`spread (largest − smallest): in-sample Sharpe ${f2(spreads.in_sample.sharpe)}, Calmar ${f2(spreads.in_sample.calmar)}; out-of-sample Sharpe ${f2(spreads.out_of_sample.sharpe)}, Calmar ${f2(spreads.out_of_sample.calmar)}`);
+console.log(
+  `every pair of seeds: the same regime on at least ${pct(pairs.lowestPair.share)} of the days (lowest: seeds ${pairs.lowestPair.seeds.join(' and ')})`,
+);
+console.log(
+  `refits on which some seed's fit is below the best any seed found (by more than 0.01 nats): ${shortfalls.refitsWithShortfall} of ${runs[0]!.fits.length}`,
+);
+console.log(
+  `spread (largest − smallest): in-sample Sharpe ${f2(spreads.in_sample.sharpe)}, Calmar ${f2(spreads.in_sample.calmar)}; out-of-sample Sharpe ${f2(spreads.out_of_sample.sharpe)}, Calmar ${f2(spreads.out_of_sample.calmar)}`,
+);
 const holds = pairs.lowestPair.share >= 0.99 && [spreads.out_of_sample.sharpe, spreads.out_of_sample.calmar].every((s) => s !== null && s <= 0.02);
 console.log(`target (every pair ≥ 99 %, out-of-sample Sharpe and Calmar within 0.02): ${holds ? 'met' : 'not met'}`);
-console.log(`written: ${writeResult(out, {
-  model_version: MODEL_VERSION,
-  walk_forward: { ...DEFAULT_WALK_FORWARD, ...overrides },
-  seeds,
-  seconds,
-  days: pairs.days,
-  lowest_pair: pairs.lowestPair,
-  with_reference: Object.fromEntries(pairs.withReference),
-  refits_with_shortfall: shortfalls.refitsWithShortfall,
-  runs: runs.map((r) => ({ seed: r.seed, in_sample: r.in_sample, out_of_sample: r.out_of_sample, fits_below_best: shortfalls.get(r.seed)!.below })),
-  spread: spreads,
-  target_met: holds,
-})}`);
+console.log(
+  `written: ${writeResult(out, {
+    model_version: MODEL_VERSION,
+    walk_forward: { ...DEFAULT_WALK_FORWARD, ...overrides },
+    seeds,
+    seconds,
+    days: pairs.days,
+    lowest_pair: pairs.lowestPair,
+    with_reference: Object.fromEntries(pairs.withReference),
+    refits_with_shortfall: shortfalls.refitsWithShortfall,
+    runs: runs.map((r) => ({ seed: r.seed, in_sample: r.in_sample, out_of_sample: r.out_of_sample, fits_below_best: shortfalls.get(r.seed)!.below })),
+    spread: spreads,
+    target_met: holds,
+  })}`,
+);

@@ -33,7 +33,9 @@ const dataDir = path.resolve('data/macro');
 
 const started = performance.now();
 const frame = await loadFeatureFrame(dataDir);
-console.error(`[bench] feature frame: ${frame.dates.length} trading days, ${frame.dates[0]} to ${frame.dates.at(-1)}; the walk-forward with its default options…`);
+console.error(
+  `[bench] feature frame: ${frame.dates.length} trading days, ${frame.dates[0]} to ${frame.dates.at(-1)}; the walk-forward with its default options…`,
+);
 const model = walkForward(frame);
 const { signals, market } = assemble(frame, model.days);
 const evaluated = performance.now();
@@ -41,17 +43,27 @@ const evaluation = evaluate(signals, market, {}, SIGNAL_COST_BPS_DEFAULT, { tria
 const statisticsSeconds = (performance.now() - evaluated) / 1000;
 const seconds = (performance.now() - started) / 1000;
 
-console.log(`tradeseal signal-quality benchmark: the regimes a full pipeline run on ${path.relative(process.cwd(), dataDir)} would publish, ${signals.length} days (${signals[0]?.date ?? '-'} to ${signals.at(-1)?.date ?? '-'}), ${model.fits.length} refits in ${seconds.toFixed(1)} s`);
+console.log(
+  `tradeseal signal-quality benchmark: the regimes a full pipeline run on ${path.relative(process.cwd(), dataDir)} would publish, ${signals.length} days (${signals[0]?.date ?? '-'} to ${signals.at(-1)?.date ?? '-'}), ${model.fits.length} refits in ${seconds.toFixed(1)} s`,
+);
 console.log(`method: ${MODEL_VERSION}`);
 console.log(`evaluation with its bootstrap and deflated Sharpe ratio: ${statisticsSeconds.toFixed(1)} s`);
 console.log('');
 console.log(renderEvaluation(evaluation));
-console.log(`written: ${writeResult(out, {
-  model_version: MODEL_VERSION,
-  walk_forward: DEFAULT_WALK_FORWARD,
-  data: { dir: path.relative(process.cwd(), dataDir), input_sha256: frame.vintage.inputSha256, published_days: signals.length, first_day: signals[0]?.date ?? null, last_day: signals.at(-1)?.date ?? null },
-  windows: EVALUATION_WINDOWS,
-  seconds,
-  statistics_seconds: statisticsSeconds,
-  evaluation,
-})}`);
+console.log(
+  `written: ${writeResult(out, {
+    model_version: MODEL_VERSION,
+    walk_forward: DEFAULT_WALK_FORWARD,
+    data: {
+      dir: path.relative(process.cwd(), dataDir),
+      input_sha256: frame.vintage.inputSha256,
+      published_days: signals.length,
+      first_day: signals[0]?.date ?? null,
+      last_day: signals.at(-1)?.date ?? null,
+    },
+    windows: EVALUATION_WINDOWS,
+    seconds,
+    statistics_seconds: statisticsSeconds,
+    evaluation,
+  })}`,
+);

@@ -58,11 +58,19 @@ try {
   const server = await startServer({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', BENCH_POOL: String(pool) });
   try {
     const keyed = (name: string, url: string, keys: string[]): LoadSpec => ({
-      name, method: 'GET', path: url, connection: (i) => ({ next: () => ({ headers: { 'x-signals-key': keys[i % keys.length]! } }) }),
+      name,
+      method: 'GET',
+      path: url,
+      connection: (i) => ({ next: () => ({ headers: { 'x-signals-key': keys[i % keys.length]! } }) }),
     });
     const specs = {
       noop: { name: 'GET /bench/noop (bare route)', method: 'GET', path: '/bench/noop', connection: () => ({ next: () => ({}) }) } as LoadSpec,
-      floor: { name: 'POST /bench/floor (1 INSERT)', method: 'POST', path: '/bench/floor', connection: () => ({ next: () => ({ body: '{"payload":"floor"}', headers: { 'content-type': 'application/json' } }) }) } as LoadSpec,
+      floor: {
+        name: 'POST /bench/floor (1 INSERT)',
+        method: 'POST',
+        path: '/bench/floor',
+        connection: () => ({ next: () => ({ body: '{"payload":"floor"}', headers: { 'content-type': 'application/json' } }) }),
+      } as LoadSpec,
       latestPro: keyed('GET /v1/signals/latest (Pro keys)', '/v1/signals/latest', pro),
       heartbeat: keyed('GET /v1/engine/heartbeat (one sidecar key)', '/v1/engine/heartbeat', [sidecar]),
     };
@@ -81,28 +89,50 @@ try {
     const rate = (name: string): number => results.find(([s]) => s.name.startsWith(name))![1].rps;
     const noop = rate('GET /bench/noop');
     const floor = rate('POST /bench/floor');
-    console.log(`tradeseal signal service benchmark: ${os.cpus().length} cores, Node ${process.version}, ${db.version}, ${connections} connections, pool ${pool}`);
-    console.log(renderTable(['route', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', '× bare route', '× 1-INSERT floor'], results.map(([s, r]) => [
-      s.name, r.rps.toFixed(0), r.latency.p50.toFixed(1), r.latency.p99.toFixed(1), r.non2xx + r.socketErrors,
-      (r.rps / noop).toFixed(2), (r.rps / floor).toFixed(2),
-    ])));
+    console.log(
+      `tradeseal signal service benchmark: ${os.cpus().length} cores, Node ${process.version}, ${db.version}, ${connections} connections, pool ${pool}`,
+    );
+    console.log(
+      renderTable(
+        ['route', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', '× bare route', '× 1-INSERT floor'],
+        results.map(([s, r]) => [
+          s.name,
+          r.rps.toFixed(0),
+          r.latency.p50.toFixed(1),
+          r.latency.p99.toFixed(1),
+          r.non2xx + r.socketErrors,
+          (r.rps / noop).toFixed(2),
+          (r.rps / floor).toFixed(2),
+        ]),
+      ),
+    );
     const latest = Math.min(rate('GET /v1/signals/latest (Pro'), rate('GET /v1/signals/latest (Starter'));
     const hb = rate('GET /v1/engine/heartbeat');
-    console.log(`target: signals/latest ≥ 0.5 × the 1-INSERT floor: ${latest >= 0.5 * floor ? 'MET' : 'NOT MET'} (${(latest / floor).toFixed(2)} ×, the slower of the two key kinds)`);
+    console.log(
+      `target: signals/latest ≥ 0.5 × the 1-INSERT floor: ${latest >= 0.5 * floor ? 'MET' : 'NOT MET'} (${(latest / floor).toFixed(2)} ×, the slower of the two key kinds)`,
+    );
     console.log(`target: heartbeat ≥ 0.25 × the bare route: ${hb >= 0.25 * noop ? 'MET' : 'NOT MET'} (${(hb / noop).toFixed(2)} ×)`);
-    console.log(`written: ${writeResult(resultPath('signals', values.out), {
-      database: { description: db.description, version: db.version },
-      load: { connections, pool, seconds, starter_requests_per_key: STARTER_REQUESTS },
-      bare_route: specs.noop.name, floor_route: specs.floor.name,
-      routes: results.map(([spec, r]) => ({
-        route: spec.name, rps: r.rps, latency_ms: r.latency, responses: r.responses, errors: r.non2xx + r.socketErrors,
-        relative_to_bare: r.rps / noop, relative_to_floor: r.rps / floor,
-      })),
-      targets: [
-        { what: 'signals/latest, the slower key kind', relative_to_floor: latest / floor, min_relative_to_floor: 0.5, met: latest >= 0.5 * floor },
-        { what: 'heartbeat', relative_to_bare: hb / noop, min_relative_to_bare: 0.25, met: hb >= 0.25 * noop },
-      ],
-    })}`);
+    console.log(
+      `written: ${writeResult(resultPath('signals', values.out), {
+        database: { description: db.description, version: db.version },
+        load: { connections, pool, seconds, starter_requests_per_key: STARTER_REQUESTS },
+        bare_route: specs.noop.name,
+        floor_route: specs.floor.name,
+        routes: results.map(([spec, r]) => ({
+          route: spec.name,
+          rps: r.rps,
+          latency_ms: r.latency,
+          responses: r.responses,
+          errors: r.non2xx + r.socketErrors,
+          relative_to_bare: r.rps / noop,
+          relative_to_floor: r.rps / floor,
+        })),
+        targets: [
+          { what: 'signals/latest, the slower key kind', relative_to_floor: latest / floor, min_relative_to_floor: 0.5, met: latest >= 0.5 * floor },
+          { what: 'heartbeat', relative_to_bare: hb / noop, min_relative_to_bare: 0.25, met: hb >= 0.25 * noop },
+        ],
+      })}`,
+    );
   } finally {
     await server.stop();
   }

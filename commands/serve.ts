@@ -13,7 +13,8 @@ import { secretsInClearWarning } from '../src/secrets/start.js';
 
 export default class Serve extends TradesealCommand {
   static override summary = 'Serve the compliance engine (/engine) and the regime signal service (/v1)';
-  static override description = 'Opens the store (DATABASE_URL, or the embedded store under TRADESEAL_HOME), applies pending migrations and listens (HTTPS with TLS_CERT and TLS_KEY, client certificates with TLS_CLIENT_CA) until SIGINT or SIGTERM, then drains in-flight requests. With DATABASE_URL it runs one server process per core on the one port (--workers, SERVE_WORKERS); one of them, elected on the database, runs the background jobs.';
+  static override description =
+    'Opens the store (DATABASE_URL, or the embedded store under TRADESEAL_HOME), applies pending migrations and listens (HTTPS with TLS_CERT and TLS_KEY, client certificates with TLS_CLIENT_CA) until SIGINT or SIGTERM, then drains in-flight requests. With DATABASE_URL it runs one server process per core on the one port (--workers, SERVE_WORKERS); one of them, elected on the database, runs the background jobs.';
   static override enableJsonFlag = false;
   static override baseFlags = {};
   static override examples = [
@@ -26,9 +27,18 @@ export default class Serve extends TradesealCommand {
     port: Flags.integer({ summary: 'TCP port (default: PORT, else 8080)', min: 0, max: 65535 }),
     host: Flags.string({ summary: 'Listen address (default: HOST, else 127.0.0.1)' }),
     only: Flags.string({ summary: 'Serve one service only', options: [...SERVICES] }),
-    workers: Flags.integer({ summary: 'Server processes on the one port (default: SERVE_WORKERS, else one per core with DATABASE_URL, half the cores when PostgreSQL is on this host; the embedded store takes 1)', min: 1, max: 256 }),
+    workers: Flags.integer({
+      summary:
+        'Server processes on the one port (default: SERVE_WORKERS, else one per core with DATABASE_URL, half the cores when PostgreSQL is on this host; the embedded store takes 1)',
+      min: 1,
+      max: 256,
+    }),
     'pipeline-if-empty': Flags.boolean({ summary: 'First run the pipeline on PIPELINE_DATA_DIR when nothing is published yet (what `npm start` does)' }),
-    fetch: Flags.boolean({ summary: 'With --pipeline-if-empty: first fetch every series and publish what is new, when FRED_API_KEY (and the market source\'s key) are set and PIPELINE_DATA_DIR is a directory of your own; otherwise say in one line what to set (what `npm start` does)', dependsOn: ['pipeline-if-empty'] }),
+    fetch: Flags.boolean({
+      summary:
+        "With --pipeline-if-empty: first fetch every series and publish what is new, when FRED_API_KEY (and the market source's key) are set and PIPELINE_DATA_DIR is a directory of your own; otherwise say in one line what to set (what `npm start` does)",
+      dependsOn: ['pipeline-if-empty'],
+    }),
   };
 
   async run(): Promise<void> {
@@ -50,7 +60,12 @@ export default class Serve extends TradesealCommand {
       await assertPortFree(flags.port ?? this.settings.port, flags.host ?? this.settings.host);
       ServedTls.load(this.settings);
       await this.withStore(async (store) => {
-        const summary = await prepareData(this.settings, store.sql, { say: (line) => this.log(line), warn: (line) => this.logToStderr(`warning: ${line}`), runner: listrRunner(false) }, flags.fetch);
+        const summary = await prepareData(
+          this.settings,
+          store.sql,
+          { say: (line) => this.log(line), warn: (line) => this.logToStderr(`warning: ${line}`), runner: listrRunner(false) },
+          flags.fetch,
+        );
         if (summary) this.log(renderRunSummary(summary));
       });
     }
@@ -72,7 +87,10 @@ export default class Serve extends TradesealCommand {
     }
     const server = await startServer(this.settings, {
       ...options,
-      onStoreWait: (owner) => this.logToStderr(`waiting for process ${owner.pid} (${(owner.purpose ?? 'a command').replace(/:/g, ' ')}) to release the embedded store under ${this.settings.home}…`),
+      onStoreWait: (owner) =>
+        this.logToStderr(
+          `waiting for process ${owner.pid} (${(owner.purpose ?? 'a command').replace(/:/g, ' ')}) to release the embedded store under ${this.settings.home}…`,
+        ),
     });
     this.log(`tradeseal serving ${paths} on ${server.url} (store: ${server.store.kind})`);
     // Read from the store: none while it is away at start (the server's log says it waits), as a worker does.
@@ -95,7 +113,7 @@ export default class Serve extends TradesealCommand {
    */
   private async startWarnings(server: RunningServer, served: readonly string[]): Promise<string[]> {
     const secrets = await secretsInClearWarning(server.store.sql);
-    const health = served.includes('engine') ? (await server.app.inject({ url: '/engine/health' })).json<{ warnings?: string[] }>().warnings ?? [] : [];
+    const health = served.includes('engine') ? ((await server.app.inject({ url: '/engine/health' })).json<{ warnings?: string[] }>().warnings ?? []) : [];
     return [...(secrets ? [secrets] : []), ...health];
   }
 }

@@ -88,11 +88,14 @@ export async function buildCalendar(conn: DuckDBConnection, catalogue: readonly 
     CREATE OR REPLACE TEMP TABLE end_groups AS
     SELECT coalesce(start_group, series) AS name, max(current_before) AS current_before
     FROM series_limits WHERE binds_end GROUP BY ALL`);
-  const missing = await queryRows(conn, `
+  const missing = await queryRows(
+    conn,
+    `
     SELECT name FROM (
       SELECT start_group AS name FROM series_limits WHERE start_group IS NOT NULL GROUP BY start_group HAVING count(first_usable) = 0
       UNION SELECT name FROM end_groups WHERE current_before IS NULL
-    ) ORDER BY name`);
+    ) ORDER BY name`,
+  );
   if (missing.length > 0) {
     throw dataError(`no usable data for ${missing.map((r) => String(r.name)).join(', ')} (before the as-of date, if one was given)`);
   }

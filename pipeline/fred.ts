@@ -64,8 +64,13 @@ function rejectedKey(request: HttpRequest, answer: HttpAnswer): TradesealError |
 /** One GET through the shared client (./sources/http.ts); returns the parsed JSON body of a 2xx. */
 async function getJson(url: URL, id: string, options: FetchOptions): Promise<unknown> {
   const request: HttpRequest = {
-    source: 'FRED', subject: id, url, secretParams: ['api_key'], headers: { accept: 'application/json' },
-    errorText: errorMessage, refuse: (answer) => rejectedKey(request, answer),
+    source: 'FRED',
+    subject: id,
+    url,
+    secretParams: ['api_key'],
+    headers: { accept: 'application/json' },
+    errorText: errorMessage,
+    refuse: (answer) => rejectedKey(request, answer),
   };
   const answer = await httpGet(request, options);
   if (answer.status < 200 || answer.status >= 300) throw rejected(request, `FRED rejected the request (HTTP ${answer.status} ${errorMessage(answer)})`);
@@ -80,13 +85,22 @@ async function getJson(url: URL, id: string, options: FetchOptions): Promise<unk
 export async function fetchSeries(config: FredConfig, id: string, options: FetchOptions = {}): Promise<FredSeries> {
   const spec = seriesSpec(id);
   if (spec.source !== 'fred') throw new RangeError(`${id} is not a FRED series`);
-  if (!config.fredApiKey) throw new TradesealError('precondition_failed', 'FRED_API_KEY is not set', { hint: 'set FRED_API_KEY to refresh the series from FRED' });
-  if (options.observationStart !== undefined && !isIsoDate(options.observationStart)) throw new RangeError(`observationStart must be an ISO date, got ${options.observationStart}`);
+  if (!config.fredApiKey)
+    throw new TradesealError('precondition_failed', 'FRED_API_KEY is not set', { hint: 'set FRED_API_KEY to refresh the series from FRED' });
+  if (options.observationStart !== undefined && !isIsoDate(options.observationStart))
+    throw new RangeError(`observationStart must be an ISO date, got ${options.observationStart}`);
   const pageSize = Math.min(options.pageSize ?? FRED_MAX_PAGE, FRED_MAX_PAGE);
   const observations: FredObservation[] = [];
   for (;;) {
     const url = new URL('/fred/series/observations', `${config.fredBaseUrl}/`);
-    const params: Record<string, string> = { series_id: id, api_key: config.fredApiKey, file_type: 'json', sort_order: 'asc', limit: String(pageSize), offset: String(observations.length) };
+    const params: Record<string, string> = {
+      series_id: id,
+      api_key: config.fredApiKey,
+      file_type: 'json',
+      sort_order: 'asc',
+      limit: String(pageSize),
+      offset: String(observations.length),
+    };
     if (options.observationStart) params.observation_start = options.observationStart;
     for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
     const body = await getJson(url, id, options);
@@ -94,7 +108,11 @@ export async function fetchSeries(config: FredConfig, id: string, options: Fetch
     try {
       page = readFredObservations(body, id);
     } catch (e) {
-      if (e instanceof FredFormatError) throw new TradesealError('fred_request_rejected', `FRED answered ${id} with data the parser refuses: ${e.message}. Request: GET ${shownUrl(url, ['api_key'])}`);
+      if (e instanceof FredFormatError)
+        throw new TradesealError(
+          'fred_request_rejected',
+          `FRED answered ${id} with data the parser refuses: ${e.message}. Request: GET ${shownUrl(url, ['api_key'])}`,
+        );
       throw e;
     }
     observations.push(...page);
@@ -105,7 +123,6 @@ export async function fetchSeries(config: FredConfig, id: string, options: Fetch
   const checked = readFredObservations({ observations }, id);
   return { id, observations: checked, rows: toObsRows(spec, checked) };
 }
-
 
 /** Existing rows dated before the first fetched one, then the fetched rows. */
 export function mergeObservations(existing: readonly FredObservation[], fetched: readonly FredObservation[]): FredObservation[] {

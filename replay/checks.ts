@@ -23,7 +23,14 @@ export interface Comparison {
   market_differing: string[];
 }
 
-type MarketRow = { date: string; spy_open: number | null; spy_close: number | null; spy_dividend: number | null; spy_split: number | null; gld_close: number | null };
+type MarketRow = {
+  date: string;
+  spy_open: number | null;
+  spy_close: number | null;
+  spy_dividend: number | null;
+  spy_split: number | null;
+  gld_close: number | null;
+};
 const marketRows = (sql: Sql): Promise<MarketRow[]> =>
   sql<MarketRow[]>`select date::text as date, spy_open, spy_close, spy_dividend, spy_split, gld_close from market_days order by date`;
 
@@ -40,10 +47,12 @@ export async function compareWithFullRun(replayed: Sql, fresh: Sql, dataDir: str
   const [myMarket, fullMarket] = await Promise.all([marketRows(replayed), marketRows(fresh)]);
   const fullByDate = new Map(fullMarket.map((m) => [m.date, m]));
   const fields = ['spy_open', 'spy_close', 'spy_dividend', 'spy_split', 'gld_close'] as const;
-  const marketDiffering = myMarket.filter((m) => {
-    const f = fullByDate.get(m.date);
-    return !f || fields.some((k) => !Object.is(m[k], f[k]));
-  }).map((m) => m.date);
+  const marketDiffering = myMarket
+    .filter((m) => {
+      const f = fullByDate.get(m.date);
+      return !f || fields.some((k) => !Object.is(m[k], f[k]));
+    })
+    .map((m) => m.date);
   if (myMarket.length !== fullMarket.length) marketDiffering.push(`${myMarket.length} days against ${fullMarket.length}`);
   return { days: Math.max(mine.length, full.length), differing, market_differing: marketDiffering };
 }

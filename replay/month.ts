@@ -147,8 +147,10 @@ export async function replayMonth(options: ReplayOptions): Promise<ReplayResult>
   const fred = await startFredServer(BUNDLED_DIR, [], { provider: releases.fredProvider });
   const yahoo = await startYahooServer(releases.marketProvider);
   // The scenario's outage: the market source answers 503 for the while it is down.
-  yahoo.override = () => (scenario.outage.some((o) => clock.now() >= o.fromMs && clock.now() < o.toMs)
-    ? { status: 503, body: '<html><body><h1>503 Service Unavailable</h1></body></html>', headers: { 'content-type': 'text/html' } } : undefined);
+  yahoo.override = () =>
+    scenario.outage.some((o) => clock.now() >= o.fromMs && clock.now() < o.toMs)
+      ? { status: 503, body: '<html><body><h1>503 Service Unavailable</h1></body></html>', headers: { 'content-type': 'text/html' } }
+      : undefined;
   const market = yahooSource({ yahooBaseUrl: yahoo.baseUrl });
   const request = { retries: 2, backoffMs: 30_000, maxBackoffMs: 120_000, timeoutMs: 10_000, sleep: clock.sleep };
 
@@ -160,24 +162,40 @@ export async function replayMonth(options: ReplayOptions): Promise<ReplayResult>
     for (const day of weekdays(scenario.firstNight, scenario.lastNight)) {
       clock.set(Math.max(clock.now(), at(day, '06:30')));
       const result = await runNight({
-        sql, dataDir, now: clock.now, sleep: clock.sleep, retryMs: 10 * 60_000,
-        fetch: (nowMs, series) => fetchAll(dataDir, { nowMs, market, fred: { fredApiKey: TEST_KEY, fredBaseUrl: fred.baseUrl }, request, ...(series ? { series } : {}) }),
+        sql,
+        dataDir,
+        now: clock.now,
+        sleep: clock.sleep,
+        retryMs: 10 * 60_000,
+        fetch: (nowMs, series) =>
+          fetchAll(dataDir, { nowMs, market, fred: { fredApiKey: TEST_KEY, fredBaseUrl: fred.baseUrl }, request, ...(series ? { series } : {}) }),
         run: (due) => runPipeline(sql, { ...runOptions, asOf: due, publish: true }),
         deadline: (started) => deadlineAfter(started, '09:00', NEW_YORK),
         log: () => undefined,
       });
       const record: NightRecord = {
-        at: iso(at(day, '06:30')), due: result.due, status: result.status, attempts: result.attempts, reason: result.reason, error_code: result.error_code,
-        published: published(result.run), track_log: result.run?.track_log ?? null, regime: result.run?.latest?.regime ?? null,
+        at: iso(at(day, '06:30')),
+        due: result.due,
+        status: result.status,
+        attempts: result.attempts,
+        reason: result.reason,
+        error_code: result.error_code,
+        published: published(result.run),
+        track_log: result.run?.track_log ?? null,
+        regime: result.run?.latest?.regime ?? null,
       };
       nights.push(record);
-      say(`${record.at}: due ${record.due}, ${record.status}${record.published.length > 0 ? ` (${record.published.join(', ')})` : ''}${record.reason && record.status !== 'published' ? `: ${record.reason}` : ''}`);
+      say(
+        `${record.at}: due ${record.due}, ${record.status}${record.published.length > 0 ? ` (${record.published.join(', ')})` : ''}${record.reason && record.status !== 'published' ? `: ${record.reason}` : ''}`,
+      );
       if (result.status === 'refused' && result.error_code === 'history_not_extendable') {
         // The documented operator path: read the refusal, then recompute with a confirmation.
         clock.set(at(day, '07:15'));
         const summary = await runPipeline(sql, { ...runOptions, asOf: null, full: true }, { confirm: async () => 'replay-operator' });
         operator.push({ at: iso(clock.now()), what: 'tradeseal pipeline run --full --yes', summary });
-        say(`${iso(clock.now())}: the operator recomputed the history (pipeline run --full --yes): ${summary.plan?.changed ?? 0} days rewritten, ${summary.track_log?.republication ?? 0} republications logged`);
+        say(
+          `${iso(clock.now())}: the operator recomputed the history (pipeline run --full --yes): ${summary.plan?.changed ?? 0} days rewritten, ${summary.track_log?.republication ?? 0} republications logged`,
+        );
       }
       if (isNyseTradingDay(day)) mornings.push(await morning(app, clock, day, say));
     }
@@ -217,12 +235,22 @@ async function morningApp(sql: Sql, base: Config, clock: SimulatedClock): Promis
   if (!owner) throw new Error('the replay needs a store without an owner token');
   const call = (method: 'GET' | 'POST', url: string, body?: unknown, headers: Record<string, string> = {}) =>
     app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body as object }) });
-  const registered = await call('POST', '/engine/admin/agents', { name: 'replay-agent', max_notional: 250_000, models: [MODEL] }, { authorization: `Bearer ${owner.token}` });
+  const registered = await call(
+    'POST',
+    '/engine/admin/agents',
+    { name: 'replay-agent', max_notional: 250_000, models: [MODEL] },
+    { authorization: `Bearer ${owner.token}` },
+  );
   const agentId = registered.json().agent_id as string;
   const token = await call('POST', '/engine/admin/tokens', { client_name: 'replay-agent', agent_ids: [agentId] }, { authorization: `Bearer ${owner.token}` });
   const signalsKey = (await issueAccountKey(sql, { email: 'replay@example.com', tier: 'owner' })).api_key;
   return {
-    app, engine, signals, signalsKey, ownerToken: owner.token, agent: { agent_id: agentId, token: token.json().token as string },
+    app,
+    engine,
+    signals,
+    signalsKey,
+    ownerToken: owner.token,
+    agent: { agent_id: agentId, token: token.json().token as string },
     close: async () => {
       await app.close();
       await signals.close();
@@ -239,15 +267,32 @@ async function morning(m: MorningApp, clock: SimulatedClock, day: string, say: (
   const hb = await m.app.inject({ method: 'GET', url: '/v1/engine/heartbeat', headers: { 'x-signals-key': m.signalsKey } });
   const heartbeat = hb.statusCode === 200 ? hb.json() : null;
   const order = {
-    agent_id: m.agent.agent_id, ...MODEL, prompt_version: 'v1', feature_schema_id: 'macro-v3', hyperparameter_checksum: 'replay',
-    action: 'Long', asset: 'SPY', order_type: 'Limit', venue_id: 'XNAS', quantity: 10, limit_price: 600, notional: 6000,
-    client_order_id: randomUUID(), agent_valid_time: clock.now(), heartbeat,
+    agent_id: m.agent.agent_id,
+    ...MODEL,
+    prompt_version: 'v1',
+    feature_schema_id: 'macro-v3',
+    hyperparameter_checksum: 'replay',
+    action: 'Long',
+    asset: 'SPY',
+    order_type: 'Limit',
+    venue_id: 'XNAS',
+    quantity: 10,
+    limit_price: 600,
+    notional: 6000,
+    client_order_id: randomUUID(),
+    agent_valid_time: clock.now(),
+    heartbeat,
   };
   const res = await m.app.inject({ method: 'POST', url: '/engine/authorize', headers: { authorization: `Bearer ${m.agent.token}` }, payload: order });
   const answer = res.statusCode === 200 ? '200' : `${res.statusCode} ${res.json().code ?? ''}`.trim();
   const out: Morning = {
-    day, at: iso(clock.now()), regime: regime?.regime ?? null, regime_date: regime?.date ?? null, stale: regime?.freshness?.stale ?? null,
-    heartbeat_regime_id: heartbeat?.regime_id ?? null, authorize: answer,
+    day,
+    at: iso(clock.now()),
+    regime: regime?.regime ?? null,
+    regime_date: regime?.date ?? null,
+    stale: regime?.freshness?.stale ?? null,
+    heartbeat_regime_id: heartbeat?.regime_id ?? null,
+    authorize: answer,
   };
   say(`${out.at}: the agent's order on ${day}: ${answer} (regime ${out.regime} of ${out.regime_date})`);
   return out;

@@ -5,7 +5,11 @@
  */
 import { createRequire } from 'node:module';
 
-interface LayerRule { name: string; comment: string; from: { path: string } }
+interface LayerRule {
+  name: string;
+  comment: string;
+  from: { path: string };
+}
 
 const config = createRequire(import.meta.url)('../.dependency-cruiser.cjs') as { forbidden: LayerRule[] };
 
@@ -22,7 +26,10 @@ export function folders(pattern: string): string[] {
     for (const ch of inner) {
       if (ch === '(') depth++;
       if (ch === ')') depth--;
-      if (ch === '|' && depth === 0) { parts.push(cur); cur = ''; } else cur += ch;
+      if (ch === '|' && depth === 0) {
+        parts.push(cur);
+        cur = '';
+      } else cur += ch;
     }
     parts.push(cur);
     return parts.flatMap((p) => expand(`${pre}${p}${post}`));
@@ -30,30 +37,35 @@ export function folders(pattern: string): string[] {
   return expand(body);
 }
 
-export interface Layer { name: string; folders: string[]; what: string; imports: string[] }
+export interface Layer {
+  name: string;
+  folders: string[];
+  what: string;
+  imports: string[];
+}
 
 export function layers(): Layer[] {
-  return config.forbidden.filter((r) => r.name.startsWith('layer-')).map((r) => {
-    const [what, imports = ''] = r.comment.split('. Imports from: ');
-    const allowed = imports.replace(/ \(and npm packages\)\.$/, '');
-    return { name: r.name.slice('layer-'.length), folders: folders(r.from.path), what: what ?? '', imports: allowed === 'nothing but itself' ? [] : allowed.split(', ') };
-  });
+  return config.forbidden
+    .filter((r) => r.name.startsWith('layer-'))
+    .map((r) => {
+      const [what, imports = ''] = r.comment.split('. Imports from: ');
+      const allowed = imports.replace(/ \(and npm packages\)\.$/, '');
+      return {
+        name: r.name.slice('layer-'.length),
+        folders: folders(r.from.path),
+        what: what ?? '',
+        imports: allowed === 'nothing but itself' ? [] : allowed.split(', '),
+      };
+    });
 }
 
 /** The generated section: the stack, top layer first, each with the layers it may import, then what each holds. */
 export function layersSection(): string {
   const all = layers();
   const width = Math.max(...all.map((l) => l.folders.join(' ').length));
-  const stack = [...all].reverse().map((l) => `${l.name.padEnd(9)}${l.folders.join(' ').padEnd(width)}${l.imports.length ? `  → ${[...l.imports].reverse().join(', ')}` : ''}`.trimEnd());
+  const stack = [...all]
+    .reverse()
+    .map((l) => `${l.name.padEnd(9)}${l.folders.join(' ').padEnd(width)}${l.imports.length ? `  → ${[...l.imports].reverse().join(', ')}` : ''}`.trimEnd());
   const rows = all.map((l) => `| ${l.name} | ${l.folders.map((f) => `\`${f}\``).join(', ')} | ${l.what} | ${l.imports.join(', ') || '—'} |`);
-  return [
-    '```text',
-    ...stack,
-    '```',
-    '',
-    '| layer | folders | holds | imports from |',
-    '|---|---|---|---|',
-    ...rows,
-    '',
-  ].join('\n');
+  return ['```text', ...stack, '```', '', '| layer | folders | holds | imports from |', '|---|---|---|---|', ...rows, ''].join('\n');
 }

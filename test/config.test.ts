@@ -52,10 +52,16 @@ describe('loadConfig', () => {
 
   it('bounds every phase of a request and caps connections by default, and refuses a headers bound above the request bound', () => {
     expect(loadConfig({})).toMatchObject({
-      httpHeadersTimeoutMs: 5000, httpRequestTimeoutMs: 10_000, httpKeepAliveTimeoutMs: 5000,
-      httpMaxConnections: 10_000, httpMaxConnectionsPerAddress: 256, trustProxy: null,
+      httpHeadersTimeoutMs: 5000,
+      httpRequestTimeoutMs: 10_000,
+      httpKeepAliveTimeoutMs: 5000,
+      httpMaxConnections: 10_000,
+      httpMaxConnectionsPerAddress: 256,
+      trustProxy: null,
     });
-    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '20000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS="20000" \(expected at most HTTP_REQUEST_TIMEOUT_MS, 10000\)/);
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '20000' })).toThrow(
+      /HTTP_HEADERS_TIMEOUT_MS="20000" \(expected at most HTTP_REQUEST_TIMEOUT_MS, 10000\)/,
+    );
     expect(loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '20000' }).httpHeadersTimeoutMs).toBe(20_000);
   });
 

@@ -17,7 +17,8 @@ function sources(): Array<{ file: string; text: string }> {
   return ['src', 'pipeline', 'commands'].flatMap((dir) =>
     (fs.readdirSync(path.join(REPO_ROOT, dir), { recursive: true }) as string[])
       .filter((f) => f.endsWith('.ts'))
-      .map((f) => ({ file: path.join(dir, f), text: fs.readFileSync(path.join(REPO_ROOT, dir, f), 'utf8') })));
+      .map((f) => ({ file: path.join(dir, f), text: fs.readFileSync(path.join(REPO_ROOT, dir, f), 'utf8') })),
+  );
 }
 
 describe('the error table', () => {
@@ -35,7 +36,10 @@ describe('the error table', () => {
   });
 
   it('has no row that nothing emits', () => {
-    const all = files.filter((f) => f.file !== path.join('src', 'errors.ts')).map((f) => f.text).join('\n');
+    const all = files
+      .filter((f) => f.file !== path.join('src', 'errors.ts'))
+      .map((f) => f.text)
+      .join('\n');
     // A code is emitted where it is named as a string, or through its helper (`unauthorized(...)`).
     const unused = Object.keys(ERROR_CODES).filter((code) => !all.includes(`'${code}'`) && !all.includes(`${code}(`));
     expect(unused).toEqual([]);
@@ -84,7 +88,9 @@ describe('a failure outside the table, in the CLI', () => {
     expect(r.exit).toBe(1);
     expect(JSON.parse(r.stdout)).toEqual({
       error: {
-        code: 'internal', exit: 1, detail: 'RangeError: not enough history: 12 complete days',
+        code: 'internal',
+        exit: 1,
+        detail: 'RangeError: not enough history: 12 complete days',
         hint: expect.stringContaining('bug'),
       },
     });

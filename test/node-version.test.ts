@@ -33,7 +33,7 @@ function declaredEngines(dir: string, out: Array<[string, string]> = []): Array<
 }
 
 describe('the supported Node.js versions', () => {
-  it('are inside every installed dependency\'s own engines range', () => {
+  it("are inside every installed dependency's own engines range", () => {
     const engines = declaredEngines(path.join(root, 'node_modules'));
     expect(engines.length).toBeGreaterThan(50);
     const outside = engines.filter(([, range]) => semver.validRange(range) !== null && !semver.subset(SUPPORTED_NODE, range));

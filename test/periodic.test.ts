@@ -22,7 +22,11 @@ function slowPasses() {
 describe('runEvery', () => {
   it('runs a pass at once, then one per interval', async () => {
     let passes = 0;
-    const stop = runEvery(100, async () => void passes++, () => {});
+    const stop = runEvery(
+      100,
+      async () => void passes++,
+      () => {},
+    );
     expect(passes).toBe(1);
     await vi.advanceTimersByTimeAsync(350);
     expect(passes).toBe(4);
@@ -46,10 +50,14 @@ describe('runEvery', () => {
   it('reports a failed pass and tries again at the next tick', async () => {
     const errors: unknown[] = [];
     let calls = 0;
-    const stop = runEvery(100, async () => {
-      calls++;
-      if (calls === 1) throw new Error('store down');
-    }, (err) => errors.push(err));
+    const stop = runEvery(
+      100,
+      async () => {
+        calls++;
+        if (calls === 1) throw new Error('store down');
+      },
+      (err) => errors.push(err),
+    );
     await vi.advanceTimersByTimeAsync(100);
     expect(errors).toEqual([new Error('store down')]);
     expect(calls).toBe(2);
@@ -59,12 +67,16 @@ describe('runEvery', () => {
   it('stops: the returned promise waits for the pass under way, which sees stopped() and ends its rounds', async () => {
     let rounds = 0;
     let release = (): void => {};
-    const stop = runEvery(100, async (stopped) => {
-      while (!stopped()) {
-        rounds++;
-        await new Promise<void>((resolve) => (release = resolve));
-      }
-    }, () => {});
+    const stop = runEvery(
+      100,
+      async (stopped) => {
+        while (!stopped()) {
+          rounds++;
+          await new Promise<void>((resolve) => (release = resolve));
+        }
+      },
+      () => {},
+    );
     expect(rounds).toBe(1);
     let stoppedAll = false;
     const stopping = stop().then(() => void (stoppedAll = true));

@@ -8,7 +8,11 @@ import type { BenchmarkName } from './summary.js';
 
 export const ORDER: BenchmarkName[] = ['engine', 'pipeline', 'signals', 'quant', 'signal', 'dropcopy'];
 /** Flags the load benchmarks take (the drop copy's authorize comparison: seconds and connections); any other flag goes to the engine alone. */
-const SHARED: Record<string, BenchmarkName[]> = { seconds: ['engine', 'signals', 'dropcopy'], connections: ['engine', 'signals', 'dropcopy'], pool: ['engine', 'signals'] };
+const SHARED: Record<string, BenchmarkName[]> = {
+  seconds: ['engine', 'signals', 'dropcopy'],
+  connections: ['engine', 'signals', 'dropcopy'],
+  pool: ['engine', 'signals'],
+};
 
 export interface BenchmarkPlan {
   only: BenchmarkName[];
@@ -18,7 +22,11 @@ export interface BenchmarkPlan {
 
 /** Splits the command line: this command's own flags, and each benchmark's (a flag followed by a non-flag takes it as value). */
 export function planBenchmarks(argv: readonly string[], defaultResults: string): BenchmarkPlan {
-  const out: BenchmarkPlan = { only: [...ORDER], results: defaultResults, flags: { engine: [], pipeline: [], signals: [], quant: [], signal: [], dropcopy: [] } };
+  const out: BenchmarkPlan = {
+    only: [...ORDER],
+    results: defaultResults,
+    flags: { engine: [], pipeline: [], signals: [], quant: [], signal: [], dropcopy: [] },
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (!arg.startsWith('--')) throw new Error(`unexpected argument ${arg}: every argument is a --flag, with its value after it`);

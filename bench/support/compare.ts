@@ -78,7 +78,10 @@ export function compareLines(slices: Readonly<Record<CompareKey, readonly Slice[
     const plain = rps(`plain ${route}`) / rps(`plain ${against}`);
     const varied = rps(`varied ${route}`) / rps(`varied ${against}`);
     return {
-      what, plain, varied, changePct: (varied / plain - 1) * 100,
+      what,
+      plain,
+      varied,
+      changePct: (varied / plain - 1) * 100,
       roundsPlain: roundRatios(slices[`plain ${route}`], slices[`plain ${against}`]),
       roundsVaried: roundRatios(slices[`varied ${route}`], slices[`varied ${against}`]),
     };
@@ -86,7 +89,14 @@ export function compareLines(slices: Readonly<Record<CompareKey, readonly Slice[
   const route = (r: CompareRoute): CompareLine => {
     const plain = rps(`plain ${r}`);
     const varied = rps(`varied ${r}`);
-    return { what: `${r} req/s`, plain, varied, changePct: (varied / plain - 1) * 100, roundsPlain: null, roundsVaried: roundRatios(slices[`varied ${r}`], slices[`plain ${r}`]) };
+    return {
+      what: `${r} req/s`,
+      plain,
+      varied,
+      changePct: (varied / plain - 1) * 100,
+      roundsPlain: null,
+      roundsVaried: roundRatios(slices[`varied ${r}`], slices[`plain ${r}`]),
+    };
   };
   return [ratio('authorize ÷ floor-verify', 'authorize', 'verifyFloor'), ratio('bind ÷ floor', 'bind', 'floor'), ...COMPARE_ROUTES.map(route)];
 }

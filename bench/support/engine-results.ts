@@ -55,7 +55,13 @@ export function statementStats(counters: Map<string, StatementCounter> | null, r
     top: rows
       .filter((r) => r.calls / requests >= 0.01)
       .slice(0, 10)
-      .map((r) => ({ query: r.query.replace(/\s+/g, ' ').trim(), calls: r.calls, perRequest: r.calls / requests, meanMs: r.totalMs / r.calls, totalMs: r.totalMs })),
+      .map((r) => ({
+        query: r.query.replace(/\s+/g, ' ').trim(),
+        calls: r.calls,
+        perRequest: r.calls / requests,
+        meanMs: r.totalMs / r.calls,
+        totalMs: r.totalMs,
+      })),
   };
 }
 
@@ -77,7 +83,16 @@ export interface Measured {
 /** A route's slices as one measured run. */
 export function measuredOf(route: string, slices: readonly Slice[]): Measured {
   const p = pooled(slices);
-  return { route, result: p.result, handled: p.handled, cpu: p.cpu, loopBusy: p.loopBusy, statements: statementStats(p.statements, p.handled), note: p.note, sliceRps: p.sliceRps };
+  return {
+    route,
+    result: p.result,
+    handled: p.handled,
+    cpu: p.cpu,
+    loopBusy: p.loopBusy,
+    statements: statementStats(p.statements, p.handled),
+    note: p.note,
+    sliceRps: p.sliceRps,
+  };
 }
 
 /** One point of the matrix: how commits are made, how many server processes, how many connections. */

@@ -44,7 +44,18 @@ export interface ChunkParams {
 }
 
 export const chunkValues = (p: ChunkParams): unknown[] => [
-  p.from, p.to, p.offset, p.monthStartMs, p.slotMs, p.agents, p.fingerprints, p.mta, p.policyPass, p.policyOrphan, p.expiryMs, p.nowMs,
+  p.from,
+  p.to,
+  p.offset,
+  p.monthStartMs,
+  p.slotMs,
+  p.agents,
+  p.fingerprints,
+  p.mta,
+  p.policyPass,
+  p.policyOrphan,
+  p.expiryMs,
+  p.nowMs,
 ];
 
 /** A uniform draw in [0, 1) of stream `s` for the trace of index `n.i`. */

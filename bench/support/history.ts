@@ -75,7 +75,11 @@ const REGIME_CYCLE = ['expansion', 'expansion', 'recovery', 'tightening', 'expan
 const REGIME_IDS = { expansion: 0, recovery: 1, tightening: 2 } as const;
 const REGIME_LABELS = { expansion: 'Expansion', recovery: 'Recovery', tightening: 'Tightening' } as const;
 
-interface PolicyFile { id: string; version: string; regimes: Record<string, { allowed_sides: string[]; max_notional_scale: number }> }
+interface PolicyFile {
+  id: string;
+  version: string;
+  regimes: Record<string, { allowed_sides: string[]; max_notional_scale: number }>;
+}
 
 export async function seedHistory(sql: Sql, options: SeedHistoryOptions): Promise<SeedHistoryResult> {
   const months = planMonths(options.traces, options.months, options.now);
@@ -95,10 +99,18 @@ export async function seedHistory(sql: Sql, options: SeedHistoryOptions): Promis
   const params = (chunk: HistoryChunk): unknown[] => {
     const m = months.indexOf(chunk.month);
     return chunkValues({
-      from: chunk.from, to: chunk.to, offset: chunk.month.offset, monthStartMs: chunk.month.startMs,
-      slotMs: (chunk.month.endMs - chunk.month.startMs) / chunk.month.count, agents, fingerprints,
-      mta: monthMta(policyDoc, m, chunk.month.startMs), policyPass: policy('PASS'), policyOrphan: policy('UNAUTHORIZED'),
-      expiryMs: options.expiryMs ?? 86_400_000, nowMs: options.now.getTime(),
+      from: chunk.from,
+      to: chunk.to,
+      offset: chunk.month.offset,
+      monthStartMs: chunk.month.startMs,
+      slotMs: (chunk.month.endMs - chunk.month.startMs) / chunk.month.count,
+      agents,
+      fingerprints,
+      mta: monthMta(policyDoc, m, chunk.month.startMs),
+      policyPass: policy('PASS'),
+      policyOrphan: policy('UNAUTHORIZED'),
+      expiryMs: options.expiryMs ?? 86_400_000,
+      nowMs: options.now.getTime(),
     });
   };
 
@@ -126,8 +138,15 @@ export async function seedHistory(sql: Sql, options: SeedHistoryOptions): Promis
   await sql`vacuum (analyze) traces, trace_idempotency, orphan_executions, agents, agent_models`;
   const [size] = await sql<Array<{ bytes: number }>>`select pg_database_size(current_database())::float8 as bytes`;
   return {
-    traces: totals.traces, idempotency: totals.idempotency, orphans: totals.orphans, agents, from, to,
-    insertMs: inserted - started, vacuumMs: performance.now() - inserted, databaseBytes: size?.bytes ?? 0,
+    traces: totals.traces,
+    idempotency: totals.idempotency,
+    orphans: totals.orphans,
+    agents,
+    from,
+    to,
+    insertMs: inserted - started,
+    vacuumMs: performance.now() - inserted,
+    databaseBytes: size?.bytes ?? 0,
   };
 }
 
@@ -148,9 +167,14 @@ function monthMta(policyDoc: PolicyFile, m: number, startMs: number): string {
   const regime = REGIME_CYCLE[Math.floor(m / 4) % REGIME_CYCLE.length] as keyof typeof REGIME_IDS;
   const rule = policyDoc.regimes[regime] as PolicyFile['regimes'][string];
   return canonicalJson({
-    allowed_sides: rule.allowed_sides, hash: sha256Hex(`regime broadcast of ${new Date(startMs).toISOString()}`),
-    max_notional_scale: rule.max_notional_scale, regime_id: REGIME_IDS[regime], regime_label: REGIME_LABELS[regime],
-    risk_level: Math.round((0.15 + (0.5 * ((m * 37) % 11)) / 11) * 1e4) / 1e4, signature_valid: true, version: 'tradeseal-regime-1',
+    allowed_sides: rule.allowed_sides,
+    hash: sha256Hex(`regime broadcast of ${new Date(startMs).toISOString()}`),
+    max_notional_scale: rule.max_notional_scale,
+    regime_id: REGIME_IDS[regime],
+    regime_label: REGIME_LABELS[regime],
+    risk_level: Math.round((0.15 + (0.5 * ((m * 37) % 11)) / 11) * 1e4) / 1e4,
+    signature_valid: true,
+    version: 'tradeseal-regime-1',
   });
 }
 
@@ -161,7 +185,8 @@ async function agentsFor(sql: Sql, options: SeedHistoryOptions, before: Date): P
     const rows = await sql<Array<{ agent_id: string }>>`select agent_id from agents where agent_id = any(${given}::uuid[])`;
     const known = new Set(rows.map((r) => r.agent_id));
     const missing = given.filter((a) => !known.has(a));
-    if (missing.length > 0) throw new Error(`agents must be registered before seeding history; not registered: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`);
+    if (missing.length > 0)
+      throw new Error(`agents must be registered before seeding history; not registered: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`);
     return given;
   }
   const count = options.syntheticAgents ?? 50;
@@ -169,7 +194,9 @@ async function agentsFor(sql: Sql, options: SeedHistoryOptions, before: Date): P
   const ids: string[] = [];
   for (let n = 0; n < count; n++) {
     const agent = await registerAgent(sql, {
-      name: `history agent ${n + 1}`, max_notional: 1_000_000, models: [{ model_id: 'alpha-7', model_hash_hex: sha256Hex('history model alpha-7') }],
+      name: `history agent ${n + 1}`,
+      max_notional: 1_000_000,
+      models: [{ model_id: 'alpha-7', model_hash_hex: sha256Hex('history model alpha-7') }],
     });
     ids.push(agent.agent_id);
   }

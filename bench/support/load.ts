@@ -89,36 +89,41 @@ export async function runLoad(spec: LoadSpec, options: LoadOptions): Promise<Loa
 
   const started = process.hrtime.bigint();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({
-      url: options.url,
-      connections: options.connections,
-      pipelining: 1,
-      timeout: 10,
-      ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.seconds ?? 10 }),
-      setupClient(client) {
-        const plan = spec.connection(nextConnection++);
-        client.setRequests([{
-          method: spec.method,
-          path: spec.path,
-          setupRequest(request) {
-            const built = plan.next();
-            return {
-              ...request,
-              headers: { ...(built.body !== undefined ? { 'content-type': 'application/json' } : {}), ...built.headers },
-              ...(built.body !== undefined ? { body: built.body } : {}),
-            };
-          },
-          onResponse(status, body) {
-            if (status >= 200 && status < 300) {
-              plan.onOk?.(body);
-            } else {
-              plan.onError?.(status, body);
-              recordError(`${status} ${body}`);
-            }
-          },
-        }]);
+    const instance = autocannon(
+      {
+        url: options.url,
+        connections: options.connections,
+        pipelining: 1,
+        timeout: 10,
+        ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.seconds ?? 10 }),
+        setupClient(client) {
+          const plan = spec.connection(nextConnection++);
+          client.setRequests([
+            {
+              method: spec.method,
+              path: spec.path,
+              setupRequest(request) {
+                const built = plan.next();
+                return {
+                  ...request,
+                  headers: { ...(built.body !== undefined ? { 'content-type': 'application/json' } : {}), ...built.headers },
+                  ...(built.body !== undefined ? { body: built.body } : {}),
+                };
+              },
+              onResponse(status, body) {
+                if (status >= 200 && status < 300) {
+                  plan.onOk?.(body);
+                } else {
+                  plan.onError?.(status, body);
+                  recordError(`${status} ${body}`);
+                }
+              },
+            },
+          ]);
+        },
       },
-    }, (error, res) => (error ? reject(error) : resolve(res)));
+      (error, res) => (error ? reject(error) : resolve(res)),
+    );
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
       latencies.push(responseTime);
       statusCounts[statusCode] = (statusCounts[statusCode] ?? 0) + 1;

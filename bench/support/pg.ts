@@ -50,7 +50,12 @@ export async function openBenchDatabase(options: BenchDatabaseOptions): Promise<
   try {
     const db = await scratchDatabase(cluster.url, cluster.postmasterPid, `throwaway PostgreSQL cluster on 127.0.0.1:${cluster.port}`);
     // Stopping the cluster deletes every database on it.
-    return { ...db, drop: async () => { await cluster.stop(); } };
+    return {
+      ...db,
+      drop: async () => {
+        await cluster.stop();
+      },
+    };
   } catch (error) {
     await cluster.stop();
     throw error;
@@ -85,7 +90,10 @@ async function scratchDatabase(serverUrl: string, postmasterPid: number | null, 
     another: () => scratchDatabase(serverUrl, postmasterPid, where),
     drop: async () => {
       const drop = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      await drop.unsafe(`drop database if exists ${name} with (force)`).catch(() => {}).finally(() => drop.end());
+      await drop
+        .unsafe(`drop database if exists ${name} with (force)`)
+        .catch(() => {})
+        .finally(() => drop.end());
     },
   };
 }

@@ -86,6 +86,9 @@ export function summarizeProfile(profile: CpuProfile, top = 15): ProfileSummary 
   }
   const busy = total - idle;
   const lines = (m: Map<string, number>, limit: number): ProfileLine[] =>
-    [...m.entries()].sort((x, y) => y[1] - x[1]).slice(0, limit).map(([name, ms]) => ({ name, ms, share: busy > 0 ? ms / busy : 0 }));
+    [...m.entries()]
+      .sort((x, y) => y[1] - x[1])
+      .slice(0, limit)
+      .map(([name, ms]) => ({ name, ms, share: busy > 0 ? ms / busy : 0 }));
   return { wallMs: (profile.endTime - profile.startTime) / 1000, busyMs: busy, areas: lines(areas, Infinity), functions: lines(functions, top) };
 }

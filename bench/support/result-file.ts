@@ -16,7 +16,13 @@ export const resultPath = (name: string, out: string | undefined): string => pat
 /** Writes `figures` with the time and the machine; returns the path, relative to the working directory. */
 export function writeResult(file: string, figures: Record<string, unknown>): string {
   mkdirSync(path.dirname(file), { recursive: true });
-  const machine = { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? '?', node: process.version, os: `${os.type()} ${os.release()}`, load_average: os.loadavg() };
+  const machine = {
+    cores: os.cpus().length,
+    cpu: os.cpus()[0]?.model ?? '?',
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    load_average: os.loadavg(),
+  };
   writeFileSync(file, `${JSON.stringify({ generated_at: new Date().toISOString(), machine, ...figures }, null, 2)}\n`);
   return path.relative(process.cwd(), file);
 }

@@ -85,7 +85,8 @@ type Figures = { sharpe: number | null; calmar: number | null };
 
 /** Largest minus smallest of each figure over the runs (null when a run has none). */
 export function spread(runs: readonly SeedRun[]): { in_sample: Figures; out_of_sample: Figures } {
-  const of = (values: Array<number | null>): number | null => (values.some((v) => v === null) ? null : Math.max(...(values as number[])) - Math.min(...(values as number[])));
+  const of = (values: Array<number | null>): number | null =>
+    values.some((v) => v === null) ? null : Math.max(...(values as number[])) - Math.min(...(values as number[]));
   const window = (w: 'in_sample' | 'out_of_sample'): Figures => ({ sharpe: of(runs.map((r) => r[w].sharpe)), calmar: of(runs.map((r) => r[w].calmar)) });
   return { in_sample: window('in_sample'), out_of_sample: window('out_of_sample') };
 }

@@ -67,8 +67,17 @@ function pooledCpu(slices: readonly Slice[], handled: number): CpuUse {
     loadgen: sum(slices.map((s) => delta(s.cpuBefore.loadgen, s.cpuAfter.loadgen))),
     machine: machineBusy === null || machineTotal === null ? null : { busy: machineBusy, total: machineTotal },
   };
-  return cpuUse({ ...zero, server: total.server === null ? null : 0, postgres: total.postgres === null ? null : 0, loadgen: total.loadgen === null ? null : 0,
-    machine: total.machine === null ? null : zero.machine }, total, handled);
+  return cpuUse(
+    {
+      ...zero,
+      server: total.server === null ? null : 0,
+      postgres: total.postgres === null ? null : 0,
+      loadgen: total.loadgen === null ? null : 0,
+      machine: total.machine === null ? null : zero.machine,
+    },
+    total,
+    handled,
+  );
 }
 
 function pooledStatements(slices: readonly Slice[]): Map<string, StatementCounter> | null {
@@ -105,9 +114,17 @@ export function pooled(slices: readonly Slice[]): PooledRun {
   const first = results[0] as LoadResult;
   return {
     result: {
-      route: first.route, seconds, responses: results.reduce((t, r) => t + r.responses, 0), ok,
-      non2xx: results.reduce((t, r) => t + r.non2xx, 0), socketErrors: results.reduce((t, r) => t + r.socketErrors, 0), statusCounts,
-      errorSamples: results.flatMap((r) => r.errorSamples).slice(0, 5), rps: seconds > 0 ? ok / seconds : 0, latency: percentiles(samples), samples,
+      route: first.route,
+      seconds,
+      responses: results.reduce((t, r) => t + r.responses, 0),
+      ok,
+      non2xx: results.reduce((t, r) => t + r.non2xx, 0),
+      socketErrors: results.reduce((t, r) => t + r.socketErrors, 0),
+      statusCounts,
+      errorSamples: results.flatMap((r) => r.errorSamples).slice(0, 5),
+      rps: seconds > 0 ? ok / seconds : 0,
+      latency: percentiles(samples),
+      samples,
     },
     handled,
     cpu: pooledCpu(slices, handled),

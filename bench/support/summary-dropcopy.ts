@@ -22,15 +22,49 @@ export function dropcopyRows(json: unknown): SummaryRow[] {
   const withRps = numberAt(authorize, 'with_rps');
   const withoutRps = numberAt(authorize, 'without_rps');
   const lossPct = numberAt(authorize, 'loss_pct');
-  const row = (what: string, figure: string, floor: string, ratio: number | null, target: string, result: SummaryRow['result']): SummaryRow =>
-    ({ benchmark: 'dropcopy', run, what, figure, floor, ratio, target, result });
+  const row = (what: string, figure: string, floor: string, ratio: number | null, target: string, result: SummaryRow['result']): SummaryRow => ({
+    benchmark: 'dropcopy',
+    run,
+    what,
+    figure,
+    floor,
+    ratio,
+    target,
+    result,
+  });
   return [
-    row(`reconciled fills/s (burst of ${fmt(numberAt(json, 'options', 'fills'), 0)})`, `${fmt(fillsPerS, 0)} fills/s`, `${fmt(floorPerS, 0)} rows/s inserted`, fillsPerS / floorPerS, '>= 2,000 fills/s', met(fillsPerS >= 2000)),
-    row(`send -> committed ORPHAN p50/p99 (paced ${fmt(rate, 0)}/s)`, `${fmt(sendP50, 0)} / ${fmt(sendP99, 0)} ms`, `one-row commit p99 ${fmt(floorP99, 1)} ms`, sendP99 / floorP99,
-      'p99 < 1,000 ms', met(sendP99 < 1000)),
-    row('receipt -> committed ORPHAN p50 / p99 (paced)', `${fmt(numberAt(paced, 'receipt_p50_ms'), 0)} / ${fmt(numberAt(paced, 'receipt_p99_ms'), 0)} ms`, '', null, 'information', ''),
+    row(
+      `reconciled fills/s (burst of ${fmt(numberAt(json, 'options', 'fills'), 0)})`,
+      `${fmt(fillsPerS, 0)} fills/s`,
+      `${fmt(floorPerS, 0)} rows/s inserted`,
+      fillsPerS / floorPerS,
+      '>= 2,000 fills/s',
+      met(fillsPerS >= 2000),
+    ),
+    row(
+      `send -> committed ORPHAN p50/p99 (paced ${fmt(rate, 0)}/s)`,
+      `${fmt(sendP50, 0)} / ${fmt(sendP99, 0)} ms`,
+      `one-row commit p99 ${fmt(floorP99, 1)} ms`,
+      sendP99 / floorP99,
+      'p99 < 1,000 ms',
+      met(sendP99 < 1000),
+    ),
+    row(
+      'receipt -> committed ORPHAN p50 / p99 (paced)',
+      `${fmt(numberAt(paced, 'receipt_p50_ms'), 0)} / ${fmt(numberAt(paced, 'receipt_p99_ms'), 0)} ms`,
+      '',
+      null,
+      'information',
+      '',
+    ),
     row('send -> committed ORPHAN p99 (burst)', `${fmt(numberAt(burst, 'send_p99_ms'), 0)} ms`, '', null, 'information', ''),
-    row(`POST /engine/authorize with ${fmt(numberAt(authorize, 'stream_rate'), 0)} fills/s paced`, `${fmt(withRps, 0)} req/s`, `${fmt(withoutRps, 0)} req/s without`, withRps / withoutRps,
-      'within 10 %', met(lossPct <= 10)),
+    row(
+      `POST /engine/authorize with ${fmt(numberAt(authorize, 'stream_rate'), 0)} fills/s paced`,
+      `${fmt(withRps, 0)} req/s`,
+      `${fmt(withoutRps, 0)} req/s without`,
+      withRps / withoutRps,
+      'within 10 %',
+      met(lossPct <= 10),
+    ),
   ];
 }

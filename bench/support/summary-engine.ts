@@ -22,7 +22,12 @@ import { fmt, listAt, met, numberAt, textAt, type SummaryRow } from './summary-r
 const BENCHMARK = 'engine';
 const TARGETED = /\/engine\/(authorize|bind)/;
 
-interface Route { route: string; rps: number; p50: number; p99: number }
+interface Route {
+  route: string;
+  rps: number;
+  p50: number;
+  p99: number;
+}
 
 function routeOf(value: unknown): Route {
   const route = textAt(value, 'route');
@@ -44,8 +49,18 @@ function runLabel(run: unknown, top: unknown): string {
   const mode = optional(run, 'mode');
   const durable = optional(run, 'durable');
   const fsync = optional(optional(optional(top, 'database'), 'settings'), 'fsync');
-  const modeText = typeof mode === 'string' ? mode : typeof durable === 'boolean' ? (durable ? 'durable' : 'non-durable')
-    : typeof fsync === 'string' ? (fsync === 'on' ? 'durable' : 'non-durable') : null;
+  const modeText =
+    typeof mode === 'string'
+      ? mode
+      : typeof durable === 'boolean'
+        ? durable
+          ? 'durable'
+          : 'non-durable'
+        : typeof fsync === 'string'
+          ? fsync === 'on'
+            ? 'durable'
+            : 'non-durable'
+          : null;
   const workers = optional(run, 'workers');
   const connections = optional(run, 'connections') ?? optional(optional(top, 'load'), 'connections');
   const history = optional(run, 'history_traces');
@@ -54,20 +69,34 @@ function runLabel(run: unknown, top: unknown): string {
     typeof workers === 'number' ? `${workers} worker${workers === 1 ? '' : 's'}` : null,
     typeof connections === 'number' ? `${connections} conn` : null,
     typeof history === 'number' && history > 0 ? `${history.toLocaleString('en-US')} traces stored` : null,
-  ].filter((p): p is string => p !== null).join(', ');
+  ]
+    .filter((p): p is string => p !== null)
+    .join(', ');
 }
 
 const loadText = (r: Route): string => `${fmt(r.rps, 0)} req/s, p99 ${fmt(r.p99, 1)} ms`;
 
 /** What a targeted route's req/s is measured against: a route of the run by name (null: the floor), and the least ratio. */
-interface RouteTarget { against: string | null; minRelative: number }
+interface RouteTarget {
+  against: string | null;
+  minRelative: number;
+}
 
 function runRows(run: unknown, top: unknown, targetOf: (route: string) => RouteTarget, maxP99Relative: number): SummaryRow[] {
   const routes = listAt(run, 'routes').map(routeOf);
   const floor = floorOf(routes, textAt(run, 'floor_route'));
   const label = runLabel(run, top);
   return routes.map((r) => {
-    const row: SummaryRow = { benchmark: BENCHMARK, run: label, what: r.route, figure: loadText(r), floor: loadText(floor), ratio: r.rps / floor.rps, target: '', result: '' };
+    const row: SummaryRow = {
+      benchmark: BENCHMARK,
+      run: label,
+      what: r.route,
+      figure: loadText(r),
+      floor: loadText(floor),
+      ratio: r.rps / floor.rps,
+      target: '',
+      result: '',
+    };
     if (!TARGETED.test(r.route)) return row;
     const { against, minRelative } = targetOf(r.route);
     const base = against === null ? floor : routes.find((x) => x.route === against);
@@ -93,8 +122,14 @@ function singleRows(list: unknown[], maxServiceP99: number | null): SummaryRow[]
   return routes.map((r) => {
     const targeted = TARGETED.test(r.route) && maxServiceP99 !== null;
     return {
-      benchmark: BENCHMARK, run: '1 connection (service time)', what: r.route, figure: text(r), floor: text(floor), ratio: r.p50 / floor.p50,
-      target: targeted ? `p99 < ${fmt(maxServiceP99, 0)} ms` : '', result: targeted ? met(r.p99 < maxServiceP99) : '',
+      benchmark: BENCHMARK,
+      run: '1 connection (service time)',
+      what: r.route,
+      figure: text(r),
+      floor: text(floor),
+      ratio: r.p50 / floor.p50,
+      target: targeted ? `p99 < ${fmt(maxServiceP99, 0)} ms` : '',
+      result: targeted ? met(r.p99 < maxServiceP99) : '',
     };
   });
 }
@@ -110,8 +145,14 @@ function scaleRows(scale: unknown, top: unknown): SummaryRow[] {
     const empty = routeOf(optional(r, 'empty'));
     const change = (history.rps / empty.rps - 1) * 100;
     return {
-      benchmark: BENCHMARK, run: label, what: history.route, figure: loadText(history), floor: `${loadText(empty)} (empty store)`, ratio: history.rps / empty.rps,
-      target: `req/s within ±${fmt(maxChange, 0)}% of the empty store's (${change >= 0 ? '+' : ''}${fmt(change, 1)}%)`, result: met(Math.abs(change) <= maxChange),
+      benchmark: BENCHMARK,
+      run: label,
+      what: history.route,
+      figure: loadText(history),
+      floor: `${loadText(empty)} (empty store)`,
+      ratio: history.rps / empty.rps,
+      target: `req/s within ±${fmt(maxChange, 0)}% of the empty store's (${change >= 0 ? '+' : ''}${fmt(change, 1)}%)`,
+      result: met(Math.abs(change) <= maxChange),
     };
   });
 }
@@ -130,7 +171,8 @@ export function engineRows(json: unknown): SummaryRow[] {
     if (t === undefined) return { against: null, minRelative };
     const against = optional(t, 'against');
     const min = optional(t, 'min_relative');
-    if (typeof against !== 'string' || typeof min !== 'number') throw new Error(`targets.routes["${route}"] needs "against" (a route) and "min_relative" (a number)`);
+    if (typeof against !== 'string' || typeof min !== 'number')
+      throw new Error(`targets.routes["${route}"] needs "against" (a route) and "min_relative" (a number)`);
     return { against, minRelative: min };
   };
   const scenarios = optional(json, 'scenarios') ?? optional(json, 'runs');
@@ -147,4 +189,3 @@ export function engineRows(json: unknown): SummaryRow[] {
     ...(Array.isArray(single) ? singleRows(single, setting('max_service_p99_ms', null)) : []),
   ];
 }
-

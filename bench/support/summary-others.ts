@@ -18,15 +18,23 @@ export function pipelineRows(json: unknown): SummaryRow[] {
     const wallS = numberAt(run, 'wall_ms') / 1000;
     const target = numberAt(run, 'target_s');
     return {
-      benchmark: 'pipeline', run: '', what: textAt(run, 'name') ?? '?', figure: `${fmt(wallS, 2)} s`, floor: '(none)', ratio: null,
-      target: `< ${target} s`, result: met(wallS < target),
+      benchmark: 'pipeline',
+      run: '',
+      what: textAt(run, 'name') ?? '?',
+      figure: `${fmt(wallS, 2)} s`,
+      floor: '(none)',
+      ratio: null,
+      target: `< ${target} s`,
+      result: met(wallS < target),
     };
   });
 }
 
 export function signalsRows(json: unknown): SummaryRow[] {
   const routes = listAt(json, 'routes').map((r) => ({
-    route: textAt(r, 'route') ?? '?', rps: numberAt(r, 'rps'), p99: numberAt(r, 'latency_ms', 'p99'),
+    route: textAt(r, 'route') ?? '?',
+    rps: numberAt(r, 'rps'),
+    p99: numberAt(r, 'latency_ms', 'p99'),
   }));
   const named = (key: string): (typeof routes)[number] => {
     const name = textAt(json, key);
@@ -45,8 +53,13 @@ export function signalsRows(json: unknown): SummaryRow[] {
     const base = heartbeat || r === bare ? bare : floor;
     const min = heartbeat ? 0.25 : latest ? 0.5 : null;
     return {
-      benchmark: 'signals', run, what: r.route, figure: text(r), floor: `${base === bare ? 'bare route' : '1 INSERT'}: ${text(base)}`,
-      ratio: r.rps / base.rps, target: min === null ? '' : `>= ${min}x ${base === bare ? 'bare route' : 'floor'} req/s`,
+      benchmark: 'signals',
+      run,
+      what: r.route,
+      figure: text(r),
+      floor: `${base === bare ? 'bare route' : '1 INSERT'}: ${text(base)}`,
+      ratio: r.rps / base.rps,
+      target: min === null ? '' : `>= ${min}x ${base === bare ? 'bare route' : 'floor'} req/s`,
       result: min === null ? '' : met(r.rps >= min * base.rps),
     };
   });
@@ -59,8 +72,14 @@ export function quantRows(json: unknown): SummaryRow[] {
     const ms = numberAt(json, 'backtest', key, stat);
     const label = stat === 'median_ms' ? 'median' : 'p95';
     return {
-      benchmark: 'quant', run: '', what: `${what} (${label})`, figure: `${fmt(ms, 2)} ms`, floor: `read of the window's rows: ${fmt(read(stat), 2)} ms`,
-      ratio: ms / read(stat), target: `< ${max} ms`, result: met(ms < max),
+      benchmark: 'quant',
+      run: '',
+      what: `${what} (${label})`,
+      figure: `${fmt(ms, 2)} ms`,
+      floor: `read of the window's rows: ${fmt(read(stat), 2)} ms`,
+      ratio: ms / read(stat),
+      target: `< ${max} ms`,
+      result: met(ms < max),
     };
   };
   return [row('backtest, command', 'command', 'median_ms'), row('backtest, service', 'service', 'p95_ms')];

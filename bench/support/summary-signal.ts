@@ -9,8 +9,14 @@
  */
 import { field, fmt, met, textAt, type SummaryRow } from './summary-row.js';
 
-const FIGURES = [['sharpe', 'Sharpe'], ['calmar', 'Calmar']] as const;
-const WINDOWS = [['full', 'full', '>'], ['out_of_sample', 'out-of-sample', '>=']] as const;
+const FIGURES = [
+  ['sharpe', 'Sharpe'],
+  ['calmar', 'Calmar'],
+] as const;
+const WINDOWS = [
+  ['full', 'full', '>'],
+  ['out_of_sample', 'out-of-sample', '>='],
+] as const;
 
 /** A figure of the JSON: a number, or null where the evaluation has none; anything else is a shape error. */
 function figureAt(value: unknown, ...keys: string[]): number | null {
@@ -30,8 +36,14 @@ export function signalRows(json: unknown): SummaryRow[] {
       const ok = regime !== null && rule !== null && (op === '>' ? regime > rule : regime >= rule);
       const text = (x: number | null): string => (x === null ? 'n/a' : fmt(x, 3));
       return {
-        benchmark: 'signal', run, what: `regime strategy, ${name}`, figure: text(regime), floor: `200-day MA rule: ${text(rule)}`, ratio: null,
-        target: `${op} 200-day MA rule`, result: met(ok),
+        benchmark: 'signal',
+        run,
+        what: `regime strategy, ${name}`,
+        figure: text(regime),
+        floor: `200-day MA rule: ${text(rule)}`,
+        ratio: null,
+        target: `${op} 200-day MA rule`,
+        result: met(ok),
       };
     });
   });

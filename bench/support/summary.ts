@@ -19,7 +19,12 @@ export type BenchmarkName = 'engine' | 'pipeline' | 'signals' | 'quant' | 'signa
 export type BenchmarkOutcome = { json: unknown } | { missing: string };
 
 const ADAPTERS: Record<BenchmarkName, (json: unknown) => SummaryRow[]> = {
-  engine: engineRows, pipeline: pipelineRows, signals: signalsRows, quant: quantRows, signal: signalRows, dropcopy: dropcopyRows,
+  engine: engineRows,
+  pipeline: pipelineRows,
+  signals: signalsRows,
+  quant: quantRows,
+  signal: signalRows,
+  dropcopy: dropcopyRows,
 };
 
 /** The rows of every benchmark, in the order given. */
@@ -35,8 +40,16 @@ export function summaryRows(outcomes: ReadonlyArray<[BenchmarkName, BenchmarkOut
   });
 }
 
-const missingRow = (benchmark: string, why: string): SummaryRow =>
-  ({ benchmark, run: '', what: `no result: ${why}`, figure: '', floor: '', ratio: null, target: '', result: '' });
+const missingRow = (benchmark: string, why: string): SummaryRow => ({
+  benchmark,
+  run: '',
+  what: `no result: ${why}`,
+  figure: '',
+  floor: '',
+  ratio: null,
+  target: '',
+  result: '',
+});
 
 export const SUMMARY_HEADERS = ['benchmark', 'run', 'route / stage', 'figure', 'floor (same run)', 'x floor', 'target', 'result'];
 

@@ -1,20 +1,30 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
-import { checkProfileName, checkProfileValue, maskedProfile, PROFILE_FIELDS, readProfiles, writeProfiles, type Profile, type ProfileField } from '../../src/cli/profiles.js';
+import {
+  checkProfileName,
+  checkProfileValue,
+  maskedProfile,
+  PROFILE_FIELDS,
+  readProfiles,
+  writeProfiles,
+  type Profile,
+  type ProfileField,
+} from '../../src/cli/profiles.js';
 import { TradesealError } from '../../src/core/errors.js';
 
 export default class ConfigSet extends TradesealCommand {
   static override summary = 'Create or change a named profile: the remote engine and signal service commands ask, with their token and key';
-  static override description = 'Each value given replaces the profile\'s; values not given stay. The file (TRADESEAL_PROFILES_FILE) is written atomically and readable by its owner only. Use a profile with --profile NAME on any command that can ask a remote server, or TRADESEAL_PROFILE=NAME. --unset removes values.';
+  static override description =
+    "Each value given replaces the profile's; values not given stay. The file (TRADESEAL_PROFILES_FILE) is written atomically and readable by its owner only. Use a profile with --profile NAME on any command that can ask a remote server, or TRADESEAL_PROFILE=NAME. --unset removes values.";
   static override examples = [
     '<%= config.bin %> config set --profile prod --url https://engine.example:8080 --token tse_… --signals-url https://signals.example --key rsk_…',
     '<%= config.bin %> config set --profile prod --unset key',
   ];
   static override flags = {
-    profile: Flags.string({ summary: 'The profile\'s name (1-40 of a-z, 0-9, _ and -)', required: true, helpValue: 'NAME' }),
-    url: Flags.string({ summary: 'The compliance engine\'s base URL', helpValue: 'URL' }),
+    profile: Flags.string({ summary: "The profile's name (1-40 of a-z, 0-9, _ and -)", required: true, helpValue: 'NAME' }),
+    url: Flags.string({ summary: "The compliance engine's base URL", helpValue: 'URL' }),
     token: Flags.string({ summary: 'The engine token to send to it', helpValue: 'tse_…' }),
-    'signals-url': Flags.string({ summary: 'The regime signal service\'s base URL', helpValue: 'URL' }),
+    'signals-url': Flags.string({ summary: "The regime signal service's base URL", helpValue: 'URL' }),
     key: Flags.string({ summary: 'The signal service API key to send to it', helpValue: 'rsk_…' }),
     unset: Flags.string({ summary: 'Remove this value from the profile', options: Object.keys(PROFILE_FIELDS), multiple: true }),
   };

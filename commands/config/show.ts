@@ -7,7 +7,8 @@ import { notFound } from '../../src/core/errors.js';
 
 export default class ConfigShow extends TradesealCommand {
   static override summary = 'Show the named profiles (tokens and keys by their first 8 characters), or one of them';
-  static override description = 'Which profile is in use without --profile: TRADESEAL_PROFILE. A command takes each value from its flag first, then from the environment (ENGINE_URL, ENGINE_TOKEN, SIGNALS_URL, SIGNALS_KEY), then from the profile.';
+  static override description =
+    'Which profile is in use without --profile: TRADESEAL_PROFILE. A command takes each value from its flag first, then from the environment (ENGINE_URL, ENGINE_TOKEN, SIGNALS_URL, SIGNALS_KEY), then from the profile.';
   static override examples = ['<%= config.bin %> config show', '<%= config.bin %> config show --profile prod --json'];
   static override flags = { profile: Flags.string({ summary: 'Only this profile', helpValue: 'NAME' }), ...reportFlags };
 
@@ -24,7 +25,13 @@ export default class ConfigShow extends TradesealCommand {
       const fields = Object.keys(PROFILE_FIELDS) as ProfileField[];
       // The secrets are shown masked: at a narrow width they give way before the addresses are cut.
       const headers = ['profile', ...fields.map((f) => (f === 'token' || f === 'key' ? { name: f, priority: 'give-way' as const } : f))];
-      this.log(renderTable(headers, Object.entries(profiles).map(([n, p]) => [n === active ? `${n} (TRADESEAL_PROFILE)` : n, ...fields.map((f) => p[f])]), reportStyle(flags)));
+      this.log(
+        renderTable(
+          headers,
+          Object.entries(profiles).map(([n, p]) => [n === active ? `${n} (TRADESEAL_PROFILE)` : n, ...fields.map((f) => p[f])]),
+          reportStyle(flags),
+        ),
+      );
       this.log(`\n${file}`);
     }
     return { file, active, profiles };

@@ -9,9 +9,17 @@ export default class DbStatus extends TradesealCommand {
 
   async run(): Promise<{ store: string; migrations: Awaited<ReturnType<typeof migrationStatus>> }> {
     await this.parse(DbStatus);
-    const { kind, migrations } = await this.withStore(async (store) => ({ kind: store.kind, migrations: await migrationStatus(store.sql) }), { migrate: false });
+    const { kind, migrations } = await this.withStore(async (store) => ({ kind: store.kind, migrations: await migrationStatus(store.sql) }), {
+      migrate: false,
+    });
     this.log(`store: ${kind}`);
-    this.log(renderTable(['version', 'name', 'applied_at'], migrations.map((m) => [m.version, m.name, m.applied_at ? m.applied_at.toISOString() : 'pending']), reportStyle({}, undefined, '--json')));
+    this.log(
+      renderTable(
+        ['version', 'name', 'applied_at'],
+        migrations.map((m) => [m.version, m.name, m.applied_at ? m.applied_at.toISOString() : 'pending']),
+        reportStyle({}, undefined, '--json'),
+      ),
+    );
     return { store: kind, migrations };
   }
 }

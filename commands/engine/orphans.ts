@@ -18,7 +18,8 @@ import { listTraces } from '../../src/engine/store/traces.js';
 export default class EngineOrphans extends TradesealCommand {
   static override jsonLinesRows = 'traces';
   static override summary = 'List the traces that need an officer: DIVERGENT, EXPIRED, MISMATCH, ORPHAN, and SHADOW_HALTED ones whose verification failed';
-  static override description = 'On a terminal (and without --json or --csv, and outside CI: with CI set the view could not draw) a full-screen view opens instead, on the local store or a remote engine (--url and a token, or a profile), with a tab for each kind of trace that needs attention (DIVERGENT, EXPIRED, MISMATCH, ORPHAN, SHADOW_HALTED, stale PENDING): arrow keys move, Enter opens a trace, v verifies it (its hashes, and its inclusion in the transparency log under a signed head, checked against --public-key, or on the local store the log\'s own key), / filters by agent id or asset, n/p page, r refreshes (it also refreshes every 5 s), q quits; a line under the tabs shows the FIX drop-copy session\'s state, when its peer last spoke and how many messages it refused (with an owner or auditor token on a remote engine). Otherwise the listing of GET /engine/orphans, newest first.';
+  static override description =
+    "On a terminal (and without --json or --csv, and outside CI: with CI set the view could not draw) a full-screen view opens instead, on the local store or a remote engine (--url and a token, or a profile), with a tab for each kind of trace that needs attention (DIVERGENT, EXPIRED, MISMATCH, ORPHAN, SHADOW_HALTED, stale PENDING): arrow keys move, Enter opens a trace, v verifies it (its hashes, and its inclusion in the transparency log under a signed head, checked against --public-key, or on the local store the log's own key), / filters by agent id or asset, n/p page, r refreshes (it also refreshes every 5 s), q quits; a line under the tabs shows the FIX drop-copy session's state, when its peer last spoke and how many messages it refused (with an owner or auditor token on a remote engine). Otherwise the listing of GET /engine/orphans, newest first.";
   static override examples = [
     '<%= config.bin %> engine orphans',
     '<%= config.bin %> engine orphans --profile prod --public-key "$(cat log-key.hex)"',
@@ -26,7 +27,11 @@ export default class EngineOrphans extends TradesealCommand {
   ];
   static override flags = {
     limit: limitFlag,
-    'public-key': Flags.string({ summary: 'In the view, check log inclusion against this Ed25519 public key of the log (64 hex characters, base64 or PEM; `tradeseal engine log key` prints it)', helpValue: 'KEY' }),
+    'public-key': Flags.string({
+      summary:
+        'In the view, check log inclusion against this Ed25519 public key of the log (64 hex characters, base64 or PEM; `tradeseal engine log key` prints it)',
+      helpValue: 'KEY',
+    }),
     ...tableFlags,
     ...engineRemoteFlags,
   };
@@ -41,10 +46,14 @@ export default class EngineOrphans extends TradesealCommand {
         await render(createElement(AttentionApp, { source, width: process.stdout.columns ?? 80, height: process.stdout.rows ?? 24 })).waitUntilExit();
       };
       if (remote) await view(engineSource(remote, publicKey));
-      else await this.withStore((store) => view(storeSource(store.sql, dataKeysFrom(this.settings), { log: { config: this.settings, publicKey }, dropCopy: configuredSession(this.settings) })));
+      else
+        await this.withStore((store) =>
+          view(storeSource(store.sql, dataKeysFrom(this.settings), { log: { config: this.settings, publicKey }, dropCopy: configuredSession(this.settings) })),
+        );
       return;
     }
-    const listing = remote ? await askEngine<TraceListing>(remote, 'GET', '/engine/orphans', { query: { limit } })
+    const listing = remote
+      ? await askEngine<TraceListing>(remote, 'GET', '/engine/orphans', { query: { limit } })
       : toListing(await this.withStore((store) => listTraces(store.sql, { limit, needsAttention: true })));
     this.log(renderTraceListing(listing, 'traces needing attention (DIVERGENT, EXPIRED, MISMATCH, ORPHAN, failed SHADOW_HALTED)', tableStyle(flags)));
     return listing;

@@ -15,7 +15,10 @@ export default class EnginePending extends TradesealCommand {
   static override description = 'Orders authorized but with no execution bound yet; past TRACE_EXPIRY_MS the sweeper turns them EXPIRED.';
   static override examples = ['<%= config.bin %> engine pending', '<%= config.bin %> engine pending --age-seconds 600 --limit 200 --json'];
   static override flags = {
-    'age-seconds': Flags.string({ summary: `Only traces authorized at least this many seconds ago (${ageSeconds.minimum}-${ageSeconds.maximum}, default ${ageSeconds.default})`, helpValue: 'SECONDS' }),
+    'age-seconds': Flags.string({
+      summary: `Only traces authorized at least this many seconds ago (${ageSeconds.minimum}-${ageSeconds.maximum}, default ${ageSeconds.default})`,
+      helpValue: 'SECONDS',
+    }),
     limit: limitFlag,
     ...tableFlags,
     ...engineRemoteFlags,
@@ -24,13 +27,18 @@ export default class EnginePending extends TradesealCommand {
   async run(): Promise<TraceListing & { age_seconds: number }> {
     const { flags } = await this.parse(EnginePending);
     // The query string of GET /engine/pending, as text; the schema fills in the default age.
-    const q = checkRequest<{ age_seconds: number; limit: number }>(pendingQuery, {
-      ...(flags['age-seconds'] === undefined ? {} : { age_seconds: flags['age-seconds'] }),
-      limit: flags.limit,
-    }, 'querystring');
+    const q = checkRequest<{ age_seconds: number; limit: number }>(
+      pendingQuery,
+      {
+        ...(flags['age-seconds'] === undefined ? {} : { age_seconds: flags['age-seconds'] }),
+        limit: flags.limit,
+      },
+      'querystring',
+    );
     const olderThan = new Date(Date.now() - q.age_seconds * 1000);
     const remote = await engineRemoteOf(flags, this.settings);
-    const listing = remote ? await askEngine<TraceListing>(remote, 'GET', '/engine/pending', { query: { age_seconds: q.age_seconds, limit: q.limit } })
+    const listing = remote
+      ? await askEngine<TraceListing>(remote, 'GET', '/engine/pending', { query: { age_seconds: q.age_seconds, limit: q.limit } })
       : toListing(await this.withStore((store) => listTraces(store.sql, { limit: q.limit, statuses: ['PENDING'], olderThan })));
     this.log(renderTraceListing(listing, `pending traces older than ${q.age_seconds} s`, tableStyle(flags)));
     return { age_seconds: q.age_seconds, ...listing };

@@ -16,8 +16,9 @@ interface CheckedFile {
 }
 
 export default class PipelineCheck extends TradesealCommand {
-  static override summary = 'Validate the pipeline\'s input files without running anything, and compare them with what is published';
-  static override description = 'Checks every input CSV file against the rules of its series (data/macro/PROVENANCE.md): its header, numbers within plausible bounds, dates valid and strictly increasing, a row for every day of its publication rhythm (weekdays, Wednesdays or NYSE trading days), no long run of missing values. Prints one line per file when all pass; otherwise fails with data_invalid (exit 2) and one line per problem, naming the file, the line, the value and the rule. `pipeline run` applies the same check before it computes anything.\n\nThen it compares the files with what the published history was computed from (the input digests of the newest published run): when a row usable on or before the last published day changed, was removed or was inserted, the files still pass but a run could not extend the history, and the check fails as `pipeline run` would, with history_not_extendable (exit 4), naming the series and the first changed date.';
+  static override summary = "Validate the pipeline's input files without running anything, and compare them with what is published";
+  static override description =
+    'Checks every input CSV file against the rules of its series (data/macro/PROVENANCE.md): its header, numbers within plausible bounds, dates valid and strictly increasing, a row for every day of its publication rhythm (weekdays, Wednesdays or NYSE trading days), no long run of missing values. Prints one line per file when all pass; otherwise fails with data_invalid (exit 2) and one line per problem, naming the file, the line, the value and the rule. `pipeline run` applies the same check before it computes anything.\n\nThen it compares the files with what the published history was computed from (the input digests of the newest published run): when a row usable on or before the last published day changed, was removed or was inserted, the files still pass but a run could not extend the history, and the check fails as `pipeline run` would, with history_not_extendable (exit 4), naming the series and the first changed date.';
   static override examples = [
     '<%= config.bin %> pipeline check',
     '<%= config.bin %> pipeline check --data-dir ./my-fred-files',
@@ -40,13 +41,26 @@ export default class PipelineCheck extends TradesealCommand {
     rows.catch(() => {});
     const published = await this.withStore(async (store) => checkInputs(store.sql, await rows, null));
     if (published.status === 'changed') {
-      throw new TradesealError('history_not_extendable', `the files pass, but a run cannot extend the published history: ${describeChanges(published.changes, published.through)}`, {
-        hint: RECOMPUTE_HINT, extra: { input_changes: published.changes },
-      });
+      throw new TradesealError(
+        'history_not_extendable',
+        `the files pass, but a run cannot extend the published history: ${describeChanges(published.changes, published.through)}`,
+        {
+          hint: RECOMPUTE_HINT,
+          extra: { input_changes: published.changes },
+        },
+      );
     }
-    this.log(published.status === 'unchanged' ? `the rows of the published days (through ${published.through}) are as they were published`
-      : published.status === 'not_recorded' ? 'the published history records no input digests yet (published before they were kept): the next run records them'
-      : 'nothing is published yet: nothing to compare with');
-    return { data_dir: dataDir, files: reports.map((r) => ({ series: r.id, file: r.file, rows: r.rows, first_date: r.firstDate, last_date: r.lastDate })), published };
+    this.log(
+      published.status === 'unchanged'
+        ? `the rows of the published days (through ${published.through}) are as they were published`
+        : published.status === 'not_recorded'
+          ? 'the published history records no input digests yet (published before they were kept): the next run records them'
+          : 'nothing is published yet: nothing to compare with',
+    );
+    return {
+      data_dir: dataDir,
+      files: reports.map((r) => ({ series: r.id, file: r.file, rows: r.rows, first_date: r.firstDate, last_date: r.lastDate })),
+      published,
+    };
   }
 }

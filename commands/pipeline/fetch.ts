@@ -44,16 +44,22 @@ A source that fails for one series leaves that file as it was; the others are st
     }
     await checkInputDir(dataDir, setting);
     const outcome = await fetchAll(dataDir, {
-      nowMs: Date.now(), market: wantsMarket ? marketSource(settings) : null, fred: wantsFred ? settings : { ...settings, fredApiKey: null },
+      nowMs: Date.now(),
+      market: wantsMarket ? marketSource(settings) : null,
+      fred: wantsFred ? settings : { ...settings, fredApiKey: null },
       ...(flags.series ? { series: flags.series } : {}),
     });
     this.log(renderFetch(outcome));
     const [first] = outcome.failed;
     if (first) {
-      throw new TradesealError(first.code === 'internal' ? 'source_unavailable' : first.code, `${outcome.failed.length} of ${outcome.failed.length + outcome.fetched.length} series could not be refreshed (their files are as they were): ${outcome.failed.map((f) => `${f.series}: ${f.message}`).join('; ')}`, {
-        extra: { fetched: outcome.fetched, failed: outcome.failed },
-        ...(first.errors ? { errors: first.errors } : {}),
-      });
+      throw new TradesealError(
+        first.code === 'internal' ? 'source_unavailable' : first.code,
+        `${outcome.failed.length} of ${outcome.failed.length + outcome.fetched.length} series could not be refreshed (their files are as they were): ${outcome.failed.map((f) => `${f.series}: ${f.message}`).join('; ')}`,
+        {
+          extra: { fetched: outcome.fetched, failed: outcome.failed },
+          ...(first.errors ? { errors: first.errors } : {}),
+        },
+      );
     }
     return outcome;
   }

@@ -26,28 +26,38 @@ export default class PipelineRun extends TradesealCommand {
     force: Flags.boolean({ summary: 'Allow a publication that removes published days (it still asks for confirmation)' }),
     yes: Flags.boolean({ summary: 'Confirm a publication that rewrites or removes published days without asking (for scripts)' }),
     'data-dir': Flags.string({ summary: 'Directory of the input CSV files (default: PIPELINE_DATA_DIR)' }),
-    seed: Flags.integer({ summary: 'Seed recorded with the run (default: PIPELINE_SEED); it has no effect on the regimes since tradeseal-regime-5', min: 0, max: 4_294_967_295 }),
+    seed: Flags.integer({
+      summary: 'Seed recorded with the run (default: PIPELINE_SEED); it has no effect on the regimes since tradeseal-regime-5',
+      min: 0,
+      max: 4_294_967_295,
+    }),
   };
 
   async run(): Promise<RunSummary> {
     const { flags } = await this.parse(PipelineRun);
-    const summary = await this.withStore((store) => runPipeline(store.sql, {
-      dataDir: flags['data-dir'] ?? this.settings.pipelineDataDir,
-      asOf: flags['as-of'] ?? null,
-      seed: flags.seed ?? this.settings.pipelineSeed,
-      full: flags.full,
-      publish: flags.publish,
-      force: flags.force,
-      costBps: this.settings.signalCostBps,
-      trackLogSigningKey: this.settings.signalLogSigningKey,
-      keySettings: this.settings,
-    }, {
-      runner: listrRunner(this.jsonEnabled()),
-      confirm: async (_plan, sentence) => {
-        await this.confirmDestructive(`${sentence} Publish it?`, flags.yes);
-        return cliActor();
-      },
-    }));
+    const summary = await this.withStore((store) =>
+      runPipeline(
+        store.sql,
+        {
+          dataDir: flags['data-dir'] ?? this.settings.pipelineDataDir,
+          asOf: flags['as-of'] ?? null,
+          seed: flags.seed ?? this.settings.pipelineSeed,
+          full: flags.full,
+          publish: flags.publish,
+          force: flags.force,
+          costBps: this.settings.signalCostBps,
+          trackLogSigningKey: this.settings.signalLogSigningKey,
+          keySettings: this.settings,
+        },
+        {
+          runner: listrRunner(this.jsonEnabled()),
+          confirm: async (_plan, sentence) => {
+            await this.confirmDestructive(`${sentence} Publish it?`, flags.yes);
+            return cliActor();
+          },
+        },
+      ),
+    );
     this.log(renderRunSummary(summary));
     return summary;
   }

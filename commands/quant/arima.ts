@@ -34,17 +34,37 @@ export default class QuantArima extends TradesealCommand {
       text = fs.readFileSync(args.file, 'utf8');
     } catch (err) {
       const reason = (err as NodeJS.ErrnoException).code ?? 'error';
-      throw dataInvalidError([{ file: name, line: 0, subject: 'file', text: args.file, date: null, rule: 'unreadable', message: `cannot be read (${reason})` }], `${args.file} cannot be read`, 'check the path');
+      throw dataInvalidError(
+        [{ file: name, line: 0, subject: 'file', text: args.file, date: null, rule: 'unreadable', message: `cannot be read (${reason})` }],
+        `${args.file} cannot be read`,
+        'check the path',
+      );
     }
     const column = chooseColumn(name, text, flags.column);
     const { report, newestFirst } = arimaOfCsv(name, text, { column, withMean: flags.mean, horizon: flags.horizon });
     // On stderr even under --json: it says how the answer was computed, and stdout carries the answer alone.
     if (newestFirst) process.stderr.write('rows sorted by date (the file is newest first)\n');
     const style = reportStyle({}, undefined, '--json');
-    this.log(wrapText(`ARMA(1,1) ${flags.mean ? 'with a mean' : 'without a mean'}, exact maximum likelihood: ${report.n} observations of "${column}" in ${name}`, style.width));
-    this.log(wrapText(`  mean ${num(report.mean)}  phi ${num(report.phi)}  theta ${num(report.theta)}  sigma2 ${num(report.sigma2)}  loglik ${num(report.loglik)}`, style.width));
+    this.log(
+      wrapText(
+        `ARMA(1,1) ${flags.mean ? 'with a mean' : 'without a mean'}, exact maximum likelihood: ${report.n} observations of "${column}" in ${name}`,
+        style.width,
+      ),
+    );
+    this.log(
+      wrapText(
+        `  mean ${num(report.mean)}  phi ${num(report.phi)}  theta ${num(report.theta)}  sigma2 ${num(report.sigma2)}  loglik ${num(report.loglik)}`,
+        style.width,
+      ),
+    );
     this.log('');
-    this.log(renderTable(['step', 'forecast', 'std. error'], report.forecast.map((f, i) => [i + 1, num(f), num(report.forecast_se[i]!)]), style));
+    this.log(
+      renderTable(
+        ['step', 'forecast', 'std. error'],
+        report.forecast.map((f, i) => [i + 1, num(f), num(report.forecast_se[i]!)]),
+        style,
+      ),
+    );
     return report;
   }
 }

@@ -30,15 +30,25 @@ export default class QuantEvaluate extends TradesealCommand {
     from: calendarDateFlag({ summary: `First day of the full window, YYYY-MM-DD (inclusive; default ${EVALUATION_WINDOWS.full.from})` }),
     to: calendarDateFlag({ summary: `Last day of the full window, YYYY-MM-DD (inclusive; default ${EVALUATION_WINDOWS.full.to})` }),
     'cost-bps': Flags.string({ summary: 'Cost per unit of exposure change, basis points 0 to 10000 (default SIGNAL_COST_BPS, 5)', helpValue: 'BPS' }),
-    record: Flags.string({ summary: 'all: every published day; live: only the days resting on regimes logged live in the track log', options: [...RECORD_BASES], default: 'all' }),
+    record: Flags.string({
+      summary: 'all: every published day; live: only the days resting on regimes logged live in the track log',
+      options: [...RECORD_BASES],
+      default: 'all',
+    }),
     ...reportFlags,
   };
 
   async run(): Promise<Evaluation & { record: RecordCounts }> {
     const { flags } = await this.parse(QuantEvaluate);
-    const range = checkRequest<{ start?: string; end?: string }>(dateRangeQuery, {
-      ...(flags.from === undefined ? {} : { start: flags.from }), ...(flags.to === undefined ? {} : { end: flags.to }),
-    }, 'querystring', FLAG_NAMES);
+    const range = checkRequest<{ start?: string; end?: string }>(
+      dateRangeQuery,
+      {
+        ...(flags.from === undefined ? {} : { start: flags.from }),
+        ...(flags.to === undefined ? {} : { end: flags.to }),
+      },
+      'querystring',
+      FLAG_NAMES,
+    );
     const window = await withFlagNames(FLAG_NAMES, () => evaluationWindow(range));
     const costBps = flags['cost-bps'] === undefined ? this.settings.signalCostBps : costFlag(flags['cost-bps']);
     const { record } = checkRequest<{ record: RecordBasis }>(performanceQuery, { record: flags.record }, 'querystring', { record: '--record' });

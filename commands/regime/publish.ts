@@ -10,8 +10,9 @@ import type { RegimeBroadcast } from '../../src/store/regime-broadcasts.js';
 import { REGIMES } from '../../src/core/vocabulary.js';
 
 export default class RegimePublish extends TradesealCommand {
-  static override summary = 'Publish a manual regime broadcast (an operator\'s override of the pipeline)';
-  static override description = 'The broadcast is in force at once on every engine instance (within ENGINE_STATE_REFRESH_MS) and holds until an operator releases it (`tradeseal regime release`) or publishes another: pipeline runs go on publishing their history but do not replace it. It states certainty: probability 1 on the named regime. Heartbeats must then carry its regime_id and hash (mta_ref). Its --date is its data day: the policy\'s regime_max_age_ms counts from the end of it. Checked with the same schema as POST /engine/admin/regime.';
+  static override summary = "Publish a manual regime broadcast (an operator's override of the pipeline)";
+  static override description =
+    "The broadcast is in force at once on every engine instance (within ENGINE_STATE_REFRESH_MS) and holds until an operator releases it (`tradeseal regime release`) or publishes another: pipeline runs go on publishing their history but do not replace it. It states certainty: probability 1 on the named regime. Heartbeats must then carry its regime_id and hash (mta_ref). Its --date is its data day: the policy's regime_max_age_ms counts from the end of it. Checked with the same schema as POST /engine/admin/regime.";
   static override examples = [
     '<%= config.bin %> regime publish --regime risk_off --risk-score 0.9 --reason "exchange outage, flatten only"',
     '<%= config.bin %> regime publish --regime expansion --risk-score 0.2 --reason "pipeline down, restoring Friday\'s state" --date 2026-03-06 --model-version hmm-2026.03 --json',
@@ -27,16 +28,25 @@ export default class RegimePublish extends TradesealCommand {
 
   async run(): Promise<RegimeBroadcast> {
     const { flags } = await this.parse(RegimePublish);
-    const body = checkRequest<ManualBroadcastBody>(manualBroadcastBody, {
-      regime: flags.regime, risk_score: numberOf(flags['risk-score']), reason: flags.reason,
-      ...(flags.date === undefined ? {} : { date: flags.date }),
-      ...(flags['model-version'] === undefined ? {} : { model_version: flags['model-version'] }),
-    }, 'body');
+    const body = checkRequest<ManualBroadcastBody>(
+      manualBroadcastBody,
+      {
+        regime: flags.regime,
+        risk_score: numberOf(flags['risk-score']),
+        reason: flags.reason,
+        ...(flags.date === undefined ? {} : { date: flags.date }),
+        ...(flags['model-version'] === undefined ? {} : { model_version: flags['model-version'] }),
+      },
+      'body',
+    );
     const remote = await engineRemoteOf(flags, this.settings);
-    const broadcast = remote ? await askEngine<RegimeBroadcast>(remote, 'POST', '/engine/admin/regime', { body })
+    const broadcast = remote
+      ? await askEngine<RegimeBroadcast>(remote, 'POST', '/engine/admin/regime', { body })
       : await this.withStore((store) => publishOperatorBroadcast(store.sql, body, cliActor(), Date.now()));
     this.log(renderBroadcast(broadcast));
-    this.log(`\npublished: in force until \`tradeseal regime release\` or another broadcast; heartbeats must now carry regime_id ${broadcast.regime_id} and mta_ref ${broadcast.hash}`);
+    this.log(
+      `\npublished: in force until \`tradeseal regime release\` or another broadcast; heartbeats must now carry regime_id ${broadcast.regime_id} and mta_ref ${broadcast.hash}`,
+    );
     return broadcast;
   }
 }

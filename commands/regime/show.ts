@@ -10,7 +10,8 @@ import { TradesealError } from '../../src/core/errors.js';
 
 export default class RegimeShow extends TradesealCommand {
   static override summary = 'Show the regime broadcast in force, with its hash, whether an override holds, and how old its data are';
-  static override description = 'The newest broadcast, from the pipeline or an operator; its hash is the mta_ref a heartbeat must carry. Its data are stale when older than the policy\'s regime_max_age_ms (POLICY_PATH), counted from the end of the broadcast\'s date: authorize then refuses every order (regime_stale). Exit code 3 when none is published (authorize fails closed then too).';
+  static override description =
+    "The newest broadcast, from the pipeline or an operator; its hash is the mta_ref a heartbeat must carry. Its data are stale when older than the policy's regime_max_age_ms (POLICY_PATH), counted from the end of the broadcast's date: authorize then refuses every order (regime_stale). Exit code 3 when none is published (authorize fails closed then too).";
   static override examples = ['<%= config.bin %> regime show', '<%= config.bin %> regime show --json'];
 
   static override flags = { ...engineRemoteFlags };

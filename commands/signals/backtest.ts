@@ -26,7 +26,10 @@ export default class SignalsBacktest extends TradesealCommand {
   static override flags = {
     start: calendarDateFlag({ summary: 'First day, YYYY-MM-DD (inclusive)', required: true }),
     end: calendarDateFlag({ summary: 'Last day, YYYY-MM-DD (inclusive)', required: true }),
-    format: Flags.string({ summary: 'Write the daily series as csv, arrow (Apache Arrow IPC file) or parquet instead of the summary', options: [...EXPORT_FORMATS] }),
+    format: Flags.string({
+      summary: 'Write the daily series as csv, arrow (Apache Arrow IPC file) or parquet instead of the summary',
+      options: [...EXPORT_FORMATS],
+    }),
     out: Flags.string({ summary: 'Write the daily series to this file (and show the summary)', aliases: ['output'], helpValue: 'FILE' }),
     ...remoteFlags,
     ...reportFlags,
@@ -39,17 +42,28 @@ export default class SignalsBacktest extends TradesealCommand {
     if (format !== undefined) {
       refuseTerminal(format, flags.out);
       if (flags.out === undefined && this.jsonEnabled()) {
-        throw validationError([{ field: '--json', message: 'needs --out FILE with --format: the series goes to the file, the JSON answer to standard output' }]);
+        throw validationError([
+          { field: '--json', message: 'needs --out FILE with --format: the series goes to the file, the JSON answer to standard output' },
+        ]);
       }
       if (flags.out !== undefined) await checkOutputFile(flags.out, '--out');
     }
     const remote = await remoteOf(flags, this.settings);
     if (remote && format !== undefined) {
-      throw validationError([{ field: flags.format === undefined ? '--out' : '--format', message: 'the daily series is computed from the local store; the service (POST /v1/backtest) answers the summary and the figures' }]);
+      throw validationError([
+        {
+          field: flags.format === undefined ? '--out' : '--format',
+          message: 'the daily series is computed from the local store; the service (POST /v1/backtest) answers the summary and the figures',
+        },
+      ]);
     }
     // The service answers the summary and the figures; the curve for the chart is computed here only locally.
     const result: Backtest = remote
-      ? { ...(await callService<Omit<Backtest, 'curve' | 'days'>>(remote, 'POST', '/v1/backtest', { body: range })), curve: { dates: [], strategy: [], buy_and_hold: [] }, days: [] }
+      ? {
+          ...(await callService<Omit<Backtest, 'curve' | 'days'>>(remote, 'POST', '/v1/backtest', { body: range })),
+          curve: { dates: [], strategy: [], buy_and_hold: [] },
+          days: [],
+        }
       : await this.withStore((store) => backtest(store.sql, range, this.settings.signalCostBps));
     const { days, ...answer } = result;
     if (format !== undefined) {
@@ -64,14 +78,24 @@ export default class SignalsBacktest extends TradesealCommand {
     }
     const s = result.summary;
     const style = reportStyle(flags);
-    this.log(wrapText(`backtest ${result.start} to ${result.end}: ${s.total_days} trading days, ${s.transitions} transitions, persistence ${s.avg_persistence_days.toFixed(1)} days on average, mean risk score ${s.mean_risk_score.toFixed(3)}`, style.width));
+    this.log(
+      wrapText(
+        `backtest ${result.start} to ${result.end}: ${s.total_days} trading days, ${s.transitions} transitions, persistence ${s.avg_persistence_days.toFixed(1)} days on average, mean risk score ${s.mean_risk_score.toFixed(3)}`,
+        style.width,
+      ),
+    );
     this.log(wrapText(renderRegimeDistribution(s.regime_distribution), style.width));
     this.log(`\n${wrapText(renderPerformance(result.performance, style), style.width)}`);
     if (chartsWanted(this.jsonEnabled()) && result.curve.dates.length > 1) {
-      this.log(`\n${lineChart([
-        { label: 'regime strategy', values: result.curve.strategy },
-        { label: 'buy-and-hold SPY', values: result.curve.buy_and_hold },
-      ], { title: 'value of 100 invested', from: result.curve.dates[0]!, to: result.curve.dates.at(-1)!, format: (x) => x.toFixed(0) })}`);
+      this.log(
+        `\n${lineChart(
+          [
+            { label: 'regime strategy', values: result.curve.strategy },
+            { label: 'buy-and-hold SPY', values: result.curve.buy_and_hold },
+          ],
+          { title: 'value of 100 invested', from: result.curve.dates[0]!, to: result.curve.dates.at(-1)!, format: (x) => x.toFixed(0) },
+        )}`,
+      );
     }
     return answer;
   }

@@ -17,9 +17,10 @@ export default class SignalsExport extends TradesealCommand {
   /** The service's export (its tier caps the rows), to a file or standard output; the number of rows written. */
   private async remoteExport(remote: Remote, format: ExportFormat, limit: number | undefined, out: string | undefined): Promise<number | null> {
     const query = { limit };
-    const body = format === 'csv'
-      ? await callService<string>(remote, 'GET', '/v1/export/csv', { query, text: true })
-      : await callService<Uint8Array>(remote, 'GET', `/v1/export/${format}`, { query, bytes: MEDIA_TYPE[format] });
+    const body =
+      format === 'csv'
+        ? await callService<string>(remote, 'GET', '/v1/export/csv', { query, text: true })
+        : await callService<Uint8Array>(remote, 'GET', `/v1/export/${format}`, { query, bytes: MEDIA_TYPE[format] });
     if (out !== undefined) await writeOut(out, (append) => append(body));
     else await toStdout(body);
     // A binary file's rows are not counted here: that would take a reader of the format.
@@ -27,7 +28,13 @@ export default class SignalsExport extends TradesealCommand {
   }
 
   /** The store's rows in a binary format, built in memory (the whole history is a few hundred kilobytes), to --out or standard output. */
-  private async localBinary(sql: Parameters<typeof exportFile>[0], format: BinaryFormat, limit: number, total: number, out: string | undefined): Promise<number> {
+  private async localBinary(
+    sql: Parameters<typeof exportFile>[0],
+    format: BinaryFormat,
+    limit: number,
+    total: number,
+    out: string | undefined,
+  ): Promise<number> {
     if (out === undefined) {
       const { bytes, rows } = await exportFile(sql, limit, format);
       await toStdout(bytes);
@@ -68,25 +75,28 @@ export default class SignalsExport extends TradesealCommand {
     if (flags.out !== undefined) await checkOutputFile(flags.out, '--out');
     const remote = await remoteOf(flags, this.settings);
     // Remotely, the service's default (and the key's tier) decide the rows unless --limit is given.
-    const written = remote ? await this.remoteExport(remote, format, flags.limit === undefined ? undefined : limit, flags.out) : await this.withStore(async (store) => {
-      const total = await exportSize(store.sql, limit);
-      if (format !== 'csv') return this.localBinary(store.sql, format, limit, total, flags.out);
-      let rows = 0;
-      const write = async (append: (text: string) => Promise<void>, report: Report = () => {}): Promise<void> => {
-        await append(exportHeader());
-        await exportRows(store.sql, limit, async (chunk) => {
-          await append(exportLines(chunk));
-          rows += chunk.length;
-          report(rows, total);
+    const written = remote
+      ? await this.remoteExport(remote, format, flags.limit === undefined ? undefined : limit, flags.out)
+      : await this.withStore(async (store) => {
+          const total = await exportSize(store.sql, limit);
+          if (format !== 'csv') return this.localBinary(store.sql, format, limit, total, flags.out);
+          let rows = 0;
+          const write = async (append: (text: string) => Promise<void>, report: Report = () => {}): Promise<void> => {
+            await append(exportHeader());
+            await exportRows(store.sql, limit, async (chunk) => {
+              await append(exportLines(chunk));
+              rows += chunk.length;
+              report(rows, total);
+            });
+          };
+          // With --out, progress on stderr (animated on a terminal, plain lines in a pipe or under cron, none with
+          // --json); to standard output, the rows alone.
+          const out = flags.out;
+          if (out !== undefined)
+            await withProgress(`Exporting ${total} rows to ${out}`, this.jsonEnabled(), (report) => writeOut(out, (append) => write(append, report)));
+          else await write(toStdout);
+          return rows;
         });
-      };
-      // With --out, progress on stderr (animated on a terminal, plain lines in a pipe or under cron, none with
-      // --json); to standard output, the rows alone.
-      const out = flags.out;
-      if (out !== undefined) await withProgress(`Exporting ${total} rows to ${out}`, this.jsonEnabled(), (report) => writeOut(out, (append) => write(append, report)));
-      else await write(toStdout);
-      return rows;
-    });
     if (flags.out !== undefined) this.logToStderr(written === null ? `wrote ${flags.out}` : `wrote ${written} rows to ${flags.out}`);
     return { rows: written, file: flags.out === undefined ? null : path.resolve(flags.out) };
   }

@@ -13,8 +13,9 @@ interface HeartbeatKey {
 }
 
 export default class SignalsHeartbeatKey extends TradesealCommand {
-  static override summary = 'Print the public key of the signal service\'s heartbeat signing key, for the engine\'s REGIME_OPERATOR_PUBKEY';
-  static override description = 'The key that signs heartbeats (`GET /v1/engine/heartbeat`, `tradeseal regime heartbeat`) is REGIME_SIGNING_KEY when set, otherwise one kept in the store, generated on first use; this command creates the stored key when there is none yet. The secret key is never printed.';
+  static override summary = "Print the public key of the signal service's heartbeat signing key, for the engine's REGIME_OPERATOR_PUBKEY";
+  static override description =
+    'The key that signs heartbeats (`GET /v1/engine/heartbeat`, `tradeseal regime heartbeat`) is REGIME_SIGNING_KEY when set, otherwise one kept in the store, generated on first use; this command creates the stored key when there is none yet. The secret key is never printed.';
   static override examples = [
     '<%= config.bin %> signals heartbeat-key',
     'export REGIME_OPERATOR_PUBKEY=$(<%= config.bin %> signals heartbeat-key --json | jq -r .public_key.hex)',
@@ -26,12 +27,14 @@ export default class SignalsHeartbeatKey extends TradesealCommand {
     const forms = publicKeyForms(key.publicKey);
     const out: HeartbeatKey = { algorithm: 'Ed25519', public_key: forms, source: key.source, created: key.created, env: `REGIME_OPERATOR_PUBKEY=${forms.hex}` };
     const from = key.source === 'REGIME_SIGNING_KEY' ? 'REGIME_SIGNING_KEY' : key.created ? 'the store (generated now)' : 'the store';
-    this.log([
-      renderPublicKey(`Heartbeat signing key (Ed25519, RFC 8032), from ${from}`, forms),
-      '',
-      'The engine verifies heartbeats with it:',
-      `  export ${out.env}`,
-    ].join('\n'));
+    this.log(
+      [
+        renderPublicKey(`Heartbeat signing key (Ed25519, RFC 8032), from ${from}`, forms),
+        '',
+        'The engine verifies heartbeats with it:',
+        `  export ${out.env}`,
+      ].join('\n'),
+    );
     return out;
   }
 }

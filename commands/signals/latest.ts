@@ -9,7 +9,8 @@ import { signalPackage } from '../../src/signals/views.js';
 
 export default class SignalsLatest extends TradesealCommand {
   static override summary = 'The signal package of the newest published trading day: regime, probabilities, liquidity, factors';
-  static override description = 'The same package as GET /v1/signals/latest, from the local store, or from a remote signal service with --url and --key (or SIGNALS_URL and SIGNALS_KEY).';
+  static override description =
+    'The same package as GET /v1/signals/latest, from the local store, or from a remote signal service with --url and --key (or SIGNALS_URL and SIGNALS_KEY).';
   static override examples = ['<%= config.bin %> signals latest', '<%= config.bin %> signals latest --url https://signals.example.com --key rsk_… --json'];
   static override flags = { ...remoteFlags };
 
@@ -19,10 +20,10 @@ export default class SignalsLatest extends TradesealCommand {
     const pkg = remote
       ? await callService<Record<string, unknown>>(remote, 'GET', '/v1/signals/latest')
       : await this.withStore(async (store) => {
-        const row = await latestSignal(store.sql);
-        if (!row) throw notFound('no published day yet', 'run the pipeline: `tradeseal pipeline run`');
-        return signalPackage(row);
-      });
+          const row = await latestSignal(store.sql);
+          if (!row) throw notFound('no published day yet', 'run the pipeline: `tradeseal pipeline run`');
+          return signalPackage(row);
+        });
     this.log(wrapText(renderSignalPackage(pkg), terminalOf().width));
     return pkg;
   }

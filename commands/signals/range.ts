@@ -11,8 +11,12 @@ import { signalPackage } from '../../src/signals/views.js';
 
 export default class SignalsRange extends TradesealCommand {
   static override summary = `The signal packages of the published days between two dates (inclusive), at most ${RANGE_MAX_DAYS} calendar days`;
-  static override description = 'The same packages as GET /v1/signals/range, with the same rules (both dates required, start not after end, at most 365 days), from the local store or a remote signal service (--url, --key).';
-  static override examples = ['<%= config.bin %> signals range --start 2020-03-02 --end 2020-03-31', '<%= config.bin %> signals range --start 2025-01-02 --end 2025-06-30 --url https://signals.example.com --key rsk_… --json'];
+  static override description =
+    'The same packages as GET /v1/signals/range, with the same rules (both dates required, start not after end, at most 365 days), from the local store or a remote signal service (--url, --key).';
+  static override examples = [
+    '<%= config.bin %> signals range --start 2020-03-02 --end 2020-03-31',
+    '<%= config.bin %> signals range --start 2025-01-02 --end 2025-06-30 --url https://signals.example.com --key rsk_… --json',
+  ];
   static override flags = {
     start: calendarDateFlag({ summary: 'First day, YYYY-MM-DD (inclusive)', required: true }),
     end: calendarDateFlag({ summary: 'Last day, YYYY-MM-DD (inclusive)', required: true }),

@@ -14,7 +14,8 @@ import { checkDayInTrackLog, type DayLogCheck } from '../../src/signals/track/da
 import { checkTrackLog, type TrackLogCheck } from '../../src/signals/track/log-check.js';
 
 export default class SignalsVerify extends TradesealCommand {
-  static override summary = 'Prove every logged day (or one, with --date) against the track log and a head you saved, trusting only the log\'s public key; exit 5 when a check fails';
+  static override summary =
+    "Prove every logged day (or one, with --date) against the track log and a head you saved, trusting only the log's public key; exit 5 when a check fails";
   static override description = `Fetches the newest signed head, the consistency proof from the head you saved (--head) to it, each day's leaves with their inclusion proofs and the package served for the day now (from a remote service with --url and --key, or the local store), then checks them here: both heads are signed by the key you give; the tree you saved is a prefix of the newest (a truncated or forked log fails); each of the day's leaves is in the newest tree, of an entry type this tradeseal reads (signal-day/v1, or signal-day/v0 for a leaf logged before entry types); the first leaf is the original and says live only if it was logged within the live window of its available_at, any later one is a republication; no leaf was logged after a head that holds it; the package served now holds every field the newest leaf's entry type defines, with the value logged (a day changed without a new leaf fails; a field the service serves besides is not compared). Without --date, every day logged in the newest head that the key may read, one line each and a summary; with --date, that day. Exit 0 when every check passes, ${EXIT.refused} naming the failed checks (and days) otherwise. With --update-head, a passing check writes the newest head over the file, so the next check starts from it.`;
   static override examples = [
     '<%= config.bin %> signals verify --head heads/2026-11-01.json --public-key "$(cat track-log-key.hex)" --url https://signals.example.com --key rsk_… --update-head',
@@ -24,7 +25,11 @@ export default class SignalsVerify extends TradesealCommand {
   static override flags = {
     date: Flags.string({ summary: 'The published day to prove (YYYY-MM-DD); without it, every logged day the key may read', helpValue: 'DATE' }),
     head: Flags.string({ summary: 'A head of the log you saved earlier (`tradeseal signals log head --out FILE`)', helpValue: 'FILE', required: true }),
-    'public-key': Flags.string({ summary: 'The track log\'s Ed25519 public key you trust: 64 hex characters, base64 or PEM (its fingerprint is the heads\' key_id)', helpValue: 'KEY', required: true }),
+    'public-key': Flags.string({
+      summary: "The track log's Ed25519 public key you trust: 64 hex characters, base64 or PEM (its fingerprint is the heads' key_id)",
+      helpValue: 'KEY',
+      required: true,
+    }),
     'update-head': Flags.boolean({ summary: 'When every check passes, replace the saved head with the newest one', default: false }),
     ...remoteFlags,
   };

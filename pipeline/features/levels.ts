@@ -24,14 +24,16 @@ import { queryRows, sqlDate, sqlString } from '../ingest/duckdb.js';
 import { DOLLAR_SPLICE, RRP_DAILY_FROM } from './params.js';
 
 /** The usable, non-missing observations of one series, as a joinable subquery. */
-const usable = (series: string): string => `(SELECT date, value, usable_from, open, dividend, split FROM pit WHERE series = ${sqlString(series)} AND value IS NOT NULL)`;
+const usable = (series: string): string =>
+  `(SELECT date, value, usable_from, open, dividend, split FROM pit WHERE series = ${sqlString(series)} AND value IS NOT NULL)`;
 
 /**
  * `ASOF LEFT JOIN` of one series onto the calendar: the alias carries that day's latest usable `value` and its
  * `date`. Rows released together (an H.10 week) share a `usable_from`, and an ASOF join picks any one of equal
  * keys, so only the latest date of each `usable_from` is joined.
  */
-const asof = (series: string, alias: string): string => `ASOF LEFT JOIN (SELECT * FROM ${usable(series)} QUALIFY row_number() OVER (PARTITION BY usable_from ORDER BY date DESC) = 1) AS ${alias} ON c.date >= ${alias}.usable_from`;
+const asof = (series: string, alias: string): string =>
+  `ASOF LEFT JOIN (SELECT * FROM ${usable(series)} QUALIFY row_number() OVER (PARTITION BY usable_from ORDER BY date DESC) = 1) AS ${alias} ON c.date >= ${alias}.usable_from`;
 
 /**
  * Close and open as traded, the day's dividend and split (0 and 1 for an index), and the close-to-close total
@@ -87,13 +89,18 @@ ORDER BY c.date`;
  * vintage's warnings so an operator can decide on a model-version change. Returns null when they agree.
  */
 export async function dollarSpliceWarning(conn: DuckDBConnection): Promise<string | null> {
-  const [first] = await queryRows(conn, `
+  const [first] = await queryRows(
+    conn,
+    `
     SELECT strftime(bgs.date, '%Y-%m-%d') AS date, bgs.value AS bgs, b.value AS b
     FROM ${usable('DTWEXBGS')} AS bgs JOIN ${usable('DTWEXB')} AS b USING (date)
-    ORDER BY bgs.date LIMIT 1`);
+    ORDER BY bgs.date LIMIT 1`,
+  );
   if (!first) return null;
   if (first.date === DOLLAR_SPLICE.date && first.bgs === DOLLAR_SPLICE.DTWEXBGS && first.b === DOLLAR_SPLICE.DTWEXB) return null;
-  return `dollar splice link differs from the data: first common DTWEXBGS/DTWEXB date ${String(first.date)} `
-    + `(${String(first.bgs)} / ${String(first.b)}), pipeline/features/params.ts fixes ${DOLLAR_SPLICE.date} `
-    + `(${DOLLAR_SPLICE.DTWEXBGS} / ${DOLLAR_SPLICE.DTWEXB}); pre-2006 dollar levels keep the fixed ratio`;
+  return (
+    `dollar splice link differs from the data: first common DTWEXBGS/DTWEXB date ${String(first.date)} ` +
+    `(${String(first.bgs)} / ${String(first.b)}), pipeline/features/params.ts fixes ${DOLLAR_SPLICE.date} ` +
+    `(${DOLLAR_SPLICE.DTWEXBGS} / ${DOLLAR_SPLICE.DTWEXB}); pre-2006 dollar levels keep the fixed ratio`
+  );
 }

@@ -36,8 +36,10 @@ const changes = entries
   .join(',\n         ');
 
 const standardized = entries
-  .map(([k]) => `CASE WHEN count(d_${k}) OVER v = ${ZSCORE_WINDOW} AND stddev_samp(d_${k}) OVER v > 0
-              THEN m_${k} / (stddev_samp(d_${k}) OVER v * sqrt(${MOMENTUM_DAYS})) END AS mom_z_${k}`)
+  .map(
+    ([k]) => `CASE WHEN count(d_${k}) OVER v = ${ZSCORE_WINDOW} AND stddev_samp(d_${k}) OVER v > 0
+              THEN m_${k} / (stddev_samp(d_${k}) OVER v * sqrt(${MOMENTUM_DAYS})) END AS mom_z_${k}`,
+  )
   .join(',\n       ');
 
 const gauge = (z: string): string => `tanh((${z}) / ${GAUGE_SCALE})`;

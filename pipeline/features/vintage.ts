@@ -62,12 +62,15 @@ export async function describeVintage(
   warnings: readonly string[] = [],
   record: FetchRecord = { version: 1, files: {} },
 ): Promise<Vintage> {
-  const rows = await queryRows(conn, `
+  const rows = await queryRows(
+    conn,
+    `
     SELECT series, count(*) AS n,
            strftime(min(date), '%Y-%m-%d') AS first_date,
            strftime(max(date), '%Y-%m-%d') AS last_date,
            strftime(max(date) FILTER (WHERE value IS NOT NULL), '%Y-%m-%d') AS last_value_date
-    FROM pit GROUP BY series`);
+    FROM pit GROUP BY series`,
+  );
   const byId = new Map(rows.map((r) => [String(r.series), r]));
   const series: Record<string, SeriesVintage> = {};
   for (const input of inputs) {

@@ -17,9 +17,13 @@ export const isBundledDataDir = (dir: string): boolean => path.resolve(dir) === 
 /** Refuses to write into the bundled data: the error says what to do instead. */
 export function assertFetchable(dir: string, setting: string): void {
   if (!isBundledDataDir(dir)) return;
-  throw new TradesealError('precondition_failed', `${setting} is the bundled data (${dir}), which a fetch never changes: they are the package's copies of published files`, {
-    hint: 'set PIPELINE_DATA_DIR to a directory of your own; `tradeseal pipeline fetch --init` seeds it with a copy of the bundled files',
-  });
+  throw new TradesealError(
+    'precondition_failed',
+    `${setting} is the bundled data (${dir}), which a fetch never changes: they are the package's copies of published files`,
+    {
+      hint: 'set PIPELINE_DATA_DIR to a directory of your own; `tradeseal pipeline fetch --init` seeds it with a copy of the bundled files',
+    },
+  );
 }
 
 /** Copies every bundled file `dir` lacks into it (making it if need be); returns the files copied. Files it has are kept. */
@@ -28,7 +32,13 @@ export async function seedDataDir(dir: string): Promise<string[]> {
   const copied: string[] = [];
   for (const file of (await readdir(bundledDataDir())).sort()) {
     const target = path.join(dir, file);
-    if (await stat(target).then(() => true, () => false)) continue;
+    if (
+      await stat(target).then(
+        () => true,
+        () => false,
+      )
+    )
+      continue;
     await copyFile(path.join(bundledDataDir(), file), target);
     copied.push(file);
   }

@@ -53,8 +53,9 @@ const failureOf = (spec: SeriesSpec, err: unknown): FetchFailure => {
 /** The series `fetchAll` asks for: every FRED series (with a key) and every market series (with a source). */
 export function seriesToFetch(options: Pick<FetchAllOptions, 'series' | 'market' | 'fred'>): SeriesSpec[] {
   const wanted = options.series ? new Set(options.series) : null;
-  return CATALOGUE.filter((s) => (wanted ? wanted.has(s.id) : true))
-    .filter((s) => (s.source === 'fred' ? options.fred.fredApiKey !== null : options.market !== null));
+  return CATALOGUE.filter((s) => (wanted ? wanted.has(s.id) : true)).filter((s) =>
+    s.source === 'fred' ? options.fred.fredApiKey !== null : options.market !== null,
+  );
 }
 
 export async function fetchAll(dataDir: string, options: FetchAllOptions): Promise<FetchOutcome> {
@@ -71,9 +72,10 @@ export async function fetchAll(dataDir: string, options: FetchAllOptions): Promi
       continue;
     }
     try {
-      const result = spec.source === 'fred'
-        ? await refreshFredSeries(options.fred, dataDir, spec, { ...options.request, nowMs: options.nowMs })
-        : await refreshMarketSeries(options.market!, dataDir, spec, { nowMs: options.nowMs, ...(options.request ? { request: options.request } : {}) });
+      const result =
+        spec.source === 'fred'
+          ? await refreshFredSeries(options.fred, dataDir, spec, { ...options.request, nowMs: options.nowMs })
+          : await refreshMarketSeries(options.market!, dataDir, spec, { nowMs: options.nowMs, ...(options.request ? { request: options.request } : {}) });
       fetched.push(result);
       options.onSeries?.(spec, result);
     } catch (err) {

@@ -10,7 +10,12 @@ import { LAYOUTS, type SeriesSpec } from '../ingest/catalogue.js';
 import type { Revision } from './fetch-record.js';
 
 const rowsOf = (text: string): Map<string, string[]> =>
-  new Map(text.split('\n').filter((l, i) => i > 0 && l !== '').map((l) => [l.slice(0, 10), l.split(',')]));
+  new Map(
+    text
+      .split('\n')
+      .filter((l, i) => i > 0 && l !== '')
+      .map((l) => [l.slice(0, 10), l.split(',')]),
+  );
 
 const same = (a: string, b: string): boolean => a === b || (a !== '' && b !== '' && Number(a) === Number(b));
 

@@ -33,16 +33,29 @@ export async function refreshFredSeries(config: FredConfig, dir: string, spec: S
   const text = observations.length > 0 ? formatFredCsv(spec, merged) : before;
   const { problems } = validateSeriesText(spec, text);
   if (problems.length > 0) {
-    throw new TradesealError('source_answer_invalid', `FRED answered ${spec.id} with rows its rules refuse, merged with the rows kept (${summarizeProblems(problems)}; line numbers are those of the file as it would have been written). Nothing was written: ${spec.file} is as it was.`, {
-      errors: problemEntries(problems),
-    });
+    throw new TradesealError(
+      'source_answer_invalid',
+      `FRED answered ${spec.id} with rows its rules refuse, merged with the rows kept (${summarizeProblems(problems)}; line numbers are those of the file as it would have been written). Nothing was written: ${spec.file} is as it was.`,
+      {
+        errors: problemEntries(problems),
+      },
+    );
   }
   if (text !== before) await writeFileAtomic(file, text);
   const { revisions, added } = fileRevisions(spec, before, text);
   const url = new URL('/fred/series/observations', `${config.fredBaseUrl}/`);
   url.searchParams.set('series_id', spec.id);
   return {
-    series: spec.id, file: spec.file, source: 'fred', source_url: url.toString(), fetched_at: new Date(options.nowMs).toISOString(), changed_at: new Date(options.nowMs).toISOString(),
-    sha256: sha256(text), rows: merged.length, last_date: merged.at(-1)?.date ?? null, added, revisions,
+    series: spec.id,
+    file: spec.file,
+    source: 'fred',
+    source_url: url.toString(),
+    fetched_at: new Date(options.nowMs).toISOString(),
+    changed_at: new Date(options.nowMs).toISOString(),
+    sha256: sha256(text),
+    rows: merged.length,
+    last_date: merged.at(-1)?.date ?? null,
+    added,
+    revisions,
   };
 }

@@ -36,7 +36,8 @@ export interface RefreshOptions {
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** The New York calendar day of an instant. */
-const newYorkDay = (ms: number): string => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
+const newYorkDay = (ms: number): string =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
 
 /** The newest day on or before today (New York) whose close is released by `nowMs` under the series' rule. */
 function newestReleased(spec: SeriesSpec, nowMs: number): string {
@@ -60,30 +61,53 @@ export async function refreshMarketSeries(source: MarketSource, dir: string, spe
   // Up to the newest day whose close is out: a session not closed yet is neither asked for nor kept.
   const newest = newestReleased(spec, options.nowMs);
   const from = /^\d{4}-\d{2}-\d{2}$/.test(last) ? addDays(last, -OVERLAP_DAYS) : '1990-01-01';
-  if (from > newest) throw new TradesealError('precondition_failed', `${spec.file} ends on ${last}, after the newest day whose close is out (${newest}): the clock or the file is wrong`);
+  if (from > newest)
+    throw new TradesealError(
+      'precondition_failed',
+      `${spec.file} ends on ${last}, after the newest day whose close is out (${newest}): the clock or the file is wrong`,
+    );
   const served = await source.bars({ series: spec.id, from, to: newest }, options.request);
   const where = `${source.name} (${source.symbol(spec.id)})`;
   if (spec.layout === 'ohlcv') {
     const action = served.find((b) => b.dividend !== 0 || b.split !== 1);
-    if (action) throw new TradesealError('source_answer_invalid', `${where} served a dividend or a split for ${spec.id} on ${action.date}; an index has neither. Nothing was written.`);
+    if (action)
+      throw new TradesealError(
+        'source_answer_invalid',
+        `${where} served a dividend or a split for ${spec.id} on ${action.date}; an index has neither. Nothing was written.`,
+      );
   }
   // A source checks its own answer; whatever it is, the days must come once each and in order, or nothing is merged.
   const disorder = served.findIndex((b, i) => i > 0 && b.date <= served[i - 1]!.date);
   if (disorder > 0) {
-    throw new TradesealError('source_answer_invalid', `${where} served ${spec.id}'s day ${served[disorder]!.date} after ${served[disorder - 1]!.date}: days must come once each, oldest first. Nothing was written: ${spec.file} is as it was.`);
+    throw new TradesealError(
+      'source_answer_invalid',
+      `${where} served ${spec.id}'s day ${served[disorder]!.date} after ${served[disorder - 1]!.date}: days must come once each, oldest first. Nothing was written: ${spec.file} is as it was.`,
+    );
   }
   const released = served.filter((b) => releasedAt(spec.release, b.date) <= options.nowMs);
   const merged = mergeBars(spec, before, released);
   const { problems } = validateSeriesText(spec, merged.text);
   if (problems.length > 0) {
-    throw new TradesealError('source_answer_invalid', `${where} answered ${spec.id} with rows its rules refuse (${summarizeProblems(problems)}; line numbers are those of the file as it would have been written). Nothing was written: ${spec.file} is as it was.`, {
-      errors: problemEntries(problems),
-    });
+    throw new TradesealError(
+      'source_answer_invalid',
+      `${where} answered ${spec.id} with rows its rules refuse (${summarizeProblems(problems)}; line numbers are those of the file as it would have been written). Nothing was written: ${spec.file} is as it was.`,
+      {
+        errors: problemEntries(problems),
+      },
+    );
   }
   if (merged.text !== before) await writeFileAtomic(file, merged.text);
   return {
-    series: spec.id, file: spec.file, source: source.name, source_url: source.describe(spec.id), fetched_at: new Date(options.nowMs).toISOString(), changed_at: new Date(options.nowMs).toISOString(),
-    sha256: sha256(merged.text), rows: merged.rows, last_date: merged.text.trimEnd().split('\n').at(-1)?.slice(0, 10) ?? null,
-    added: merged.added, revisions: merged.revisions,
+    series: spec.id,
+    file: spec.file,
+    source: source.name,
+    source_url: source.describe(spec.id),
+    fetched_at: new Date(options.nowMs).toISOString(),
+    changed_at: new Date(options.nowMs).toISOString(),
+    sha256: sha256(merged.text),
+    rows: merged.rows,
+    last_date: merged.text.trimEnd().split('\n').at(-1)?.slice(0, 10) ?? null,
+    added: merged.added,
+    revisions: merged.revisions,
   };
 }

@@ -28,6 +28,7 @@ export function assertModel(model: Arma11, name = 'model'): void {
   if (!Number.isFinite(model.mean)) errors.push({ field: `${name}.mean`, message: `is ${model.mean}, not a finite number` });
   if (!(Math.abs(model.phi) < 1)) errors.push({ field: `${name}.phi`, message: `is ${model.phi}; a stationary ARMA(1,1) needs |φ| < 1` });
   if (!(Math.abs(model.theta) <= 1)) errors.push({ field: `${name}.theta`, message: `is ${model.theta}; an invertible ARMA(1,1) needs |θ| ≤ 1` });
-  if (!(model.sigma2 > 0 && Number.isFinite(model.sigma2))) errors.push({ field: `${name}.sigma2`, message: `is ${model.sigma2}; the innovation variance must be a positive number` });
+  if (!(model.sigma2 > 0 && Number.isFinite(model.sigma2)))
+    errors.push({ field: `${name}.sigma2`, message: `is ${model.sigma2}; the innovation variance must be a positive number` });
   if (errors.length > 0) throw validationError(errors);
 }

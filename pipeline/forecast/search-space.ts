@@ -48,10 +48,12 @@ export interface Start {
 /** The starting points for minimising `objective` over (a, b), best first, and the evaluations it took. */
 export function startingPoints(objective: (ab: Float64Array) => number): { starts: Start[]; evaluations: number } {
   const cols = GRID_THETA.length;
-  const grid: Start[] = GRID_PHI.flatMap((phi) => GRID_THETA.map((theta) => {
-    const ab = Float64Array.of(Math.atanh(phi), Math.atanh(theta));
-    return { ab, f: objective(ab) };
-  }));
+  const grid: Start[] = GRID_PHI.flatMap((phi) =>
+    GRID_THETA.map((theta) => {
+      const ab = Float64Array.of(Math.atanh(phi), Math.atanh(theta));
+      return { ab, f: objective(ab) };
+    }),
+  );
   const at = (i: number, j: number): Start | undefined => (i >= 0 && i < GRID_PHI.length && j >= 0 && j < cols ? grid[i * cols + j] : undefined);
   const isLocalMaximum = (k: number): boolean => {
     const [i, j] = [Math.floor(k / cols), k % cols];
@@ -66,7 +68,10 @@ export function startingPoints(objective: (ab: Float64Array) => number): { start
   const byValue = (p: Start, q: Start): number => p.f - q.f;
   const bestNextToBoundary = (j: number): Start => GRID_PHI.map((_, i) => at(i, j)!).sort(byValue)[0]!;
 
-  const starts = grid.filter((_, k) => isLocalMaximum(k)).sort(byValue).slice(0, MAX_LOCAL_STARTS);
+  const starts = grid
+    .filter((_, k) => isLocalMaximum(k))
+    .sort(byValue)
+    .slice(0, MAX_LOCAL_STARTS);
   for (const edge of [bestNextToBoundary(0), bestNextToBoundary(cols - 1)]) if (!starts.includes(edge)) starts.push(edge);
   return { starts, evaluations: grid.length };
 }

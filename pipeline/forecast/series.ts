@@ -39,18 +39,30 @@ export function seriesProblems(y: ArrayLike<number>): SeriesProblem[] {
   for (let i = 0; i < y.length; i++) {
     const v = y[i]!;
     if (!Number.isFinite(v)) {
-      problems.push({ index: i, value: v, message: Number.isNaN(v) ? 'is missing (NaN): the exact likelihood needs every observation' : `is ${v}, not a finite number` });
+      problems.push({
+        index: i,
+        value: v,
+        message: Number.isNaN(v) ? 'is missing (NaN): the exact likelihood needs every observation' : `is ${v}, not a finite number`,
+      });
       continue;
     }
     if (Math.abs(v) > MAX_MAGNITUDE) {
-      problems.push({ index: i, value: v, message: `is ${v}, beyond ±${MAX_MAGNITUDE}: the squares the likelihood sums would overflow a double (rescale the series)` });
+      problems.push({
+        index: i,
+        value: v,
+        message: `is ${v}, beyond ±${MAX_MAGNITUDE}: the squares the likelihood sums would overflow a double (rescale the series)`,
+      });
       continue;
     }
     if (v < min) min = v;
     if (v > max) max = v;
   }
   if (y.length < MIN_OBSERVATIONS) {
-    problems.push({ index: null, value: null, message: `has ${y.length} observation${y.length === 1 ? '' : 's'}; an ARMA(1,1) fit needs at least ${MIN_OBSERVATIONS}` });
+    problems.push({
+      index: null,
+      value: null,
+      message: `has ${y.length} observation${y.length === 1 ? '' : 's'}; an ARMA(1,1) fit needs at least ${MIN_OBSERVATIONS}`,
+    });
   } else if (min === max) {
     problems.push({ index: null, value: null, message: `is constant (every value is ${min}): its variance is 0, so there is no likelihood to maximise` });
   }
@@ -62,5 +74,11 @@ export function assertSeries(y: ArrayLike<number>, name = 'y'): void {
   const problems = seriesProblems(y);
   if (problems.length === 0) return;
   const errors: FieldError[] = problems.map((p) => ({ field: p.index === null ? name : `${name}[${p.index}]`, message: p.message }));
-  throw validationError(errors, `${name} cannot be fitted by an ARMA(1,1): ${errors.map((e) => `${e.field} ${e.message}`).slice(0, 3).join('; ')}${errors.length > 3 ? `; and ${errors.length - 3} more` : ''}`);
+  throw validationError(
+    errors,
+    `${name} cannot be fitted by an ARMA(1,1): ${errors
+      .map((e) => `${e.field} ${e.message}`)
+      .slice(0, 3)
+      .join('; ')}${errors.length > 3 ? `; and ${errors.length - 3} more` : ''}`,
+  );
 }

@@ -125,7 +125,10 @@ export function weightedSums(X: Observations, gamma: Float64Array, K: number, d:
   for (let t = 0; t < X.length; t++) {
     const x = X[t]!;
     if (d === 4 && unrolled) {
-      const x0 = x[0]!, x1 = x[1]!, x2 = x[2]!, x3 = x[3]!;
+      const x0 = x[0]!,
+        x1 = x[1]!,
+        x2 = x[2]!,
+        x3 = x[3]!;
       for (let k = 0; k < K; k++) {
         const g = gamma[t * K + k]!;
         const o = k * 4;
@@ -173,13 +176,28 @@ export function scatterMatrices(X: Observations, gamma: Float64Array, means: rea
 
 /** One state's scatter matrix for d = 4, its ten sums in locals, each taken over the rows in order. */
 function scatter4(X: Observations, gamma: Float64Array, mean: Float64Array, K: number, k: number): Float64Array {
-  const m0 = mean[0]!, m1 = mean[1]!, m2 = mean[2]!, m3 = mean[3]!;
-  let s0 = 0, s4 = 0, s5 = 0, s8 = 0, s9 = 0, s10 = 0, s12 = 0, s13 = 0, s14 = 0, s15 = 0;
+  const m0 = mean[0]!,
+    m1 = mean[1]!,
+    m2 = mean[2]!,
+    m3 = mean[3]!;
+  let s0 = 0,
+    s4 = 0,
+    s5 = 0,
+    s8 = 0,
+    s9 = 0,
+    s10 = 0,
+    s12 = 0,
+    s13 = 0,
+    s14 = 0,
+    s15 = 0;
   for (let t = 0; t < X.length; t++) {
     const g = gamma[t * K + k]!;
     if (g === 0) continue;
     const x = X[t]!;
-    const c0 = x[0]! - m0, c1 = x[1]! - m1, c2 = x[2]! - m2, c3 = x[3]! - m3;
+    const c0 = x[0]! - m0,
+      c1 = x[1]! - m1,
+      c2 = x[2]! - m2,
+      c3 = x[3]! - m3;
     let gi = g * c0;
     s0 += gi * c0;
     gi = g * c1;

@@ -120,8 +120,10 @@ export interface FitResult {
 function resolveOptions(options: Partial<FitOptions>): FitOptions {
   const o: FitOptions = { ...DEFAULT_FIT_OPTIONS, ...options };
   if (o.starts !== undefined) {
-    if (o.starts.length === 0 || o.starts.some((k) => !START_KINDS.includes(k))) throw invalidArgument('options.starts', `expected a non-empty list of ${START_KINDS.join(', ')}, got ${String(o.starts)}`);
-    if (!o.warmStart && o.starts.some((k) => k === 'warm' || k === 'perturbed')) throw invalidArgument('options.starts', 'warm and perturbed starts need options.warmStart');
+    if (o.starts.length === 0 || o.starts.some((k) => !START_KINDS.includes(k)))
+      throw invalidArgument('options.starts', `expected a non-empty list of ${START_KINDS.join(', ')}, got ${String(o.starts)}`);
+    if (!o.warmStart && o.starts.some((k) => k === 'warm' || k === 'perturbed'))
+      throw invalidArgument('options.starts', 'warm and perturbed starts need options.warmStart');
     o.restarts = o.starts.length;
   }
   const check = (ok: boolean, name: keyof FitOptions, expected: string, value: unknown): void => {
@@ -148,7 +150,13 @@ function isNumericalFailure(error: unknown): error is HmmError {
   return error instanceof HmmError && error.code !== 'hmm_invalid_argument';
 }
 
-const emSettings = (o: FitOptions): EmSettings => ({ maxIter: o.maxIter, tol: o.tol, covFloor: o.covFloor, tiedCovariance: o.tiedCovariance, startProb: o.startProb });
+const emSettings = (o: FitOptions): EmSettings => ({
+  maxIter: o.maxIter,
+  tol: o.tol,
+  covFloor: o.covFloor,
+  tiedCovariance: o.tiedCovariance,
+  startProb: o.startProb,
+});
 const startOf = (o: FitOptions, r: number): StartKind => o.starts?.[r] ?? (o.warmStart ? (r === 0 ? 'warm' : 'perturbed') : 'cold');
 
 /**

@@ -86,7 +86,8 @@ export function farthestPointCentres(Z: readonly Float64Array[], K: number): Flo
     for (let t = 1; t < T; t++) if (nearest[t]! > nearest[pick]!) pick = t;
     const centre = Float64Array.from(Z[pick]!);
     centres.push(centre);
-    for (let t = 0; t < T; t++) nearest[t] = centres.length === 1 ? squaredDistance(Z[t]!, centre, d) : Math.min(nearest[t]!, squaredDistance(Z[t]!, centre, d));
+    for (let t = 0; t < T; t++)
+      nearest[t] = centres.length === 1 ? squaredDistance(Z[t]!, centre, d) : Math.min(nearest[t]!, squaredDistance(Z[t]!, centre, d));
   }
   return centres;
 }
@@ -191,12 +192,18 @@ function assign4(Z: Float64Array, centres: readonly Float64Array[], labels: Int3
   let changed = false;
   for (let t = 0; t < labels.length; t++) {
     const o = t * 4;
-    const z0 = Z[o]!, z1 = Z[o + 1]!, z2 = Z[o + 2]!, z3 = Z[o + 3]!;
+    const z0 = Z[o]!,
+      z1 = Z[o + 1]!,
+      z2 = Z[o + 2]!,
+      z3 = Z[o + 3]!;
     let best = 0;
     let bestDistance = Infinity;
     for (let k = 0; k < K; k++) {
       const c = k * 4;
-      const d0 = z0 - C[c]!, d1 = z1 - C[c + 1]!, d2 = z2 - C[c + 2]!, d3 = z3 - C[c + 3]!;
+      const d0 = z0 - C[c]!,
+        d1 = z1 - C[c + 1]!,
+        d2 = z2 - C[c + 2]!,
+        d3 = z3 - C[c + 3]!;
       const dist = d0 * d0 + d1 * d1 + d2 * d2 + d3 * d3;
       if (dist < bestDistance) {
         bestDistance = dist;
@@ -316,7 +323,6 @@ export function perturbModel(model: GaussianHmm, X: Observations, rng: Rng, sett
     for (let j = 0; j < K; j++) transmat[i * K + j] = 0.9 * model.transmat[i * K + j]! + (0.1 * noise[j]!) / total;
   }
   normaliseRows(transmat, K);
-  const startProb =
-    settings.startProb === 'stationary' ? stationaryDistribution(transmat) : Float64Array.from(model.startProb, (p) => 0.9 * p + 0.1 / K);
+  const startProb = settings.startProb === 'stationary' ? stationaryDistribution(transmat) : Float64Array.from(model.startProb, (p) => 0.9 * p + 0.1 / K);
   return { K, d, startProb, transmat, means, covars: model.covars.map((c) => Float64Array.from(c)) };
 }

@@ -112,8 +112,20 @@ export function logEmissions(model: GaussianHmm, X: Observations, checked = fals
  * locals. The same operations in the same order, so the same numbers bit for bit (model.test.ts compares the two).
  */
 function logDensities4(l: Float64Array, constant: number, mean: ArrayLike<number>, X: Observations, out: Float64Array, k: number, K: number): void {
-  const l00 = l[0]!, l10 = l[4]!, l11 = l[5]!, l20 = l[8]!, l21 = l[9]!, l22 = l[10]!, l30 = l[12]!, l31 = l[13]!, l32 = l[14]!, l33 = l[15]!;
-  const m0 = mean[0]!, m1 = mean[1]!, m2 = mean[2]!, m3 = mean[3]!;
+  const l00 = l[0]!,
+    l10 = l[4]!,
+    l11 = l[5]!,
+    l20 = l[8]!,
+    l21 = l[9]!,
+    l22 = l[10]!,
+    l30 = l[12]!,
+    l31 = l[13]!,
+    l32 = l[14]!,
+    l33 = l[15]!;
+  const m0 = mean[0]!,
+    m1 = mean[1]!,
+    m2 = mean[2]!,
+    m3 = mean[3]!;
   for (let t = 0; t < X.length; t++) {
     const x = X[t]!;
     const z0 = (x[0]! - m0) / l00;

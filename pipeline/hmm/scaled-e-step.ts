@@ -119,23 +119,46 @@ function smoothRow(alpha: Float64Array, beta: Float64Array, gamma: Float64Array,
  */
 function scaledEStatistics4(startProb: ArrayLike<number>, A: ArrayLike<number>, logEmission: Float64Array): EStatistics | null {
   const T = logEmission.length / 4;
-  const a00 = A[0]!, a01 = A[1]!, a02 = A[2]!, a03 = A[3]!, a10 = A[4]!, a11 = A[5]!, a12 = A[6]!, a13 = A[7]!;
-  const a20 = A[8]!, a21 = A[9]!, a22 = A[10]!, a23 = A[11]!, a30 = A[12]!, a31 = A[13]!, a32 = A[14]!, a33 = A[15]!;
+  const a00 = A[0]!,
+    a01 = A[1]!,
+    a02 = A[2]!,
+    a03 = A[3]!,
+    a10 = A[4]!,
+    a11 = A[5]!,
+    a12 = A[6]!,
+    a13 = A[7]!;
+  const a20 = A[8]!,
+    a21 = A[9]!,
+    a22 = A[10]!,
+    a23 = A[11]!,
+    a30 = A[12]!,
+    a31 = A[13]!,
+    a32 = A[14]!,
+    a33 = A[15]!;
   const e = new Float64Array(T * 4);
   const alpha = new Float64Array(T * 4);
   const norm = new Float64Array(T);
   let logLikelihood = 0;
-  let f0 = 0, f1 = 0, f2 = 0, f3 = 0;
+  let f0 = 0,
+    f1 = 0,
+    f2 = 0,
+    f3 = 0;
   for (let t = 0; t < T; t++) {
     const o = t * 4;
-    const l0 = logEmission[o]!, l1 = logEmission[o + 1]!, l2 = logEmission[o + 2]!, l3 = logEmission[o + 3]!;
+    const l0 = logEmission[o]!,
+      l1 = logEmission[o + 1]!,
+      l2 = logEmission[o + 2]!,
+      l3 = logEmission[o + 3]!;
     let m = -Infinity;
     if (l0 > m) m = l0;
     if (l1 > m) m = l1;
     if (l2 > m) m = l2;
     if (l3 > m) m = l3;
     if (!(m > -Infinity) || !Number.isFinite(m)) return null;
-    const e0 = Math.exp(l0 - m), e1 = Math.exp(l1 - m), e2 = Math.exp(l2 - m), e3 = Math.exp(l3 - m);
+    const e0 = Math.exp(l0 - m),
+      e1 = Math.exp(l1 - m),
+      e2 = Math.exp(l2 - m),
+      e3 = Math.exp(l3 - m);
     e[o] = e0;
     e[o + 1] = e1;
     e[o + 2] = e2;
@@ -152,7 +175,10 @@ function scaledEStatistics4(startProb: ArrayLike<number>, A: ArrayLike<number>, 
       p2 = f0 * a02 + f1 * a12 + f2 * a22 + f3 * a32;
       p3 = f0 * a03 + f1 * a13 + f2 * a23 + f3 * a33;
     }
-    const u0 = p0 * e0, u1 = p1 * e1, u2 = p2 * e2, u3 = p3 * e3;
+    const u0 = p0 * e0,
+      u1 = p1 * e1,
+      u2 = p2 * e2,
+      u3 = p3 * e3;
     const sum = u0 + u1 + u2 + u3;
     if (!(sum >= MIN_NORMALISER) || !Number.isFinite(sum)) return null;
     f0 = u0 / sum;
@@ -168,17 +194,43 @@ function scaledEStatistics4(startProb: ArrayLike<number>, A: ArrayLike<number>, 
   }
 
   const gamma = new Float64Array(T * 4);
-  let c00 = 0, c01 = 0, c02 = 0, c03 = 0, c10 = 0, c11 = 0, c12 = 0, c13 = 0;
-  let c20 = 0, c21 = 0, c22 = 0, c23 = 0, c30 = 0, c31 = 0, c32 = 0, c33 = 0;
-  let b0 = 1, b1 = 1, b2 = 1, b3 = 1;
+  let c00 = 0,
+    c01 = 0,
+    c02 = 0,
+    c03 = 0,
+    c10 = 0,
+    c11 = 0,
+    c12 = 0,
+    c13 = 0;
+  let c20 = 0,
+    c21 = 0,
+    c22 = 0,
+    c23 = 0,
+    c30 = 0,
+    c31 = 0,
+    c32 = 0,
+    c33 = 0;
+  let b0 = 1,
+    b1 = 1,
+    b2 = 1,
+    b3 = 1;
   for (let t = T - 1; t >= 0; t--) {
     const o = t * 4;
     if (t < T - 1) {
       const next = o + 4;
       const s = norm[t + 1]!;
-      const w0 = (e[next]! * b0) / s, w1 = (e[next + 1]! * b1) / s, w2 = (e[next + 2]! * b2) / s, w3 = (e[next + 3]! * b3) / s;
-      const al0 = alpha[o]!, al1 = alpha[o + 1]!, al2 = alpha[o + 2]!, al3 = alpha[o + 3]!;
-      let x0 = a00 * w0, x1 = a01 * w1, x2 = a02 * w2, x3 = a03 * w3;
+      const w0 = (e[next]! * b0) / s,
+        w1 = (e[next + 1]! * b1) / s,
+        w2 = (e[next + 2]! * b2) / s,
+        w3 = (e[next + 3]! * b3) / s;
+      const al0 = alpha[o]!,
+        al1 = alpha[o + 1]!,
+        al2 = alpha[o + 2]!,
+        al3 = alpha[o + 3]!;
+      let x0 = a00 * w0,
+        x1 = a01 * w1,
+        x2 = a02 * w2,
+        x3 = a03 * w3;
       b0 = x0 + x1 + x2 + x3;
       c00 += al0 * x0;
       c01 += al0 * x1;
@@ -213,7 +265,10 @@ function scaledEStatistics4(startProb: ArrayLike<number>, A: ArrayLike<number>, 
       c33 += al3 * x3;
       if (!(b0 <= MAX_BETA && b1 <= MAX_BETA && b2 <= MAX_BETA && b3 <= MAX_BETA)) return null;
     }
-    const g0 = alpha[o]! * b0, g1 = alpha[o + 1]! * b1, g2 = alpha[o + 2]! * b2, g3 = alpha[o + 3]! * b3;
+    const g0 = alpha[o]! * b0,
+      g1 = alpha[o + 1]! * b1,
+      g2 = alpha[o + 2]! * b2,
+      g3 = alpha[o + 3]! * b3;
     const sum = g0 + g1 + g2 + g3;
     if (!(sum > 0) || !Number.isFinite(sum)) return null;
     gamma[o] = g0 / sum;

@@ -89,9 +89,7 @@ export interface ValueBounds {
  *   and on no other day; before `from` only the order of the dates is checked.
  */
 export type Rhythm =
-  | { kind: 'weekdays'; monthEndWeekends: boolean; why: string }
-  | { kind: 'wednesdays'; why: string }
-  | { kind: 'nyse'; from: string; why: string };
+  { kind: 'weekdays'; monthEndWeekends: boolean; why: string } | { kind: 'wednesdays'; why: string } | { kind: 'nyse'; from: string; why: string };
 
 /**
  * At most `max` missing values in a row, counted from the series' first value (and from `from`, when
@@ -102,7 +100,6 @@ export interface MissingRun {
   from: string | null;
   why: string;
 }
-
 
 const FRED_DAILY: Rhythm = { kind: 'weekdays', monthEndWeekends: false, why: 'FRED writes a row for every weekday, with an empty value on a holiday' };
 const H41_WEEKLY: Rhythm = { kind: 'wednesdays', why: 'H.4.1 describes every Wednesday, holiday weeks included' };
@@ -132,46 +129,103 @@ const NEW_YORK = 'America/New_York';
  */
 export const RELEASES = {
   h41: {
-    kind: 'business_days', lag: 1, calendar: 'fed', time: '16:30', timeZone: NEW_YORK,
-    source: 'H.4.1 "Factors Affecting Reserve Balances": published weekly on Thursday at 4:30 p.m. ET with the levels of the Wednesday before, on the next business day when Thursday is a holiday (federalreserve.gov/releases/h41/, "Release dates")',
+    kind: 'business_days',
+    lag: 1,
+    calendar: 'fed',
+    time: '16:30',
+    timeZone: NEW_YORK,
+    source:
+      'H.4.1 "Factors Affecting Reserve Balances": published weekly on Thursday at 4:30 p.m. ET with the levels of the Wednesday before, on the next business day when Thursday is a holiday (federalreserve.gov/releases/h41/, "Release dates")',
   },
   h15: {
-    kind: 'business_days', lag: 1, calendar: 'fed', time: '16:15', timeZone: NEW_YORK,
-    source: 'H.15 "Selected Interest Rates": "published at 4:15pm every business day (excluding holidays)", with the Treasury rates of the business day before (federalreserve.gov/releases/h15/ and its data-download announcements, e.g. 2023-09-14: rates "with an as-of date of September 12" are those "published on Wednesday, September 13")',
+    kind: 'business_days',
+    lag: 1,
+    calendar: 'fed',
+    time: '16:15',
+    timeZone: NEW_YORK,
+    source:
+      'H.15 "Selected Interest Rates": "published at 4:15pm every business day (excluding holidays)", with the Treasury rates of the business day before (federalreserve.gov/releases/h15/ and its data-download announcements, e.g. 2023-09-14: rates "with an as-of date of September 12" are those "published on Wednesday, September 13")',
   },
   ice: {
-    kind: 'business_days', lag: 1, calendar: 'fed', time: '16:30', timeZone: NEW_YORK,
-    source: 'ICE BofA index data reach FRED the business day after their date (FRED, "ICE BofA US High Yield Index Option-Adjusted Spread", release "ICE BofA Indices", daily update); taken as out by 4:30 p.m. ET that day',
+    kind: 'business_days',
+    lag: 1,
+    calendar: 'fed',
+    time: '16:30',
+    timeZone: NEW_YORK,
+    source:
+      'ICE BofA index data reach FRED the business day after their date (FRED, "ICE BofA US High Yield Index Option-Adjusted Spread", release "ICE BofA Indices", daily update); taken as out by 4:30 p.m. ET that day',
   },
   vix: {
-    kind: 'business_days', lag: 1, calendar: 'fed', time: '16:30', timeZone: NEW_YORK,
-    source: 'Cboe publishes the VIX close at 4:15 p.m. ET on the day (cboe.com, VIX index); FRED, which the pipeline reads, posts it with its next business day\'s update (release "CBOE Market Statistics"); the later of the two',
+    kind: 'business_days',
+    lag: 1,
+    calendar: 'fed',
+    time: '16:30',
+    timeZone: NEW_YORK,
+    source:
+      'Cboe publishes the VIX close at 4:15 p.m. ET on the day (cboe.com, VIX index); FRED, which the pipeline reads, posts it with its next business day\'s update (release "CBOE Market Statistics"); the later of the two',
   },
   rrp: {
-    kind: 'business_days', lag: 1, calendar: 'fed', time: '16:30', timeZone: NEW_YORK,
-    source: 'The New York Fed publishes each overnight reverse repo operation\'s result at about 1:15 p.m. ET on the day (newyorkfed.org, "Reverse Repo Operations"); FRED\'s copy, which the pipeline reads, is taken as out on the next business day, the later of the two',
+    kind: 'business_days',
+    lag: 1,
+    calendar: 'fed',
+    time: '16:30',
+    timeZone: NEW_YORK,
+    source:
+      'The New York Fed publishes each overnight reverse repo operation\'s result at about 1:15 p.m. ET on the day (newyorkfed.org, "Reverse Repo Operations"); FRED\'s copy, which the pipeline reads, is taken as out on the next business day, the later of the two',
   },
   h10: {
-    kind: 'weekly', weekday: 1, calendar: 'fed', time: '16:15', timeZone: NEW_YORK,
-    source: 'H.10 "Foreign Exchange Rates": the daily rates of a week are published on the Monday after, at 4:15 p.m. ET, on the next business day when Monday is a holiday (federalreserve.gov/releases/h10/, "Release dates")',
+    kind: 'weekly',
+    weekday: 1,
+    calendar: 'fed',
+    time: '16:15',
+    timeZone: NEW_YORK,
+    source:
+      'H.10 "Foreign Exchange Rates": the daily rates of a week are published on the Monday after, at 4:15 p.m. ET, on the next business day when Monday is a holiday (federalreserve.gov/releases/h10/, "Release dates")',
   },
   close: {
-    kind: 'business_days', lag: 0, calendar: 'nyse', time: '16:30', timeZone: NEW_YORK,
-    source: 'The NYSE closes at 4:00 p.m. ET; the day\'s closing prices (and its open) are public from then on (Yahoo Finance\'s daily bar); taken as out by 4:30 p.m. ET',
+    kind: 'business_days',
+    lag: 0,
+    calendar: 'nyse',
+    time: '16:30',
+    timeZone: NEW_YORK,
+    source:
+      "The NYSE closes at 4:00 p.m. ET; the day's closing prices (and its open) are public from then on (Yahoo Finance's daily bar); taken as out by 4:30 p.m. ET",
   },
 } as const satisfies Record<string, ReleaseRule>;
 
 type DailyOptions = Partial<Pick<SeriesSpec, 'startGroup' | 'bindsEnd' | 'rhythm' | 'missingRun'>>;
 
 const fredDaily = (id: string, unit: string, description: string, release: ReleaseRule, bounds: ValueBounds, options: DailyOptions = {}): SeriesSpec => ({
-  id, file: `${id}.csv`, layout: 'fred', source: 'fred', unit, frequency: 'daily', missingMarker: '', release,
-  startGroup: options.startGroup === undefined ? id : options.startGroup, bindsEnd: options.bindsEnd ?? true, description,
-  bounds, rhythm: options.rhythm ?? FRED_DAILY, missingRun: options.missingRun ?? DAILY_MISSING,
+  id,
+  file: `${id}.csv`,
+  layout: 'fred',
+  source: 'fred',
+  unit,
+  frequency: 'daily',
+  missingMarker: '',
+  release,
+  startGroup: options.startGroup === undefined ? id : options.startGroup,
+  bindsEnd: options.bindsEnd ?? true,
+  description,
+  bounds,
+  rhythm: options.rhythm ?? FRED_DAILY,
+  missingRun: options.missingRun ?? DAILY_MISSING,
 });
 
 const h41Weekly = (id: string, description: string, bounds: ValueBounds): SeriesSpec => ({
-  id, file: `${id}.csv`, layout: 'fred', source: 'fred', unit: 'millions of USD', frequency: 'weekly', missingMarker: '', release: RELEASES.h41,
-  startGroup: id, bindsEnd: true, description, bounds, rhythm: H41_WEEKLY,
+  id,
+  file: `${id}.csv`,
+  layout: 'fred',
+  source: 'fred',
+  unit: 'millions of USD',
+  frequency: 'weekly',
+  missingMarker: '',
+  release: RELEASES.h41,
+  startGroup: id,
+  bindsEnd: true,
+  description,
+  bounds,
+  rhythm: H41_WEEKLY,
   // WTREGEN's rows before its first value (1986-2002) are empty; after it, H.4.1 has a value every week.
   missingRun: { max: 0, from: null, why: 'H.4.1 has a value every week once a series has begun' },
 });
@@ -179,56 +233,117 @@ const h41Weekly = (id: string, description: string, bounds: ValueBounds): Series
 const PRICES: ValueBounds = { min: 0, minExclusive: true, whyMin: 'a price is positive', max: Infinity };
 
 const market = (id: string, description: string, required: boolean): SeriesSpec => ({
-  id, file: `${id}.csv`, layout: required ? 'ohlcv' : 'ohlcv_actions', source: 'market', unit: required ? 'index points' : 'USD per share, as traded', frequency: 'daily', missingMarker: null,
-  release: RELEASES.close, startGroup: required ? id : null, bindsEnd: required, description, bounds: PRICES, rhythm: NYSE_DAYS, missingRun: null,
+  id,
+  file: `${id}.csv`,
+  layout: required ? 'ohlcv' : 'ohlcv_actions',
+  source: 'market',
+  unit: required ? 'index points' : 'USD per share, as traded',
+  frequency: 'daily',
+  missingMarker: null,
+  release: RELEASES.close,
+  startGroup: required ? id : null,
+  bindsEnd: required,
+  description,
+  bounds: PRICES,
+  rhythm: NYSE_DAYS,
+  missingRun: null,
 });
 
 // Bounds are wide on purpose: they catch a sign, a unit (basis points for percent, millions for billions)
 // or a column mix-up, not an unusual day. Each reason states the record the limit leaves room for.
 const YIELD: ValueBounds = {
-  min: -5, whyMin: 'room for negative rates, as seen abroad; US yields have not gone below 0.09 % since 1980',
-  max: 25, whyMax: 'US yields peaked at 16.95 % (DGS2, 1981); above 25 the value is in basis points or another unit',
+  min: -5,
+  whyMin: 'room for negative rates, as seen abroad; US yields have not gone below 0.09 % since 1980',
+  max: 25,
+  whyMax: 'US yields peaked at 16.95 % (DGS2, 1981); above 25 the value is in basis points or another unit',
 };
 const DOLLAR: ValueBounds = {
-  min: 50, whyMin: 'an index based at 100 that has stayed within 85 and 132', max: 250, whyMax: 'an index based at 100 that has stayed within 85 and 132',
+  min: 50,
+  whyMin: 'an index based at 100 that has stayed within 85 and 132',
+  max: 250,
+  whyMax: 'an index based at 100 that has stayed within 85 and 132',
 };
 
 export const CATALOGUE: readonly SeriesSpec[] = [
   h41Weekly('WALCL', 'Fed total assets, Wednesday level (H.4.1)', {
-    min: 0, whyMin: 'a balance sheet is never negative',
-    max: 50_000_000, whyMax: 'over five times the 2022 peak of 8.97 tn: a value in another unit',
+    min: 0,
+    whyMin: 'a balance sheet is never negative',
+    max: 50_000_000,
+    whyMax: 'over five times the 2022 peak of 8.97 tn: a value in another unit',
   }),
   h41Weekly('WTREGEN', 'Treasury General Account, week average ending Wednesday (H.4.1)', {
-    min: 0, whyMin: 'a deposit balance is never negative',
-    max: 10_000_000, whyMax: 'over five times the July 2020 peak of 1.82 tn: a value in another unit',
+    min: 0,
+    whyMin: 'a deposit balance is never negative',
+    max: 10_000_000,
+    whyMax: 'over five times the July 2020 peak of 1.82 tn: a value in another unit',
   }),
   // Before daily operations, a missing RRP value is a day without an operation (0), so RRP never holds
   // the start back (see RRP_DAILY_FROM in the liquidity features), and long runs of empty days are normal.
-  fredDaily('RRPONTSYD', 'billions of USD', 'Overnight reverse repo, Treasuries sold by the Fed in temporary OMOs (FRBNY)', RELEASES.rrp, {
-    min: 0, whyMin: 'an amount of operations is never negative (0 is a real value)',
-    max: 10_000, whyMax: 'more than the Fed\'s whole balance sheet: a value in millions, not billions',
-  }, { startGroup: null, missingRun: { ...DAILY_MISSING, from: '2013-09-23', why: 'daily operations since 2013-09-23; before, most days had none' } }),
+  fredDaily(
+    'RRPONTSYD',
+    'billions of USD',
+    'Overnight reverse repo, Treasuries sold by the Fed in temporary OMOs (FRBNY)',
+    RELEASES.rrp,
+    {
+      min: 0,
+      whyMin: 'an amount of operations is never negative (0 is a real value)',
+      max: 10_000,
+      whyMax: "more than the Fed's whole balance sheet: a value in millions, not billions",
+    },
+    { startGroup: null, missingRun: { ...DAILY_MISSING, from: '2013-09-23', why: 'daily operations since 2013-09-23; before, most days had none' } },
+  ),
   fredDaily('DGS10', 'percent', '10-year Treasury constant-maturity yield (H.15)', RELEASES.h15, YIELD),
   fredDaily('DGS2', 'percent', '2-year Treasury constant-maturity yield (H.15)', RELEASES.h15, YIELD),
   // DGS10 − DGS2 stands in for a late T10Y2Y (features/levels.ts), so T10Y2Y neither starts nor ends the calendar.
-  fredDaily('T10Y2Y', 'percentage points', '10-year minus 2-year Treasury constant-maturity spread', RELEASES.h15, {
-    min: -10, whyMin: 'a difference of two yields that has stayed within -2.41 and 2.91 since 1980',
-    max: 10, whyMax: 'a difference of two yields that has stayed within -2.41 and 2.91 since 1980',
-  }, { startGroup: null, bindsEnd: false }),
-  fredDaily('BAMLH0A0HYM2', 'percent', 'ICE BofA US High Yield Index option-adjusted spread', RELEASES.ice, {
-    min: 0, minExclusive: true, whyMin: 'high-yield bonds pay more than Treasuries',
-    max: 40, whyMax: 'the spread peaked at 21.82 % (2008-12-15); above 40 the value is in basis points',
-  }, { rhythm: { kind: 'weekdays', monthEndWeekends: true, why: 'a row for every weekday, and ICE marks every month end, a weekend one too' } }),
+  fredDaily(
+    'T10Y2Y',
+    'percentage points',
+    '10-year minus 2-year Treasury constant-maturity spread',
+    RELEASES.h15,
+    {
+      min: -10,
+      whyMin: 'a difference of two yields that has stayed within -2.41 and 2.91 since 1980',
+      max: 10,
+      whyMax: 'a difference of two yields that has stayed within -2.41 and 2.91 since 1980',
+    },
+    { startGroup: null, bindsEnd: false },
+  ),
+  fredDaily(
+    'BAMLH0A0HYM2',
+    'percent',
+    'ICE BofA US High Yield Index option-adjusted spread',
+    RELEASES.ice,
+    {
+      min: 0,
+      minExclusive: true,
+      whyMin: 'high-yield bonds pay more than Treasuries',
+      max: 40,
+      whyMax: 'the spread peaked at 21.82 % (2008-12-15); above 40 the value is in basis points',
+    },
+    { rhythm: { kind: 'weekdays', monthEndWeekends: true, why: 'a row for every weekday, and ICE marks every month end, a weekend one too' } },
+  ),
   fredDaily('VIXCLS', 'index', 'Cboe Volatility Index (VIX), close', RELEASES.vix, {
-    min: 5, whyMin: 'VIX has never closed below 9.14',
-    max: 150, whyMax: 'VIX has never closed above 82.69 (2020-03-16)',
+    min: 5,
+    whyMin: 'VIX has never closed below 9.14',
+    max: 150,
+    whyMax: 'VIX has never closed above 82.69 (2020-03-16)',
   }),
   fredDaily('DTWEXBGS', 'index, Jan 2006 = 100', 'Nominal broad U.S. dollar index, goods and services (H.10)', RELEASES.h10, DOLLAR, { startGroup: 'dollar' }),
   {
-    id: 'DTWEXB', file: 'DTWEXB.csv', layout: 'fred_named', source: 'fred', unit: 'index, Jan 1997 = 100', frequency: 'daily', missingMarker: '',
-    release: RELEASES.h10, startGroup: 'dollar', bindsEnd: true,
+    id: 'DTWEXB',
+    file: 'DTWEXB.csv',
+    layout: 'fred_named',
+    source: 'fred',
+    unit: 'index, Jan 1997 = 100',
+    frequency: 'daily',
+    missingMarker: '',
+    release: RELEASES.h10,
+    startGroup: 'dollar',
+    bindsEnd: true,
     description: 'Trade-weighted U.S. dollar index, broad, goods (H.10); discontinued 2019, spliced onto DTWEXBGS before 2006',
-    bounds: DOLLAR, rhythm: FRED_DAILY, missingRun: DAILY_MISSING,
+    bounds: DOLLAR,
+    rhythm: FRED_DAILY,
+    missingRun: DAILY_MISSING,
   },
   market('GSPC', 'S&P 500 price index (Yahoo ^GSPC); its trading days are the calendar', true),
   market('SPY', 'SPDR S&P 500 ETF, prices as traded with its dividends and splits (total returns computed from them)', false),
@@ -240,7 +355,6 @@ export function seriesSpec(id: string): SeriesSpec {
   if (!spec) throw new Error(`unknown series ${JSON.stringify(id)}; known: ${CATALOGUE.map((s) => s.id).join(', ')}`);
   return spec;
 }
-
 
 // Plain decimals only: FRED never sends exponents, and Number() would also accept "0x1f", " 1" or "Infinity".
 const DECIMAL = /^-?(\d+\.?\d*|\.\d+)$/;

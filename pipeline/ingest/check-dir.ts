@@ -22,14 +22,16 @@ export interface DataFile {
 
 /** Reads every file of the catalogue from `dataDir`; a file that cannot be read is kept with its reason. */
 export function readDataFiles(dataDir: string, catalogue: readonly SeriesSpec[] = CATALOGUE): Promise<DataFile[]> {
-  return Promise.all(catalogue.map(async (spec) => {
-    const filePath = path.join(dataDir, spec.file);
-    try {
-      return { spec, path: filePath, bytes: await readFile(filePath), readError: null };
-    } catch (e) {
-      return { spec, path: filePath, bytes: null, readError: (e as NodeJS.ErrnoException).code ?? 'error' };
-    }
-  }));
+  return Promise.all(
+    catalogue.map(async (spec) => {
+      const filePath = path.join(dataDir, spec.file);
+      try {
+        return { spec, path: filePath, bytes: await readFile(filePath), readError: null };
+      } catch (e) {
+        return { spec, path: filePath, bytes: null, readError: (e as NodeJS.ErrnoException).code ?? 'error' };
+      }
+    }),
+  );
 }
 
 /** The report of each file read by `readDataFiles`, in the same order. */
@@ -37,7 +39,12 @@ export function validateDataFiles(files: readonly DataFile[]): FileReport[] {
   return files.map(({ spec, path: filePath, bytes, readError }) => {
     if (bytes === null) {
       const problem: Problem = {
-        file: spec.file, line: 0, subject: 'file', text: filePath, date: null, rule: 'unreadable',
+        file: spec.file,
+        line: 0,
+        subject: 'file',
+        text: filePath,
+        date: null,
+        rule: 'unreadable',
         message: `cannot be read (${readError ?? 'error'}); copy the series there (see data/macro/PROVENANCE.md) or refresh it from FRED`,
       };
       return { id: spec.id, file: spec.file, rows: 0, firstDate: null, lastDate: null, problems: [problem] };

@@ -31,7 +31,14 @@ export function checkDateOrder(rows: readonly CheckedRow[], report: Report): voi
     } else {
       firstLine.set(date, row.line);
       if (previous?.date != null && date < previous.date) {
-        report({ line: row.line, subject: 'date', text: date, date, rule: 'date_order', message: `comes after ${previous.date} (line ${previous.line}); dates must be strictly increasing` });
+        report({
+          line: row.line,
+          subject: 'date',
+          text: date,
+          date,
+          rule: 'date_order',
+          message: `comes after ${previous.date} (line ${previous.line}); dates must be strictly increasing`,
+        });
       }
     }
     previous = row;

@@ -39,7 +39,8 @@ export function readFredObservations(body: unknown, seriesId: string): FredObser
   let previous = '';
   list.forEach((item: unknown, i) => {
     const { date, value } = (item ?? {}) as { date?: unknown; value?: unknown };
-    if (typeof date !== 'string' || !isIsoDate(date)) throw new FredFormatError(`${seriesId}: observations[${i}].date ${JSON.stringify(date)} is not an ISO date`);
+    if (typeof date !== 'string' || !isIsoDate(date))
+      throw new FredFormatError(`${seriesId}: observations[${i}].date ${JSON.stringify(date)} is not an ISO date`);
     if (typeof value !== 'string' || (value !== FRED_MISSING && !isPlainDecimal(value))) {
       throw new FredFormatError(`${seriesId}: observations[${i}].value ${JSON.stringify(value)} (${date}) is neither a number nor "."`);
     }

@@ -10,17 +10,26 @@ import { loadObservations } from './load.js';
 
 /** Every row of `relation` (`obs` or `pit`), per series, ascending by date. */
 export async function readInputRows(conn: DuckDBConnection, relation: 'obs' | 'pit'): Promise<InputRows> {
-  const { numbers, strings, rows } = await queryColumns(conn, `
+  const { numbers, strings, rows } = await queryColumns(
+    conn,
+    `
     SELECT series, strftime(date, '%Y-%m-%d') AS date, value, strftime(usable_from, '%Y-%m-%d') AS usable_from,
            open, dividend, split, split IS NOT NULL AS has_actions
-    FROM ${relation} ORDER BY series, date`, ['series', 'date', 'usable_from']);
+    FROM ${relation} ORDER BY series, date`,
+    ['series', 'date', 'usable_from'],
+  );
   const out: Record<string, InputRow[]> = {};
   const series = strings.series ?? [];
   const dates = strings.date ?? [];
   const usable = strings.usable_from ?? [];
   const values = numbers.value ?? new Float64Array(rows);
   const none = new Float64Array(rows).fill(Number.NaN);
-  const [opens, dividends, splits, hasActions] = (['open', 'dividend', 'split', 'has_actions'] as const).map((c) => numbers[c] ?? none) as [Float64Array, Float64Array, Float64Array, Float64Array];
+  const [opens, dividends, splits, hasActions] = (['open', 'dividend', 'split', 'has_actions'] as const).map((c) => numbers[c] ?? none) as [
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+  ];
   const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x);
   for (let i = 0; i < rows; i++) {
     const id = series[i] as string;

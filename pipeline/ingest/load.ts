@@ -34,8 +34,7 @@ export interface InputFile {
   bytes: number;
 }
 
-export const dataError = (detail: string, hint?: string): TradesealError =>
-  new TradesealError('data_invalid', detail, hint ? { hint } : {});
+export const dataError = (detail: string, hint?: string): TradesealError => new TradesealError('data_invalid', detail, hint ? { hint } : {});
 
 /** DuckDB column types per layout: dates and values typed, so nothing depends on type sniffing. */
 function columnTypes(spec: SeriesSpec): string {
@@ -46,14 +45,7 @@ function columnTypes(spec: SeriesSpec): string {
 
 /** The `read_csv(...)` call for one catalogue file. */
 export function readCsvSql(spec: SeriesSpec, filePath: string): string {
-  const options = [
-    'header = true',
-    'auto_detect = false',
-    "delim = ','",
-    `quote = '"'`,
-    "dateformat = '%Y-%m-%d'",
-    `columns = ${columnTypes(spec)}`,
-  ];
+  const options = ['header = true', 'auto_detect = false', "delim = ','", `quote = '"'`, "dateformat = '%Y-%m-%d'", `columns = ${columnTypes(spec)}`];
   // Layouts without a marker keep DuckDB's default (an empty field reads as NULL); the check after loading
   // then rejects any NULL, since a market file has rows only for trading days.
   if (spec.missingMarker !== null) options.push(`nullstr = ${sqlString(spec.missingMarker)}`);
@@ -88,10 +80,12 @@ export async function withObservations<T>(
     await insertAll(conn, files);
     await checkObservations(conn, catalogue);
     await assignReleases(conn, catalogue);
-    result = await compute(files.map(({ spec, bytes }) => {
-      const data = bytes ?? Buffer.alloc(0);
-      return { id: spec.id, file: spec.file, sha256: createHash('sha256').update(data).digest('hex'), bytes: data.length };
-    }));
+    result = await compute(
+      files.map(({ spec, bytes }) => {
+        const data = bytes ?? Buffer.alloc(0);
+        return { id: spec.id, file: spec.file, sha256: createHash('sha256').update(data).digest('hex'), bytes: data.length };
+      }),
+    );
   } catch (err) {
     await validated();
     throw err;
@@ -106,7 +100,9 @@ export const loadObservations = (conn: DuckDBConnection, dataDir: string, catalo
 
 /** `obs` with every file's rows, in one statement; if DuckDB refuses it, file by file, to name the file. */
 async function insertAll(conn: DuckDBConnection, files: ReadonlyArray<{ spec: SeriesSpec; path: string }>): Promise<void> {
-  await conn.run('CREATE OR REPLACE TABLE obs (series VARCHAR NOT NULL, date DATE, value DOUBLE, usable_from DATE, open DOUBLE, dividend DOUBLE, split DOUBLE)');
+  await conn.run(
+    'CREATE OR REPLACE TABLE obs (series VARCHAR NOT NULL, date DATE, value DOUBLE, usable_from DATE, open DOUBLE, dividend DOUBLE, split DOUBLE)',
+  );
   try {
     await conn.run(`INSERT INTO obs ${files.map(({ spec, path: filePath }) => selectSeries(spec, filePath)).join('\nUNION ALL\n')}`);
   } catch {
@@ -118,8 +114,8 @@ async function insertAll(conn: DuckDBConnection, files: ReadonlyArray<{ spec: Se
 const selectSeries = (spec: SeriesSpec, filePath: string): string =>
   // `open`: a market file's opening price (the published performance trades at the open), NULL for other layouts;
   // `dividend` and `split`: a share's corporate actions, from which its total returns are computed.
-  `SELECT ${sqlString(spec.id)}, date, "${LAYOUTS[spec.layout].valueColumn(spec.id)}", NULL, ${isBarLayout(spec.layout) ? '"open"' : 'NULL'}, `
-  + `${spec.layout === 'ohlcv_actions' ? '"dividend", "split"' : 'NULL, NULL'} FROM ${readCsvSql(spec, filePath)}`;
+  `SELECT ${sqlString(spec.id)}, date, "${LAYOUTS[spec.layout].valueColumn(spec.id)}", NULL, ${isBarLayout(spec.layout) ? '"open"' : 'NULL'}, ` +
+  `${spec.layout === 'ohlcv_actions' ? '"dividend", "split"' : 'NULL, NULL'} FROM ${readCsvSql(spec, filePath)}`;
 
 /**
  * Fills `usable_from` of every row from its series' release rule. The rules need the business-day calendars
@@ -130,14 +126,17 @@ async function assignReleases(conn: DuckDBConnection, catalogue: readonly Series
   const rules = [...new Set(catalogue.map((s) => s.release))];
   const ruleOf = catalogue.map((s) => `(${sqlString(s.id)}, ${rules.indexOf(s.release)})`);
   await conn.run(`CREATE OR REPLACE TEMP TABLE obs_rule AS SELECT * FROM (VALUES ${ruleOf.join(', ')}) AS r(series, rule)`);
-  const { numbers, rows } = await queryColumns(conn, `
+  const { numbers, rows } = await queryColumns(
+    conn,
+    `
     SELECT DISTINCT r.rule, CAST(o.date - ${EPOCH} AS INTEGER) AS day
-    FROM obs AS o JOIN obs_rule AS r USING (series) WHERE o.date IS NOT NULL ORDER BY r.rule, day`);
+    FROM obs AS o JOIN obs_rule AS r USING (series) WHERE o.date IS NOT NULL ORDER BY r.rule, day`,
+  );
   const ruleColumn = numbers.rule ?? new Float64Array(0);
   const dayColumn = numbers.day ?? new Float64Array(0);
   await conn.run('CREATE OR REPLACE TEMP TABLE obs_release (rule INTEGER, day INTEGER, usable INTEGER)');
   const appender = await conn.createAppender('obs_release');
-  for (let from = 0; from < rows; ) {
+  for (let from = 0; from < rows;) {
     const rule = ruleColumn[from]!;
     let to = from;
     while (to < rows && ruleColumn[to] === rule) to++;
@@ -178,16 +177,21 @@ export async function insertSeries(conn: DuckDBConnection, spec: SeriesSpec, fil
 /** Rejects what the SQL types cannot: undated rows, repeated dates, and gaps in layouts that have no marker. */
 async function checkObservations(conn: DuckDBConnection, catalogue: readonly SeriesSpec[]): Promise<void> {
   const noMarker = catalogue.filter((s) => s.missingMarker === null).map((s) => sqlString(s.id));
-  const rows = await queryRows(conn, `
+  const rows = await queryRows(
+    conn,
+    `
     SELECT series,
            count(*) FILTER (WHERE date IS NULL) AS undated,
            count(date) - count(DISTINCT date) AS repeated,
            count(*) FILTER (WHERE value IS NULL AND series IN (${noMarker.length > 0 ? noMarker.join(', ') : "''"})) AS unexpected_missing
     FROM obs GROUP BY series
     HAVING undated > 0 OR repeated > 0 OR unexpected_missing > 0
-    ORDER BY series`);
+    ORDER BY series`,
+  );
   const file = (id: unknown): string => catalogue.find((s) => s.id === id)?.file ?? String(id);
   if (rows.length > 0) {
-    throw dataError(`data files fail their checks: ${rows.map((r) => `${file(r.series)} (undated ${String(r.undated)}, repeated dates ${String(r.repeated)}, missing values ${String(r.unexpected_missing)})`).join('; ')}`);
+    throw dataError(
+      `data files fail their checks: ${rows.map((r) => `${file(r.series)} (undated ${String(r.undated)}, repeated dates ${String(r.repeated)}, missing values ${String(r.unexpected_missing)})`).join('; ')}`,
+    );
   }
 }

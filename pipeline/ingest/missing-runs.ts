@@ -21,7 +21,11 @@ export function checkMissingRuns(spec: SeriesSpec, rows: readonly CheckedRow[], 
       const allowed = rule.max === 0 ? `${spec.id} has no missing value once it has begun` : `${spec.id} allows at most ${rule.max} in a row`;
       const span = run.length === 1 ? `line ${first.line}` : `${first.date ?? '?'} to ${last.date ?? '?'}, lines ${first.line}-${last.line}`;
       report({
-        line: first.line, subject: 'value', text: '', date: first.date, rule: 'missing_run',
+        line: first.line,
+        subject: 'value',
+        text: '',
+        date: first.date,
+        rule: 'missing_run',
         message: `${run.length} missing value${run.length === 1 ? '' : 's'} in a row (${span}); ${allowed} (${rule.why})`,
       });
     }

@@ -92,4 +92,5 @@ export function dataInvalidError(problems: readonly Problem[], context = 'input 
   return new TradesealError('data_invalid', `${context}: ${summarizeProblems(problems)}`, { errors: problemEntries(problems), hint });
 }
 
-const PIPELINE_HINT = 'fix or re-download the files (data/macro/PROVENANCE.md says where each comes from); `tradeseal pipeline check --data-dir DIR` checks them without running anything';
+const PIPELINE_HINT =
+  'fix or re-download the files (data/macro/PROVENANCE.md says where each comes from); `tradeseal pipeline check --data-dir DIR` checks them without running anything';

@@ -105,7 +105,14 @@ export function checkRhythm(spec: SeriesSpec, rows: readonly CheckedRow[], repor
       }
       if (count > 0) {
         const days = count === 1 ? `the ${word} ${isoOfDay(first)}` : `the ${count} ${word}s ${isoOfDay(first)} to ${isoOfDay(last)}`;
-        report({ line, subject: 'date', text: date, date, rule: 'gap', message: `no row for ${days} before it (the row before is ${isoOfDay(previous)}); ${ruleText(spec)}` });
+        report({
+          line,
+          subject: 'date',
+          text: date,
+          date,
+          rule: 'gap',
+          message: `no row for ${days} before it (the row before is ${isoOfDay(previous)}); ${ruleText(spec)}`,
+        });
       }
     }
     previous = day;

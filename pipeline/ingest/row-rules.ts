@@ -43,17 +43,27 @@ const DIVIDEND: ValueBounds = { min: 0, whyMin: 'a cash dividend is never negati
  * 1-for-10 reverse split. Beyond 1:1000 either way it is a misread column, not a split.
  */
 const SPLIT: ValueBounds = {
-  min: 0.001, whyMin: 'shares after per share before; below 1:1000 it is not a split ratio',
-  max: 1000, whyMax: 'shares after per share before; above 1000:1 it is not a split ratio',
+  min: 0.001,
+  whyMin: 'shares after per share before; below 1:1000 it is not a split ratio',
+  max: 1000,
+  whyMax: 'shares after per share before; above 1000:1 it is not a split ratio',
 };
 
 /** Checks one number-valued field; returns its value, or null when it is not a usable number. */
-function checkNumber(spec: SeriesSpec, row: { line: number; date: string | null }, column: string, text: string, report: Report, bounds: ValueBounds = spec.bounds): number | null {
+function checkNumber(
+  spec: SeriesSpec,
+  row: { line: number; date: string | null },
+  column: string,
+  text: string,
+  report: Report,
+  bounds: ValueBounds = spec.bounds,
+): number | null {
   const value = isPlainDecimal(text) ? Number(text) : Number.NaN;
   if (!Number.isFinite(value)) {
-    const marker = spec.missingMarker === null
-      ? `the ${spec.layout} layout has no missing values`
-      : `nor the missing-value marker (${spec.missingMarker === '' ? 'an empty field' : JSON.stringify(spec.missingMarker)})`;
+    const marker =
+      spec.missingMarker === null
+        ? `the ${spec.layout} layout has no missing values`
+        : `nor the missing-value marker (${spec.missingMarker === '' ? 'an empty field' : JSON.stringify(spec.missingMarker)})`;
     report({ line: row.line, subject: column, text, date: row.date, rule: 'not_a_number', message: `not a plain decimal number; ${marker}` });
     return null;
   }
@@ -71,12 +81,29 @@ function checkPriceOrder(fields: readonly string[], prices: Record<string, numbe
   if (open == null || high == null || low == null || close == null) return;
   const slack = PRICE_ORDER_TOLERANCE * Math.abs(high);
   if (low > high + slack) {
-    report({ line: row.line, subject: 'low', text: fields[3] ?? '', date: row.date, rule: 'price_order', message: `low is above high ${fields[2]} (low ≤ open, close ≤ high)` });
+    report({
+      line: row.line,
+      subject: 'low',
+      text: fields[3] ?? '',
+      date: row.date,
+      rule: 'price_order',
+      message: `low is above high ${fields[2]} (low ≤ open, close ≤ high)`,
+    });
     return;
   }
-  for (const [column, value, index] of [['open', open, 1], ['close', close, 4]] as const) {
+  for (const [column, value, index] of [
+    ['open', open, 1],
+    ['close', close, 4],
+  ] as const) {
     if (value < low - slack || value > high + slack) {
-      report({ line: row.line, subject: column, text: fields[index] ?? '', date: row.date, rule: 'price_order', message: `${column} is outside low ${fields[3]} to high ${fields[2]} (low ≤ open, close ≤ high)` });
+      report({
+        line: row.line,
+        subject: column,
+        text: fields[index] ?? '',
+        date: row.date,
+        rule: 'price_order',
+        message: `${column} is outside low ${fields[3]} to high ${fields[2]} (low ≤ open, close ≤ high)`,
+      });
     }
   }
 }
@@ -87,7 +114,14 @@ export function checkRow(spec: SeriesSpec, line: number, fields: readonly string
   const dateText = fields[0] ?? '';
   const date = isIsoDate(dateText) ? dateText : null;
   if (fields.length !== header.length) {
-    report({ line, subject: 'row', text: fields.join(','), date, rule: 'field_count', message: `has ${fields.length} field${fields.length === 1 ? '' : 's'}; the ${spec.layout} layout has ${header.length} (${header.join(',')})` });
+    report({
+      line,
+      subject: 'row',
+      text: fields.join(','),
+      date,
+      rule: 'field_count',
+      message: `has ${fields.length} field${fields.length === 1 ? '' : 's'}; the ${spec.layout} layout has ${header.length} (${header.join(',')})`,
+    });
     return { line, date, missing: false };
   }
   if (date === null) report({ line, subject: 'date', text: dateText, date: null, rule: 'date_format', message: 'not a calendar date YYYY-MM-DD' });
@@ -116,6 +150,13 @@ function checkActions(spec: SeriesSpec, fields: readonly string[], close: number
   const dividend = checkNumber(spec, row, 'dividend', fields[6] ?? '', report, DIVIDEND);
   checkNumber(spec, row, 'split', fields[7] ?? '', report, SPLIT);
   if (dividend !== null && close !== null && dividend >= close) {
-    report({ line: row.line, subject: 'dividend', text: fields[6] ?? '', date: row.date, rule: 'out_of_bounds', message: `${spec.id} dividend must be below the day's close ${fields[4]} (a payout of the whole price is a price in the wrong column)` });
+    report({
+      line: row.line,
+      subject: 'dividend',
+      text: fields[6] ?? '',
+      date: row.date,
+      rule: 'out_of_bounds',
+      message: `${spec.id} dividend must be below the day's close ${fields[4]} (a payout of the whole price is a price in the wrong column)`,
+    });
   }
 }

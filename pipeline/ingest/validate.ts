@@ -57,7 +57,14 @@ export function validateSeriesText(spec: SeriesSpec, text: string): FileReport {
   const dataRecords = header?.line === 1 ? records.slice(1) : records;
   if (header?.line !== 1 || header.fields.join(',') !== expected) {
     const found = header?.line === 1 ? header.fields.join(',') : '';
-    report({ line: 1, subject: 'header', text: found, date: null, rule: 'header', message: `the ${spec.layout} layout's header is ${JSON.stringify(expected)}` });
+    report({
+      line: 1,
+      subject: 'header',
+      text: found,
+      date: null,
+      rule: 'header',
+      message: `the ${spec.layout} layout's header is ${JSON.stringify(expected)}`,
+    });
     return finish(dataRecords.length, []);
   }
 

@@ -66,7 +66,7 @@ export function stateProfiles(
     for (let t = 0; t < T; t++) {
       const g = gamma[t * K + k] as number;
       w += g;
-      stress += g * (zHy(f.hy[t] as number) + zVix(f.vix[t] as number)) / 2;
+      stress += (g * (zHy(f.hy[t] as number) + zVix(f.vix[t] as number))) / 2;
       equity += g * (Number.isFinite(f.ret[t]) ? (f.ret[t] as number) : 0);
       tight += g * ((f.y10Mom[t] as number) - zLiq(f.liqChange[t] as number));
     }

@@ -17,10 +17,7 @@ export const N_FACTORS = 4;
  * went in round 2 (release-time data, execution at the next open with costs, no seed), whose choice rule picked
  * the inputs without it.
  */
-export const PCA_INPUTS = [
-  'net_liq_zscore', 'mom_z_ust10y', 'mom_z_hy', 'mom_z_vix', 'mom_z_dollar',
-  'hy_spread_pct', 'vix', 'equity_trend_200d',
-] as const;
+export const PCA_INPUTS = ['net_liq_zscore', 'mom_z_ust10y', 'mom_z_hy', 'mom_z_vix', 'mom_z_dollar', 'hy_spread_pct', 'vix', 'equity_trend_200d'] as const;
 
 /** The input pc1 must load positively on. */
 export const PC1_ANCHOR = 'hy_spread_pct';

@@ -12,7 +12,17 @@
 import type { Worker } from 'node:worker_threads';
 import { firstOutcome, startModuleWorker } from '../../src/core/worker-start.js';
 import { TradesealError, isErrorCode } from '../../src/core/errors.js';
-import { NotEnoughHistory, refitsAfter, ResumeMismatch, walkForward, type FrameLike, type RefitProgress, type ResumePoint, type WalkForwardOptions, type WalkForwardResult } from './walk-forward.js';
+import {
+  NotEnoughHistory,
+  refitsAfter,
+  ResumeMismatch,
+  walkForward,
+  type FrameLike,
+  type RefitProgress,
+  type ResumePoint,
+  type WalkForwardOptions,
+  type WalkForwardResult,
+} from './walk-forward.js';
 
 export type WorkerMessage =
   | { type: 'progress'; done: number; total: number; date: string }
@@ -34,7 +44,12 @@ function rebuild(m: Extract<WorkerMessage, { type: 'failure' }>): Error {
   return e;
 }
 
-export function walkForwardOffThread(frame: FrameLike, options: Partial<WalkForwardOptions>, resume?: ResumePoint, onRefit?: RefitProgress): Promise<WalkForwardResult> {
+export function walkForwardOffThread(
+  frame: FrameLike,
+  options: Partial<WalkForwardOptions>,
+  resume?: ResumePoint,
+  onRefit?: RefitProgress,
+): Promise<WalkForwardResult> {
   // A resumed run with no refit to make filters its new days one step each (microseconds): starting the
   // threads would cost more than the work, which cannot hold the event loop up.
   if (resume && refitsAfter(frame, options, resume) === 0) return Promise.resolve().then(() => walkForward(frame, options, resume, onRefit));

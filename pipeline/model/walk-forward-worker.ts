@@ -22,13 +22,17 @@ const { frame, options, resume } = workerData as Input;
 // With a second core, the fits screen half their restarts on a second thread (same numbers, less time).
 const screen = availableParallelism() > 1 ? startScreenThread() : null;
 try {
-  const result = walkForward(frame, { ...options, ...(screen ? { screenRunner: screen.runner } : {}) }, resume, (done, total, date) => post({ type: 'progress', done, total, date }));
+  const result = walkForward(frame, { ...options, ...(screen ? { screenRunner: screen.runner } : {}) }, resume, (done, total, date) =>
+    post({ type: 'progress', done, total, date }),
+  );
   post({ type: 'result', result });
 } catch (err) {
   const e = err as Error & { code?: unknown; completeDays?: number; needed?: number };
   if (err instanceof ResumeMismatch) post({ type: 'failure', kind: 'resume_mismatch', message: e.message });
-  else if (err instanceof NotEnoughHistory) post({ type: 'failure', kind: 'not_enough_history', message: e.message, completeDays: e.completeDays!, needed: e.needed! });
-  else post({ type: 'failure', kind: 'error', message: e.message, name: e.name, ...(typeof e.code === 'string' ? { code: e.code } : {}), stack: e.stack ?? '' });
+  else if (err instanceof NotEnoughHistory)
+    post({ type: 'failure', kind: 'not_enough_history', message: e.message, completeDays: e.completeDays!, needed: e.needed! });
+  else
+    post({ type: 'failure', kind: 'error', message: e.message, name: e.name, ...(typeof e.code === 'string' ? { code: e.code } : {}), stack: e.stack ?? '' });
 } finally {
   await screen?.close();
 }

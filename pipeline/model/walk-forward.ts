@@ -70,8 +70,16 @@ export const FIT_WINDOW_DAYS = 2268;
  * agreed on as few as 83 % of the days.
  */
 export const DEFAULT_WALK_FORWARD: WalkForwardOptions = Object.freeze({
-  seed: 7, burnInDays: 756, coldStarts: Object.freeze(['farthest', 'quantile'] as const), warmStarts: Object.freeze(['warm', 'farthest', 'quantile'] as const),
-  convergeAllEvery: 0, maxIter: 200, tol: 1e-3, covFloor: 1e-3, pcaInputs: PCA_INPUTS, fitWindowDays: FIT_WINDOW_DAYS,
+  seed: 7,
+  burnInDays: 756,
+  coldStarts: Object.freeze(['farthest', 'quantile'] as const),
+  warmStarts: Object.freeze(['warm', 'farthest', 'quantile'] as const),
+  convergeAllEvery: 0,
+  maxIter: 200,
+  tol: 1e-3,
+  covFloor: 1e-3,
+  pcaInputs: PCA_INPUTS,
+  fitWindowDays: FIT_WINDOW_DAYS,
 });
 
 export interface ModelDay {
@@ -184,8 +192,7 @@ function warmStartFrom(prev: Previous, X: Float64Array[], xStart: number): Gauss
   return { K, d, startProb: Float64Array.from(prev.model.startProb), transmat: Float64Array.from(prev.model.transmat), means, covars };
 }
 
-const finiteModel = (m: GaussianHmm): boolean =>
-  [m.startProb, m.transmat, ...m.means, ...m.covars].every((a) => a.every((x) => Number.isFinite(x)));
+const finiteModel = (m: GaussianHmm): boolean => [m.startProb, m.transmat, ...m.means, ...m.covars].every((a) => a.every((x) => Number.isFinite(x)));
 
 /**
  * Refit number `r`: from the warm start and the other warm starts, or from the cold starts for the first fit.
@@ -206,7 +213,10 @@ function refit(X: Float64Array[], warm: GaussianHmm | null, o: WalkForwardOption
 }
 
 const plain = (m: GaussianHmm): ModelFit['hmm'] => ({
-  startProb: [...m.startProb], transmat: [...m.transmat], means: m.means.map((x) => [...x]), covars: m.covars.map((x) => [...x]),
+  startProb: [...m.startProb],
+  transmat: [...m.transmat],
+  means: m.means.map((x) => [...x]),
+  covars: m.covars.map((x) => [...x]),
 });
 
 /** Where an incremental run picks up: every fit so far (oldest first) and the last published day. */
@@ -226,7 +236,10 @@ export class ResumeMismatch extends Error {
 /** The frame has fewer complete days than the burn-in needs: no day can be published from it. */
 export class NotEnoughHistory extends RangeError {
   override name = 'NotEnoughHistory';
-  constructor(readonly completeDays: number, readonly needed: number) {
+  constructor(
+    readonly completeDays: number,
+    readonly needed: number,
+  ) {
     super(`not enough history: ${completeDays} complete days, the burn-in needs ${needed}`);
   }
 }
@@ -235,8 +248,12 @@ export class NotEnoughHistory extends RangeError {
 export type RefitProgress = (done: number, total: number, date: string) => void;
 
 const modelOf = (h: ModelFit['hmm']): GaussianHmm => ({
-  K: 4, d: N_FACTORS, startProb: Float64Array.from(h.startProb), transmat: Float64Array.from(h.transmat),
-  means: h.means.map((m) => Float64Array.from(m)), covars: h.covars.map((c) => Float64Array.from(c)),
+  K: 4,
+  d: N_FACTORS,
+  startProb: Float64Array.from(h.startProb),
+  transmat: Float64Array.from(h.transmat),
+  means: h.means.map((m) => Float64Array.from(m)),
+  covars: h.covars.map((c) => Float64Array.from(c)),
 });
 
 interface InForce {
@@ -304,7 +321,7 @@ export function walkForward(frame: FrameLike, options: Partial<WalkForwardOption
     if (lastIdx < f0) throw new ResumeMismatch(`the last published day ${resume.lastDate} is not a day of this run's calendar`);
     const made = refits.filter((t) => t <= lastIdx).map((t) => frame.dates[t]!);
     if (made.length !== resume.fits.length || made.some((d, i) => d !== resume.fits[i]!.fit_date)) {
-      throw new ResumeMismatch('the stored fits do not follow this run\'s refit schedule');
+      throw new ResumeMismatch("the stored fits do not follow this run's refit schedule");
     }
     const last = resume.fits.at(-1)!;
     current = { pca: last.pca, model: modelOf(last.hmm), fitDate: last.fit_date, stay: stayOf(modelOf(last.hmm)) };
@@ -323,7 +340,15 @@ export function walkForward(frame: FrameLike, options: Partial<WalkForwardOption
       const c = current as InForce;
       const x = project(c.pca, rowAt(t));
       filtered = Float64Array.from(filterStep(filtered, logEmissions(c.model, [x]), c.model.transmat).filtered);
-      days.push({ index: t, probs: filtered, factors: x, variance_explained_pct: c.pca.variance_explained_pct, pca_fit_date: c.fitDate, hmm_fit_date: c.fitDate, stay: c.stay });
+      days.push({
+        index: t,
+        probs: filtered,
+        factors: x,
+        variance_explained_pct: c.pca.variance_explained_pct,
+        pca_fit_date: c.fitDate,
+        hmm_fit_date: c.fitDate,
+        stay: c.stay,
+      });
       continue;
     }
     // The warm start comes from the fit in force as it is stored, so a run resuming from the stored fits and
@@ -338,7 +363,15 @@ export function walkForward(frame: FrameLike, options: Partial<WalkForwardOption
     const fw = forward(raw, le);
     const gamma = smoothed(fw, backward(raw, le, fw.logNormalizers));
     const slice = (c: Float64Array): Float64Array => c.subarray(windowStart(t), t + 1);
-    const names = labelStates(stateProfiles(gamma, 4, { hy: slice(label.hy), vix: slice(label.vix), ret: slice(label.ret), y10Mom: slice(label.y10Mom), liqChange: slice(label.liqChange) }));
+    const names = labelStates(
+      stateProfiles(gamma, 4, {
+        hy: slice(label.hy),
+        vix: slice(label.vix),
+        ret: slice(label.ret),
+        y10Mom: slice(label.y10Mom),
+        liqChange: slice(label.liqChange),
+      }),
+    );
     const perm = [names.expansion, names.recovery, names.tightening, names.risk_off];
     const model = permuteModel(raw, perm);
     const T = X.length;
@@ -348,7 +381,15 @@ export function walkForward(frame: FrameLike, options: Partial<WalkForwardOption
     onRefit?.(fits.length, total, fitDate);
     // The refit day: its filtered probability under the new model; the days after it filter one step at a time.
     filtered = Float64Array.from({ length: 4 }, (_, k) => fw.filtered[(T - 1) * 4 + perm[k]!]!);
-    days.push({ index: t, probs: filtered, factors: X[T - 1]!, variance_explained_pct: pca.variance_explained_pct, pca_fit_date: fitDate, hmm_fit_date: fitDate, stay: current.stay });
+    days.push({
+      index: t,
+      probs: filtered,
+      factors: X[T - 1]!,
+      variance_explained_pct: pca.variance_explained_pct,
+      pca_fit_date: fitDate,
+      hmm_fit_date: fitDate,
+      stay: current.stay,
+    });
   }
   return { days, fits, firstIndex: f0 };
 }

@@ -55,14 +55,21 @@ export interface BootstrapOptions {
  * on the same days (the series are the same days' returns of several strategies); NaN where a statistic is
  * undefined. `values[series][statistic][r]`.
  */
-export function jointBootstrap<S extends string, K extends string>(series: Record<S, Float64Array>, statistics: Record<K, Statistic>, options: BootstrapOptions): Record<S, Record<K, Float64Array>> {
+export function jointBootstrap<S extends string, K extends string>(
+  series: Record<S, Float64Array>,
+  statistics: Record<K, Statistic>,
+  options: BootstrapOptions,
+): Record<S, Record<K, Float64Array>> {
   const names = Object.keys(series) as S[];
   if (names.length === 0) throw new RangeError('series: expected at least one');
   const n = series[names[0]!].length;
   for (const s of names) if (series[s].length !== n) throw new RangeError(`series ${s}: expected the ${n} days of ${names[0]}, got ${series[s].length}`);
   if (!Number.isInteger(options.resamples) || options.resamples < 1) throw new RangeError(`resamples: expected an integer ≥ 1, got ${options.resamples}`);
   const keys = Object.keys(statistics) as K[];
-  const values = Object.fromEntries(names.map((s) => [s, Object.fromEntries(keys.map((k) => [k, new Float64Array(options.resamples)]))])) as Record<S, Record<K, Float64Array>>;
+  const values = Object.fromEntries(names.map((s) => [s, Object.fromEntries(keys.map((k) => [k, new Float64Array(options.resamples)]))])) as Record<
+    S,
+    Record<K, Float64Array>
+  >;
   const rng = createRng(options.seed);
   const index = new Int32Array(n);
   const drawn = new Float64Array(n);

@@ -34,7 +34,7 @@ function pairwise(a: ArrayLike<number>, start: number, n: number): number {
     for (; i < n - (n % 8); i += 8) {
       for (let j = 0; j < 8; j++) r[j]! += at(start + i + j);
     }
-    let res = ((r[0]! + r[1]!) + (r[2]! + r[3]!)) + ((r[4]! + r[5]!) + (r[6]! + r[7]!));
+    let res = r[0]! + r[1]! + (r[2]! + r[3]!) + (r[4]! + r[5]! + (r[6]! + r[7]!));
     for (; i < n; i++) res += at(start + i);
     return res;
   }

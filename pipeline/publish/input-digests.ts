@@ -138,8 +138,14 @@ const parseLine = (line: string): { date: string; value: string } => ({ date: li
 
 /** The first difference between two blocks' lines (each in date order), or null when they are the same. */
 export function firstDifference(series: string, was: string, now: string): InputChange | null {
-  const a = was.split('\n').filter((l) => l !== '').map(parseLine);
-  const b = now.split('\n').filter((l) => l !== '').map(parseLine);
+  const a = was
+    .split('\n')
+    .filter((l) => l !== '')
+    .map(parseLine);
+  const b = now
+    .split('\n')
+    .filter((l) => l !== '')
+    .map(parseLine);
   for (let i = 0, j = 0; i < a.length || j < b.length;) {
     const x = a[i];
     const y = b[j];
@@ -188,8 +194,12 @@ const shown = (v: string | null): string => (v === '' ? 'missing' : String(v));
 
 /** One phrase per change: `2019-05-01 (revised: 3934000 then, 19670000 now)`. */
 export function describeChange(c: InputChange): string {
-  const what = c.kind === 'revised' ? `revised: ${shown(c.was)} then, ${shown(c.now)} now`
-    : c.kind === 'removed' ? `removed: it was ${shown(c.was)}` : `inserted: ${shown(c.now)}`;
+  const what =
+    c.kind === 'revised'
+      ? `revised: ${shown(c.was)} then, ${shown(c.now)} now`
+      : c.kind === 'removed'
+        ? `removed: it was ${shown(c.was)}`
+        : `inserted: ${shown(c.now)}`;
   return `${c.date} (${what})`;
 }
 

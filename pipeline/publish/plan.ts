@@ -9,7 +9,8 @@
 import type { SignalDay } from './types.js';
 
 /** What to do when a run cannot extend the published history (`history_not_extendable`). */
-export const RECOMPUTE_HINT = '`tradeseal pipeline run --full` recomputes the whole history: it shows what changes and asks before it rewrites published days (on a terminal; elsewhere pass --yes)';
+export const RECOMPUTE_HINT =
+  '`tradeseal pipeline run --full` recomputes the whole history: it shows what changes and asks before it rewrites published days (on a terminal; elsewhere pass --yes)';
 
 export interface PublishedRange {
   first: string | null;
@@ -40,9 +41,27 @@ export interface PublishPlan {
 
 /** The fields of a signal package that the comparison covers: every published field. */
 const FIELDS: ReadonlyArray<keyof SignalDay> = [
-  'regime', 'prob_expansion', 'prob_recovery', 'prob_tightening', 'prob_risk_off', 'risk_score', 'confidence',
-  'persistence_days', 'expected_duration_remaining_days', 'level_bn', 'change_4w_bn', 'liquidity_zscore', 'liquidity_trend',
-  'pc1', 'pc2', 'pc3', 'pc4', 'variance_explained_pct', 'pca_fit_date', 'hmm_fit_date', 'available_at',
+  'regime',
+  'prob_expansion',
+  'prob_recovery',
+  'prob_tightening',
+  'prob_risk_off',
+  'risk_score',
+  'confidence',
+  'persistence_days',
+  'expected_duration_remaining_days',
+  'level_bn',
+  'change_4w_bn',
+  'liquidity_zscore',
+  'liquidity_trend',
+  'pc1',
+  'pc2',
+  'pc3',
+  'pc4',
+  'variance_explained_pct',
+  'pca_fit_date',
+  'hmm_fit_date',
+  'available_at',
 ];
 
 const same = (a: unknown, b: unknown): boolean =>
@@ -56,10 +75,25 @@ export function sameSignal(a: SignalDay, b: SignalDay): boolean {
  * The plan of a full publication (which replaces the whole history with `run`) or of an incremental one
  * (which appends `run` after the last published day; `published` then only needs the range).
  */
-export function planPublication(mode: 'full' | 'incremental', run: readonly SignalDay[], published: PublishedRange, publishedDays: readonly SignalDay[] = []): PublishPlan {
+export function planPublication(
+  mode: 'full' | 'incremental',
+  run: readonly SignalDay[],
+  published: PublishedRange,
+  publishedDays: readonly SignalDay[] = [],
+): PublishPlan {
   const plan: PublishPlan = {
-    mode, first_day: run[0]?.date ?? null, last_day: run.at(-1)?.date ?? null, days: run.length, published,
-    added: run.length, changed: 0, changed_first: null, unchanged: 0, removed: 0, removed_first: null, removed_last: null,
+    mode,
+    first_day: run[0]?.date ?? null,
+    last_day: run.at(-1)?.date ?? null,
+    days: run.length,
+    published,
+    added: run.length,
+    changed: 0,
+    changed_first: null,
+    unchanged: 0,
+    removed: 0,
+    removed_first: null,
+    removed_last: null,
   };
   if (mode === 'incremental') return plan;
   const byDate = new Map(run.map((s) => [s.date, s]));
@@ -85,7 +119,9 @@ export function describePlan(p: PublishPlan): string {
   const range = (a: string | null, b: string | null): string => (a === b ? `${a}` : `${a} to ${b}`);
   const parts = [`adds ${p.added} day${p.added === 1 ? '' : 's'}`];
   if (p.mode === 'full' && p.published.days > 0) {
-    parts.push(`rewrites ${p.changed} published day${p.changed === 1 ? '' : 's'} with other numbers${p.changed_first ? ` (the first ${p.changed_first})` : ''}`);
+    parts.push(
+      `rewrites ${p.changed} published day${p.changed === 1 ? '' : 's'} with other numbers${p.changed_first ? ` (the first ${p.changed_first})` : ''}`,
+    );
     parts.push(`keeps ${p.unchanged} as they are`);
   }
   if (p.removed > 0) parts.push(`REMOVES ${p.removed} published day${p.removed === 1 ? '' : 's'} (${range(p.removed_first, p.removed_last)})`);

@@ -53,7 +53,10 @@ export function chooseColumn(file: string, text: string, column?: string): strin
   const { header } = readNumericColumns(file, text, []);
   const chosen = firstOtherColumn(header);
   if (chosen === null) {
-    throw validationError([{ field: '--column', message: `${file} has no column other than a date or time (columns: ${header.join(', ') || 'none'})` }], `${file} has no column to fit`);
+    throw validationError(
+      [{ field: '--column', message: `${file} has no column other than a date or time (columns: ${header.join(', ') || 'none'})` }],
+      `${file} has no column to fit`,
+    );
   }
   return chosen;
 }
@@ -79,8 +82,14 @@ export function arimaOfCsv(file: string, text: string, options: ArimaOptions = {
   const fc = forecastArma11(y, fit, horizon);
   return {
     report: {
-      n: fit.n, mean: fit.mean, phi: fit.phi, theta: fit.theta, sigma2: fit.sigma2, loglik: fit.loglik,
-      forecast: Array.from(fc.mean), forecast_se: Array.from(fc.se),
+      n: fit.n,
+      mean: fit.mean,
+      phi: fit.phi,
+      theta: fit.theta,
+      sigma2: fit.sigma2,
+      loglik: fit.loglik,
+      forecast: Array.from(fc.mean),
+      forecast_se: Array.from(fc.se),
     },
     newestFirst,
   };
@@ -119,8 +128,11 @@ function assertUsable(file: string, text: string, column: string, y: Float64Arra
       const record = records[p.index! + 1]!;
       const cell = (record.fields[at] ?? '').trim();
       const missing = Number.isNaN(p.value);
-      const message = missing ? 'is empty (a missing value): an ARIMA fit needs a value on every row'
-        : Number.isFinite(p.value) ? p.message : `is ${p.value} as a double, not a finite number`;
+      const message = missing
+        ? 'is empty (a missing value): an ARIMA fit needs a value on every row'
+        : Number.isFinite(p.value)
+          ? p.message
+          : `is ${p.value} as a double, not a finite number`;
       return { file, line: record.line, subject: column, text: cell, date: null, rule: missing ? 'not_a_number' : 'out_of_bounds', message };
     });
     const tooLarge = atRows.some((p) => Number.isFinite(p.value));

@@ -35,14 +35,20 @@ export interface MagnitudeBound {
 export function readNumericColumns(file: string, text: string, names: readonly string[], bound?: MagnitudeBound): NumericColumns {
   const problems: Problem[] = [];
   const { records, syntaxErrors } = readCsvRecords(text);
-  for (const e of syntaxErrors) problems.push({ file, line: e.line, subject: 'row', text: '', date: null, rule: 'csv_syntax', message: `not CSV: ${e.message}` });
+  for (const e of syntaxErrors)
+    problems.push({ file, line: e.line, subject: 'row', text: '', date: null, rule: 'csv_syntax', message: `not CSV: ${e.message}` });
   const [head, ...body] = records;
   const header = head?.fields.map((h) => h.trim()) ?? [];
   const index = new Map(header.map((h, i) => [h, i]));
   const missing = names.filter((n) => !index.has(n));
   if (!head || missing.length > 0) {
     problems.push({
-      file, line: 1, subject: 'header', text: header.join(','), date: null, rule: 'header',
+      file,
+      line: 1,
+      subject: 'header',
+      text: header.join(','),
+      date: null,
+      rule: 'header',
       message: head ? `has no column ${missing.map((m) => JSON.stringify(m)).join(', ')} (columns: ${header.join(', ')})` : 'the file is empty',
     });
     throw dataInvalidError(problems, `${file} cannot be read as columns of numbers`, HINT);
@@ -56,12 +62,27 @@ export function readNumericColumns(file: string, text: string, names: readonly s
         const v = Number(cell);
         columns[name]![r] = v;
         if (bound && !(Math.abs(v) <= bound.max)) {
-          problems.push({ file, line: record.line, subject: name, text: cell, date: null, rule: 'out_of_bounds', message: `is beyond ±${bound.max}: ${bound.why}` });
+          problems.push({
+            file,
+            line: record.line,
+            subject: name,
+            text: cell,
+            date: null,
+            rule: 'out_of_bounds',
+            message: `is beyond ±${bound.max}: ${bound.why}`,
+          });
         }
-      }
-      else {
+      } else {
         columns[name]![r] = Number.NaN;
-        problems.push({ file, line: record.line, subject: name, text: cell, date: null, rule: 'not_a_number', message: 'is neither a number nor empty (a missing value)' });
+        problems.push({
+          file,
+          line: record.line,
+          subject: name,
+          text: cell,
+          date: null,
+          rule: 'not_a_number',
+          message: 'is neither a number nor empty (a missing value)',
+        });
       }
     }
   });

@@ -59,9 +59,16 @@ export function dateOrder(file: string, text: string): DateOrder {
     const cell = (record.fields[at] ?? '').trim();
     const key = unix ? (UNIX.test(cell) ? Number(cell) : null) : isoMillis(cell);
     if (key === null) {
-      problem(record.line, cell, 'date_format', cell === ''
-        ? 'is empty: every row needs its date, by which the rows are put in time order'
-        : unix ? 'is not a Unix time like the rest of the column' : 'is not a date (YYYY-MM-DD, or an ISO 8601 date-time)');
+      problem(
+        record.line,
+        cell,
+        'date_format',
+        cell === ''
+          ? 'is empty: every row needs its date, by which the rows are put in time order'
+          : unix
+            ? 'is not a Unix time like the rest of the column'
+            : 'is not a date (YYYY-MM-DD, or an ISO 8601 date-time)',
+      );
     } else keys.push({ line: record.line, cell, key });
   }
   if (problems.length > 0) throw dataInvalidError(problems, `${file}: the rows cannot be put in date order`, HINT);
@@ -73,8 +80,13 @@ export function dateOrder(file: string, text: string): DateOrder {
     const prev = keys[i - 1]!;
     const cur = keys[i]!;
     if (cur.key === prev.key) problem(cur.line, cur.cell, 'date_repeated', `repeats the date of line ${prev.line}: one row per date`);
-    else if ((cur.key < prev.key) !== newestFirst) {
-      problem(cur.line, cur.cell, 'date_order', `comes ${newestFirst ? 'after' : 'before'} ${prev.cell} on line ${prev.line}, but the file runs ${newestFirst ? 'newest' : 'oldest'} first (from ${first!.cell} to ${last!.cell}): the dates must go one way`);
+    else if (cur.key < prev.key !== newestFirst) {
+      problem(
+        cur.line,
+        cur.cell,
+        'date_order',
+        `comes ${newestFirst ? 'after' : 'before'} ${prev.cell} on line ${prev.line}, but the file runs ${newestFirst ? 'newest' : 'oldest'} first (from ${first!.cell} to ${last!.cell}): the dates must go one way`,
+      );
     }
   }
   if (problems.length > 0) throw dataInvalidError(problems, `${file}: the rows are not in date order`, HINT);

@@ -9,7 +9,6 @@
  */
 import { REGIMES, type Regime } from '../../src/core/vocabulary.js';
 
-
 /** Suggested equity exposure per regime (docs/decisions/0022-equity-exposure.md). */
 export const EXPOSURE: Readonly<Record<Regime, number>> = Object.freeze({ expansion: 1, recovery: 0.75, tightening: 0.25, risk_off: 0 });
 

@@ -27,9 +27,7 @@ interface RuleBase {
   source: string;
 }
 
-export type ReleaseRule =
-  | (RuleBase & { kind: 'business_days'; lag: number })
-  | (RuleBase & { kind: 'weekly'; weekday: 1 | 2 | 3 | 4 | 5 });
+export type ReleaseRule = (RuleBase & { kind: 'business_days'; lag: number }) | (RuleBase & { kind: 'weekly'; weekday: 1 | 2 | 3 | 4 | 5 });
 
 /** The date (in the publisher's calendar) on which a value dated `isoDate` is released. */
 export function releaseDate(rule: ReleaseRule, isoDate: string): string {
@@ -44,8 +42,11 @@ export const releasedAt = (rule: ReleaseRule, isoDate: string): number => zonedI
 /** The rule in words, for the catalogue's documentation and `pipeline check`. */
 export function describeRule(rule: ReleaseRule): string {
   const days = rule.calendar === 'fed' ? 'Federal Reserve business' : 'NYSE trading';
-  const when = rule.kind === 'weekly'
-    ? `on the ${['', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'][rule.weekday]} after the date (the next ${days} day if a holiday)`
-    : rule.lag === 0 ? `on the date (a ${days} day)` : `${rule.lag} ${days} day${rule.lag > 1 ? 's' : ''} after the date`;
+  const when =
+    rule.kind === 'weekly'
+      ? `on the ${['', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'][rule.weekday]} after the date (the next ${days} day if a holiday)`
+      : rule.lag === 0
+        ? `on the date (a ${days} day)`
+        : `${rule.lag} ${days} day${rule.lag > 1 ? 's' : ''} after the date`;
   return `${when}, ${rule.time} ${rule.timeZone}`;
 }

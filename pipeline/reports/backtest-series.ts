@@ -37,5 +37,8 @@ export const SERIES_COLUMNS = SERIES_SPEC.map((c) => c.name);
 export function backtestSeries(days: readonly StrategyDay[]): ColumnarTable {
   const strategy = cumulative(days.map((d) => d.strategy));
   const benchmark = cumulative(days.map((d) => d.market));
-  return columnarTable(SERIES_SPEC, days.map((d, i) => ({ ...d, strategy_value: strategy[i + 1]!, benchmark_value: benchmark[i + 1]! })));
+  return columnarTable(
+    SERIES_SPEC,
+    days.map((d, i) => ({ ...d, strategy_value: strategy[i + 1]!, benchmark_value: benchmark[i + 1]! })),
+  );
 }

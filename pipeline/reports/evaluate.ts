@@ -92,15 +92,23 @@ export function verdictOf(windows: Record<WindowName, WindowEvaluation>): Verdic
  * points per unit of exposure change: `window` is the full window (default 2007-01-01 to 2025-12-31); in-sample
  * and out-of-sample are their parts of it. With `statistics`, also how sure the comparisons are.
  */
-export function evaluate(days: readonly RegimeDay[], market: readonly MarketDay[], window: Partial<DateWindow>, costBps: number, statistics: StatisticsInputs | null = null, only: ReadonlySet<string> | null = null): Evaluation {
+export function evaluate(
+  days: readonly RegimeDay[],
+  market: readonly MarketDay[],
+  window: Partial<DateWindow>,
+  costBps: number,
+  statistics: StatisticsInputs | null = null,
+  only: ReadonlySet<string> | null = null,
+): Evaluation {
   // `only`: the trading days that may be evaluated (the live record's, ./live-days.ts); every strategy is judged on the same days.
   const all = evaluationDays(days, market, costBps).filter((d) => only === null || only.has(d.date));
   const full = fullWindow(window);
-  const windows = Object.fromEntries(WINDOW_NAMES.map((name) => [
-    name, windowEvaluation(name, all, name === 'full' ? full : intersect(EVALUATION_WINDOWS[name], full)),
-  ])) as Record<WindowName, WindowEvaluation>;
-  const years = [...new Set(all.filter((d) => inWindow(d.date, full)).map((d) => d.date.slice(0, 4)))]
-    .map((year) => windowEvaluation(year, all, intersect({ from: `${year}-01-01`, to: `${year}-12-31` }, full)));
+  const windows = Object.fromEntries(
+    WINDOW_NAMES.map((name) => [name, windowEvaluation(name, all, name === 'full' ? full : intersect(EVALUATION_WINDOWS[name], full))]),
+  ) as Record<WindowName, WindowEvaluation>;
+  const years = [...new Set(all.filter((d) => inWindow(d.date, full)).map((d) => d.date.slice(0, 4)))].map((year) =>
+    windowEvaluation(year, all, intersect({ from: `${year}-01-01`, to: `${year}-12-31` }, full)),
+  );
   return {
     cost_bps: costBps,
     evaluable: { first_day: all[0]?.date ?? null, last_day: all.at(-1)?.date ?? null, days: all.length },

@@ -58,7 +58,10 @@ const perStrategy = <T>(f: (s: StrategyName) => T): PerStrategy<T> => ({ regime:
 export function evaluationDays(days: readonly RegimeDay[], market: readonly MarketDay[], costBps: number): EvaluatedDay[] {
   const byDate = new Map(market.map((m) => [m.date, m]));
   const prices = pricesOf(days, byDate);
-  const held = regimePositions(days, prices.map((p) => p.date));
+  const held = regimePositions(
+    days,
+    prices.map((p) => p.date),
+  );
   const trend = aboveMovingAverage(market);
   // The exposure each strategy takes at the open of day i, on the evaluable days only.
   const ma = prices.map((_, i) => (i > 0 ? trend.get(prices[i - 1]!.date) : undefined));

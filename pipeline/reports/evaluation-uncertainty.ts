@@ -82,9 +82,19 @@ const observed = (f: (r: Float64Array) => number | null, a: Float64Array, b: Flo
 };
 
 /** The uncertainty of one window's comparisons, from the three strategies' daily returns on its days (same length, no NaN). */
-export function windowUncertainty(returns: PerStrategy<Float64Array>, trials: ResearchTrials | null, resamples = BOOTSTRAP_RESAMPLES, seed = BOOTSTRAP_SEED): WindowUncertainty {
+export function windowUncertainty(
+  returns: PerStrategy<Float64Array>,
+  trials: ResearchTrials | null,
+  resamples = BOOTSTRAP_RESAMPLES,
+  seed = BOOTSTRAP_SEED,
+): WindowUncertainty {
   const deflated = trials === null ? null : deflatedSharpe(returns.regime, trials.trials, trials.sharpe_variance_per_day);
-  const base = { days: returns.regime.length, resamples, seed, deflated_sharpe: deflated === null || trials === null ? null : { ...deflated, source: trials.source } };
+  const base = {
+    days: returns.regime.length,
+    resamples,
+    seed,
+    deflated_sharpe: deflated === null || trials === null ? null : { ...deflated, source: trials.source },
+  };
   if (returns.regime.length < 3) return { ...base, mean_block: null, versus: { ma200: null, buy_and_hold: null } };
   const meanBlock = jointBlockLength(STRATEGIES.map((s) => returns[s]));
   const values = jointBootstrap(returns, { sharpe: resampleSharpe, calmar: calmarRatio }, { resamples, meanBlock, seed });
@@ -101,10 +111,16 @@ export interface StatisticsInputs {
 }
 
 /** The uncertainty of each named window's comparisons, from the evaluated days (./evaluation-days.ts) within its bounds. */
-export function evaluationUncertainty(all: readonly EvaluatedDay[], bounds: Record<WindowName, DateWindow>, inputs: StatisticsInputs): Record<WindowName, WindowUncertainty> {
-  return Object.fromEntries(WINDOW_NAMES.map((name) => {
-    const days = all.filter((d) => inWindow(d.date, bounds[name]));
-    const returns = Object.fromEntries(STRATEGIES.map((s) => [s, Float64Array.from(days, (d) => d.returns[s])])) as PerStrategy<Float64Array>;
-    return [name, windowUncertainty(returns, inputs.trials)];
-  })) as Record<WindowName, WindowUncertainty>;
+export function evaluationUncertainty(
+  all: readonly EvaluatedDay[],
+  bounds: Record<WindowName, DateWindow>,
+  inputs: StatisticsInputs,
+): Record<WindowName, WindowUncertainty> {
+  return Object.fromEntries(
+    WINDOW_NAMES.map((name) => {
+      const days = all.filter((d) => inWindow(d.date, bounds[name]));
+      const returns = Object.fromEntries(STRATEGIES.map((s) => [s, Float64Array.from(days, (d) => d.returns[s])])) as PerStrategy<Float64Array>;
+      return [name, windowUncertainty(returns, inputs.trials)];
+    }),
+  ) as Record<WindowName, WindowUncertainty>;
 }

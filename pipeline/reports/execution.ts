@@ -80,7 +80,14 @@ export function execute(prices: readonly PriceDay[], exposureAt: (index: number)
     if (!priced(prev.spy_close) || !priced(day.spy_open) || !priced(day.spy_close)) continue;
     const exposureGap = before ?? 0;
     const traded = before === undefined ? 0 : Math.abs(exposure - before);
-    const ret = dayReturn(exposureGap, exposure, gapReturn(prev.spy_close, day as PriceDay & { spy_open: number }), intradayReturn(day as { spy_open: number; spy_close: number }), traded, cost);
+    const ret = dayReturn(
+      exposureGap,
+      exposure,
+      gapReturn(prev.spy_close, day as PriceDay & { spy_open: number }),
+      intradayReturn(day as { spy_open: number; spy_close: number }),
+      traded,
+      cost,
+    );
     out.push({ date: day.date, exposure_gap: exposureGap, exposure, traded, return: ret });
   }
   return out;

@@ -12,7 +12,17 @@ import { REGIMES, type Regime } from '../../src/core/vocabulary.js';
 import { EXPOSURE } from '../regime/signals.js';
 import { columnarTable, type ColumnarTable, type ColumnSpec } from './columnar/table.js';
 
-export const EXPORT_COLUMNS = ['date', 'regime', 'risk_score', 'equity_exposure', 'prob_expansion', 'prob_recovery', 'prob_tightening', 'prob_risk_off', 'available_at'] as const;
+export const EXPORT_COLUMNS = [
+  'date',
+  'regime',
+  'risk_score',
+  'equity_exposure',
+  'prob_expansion',
+  'prob_recovery',
+  'prob_tightening',
+  'prob_risk_off',
+  'available_at',
+] as const;
 
 /** How many rows an export has unless asked otherwise (the interface's default). */
 export const EXPORT_DEFAULT_LIMIT = 730;
@@ -30,10 +40,23 @@ export interface ExportSource {
 
 /** One CSV line per row (no header), in the given order. */
 export function exportLines(rows: readonly ExportSource[]): string {
-  return stringify(rows.map((r) => [r.date, r.regime, r.risk_score, EXPOSURE[r.regime], r.prob_expansion, r.prob_recovery, r.prob_tightening, r.prob_risk_off, r.available_at ?? '']), {
-    cast: { number: (n) => String(n) },
-    record_delimiter: 'unix',
-  });
+  return stringify(
+    rows.map((r) => [
+      r.date,
+      r.regime,
+      r.risk_score,
+      EXPOSURE[r.regime],
+      r.prob_expansion,
+      r.prob_recovery,
+      r.prob_tightening,
+      r.prob_risk_off,
+      r.available_at ?? '',
+    ]),
+    {
+      cast: { number: (n) => String(n) },
+      record_delimiter: 'unix',
+    },
+  );
 }
 
 export const exportHeader = (): string => `${EXPORT_COLUMNS.join(',')}\n`;

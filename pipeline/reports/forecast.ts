@@ -94,15 +94,24 @@ export function forecastFromHistory(history: readonly ForecastHistoryDay[], gene
   const paths = {} as Record<ForecastColumn, Float64Array>;
   const models = {} as Record<ForecastColumn, ColumnModel>;
   for (const column of FORECAST_COLUMNS) {
-    const { model, path } = forecastColumn(Float64Array.from(history, (d) => d[column]), horizon);
+    const { model, path } = forecastColumn(
+      Float64Array.from(history, (d) => d[column]),
+      horizon,
+    );
     paths[column] = path;
     models[column] = model;
   }
   const rows = tradingDaysAfter(base.date, horizon).map((date, j): ForecastRow => {
     const p = renormalised([paths.prob_expansion[j]!, paths.prob_recovery[j]!, paths.prob_tightening[j]!, paths.prob_risk_off[j]!]);
     return {
-      date, regime: REGIMES[mostLikely(p)]!, confidence: concentration(p), risk_score: clip(paths.risk_score[j]!),
-      prob_expansion: p[0]!, prob_recovery: p[1]!, prob_tightening: p[2]!, prob_risk_off: p[3]!,
+      date,
+      regime: REGIMES[mostLikely(p)]!,
+      confidence: concentration(p),
+      risk_score: clip(paths.risk_score[j]!),
+      prob_expansion: p[0]!,
+      prob_recovery: p[1]!,
+      prob_tightening: p[2]!,
+      prob_risk_off: p[3]!,
     };
   });
   return {

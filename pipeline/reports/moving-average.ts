@@ -46,4 +46,3 @@ export function aboveMovingAverage(market: Iterable<MarketDay>, length = MOVING_
   }
   return out;
 }
-

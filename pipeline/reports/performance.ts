@@ -51,8 +51,17 @@ function regimeFigures(returns: Float64Array): RegimePerformance {
 export function performanceReport(days: readonly StrategyDay[], costBps: number): PerformanceReport {
   const strategy = Float64Array.from(days, (d) => d.strategy);
   const market = Float64Array.from(days, (d) => d.market);
-  const byRegime = Object.fromEntries(REGIMES.map((regime) =>
-    [regime, regimeFigures(Float64Array.from(days.filter((d) => d.held === regime), (d) => d.market))])) as Record<Regime, RegimePerformance>;
+  const byRegime = Object.fromEntries(
+    REGIMES.map((regime) => [
+      regime,
+      regimeFigures(
+        Float64Array.from(
+          days.filter((d) => d.held === regime),
+          (d) => d.market,
+        ),
+      ),
+    ]),
+  ) as Record<Regime, RegimePerformance>;
   return {
     first_day: days[0]?.date ?? null,
     last_day: days.at(-1)?.date ?? null,

@@ -32,7 +32,10 @@ export function buildReports(history: readonly HistoryDay[], market: readonly Ma
   // Days published before SPY's opens were (migration 0020) have none until a full run republishes them: they
   // earn no return, so the report says how many rather than leaving them out unseen.
   const noOpen = market.filter((m) => m.spy_close != null && m.spy_open == null);
-  if (noOpen.length > 0) notes.push(`${noOpen.length} published days (${noOpen[0]!.date} to ${noOpen.at(-1)!.date}) have no SPY open and no strategy return: a full run (\`tradeseal pipeline run --full\`) republishes them with it`);
+  if (noOpen.length > 0)
+    notes.push(
+      `${noOpen.length} published days (${noOpen[0]!.date} to ${noOpen.at(-1)!.date}) have no SPY open and no strategy return: a full run (\`tradeseal pipeline run --full\`) republishes them with it`,
+    );
   let forecast: ForecastResult | null = null;
   if (history.length >= MIN_OBSERVATIONS) forecast = forecastFromHistory(history, generatedAt);
   else notes.push(`no forecast: the history has ${history.length} days, a fit needs ${MIN_OBSERVATIONS}`);

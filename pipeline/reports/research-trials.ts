@@ -51,7 +51,8 @@ export function researchTrials(doc: ResearchVariants): ResearchTrials {
   if (!Array.isArray(doc?.variants)) throw new RangeError('variants: expected an array');
   const names = new Set<string>();
   for (const v of doc.variants) {
-    if (typeof v?.name !== 'string' || !Number.isFinite(v.in_sample_sharpe)) throw new RangeError(`variants: each needs a name and a finite in_sample_sharpe, got ${JSON.stringify(v)}`);
+    if (typeof v?.name !== 'string' || !Number.isFinite(v.in_sample_sharpe))
+      throw new RangeError(`variants: each needs a name and a finite in_sample_sharpe, got ${JSON.stringify(v)}`);
     if (names.has(v.name)) throw new RangeError(`variants: ${v.name} appears twice`);
     names.add(v.name);
   }
@@ -64,13 +65,19 @@ export function loadResearchTrials(file: string = defaultVariantsFile()): Resear
   return researchTrials(JSON.parse(readFileSync(file, 'utf8')) as ResearchVariants);
 }
 
-const WHAT = 'The in-sample Sharpe ratio (annualised: mean / std (ddof = 1) x sqrt(252), risk-free 0) of every variant of the regime method tried in the research, every round (pipeline/README.md: "Every variant", the starts of "A method without a seed", "Round 2"), candidates and robustness checks alike: the trials the deflated Sharpe ratio of `tradeseal quant evaluate` and `npm run bench:signal` counts (N = the number of variants, V = the sample variance of their Sharpe ratios).';
+const WHAT =
+  'The in-sample Sharpe ratio (annualised: mean / std (ddof = 1) x sqrt(252), risk-free 0) of every variant of the regime method tried in the research, every round (pipeline/README.md: "Every variant", the starts of "A method without a seed", "Round 2"), candidates and robustness checks alike: the trials the deflated Sharpe ratio of `tradeseal quant evaluate` and `npm run bench:signal` counts (N = the number of variants, V = the sample variance of their Sharpe ratios).';
 
 /**
  * Writes the variants of a research run to `file` (default data/research/variants.json), after checking them as
  * a reader would: a run with a variant without a Sharpe ratio writes nothing. Returns the trials written.
  */
-export function writeResearchVariants(variants: ResearchVariant[], window: { from: string; to: string }, source: string, file: string = defaultVariantsFile()): ResearchTrials {
+export function writeResearchVariants(
+  variants: ResearchVariant[],
+  window: { from: string; to: string },
+  source: string,
+  file: string = defaultVariantsFile(),
+): ResearchTrials {
   const doc: ResearchVariants = { what: WHAT, source, window, variants };
   const trials = researchTrials(doc);
   writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);

@@ -96,7 +96,13 @@ export const regimePositions = (days: readonly RegimeDay[], dates: readonly stri
 export const pricesOf = (days: readonly { date: string }[], market: ReadonlyMap<string, MarketDay>): PriceDay[] =>
   days.map((d) => {
     const m = market.get(d.date);
-    return { date: d.date, spy_open: m?.spy_open ?? null, spy_close: m?.spy_close ?? null, spy_dividend: m?.spy_dividend ?? null, spy_split: m?.spy_split ?? null };
+    return {
+      date: d.date,
+      spy_open: m?.spy_open ?? null,
+      spy_close: m?.spy_close ?? null,
+      spy_dividend: m?.spy_dividend ?? null,
+      spy_split: m?.spy_split ?? null,
+    };
   });
 
 /**
@@ -106,7 +112,10 @@ export const pricesOf = (days: readonly { date: string }[], market: ReadonlyMap<
  */
 export function strategyDays(days: readonly RegimeDay[], market: ReadonlyMap<string, MarketDay>, costBps: number): StrategyDay[] {
   const prices = pricesOf(days, market);
-  const held = regimePositions(days, prices.map((p) => p.date));
+  const held = regimePositions(
+    days,
+    prices.map((p) => p.date),
+  );
   const regime = execute(prices, (i) => (held[i] === undefined ? undefined : EXPOSURE[held[i]!]), costBps);
   const hold = new Map(execute(prices, (i) => (held[i] === undefined ? undefined : 1), costBps).map((d) => [d.date, d.return]));
   const index = new Map(days.map((d, i) => [d.date, i]));
@@ -115,8 +124,14 @@ export function strategyDays(days: readonly RegimeDay[], market: ReadonlyMap<str
     const a = market.get(days[i - 1]!.date)?.gld_close;
     const b = market.get(r.date)?.gld_close;
     return {
-      date: r.date, held: held[i]!, exposure: r.exposure, exposure_gap: r.exposure_gap, traded: r.traded,
-      market: hold.get(r.date)!, strategy: r.return, gold: a != null && b != null ? b / a - 1 : Number.NaN,
+      date: r.date,
+      held: held[i]!,
+      exposure: r.exposure,
+      exposure_gap: r.exposure_gap,
+      traded: r.traded,
+      market: hold.get(r.date)!,
+      strategy: r.return,
+      gold: a != null && b != null ? b / a - 1 : Number.NaN,
     };
   });
 }

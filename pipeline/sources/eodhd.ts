@@ -21,7 +21,20 @@
  */
 import { TradesealError } from '../../src/core/errors.js';
 import { isIsoDate } from '../ingest/catalogue.js';
-import { AnswerFault, fault, isRecord, answerInvalid, describeBody, httpGet, isHtml, requestMessage, sourceUnavailable, type HttpAnswer, type HttpRequest, type SourceDeps } from './http.js';
+import {
+  AnswerFault,
+  fault,
+  isRecord,
+  answerInvalid,
+  describeBody,
+  httpGet,
+  isHtml,
+  requestMessage,
+  sourceUnavailable,
+  type HttpAnswer,
+  type HttpRequest,
+  type SourceDeps,
+} from './http.js';
 import type { BarRequest, DailyBar, MarketSource, RequestOptions } from './market-source.js';
 
 /** The catalogue's market series → EODHD's symbol. */
@@ -55,7 +68,6 @@ export function eodhdUrl(baseUrl: string, endpoint: Endpoint, symbol: string, to
   return url;
 }
 
-
 /** The array an answer must be, or the fault naming what it was instead (`{"message": …}`). */
 function rows(body: unknown, what: string): unknown[] {
   if (Array.isArray(body)) return body;
@@ -86,7 +98,16 @@ export function parseEod(body: unknown): DailyBar[] {
       if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) fault(`the bar of ${date} has ${f} ${JSON.stringify(v)}, not a positive price`);
     }
     if (!Number.isInteger(r.volume) || (r.volume as number) < 0) fault(`the bar of ${date} has volume ${JSON.stringify(r.volume)}, not a whole number ≥ 0`);
-    bars.push({ date, open: r.open as number, high: r.high as number, low: r.low as number, close: r.close as number, volume: r.volume as number, dividend: 0, split: 1 });
+    bars.push({
+      date,
+      open: r.open as number,
+      high: r.high as number,
+      low: r.low as number,
+      close: r.close as number,
+      volume: r.volume as number,
+      dividend: 0,
+      split: 1,
+    });
   });
   return bars;
 }
@@ -101,7 +122,8 @@ export function parseDividends(body: unknown): Map<string, number> {
     // `unadjustedValue` is the amount as paid; `value` is re-based for the splits after the ex-date. The older
     // answers that lack unadjustedValue are read from value, which equals it as long as no split followed.
     const amount = r.unadjustedValue === undefined || r.unadjustedValue === null ? r.value : r.unadjustedValue;
-    if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) fault(`the dividend of ${date} is ${JSON.stringify(amount)}, not a positive amount`);
+    if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0)
+      fault(`the dividend of ${date} is ${JSON.stringify(amount)}, not a positive amount`);
     if (out.has(date)) fault(`two dividends on ${date}`);
     out.set(date, amount as number);
   });
@@ -148,15 +170,19 @@ function errorText(answer: HttpAnswer): string {
 /** The answers that end a fetch at once: a rejected token, and the plan's calls of the day used up. */
 function refusal(request: HttpRequest, answer: HttpAnswer, endpoint: Endpoint): TradesealError | undefined {
   if (answer.status === 402 || DAILY_LIMIT.test(answer.text)) {
-    return sourceUnavailable(request, `the plan's daily API calls are used up (HTTP ${answer.status}: ${errorText(answer)})`,
-      'EODHD counts calls per day and resets the count at midnight GMT (https://eodhd.com/financial-apis/api-limits); the free plan allows 20, a night takes 7');
+    return sourceUnavailable(
+      request,
+      `the plan's daily API calls are used up (HTTP ${answer.status}: ${errorText(answer)})`,
+      'EODHD counts calls per day and resets the count at midnight GMT (https://eodhd.com/financial-apis/api-limits); the free plan allows 20, a night takes 7',
+    );
   }
   if (answer.status !== 401 && answer.status !== 403) return undefined;
   const plan = answer.status === 403 ? `: the token's plan may not include /api/${endpoint}` : '';
   return new TradesealError('config_invalid', requestMessage(request, `EODHD rejected EODHD_API_TOKEN (HTTP ${answer.status}: ${errorText(answer)})${plan}`), {
-    hint: answer.status === 403
-      ? 'EODHD\'s free plan serves dividends and splits only once its support activates them (https://eodhd.com/financial-apis/api-splits-dividends); set EODHD_API_TOKEN to a token whose plan has them, or use MARKET_DATA_SOURCE=yahoo'
-      : 'set EODHD_API_TOKEN to the API token of your EODHD account, or use MARKET_DATA_SOURCE=yahoo',
+    hint:
+      answer.status === 403
+        ? "EODHD's free plan serves dividends and splits only once its support activates them (https://eodhd.com/financial-apis/api-splits-dividends); set EODHD_API_TOKEN to a token whose plan has them, or use MARKET_DATA_SOURCE=yahoo"
+        : 'set EODHD_API_TOKEN to the API token of your EODHD account, or use MARKET_DATA_SOURCE=yahoo',
   });
 }
 
@@ -171,8 +197,13 @@ export function eodhdSource(config: EodhdConfig, deps: SourceDeps = {}): MarketS
   /** One endpoint's answer, parsed by `parse` (whose faults name this request). */
   async function get<T>(endpoint: Endpoint, sym: string, from: string, to: string, options: RequestOptions, parse: (body: unknown) => T): Promise<T> {
     const request: HttpRequest = {
-      source: SOURCE, subject: sym, url: eodhdUrl(config.eodhdBaseUrl, endpoint, sym, config.eodhdApiToken, from, to), secretParams: SECRETS,
-      headers: { accept: 'application/json' }, errorText, refuse: (answer) => refusal(request, answer, endpoint),
+      source: SOURCE,
+      subject: sym,
+      url: eodhdUrl(config.eodhdBaseUrl, endpoint, sym, config.eodhdApiToken, from, to),
+      secretParams: SECRETS,
+      headers: { accept: 'application/json' },
+      errorText,
+      refuse: (answer) => refusal(request, answer, endpoint),
     };
     const answer = await httpGet(request, { sleep: deps.sleep, ...options });
     if (answer.status < 200 || answer.status >= 300) throw answerInvalid(request, `HTTP ${answer.status}: ${errorText(answer)}`);

@@ -120,8 +120,7 @@ export function describeBody(answer: HttpAnswer): string {
 }
 
 /** Whether an answer is an HTML page: by its content type, or by its first character when it names none. */
-export const isHtml = (answer: HttpAnswer): boolean =>
-  /html/i.test(answer.headers.get('content-type') ?? '') || /^\s*</.test(answer.text);
+export const isHtml = (answer: HttpAnswer): boolean => /html/i.test(answer.headers.get('content-type') ?? '') || /^\s*</.test(answer.text);
 
 /** Whether the content type says JSON (`application/json`, `…+json`), or the answer names none. */
 export const isJsonType = (answer: HttpAnswer): boolean => {
@@ -176,12 +175,18 @@ export async function httpGet(request: HttpRequest, options: HttpOptions = {}): 
     const refusal = request.refuse?.(answer);
     if (refusal) throw refusal;
     if (!retryableStatus(answer.status)) return answer;
-    last = { fault: `HTTP ${answer.status}: ${(request.errorText ?? describeBody)(answer)}`, retryAfter: retryAfterMs(answer.headers.get('retry-after'), Date.now()) };
+    last = {
+      fault: `HTTP ${answer.status}: ${(request.errorText ?? describeBody)(answer)}`,
+      retryAfter: retryAfterMs(answer.headers.get('retry-after'), Date.now()),
+    };
     // A source that asks to be left alone for longer than this request may wait is not asked again now: the
     // caller (a night, which tries again later) decides when.
     const cap = options.maxBackoffMs ?? DEFAULTS.maxBackoffMs;
     if (last.retryAfter !== null && last.retryAfter > cap && attempt < retries) {
-      throw sourceUnavailable(request, `the source asked to be asked again in ${Math.round(last.retryAfter / 1000)} s (Retry-After), longer than a retry here waits (${cap / 1000} s): not asked again now (last: ${last.fault})`);
+      throw sourceUnavailable(
+        request,
+        `the source asked to be asked again in ${Math.round(last.retryAfter / 1000)} s (Retry-After), longer than a retry here waits (${cap / 1000} s): not asked again now (last: ${last.fault})`,
+      );
     }
   }
   const attempts = retries + 1;

@@ -48,9 +48,11 @@ export const SOURCES: readonly SourceInfo[] = [
     key: null,
     official: false,
     documentation: null,
-    terms: 'https://legal.yahoo.com/us/en/yahoo/terms/otos/index.html: the data are for personal use; the API is unofficial, undocumented, without a service level, and may change or stop without notice',
+    terms:
+      'https://legal.yahoo.com/us/en/yahoo/terms/otos/index.html: the data are for personal use; the API is unofficial, undocumented, without a service level, and may change or stop without notice',
     limits: 'none published; Yahoo answers 429 ("Too Many Requests") to clients it takes for bots or to bursts, which the fetch retries honouring Retry-After',
-    coverage: '^GSPC from 1927-12-30, SPY and GLD from their first day; prices adjusted for later splits, which the source undoes from the answer\'s split events',
+    coverage:
+      "^GSPC from 1927-12-30, SPY and GLD from their first day; prices adjusted for later splits, which the source undoes from the answer's split events",
   },
   {
     name: 'eodhd',
@@ -60,18 +62,20 @@ export const SOURCES: readonly SourceInfo[] = [
     official: true,
     documentation: ['https://eodhd.com/financial-apis/api-for-historical-data-and-volumes', 'https://eodhd.com/financial-apis/api-splits-dividends'],
     terms: 'https://eodhd.com/financial-apis/terms-conditions',
-    limits: 'https://eodhd.com/financial-apis/api-limits: free plan 20 calls a day; paid plans 100,000 calls a day (reset at midnight GMT) and 1,000 a minute; each of the eod, div and splits requests is one call, so a night takes 7',
-    coverage: 'free plan: 1 year of end-of-day history, and dividends and splits only once EODHD\'s support activates them; paid plans: the full history',
+    limits:
+      'https://eodhd.com/financial-apis/api-limits: free plan 20 calls a day; paid plans 100,000 calls a day (reset at midnight GMT) and 1,000 a minute; each of the eod, div and splits requests is one call, so a night takes 7',
+    coverage: "free plan: 1 year of end-of-day history, and dividends and splits only once EODHD's support activates them; paid plans: the full history",
   },
   {
     name: 'fred',
     vendor: 'Federal Reserve Bank of St. Louis, FRED API',
-    series: 'the catalogue\'s FRED series (Treasury yields, the dollar, credit spreads, VIX, the Fed\'s balance sheet)',
+    series: "the catalogue's FRED series (Treasury yields, the dollar, credit spreads, VIX, the Fed's balance sheet)",
     key: 'FRED_API_KEY',
     official: true,
     documentation: ['https://fred.stlouisfed.org/docs/api/fred/series_observations.html'],
     terms: 'https://fred.stlouisfed.org/docs/api/terms_of_use.html',
-    limits: '120 requests a minute per key, as the FRED team told the authors of the fredr R package (sboysel/fredr, R/fredr_request.R); FRED publishes no number',
-    coverage: 'each series\' full history, except the ICE BofA series, of which FRED serves a rolling 3 years (older rows are kept from the files)',
+    limits:
+      '120 requests a minute per key, as the FRED team told the authors of the fredr R package (sboysel/fredr, R/fredr_request.R); FRED publishes no number',
+    coverage: "each series' full history, except the ICE BofA series, of which FRED serves a rolling 3 years (older rows are kept from the files)",
   },
 ];

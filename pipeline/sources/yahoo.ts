@@ -30,7 +30,20 @@
 import type { Config } from '../../src/core/config.js';
 import { isIsoDate } from '../ingest/catalogue.js';
 import { addDays } from '../../src/core/dates.js';
-import { AnswerFault, fault, isRecord, answerInvalid, describeBody, httpGet, isHtml, isJsonType, sourceUnavailable, type HttpAnswer, type HttpRequest, type SourceDeps } from './http.js';
+import {
+  AnswerFault,
+  fault,
+  isRecord,
+  answerInvalid,
+  describeBody,
+  httpGet,
+  isHtml,
+  isJsonType,
+  sourceUnavailable,
+  type HttpAnswer,
+  type HttpRequest,
+  type SourceDeps,
+} from './http.js';
 import type { BarRequest, DailyBar, MarketSource, RequestOptions } from './market-source.js';
 
 /** The catalogue's market series → Yahoo's symbol. */
@@ -71,7 +84,6 @@ export function chartUrl(baseUrl: string, symbol: string, from?: string, to?: st
   url.searchParams.set('includeAdjustedClose', 'true');
   return url;
 }
-
 
 /** Yahoo's `{<root>: {error: {code, description}}}`, or what the body is. */
 function errorText(answer: HttpAnswer): string {
@@ -127,7 +139,8 @@ export function parseChart(body: unknown, symbol: string): DailyBar[] {
   const meta = isRecord(result.meta) ? result.meta : {};
   if (meta.symbol !== undefined && meta.symbol !== symbol) return fault(`an answer for ${JSON.stringify(meta.symbol)}`);
   if (meta.currency !== undefined && meta.currency !== null && meta.currency !== 'USD') return fault(`prices in ${JSON.stringify(meta.currency)}, not USD`);
-  if (meta.exchangeTimezoneName !== undefined && meta.exchangeTimezoneName !== NEW_YORK) return fault(`an exchange in ${JSON.stringify(meta.exchangeTimezoneName)}, not ${NEW_YORK}`);
+  if (meta.exchangeTimezoneName !== undefined && meta.exchangeTimezoneName !== NEW_YORK)
+    return fault(`an exchange in ${JSON.stringify(meta.exchangeTimezoneName)}, not ${NEW_YORK}`);
 
   const indicators = isRecord(result.indicators) ? result.indicators : {};
   const quote = Array.isArray(indicators.quote) && isRecord(indicators.quote[0]) ? indicators.quote[0] : undefined;
@@ -157,7 +170,10 @@ export function parseChart(body: unknown, symbol: string): DailyBar[] {
   // An action dated after the last bar belongs to a day the answer does not have yet (Yahoo lists a dividend on
   // the morning of its ex-date, before that day's bar): it is not one of these bars' actions. An action on a day
   // between them without a bar of its own is a fault.
-  for (const [kind, map] of [['dividend', dividends], ['split', splits]] as const) {
+  for (const [kind, map] of [
+    ['dividend', dividends],
+    ['split', splits],
+  ] as const) {
     for (const date of map.keys()) if (date <= last && !days.has(date)) fault(`a ${kind} dated ${date}, a day without a bar`);
   }
   // Each bar's prices are divided by the ratios of the splits after it, those after the last bar included
@@ -185,8 +201,14 @@ export function parseChart(body: unknown, symbol: string): DailyBar[] {
     const factor = factors[i] ?? 1;
     const [open, high, low, close, volume] = values as number[];
     bars.push({
-      date, open: (open as number) * factor, high: (high as number) * factor, low: (low as number) * factor, close: (close as number) * factor,
-      volume: Math.round((volume as number) / factor), dividend: (dividends.get(date) ?? 0) * factor, split: splits.get(date) ?? 1,
+      date,
+      open: (open as number) * factor,
+      high: (high as number) * factor,
+      low: (low as number) * factor,
+      close: (close as number) * factor,
+      volume: Math.round((volume as number) / factor),
+      dividend: (dividends.get(date) ?? 0) * factor,
+      split: splits.get(date) ?? 1,
     });
   });
   return bars;
@@ -206,16 +228,23 @@ export function yahooSource(config: Pick<Config, 'yahooBaseUrl'>, deps: SourceDe
     async bars({ series, from, to }: BarRequest, options: RequestOptions = {}): Promise<DailyBar[]> {
       if (!isIsoDate(from) || !isIsoDate(to) || from > to) throw new RangeError(`a bar request needs ISO dates from ≤ to, got ${from}..${to}`);
       const request: HttpRequest = {
-        source: SOURCE, subject: symbol(series), url: chartUrl(config.yahooBaseUrl, symbol(series), from, to),
-        headers: { 'user-agent': BROWSER_USER_AGENT, accept: 'application/json' }, errorText,
+        source: SOURCE,
+        subject: symbol(series),
+        url: chartUrl(config.yahooBaseUrl, symbol(series), from, to),
+        headers: { 'user-agent': BROWSER_USER_AGENT, accept: 'application/json' },
+        errorText,
       };
       const answer = await httpGet(request, { sleep: deps.sleep, ...options });
       if (answer.status === 401 || answer.status === 403) {
-        throw sourceUnavailable(request, `Yahoo refused the request (HTTP ${answer.status}: ${errorText(answer)})`,
-          'Yahoo refuses some clients (a proxy that inspects TLS, an address it took for a bot) and may start asking for a cookie and a crumb; MARKET_DATA_SOURCE=eodhd is the keyed alternative');
+        throw sourceUnavailable(
+          request,
+          `Yahoo refused the request (HTTP ${answer.status}: ${errorText(answer)})`,
+          'Yahoo refuses some clients (a proxy that inspects TLS, an address it took for a bot) and may start asking for a cookie and a crumb; MARKET_DATA_SOURCE=eodhd is the keyed alternative',
+        );
       }
       if (answer.status < 200 || answer.status >= 300) throw answerInvalid(request, `HTTP ${answer.status}: ${errorText(answer)}`);
-      if (isHtml(answer) || !isJsonType(answer)) throw answerInvalid(request, `HTTP ${answer.status} with ${describeBody(answer)} (${answer.headers.get('content-type')}) where JSON was due`);
+      if (isHtml(answer) || !isJsonType(answer))
+        throw answerInvalid(request, `HTTP ${answer.status} with ${describeBody(answer)} (${answer.headers.get('content-type')}) where JSON was due`);
       let body: unknown;
       try {
         body = JSON.parse(answer.text);

@@ -28,7 +28,16 @@ export function barsFromCsv(series: string, text: string): DailyBar[] {
   if (header !== expected) throw new Error(`${spec.file}: header ${JSON.stringify(header)}, expected ${JSON.stringify(expected)}`);
   return lines.map((line) => {
     const [date = '', open, high, low, close, volume, dividend = '0', split = '1'] = line.split(',');
-    return { date, open: Number(open), high: Number(high), low: Number(low), close: Number(close), volume: Number(volume), dividend: Number(dividend), split: Number(split) };
+    return {
+      date,
+      open: Number(open),
+      high: Number(high),
+      low: Number(low),
+      close: Number(close),
+      volume: Number(volume),
+      dividend: Number(dividend),
+      split: Number(split),
+    };
   });
 }
 

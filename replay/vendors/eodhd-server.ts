@@ -43,10 +43,15 @@ function eod(url: URL, bars: readonly DailyBar[]): RawReply {
   if (period !== 'd') return error(400, 'Bad Request', `period=${period}: this server serves daily bars (d) only`);
   const adjusted = adjustedCloses(bars);
   const wanted = inRange(url);
-  let rows = bars.flatMap((b, i) => (wanted(b.date) ? [{ date: b.date, open: b.open, high: b.high, low: b.low, close: b.close, adjusted_close: adjusted[i] ?? b.close, volume: b.volume }] : []));
+  let rows = bars.flatMap((b, i) =>
+    wanted(b.date) ? [{ date: b.date, open: b.open, high: b.high, low: b.low, close: b.close, adjusted_close: adjusted[i] ?? b.close, volume: b.volume }] : [],
+  );
   if (url.searchParams.get('order') === 'd') rows = rows.reverse();
   if (url.searchParams.get('fmt') === 'json') return jsonReply(200, rows);
-  const csv = ['Date,Open,High,Low,Close,Adjusted_close,Volume', ...rows.map((r) => [r.date, r.open, r.high, r.low, r.close, r.adjusted_close, r.volume].join(','))];
+  const csv = [
+    'Date,Open,High,Low,Close,Adjusted_close,Volume',
+    ...rows.map((r) => [r.date, r.open, r.high, r.low, r.close, r.adjusted_close, r.volume].join(',')),
+  ];
   return { status: 200, body: `${csv.join('\n')}\n`, headers: { 'content-type': 'text/csv' } };
 }
 
@@ -54,17 +59,25 @@ function eod(url: URL, bars: readonly DailyBar[]): RawReply {
 function dividends(url: URL, bars: readonly DailyBar[]): RawReply {
   const factors = laterSplitFactors(bars);
   const wanted = inRange(url);
-  return jsonReply(200, bars.flatMap((b, i) => (b.dividend > 0 && wanted(b.date) ? [{ date: b.date, value: b.dividend / (factors[i] ?? 1), unadjustedValue: b.dividend, currency: 'USD' }] : [])));
+  return jsonReply(
+    200,
+    bars.flatMap((b, i) =>
+      b.dividend > 0 && wanted(b.date) ? [{ date: b.date, value: b.dividend / (factors[i] ?? 1), unadjustedValue: b.dividend, currency: 'USD' }] : [],
+    ),
+  );
 }
 
 /** `/api/splits`: the splits of the range. */
 function splits(url: URL, bars: readonly DailyBar[]): RawReply {
   const wanted = inRange(url);
-  return jsonReply(200, bars.flatMap((b) => {
-    if (b.split === 1 || !wanted(b.date)) return [];
-    const { numerator, denominator } = splitFraction(b.split);
-    return [{ date: b.date, split: `${numerator.toFixed(6)}/${denominator.toFixed(6)}` }];
-  }));
+  return jsonReply(
+    200,
+    bars.flatMap((b) => {
+      if (b.split === 1 || !wanted(b.date)) return [];
+      const { numerator, denominator } = splitFraction(b.split);
+      return [{ date: b.date, split: `${numerator.toFixed(6)}/${denominator.toFixed(6)}` }];
+    }),
+  );
 }
 
 export interface EodhdServer extends VendorServer {
@@ -90,7 +103,8 @@ export async function startEodhdServer(provider: BarProvider, options: EodhdServ
     const match = /^\/api\/(eod|div|splits)\/([^/]+)$/.exec(url.pathname);
     if (!match) return error(404, 'Not Found', 'Not Found');
     if (url.searchParams.get('api_token') !== s.token) return error(401, 'Unauthorized', 'Invalid API token');
-    if (s.dailyLimit !== null && s.callsToday >= s.dailyLimit) return { status: 402, body: LIMIT_TEXT, headers: { 'content-type': 'text/plain; charset=utf-8' } };
+    if (s.dailyLimit !== null && s.callsToday >= s.dailyLimit)
+      return { status: 402, body: LIMIT_TEXT, headers: { 'content-type': 'text/plain; charset=utf-8' } };
     s.callsToday += 1;
     const series = SYMBOLS[decodeURIComponent(match[2] ?? '')];
     const bars = series ? s.provider.bars(series) : undefined;
@@ -99,7 +113,10 @@ export async function startEodhdServer(provider: BarProvider, options: EodhdServ
     return match[1] === 'div' ? dividends(url, bars) : splits(url, bars);
   };
   state = Object.assign(await startVendorServer(answer, options), {
-    provider, token: options.token ?? EODHD_TEST_TOKEN, dailyLimit: options.dailyLimit ?? null, callsToday: 0,
+    provider,
+    token: options.token ?? EODHD_TEST_TOKEN,
+    dailyLimit: options.dailyLimit ?? null,
+    callsToday: 0,
   });
   return state;
 }

@@ -46,8 +46,19 @@ export function fredObservationsFromCsv(spec: SeriesSpec, csv: string): FredJson
 export function fredPage(all: FredJsonObservation[], offset = 0, limit = 100_000): FredJson {
   const observations = all.slice(offset, offset + limit);
   return {
-    realtime_start: TODAY, realtime_end: TODAY, observation_start: '1600-01-01', observation_end: '9999-12-31', units: 'lin',
-    output_type: 1, file_type: 'json', order_by: 'observation_date', sort_order: 'asc', count: all.length, offset, limit, observations,
+    realtime_start: TODAY,
+    realtime_end: TODAY,
+    observation_start: '1600-01-01',
+    observation_end: '9999-12-31',
+    units: 'lin',
+    output_type: 1,
+    file_type: 'json',
+    order_by: 'observation_date',
+    sort_order: 'asc',
+    count: all.length,
+    offset,
+    limit,
+    observations,
   };
 }
 

@@ -42,7 +42,9 @@ export interface ListenOptions {
 
 /** JSON answer with the content type the vendors send. */
 export const jsonReply = (status: number, body: unknown, contentType = 'application/json'): RawReply => ({
-  status, body: JSON.stringify(body), headers: { 'content-type': contentType },
+  status,
+  body: JSON.stringify(body),
+  headers: { 'content-type': contentType },
 });
 
 /** Starts a server that answers each request with `answer(url)` unless `override` replies first. */

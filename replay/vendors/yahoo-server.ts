@@ -23,11 +23,26 @@ const NEW_YORK = 'America/New_York';
 const JSON_TYPE = 'application/json;charset=utf-8';
 
 /** Yahoo's symbol → the catalogue's series, and what Yahoo's `meta` says of each. */
-const SYMBOLS: Record<string, { series: string; exchangeName: string; fullExchangeName: string; instrumentType: string; longName: string; shortName: string }> = {
-  '^GSPC': { series: 'GSPC', exchangeName: 'SNP', fullExchangeName: 'SNP', instrumentType: 'INDEX', longName: 'S&P 500', shortName: 'S&P 500' },
-  SPY: { series: 'SPY', exchangeName: 'PCX', fullExchangeName: 'NYSEArca', instrumentType: 'ETF', longName: 'SPDR S&P 500 ETF Trust', shortName: 'SPDR S&P 500' },
-  GLD: { series: 'GLD', exchangeName: 'PCX', fullExchangeName: 'NYSEArca', instrumentType: 'ETF', longName: 'SPDR Gold Trust', shortName: 'SPDR Gold Shares' },
-};
+const SYMBOLS: Record<string, { series: string; exchangeName: string; fullExchangeName: string; instrumentType: string; longName: string; shortName: string }> =
+  {
+    '^GSPC': { series: 'GSPC', exchangeName: 'SNP', fullExchangeName: 'SNP', instrumentType: 'INDEX', longName: 'S&P 500', shortName: 'S&P 500' },
+    SPY: {
+      series: 'SPY',
+      exchangeName: 'PCX',
+      fullExchangeName: 'NYSEArca',
+      instrumentType: 'ETF',
+      longName: 'SPDR S&P 500 ETF Trust',
+      shortName: 'SPDR S&P 500',
+    },
+    GLD: {
+      series: 'GLD',
+      exchangeName: 'PCX',
+      fullExchangeName: 'NYSEArca',
+      instrumentType: 'ETF',
+      longName: 'SPDR Gold Trust',
+      shortName: 'SPDR Gold Shares',
+    },
+  };
 
 export const NOT_FOUND_BODY = { chart: { result: null, error: { code: 'Not Found', description: 'No data found, symbol may be delisted' } } };
 
@@ -64,19 +79,38 @@ export function yahooChart(symbol: string, bars: readonly DailyBar[], period1: n
     const ts = openTimestamp(bar.date);
     if (ts < period1 || ts >= period2) return;
     const previous = bars[i - 1];
-    picked.push({ bar, ts, factor: splitFactors[i] ?? 1, adjclose: adjusted[i] ?? bar.close, previousClose: previous ? previous.close / (splitFactors[i - 1] ?? 1) : null });
+    picked.push({
+      bar,
+      ts,
+      factor: splitFactors[i] ?? 1,
+      adjclose: adjusted[i] ?? bar.close,
+      previousClose: previous ? previous.close / (splitFactors[i - 1] ?? 1) : null,
+    });
   });
   const last = bars.at(-1);
   const lastTs = last ? openTimestamp(last.date) : period2;
   const lastDay = last?.date ?? new Date(period2 * 1000).toISOString().slice(0, 10);
   const meta = {
-    currency: 'USD', symbol, exchangeName: info.exchangeName, fullExchangeName: info.fullExchangeName, instrumentType: info.instrumentType,
-    firstTradeDate: bars[0] ? openTimestamp(bars[0].date) : null, regularMarketTime: lastTs + 23_400, hasPrePostMarketData: info.instrumentType !== 'INDEX',
-    gmtoffset: offsetSeconds(lastTs), timezone: offsetSeconds(lastTs) === -14_400 ? 'EDT' : 'EST', exchangeTimezoneName: NEW_YORK,
-    regularMarketPrice: last ? last.close / (splitFactors.at(-1) ?? 1) : null, longName: info.longName, shortName: info.shortName,
-    chartPreviousClose: picked[0]?.previousClose ?? null, priceHint: 2,
+    currency: 'USD',
+    symbol,
+    exchangeName: info.exchangeName,
+    fullExchangeName: info.fullExchangeName,
+    instrumentType: info.instrumentType,
+    firstTradeDate: bars[0] ? openTimestamp(bars[0].date) : null,
+    regularMarketTime: lastTs + 23_400,
+    hasPrePostMarketData: info.instrumentType !== 'INDEX',
+    gmtoffset: offsetSeconds(lastTs),
+    timezone: offsetSeconds(lastTs) === -14_400 ? 'EDT' : 'EST',
+    exchangeTimezoneName: NEW_YORK,
+    regularMarketPrice: last ? last.close / (splitFactors.at(-1) ?? 1) : null,
+    longName: info.longName,
+    shortName: info.shortName,
+    chartPreviousClose: picked[0]?.previousClose ?? null,
+    priceHint: 2,
     currentTradingPeriod: { pre: period(lastDay, '04:00', '09:30'), regular: period(lastDay, '09:30', '16:00'), post: period(lastDay, '16:00', '20:00') },
-    dataGranularity: '1d', range: '', validRanges: ['1d', '5d', '1mo', '3mo', '6mo', '1y', '2y', '5y', '10y', 'ytd', 'max'],
+    dataGranularity: '1d',
+    range: '',
+    validRanges: ['1d', '5d', '1mo', '3mo', '6mo', '1y', '2y', '5y', '10y', 'ytd', 'max'],
   };
   if (picked.length === 0) return { chart: { result: [{ meta, indicators: { quote: [{}], adjclose: [{}] } }], error: null } };
 
@@ -95,15 +129,25 @@ export function yahooChart(symbol: string, bars: readonly DailyBar[], period1: n
   const price = (key: 'open' | 'high' | 'low' | 'close') => picked.map(({ bar, factor }) => bar[key] / factor);
   return {
     chart: {
-      result: [{
-        meta,
-        timestamp: picked.map((p) => p.ts),
-        ...(Object.keys(eventsPart).length > 0 ? { events: eventsPart } : {}),
-        indicators: {
-          quote: [{ close: price('close'), open: price('open'), volume: picked.map(({ bar, factor }) => Math.round(bar.volume * factor)), high: price('high'), low: price('low') }],
-          adjclose: [{ adjclose: picked.map((p) => p.adjclose) }],
+      result: [
+        {
+          meta,
+          timestamp: picked.map((p) => p.ts),
+          ...(Object.keys(eventsPart).length > 0 ? { events: eventsPart } : {}),
+          indicators: {
+            quote: [
+              {
+                close: price('close'),
+                open: price('open'),
+                volume: picked.map(({ bar, factor }) => Math.round(bar.volume * factor)),
+                high: price('high'),
+                low: price('low'),
+              },
+            ],
+            adjclose: [{ adjclose: picked.map((p) => p.adjclose) }],
+          },
         },
-      }],
+      ],
       error: null,
     },
   };

@@ -39,13 +39,21 @@ export async function readKeptCheckpoint(file: string): Promise<SignedAuditCheck
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new TradesealError('validation_failed', `--checkpoint: ${file} is not JSON: ${(error as Error).message}`, { hint, errors: [{ field: '--checkpoint', message: 'is not JSON' }] });
+    throw new TradesealError('validation_failed', `--checkpoint: ${file} is not JSON: ${(error as Error).message}`, {
+      hint,
+      errors: [{ field: '--checkpoint', message: 'is not JSON' }],
+    });
   }
   const problems = checkpointProblems(value);
   if (problems.length > 0) {
-    throw new TradesealError('validation_failed', `--checkpoint: ${file} is not a signed checkpoint: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, {
-      hint, errors: problems.map((p) => ({ field: `--checkpoint ${p.field}`, message: p.message })),
-    });
+    throw new TradesealError(
+      'validation_failed',
+      `--checkpoint: ${file} is not a signed checkpoint: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
+      {
+        hint,
+        errors: problems.map((p) => ({ field: `--checkpoint ${p.field}`, message: p.message })),
+      },
+    );
   }
   const c = value as SignedAuditCheckpoint;
   return { size: c.size, entry_id: c.entry_id, entry_hash: c.entry_hash, timestamp: c.timestamp, signature: c.signature, key_id: c.key_id };

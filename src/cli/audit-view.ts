@@ -15,7 +15,14 @@ export function renderAuditPage(page: AuditLogPage, style: TableStyle = {}): str
   if (page.count === 0) return 'no audit-log entries';
   const table = renderTable(
     ['at', 'action', 'actor', 'target_id', 'details', 'entry_hash'],
-    page.entries.map((e) => [e.at, e.action, e.actor, e.target_id, style.csv ? JSON.stringify(e.details) : oneLine(e.details), style.csv ? e.entry_hash : `${e.entry_hash.slice(0, 16)}…`]),
+    page.entries.map((e) => [
+      e.at,
+      e.action,
+      e.actor,
+      e.target_id,
+      style.csv ? JSON.stringify(e.details) : oneLine(e.details),
+      style.csv ? e.entry_hash : `${e.entry_hash.slice(0, 16)}…`,
+    ]),
     style,
   );
   if (style.csv) return table;
@@ -37,7 +44,11 @@ export function renderChainVerification(v: AnchoredChainVerification, keyOrigin:
   if (v.anchor) lines.push(anchorLine('anchored', v.anchor, keyOrigin));
   else if (v.entries > 0) lines.push('anchored: no checkpoint is signed yet (the server signs one within a second of the chain growing)');
   if (v.kept) lines.push(anchorLine('kept checkpoint', v.kept, keyOrigin));
-  lines.push(v.unanchored === 0 ? 'not yet anchored: none' : `not yet anchored: ${entries(v.unanchored)} after entry ${v.anchored} (these could still be cut off unseen)`);
+  lines.push(
+    v.unanchored === 0
+      ? 'not yet anchored: none'
+      : `not yet anchored: ${entries(v.unanchored)} after entry ${v.anchored} (these could still be cut off unseen)`,
+  );
   return lines.join('\n');
 }
 
@@ -48,6 +59,6 @@ export function renderCheckpoint(c: SignedAuditCheckpoint): string {
     `entry_hash ${c.entry_hash}`,
     `signed at ${at(c.timestamp)} by key ${c.key_id}`,
     `signature ${c.signature}`,
-    'keep the --json form out of the engine\'s reach; `engine audit-log verify --checkpoint FILE` proves the chain still holds it',
+    "keep the --json form out of the engine's reach; `engine audit-log verify --checkpoint FILE` proves the chain still holds it",
   ].join('\n');
 }

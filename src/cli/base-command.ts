@@ -145,7 +145,11 @@ export abstract class TradesealCommand extends Command {
     }
     if (isTradesealError(err)) {
       return {
-        code: err.code, detail: err.message, exit: err.exit, ...(err.hint ? { hint: err.hint } : {}), ...(err.errors ? { errors: err.errors } : {}),
+        code: err.code,
+        detail: err.message,
+        exit: err.exit,
+        ...(err.hint ? { hint: err.hint } : {}),
+        ...(err.errors ? { errors: err.errors } : {}),
         ...(err.extra ? { extra: err.extra } : {}),
       };
     }
@@ -153,7 +157,9 @@ export abstract class TradesealCommand extends Command {
     if (isStoreFault(err)) {
       const embedded = this.loaded !== undefined && this.loaded.databaseUrl === null;
       return {
-        code: 'service_unavailable', detail: `cannot reach the store (${err.code}: ${err.message})`, exit: ERROR_CODES.service_unavailable.exit,
+        code: 'service_unavailable',
+        detail: `cannot reach the store (${err.code}: ${err.message})`,
+        exit: ERROR_CODES.service_unavailable.exit,
         hint: embedded
           ? `the embedded store under ${this.loaded?.home} is served by another tradeseal process that did not answer; wait for it (\`tradeseal pipeline status\`) or stop it`
           : 'check DATABASE_URL and that the server is up, or unset DATABASE_URL to use the embedded store under TRADESEAL_HOME',
@@ -172,14 +178,20 @@ export abstract class TradesealCommand extends Command {
 
   /** Flags the command does not have, each with the nearest it does (`--limt` → `--limit`), and where to see them all. */
   private unknownFlags(err: UnknownFlagsError): Failure {
-    const known = Object.values(err.parse.input.flags).filter((f) => !f.hidden).flatMap((f) => (f.allowNo ? [f.name, `no-${f.name}`] : [f.name]));
+    const known = Object.values(err.parse.input.flags)
+      .filter((f) => !f.hidden)
+      .flatMap((f) => (f.allowNo ? [f.name, `no-${f.name}`] : [f.name]));
     const typed = err.flags.map((f) => f.split('=')[0]!);
-    const nearest = typed.map((f) => ({ f, near: f.startsWith('--') ? suggestions(f.slice(2), known, { separator: '-' }) : [] })).filter((x) => x.near.length > 0);
+    const nearest = typed
+      .map((f) => ({ f, near: f.startsWith('--') ? suggestions(f.slice(2), known, { separator: '-' }) : [] }))
+      .filter((x) => x.near.length > 0);
     const meant = (near: string[]): string => `did you mean ${near.map((n) => `--${n}`).join(' or ')}?`;
     const guesses = nearest.length === 1 && typed.length === 1 ? meant(nearest[0]!.near) : nearest.map((x) => `${x.f}: ${meant(x.near)}`).join('; ');
     const command = `\`${[this.config.bin, ...(this.id ? this.id.split(':') : [])].join(' ')} --help\` lists its flags`;
     return {
-      code: 'usage_error', detail: err.message.split('\n')[0]!, exit: ERROR_CODES.usage_error.exit,
+      code: 'usage_error',
+      detail: err.message.split('\n')[0]!,
+      exit: ERROR_CODES.usage_error.exit,
       hint: guesses === '' ? command : `${guesses} (${command})`,
     };
   }

@@ -41,7 +41,18 @@ const AXIS = ['┼', '┤'] as const;
 
 /** asciichart's symbols for a series drawn in `style`. */
 const symbolsOf = ({ horizontal, vertical, corners: [downTo, downFrom, upFrom, upTo] }: LineStyle) =>
-  [AXIS[0], AXIS[1], '╶', '╴', horizontal, downTo, downFrom, upFrom, upTo, vertical] as [string, string, string, string, string, string, string, string, string, string];
+  [AXIS[0], AXIS[1], '╶', '╴', horizontal, downTo, downFrom, upFrom, upTo, vertical] as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
 
 /** Whether a command should draw charts: standard output is a terminal and the answer is not JSON. */
 export function chartsWanted(json: boolean): boolean {
@@ -93,10 +104,16 @@ export function lineChart(lines: readonly ChartLine[], options: ChartOptions): s
   const color = options.color ?? terminalOf().color;
   const series = lines.map((l) => sample(l.values, width));
   const config = { height: options.height ?? 10, format: (x: number) => format(x).padStart(labelWidth) };
-  const plot = color || series.length === 1
-    ? asciichart.plot(series, { ...config, ...(color ? { colors: lines.map((_, i) => COLORS[i % COLORS.length]) } : {}) })
-    : plotInStyles(series, config);
-  const legend = lines.map((l, i) => (color ? asciichart.colored('──', COLORS[i % COLORS.length]) : LINE_STYLES[i % LINE_STYLES.length]!.horizontal.repeat(2)) + ` ${l.label}`).join('   ');
-  const axis = options.from && options.to ? `${' '.repeat(labelWidth + 2)}${options.from}${options.to.padStart(Math.max(0, Math.min(width, series[0]?.length ?? 0) - options.from.length))}` : null;
+  const plot =
+    color || series.length === 1
+      ? asciichart.plot(series, { ...config, ...(color ? { colors: lines.map((_, i) => COLORS[i % COLORS.length]) } : {}) })
+      : plotInStyles(series, config);
+  const legend = lines
+    .map((l, i) => (color ? asciichart.colored('──', COLORS[i % COLORS.length]) : LINE_STYLES[i % LINE_STYLES.length]!.horizontal.repeat(2)) + ` ${l.label}`)
+    .join('   ');
+  const axis =
+    options.from && options.to
+      ? `${' '.repeat(labelWidth + 2)}${options.from}${options.to.padStart(Math.max(0, Math.min(width, series[0]?.length ?? 0) - options.from.length))}`
+      : null;
   return [options.title, plot, ...(axis ? [axis] : []), `${' '.repeat(labelWidth + 2)}${legend}`].join('\n');
 }

@@ -20,7 +20,10 @@ export function closest(typed: string, candidates: readonly string[], max = 3): 
   const scored = candidates.map((c) => ({ c, d: levenshtein.get(t, c.toLowerCase()) }));
   scored.sort((a, b) => a.d - b.d || a.c.localeCompare(b.c));
   const limit = editLimit(typed);
-  return scored.filter((s) => s.d <= limit).slice(0, max).map((s) => s.c);
+  return scored
+    .filter((s) => s.d <= limit)
+    .slice(0, max)
+    .map((s) => s.c);
 }
 
 /** How far off a candidate may be and still be offered: a third of what was typed, at least 3 edits. */
@@ -50,14 +53,20 @@ export function suggestions(typed: string, candidates: readonly string[], option
   const typedWords = t.split(options.separator).filter((w) => w !== '');
   const group = typedWords.length > 1 ? typedWords[0] : undefined;
   const limit = editLimit(t);
-  const scored = candidates.map((c) => {
-    const lower = c.toLowerCase();
-    const words = lower.split(options.separator);
-    const kind: number = lower.startsWith(t) ? Kind.Prefix
-      : wordPrefixes(typedWords, words) ? Kind.WordPrefixes
-        : lower.includes(t) ? Kind.Contains : Kind.Near;
-    return { c, kind, sameGroup: group !== undefined && words[0] === group, d: levenshtein.get(t, lower) };
-  }).filter((s) => s.kind !== Kind.Near || s.d <= limit);
+  const scored = candidates
+    .map((c) => {
+      const lower = c.toLowerCase();
+      const words = lower.split(options.separator);
+      const kind: number = lower.startsWith(t)
+        ? Kind.Prefix
+        : wordPrefixes(typedWords, words)
+          ? Kind.WordPrefixes
+          : lower.includes(t)
+            ? Kind.Contains
+            : Kind.Near;
+      return { c, kind, sameGroup: group !== undefined && words[0] === group, d: levenshtein.get(t, lower) };
+    })
+    .filter((s) => s.kind !== Kind.Near || s.d <= limit);
   const best = Math.min(...scored.map((s) => s.kind));
   // Among near misses, those as near as the nearest or one edit further: `limt` is `limit`, not also `wide`.
   const nearest = Math.min(...scored.map((s) => s.d));

@@ -48,7 +48,8 @@ function refuse(file: string, problems: Problem[]): never {
   const errors: FieldError[] = listed.map((p) => ({ field: `${file}:${p.line}${p.field ? ` ${p.field}` : ''}`, message: p.message }));
   const more = problems.length > listed.length ? ` (the first ${listed.length} are listed)` : '';
   throw new TradesealError('drop_copy_invalid', `${file} is not a valid drop copy: ${problems.length} problem${problems.length === 1 ? '' : 's'}${more}`, {
-    errors, hint: 'a row is exchange_tx_id, asset, side (Long|Short), quantity, price, agent_id, execution_time (ISO 8601 with a zone), optionally client_order_id and notional_currency',
+    errors,
+    hint: 'a row is exchange_tx_id, asset, side (Long|Short), quantity, price, agent_id, execution_time (ISO 8601 with a zone), optionally client_order_id and notional_currency',
   });
 }
 
@@ -70,7 +71,8 @@ function readCsv(file: string, text: string): ReconcileRequest {
   if (!header) refuse(file, [...problems, { line: 1, field: '', message: `is empty: the first line names the columns (${COLUMNS.join(', ')})` }]);
   const columns = header.fields.map((f) => f.trim());
   columns.forEach((c, i) => {
-    if (!COLUMNS.includes(c)) problems.push({ line: header.line, field: c || `column ${i + 1}`, message: `is not a column of a drop copy (${COLUMNS.join(', ')})` });
+    if (!COLUMNS.includes(c))
+      problems.push({ line: header.line, field: c || `column ${i + 1}`, message: `is not a column of a drop copy (${COLUMNS.join(', ')})` });
     else if (columns.indexOf(c) !== i) problems.push({ line: header.line, field: c, message: 'is named twice' });
   });
   for (const required of dropCopyExecution.required) {
@@ -90,7 +92,8 @@ function readCsv(file: string, text: string): ReconcileRequest {
       const cell = row.fields[i]!.trim();
       if (cell !== '') execution[c] = NUMERIC.has(c) ? numberOf(cell) : cell;
     });
-    for (const e of validatePart(dropCopyExecution, execution, 'body')) problems.push({ line: row.line, field: e.field === 'body' ? '' : e.field, message: e.message });
+    for (const e of validatePart(dropCopyExecution, execution, 'body'))
+      problems.push({ line: row.line, field: e.field === 'body' ? '' : e.field, message: e.message });
     executions.push(execution);
     lines.push(row.line);
   }
@@ -102,11 +105,19 @@ function readCsv(file: string, text: string): ReconcileRequest {
 function checkedAcrossRows(file: string, request: ReconcileRequest, lines: number[], fallbackLine: number): ReconcileRequest {
   const cross = crossRowErrors(request);
   if (cross.length > 0) {
-    refuse(file, cross.map((e) => {
-      const m = /^executions\[(\d+)\]\.?(.*)$/.exec(e.field);
-      return m ? { line: lines[Number(m[1])] ?? 0, field: m[2] ?? '', message: e.message.replace(/executions\[(\d+)\]/g, (_, i: string) => `line ${lines[Number(i)]}`) }
-        : { line: fallbackLine, field: e.field, message: e.message };
-    }));
+    refuse(
+      file,
+      cross.map((e) => {
+        const m = /^executions\[(\d+)\]\.?(.*)$/.exec(e.field);
+        return m
+          ? {
+              line: lines[Number(m[1])] ?? 0,
+              field: m[2] ?? '',
+              message: e.message.replace(/executions\[(\d+)\]/g, (_, i: string) => `line ${lines[Number(i)]}`),
+            }
+          : { line: fallbackLine, field: e.field, message: e.message };
+      }),
+    );
   }
   return request;
 }
@@ -123,7 +134,12 @@ function readFix(file: string, text: string): ReconcileRequest {
   }
   if (problems.length > 0) refuse(file, problems);
   if (executions.length === 0) refuse(file, [{ line: 1, field: '', message: 'holds no fills: no ExecutionReport (35=8) with ExecType (150) F' }]);
-  return checkedAcrossRows(file, { executions: executions.map((e) => e.execution) } as unknown as ReconcileRequest, executions.map((e) => e.line), 1);
+  return checkedAcrossRows(
+    file,
+    { executions: executions.map((e) => e.execution) } as unknown as ReconcileRequest,
+    executions.map((e) => e.line),
+    1,
+  );
 }
 
 function readJson(file: string, text: string): ReconcileRequest {
@@ -135,7 +151,9 @@ function readJson(file: string, text: string): ReconcileRequest {
       parseWithLocations(text, { mode: 'json' });
     } catch (e) {
       const where = e as { line?: number; column?: number; message: string };
-      refuse(file, [{ line: where.line ?? 1, field: '', message: `is not JSON: ${where.message.replace(/\s*\(\d+:\d+\)$/, '')} (column ${where.column ?? 1})` }]);
+      refuse(file, [
+        { line: where.line ?? 1, field: '', message: `is not JSON: ${where.message.replace(/\s*\(\d+:\d+\)$/, '')} (column ${where.column ?? 1})` },
+      ]);
     }
     refuse(file, [{ line: 1, field: '', message: 'is not JSON' }]);
   }
@@ -145,10 +163,13 @@ function readJson(file: string, text: string): ReconcileRequest {
   const all = errors.length > 0 ? errors : crossRowErrors(request);
   if (all.length === 0) return request;
   const root = parseWithLocations(text, { mode: 'json' }).body;
-  refuse(file, all.map((e) => {
-    const field = bare ? e.field.replace(/^executions(?=\[|$)/, '') || 'body' : e.field;
-    return { line: lineOf(root, bare ? field.replace(/^body$/, '') : field), field, message: e.message };
-  }));
+  refuse(
+    file,
+    all.map((e) => {
+      const field = bare ? e.field.replace(/^executions(?=\[|$)/, '') || 'body' : e.field;
+      return { line: lineOf(root, bare ? field.replace(/^body$/, '') : field), field, message: e.message };
+    }),
+  );
 }
 
 /** The line of the value at `field` (`executions[3].price`), or of the deepest value on its way that exists. */

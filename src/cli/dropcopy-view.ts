@@ -26,17 +26,35 @@ export function renderDropCopyStatus(s: DropCopyStatus): string {
   const now = s.checked_at;
   if (!s.session) {
     if (!s.configured) return s.summary;
-    return [s.summary, '', renderFields([['session_key', s.configured.session_key], ['role', s.configured.role], ['peer', `${s.configured.host}:${s.configured.port}`]])].join('\n');
+    return [
+      s.summary,
+      '',
+      renderFields([
+        ['session_key', s.configured.session_key],
+        ['role', s.configured.role],
+        ['peer', `${s.configured.host}:${s.configured.port}`],
+      ]),
+    ].join('\n');
   }
   const r = s.session;
   const f = s.fills;
   const fields: Array<[string, string | number | null]> = [
-    ['session_key', r.session_key], ['role', r.role], ['state', r.state], ['owner', r.owner],
-    ['next_sender_seq', r.next_sender_seq], ['next_target_seq', r.next_target_seq],
-    ['last_inbound_at', when(r.last_inbound_at, now)], ['last_outbound_at', when(r.last_outbound_at, now)], ['last_logon_at', when(r.last_logon_at, now)],
-    ['fills', `${f.total}: ${f.matched} matched, ${f.divergent} divergent, ${f.orphan} orphan, ${f.already_known} already_known`], ['last_fill_at', when(s.last_fill_at, now)],
-    ['orphans_resolved', s.orphans_resolved], ['conflicts', s.conflicts], ['last_conflict_at', when(s.last_conflict_at, now)],
-    ['rejects', s.rejects === 0 ? '0' : `${s.rejects} (tradeseal engine dropcopy rejects lists them)`], ['last_reject_at', when(s.last_reject_at, now)],
+    ['session_key', r.session_key],
+    ['role', r.role],
+    ['state', r.state],
+    ['owner', r.owner],
+    ['next_sender_seq', r.next_sender_seq],
+    ['next_target_seq', r.next_target_seq],
+    ['last_inbound_at', when(r.last_inbound_at, now)],
+    ['last_outbound_at', when(r.last_outbound_at, now)],
+    ['last_logon_at', when(r.last_logon_at, now)],
+    ['fills', `${f.total}: ${f.matched} matched, ${f.divergent} divergent, ${f.orphan} orphan, ${f.already_known} already_known`],
+    ['last_fill_at', when(s.last_fill_at, now)],
+    ['orphans_resolved', s.orphans_resolved],
+    ['conflicts', s.conflicts],
+    ['last_conflict_at', when(s.last_conflict_at, now)],
+    ['rejects', s.rejects === 0 ? '0' : `${s.rejects} (tradeseal engine dropcopy rejects lists them)`],
+    ['last_reject_at', when(s.last_reject_at, now)],
   ];
   return [renderFields(fields), ...(s.configured ? [] : ['', 'FIX_DROPCOPY_ROLE is unset here: this is the session a server last ran.'])].join('\n');
 }
@@ -65,8 +83,16 @@ export function dropCopyLine(s: DropCopyStatus): { text: string; tone: 'ok' | 'w
 export function renderDropCopyRejects(rejects: DropCopyReject[], style: TableStyle = {}): string {
   if (rejects.length === 0) return 'no refused messages';
   return renderTable(
-    ['received_at', 'seq', 'msg_type', { name: 'answer', priority: 'keep' }, { name: 'reason', priority: 'normal' },
-      { name: 'reason_code', priority: 'give-way' }, { name: 'ref_tag', priority: 'give-way' }, { name: 'raw', priority: 'give-way' }],
+    [
+      'received_at',
+      'seq',
+      'msg_type',
+      { name: 'answer', priority: 'keep' },
+      { name: 'reason', priority: 'normal' },
+      { name: 'reason_code', priority: 'give-way' },
+      { name: 'ref_tag', priority: 'give-way' },
+      { name: 'raw', priority: 'give-way' },
+    ],
     rejects.map((r) => [r.received_at.toISOString(), r.seq, r.msg_type, r.answer, r.reason, r.reason_code, r.ref_tag, r.raw]),
     style,
   );

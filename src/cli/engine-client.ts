@@ -12,8 +12,15 @@ import { checkRemoteUrl, errorAnswer, jsonAnswer, unreachable } from './remote-e
 import { activeProfile } from './profiles.js';
 
 export const engineRemoteFlags = {
-  url: Flags.string({ summary: 'Ask this compliance engine (its base URL, e.g. https://engine.example:8080) instead of the local store (default: ENGINE_URL, else the profile\'s url)', helpValue: 'URL' }),
-  token: Flags.string({ summary: 'The engine token sent to --url (any role; an auditor token will do; default: ENGINE_TOKEN, else the profile\'s token)', helpValue: 'tse_…' }),
+  url: Flags.string({
+    summary:
+      "Ask this compliance engine (its base URL, e.g. https://engine.example:8080) instead of the local store (default: ENGINE_URL, else the profile's url)",
+    helpValue: 'URL',
+  }),
+  token: Flags.string({
+    summary: "The engine token sent to --url (any role; an auditor token will do; default: ENGINE_TOKEN, else the profile's token)",
+    helpValue: 'tse_…',
+  }),
   profile: profileFlag,
 };
 
@@ -26,15 +33,24 @@ export interface EngineRemote {
  * The remote engine the flags, the settings or the profile name (in that order, see ./profiles.ts), or null
  * for the local store; a URL without a token is a usage error.
  */
-export async function engineRemoteOf(flags: { url?: string | undefined; token?: string | undefined; profile?: string | undefined }, config: Config): Promise<EngineRemote | null> {
+export async function engineRemoteOf(
+  flags: { url?: string | undefined; token?: string | undefined; profile?: string | undefined },
+  config: Config,
+): Promise<EngineRemote | null> {
   const profile = await activeProfile(flags.profile, config);
   const url = flags.url ?? config.engineUrl ?? profile.url;
   if (!url) {
-    if (flags.token) throw new TradesealError('usage_error', '--token was given but no engine to send it to', { hint: 'pass --url, set ENGINE_URL, or use a profile with a url' });
+    if (flags.token)
+      throw new TradesealError('usage_error', '--token was given but no engine to send it to', {
+        hint: 'pass --url, set ENGINE_URL, or use a profile with a url',
+      });
     return null;
   }
   const token = flags.token ?? config.engineToken ?? profile.token;
-  if (!token) throw new TradesealError('usage_error', `${url} needs a token: the engine answers only requests that carry one`, { hint: 'pass --token tse_… (an auditor token is enough), set ENGINE_TOKEN, or keep it in a profile' });
+  if (!token)
+    throw new TradesealError('usage_error', `${url} needs a token: the engine answers only requests that carry one`, {
+      hint: 'pass --token tse_… (an auditor token is enough), set ENGINE_TOKEN, or keep it in a profile',
+    });
   return { url: checkRemoteUrl(url, '--url'), token };
 }
 
@@ -49,8 +65,12 @@ export const getFromEngine = <T>(remote: EngineRemote, path: string, query: Engi
  * repeated query parameter is given as an array. Its instants become Dates (`reviveTimes`) unless `revive` is
  * false (a document printed as served, such as a trace).
  */
-export async function askEngine<T>(remote: EngineRemote, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string,
-  { query = {}, body, revive = true }: { query?: EngineQuery; body?: unknown; revive?: boolean } = {}): Promise<T> {
+export async function askEngine<T>(
+  remote: EngineRemote,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  { query = {}, body, revive = true }: { query?: EngineQuery; body?: unknown; revive?: boolean } = {},
+): Promise<T> {
   const url = new URL(`${remote.url}${path}`);
   for (const [k, v] of Object.entries(query)) {
     if (v === undefined) continue;

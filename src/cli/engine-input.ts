@@ -21,7 +21,8 @@ export function assertValid(errors: FieldError[], hint?: string): void {
   if (errors.length === 0) return;
   const fields = [...new Set(errors.map((e) => e.field))].join(', ');
   throw new TradesealError('validation_failed', `${errors.length} problem${errors.length === 1 ? '' : 's'} with ${fields}`, {
-    errors, ...(hint ? { hint } : {}),
+    errors,
+    ...(hint ? { hint } : {}),
   });
 }
 

@@ -19,7 +19,15 @@ const fixed = (x: number | null, digits: number): string => (x === null ? '-' : 
 const percent = (x: number | null): string => (x === null ? '-' : (x * 100).toFixed(2));
 
 function figureCells(f: StrategyFigures): Cell[] {
-  return [fixed(f.sharpe, 3), percent(f.cagr), percent(f.max_drawdown), fixed(f.calmar, 3), fixed(f.avg_exposure, 3), fixed(f.turnover_per_year, 2), fixed(f.changes_per_year, 2)];
+  return [
+    fixed(f.sharpe, 3),
+    percent(f.cagr),
+    percent(f.max_drawdown),
+    fixed(f.calmar, 3),
+    fixed(f.avg_exposure, 3),
+    fixed(f.turnover_per_year, 2),
+    fixed(f.changes_per_year, 2),
+  ];
 }
 
 const span = (w: WindowEvaluation): string => (w.days === 0 ? 'no evaluated day' : `${w.first_day} to ${w.last_day}, ${w.days} days`);
@@ -36,7 +44,11 @@ export function renderWindows(e: Evaluation, style: TableStyle = {}): string {
 
 /** The three strategies in each calendar year. */
 export function renderYears(e: Evaluation, style: TableStyle = {}): string {
-  return renderTable(['year', 'days', { name: 'strategy', priority: 'key' }, ...FIGURE_HEADERS], e.years.flatMap((y) => STRATEGIES.map((s) => [y.name, y.days, STRATEGY_LABELS[s], ...figureCells(y.strategies[s])])), style);
+  return renderTable(
+    ['year', 'days', { name: 'strategy', priority: 'key' }, ...FIGURE_HEADERS],
+    e.years.flatMap((y) => STRATEGIES.map((s) => [y.name, y.days, STRATEGY_LABELS[s], ...figureCells(y.strategies[s])])),
+    style,
+  );
 }
 
 /** The share of days on which each regime was published, per calendar year and over the full window, in percent. */
@@ -52,9 +64,11 @@ export function renderVerdict(e: Evaluation): string {
     `${figure === 'sharpe' ? 'Sharpe' : 'Calmar'} ${fixed(w.strategies.regime[figure], 3)} vs ${fixed(w.strategies.ma200[figure], 3)} ${ok ? yes : no}`;
   const full = e.windows.full;
   const out = e.windows.out_of_sample;
-  return `verdict: the regime strategy is ahead of the 200-day rule on Sharpe and Calmar over the full window (${full.from} to ${full.to}) and not behind it out of sample: ${v.holds ? 'YES' : 'NO'}` +
+  return (
+    `verdict: the regime strategy is ahead of the 200-day rule on Sharpe and Calmar over the full window (${full.from} to ${full.to}) and not behind it out of sample: ${v.holds ? 'YES' : 'NO'}` +
     ` (full: ${versus(full, 'sharpe', v.full.sharpe_ahead, 'ahead', 'not ahead')}, ${versus(full, 'calmar', v.full.calmar_ahead, 'ahead', 'not ahead')};` +
-    ` out-of-sample: ${versus(out, 'sharpe', v.out_of_sample.sharpe_not_behind, 'not behind', 'behind')}, ${versus(out, 'calmar', v.out_of_sample.calmar_not_behind, 'not behind', 'behind')})`;
+    ` out-of-sample: ${versus(out, 'sharpe', v.out_of_sample.sharpe_not_behind, 'not behind', 'behind')}, ${versus(out, 'calmar', v.out_of_sample.calmar_not_behind, 'not behind', 'behind')})`
+  );
 }
 
 /** `style` fits the tables to a terminal (the prose is wrapped by the command); without one, every column whole. */

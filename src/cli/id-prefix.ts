@@ -45,8 +45,11 @@ export async function resolveIdPrefix(sql: Sql, kind: IdKind, input: string): Pr
     select ${sql(column)}::text as id from ${sql(table)}
     where ${sql(column)} between ${range.low}::uuid and ${range.high}::uuid
     group by 1 order by 1 limit 5`;
-  if (rows.length === 0) throw notFound(`no ${noun} id starts with ${input}`, `check the ${noun} id; the list commands (\`tradeseal engine … list\`) show the ids`);
+  if (rows.length === 0)
+    throw notFound(`no ${noun} id starts with ${input}`, `check the ${noun} id; the list commands (\`tradeseal engine … list\`) show the ids`);
   if (rows.length === 1) return (rows[0] as { id: string }).id;
   const shown = rows.map((r) => r.id).join(', ');
-  throw validationError([{ field: argument, message: `${input} is the start of ${rows.length === 5 ? '5 or more' : rows.length} ${noun} ids (${shown}): type more of it` }]);
+  throw validationError([
+    { field: argument, message: `${input} is the start of ${rows.length === 5 ? '5 or more' : rows.length} ${noun} ids (${shown}): type more of it` },
+  ]);
 }

@@ -27,7 +27,9 @@ export function publicKeyFlag(text: string): Uint8Array {
   try {
     return parsePublicKey(text);
   } catch (error) {
-    throw new TradesealError('validation_failed', `--public-key: ${(error as Error).message}`, { errors: [{ field: '--public-key', message: (error as Error).message }] });
+    throw new TradesealError('validation_failed', `--public-key: ${(error as Error).message}`, {
+      errors: [{ field: '--public-key', message: (error as Error).message }],
+    });
   }
 }
 
@@ -35,10 +37,15 @@ export async function localHead(store: Store, config: Config, treeSize?: number)
   return treeHead(store.sql, logKeyLoader(store.sql, config), treeSize);
 }
 
-export const remoteHead = (remote: EngineRemote, treeSize?: number): Promise<SignedTreeHead> => getFromEngine(remote, '/engine/log/head', { tree_size: treeSize });
+export const remoteHead = (remote: EngineRemote, treeSize?: number): Promise<SignedTreeHead> =>
+  getFromEngine(remote, '/engine/log/head', { tree_size: treeSize });
 
 /** The head, the proofs and the trace's hashes from the local store, with the log's own public key. */
-export async function localTraceInLog(sql: Sql, config: Pick<Config, 'logSigningKey'> & KeySettings, traceId: string): Promise<TraceInLog & { logPublicKey: Uint8Array }> {
+export async function localTraceInLog(
+  sql: Sql,
+  config: Pick<Config, 'logSigningKey'> & KeySettings,
+  traceId: string,
+): Promise<TraceInLog & { logPublicKey: Uint8Array }> {
   const key = logKeyLoader(sql, config);
   const proof = await traceProof(sql, traceId);
   const head = await treeHead(sql, key, proof.tree_size);

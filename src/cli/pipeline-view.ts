@@ -63,20 +63,31 @@ export function renderRunSummary(s: RunSummary, now = Date.now()): string {
     if (s.published) lines.push(`data of ${s.latest.date}: ${humanAge(now - dataDayEnd(s.latest.date))} old`);
   }
   const next = s.forecast[0];
-  if (next) lines.push(`forecast for ${next.date}: ${next.regime} (confidence ${next.confidence.toFixed(2)}); ${s.forecast.length} days to ${s.forecast.at(-1)!.date} (\`tradeseal signals forecast\`)`);
+  if (next)
+    lines.push(
+      `forecast for ${next.date}: ${next.regime} (confidence ${next.confidence.toFixed(2)}); ${s.forecast.length} days to ${s.forecast.at(-1)!.date} (\`tradeseal signals forecast\`)`,
+    );
   if (s.performance) {
     const p = s.performance;
     const pct = (x: number | null): string => (x === null ? '-' : `${(x * 100).toFixed(1)}%`);
-    lines.push(`regime strategy over ${p.days} days: Sharpe ${p.sharpe?.toFixed(2) ?? '-'}, total return ${pct(p.total_return)}, max drawdown ${pct(p.max_drawdown)} (\`tradeseal signals performance\`)`);
+    lines.push(
+      `regime strategy over ${p.days} days: Sharpe ${p.sharpe?.toFixed(2) ?? '-'}, total return ${pct(p.total_return)}, max drawdown ${pct(p.max_drawdown)} (\`tradeseal signals performance\`)`,
+    );
   }
   if (s.override) {
     const o = s.override;
-    lines.push(`the operator's override #${o.id} stays in force: ${o.regime} (by ${o.published_by ?? 'unknown'}${o.reason ? `: "${o.reason}"` : ''}); the model says ${s.latest?.regime ?? '-'} on ${s.latest?.date ?? '-'}. Lift it with \`tradeseal regime release\`.`);
+    lines.push(
+      `the operator's override #${o.id} stays in force: ${o.regime} (by ${o.published_by ?? 'unknown'}${o.reason ? `: "${o.reason}"` : ''}); the model says ${s.latest?.regime ?? '-'} on ${s.latest?.date ?? '-'}. Lift it with \`tradeseal regime release\`.`,
+    );
   } else if (s.published) {
     lines.push(`broadcast hash (heartbeats' mta_ref): ${s.broadcast_hash ?? '-'}`);
   }
   const total = Object.values(s.timings_ms).reduce((a, b) => a + b, 0);
-  lines.push(`timings: ${Object.entries(s.timings_ms).map(([k, v]) => `${k} ${v} ms`).join(', ')}; total ${total} ms`);
+  lines.push(
+    `timings: ${Object.entries(s.timings_ms)
+      .map(([k, v]) => `${k} ${v} ms`)
+      .join(', ')}; total ${total} ms`,
+  );
   for (const w of s.warnings) lines.push(`warning: ${w}`);
   return lines.join('\n');
 }

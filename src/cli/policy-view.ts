@@ -12,11 +12,22 @@ export function renderPolicy(policy: Policy, file: string, style: TableStyle = {
   const caps = Object.entries(d.currency_caps);
   const assetCaps = Object.entries(d.asset_caps ?? {});
   return [
-    renderFields([['policy', `${d.id} ${d.version}`], ['hash', policy.hash], ['file', file], ['description', d.description]]),
+    renderFields([
+      ['policy', `${d.id} ${d.version}`],
+      ['hash', policy.hash],
+      ['file', file],
+      ['description', d.description],
+    ]),
     '',
-    renderTable(['regime', 'allowed_sides', 'max_notional_scale'], REGIMES.map((r) => [
-      r, d.regimes[r].allowed_sides.length ? d.regimes[r].allowed_sides.join(', ') : 'none (reduce_only orders only)', d.regimes[r].max_notional_scale,
-    ]), style),
+    renderTable(
+      ['regime', 'allowed_sides', 'max_notional_scale'],
+      REGIMES.map((r) => [
+        r,
+        d.regimes[r].allowed_sides.length ? d.regimes[r].allowed_sides.join(', ') : 'none (reduce_only orders only)',
+        d.regimes[r].max_notional_scale,
+      ]),
+      style,
+    ),
     '',
     caps.length ? renderTable(['currency', 'notional cap'], caps, style) : 'currency caps: none (every order is refused: currency_not_allowed)',
     '',

@@ -54,7 +54,13 @@ export async function readProfiles(file: string): Promise<Record<string, Profile
     text = await readFile(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw fileError(e, { field: 'TRADESEAL_PROFILES_FILE', file, action: 'read', code: 'config_invalid', hint: 'point TRADESEAL_PROFILES_FILE at a file this user can read and write, in a directory (not under a file)' });
+    throw fileError(e, {
+      field: 'TRADESEAL_PROFILES_FILE',
+      file,
+      action: 'read',
+      code: 'config_invalid',
+      hint: 'point TRADESEAL_PROFILES_FILE at a file this user can read and write, in a directory (not under a file)',
+    });
   }
   let doc: unknown;
   try {
@@ -70,10 +76,12 @@ export async function readProfiles(file: string): Promise<Record<string, Profile
   for (const [name, value] of Object.entries(profiles)) {
     const where = `${file}, profile "${name}"`;
     if (!PROFILE_NAME.test(name)) throw new TradesealError('config_invalid', `${where}: not a profile name (1-40 of a-z, 0-9, _ and -)`, { hint: REWRITE });
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TradesealError('config_invalid', `${where}: not an object`, { hint: REWRITE });
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new TradesealError('config_invalid', `${where}: not an object`, { hint: REWRITE });
     const profile: Profile = {};
     for (const [field, raw] of Object.entries(value)) {
-      if (!(field in PROFILE_FIELDS)) throw new TradesealError('config_invalid', `${where}: unknown member "${field}" (known: ${Object.keys(PROFILE_FIELDS).join(', ')})`, { hint: REWRITE });
+      if (!(field in PROFILE_FIELDS))
+        throw new TradesealError('config_invalid', `${where}: unknown member "${field}" (known: ${Object.keys(PROFILE_FIELDS).join(', ')})`, { hint: REWRITE });
       if (typeof raw !== 'string') throw new TradesealError('config_invalid', `${where}: ${field} is not a string`, { hint: REWRITE });
       try {
         profile[field as ProfileField] = checkProfileValue(field as ProfileField, raw, where);
@@ -94,7 +102,13 @@ export async function writeProfiles(file: string, profiles: Record<string, Profi
     await writeFileAtomically(file, async (append) => append(`${JSON.stringify({ profiles: sorted }, null, 2)}\n`));
     await chmod(file, 0o600);
   } catch (e) {
-    throw fileError(e, { field: 'TRADESEAL_PROFILES_FILE', file, action: 'write', code: 'config_invalid', hint: 'point TRADESEAL_PROFILES_FILE at a path in a directory this user can write to' });
+    throw fileError(e, {
+      field: 'TRADESEAL_PROFILES_FILE',
+      file,
+      action: 'write',
+      code: 'config_invalid',
+      hint: 'point TRADESEAL_PROFILES_FILE at a path in a directory this user can write to',
+    });
   }
 }
 

@@ -25,27 +25,32 @@ export type Report = (done: number, total: number) => void;
 export async function withProgress<T>(title: string, silent: boolean, work: (report: Report) => Promise<T>): Promise<T> {
   const tty = progressTty();
   let result: T | undefined;
-  await new Listr([{
-    title,
-    rendererOptions: { outputBar: 1 },
-    task: async (_: unknown, task: { title: string; output: string }) => {
-      let lastTenth = -1;
-      const report: Report = (done, total) => {
-        const tenth = total > 0 ? Math.floor((10 * done) / total) : lastTenth + 1;
-        if (!tty && tenth === lastTenth) return;
-        lastTenth = tenth;
-        task.output = total > 0 ? `${done} of ${total}` : `${done}`;
-      };
-      result = await work(report);
-      task.title = `${title}: done`;
+  await new Listr(
+    [
+      {
+        title,
+        rendererOptions: { outputBar: 1 },
+        task: async (_: unknown, task: { title: string; output: string }) => {
+          let lastTenth = -1;
+          const report: Report = (done, total) => {
+            const tenth = total > 0 ? Math.floor((10 * done) / total) : lastTenth + 1;
+            if (!tty && tenth === lastTenth) return;
+            lastTenth = tenth;
+            task.output = total > 0 ? `${done} of ${total}` : `${done}`;
+          };
+          result = await work(report);
+          task.title = `${title}: done`;
+        },
+      },
+    ],
+    {
+      concurrent: false,
+      exitOnError: true,
+      renderer: silent ? 'silent' : 'default',
+      fallbackRenderer: silent ? 'silent' : 'simple',
+      fallbackRendererCondition: !tty,
+      ...toStderr(),
     },
-  }], {
-    concurrent: false,
-    exitOnError: true,
-    renderer: silent ? 'silent' : 'default',
-    fallbackRenderer: silent ? 'silent' : 'simple',
-    fallbackRendererCondition: !tty,
-    ...toStderr(),
-  }).run();
+  ).run();
   return result as T;
 }

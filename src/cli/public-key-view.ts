@@ -2,13 +2,5 @@
 import type { PublicKeyForms } from '../signals/signing-key.js';
 
 export function renderPublicKey(title: string, forms: PublicKeyForms, before: string[] = []): string {
-  return [
-    title,
-    '',
-    ...before,
-    `public key, hex     ${forms.hex}`,
-    `public key, base64  ${forms.base64}`,
-    'public key, PEM',
-    forms.pem.trimEnd(),
-  ].join('\n');
+  return [title, '', ...before, `public key, hex     ${forms.hex}`, `public key, base64  ${forms.base64}`, 'public key, PEM', forms.pem.trimEnd()].join('\n');
 }

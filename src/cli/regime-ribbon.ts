@@ -20,16 +20,14 @@ export interface RibbonDay {
 export function regimeRibbon(days: readonly RibbonDay[], columns: number, color: boolean): string {
   if (days.length === 0) return '';
   const width = Math.max(10, columns);
-  const picked = sample(days.map((d) => d.regime as Regime), width);
+  const picked = sample(
+    days.map((d) => d.regime as Regime),
+    width,
+  );
   const paint = color ? new chalk.Instance({ level: 1 }) : null;
-  const cell = (r: Regime): string => (paint ? paint[COLOURS[r]]('█') : LETTERS[r] ?? '?');
+  const cell = (r: Regime): string => (paint ? paint[COLOURS[r]]('█') : (LETTERS[r] ?? '?'));
   const first = days[0]!.date;
   const last = days[days.length - 1]!.date;
   const legend = REGIMES.map((r) => `${cell(r)} ${r}`).join('  ');
-  return [
-    'regime by day',
-    picked.map(cell).join(''),
-    `${first}${last.padStart(Math.max(last.length, picked.length - first.length))}`,
-    legend,
-  ].join('\n');
+  return ['regime by day', picked.map(cell).join(''), `${first}${last.padStart(Math.max(last.length, picked.length - first.length))}`, legend].join('\n');
 }

@@ -16,7 +16,7 @@ export function checkRemoteUrl(url: string, field: string): string {
     const message = `${JSON.stringify(url)} is not an http(s) URL`;
     throw new TradesealError('validation_failed', `${field}: ${message}`, {
       errors: [{ field, message }],
-      hint: 'give the service\'s base address, e.g. https://tradeseal.example:8080',
+      hint: "give the service's base address, e.g. https://tradeseal.example:8080",
     });
   }
 }
@@ -25,8 +25,14 @@ export function checkRemoteUrl(url: string, field: string): string {
 export function unreachable(base: string, err: unknown, hint: string): TradesealError {
   const cause = (err as { cause?: { code?: unknown; message?: unknown } }).cause;
   // fetch says "fetch failed"; the reason is its cause's code (ECONNREFUSED, ENOTFOUND) or message ("bad port").
-  const why = typeof cause?.code === 'string' ? cause.code : (err as Error).name === 'TimeoutError' ? 'no answer in 30 s'
-    : typeof cause?.message === 'string' ? cause.message : (err as Error).message;
+  const why =
+    typeof cause?.code === 'string'
+      ? cause.code
+      : (err as Error).name === 'TimeoutError'
+        ? 'no answer in 30 s'
+        : typeof cause?.message === 'string'
+          ? cause.message
+          : (err as Error).message;
   return new TradesealError('service_unavailable', `cannot reach ${base} (${why})`, { hint });
 }
 
@@ -77,9 +83,15 @@ export async function errorAnswer(res: Response, base: string, route: string, fi
   const code = body?.code;
   if (!isErrorCode(code)) {
     if (res.status === 401) return new TradesealError('unauthorized', `${base}: ${route} answered HTTP 401`, { hint: hints.unauthorized });
-    if (res.status >= 500) return new TradesealError('service_unavailable', `${base}: ${route} answered HTTP ${res.status}`, { hint: 'the service or a proxy in front of it is failing; retry later' });
+    if (res.status >= 500)
+      return new TradesealError('service_unavailable', `${base}: ${route} answered HTTP ${res.status}`, {
+        hint: 'the service or a proxy in front of it is failing; retry later',
+      });
     return notTradeseal(base, field, `answered ${route} with HTTP ${res.status} and no tradeseal error`);
   }
   const detail = typeof body.detail === 'string' ? body.detail : `${route} answered HTTP ${res.status}`;
-  return new TradesealError(code, `${base}: ${detail}`, { ...(body.errors ? { errors: body.errors } : {}), ...(code === 'unauthorized' ? { hint: hints.unauthorized } : {}) });
+  return new TradesealError(code, `${base}: ${detail}`, {
+    ...(body.errors ? { errors: body.errors } : {}),
+    ...(code === 'unauthorized' ? { hint: hints.unauthorized } : {}),
+  });
 }

@@ -12,8 +12,11 @@ import { reviveTimes } from './engine-client.js';
 import { bytesAnswer, checkRemoteUrl, errorAnswer, jsonAnswer, textAnswer, unreachable } from './remote-errors.js';
 
 export const remoteFlags = {
-  url: Flags.string({ summary: 'Ask this regime signal service instead of the local store (default: SIGNALS_URL, else the profile\'s signals_url)', helpValue: 'URL' }),
-  key: Flags.string({ summary: 'The API key sent to --url (default: SIGNALS_KEY, else the profile\'s key)', helpValue: 'rsk_…' }),
+  url: Flags.string({
+    summary: "Ask this regime signal service instead of the local store (default: SIGNALS_URL, else the profile's signals_url)",
+    helpValue: 'URL',
+  }),
+  key: Flags.string({ summary: "The API key sent to --url (default: SIGNALS_KEY, else the profile's key)", helpValue: 'rsk_…' }),
   profile: profileFlag,
 };
 
@@ -23,7 +26,10 @@ export interface Remote {
 }
 
 /** The remote service the flags, the settings or the profile name (in that order, see ./profiles.ts), or null for the local store. */
-export async function remoteOf(flags: { url?: string | undefined; key?: string | undefined; profile?: string | undefined }, config: Config): Promise<Remote | null> {
+export async function remoteOf(
+  flags: { url?: string | undefined; key?: string | undefined; profile?: string | undefined },
+  config: Config,
+): Promise<Remote | null> {
   const profile = await activeProfile(flags.profile, config);
   const url = flags.url ?? config.signalsUrl ?? profile.signals_url;
   if (!url) return null;
@@ -34,7 +40,12 @@ export async function remoteOf(flags: { url?: string | undefined; key?: string |
  * Calls the service: JSON back (or the CSV text with `text: true`, or a binary file's bytes with `bytes`
  * naming its media type); the service's error body as a TradesealError.
  */
-export async function callService<T>(remote: Remote, method: 'GET' | 'POST', path: string, options: { query?: Record<string, string | number | undefined>; body?: unknown; text?: boolean; bytes?: string } = {}): Promise<T> {
+export async function callService<T>(
+  remote: Remote,
+  method: 'GET' | 'POST',
+  path: string,
+  options: { query?: Record<string, string | number | undefined>; body?: unknown; text?: boolean; bytes?: string } = {},
+): Promise<T> {
   const url = new URL(`${remote.url}${path}`);
   for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
   const headers: Record<string, string> = {};
@@ -42,16 +53,26 @@ export async function callService<T>(remote: Remote, method: 'GET' | 'POST', pat
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(url, { method, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}), signal: AbortSignal.timeout(30_000) });
+    res = await fetch(url, {
+      method,
+      headers,
+      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+      signal: AbortSignal.timeout(30_000),
+    });
   } catch (err) {
     throw unreachable(remote.url, err, 'check --url / SIGNALS_URL, and that the service is up');
   }
-  if (res.ok && options.bytes !== undefined) return await bytesAnswer(res, remote.url, '--url', options.bytes) as T;
+  if (res.ok && options.bytes !== undefined) return (await bytesAnswer(res, remote.url, '--url', options.bytes)) as T;
   if (res.ok) return (options.text ? await textAnswer(res, remote.url, '--url', 'text/csv') : await jsonAnswer(res, remote.url, '--url')) as T;
   throw await errorAnswer(res, remote.url, `${method} ${url.pathname}`, '--url', { unauthorized: 'pass --key (or SIGNALS_KEY)' });
 }
 
 /** An operator call (`/v1/admin/…`, an owner key): the answer with its ISO timestamps as dates, as the store gives them. */
-export async function askService<T>(remote: Remote, method: 'GET' | 'POST', path: string, options: { query?: Record<string, string | number | undefined>; body?: unknown } = {}): Promise<T> {
+export async function askService<T>(
+  remote: Remote,
+  method: 'GET' | 'POST',
+  path: string,
+  options: { query?: Record<string, string | number | undefined>; body?: unknown } = {},
+): Promise<T> {
   return reviveTimes<T>(await callService<unknown>(remote, method, path, options));
 }

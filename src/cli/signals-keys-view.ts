@@ -21,9 +21,14 @@ export function renderIssuedKey(k: IssuedKey): string {
     k.api_key,
     '',
     renderFields([
-      ['key_id', k.key_id], ['key_prefix', k.key_prefix], ['email', k.email],
+      ['key_id', k.key_id],
+      ['key_prefix', k.key_prefix],
+      ['email', k.email],
       ['account', k.account_created ? `${k.account_id} (created)` : k.account_id],
-      ['tier', k.tier], ['daily limit', limitOf(k.tier)], ['agent_count', k.agent_count], ['created_at', iso(k.created_at)],
+      ['tier', k.tier],
+      ['daily limit', limitOf(k.tier)],
+      ['agent_count', k.agent_count],
+      ['created_at', iso(k.created_at)],
     ]),
     '',
     'Save this key now: it is shown once, and the store keeps only its SHA-256.',
@@ -32,10 +37,14 @@ export function renderIssuedKey(k: IssuedKey): string {
 
 export function renderTierChange(c: TierChange): string {
   const agents = c.agent_count === c.previous_agent_count ? `${c.agent_count}` : `${c.previous_agent_count} -> ${c.agent_count}`;
-  return renderFields([
-    ['email', c.email], ['tier', c.tier === c.previous_tier ? `${c.tier} (unchanged)` : `${c.previous_tier} -> ${c.tier}`],
-    ['daily limit', limitOf(c.tier)], ['agent_count', agents],
-  ]) + '\nEvery key of the account has the new tier from its next request, on every server.';
+  return (
+    renderFields([
+      ['email', c.email],
+      ['tier', c.tier === c.previous_tier ? `${c.tier} (unchanged)` : `${c.previous_tier} -> ${c.tier}`],
+      ['daily limit', limitOf(c.tier)],
+      ['agent_count', agents],
+    ]) + '\nEvery key of the account has the new tier from its next request, on every server.'
+  );
 }
 
 export function renderKeys(keys: KeyListing[], style: TableStyle = {}): string {
@@ -43,19 +52,31 @@ export function renderKeys(keys: KeyListing[], style: TableStyle = {}): string {
   return renderTable(
     // Whose key and its state are what a reader scans for; the prefix (the key_id names the key) and when it
     // was revoked (the state says whether) give way first.
-    ['key_id', { name: 'key_prefix', priority: 'normal' }, { name: 'email', priority: 'keep' }, { name: 'tier', priority: 'keep' }, 'state', 'created_at', { name: 'revoked_at', priority: 'normal' }, { name: 'last_used_at', priority: 'keep' }],
-    keys.map((k) => [k.key_id, `${k.key_prefix}…`, k.email, k.tier, k.revoked_at ? 'revoked' : 'live', iso(k.created_at), iso(k.revoked_at), iso(k.last_used_at)]),
+    [
+      'key_id',
+      { name: 'key_prefix', priority: 'normal' },
+      { name: 'email', priority: 'keep' },
+      { name: 'tier', priority: 'keep' },
+      'state',
+      'created_at',
+      { name: 'revoked_at', priority: 'normal' },
+      { name: 'last_used_at', priority: 'keep' },
+    ],
+    keys.map((k) => [
+      k.key_id,
+      `${k.key_prefix}…`,
+      k.email,
+      k.tier,
+      k.revoked_at ? 'revoked' : 'live',
+      iso(k.created_at),
+      iso(k.revoked_at),
+      iso(k.last_used_at),
+    ]),
     style,
   );
 }
 
 export function renderOutbox(messages: OutboxMessage[]): string {
   if (messages.length === 0) return 'the outbox is empty (mail is kept here when SMTP_URL is not set)';
-  return messages.map((m) => [
-    `--- #${m.id} ${m.created_at.toISOString()}`,
-    `To: ${m.recipient}`,
-    `Subject: ${m.subject}`,
-    '',
-    m.body,
-  ].join('\n')).join('\n\n');
+  return messages.map((m) => [`--- #${m.id} ${m.created_at.toISOString()}`, `To: ${m.recipient}`, `Subject: ${m.subject}`, '', m.body].join('\n')).join('\n\n');
 }

@@ -33,14 +33,25 @@ export interface StartData {
 export function whyNotFetching(settings: Config): string | null {
   const missing = sourcesMissing(settings);
   if (missing) return `not fetching: ${missing}; set it and \`npm start\` fetches every series before it serves (docs/operations.md, "Running it every day")`;
-  if (isBundledDataDir(settings.pipelineDataDir)) return 'not fetching: PIPELINE_DATA_DIR is the bundled data/macro, which a fetch never changes; set it to a directory of your own (`tradeseal pipeline fetch --init` seeds it) and `npm start` fetches before it serves';
+  if (isBundledDataDir(settings.pipelineDataDir))
+    return 'not fetching: PIPELINE_DATA_DIR is the bundled data/macro, which a fetch never changes; set it to a directory of your own (`tradeseal pipeline fetch --init` seeds it) and `npm start` fetches before it serves';
   return null;
 }
 
 export async function prepareData(settings: Config, sql: Sql, out: StartData, fetch: boolean): Promise<RunSummary | null> {
-  const run = (): Promise<RunSummary> => runPipeline(sql, {
-    dataDir: settings.pipelineDataDir, asOf: null, seed: settings.pipelineSeed, costBps: settings.signalCostBps, trackLogSigningKey: settings.signalLogSigningKey, keySettings: settings,
-  }, out.runner ? { runner: out.runner } : {});
+  const run = (): Promise<RunSummary> =>
+    runPipeline(
+      sql,
+      {
+        dataDir: settings.pipelineDataDir,
+        asOf: null,
+        seed: settings.pipelineSeed,
+        costBps: settings.signalCostBps,
+        trackLogSigningKey: settings.signalLogSigningKey,
+        keySettings: settings,
+      },
+      out.runner ? { runner: out.runner } : {},
+    );
   const why = fetch ? whyNotFetching(settings) : 'not asked to fetch';
   if (why === null) {
     out.say(`fetching every series into ${settings.pipelineDataDir} (FRED, ${settings.marketDataSource})`);
@@ -52,9 +63,20 @@ export async function prepareData(settings: Config, sql: Sql, out: StartData, fe
         out.say(renderFetch(outcome));
         return outcome;
       },
-      run: (due) => runPipeline(sql, {
-        dataDir: settings.pipelineDataDir, asOf: due, publish: true, seed: settings.pipelineSeed, costBps: settings.signalCostBps, trackLogSigningKey: settings.signalLogSigningKey, keySettings: settings,
-      }, out.runner ? { runner: out.runner } : {}),
+      run: (due) =>
+        runPipeline(
+          sql,
+          {
+            dataDir: settings.pipelineDataDir,
+            asOf: due,
+            publish: true,
+            seed: settings.pipelineSeed,
+            costBps: settings.signalCostBps,
+            trackLogSigningKey: settings.signalLogSigningKey,
+            keySettings: settings,
+          },
+          out.runner ? { runner: out.runner } : {},
+        ),
       // One try: a start does not wait for a late series, the nightly job does.
       deadline: (started) => started,
     });
@@ -64,6 +86,8 @@ export async function prepareData(settings: Config, sql: Sql, out: StartData, fe
   }
   if (fetch) out.say(why);
   if (await hasPublishedSignals(sql)) return null;
-  out.say(`nothing is published yet: running the pipeline on ${isBundledDataDir(settings.pipelineDataDir) ? 'the bundled data' : settings.pipelineDataDir} first`);
+  out.say(
+    `nothing is published yet: running the pipeline on ${isBundledDataDir(settings.pipelineDataDir) ? 'the bundled data' : settings.pipelineDataDir} first`,
+  );
   return run();
 }

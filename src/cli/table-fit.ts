@@ -113,7 +113,10 @@ export function fitColumns(input: readonly FitColumn[], width: number): { column
       columns = columns.filter((_, j) => j !== i);
     }
   };
-  const headerFloor = (base: number) => (c: FittedColumn): number => Math.min(natural(c), Math.max(base, stringWidth(c.name)));
+  const headerFloor =
+    (base: number) =>
+    (c: FittedColumn): number =>
+      Math.min(natural(c), Math.max(base, stringWidth(c.name)));
 
   shrink((c) => c.priority === 'give-way' && !c.uncut, headerFloor(PREFIX_WIDTH));
   hide((c) => c.priority === 'give-way');

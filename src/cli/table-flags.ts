@@ -11,7 +11,7 @@ import { terminalOf, type Terminal } from './terminal.js';
 const wide = Flags.boolean({ summary: 'Print every column whole, ids too, however wide the terminal (as through a pipe)' });
 
 export const tableFlags = {
-  columns: Flags.string({ summary: 'Only these columns, in this order (comma-separated, as the table\'s header names them)', helpValue: 'A,B,…' }),
+  columns: Flags.string({ summary: "Only these columns, in this order (comma-separated, as the table's header names them)", helpValue: 'A,B,…' }),
   csv: Flags.boolean({ summary: 'Print the rows as CSV (RFC 4180): header first, every value whole, no colour' }),
   'full-ids': Flags.boolean({ summary: 'Show ids whole (on a terminal a table shows their first 8 characters)' }),
   wide,
@@ -31,7 +31,12 @@ export function tableStyle(flags: TableFlagValues, terminal: Terminal = terminal
     width: flags.csv || flags.wide ? null : terminal.width,
     color: !flags.csv && terminal.color,
     shortIds: terminal.width !== null && !flags['full-ids'] && !flags.csv && !flags.wide,
-    columns: flags.columns ? flags.columns.split(',').map((c) => c.trim()).filter((c) => c !== '') : null,
+    columns: flags.columns
+      ? flags.columns
+          .split(',')
+          .map((c) => c.trim())
+          .filter((c) => c !== '')
+      : null,
     csv: flags.csv === true,
     reveal: '--columns or --wide',
   };

@@ -54,10 +54,29 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Columns whose values are coloured, and the colour of each value. */
 export const COLOURED_COLUMNS = new Set(['status', 'state', 'regime', 'verification_status', 'outcome']);
 const COLOURS: Readonly<Record<string, 'green' | 'yellow' | 'red' | 'magenta' | 'cyan' | 'gray'>> = {
-  PENDING: 'yellow', MATCHED: 'green', DIVERGENT: 'red', ORPHAN: 'magenta', EXPIRED: 'gray', MISMATCH: 'red', SHADOW_HALTED: 'cyan',
-  Pending: 'yellow', Matched: 'green', Divergent: 'red', Orphan: 'magenta', Expired: 'gray', Mismatch: 'red',
-  Active: 'green', Suspended: 'yellow', Revoked: 'red', live: 'green', revoked: 'red', expired: 'gray',
-  expansion: 'green', recovery: 'cyan', tightening: 'yellow', risk_off: 'red',
+  PENDING: 'yellow',
+  MATCHED: 'green',
+  DIVERGENT: 'red',
+  ORPHAN: 'magenta',
+  EXPIRED: 'gray',
+  MISMATCH: 'red',
+  SHADOW_HALTED: 'cyan',
+  Pending: 'yellow',
+  Matched: 'green',
+  Divergent: 'red',
+  Orphan: 'magenta',
+  Expired: 'gray',
+  Mismatch: 'red',
+  Active: 'green',
+  Suspended: 'yellow',
+  Revoked: 'red',
+  live: 'green',
+  revoked: 'red',
+  expired: 'gray',
+  expansion: 'green',
+  recovery: 'cyan',
+  tightening: 'yellow',
+  risk_off: 'red',
 };
 
 const text = (c: Cell): string => (c === null || c === undefined ? '-' : String(c));
@@ -68,7 +87,9 @@ function selected(names: readonly string[], columns: readonly string[] | null | 
   if (!columns || columns.length === 0) return names.map((_, i) => i);
   const unknown = columns.filter((c) => !names.includes(c));
   if (unknown.length > 0) {
-    throw new TradesealError('usage_error', `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} for --columns`, { hint: `the columns are ${names.join(', ')}` });
+    throw new TradesealError('usage_error', `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} for --columns`, {
+      hint: `the columns are ${names.join(', ')}`,
+    });
   }
   return columns.map((c) => names.indexOf(c));
 }
@@ -84,7 +105,9 @@ export function renderTable(headers: Header[], rows: Array<Array<Cell>>, style: 
   const picked = selected(names, style.columns);
   const head = picked.map((i) => names[i]!);
   if (style.csv) {
-    return stringify([head, ...rows.map((r) => picked.map((i) => (r[i] === null || r[i] === undefined ? '' : String(r[i]))))], { record_delimiter: 'unix' }).trimEnd();
+    return stringify([head, ...rows.map((r) => picked.map((i) => (r[i] === null || r[i] === undefined ? '' : String(r[i]))))], {
+      record_delimiter: 'unix',
+    }).trimEnd();
   }
   // An amount shown with its unit takes the unit's column into its cells.
   const unitOf = (i: number): number => {
@@ -93,47 +116,65 @@ export function renderTable(headers: Header[], rows: Array<Array<Cell>>, style: 
   };
   const glued = new Set(picked.map((i) => unitOf(i)).filter((c) => c >= 0));
   const shortened = new Set<number>();
-  const cells = rows.map((r) => picked.map((i, c) => {
-    const value = text(r[i]);
-    if (!style.shortIds || !UUID.test(value)) return value;
-    shortened.add(c);
-    return value.slice(0, 8);
-  }));
+  const cells = rows.map((r) =>
+    picked.map((i, c) => {
+      const value = text(r[i]);
+      if (!style.shortIds || !UUID.test(value)) return value;
+      shortened.add(c);
+      return value.slice(0, 8);
+    }),
+  );
   const columns: Array<FitColumn & { right: boolean }> = picked.flatMap((i, c) => {
     if (glued.has(c)) return [];
     const values = cells.map((r) => r[c]!);
     const declared = headers[i]!;
     const unit = unitOf(i);
-    return [{
-      name: head[c]!,
-      values: unit < 0 ? values : values.map((v, r) => (v === '-' ? v : `${v} ${cells[r]![unit]}`)),
-      // Named with --columns: the reader asked for it, so it is never hidden for want of room.
-      priority: style.columns?.length ? 'key' : typeof declared !== 'string' && declared.priority ? declared.priority : priorityOf(head[c]!, c, values),
-      // Statuses and short ids are never cut: a cut one would say nothing; nor an amount with its unit.
-      uncut: COLOURED_COLUMNS.has(head[c]!) || shortened.has(c) || (unit >= 0 && isNumeric(values)),
-      // A short id can be all digits (`37802934`): it is still an id, aligned left.
-      right: !shortened.has(c) && isNumeric(values),
-    }];
+    return [
+      {
+        name: head[c]!,
+        values: unit < 0 ? values : values.map((v, r) => (v === '-' ? v : `${v} ${cells[r]![unit]}`)),
+        // Named with --columns: the reader asked for it, so it is never hidden for want of room.
+        priority: style.columns?.length ? 'key' : typeof declared !== 'string' && declared.priority ? declared.priority : priorityOf(head[c]!, c, values),
+        // Statuses and short ids are never cut: a cut one would say nothing; nor an amount with its unit.
+        uncut: COLOURED_COLUMNS.has(head[c]!) || shortened.has(c) || (unit >= 0 && isNumeric(values)),
+        // A short id can be all digits (`37802934`): it is still an id, aligned left.
+        right: !shortened.has(c) && isNumeric(values),
+      },
+    ];
   });
   const fitted = style.width ? fitColumns(columns, style.width) : unfitted(columns);
   const shown = fitted.columns;
   const right = shown.map((col) => (col as FittedColumn & { right: boolean }).right);
   const paint = style.color ? new chalk.Instance({ level: 1 }) : null;
   const line = (r: string[], colour: boolean): string => {
-    const out = r.map((value, c) => {
-      const w = shown[c]!.width;
-      const cut = stringWidth(value) > w ? cliTruncate(value, w) : value;
-      const pad = ' '.repeat(Math.max(0, w - stringWidth(cut)));
-      const padded = right[c] ? pad + cut : cut + pad;
-      const name = COLOURS[value];
-      return paint && colour && name && COLOURED_COLUMNS.has(shown[c]!.name) ? paint[name](padded) : padded;
-    }).join(' '.repeat(GAP)).trimEnd();
+    const out = r
+      .map((value, c) => {
+        const w = shown[c]!.width;
+        const cut = stringWidth(value) > w ? cliTruncate(value, w) : value;
+        const pad = ' '.repeat(Math.max(0, w - stringWidth(cut)));
+        const padded = right[c] ? pad + cut : cut + pad;
+        const name = COLOURS[value];
+        return paint && colour && name && COLOURED_COLUMNS.has(shown[c]!.name) ? paint[name](padded) : padded;
+      })
+      .join(' '.repeat(GAP))
+      .trimEnd();
     return style.width && stringWidth(out) > style.width ? cliTruncate(out, style.width) : out;
   };
   const lines = [
-    line(shown.map((col) => col.name), false),
-    line(shown.map((col) => '-'.repeat(col.width)), false),
-    ...rows.map((_, r) => line(shown.map((col) => col.values[r]!), true)),
+    line(
+      shown.map((col) => col.name),
+      false,
+    ),
+    line(
+      shown.map((col) => '-'.repeat(col.width)),
+      false,
+    ),
+    ...rows.map((_, r) =>
+      line(
+        shown.map((col) => col.values[r]!),
+        true,
+      ),
+    ),
   ];
   if (fitted.hidden.length > 0) {
     lines.push(...wrapLine(hiddenLine(fitted.hidden, style.reveal), style.width!));

@@ -23,8 +23,11 @@ export const limitFlag = Flags.string({
   helpValue: 'N',
 });
 
-export const toListing = ({ items, hasMore }: { items: ListingItem[]; hasMore: boolean }): TraceListing =>
-  ({ count: items.length, has_more: hasMore, traces: items });
+export const toListing = ({ items, hasMore }: { items: ListingItem[]; hasMore: boolean }): TraceListing => ({
+  count: items.length,
+  has_more: hasMore,
+  traces: items,
+});
 
 /**
  * Newest first, as stored; `what` names the listing when it is empty ("no pending traces"). Under `--csv` the
@@ -35,7 +38,15 @@ export function renderTraceListing(listing: TraceListing, what = 'traces', style
   const table = renderTable(
     ['txn_time', 'trace_id', 'agent_id', 'status', 'action', 'asset', { name: 'notional', unit: 'currency' }, 'currency', 'reasoning_hash'],
     listing.traces.map((t) => [
-      t.txn_time.toISOString(), t.trace_id, t.agent_id, t.status, t.action, t.asset, t.notional, t.notional_currency, t.reasoning_hash,
+      t.txn_time.toISOString(),
+      t.trace_id,
+      t.agent_id,
+      t.status,
+      t.action,
+      t.asset,
+      t.notional,
+      t.notional_currency,
+      t.reasoning_hash,
     ]),
     style,
   );

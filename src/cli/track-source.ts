@@ -87,7 +87,7 @@ export async function gatherDays(source: TrackSource, dates: readonly string[], 
   const days: DayInput[] = [];
   for (let i = 0; i < dates.length; i += PROOFS_AT_ONCE) {
     const batch = dates.slice(i, i + PROOFS_AT_ONCE);
-    days.push(...await Promise.all(batch.map(async (date) => ({ date, proof: await proofOf(date), served: served.get(date) ?? null }))));
+    days.push(...(await Promise.all(batch.map(async (date) => ({ date, proof: await proofOf(date), served: served.get(date) ?? null })))));
   }
   return days;
 }
@@ -101,7 +101,8 @@ export async function growthProof(source: TrackSource, saved: number, newest: nu
   try {
     return await source.consistency(saved, newest);
   } catch (error) {
-    if (error instanceof TradesealError && error.code === 'validation_failed') return `the service gives no consistency proof from ${saved} to ${newest} leaves: ${error.message}`;
+    if (error instanceof TradesealError && error.code === 'validation_failed')
+      return `the service gives no consistency proof from ${saved} to ${newest} leaves: ${error.message}`;
     throw error;
   }
 }
@@ -113,11 +114,14 @@ export async function readSavedHead(file: string, flag: string): Promise<SignedT
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new TradesealError('validation_failed', `${flag}: ${file} is not JSON (${(error as Error).message})`, { errors: [{ field: flag, message: `${file} is not JSON` }] });
+    throw new TradesealError('validation_failed', `${flag}: ${file} is not JSON (${(error as Error).message})`, {
+      errors: [{ field: flag, message: `${file} is not JSON` }],
+    });
   }
-  const errors = typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? validatePart(signedTreeHeadSchema, value as object, 'body')
-    : [{ field: 'head', message: 'must be a JSON object' }];
+  const errors =
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? validatePart(signedTreeHeadSchema, value as object, 'body')
+      : [{ field: 'head', message: 'must be a JSON object' }];
   if (errors.length > 0) {
     throw new TradesealError('validation_failed', `${flag}: ${file} is not a signed tree head: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, {
       errors: errors.map((e) => ({ field: flag, message: `${file}: ${e.field} ${e.message}` })),

@@ -22,16 +22,22 @@ function intervalCells(d: DifferenceInterval | undefined): Cell[] {
 
 /** The bootstrap table: one row per named window and benchmark. */
 export function renderBootstrap(u: Record<WindowName, WindowUncertainty>, style: TableStyle = {}): string {
-  const rows = WINDOW_NAMES.flatMap((name) => BENCHMARKS.map((b): Cell[] => {
-    const w = u[name];
-    const c = w.versus[b];
-    return [WINDOW_LABELS[name], VERSUS[b], w.days, fixed(w.mean_block, 1), ...intervalCells(c?.sharpe), ...intervalCells(c?.calmar)];
-  }));
+  const rows = WINDOW_NAMES.flatMap((name) =>
+    BENCHMARKS.map((b): Cell[] => {
+      const w = u[name];
+      const c = w.versus[b];
+      return [WINDOW_LABELS[name], VERSUS[b], w.days, fixed(w.mean_block, 1), ...intervalCells(c?.sharpe), ...intervalCells(c?.calmar)];
+    }),
+  );
   const full = u.full;
   return [
     `how sure the leads are: stationary block bootstrap (Politis and Romano 1994) of regime strategy − benchmark, the same days resampled for all three strategies; ${full.resamples} resamples, seed ${full.seed}, mean block length b by Politis and White's rule (longest over the returns and their squares)`,
-    'a lead is the regime strategy\'s figure minus the benchmark\'s; 90 % and 95 % percentile intervals; P(lead ≤ 0) = the share of resamples in which the regime strategy is not ahead (not a p-value: near 0 the lead holds in almost every resample, near 0.5 it is a coin toss)',
-    renderTable(['window', { name: 'versus', priority: 'key' }, 'days', 'b', 'sharpe lead', '90 %', '95 %', 'P(lead ≤ 0)', 'calmar lead', '90 %', '95 %', 'P(lead ≤ 0)'], rows, style),
+    "a lead is the regime strategy's figure minus the benchmark's; 90 % and 95 % percentile intervals; P(lead ≤ 0) = the share of resamples in which the regime strategy is not ahead (not a p-value: near 0 the lead holds in almost every resample, near 0.5 it is a coin toss)",
+    renderTable(
+      ['window', { name: 'versus', priority: 'key' }, 'days', 'b', 'sharpe lead', '90 %', '95 %', 'P(lead ≤ 0)', 'calmar lead', '90 %', '95 %', 'P(lead ≤ 0)'],
+      rows,
+      style,
+    ),
   ].join('\n');
 }
 
@@ -43,7 +49,16 @@ export function renderDeflated(u: Record<WindowName, WindowUncertainty>, style: 
     const d = u[name].deflated_sharpe;
     return d === null
       ? [WINDOW_LABELS[name], u[name].days, '-', '-', '-', '-', '-', '-']
-      : [WINDOW_LABELS[name], d.observations, fixed(d.sharpe * PER_YEAR, 3), fixed(d.skewness, 2), fixed(d.kurtosis, 2), fixed(d.expected_max_sharpe * PER_YEAR, 3), fixed(d.psr, 3), fixed(d.dsr, 3)];
+      : [
+          WINDOW_LABELS[name],
+          d.observations,
+          fixed(d.sharpe * PER_YEAR, 3),
+          fixed(d.skewness, 2),
+          fixed(d.kurtosis, 2),
+          fixed(d.expected_max_sharpe * PER_YEAR, 3),
+          fixed(d.psr, 3),
+          fixed(d.dsr, 3),
+        ];
   });
   return [
     `the regime strategy's deflated Sharpe ratio (Bailey and López de Prado 2014): against the best of N = ${any.trials} variants tried in the research, whose annualised in-sample Sharpe ratios vary with variance ${fixed(any.trial_variance * 252, 4)} (${any.source})`,

@@ -58,5 +58,8 @@ export function wrapLine(line: string, width: number): string[] {
 /** Every line of `text` fitted to `width`; unchanged when there is no width. */
 export function wrapText(text: string, width: number | null | undefined): string {
   if (!width) return text;
-  return text.split('\n').flatMap((line) => wrapLine(line, width)).join('\n');
+  return text
+    .split('\n')
+    .flatMap((line) => wrapLine(line, width))
+    .join('\n');
 }

@@ -88,7 +88,10 @@ export async function readInputFile(file: string, field: string, options: { code
 export async function checkOutputFile(file: string, field: string): Promise<void> {
   const dir = path.dirname(path.resolve(file));
   const mistake = (reason: string, code: string): TradesealError =>
-    new TradesealError('validation_failed', `${field}: ${file} ${reason} (${code})`, { errors: [{ field, message: `${file} ${reason}` }], hint: DEFAULT_HINT.write });
+    new TradesealError('validation_failed', `${field}: ${file} ${reason} (${code})`, {
+      errors: [{ field, message: `${file} ${reason}` }],
+      hint: DEFAULT_HINT.write,
+    });
   let dirStat;
   try {
     dirStat = await stat(dir);
@@ -113,11 +116,20 @@ export async function checkInputDir(dir: string, field: string, options: { code?
   try {
     found = await stat(dir);
   } catch (err) {
-    throw fileError(err, { field, file: dir, action: 'read', hint: options.hint ?? 'give the directory that holds the files', ...(options.code ? { code: options.code } : {}) });
+    throw fileError(err, {
+      field,
+      file: dir,
+      action: 'read',
+      hint: options.hint ?? 'give the directory that holds the files',
+      ...(options.code ? { code: options.code } : {}),
+    });
   }
   if (!found.isDirectory()) {
     const message = `${dir} is a file, not a directory`;
-    throw new TradesealError(options.code ?? 'validation_failed', `${field}: ${message}`, { errors: [{ field, message }], hint: options.hint ?? 'give the directory that holds the files' });
+    throw new TradesealError(options.code ?? 'validation_failed', `${field}: ${message}`, {
+      errors: [{ field, message }],
+      hint: options.hint ?? 'give the directory that holds the files',
+    });
   }
 }
 
@@ -126,6 +138,12 @@ export async function ensureDir(dir: string, field: string, options: { code?: Er
   try {
     await mkdir(dir, { recursive: true });
   } catch (err) {
-    throw fileError(err, { field, file: dir, action: 'write', hint: options.hint ?? 'give a directory this user can write to, or a path where one can be made', ...(options.code ? { code: options.code } : {}) });
+    throw fileError(err, {
+      field,
+      file: dir,
+      action: 'write',
+      hint: options.hint ?? 'give a directory this user can write to, or a path where one can be made',
+      ...(options.code ? { code: options.code } : {}),
+    });
   }
 }

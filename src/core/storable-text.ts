@@ -25,8 +25,13 @@ export function unstorableReason(text: string): string | null {
 
 const escapePointer = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1');
 
-const refusal = (instancePath: string, message: string): ErrorObject =>
-  ({ keyword: 'storableText', instancePath, schemaPath: '#/storableText', params: {}, message });
+const refusal = (instancePath: string, message: string): ErrorObject => ({
+  keyword: 'storableText',
+  instancePath,
+  schemaPath: '#/storableText',
+  params: {},
+  message,
+});
 
 /** An Ajv error for every string and member name of `value` that cannot be stored, at its JSON pointer. */
 export function unstorableText(value: unknown, at = '', out: ErrorObject[] = []): ErrorObject[] {

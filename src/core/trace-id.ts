@@ -17,7 +17,8 @@ const MAX_MS = 2 ** 48 - 1;
 
 /** A new trace id whose time is `txnTimeMs` (the trace's txn_time, whole milliseconds, 0 to 2^48 − 1). */
 export function newTraceId(txnTimeMs: number): string {
-  if (!Number.isInteger(txnTimeMs) || txnTimeMs < 0 || txnTimeMs > MAX_MS) throw new RangeError(`txnTimeMs must be a whole number of ms in 0..2^48-1, got ${txnTimeMs}`);
+  if (!Number.isInteger(txnTimeMs) || txnTimeMs < 0 || txnTimeMs > MAX_MS)
+    throw new RangeError(`txnTimeMs must be a whole number of ms in 0..2^48-1, got ${txnTimeMs}`);
   // The random part from a version-4 UUID (xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx, V the variant, 8 to b): its
   // first 74 random bits, its version digit replaced by 8, its last group by the time. randomUUID draws from a
   // cache of random bytes, where a fill of 16 bytes per id cost a call into the system's generator each time.

@@ -33,7 +33,7 @@ export const regimeById = (id: number): Regime | undefined => REGIMES[id];
 export type RegimeRef = Regime | number;
 
 /** The name of a regime named by name or id; ids outside 0..3 are refused by the schemas before this. */
-export const regimeName = (ref: RegimeRef): Regime => (typeof ref === 'number' ? REGIMES[ref] as Regime : ref);
+export const regimeName = (ref: RegimeRef): Regime => (typeof ref === 'number' ? (REGIMES[ref] as Regime) : ref);
 
 export const REGIME_LABELS: Readonly<Record<Regime, string>> = Object.freeze({
   expansion: 'Expansion',

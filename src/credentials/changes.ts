@@ -81,7 +81,9 @@ export class CredentialChanges {
     const deadline = committedAt + this.boundMs;
     const unconfirmed = await siblings.tell(change, deadline);
     if (unconfirmed.length === 0) return;
-    this.options.warn?.(`${unconfirmed.join(', ')} did not confirm the credential change (${change.kind}) within ${this.boundMs} ms; the answer waited until their caches expire it by themselves`);
+    this.options.warn?.(
+      `${unconfirmed.join(', ')} did not confirm the credential change (${change.kind}) within ${this.boundMs} ms; the answer waited until their caches expire it by themselves`,
+    );
     const rest = deadline - this.now();
     if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
   }

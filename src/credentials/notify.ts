@@ -30,18 +30,25 @@ export interface ListenLog {
 
 export function listenForChanges(url: string, changes: CredentialChanges, log: ListenLog, options: { connectTimeoutMs?: number } = {}): Listening {
   let lost = false;
-  return listenTo(url, CREDENTIALS_CHANNEL, {
-    onNotify: (payload) => changes.apply(decodeChange(payload)),
-    onListen: () => {
-      // Whatever was notified while nobody listened is unknown: drop it all (the first time, nothing is cached yet).
-      changes.applyEverything();
-      if (lost) log.info('credential change notifications are received again');
-      lost = false;
+  return listenTo(
+    url,
+    CREDENTIALS_CHANNEL,
+    {
+      onNotify: (payload) => changes.apply(decodeChange(payload)),
+      onListen: () => {
+        // Whatever was notified while nobody listened is unknown: drop it all (the first time, nothing is cached yet).
+        changes.applyEverything();
+        if (lost) log.info('credential change notifications are received again');
+        lost = false;
+      },
+      onLost: (err) => {
+        if (lost) return;
+        lost = true;
+        log.warn(
+          `credential change notifications are not received (${err instanceof Error ? err.message : String(err)}); until they are, other servers' changes reach this one within ENGINE_STATE_REFRESH_MS`,
+        );
+      },
     },
-    onLost: (err) => {
-      if (lost) return;
-      lost = true;
-      log.warn(`credential change notifications are not received (${err instanceof Error ? err.message : String(err)}); until they are, other servers' changes reach this one within ENGINE_STATE_REFRESH_MS`);
-    },
-  }, options);
+    options,
+  );
 }

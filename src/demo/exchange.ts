@@ -27,10 +27,21 @@ const SIDE_CODES: Readonly<Record<DropCopyExecution['side'], string>> = { Long: 
 /** The ExecutionReport of a fill, by the field names of FIX 4.4's dictionary. */
 export function executionReport(e: DropCopyExecution, orderId: string): Record<string, unknown> {
   return {
-    OrderID: orderId, ExecID: e.exchange_tx_id, ExecType: 'F', OrdStatus: '2', Account: e.agent_id,
+    OrderID: orderId,
+    ExecID: e.exchange_tx_id,
+    ExecType: 'F',
+    OrdStatus: '2',
+    Account: e.agent_id,
     ...(e.client_order_id ? { ClOrdID: e.client_order_id } : {}),
-    Instrument: { Symbol: e.asset }, Side: SIDE_CODES[e.side], LastQty: e.quantity, LastPx: e.price,
-    Currency: e.notional_currency ?? 'USD', LeavesQty: 0, CumQty: e.quantity, AvgPx: e.price, TransactTime: new Date(e.execution_time),
+    Instrument: { Symbol: e.asset },
+    Side: SIDE_CODES[e.side],
+    LastQty: e.quantity,
+    LastPx: e.price,
+    Currency: e.notional_currency ?? 'USD',
+    LeavesQty: 0,
+    CumQty: e.quantity,
+    AvgPx: e.price,
+    TransactTime: new Date(e.execution_time),
   };
 }
 
@@ -118,9 +129,24 @@ async function exchangeConfig(rt: Awaited<ReturnType<typeof loadFix>>, o: DemoEx
   const silent = () => ({ info: () => {}, debug: () => {}, warning: () => {}, error: () => {} });
   const description = {
     Name: 'demo-exchange',
-    application: { name: 'demo-exchange', type: 'initiator', protocol: 'ascii', dictionary: 'qf44', resilient: false, reconnectSeconds: 0, tcp: { host: o.host, port: o.port } },
-    BeginString: 'FIX.4.4', SenderCompId: o.senderCompId, TargetCompID: o.targetCompId, HeartBtInt: 30,
-    ResetSeqNumFlag: true, Username: '', Password: '', SenderSubID: '', TargetSubID: '',
+    application: {
+      name: 'demo-exchange',
+      type: 'initiator',
+      protocol: 'ascii',
+      dictionary: 'qf44',
+      resilient: false,
+      reconnectSeconds: 0,
+      tcp: { host: o.host, port: o.port },
+    },
+    BeginString: 'FIX.4.4',
+    SenderCompId: o.senderCompId,
+    TargetCompID: o.targetCompId,
+    HeartBtInt: 30,
+    ResetSeqNumFlag: true,
+    Username: '',
+    Password: '',
+    SenderSubID: '',
+    TargetSubID: '',
   } as unknown as ISessionDescription;
   const container = new rt.fix.SessionContainer();
   container.registerGlobal({ logger: silent, plain: silent } as unknown as JsFixLoggerFactory);

@@ -65,13 +65,33 @@ export const DEMO_EXCHANGE_COMP_ID = 'XNAS-DEMO';
  * trusted, and a FIX drop-copy session (acceptor on loopback, `fixPort`) for its exchange to report fills to.
  */
 export function demoConfig(settings: Config, home: string, port: number, operatorKey: Uint8Array | null, fixPort: number | null = null): Config {
-  const dropCopy: DropCopyConfig | null = fixPort === null ? null : {
-    role: 'acceptor', host: '127.0.0.1', port: fixPort, senderCompId: DEMO_ENGINE_COMP_ID, targetCompId: DEMO_EXCHANGE_COMP_ID,
-    heartbeatS: 30, reconnectS: 5, tls: null,
-  };
+  const dropCopy: DropCopyConfig | null =
+    fixPort === null
+      ? null
+      : {
+          role: 'acceptor',
+          host: '127.0.0.1',
+          port: fixPort,
+          senderCompId: DEMO_ENGINE_COMP_ID,
+          targetCompId: DEMO_EXCHANGE_COMP_ID,
+          heartbeatS: 30,
+          reconnectS: 5,
+          tls: null,
+        };
   return Object.freeze({
-    ...settings, databaseUrl: null, home, port, layer2Enabled: true, regimeOperatorPubkey: operatorKey, traceExpiryMs: DEMO_EXPIRY_MS,
-    engineOwnerToken: null, tlsCert: null, tlsKey: null, tlsClientCa: null, logLevel: 'warn' as Config['logLevel'], dropCopy,
+    ...settings,
+    databaseUrl: null,
+    home,
+    port,
+    layer2Enabled: true,
+    regimeOperatorPubkey: operatorKey,
+    traceExpiryMs: DEMO_EXPIRY_MS,
+    engineOwnerToken: null,
+    tlsCert: null,
+    tlsKey: null,
+    tlsClientCa: null,
+    logLevel: 'warn' as Config['logLevel'],
+    dropCopy,
   });
 }
 
@@ -115,7 +135,18 @@ export async function runDemo(settings: Config, options: DemoOptions): Promise<D
     await migrate(store.sql);
     if (!(await hasPublishedSignals(store.sql))) {
       say('nothing published in this store yet: running the pipeline on the bundled data');
-      pipeline = await runPipeline(store.sql, { dataDir: settings.pipelineDataDir, asOf: null, seed: settings.pipelineSeed, costBps: settings.signalCostBps, trackLogSigningKey: settings.signalLogSigningKey, keySettings: settings }, { runner: options.runner });
+      pipeline = await runPipeline(
+        store.sql,
+        {
+          dataDir: settings.pipelineDataDir,
+          asOf: null,
+          seed: settings.pipelineSeed,
+          costBps: settings.signalCostBps,
+          trackLogSigningKey: settings.signalLogSigningKey,
+          keySettings: settings,
+        },
+        { runner: options.runner },
+      );
     }
     operatorKey = (await loadSigningKey(store.sql, settings)).publicKey;
   } finally {
@@ -140,25 +171,44 @@ export async function runDemo(settings: Config, options: DemoOptions): Promise<D
       summary.stale_regime = { regime: current.regime, date: current.date, age_days: ageDays };
       say(`the bundled data end on ${current.date} (${ageDays} days ago): the engine refuses every order on stale data (regime_stale)`);
       say(`so the demo publishes an operator's broadcast of the latest published regime (${current.regime}) and releases it at the end`);
-      const published = expectStatus(await call('POST', '/engine/admin/regime', {
-        regime: current.regime, risk_score: current.risk_score, reason: `demo: the bundled data end on ${current.date}; released when the demo ends`,
-      }, ownerAuth), 201, 'the operator broadcast');
+      const published = expectStatus(
+        await call(
+          'POST',
+          '/engine/admin/regime',
+          {
+            regime: current.regime,
+            risk_score: current.risk_score,
+            reason: `demo: the bundled data end on ${current.date}; released when the demo ends`,
+          },
+          ownerAuth,
+        ),
+        201,
+        'the operator broadcast',
+      );
       summary.broadcast = { regime: published.regime, risk_score: published.risk_score, hash: published.hash };
     }
 
     const agents = await registerAgents(call, owner);
     say(`registered ${Object.keys(agents).length} simulated agents: ${Object.keys(agents).join(', ')}`);
     summary.cases = await runScenario(call, owner, signalsKey, agents, {
-      expiryMs: DEMO_EXPIRY_MS, say: (line) => say(`  ${line}`),
+      expiryMs: DEMO_EXPIRY_MS,
+      say: (line) => say(`  ${line}`),
       sweep: async () => (await sweep(server.store.sql, Date.now(), DEMO_EXPIRY_MS)).expired,
       dropCopy: async (execution) => {
-        await streamFills({ host: '127.0.0.1', port: fixPort, senderCompId: DEMO_EXCHANGE_COMP_ID, targetCompId: DEMO_ENGINE_COMP_ID, timeoutMs: DROP_COPY_WAIT_MS }, [execution]);
+        await streamFills(
+          { host: '127.0.0.1', port: fixPort, senderCompId: DEMO_EXCHANGE_COMP_ID, targetCompId: DEMO_ENGINE_COMP_ID, timeoutMs: DROP_COPY_WAIT_MS },
+          [execution],
+        );
         return reconciledFill(server.store.sql, execution.exchange_tx_id, DROP_COPY_WAIT_MS);
       },
     });
     // Every trace in the transparency log before anyone looks (the server's sequencer would within a second).
     const key = await logKeyLoader(server.store.sql, settings)();
-    for (let pass = await sequenceOnce(server.store.sql, key, Date.now()); pass.status !== 'idle'; pass = await sequenceOnce(server.store.sql, key, Date.now())) {
+    for (
+      let pass = await sequenceOnce(server.store.sql, key, Date.now());
+      pass.status !== 'idle';
+      pass = await sequenceOnce(server.store.sql, key, Date.now())
+    ) {
       if (pass.status === 'busy') await new Promise((r) => setTimeout(r, 50));
     }
     await options.whileRunning?.(server, owner);
@@ -166,10 +216,18 @@ export async function runDemo(settings: Config, options: DemoOptions): Promise<D
   } finally {
     // Released however the demo ends: its broadcast never outlives it.
     if (summary.broadcast) {
-      const released = await client(server.url)('POST', '/engine/admin/regime/release', { reason: 'demo ended' }, { authorization: `Bearer ${ownerToken}` }).catch(() => null);
+      const released = await client(server.url)(
+        'POST',
+        '/engine/admin/regime/release',
+        { reason: 'demo ended' },
+        { authorization: `Bearer ${ownerToken}` },
+      ).catch(() => null);
       summary.released = released?.status === 200;
-      say(summary.released ? 'released the operator broadcast: the engine fails closed again on the stale bundled data'
-        : 'could not release the operator broadcast: run `tradeseal regime release` with TRADESEAL_HOME set to the demo\'s store');
+      say(
+        summary.released
+          ? 'released the operator broadcast: the engine fails closed again on the stale bundled data'
+          : "could not release the operator broadcast: run `tradeseal regime release` with TRADESEAL_HOME set to the demo's store",
+      );
     }
     await server.close();
   }

@@ -36,7 +36,8 @@ export function requireToken(ctx: { tokens: TokenCache }, access: Access): onReq
     }
     if (access === 'owner' && token.role !== 'owner') throw forbidden('forbidden', `this operation needs an owner token; this token's role is ${token.role}`);
     if (access === 'write' && token.role === 'auditor') throw forbidden('forbidden', 'an auditor token reads, never writes');
-    if (access === 'audit' && token.role === 'client') throw forbidden('forbidden', 'this operation needs an owner or auditor token; this token\'s role is client');
+    if (access === 'audit' && token.role === 'client')
+      throw forbidden('forbidden', "this operation needs an owner or auditor token; this token's role is client");
     req.principal = token;
   };
 }

@@ -24,8 +24,12 @@ const regulatory = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    mifid_algo_id: nullableString, mifid_decision_maker: nullableString, cftc_cti_code: nullableString,
-    cftc_account_type: nullableString, cat_order_id: nullableString, jurisdiction: nullableString,
+    mifid_algo_id: nullableString,
+    mifid_decision_maker: nullableString,
+    cftc_cti_code: nullableString,
+    cftc_account_type: nullableString,
+    cat_order_id: nullableString,
+    jurisdiction: nullableString,
   },
 } as const;
 
@@ -39,17 +43,43 @@ const taggedAction = {
 
 /** The price rules per OrderType of docs/decisions/0004-engine-enumerations.md, as schema rules: one 422 lists all. */
 const priceRules = [
-  { if: { properties: { order_type: { const: 'Limit' } }, required: ['order_type'] }, then: { required: ['limit_price'], properties: { limit_price: positive, stop_price: { type: 'null' } } } },
-  { if: { properties: { order_type: { const: 'Stop' } }, required: ['order_type'] }, then: { required: ['stop_price'], properties: { stop_price: positive, limit_price: { type: 'null' } } } },
-  { if: { properties: { order_type: { const: 'StopLimit' } }, required: ['order_type'] }, then: { required: ['limit_price', 'stop_price'], properties: { limit_price: positive, stop_price: positive } } },
-  { if: { properties: { order_type: { enum: ['Market', 'Twap', 'Vwap'] } }, required: ['order_type'] }, then: { properties: { limit_price: { type: 'null' }, stop_price: { type: 'null' } } } },
+  {
+    if: { properties: { order_type: { const: 'Limit' } }, required: ['order_type'] },
+    then: { required: ['limit_price'], properties: { limit_price: positive, stop_price: { type: 'null' } } },
+  },
+  {
+    if: { properties: { order_type: { const: 'Stop' } }, required: ['order_type'] },
+    then: { required: ['stop_price'], properties: { stop_price: positive, limit_price: { type: 'null' } } },
+  },
+  {
+    if: { properties: { order_type: { const: 'StopLimit' } }, required: ['order_type'] },
+    then: { required: ['limit_price', 'stop_price'], properties: { limit_price: positive, stop_price: positive } },
+  },
+  {
+    if: { properties: { order_type: { enum: ['Market', 'Twap', 'Vwap'] } }, required: ['order_type'] },
+    then: { properties: { limit_price: { type: 'null' }, stop_price: { type: 'null' } } },
+  },
 ];
 
 export const authorizeBody = {
   type: 'object',
   additionalProperties: false,
-  required: ['agent_id', 'model_hash_hex', 'model_id', 'prompt_version', 'feature_schema_id', 'hyperparameter_checksum',
-    'action', 'asset', 'order_type', 'venue_id', 'quantity', 'notional', 'client_order_id', 'agent_valid_time'],
+  required: [
+    'agent_id',
+    'model_hash_hex',
+    'model_id',
+    'prompt_version',
+    'feature_schema_id',
+    'hyperparameter_checksum',
+    'action',
+    'asset',
+    'order_type',
+    'venue_id',
+    'quantity',
+    'notional',
+    'client_order_id',
+    'agent_valid_time',
+  ],
   properties: {
     agent_id: uuid,
     model_hash_hex: hex64,

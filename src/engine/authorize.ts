@@ -89,9 +89,29 @@ export function plainAction(action: TaggedAction, quantity: number): TradeAction
  * (routes/authorize-bind.ts), the idempotency key's order and its canonical writer follow. The compiler holds
  * the three to it: the schema's properties and the order must name each member once and nothing else.
  */
-export const AUTHORIZE_MEMBERS = ['agent_id', 'model_hash_hex', 'model_id', 'prompt_version', 'feature_schema_id',
-  'hyperparameter_checksum', 'action', 'asset', 'order_type', 'venue_id', 'quantity', 'notional', 'client_order_id', 'agent_valid_time',
-  'limit_price', 'stop_price', 'multiplier', 'notional_currency', 'reduce_only', 'heartbeat', 'regulatory'] as const satisfies readonly (keyof AuthorizeRequest)[];
+export const AUTHORIZE_MEMBERS = [
+  'agent_id',
+  'model_hash_hex',
+  'model_id',
+  'prompt_version',
+  'feature_schema_id',
+  'hyperparameter_checksum',
+  'action',
+  'asset',
+  'order_type',
+  'venue_id',
+  'quantity',
+  'notional',
+  'client_order_id',
+  'agent_valid_time',
+  'limit_price',
+  'stop_price',
+  'multiplier',
+  'notional_currency',
+  'reduce_only',
+  'heartbeat',
+  'regulatory',
+] as const satisfies readonly (keyof AuthorizeRequest)[];
 export type AuthorizeMember = (typeof AUTHORIZE_MEMBERS)[number];
 /** A member of AuthorizeRequest missing from AUTHORIZE_MEMBERS fails to compile here. */
 const everyMemberListed: Exclude<keyof AuthorizeRequest, AuthorizeMember> extends never ? true : never = true;
@@ -108,11 +128,26 @@ const orderText = canonicalWriter(Object.fromEntries(ORDER_MEMBERS.map((m) => [m
 /** The idempotency key's order fields: everything but the heartbeat (a retry carries a fresh one). */
 export function orderHash(req: AuthorizeRequest, action: TradeAction): string {
   const order = {
-    agent_id: req.agent_id, model_hash_hex: req.model_hash_hex, model_id: req.model_id, prompt_version: req.prompt_version,
-    feature_schema_id: req.feature_schema_id, hyperparameter_checksum: req.hyperparameter_checksum, action, asset: req.asset,
-    order_type: req.order_type, venue_id: req.venue_id, quantity: req.quantity, notional: req.notional, client_order_id: req.client_order_id,
-    agent_valid_time: req.agent_valid_time, limit_price: req.limit_price ?? null, stop_price: req.stop_price ?? null,
-    multiplier: req.multiplier ?? 1, notional_currency: req.notional_currency ?? 'USD', reduce_only: req.reduce_only ?? false, regulatory: req.regulatory ?? null,
+    agent_id: req.agent_id,
+    model_hash_hex: req.model_hash_hex,
+    model_id: req.model_id,
+    prompt_version: req.prompt_version,
+    feature_schema_id: req.feature_schema_id,
+    hyperparameter_checksum: req.hyperparameter_checksum,
+    action,
+    asset: req.asset,
+    order_type: req.order_type,
+    venue_id: req.venue_id,
+    quantity: req.quantity,
+    notional: req.notional,
+    client_order_id: req.client_order_id,
+    agent_valid_time: req.agent_valid_time,
+    limit_price: req.limit_price ?? null,
+    stop_price: req.stop_price ?? null,
+    multiplier: req.multiplier ?? 1,
+    notional_currency: req.notional_currency ?? 'USD',
+    reduce_only: req.reduce_only ?? false,
+    regulatory: req.regulatory ?? null,
   } satisfies Record<Exclude<AuthorizeMember, 'heartbeat'>, unknown>;
   // A request with a member its schema does not name (only from a caller that did not validate it) keeps it in the key.
   for (const member in req) {
@@ -148,7 +183,10 @@ export async function authorize(ctx: EngineContext, principal: TokenRecord | und
   const action = plainAction(req.action, req.quantity);
   const hb = req.heartbeat ?? null;
   const o: Pending = {
-    req, action, hash: orderHash(req, action), hb,
+    req,
+    action,
+    hash: orderHash(req, action),
+    hb,
     signatureCheck: hb ? heartbeatSignatureValid(hb, ctx.config.regimeOperatorPubkey) : Promise.resolve(false),
   };
   const known = ctx.agents.get(req.agent_id, req.model_id, req.model_hash_hex);
@@ -188,7 +226,12 @@ async function authorizeKnown(ctx: EngineContext, o: Pending, known: KnownAgent)
 /** The full path: the idempotency record, the registry and the heartbeat mark read first, then judged. */
 async function authorizeLookedUp(ctx: EngineContext, o: Pending): Promise<AuthorizeResponse> {
   const { req } = o;
-  const { prior, agent, lastSequence } = await ctx.batching.lookups.submit({ agentId: req.agent_id, clientOrderId: req.client_order_id, modelId: req.model_id, modelHashHex: req.model_hash_hex });
+  const { prior, agent, lastSequence } = await ctx.batching.lookups.submit({
+    agentId: req.agent_id,
+    clientOrderId: req.client_order_id,
+    modelId: req.model_id,
+    modelHashHex: req.model_hash_hex,
+  });
   ctx.agents.learn(req.agent_id, req.model_id, req.model_hash_hex, agent);
   if (prior) return replay(prior.order_hash, o.hash, prior.response as AuthorizeResponse, req.client_order_id);
 
@@ -204,7 +247,8 @@ async function authorizeLookedUp(ctx: EngineContext, o: Pending): Promise<Author
   const cap = agent.max_open_notional;
   let verdict = j.verdict;
   // Under an open-exposure cap the order is counted by the throttle before the agent's lock is taken.
-  if (j.rate && cap !== null) verdict = checkOrderRate(ctx.policy.document, await ctx.batching.orderCounts.submit({ agentId: req.agent_id, second: j.rate.second }));
+  if (j.rate && cap !== null)
+    verdict = checkOrderRate(ctx.policy.document, await ctx.batching.orderCounts.submit({ agentId: req.agent_id, second: j.rate.second }));
   refuseUnlessShadow(verdict, j.shadow);
   // With a key-management provider the regulatory block is stored encrypted under the agent's data key (cached).
   const regulatoryKey = await regulatoryKeyFor(ctx.sql, ctx.keys, req.agent_id, req.regulatory != null);
@@ -234,7 +278,12 @@ async function authorizeLookedUp(ctx: EngineContext, o: Pending): Promise<Author
  * not above `lastSequence`, the last the store accepted (refused before the policy is judged; the sealing
  * statement re-checks atomically, as a concurrent request may spend it in between).
  */
-async function judge(ctx: EngineContext, o: Pending, agent: Pick<AgentForAuthorize, 'max_notional' | 'allowed_regimes'>, lastSequence: number | null): Promise<Judged | 'spent'> {
+async function judge(
+  ctx: EngineContext,
+  o: Pending,
+  agent: Pick<AgentForAuthorize, 'max_notional' | 'allowed_regimes'>,
+  lastSequence: number | null,
+): Promise<Judged | 'spent'> {
   const { req, hb } = o;
   const cfg = ctx.config;
   const now = ctx.now();
@@ -245,7 +294,9 @@ async function judge(ctx: EngineContext, o: Pending, agent: Pick<AgentForAuthori
   const signatureValid = await o.signatureCheck;
   if (hb && cfg.layer2Enabled) {
     const v = checkHeartbeat(hb, signatureValid, {
-      now, replayWindowMs: cfg.heartbeatReplayWindowMs, requireMtaRef: cfg.heartbeatRequireMtaRef,
+      now,
+      replayWindowMs: cfg.heartbeatReplayWindowMs,
+      requireMtaRef: cfg.heartbeatRequireMtaRef,
       regime: regime ? { regime_id: regime.regime_id, hash: regime.hash } : null,
     });
     if (!v.ok) throw denied(v.code, v.detail);
@@ -253,22 +304,47 @@ async function judge(ctx: EngineContext, o: Pending, agent: Pick<AgentForAuthori
   }
   const policy = ctx.policy.document;
   const order: OrderFacts = {
-    action: o.action, asset: req.asset, order_type: req.order_type, venue_id: req.venue_id, quantity: req.quantity, notional: req.notional,
-    notional_currency: req.notional_currency ?? 'USD', limit_price: req.limit_price ?? null, stop_price: req.stop_price ?? null,
-    multiplier: req.multiplier ?? 1, reduce_only: req.reduce_only ?? false, agent_valid_time: req.agent_valid_time,
+    action: o.action,
+    asset: req.asset,
+    order_type: req.order_type,
+    venue_id: req.venue_id,
+    quantity: req.quantity,
+    notional: req.notional,
+    notional_currency: req.notional_currency ?? 'USD',
+    limit_price: req.limit_price ?? null,
+    stop_price: req.stop_price ?? null,
+    multiplier: req.multiplier ?? 1,
+    reduce_only: req.reduce_only ?? false,
+    agent_valid_time: req.agent_valid_time,
   };
   const verdict = evaluatePolicy({
-    order, agent: { max_notional: agent.max_notional, allowed_regimes: agent.allowed_regimes }, policy, now,
+    order,
+    agent: { max_notional: agent.max_notional, allowed_regimes: agent.allowed_regimes },
+    policy,
+    now,
     regime: regime ? { regime: regime.regime, date: regime.date, effective_since_ms: regime.effective_since.getTime() } : null,
   });
   // The throttle counts only orders that pass every other rule.
   const rate = verdict.ok && policy.max_orders_per_second != null ? { max: policy.max_orders_per_second, second: orderSecond(now) } : null;
   return {
-    verdict, rate, shadow: ctx.state.shadow.enabled,
+    verdict,
+    rate,
+    shadow: ctx.state.shadow.enabled,
     trace: {
-      now, agentId: req.agent_id, modelId: req.model_id, promptVersion: req.prompt_version, featureSchemaId: req.feature_schema_id,
-      hyperparameterChecksum: req.hyperparameter_checksum, clientOrderId: req.client_order_id, order, regime, policy: ctx.policy,
-      heartbeat: hb, signatureValid, regulatory: req.regulatory ?? null, orderHash: o.hash,
+      now,
+      agentId: req.agent_id,
+      modelId: req.model_id,
+      promptVersion: req.prompt_version,
+      featureSchemaId: req.feature_schema_id,
+      hyperparameterChecksum: req.hyperparameter_checksum,
+      clientOrderId: req.client_order_id,
+      order,
+      regime,
+      policy: ctx.policy,
+      heartbeat: hb,
+      signatureValid,
+      regulatory: req.regulatory ?? null,
+      orderHash: o.hash,
     },
   };
 }
@@ -286,7 +362,13 @@ const heartbeatSequence = (ctx: EngineContext, o: Pending): number | null => (o.
  * 403, or under shadow mode the order is sealed as refused by the throttle, without being counted twice.
  * `stale`: the guard's facts changed, nothing written.
  */
-async function sealAndSettle(ctx: EngineContext, o: Pending, j: Judged, regulatoryKey: Buffer | null, guard: SealGuard | null): Promise<AuthorizeResponse | 'stale'> {
+async function sealAndSettle(
+  ctx: EngineContext,
+  o: Pending,
+  j: Judged,
+  regulatoryKey: Buffer | null,
+  guard: SealGuard | null,
+): Promise<AuthorizeResponse | 'stale'> {
   const facts: TraceFacts = { ...j.trace, regulatoryKey };
   const built = buildTrace(facts, j.verdict);
   const sequence = heartbeatSequence(ctx, o);

@@ -70,7 +70,12 @@ export interface BindClock {
  * Divergent "bound after expiry" whatever else differs (as decided); what else differs is appended to the
  * reason, so a side mismatch on a late bind is still on record.
  */
-export function verifyExecution(intent: AuthorizedFacts, exec: BindRequest, tolerance: number, clock: BindClock): { status: VerificationStatus; reason: string | null } {
+export function verifyExecution(
+  intent: AuthorizedFacts,
+  exec: BindRequest,
+  tolerance: number,
+  clock: BindClock,
+): { status: VerificationStatus; reason: string | null } {
   const side = exec.executed_side ?? null;
   const opposite = side !== null && OPPOSITE[intent.action as TradeAction] === side;
   const reasons: string[] = [];
@@ -82,7 +87,9 @@ export function verifyExecution(intent: AuthorizedFacts, exec: BindRequest, tole
     const relative = Math.abs(q - intent.quantity) / intent.quantity;
     const partialBelow = exec.execution_status === 'Partial' && q <= intent.quantity;
     if (!partialBelow && relative > tolerance) {
-      reasons.push(`executed_quantity: authorized ${intent.quantity}, executed ${q} (relative difference ${Number(relative.toPrecision(6))} > tolerance ${tolerance})`);
+      reasons.push(
+        `executed_quantity: authorized ${intent.quantity}, executed ${q} (relative difference ${Number(relative.toPrecision(6))} > tolerance ${tolerance})`,
+      );
     }
   }
   const executedAt = exec.execution_time_ms ?? clock.now;
@@ -105,26 +112,43 @@ export interface BindLog {
  * Binds `req` for `principal`. `mayBind`, when given, is a further check of the trace's agent (mutual TLS: the
  * client certificate's agent), asked before anything of the trace is used or told.
  */
-export async function bindExecution(ctx: EngineContext, principal: TokenRecord | undefined, req: BindRequest,
-  mayBind: (agentId: string) => void = () => {}, log: BindLog | null = null): Promise<BindResult> {
+export async function bindExecution(
+  ctx: EngineContext,
+  principal: TokenRecord | undefined,
+  req: BindRequest,
+  mayBind: (agentId: string) => void = () => {},
+  log: BindLog | null = null,
+): Promise<BindResult> {
   const now = ctx.now();
-  const outcome = await bindTrace(ctx.batching.bindStore, req.trace_id, (row: BindRow): BindUpdate => {
-    mayBind(row.agent_id);
-    if (!mayActFor(principal, row.agent_id)) {
-      throw forbidden('agent_not_permitted', `this token may not bind traces of agent ${row.agent_id}`);
-    }
-    const v = verifyExecution(
-      { action: row.action, asset: row.asset, quantity: row.quantity, expired: row.verification_status === 'Expired', authorized_at: row.txn_time.getTime() },
-      req, ctx.config.bindQuantityTolerance, { now, toleranceMs: ctx.config.heartbeatReplayWindowMs },
-    );
-    return {
-      exchange_tx_id: req.exchange_tx_id, execution_status: req.execution_status,
-      execution_time: new Date(req.execution_time_ms ?? now), executed_asset: req.asset ?? null,
-      executed_quantity: req.executed_quantity ?? null, executed_side: req.executed_side ?? null,
-      execution_price: req.execution_price ?? null, verification_status: v.status, divergence_reason: v.reason,
-      final_proof: finalProof(row.reasoning_hash, req.exchange_tx_id),
-    };
-  }, ctx.sealed.take(req.trace_id));
+  const outcome = await bindTrace(
+    ctx.batching.bindStore,
+    req.trace_id,
+    (row: BindRow): BindUpdate => {
+      mayBind(row.agent_id);
+      if (!mayActFor(principal, row.agent_id)) {
+        throw forbidden('agent_not_permitted', `this token may not bind traces of agent ${row.agent_id}`);
+      }
+      const v = verifyExecution(
+        { action: row.action, asset: row.asset, quantity: row.quantity, expired: row.verification_status === 'Expired', authorized_at: row.txn_time.getTime() },
+        req,
+        ctx.config.bindQuantityTolerance,
+        { now, toleranceMs: ctx.config.heartbeatReplayWindowMs },
+      );
+      return {
+        exchange_tx_id: req.exchange_tx_id,
+        execution_status: req.execution_status,
+        execution_time: new Date(req.execution_time_ms ?? now),
+        executed_asset: req.asset ?? null,
+        executed_quantity: req.executed_quantity ?? null,
+        executed_side: req.executed_side ?? null,
+        execution_price: req.execution_price ?? null,
+        verification_status: v.status,
+        divergence_reason: v.reason,
+        final_proof: finalProof(row.reasoning_hash, req.exchange_tx_id),
+      };
+    },
+    ctx.sealed.take(req.trace_id),
+  );
   if (outcome.kind === 'not_found') throw notFound(`no trace ${req.trace_id}`);
   if (outcome.kind === 'already_bound') {
     mayBind(outcome.trace.agent_id);
@@ -140,14 +164,23 @@ export async function bindExecution(ctx: EngineContext, principal: TokenRecord |
   // The bind is committed: should this step fail, the sweeper completes it within a minute (resolve.ts).
   if (t.resolved_orphan) {
     await completeResolution(ctx.sql, {
-      exchange_tx_id: req.exchange_tx_id, orphan_trace_id: t.resolved_orphan, settings: comparisonSettings(ctx.config), actor: actorOf(principal),
+      exchange_tx_id: req.exchange_tx_id,
+      orphan_trace_id: t.resolved_orphan,
+      settings: comparisonSettings(ctx.config),
+      actor: actorOf(principal),
     }).catch((err: unknown) => {
-      log?.warn({ err, exchange_tx_id: req.exchange_tx_id, orphan_trace_id: t.resolved_orphan, trace_id: t.trace_id },
-        'bind: recording the resolution of an ORPHAN failed; the sweeper records it');
+      log?.warn(
+        { err, exchange_tx_id: req.exchange_tx_id, orphan_trace_id: t.resolved_orphan, trace_id: t.trace_id },
+        'bind: recording the resolution of an ORPHAN failed; the sweeper records it',
+      );
     });
   }
   return {
-    trace_id: t.trace_id, final_proof: t.final_proof as string, verification_status: t.verification_status,
-    execution_status: t.execution_status as string, execution_time: t.execution_time as Date, divergence_reason: t.divergence_reason,
+    trace_id: t.trace_id,
+    final_proof: t.final_proof as string,
+    verification_status: t.verification_status,
+    execution_status: t.execution_status as string,
+    execution_time: t.execution_time as Date,
+    divergence_reason: t.divergence_reason,
   };
 }

@@ -60,5 +60,17 @@ export async function createEngineContext(config: Config, sql: Sql, options: Eng
   changes.register((change) => {
     if (change.kind === 'engine_token' || change.kind === 'everything') tokens.clear();
   });
-  return { sql, config, policy, state, tokens, changes, agents: new AgentCache(), sealed: new SealedTraces(), batching: engineBatching(sql, config.batchInFlight), keys, now: options.now ?? Date.now };
+  return {
+    sql,
+    config,
+    policy,
+    state,
+    tokens,
+    changes,
+    agents: new AgentCache(),
+    sealed: new SealedTraces(),
+    batching: engineBatching(sql, config.batchInFlight),
+    keys,
+    now: options.now ?? Date.now,
+  };
 }

@@ -11,9 +11,13 @@ import { ERROR_CODES, type DenialCode } from '../core/errors.js';
 export type { DenialCode };
 
 /** Each denial code with its one-line description, in the table's order. */
-export const DENIALS = Object.freeze(Object.fromEntries(
-  Object.entries(ERROR_CODES).filter(([, s]) => s.kind === 'denial').map(([code, s]) => [code, s.description]),
-) as Record<DenialCode, string>);
+export const DENIALS = Object.freeze(
+  Object.fromEntries(
+    Object.entries(ERROR_CODES)
+      .filter(([, s]) => s.kind === 'denial')
+      .map(([code, s]) => [code, s.description]),
+  ) as Record<DenialCode, string>,
+);
 
 export type Verdict = { ok: true } | { ok: false; code: DenialCode; detail: string };
 

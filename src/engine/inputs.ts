@@ -49,7 +49,10 @@ export const registerAgentBody = {
     max_notional: positive,
     models: { type: 'array', items: model, maxItems: 1000 },
     allowed_regimes: { type: 'array', items: regimeRef, uniqueItems: true, maxItems: 8 },
-    max_open_notional: { ...positive, description: 'A cap on the agent\'s open exposure: the notional of its PENDING traces plus the new order (absent: no cap)' },
+    max_open_notional: {
+      ...positive,
+      description: "A cap on the agent's open exposure: the notional of its PENDING traces plus the new order (absent: no cap)",
+    },
   },
 } as const;
 
@@ -80,11 +83,24 @@ export const tracesQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    agent_id: uuid, from: storedUnixMs, to: storedUnixMs, status: traceStatus, limit: listingLimit,
-    search: { type: 'string', minLength: 1, maxLength: 64, pattern: safeText, description: 'only traces whose agent_id starts with it or whose asset contains it (case-insensitive)' },
+    agent_id: uuid,
+    from: storedUnixMs,
+    to: storedUnixMs,
+    status: traceStatus,
+    limit: listingLimit,
+    search: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      pattern: safeText,
+      description: 'only traces whose agent_id starts with it or whose asset contains it (case-insensitive)',
+    },
     before_time: { ...storedUnixMs, description: 'the next page: the txn_time (Unix ms) of the last trace of the previous page, with before_trace_id' },
     before_trace_id: { ...uuid, description: 'the next page: the trace_id of the last trace of the previous page, with before_time' },
-    needs_attention: { type: 'boolean', description: 'only traces that need an officer\'s attention, as GET /engine/orphans lists them (an ORPHAN a later bind resolved does not)' },
+    needs_attention: {
+      type: 'boolean',
+      description: "only traces that need an officer's attention, as GET /engine/orphans lists them (an ORPHAN a later bind resolved does not)",
+    },
   },
 } as const;
 
@@ -101,9 +117,12 @@ export const listingQuery = { type: 'object', additionalProperties: false, prope
 
 /** An operator's manual broadcast (`POST /engine/admin/regime`, `tradeseal regime publish`). */
 export const manualBroadcastBody = {
-  type: 'object', additionalProperties: false, required: ['regime', 'risk_score', 'reason'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['regime', 'risk_score', 'reason'],
   properties: {
-    regime, risk_score: { type: 'number', minimum: 0, maximum: 1 },
+    regime,
+    risk_score: { type: 'number', minimum: 0, maximum: 1 },
     reason: label(1000),
     // Postgres has no year 0000, which the `date` format admits.
     date: { type: 'string', format: 'date', pattern: '^(?!0000)' },
@@ -114,6 +133,7 @@ export const manualBroadcastBody = {
 
 /** Releasing the operator's override (`POST /engine/admin/regime/release`, `tradeseal regime release`). */
 export const releaseBody = {
-  type: 'object', additionalProperties: false,
+  type: 'object',
+  additionalProperties: false,
   properties: { reason: label(1000) },
 } as const;

@@ -35,8 +35,10 @@ export function identityOf(commonName: string | null, map: CnMap | null): Client
 export function commonNameVerdict(identity: ClientIdentity, agentId: string): Verdict {
   if (identity.agentIds.some((a) => a.toLowerCase() === agentId.toLowerCase())) return PASS;
   const cn = identity.commonName === null ? 'no single common name' : `common name "${identity.commonName}"`;
-  const mapped = identity.agentIds.length === 0 || (identity.agentIds.length === 1 && identity.agentIds[0] === identity.commonName)
-    ? '' : ` (which acts for ${identity.agentIds.join(', ')})`;
+  const mapped =
+    identity.agentIds.length === 0 || (identity.agentIds.length === 1 && identity.agentIds[0] === identity.commonName)
+      ? ''
+      : ` (which acts for ${identity.agentIds.join(', ')})`;
   return deny('mtls_cn_mismatch', `the client certificate has ${cn}${mapped}, not agent ${agentId}`);
 }
 

@@ -58,7 +58,19 @@ export const model = {
 
 export const agent = {
   type: 'object',
-  required: ['agent_id', 'name', 'status', 'status_reason', 'max_notional', 'allowed_regimes', 'max_open_notional', 'models', 'created_at', 'erased', 'erased_at'],
+  required: [
+    'agent_id',
+    'name',
+    'status',
+    'status_reason',
+    'max_notional',
+    'allowed_regimes',
+    'max_open_notional',
+    'models',
+    'created_at',
+    'erased',
+    'erased_at',
+  ],
   properties: {
     agent_id: uuid,
     name: { type: ['string', 'null'], description: 'personal data: stored encrypted with a key-management provider; null once erased' },
@@ -69,7 +81,7 @@ export const agent = {
     max_open_notional: { type: ['number', 'null'], description: 'The cap on open exposure (PENDING orders plus the new one); null: none' },
     models: { type: 'array', items: model },
     created_at: dateTime,
-    erased: { type: 'boolean', description: 'the agent\'s personal data were erased (`POST /engine/admin/gdpr-erase/{agent_id}`); it cannot authorize' },
+    erased: { type: 'boolean', description: "the agent's personal data were erased (`POST /engine/admin/gdpr-erase/{agent_id}`); it cannot authorize" },
     erased_at: { type: ['string', 'null'], format: 'date-time' },
   },
 } as const;
@@ -83,7 +95,21 @@ export const probabilities = {
 
 export const regimeBroadcast = {
   type: 'object',
-  required: ['date', 'regime', 'regime_id', 'risk_score', 'probabilities', 'model_version', 'hash', 'source', 'reason', 'published_by', 'published_at', 'effective_since', 'available_at'],
+  required: [
+    'date',
+    'regime',
+    'regime_id',
+    'risk_score',
+    'probabilities',
+    'model_version',
+    'hash',
+    'source',
+    'reason',
+    'published_by',
+    'published_at',
+    'effective_since',
+    'available_at',
+  ],
   properties: {
     date: { type: 'string', format: 'date' },
     regime,
@@ -91,15 +117,17 @@ export const regimeBroadcast = {
     risk_score: { type: 'number' },
     probabilities,
     model_version: { type: 'string' },
-    hash: { ...hex64, description: 'SHA-256 of the JCS of {date, regime, regime_id, risk_score, probabilities, model_version}: a heartbeat\'s mta_ref' },
+    hash: { ...hex64, description: "SHA-256 of the JCS of {date, regime, regime_id, risk_score, probabilities, model_version}: a heartbeat's mta_ref" },
     source: { type: 'string', enum: ['pipeline', 'manual'] },
     reason: { type: ['string', 'null'] },
     published_by: { type: ['string', 'null'] },
     published_at: dateTime,
     effective_since: dateTime,
     available_at: {
-      type: ['string', 'null'], format: 'date-time',
-      description: 'When the broadcast day was published by the pipeline (06:30 New York on the next trading day), computed only from values released by then; null for an operator\'s broadcast',
+      type: ['string', 'null'],
+      format: 'date-time',
+      description:
+        "When the broadcast day was published by the pipeline (06:30 New York on the next trading day), computed only from values released by then; null for an operator's broadcast",
     },
   },
 } as const;

@@ -78,12 +78,20 @@ export class SealedTraces {
     const txnTime = new Date(this.times[slot] as number);
     const agentHex = Buffer.from(this.agents.subarray(slot * 16, slot * 16 + 16)).toString('hex');
     return {
-      trace_id: key, txn_time: txnTime,
+      trace_id: key,
+      txn_time: txnTime,
       agent_id: `${agentHex.slice(0, 8)}-${agentHex.slice(8, 12)}-${agentHex.slice(12, 16)}-${agentHex.slice(16, 20)}-${agentHex.slice(20)}`,
-      status: STATUSES[this.statuses[slot] as number] as NewTrace['status'], verification_status: 'Pending',
-      action: this.actions[slot] as string, asset: this.assets[slot] as string, quantity: this.quantities[slot] as number,
+      status: STATUSES[this.statuses[slot] as number] as NewTrace['status'],
+      verification_status: 'Pending',
+      action: this.actions[slot] as string,
+      asset: this.assets[slot] as string,
+      quantity: this.quantities[slot] as number,
       reasoning_hash: Buffer.from(this.hashes.subarray(slot * 32, slot * 32 + 32)).toString('hex'),
-      final_proof: null, exchange_tx_id: null, execution_status: null, execution_time: null, divergence_reason: null,
+      final_proof: null,
+      exchange_tx_id: null,
+      execution_status: null,
+      execution_time: null,
+      divergence_reason: null,
       part: monthPartition(txnTime),
     };
   }

@@ -19,7 +19,10 @@ export class EngineState {
   /** Counts this instance's own changes, so that a read begun before one cannot undo it (see `refresh`). */
   private adopted = 0;
 
-  constructor(private readonly sql: Sql, private readonly refreshMs: number) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly refreshMs: number,
+  ) {}
 
   /** Loads the state and starts refreshing. A store that is down at start leaves the state empty (fail closed). */
   async start(): Promise<void> {

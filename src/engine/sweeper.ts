@@ -48,8 +48,12 @@ export async function sweep(sql: Sql, nowMs: number, expiryMs: number, compariso
   }
   const resolutions = await completePendingResolutions(sql, { ...comparison, expiry_ms: expiryMs }, 'sweeper');
   return {
-    expired, rate_rows_pruned: pruned, partitions_created: partitionsCreated, ...(partitionError !== undefined ? { partition_error: partitionError } : {}),
-    resolutions_recorded: resolutions.recorded, resolution_errors: resolutions.errors,
+    expired,
+    rate_rows_pruned: pruned,
+    partitions_created: partitionsCreated,
+    ...(partitionError !== undefined ? { partition_error: partitionError } : {}),
+    resolutions_recorded: resolutions.recorded,
+    resolution_errors: resolutions.errors,
   };
 }
 
@@ -61,8 +65,14 @@ export const sweepComparison = (c: Parameters<typeof comparisonSettings>[0]): Sw
 
 /** Runs `sweep` every minute until stopped; a failed sweep is logged and retried at the next tick. */
 /** `onSweep` hears each sweep's result, or null for a sweep that failed (the server's metrics count them). */
-export function startSweeper(sql: Sql, now: () => number, expiryMs: number, log: (msg: string, err?: unknown) => void,
-  onSweep: (result: SweepResult | null) => void = () => {}, comparison: SweepComparison = DEFAULT_COMPARISON_SETTINGS): () => void {
+export function startSweeper(
+  sql: Sql,
+  now: () => number,
+  expiryMs: number,
+  log: (msg: string, err?: unknown) => void,
+  onSweep: (result: SweepResult | null) => void = () => {},
+  comparison: SweepComparison = DEFAULT_COMPARISON_SETTINGS,
+): () => void {
   let running = false;
   const tick = (): void => {
     if (running) return;
@@ -71,9 +81,10 @@ export function startSweeper(sql: Sql, now: () => number, expiryMs: number, log:
       .then((r) => {
         onSweep(r);
         if (r.expired > 0) log(`sweeper: ${r.expired} pending trace(s) expired`);
-        if (r.partition_error) log('sweeper: could not create the coming months\' trace partitions', new Error(r.partition_error));
+        if (r.partition_error) log("sweeper: could not create the coming months' trace partitions", new Error(r.partition_error));
         if (r.resolutions_recorded > 0) log(`sweeper: ${r.resolutions_recorded} ORPHAN resolution(s) recorded`);
-        for (const f of r.resolution_errors) log(`sweeper: could not record the resolution of the ORPHAN of exchange_tx_id ${f.exchange_tx_id}; retried at the next sweep`, new Error(f.error));
+        for (const f of r.resolution_errors)
+          log(`sweeper: could not record the resolution of the ORPHAN of exchange_tx_id ${f.exchange_tx_id}; retried at the next sweep`, new Error(f.error));
       })
       .catch((err) => {
         onSweep(null);

@@ -29,7 +29,11 @@ export class TokenCache {
   /** Counts the clears, so that a lookup begun before one does not put back what it dropped. */
   private generation = 0;
 
-  constructor(private readonly sql: Sql, private readonly refreshMs: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly refreshMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Reads the watermark now and then every refresh period. */
   async start(): Promise<void> {
@@ -54,10 +58,12 @@ export class TokenCache {
    */
   poll(): Promise<void> {
     if (this.polling !== null) {
-      this.queued ??= this.polling.catch(() => undefined).then(() => {
-        this.queued = null;
-        return this.poll();
-      });
+      this.queued ??= this.polling
+        .catch(() => undefined)
+        .then(() => {
+          this.queued = null;
+          return this.poll();
+        });
       return this.queued;
     }
     this.polling = (async () => {

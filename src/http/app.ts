@@ -74,8 +74,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const irl = deps.irl !== false && services.includes('engine');
   const app = Fastify({
     // Query values, error details and personal fields never reach the log, at any level (./log-redaction.ts).
-    logger: deps.logger === false || config.logLevel === 'silent' ? false
-      : { level: config.logLevel, stream: deps.logStream ?? process.stderr, ...logRedaction },
+    logger:
+      deps.logger === false || config.logLevel === 'silent' ? false : { level: config.logLevel, stream: deps.logStream ?? process.stderr, ...logRedaction },
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: genRequestId,
     logController: new LogController({
@@ -115,10 +115,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   if (services.includes('engine')) {
     const engine = deps.engine ?? (await createEngineContext(config, deps.sql, { changes }));
     registerHealth(app, '/engine/health', 'engine', { ...health, details: () => engineHealth(engine) });
-    if (!deps.engine) app.addHook('onClose', async () => {
-      engine.state.stop();
-      engine.tokens.stop();
-    });
+    if (!deps.engine)
+      app.addHook('onClose', async () => {
+        engine.state.stop();
+        engine.tokens.stop();
+      });
     if (irl) installIrlEdge(app, engine);
     await app.register(engineRoutes, { ctx: engine });
   }

@@ -44,13 +44,19 @@ function verifiedIdentity(req: FastifyRequest, tls: ServedTls): ClientIdentity {
   // An empty object is Node's way of saying the client sent no certificate.
   const peer = socket instanceof TLSSocket ? socket.getPeerCertificate() : null;
   if (!(socket instanceof TLSSocket) || !peer || Object.keys(peer).length === 0) {
-    throw new TradesealError('client_certificate_required', 'this route needs a client certificate issued by a CA of TLS_CLIENT_CA; the connection presented none');
+    throw new TradesealError(
+      'client_certificate_required',
+      'this route needs a client certificate issued by a CA of TLS_CLIENT_CA; the connection presented none',
+    );
   }
   const cn = peer.subject?.CN as string | string[] | undefined;
   const commonName = typeof cn === 'string' ? cn : null;
   if (!socket.authorized) {
     const reason = socket.authorizationError ? String(socket.authorizationError) : 'not verified';
-    throw new TradesealError('client_certificate_invalid', `the client certificate${commonName ? ` of CN=${commonName}` : ''} does not verify against TLS_CLIENT_CA: ${reason}`);
+    throw new TradesealError(
+      'client_certificate_invalid',
+      `the client certificate${commonName ? ` of CN=${commonName}` : ''} does not verify against TLS_CLIENT_CA: ${reason}`,
+    );
   }
   return tls.identityOf(commonName);
 }

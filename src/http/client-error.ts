@@ -14,7 +14,10 @@ import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES, type ErrorCode } from '../core/errors.js';
 
 const DETAILS: Record<string, [ErrorCode, string]> = {
-  HPE_HEADER_OVERFLOW: ['headers_too_large', 'the request line and headers are larger than 16 KiB: shorten the URL (send filters in a body where the route takes one) or the headers'],
+  HPE_HEADER_OVERFLOW: [
+    'headers_too_large',
+    'the request line and headers are larger than 16 KiB: shorten the URL (send filters in a body where the route takes one) or the headers',
+  ],
   ERR_HTTP_REQUEST_TIMEOUT: ['request_timeout', 'the request was not received in full in time'],
 };
 
@@ -47,8 +50,10 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
   // bound afterwards: its answer is on the wire already, and a second one would corrupt the stream.
   const inFlight = (socket as Socket & { _httpMessage?: http.ServerResponse | null })._httpMessage;
   if (socket.writable && !inFlight?.headersSent && !answeredEarly.has(socket)) {
-    socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\n`
-      + `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy();
 }

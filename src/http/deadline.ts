@@ -64,7 +64,12 @@ export function installRequestDeadline(app: FastifyInstance, deadlineMs: number)
         return;
       }
       expired.add(req);
-      void reply.send(new TradesealError('service_unavailable', `the request was not answered within ${deadlineMs} ms: the store is slow or unavailable, and the request may still take effect; retry it (authorize with the same client_order_id answers the original result)`));
+      void reply.send(
+        new TradesealError(
+          'service_unavailable',
+          `the request was not answered within ${deadlineMs} ms: the store is slow or unavailable, and the request may still take effect; retry it (authorize with the same client_order_id answers the original result)`,
+        ),
+      );
     };
     let timer = setTimeout(expire, deadlineMs).unref();
     // The response's close: it was sent, or the client went away.

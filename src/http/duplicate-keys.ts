@@ -32,7 +32,11 @@ export function firstDuplicateKey(text: string): string | null {
       let escaped = false;
       for (i++; i < text.length; i++) {
         const d = text.charCodeAt(i);
-        if (d === BACKSLASH) { escaped = true; i++; continue; }
+        if (d === BACKSLASH) {
+          escaped = true;
+          i++;
+          continue;
+        }
         if (d === QUOTE) break;
       }
       if (!expectName) continue;

@@ -60,11 +60,12 @@ const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 
  * malformed id is. Neither reaches the hooks, so the request id header is set here.
  */
 export function answerFrameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
-  const e = err.code === 'FST_ERR_MAX_PARAM_LENGTH'
-    ? validationError([{ field: 'path', message: 'a path parameter is longer than 100 characters' }])
-    : err.code === 'FST_ERR_BAD_URL'
-      ? new TradesealError('bad_request', 'the URL is not valid: it has a malformed percent-encoding')
-      : new TradesealError('internal', ERROR_CODES.internal.description, { cause: err });
+  const e =
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? validationError([{ field: 'path', message: 'a path parameter is longer than 100 characters' }])
+      : err.code === 'FST_ERR_BAD_URL'
+        ? new TradesealError('bad_request', 'the URL is not valid: it has a malformed percent-encoding')
+        : new TradesealError('internal', ERROR_CODES.internal.description, { cause: err });
   if (e.status >= 500) req.log.error({ err, reqId: req.id }, 'request failed');
   const body = e.toBody();
   if (e.status >= 500) body.request_id = req.id;

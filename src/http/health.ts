@@ -27,7 +27,13 @@ export async function storeAnswers(sql: Sql, timeoutMs = PING_TIMEOUT_MS): Promi
     timer = setTimeout(() => resolve(false), timeoutMs);
   });
   try {
-    return await Promise.race([sql`select 1 as ok`.then(() => true, () => false), timeout]);
+    return await Promise.race([
+      sql`select 1 as ok`.then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -49,28 +55,39 @@ export interface HealthDeps {
 
 /** `tag` is the service's tag in the API document; the operation is `get<Tag>Health` (`getEngineHealth`). */
 export function registerHealth(app: FastifyInstance, path: string, tag: string, deps: HealthDeps): void {
-  app.get(path, {
-    schema: {
-      tags: [tag],
-      operationId: `get${tag.charAt(0).toUpperCase()}${tag.slice(1)}Health`,
-      security: publicRoute,
-      summary: 'Liveness and store reachability (no token needed)',
-      response: {
-        200: { ...healthBody, description: '`ok`, or `degraded` with `warnings` saying what an operator should act on' },
-        503: { ...healthBody, description: 'The store does not answer: take the instance out of rotation (`service_unavailable`)' },
+  app.get(
+    path,
+    {
+      schema: {
+        tags: [tag],
+        operationId: `get${tag.charAt(0).toUpperCase()}${tag.slice(1)}Health`,
+        security: publicRoute,
+        summary: 'Liveness and store reachability (no token needed)',
+        response: {
+          200: { ...healthBody, description: '`ok`, or `degraded` with `warnings` saying what an operator should act on' },
+          503: { ...healthBody, description: 'The store does not answer: take the instance out of rotation (`service_unavailable`)' },
+        },
       },
     },
-  }, async (_req, reply) => {
-    const dbOk = (deps.storeReady?.() ?? true) && (await storeAnswers(deps.sql));
-    const cert = deps.certExpiryStatus?.() ?? null;
-    const details = deps.details?.();
-    if (!dbOk) {
-      return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({
-        status: 'unavailable', db_ok: false, cert_expiry_status: cert, ...details?.fields,
-        code: 'service_unavailable', detail: 'the store does not answer',
-      });
-    }
-    if (!details) return { status: 'ok', db_ok: true, cert_expiry_status: cert };
-    return { status: details.warnings.length > 0 ? 'degraded' : 'ok', db_ok: true, cert_expiry_status: cert, ...details.fields, warnings: details.warnings };
-  });
+    async (_req, reply) => {
+      const dbOk = (deps.storeReady?.() ?? true) && (await storeAnswers(deps.sql));
+      const cert = deps.certExpiryStatus?.() ?? null;
+      const details = deps.details?.();
+      if (!dbOk) {
+        return reply
+          .code(503)
+          .header('retry-after', String(RETRY_AFTER_SECONDS))
+          .send({
+            status: 'unavailable',
+            db_ok: false,
+            cert_expiry_status: cert,
+            ...details?.fields,
+            code: 'service_unavailable',
+            detail: 'the store does not answer',
+          });
+      }
+      if (!details) return { status: 'ok', db_ok: true, cert_expiry_status: cert };
+      return { status: details.warnings.length > 0 ? 'degraded' : 'ok', db_ok: true, cert_expiry_status: cert, ...details.fields, warnings: details.warnings };
+    },
+  );
 }

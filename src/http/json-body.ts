@@ -48,7 +48,12 @@ export function declaredCharset(contentType: string | undefined): string | null 
   if (!contentType) return null;
   for (const part of contentType.split(';').slice(1)) {
     const [name, ...value] = part.split('=');
-    if (name?.trim().toLowerCase() === 'charset') return value.join('=').trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    if (name?.trim().toLowerCase() === 'charset')
+      return value
+        .join('=')
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .toLowerCase();
   }
   return null;
 }
@@ -56,7 +61,10 @@ export function declaredCharset(contentType: string | undefined): string | null 
 function decode(req: FastifyRequest, body: Buffer): string {
   const charset = declaredCharset(req.headers['content-type']);
   if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') {
-    throw new TradesealError('unsupported_media_type', `the body is declared as charset=${charset}; send it as UTF-8 (application/json; charset=utf-8, or no charset)`);
+    throw new TradesealError(
+      'unsupported_media_type',
+      `the body is declared as charset=${charset}; send it as UTF-8 (application/json; charset=utf-8, or no charset)`,
+    );
   }
   try {
     return utf8.decode(body);
@@ -91,7 +99,16 @@ export function installJsonBodyParser(app: FastifyInstance): void {
       }
       const surrogates = LONE_SURROGATE_ESCAPE.test(text) ? loneSurrogates(value, '', []) : [];
       if (surrogates.length > 0) {
-        done(validationError(surrogates.map((field) => ({ field: field === '' ? 'body' : field, message: 'holds a lone UTF-16 surrogate (an escape such as \\ud800 with no partner), which I-JSON (RFC 7493 §2.1) forbids and no canonical JSON can hold' }))), undefined);
+        done(
+          validationError(
+            surrogates.map((field) => ({
+              field: field === '' ? 'body' : field,
+              message:
+                'holds a lone UTF-16 surrogate (an escape such as \\ud800 with no partner), which I-JSON (RFC 7493 §2.1) forbids and no canonical JSON can hold',
+            })),
+          ),
+          undefined,
+        );
         return;
       }
       const duplicate = firstDuplicateKey(text);

@@ -35,25 +35,74 @@ const SCRAPE_STORE_TIMEOUT_MS = 1000;
 
 export class ServerMetrics {
   readonly registry = new Registry();
-  readonly requests = new Counter({ name: 'tradeseal_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers: [this.registry] });
+  readonly requests = new Counter({
+    name: 'tradeseal_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [this.registry],
+  });
   readonly latency = new Histogram({
-    name: 'tradeseal_http_request_duration_seconds', help: 'Time from the request\'s arrival to its answer, by method, route pattern and status',
-    labelNames: ['method', 'route', 'status'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [this.registry],
+    name: 'tradeseal_http_request_duration_seconds',
+    help: "Time from the request's arrival to its answer, by method, route pattern and status",
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
   });
-  readonly authorize = new Counter({ name: 'tradeseal_authorize_total', help: 'Authorize answers by outcome: authorized, shadow_blocked, or the refusal\'s code', labelNames: ['outcome'], registers: [this.registry] });
-  readonly sweeps = new Counter({ name: 'tradeseal_sweeper_runs_total', help: 'Expiry sweeps, by result (ok or failed)', labelNames: ['result'], registers: [this.registry] });
-  readonly lastSweep = new Gauge({ name: 'tradeseal_sweeper_last_run_timestamp_seconds', help: 'When the last expiry sweep finished (Unix seconds)', aggregator: 'max', registers: [this.registry] });
+  readonly authorize = new Counter({
+    name: 'tradeseal_authorize_total',
+    help: "Authorize answers by outcome: authorized, shadow_blocked, or the refusal's code",
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+  readonly sweeps = new Counter({
+    name: 'tradeseal_sweeper_runs_total',
+    help: 'Expiry sweeps, by result (ok or failed)',
+    labelNames: ['result'],
+    registers: [this.registry],
+  });
+  readonly lastSweep = new Gauge({
+    name: 'tradeseal_sweeper_last_run_timestamp_seconds',
+    help: 'When the last expiry sweep finished (Unix seconds)',
+    aggregator: 'max',
+    registers: [this.registry],
+  });
   readonly expired = new Counter({ name: 'tradeseal_traces_expired_total', help: 'PENDING traces the sweeper turned EXPIRED', registers: [this.registry] });
-  readonly refusedConnections = new Counter({ name: 'tradeseal_connections_refused_total', help: 'Connections closed as soon as they were accepted, by the cap they were over: server_cap (HTTP_MAX_CONNECTIONS) or address_cap (HTTP_MAX_CONNECTIONS_PER_ADDRESS)', labelNames: ['reason'], registers: [this.registry] });
-  /** The FIX drop-copy session (src/engine/dropcopy/): fills applied by outcome, refused messages by answer, its state, the delay to commit. */
-  readonly dropCopyFills = new Counter({ name: 'tradeseal_dropcopy_fills_total', help: 'Fills (ExecutionReport 150=F) the FIX drop-copy session applied, by outcome: matched, divergent (it differs from the authorization or the bind of its trace), orphan, already_known, duplicate (a resent or repeated ExecID with the same fields, which changes nothing) or conflict (a repeated ExecID of the same session and trading day with other fields, kept for the officer)', labelNames: ['outcome'], registers: [this.registry] });
-  readonly dropCopyRejects = new Counter({ name: 'tradeseal_dropcopy_rejects_total', help: 'Inbound messages the FIX drop-copy session refused and kept for the officer, by answer: reject (35=3), business_reject (35=j), none (bytes that were not a message)', labelNames: ['answer'], registers: [this.registry] });
-  readonly dropCopyLoggedOn = new Gauge({ name: 'tradeseal_dropcopy_logged_on', help: 'Whether this process runs the FIX drop-copy session and it is logged on (1) or not (0)', aggregator: 'max', registers: [this.registry] });
-  readonly dropCopyDelay = new Histogram({
-    name: 'tradeseal_dropcopy_apply_delay_seconds', help: 'Time from a fill\'s receipt by the FIX drop-copy session to the commit that reconciled it (an ORPHAN trace created or a match recorded)',
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [this.registry],
+  readonly refusedConnections = new Counter({
+    name: 'tradeseal_connections_refused_total',
+    help: 'Connections closed as soon as they were accepted, by the cap they were over: server_cap (HTTP_MAX_CONNECTIONS) or address_cap (HTTP_MAX_CONNECTIONS_PER_ADDRESS)',
+    labelNames: ['reason'],
+    registers: [this.registry],
   });
-  readonly leader = new Gauge({ name: 'tradeseal_singletons_running', help: 'Processes running the background jobs (sweeper, sequencer, webhook worker): 1 for the elected leader of `serve --workers N`, or a server alone', registers: [this.registry] });
+  /** The FIX drop-copy session (src/engine/dropcopy/): fills applied by outcome, refused messages by answer, its state, the delay to commit. */
+  readonly dropCopyFills = new Counter({
+    name: 'tradeseal_dropcopy_fills_total',
+    help: 'Fills (ExecutionReport 150=F) the FIX drop-copy session applied, by outcome: matched, divergent (it differs from the authorization or the bind of its trace), orphan, already_known, duplicate (a resent or repeated ExecID with the same fields, which changes nothing) or conflict (a repeated ExecID of the same session and trading day with other fields, kept for the officer)',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+  readonly dropCopyRejects = new Counter({
+    name: 'tradeseal_dropcopy_rejects_total',
+    help: 'Inbound messages the FIX drop-copy session refused and kept for the officer, by answer: reject (35=3), business_reject (35=j), none (bytes that were not a message)',
+    labelNames: ['answer'],
+    registers: [this.registry],
+  });
+  readonly dropCopyLoggedOn = new Gauge({
+    name: 'tradeseal_dropcopy_logged_on',
+    help: 'Whether this process runs the FIX drop-copy session and it is logged on (1) or not (0)',
+    aggregator: 'max',
+    registers: [this.registry],
+  });
+  readonly dropCopyDelay = new Histogram({
+    name: 'tradeseal_dropcopy_apply_delay_seconds',
+    help: "Time from a fill's receipt by the FIX drop-copy session to the commit that reconciled it (an ORPHAN trace created or a match recorded)",
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+  readonly leader = new Gauge({
+    name: 'tradeseal_singletons_running',
+    help: 'Processes running the background jobs (sweeper, sequencer, webhook worker): 1 for the elected leader of `serve --workers N`, or a server alone',
+    registers: [this.registry],
+  });
   /**
    * The exposition `GET /metrics` answers: this registry's; a worker of `serve --workers N` replaces it with the
    * figures of every worker, aggregated by the primary (src/http/cluster/metrics.ts).
@@ -70,15 +119,28 @@ export class ServerMetrics {
       return read.figures;
     };
     new Gauge({
-      name: 'tradeseal_store_up', aggregator: 'min', help: '1 when the store answered the scrape\'s query within a second', registers,
-      async collect() { this.set((await figures()) ? 1 : 0); },
+      name: 'tradeseal_store_up',
+      aggregator: 'min',
+      help: "1 when the store answered the scrape's query within a second",
+      registers,
+      async collect() {
+        this.set((await figures()) ? 1 : 0);
+      },
     });
     new Gauge({
-      name: 'tradeseal_store_pool_max', help: 'Connections the server\'s store pool may open', registers,
-      collect() { this.set(Number((sql as unknown as { options?: { max?: number } }).options?.max ?? 0)); },
+      name: 'tradeseal_store_pool_max',
+      help: "Connections the server's store pool may open",
+      registers,
+      collect() {
+        this.set(Number((sql as unknown as { options?: { max?: number } }).options?.max ?? 0));
+      },
     });
     new Gauge({
-      name: 'tradeseal_pipeline_runs', aggregator: 'first', help: 'Pipeline runs recorded in the store, by status', labelNames: ['status'], registers,
+      name: 'tradeseal_pipeline_runs',
+      aggregator: 'first',
+      help: 'Pipeline runs recorded in the store, by status',
+      labelNames: ['status'],
+      registers,
       async collect() {
         const f = await figures();
         this.reset();
@@ -86,21 +148,31 @@ export class ServerMetrics {
       },
     });
     new Gauge({
-      name: 'tradeseal_pipeline_last_published_timestamp_seconds', aggregator: 'first', help: 'When the last published pipeline run finished (Unix seconds)', registers,
+      name: 'tradeseal_pipeline_last_published_timestamp_seconds',
+      aggregator: 'first',
+      help: 'When the last published pipeline run finished (Unix seconds)',
+      registers,
       async collect() {
         const f = await figures();
         if (f?.last_published) this.set(f.last_published.getTime() / 1000);
       },
     });
     new Gauge({
-      name: 'tradeseal_pipeline_days_overdue', aggregator: 'first', help: 'Trading days whose regime is due (06:30 New York on the next trading day) and not published; alert when above 0', registers,
+      name: 'tradeseal_pipeline_days_overdue',
+      aggregator: 'first',
+      help: 'Trading days whose regime is due (06:30 New York on the next trading day) and not published; alert when above 0',
+      registers,
       async collect() {
         const f = await figures();
         if (f) this.set(f.newest_day === null ? 1 : tradingDaysBetween(f.newest_day, dueDay(Date.now())).length);
       },
     });
     new Gauge({
-      name: 'tradeseal_pipeline_last_night', aggregator: 'first', help: 'The newest night of the nightly job: 1 for its status (running, published, late, refused, failed, or abandoned: running an hour past its deadline)', labelNames: ['status'], registers,
+      name: 'tradeseal_pipeline_last_night',
+      aggregator: 'first',
+      help: 'The newest night of the nightly job: 1 for its status (running, published, late, refused, failed, or abandoned: running an hour past its deadline)',
+      labelNames: ['status'],
+      registers,
       async collect() {
         const f = await figures();
         this.reset();
@@ -108,14 +180,20 @@ export class ServerMetrics {
       },
     });
     new Gauge({
-      name: 'tradeseal_webhook_queue_depth', aggregator: 'first', help: 'Webhook deliveries queued: neither delivered nor failed', registers,
+      name: 'tradeseal_webhook_queue_depth',
+      aggregator: 'first',
+      help: 'Webhook deliveries queued: neither delivered nor failed',
+      registers,
       async collect() {
         const f = await figures();
         if (f) this.set(f.queued);
       },
     });
     new Gauge({
-      name: 'tradeseal_traces_open', aggregator: 'first', help: 'Traces authorized and not yet bound or expired', registers,
+      name: 'tradeseal_traces_open',
+      aggregator: 'first',
+      help: 'Traces authorized and not yet bound or expired',
+      registers,
       async collect() {
         const f = await figures();
         if (f) this.set(f.open);
@@ -185,14 +263,20 @@ export function installMetrics(app: FastifyInstance, metrics: ServerMetrics): vo
     metrics.requests.inc(labels);
     metrics.latency.observe(labels, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', {
-    schema: {
-      tags: ['operations'], operationId: 'getMetrics', security: publicRoute,
-      summary: 'Prometheus metrics: requests, latency, authorize outcomes, store, sweeper, pipeline, webhook queue',
-      response: { 200: { description: 'The Prometheus text exposition format, version 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } } },
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        tags: ['operations'],
+        operationId: 'getMetrics',
+        security: publicRoute,
+        summary: 'Prometheus metrics: requests, latency, authorize outcomes, store, sweeper, pipeline, webhook queue',
+        response: { 200: { description: 'The Prometheus text exposition format, version 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } } },
+      },
     },
-  }, async (_req, reply) => {
-    const text = await metrics.exposition();
-    return reply.type(metrics.registry.contentType).send(text);
-  });
+    async (_req, reply) => {
+      const text = await metrics.exposition();
+      return reply.type(metrics.registry.contentType).send(text);
+    },
+  );
 }

@@ -18,19 +18,48 @@ export const INTERFACE_VERSION = '1.1.0';
 
 /** The tags operations are grouped by; every tag an operation names is declared here, with what it covers. */
 export const API_TAGS = [
-  { name: 'engine', description: 'Compliance engine (`/engine`, bearer token): authorize an order and seal the agent\'s reasoning, bind the exchange\'s execution to the trace, read the regime in force.' },
-  { name: 'engine traces', description: 'Sealed reasoning traces: one trace in the Reasoning_Trace_v1 layout, its verification, and the listings compliance officers work from.' },
-  { name: 'engine log', description: 'The transparency log: every sealed reasoning_hash and bound final_proof is a leaf of an RFC 9162 Merkle tree; signed tree heads, inclusion and consistency proofs.' },
-  { name: 'engine admin', description: 'Owner operations: tokens, agents and their approved models, the per-agent kill switch, shadow mode, manual regime broadcasts.' },
-  { name: 'signals', description: 'Regime signal service (`/v1`): the published regimes, their history and what is derived from them; keyed routes take the `X-Signals-Key` header.' },
-  { name: 'signals public', description: 'No key needed: the regime in force and its public view, the regime history, net liquidity, the scorecard and the chart data.' },
+  {
+    name: 'engine',
+    description:
+      "Compliance engine (`/engine`, bearer token): authorize an order and seal the agent's reasoning, bind the exchange's execution to the trace, read the regime in force.",
+  },
+  {
+    name: 'engine traces',
+    description: 'Sealed reasoning traces: one trace in the Reasoning_Trace_v1 layout, its verification, and the listings compliance officers work from.',
+  },
+  {
+    name: 'engine log',
+    description:
+      'The transparency log: every sealed reasoning_hash and bound final_proof is a leaf of an RFC 9162 Merkle tree; signed tree heads, inclusion and consistency proofs.',
+  },
+  {
+    name: 'engine admin',
+    description: 'Owner operations: tokens, agents and their approved models, the per-agent kill switch, shadow mode, manual regime broadcasts.',
+  },
+  {
+    name: 'signals',
+    description:
+      'Regime signal service (`/v1`): the published regimes, their history and what is derived from them; keyed routes take the `X-Signals-Key` header.',
+  },
+  {
+    name: 'signals public',
+    description: 'No key needed: the regime in force and its public view, the regime history, net liquidity, the scorecard and the chart data.',
+  },
   { name: 'signals accounts', description: 'Registration by a mailed code, the account of a key, and key rotation.' },
-  { name: 'signals operators', description: 'The operator API of owner keys: API keys and tiers of the accounts, and the local mail outbox (`tradeseal signals keys …`, `signals outbox` with `--url`).' },
+  {
+    name: 'signals operators',
+    description:
+      'The operator API of owner keys: API keys and tiers of the accounts, and the local mail outbox (`tradeseal signals keys …`, `signals outbox` with `--url`).',
+  },
   { name: 'signals data', description: 'Signal packages: the newest day, one date, a range of dates, and the compact history.' },
   { name: 'signals quant', description: 'For quants and analysts: the forecast, backtests, the performance of the published regimes and the CSV export.' },
   { name: 'signals webhook', description: 'The webhook (Pro): set or remove it, show it with its newest delivery, send a signed test payload.' },
-  { name: 'signals track log', description: 'The track record: every published day\'s signal package is a leaf of an RFC 9162 Merkle tree, appended when it is published; signed tree heads, the log\'s key and consistency proofs without a key, a day\'s inclusion proofs with one (`tradeseal signals verify`).' },
-  { name: 'signals engine', description: 'For the compliance engine\'s tiers: signed heartbeats for Layer 2 authorize, and the audit decomposition.' },
+  {
+    name: 'signals track log',
+    description:
+      "The track record: every published day's signal package is a leaf of an RFC 9162 Merkle tree, appended when it is published; signed tree heads, the log's key and consistency proofs without a key, a day's inclusion proofs with one (`tradeseal signals verify`).",
+  },
+  { name: 'signals engine', description: "For the compliance engine's tiers: signed heartbeats for Layer 2 authorize, and the audit decomposition." },
   { name: 'operations', description: 'For an orchestrator and monitoring: liveness, readiness and Prometheus metrics (no credentials).' },
   { name: 'openapi', description: 'This document. A readable reference of it is served at `/docs`.' },
 ];
@@ -58,25 +87,37 @@ export async function installOpenApi(app: FastifyInstance, config: Pick<Config, 
       info: {
         title: 'tradeseal: compliance engine (/engine) and regime signal service (/v1)',
         version: INTERFACE_VERSION,
-        description: 'Error bodies are `{code, detail}`; a 422 adds `errors: [{field, message}]` listing every invalid field. '
-          + 'Every response carries `X-Request-Id` (a caller\'s sane one is echoed). Any known path asked with a method it does not have answers 405 with `Allow`.',
+        description:
+          'Error bodies are `{code, detail}`; a 422 adds `errors: [{field, message}]` listing every invalid field. ' +
+          "Every response carries `X-Request-Id` (a caller's sane one is echoed). Any known path asked with a method it does not have answers 405 with `Allow`.",
       },
       servers: documentServers(config.publicBaseUrl),
       tags: API_TAGS,
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'Engine token (`tse_…`). When the engine asks for client certificates (setting TLS_CLIENT_CA), every `/engine` route but health also needs one that verifies against that CA, else 401 `client_certificate_required` or `client_certificate_invalid`.' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'Engine token (`tse_…`). When the engine asks for client certificates (setting TLS_CLIENT_CA), every `/engine` route but health also needs one that verifies against that CA, else 401 `client_certificate_required` or `client_certificate_invalid`.',
+          },
           signalsKey: { type: 'apiKey', in: 'header', name: 'X-Signals-Key', description: 'Signal service key (`rsk_…`).' },
         },
       },
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
-  app.get('/openapi.json', {
-    schema: {
-      tags: ['openapi'], operationId: 'getOpenApiDocument', security: publicRoute,
-      summary: 'This OpenAPI 3.1 document (no token needed)',
-      response: { 200: { type: 'object', additionalProperties: true, description: 'The OpenAPI 3.1 document of both services' } },
+  app.get(
+    '/openapi.json',
+    {
+      schema: {
+        tags: ['openapi'],
+        operationId: 'getOpenApiDocument',
+        security: publicRoute,
+        summary: 'This OpenAPI 3.1 document (no token needed)',
+        response: { 200: { type: 'object', additionalProperties: true, description: 'The OpenAPI 3.1 document of both services' } },
+      },
     },
-  }, async () => app.swagger());
+    async () => app.swagger(),
+  );
 }

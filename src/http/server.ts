@@ -94,8 +94,16 @@ async function listen(app: FastifyInstance, port: number, host: string): Promise
     }
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EACCES') {
       throw new TradesealError('validation_failed', `cannot listen on ${host}:${port} (${code})`, {
-        errors: [{ field: '--host / --port', message: code === 'EACCES' ? `port ${port} needs privileges: use a port above 1023` : `${host} is not an address of this machine` }],
-        hint: code === 'EACCES' ? 'choose a port above 1023 with --port N (or PORT=N)' : 'listen on an address of this machine with --host (127.0.0.1, or 0.0.0.0 for every interface)',
+        errors: [
+          {
+            field: '--host / --port',
+            message: code === 'EACCES' ? `port ${port} needs privileges: use a port above 1023` : `${host} is not an address of this machine`,
+          },
+        ],
+        hint:
+          code === 'EACCES'
+            ? 'choose a port above 1023 with --port N (or PORT=N)'
+            : 'listen on an address of this machine with --host (127.0.0.1, or 0.0.0.0 for every interface)',
       });
     }
     throw err;
@@ -109,7 +117,9 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
   // The server's statements are bounded (STORE_STATEMENT_TIMEOUT_MS), so no request waits on a stuck store;
   // migrations below run on a connection of their own without the bound.
   const store = await openStore(config, {
-    purpose: SERVER_PURPOSE, mustOwn: true, statementTimeoutMs: config.storeStatementTimeoutMs,
+    purpose: SERVER_PURPOSE,
+    mustOwn: true,
+    statementTimeoutMs: config.storeStatementTimeoutMs,
     ...(options.onStoreWait ? { onWait: options.onStoreWait } : {}),
   });
   let stopSingletons = async (): Promise<void> => {};
@@ -157,7 +167,12 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
       if (registered) built.log.warn('registered ENGINE_OWNER_TOKEN as the first owner token');
     };
     if (store.kind === 'postgres') {
-      const listening = listenForChanges(store.url, changes, { warn: (line) => built.log.warn(line), info: (line) => built.log.info(line) }, { connectTimeoutMs: config.storeConnectTimeoutMs });
+      const listening = listenForChanges(
+        store.url,
+        changes,
+        { warn: (line) => built.log.warn(line), info: (line) => built.log.info(line) },
+        { connectTimeoutMs: config.storeConnectTimeoutMs },
+      );
       stopListening = () => listening.stop();
     }
     const servedBy = options.servedBy;
@@ -174,7 +189,10 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
     if (tls) {
       const log = app.log;
       const status = tls.expiryStatus();
-      if (status !== 'ok') log.warn(`the server certificate of ${tls.subject} ${status === 'expired' ? 'expired' : 'expires'} on ${tls.notAfter.toISOString()}: renew TLS_CERT (the server picks up the new file without a restart)`);
+      if (status !== 'ok')
+        log.warn(
+          `the server certificate of ${tls.subject} ${status === 'expired' ? 'expired' : 'expires'} on ${tls.notAfter.toISOString()}: renew TLS_CERT (the server picks up the new file without a restart)`,
+        );
       stopTlsReload = tls.watch(app.server as unknown as TlsServer, options.tlsReloadMs ?? TLS_RELOAD_MS, (level, msg) => log[level](msg));
     }
     // Housekeeping starts only once the server is up and its store prepared: a start that fails leaves no job behind.
@@ -224,12 +242,19 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
       prepared();
       await startJobs();
     } else {
-      storeWait = waitForStore(() => prepare(true), away, { databaseUrl: store.url, waitS: config.storeStartWaitS, log, ...(options.storeRetry ? { retry: options.storeRetry } : {}) });
-      storeWait.done.then(async () => {
-        prepared();
-        storeReady = true;
-        await startJobs();
-      }).catch(settleFailed);
+      storeWait = waitForStore(() => prepare(true), away, {
+        databaseUrl: store.url,
+        waitS: config.storeStartWaitS,
+        log,
+        ...(options.storeRetry ? { retry: options.storeRetry } : {}),
+      });
+      storeWait.done
+        .then(async () => {
+          prepared();
+          storeReady = true;
+          await startJobs();
+        })
+        .catch(settleFailed);
     }
     let closed = false;
     const running = app;

@@ -40,11 +40,13 @@ const faultLevel = (err: unknown): 'warn' | 'error' => (isStoreUnavailable(err) 
 /** Starts the jobs of the services served; the returned function stops them and waits for work under way. */
 export function startSingletons(sql: Sql, config: Config, options: SingletonOptions): () => Promise<void> {
   const { log, metrics, services } = options;
-  const report = (fallback: 'info' | 'warn') => (msg: string, err?: unknown): void => {
-    if (err) log[faultLevel(err)]({ err }, msg);
-    else if (fallback === 'info') log.info(msg);
-    else log.warn(msg);
-  };
+  const report =
+    (fallback: 'info' | 'warn') =>
+    (msg: string, err?: unknown): void => {
+      if (err) log[faultLevel(err)]({ err }, msg);
+      else if (fallback === 'info') log.info(msg);
+      else log.warn(msg);
+    };
   const stops: Array<() => void | Promise<void>> = [];
   if (services.includes('engine')) {
     stops.push(startSweeper(sql, Date.now, config.traceExpiryMs, report('info'), (r) => metrics.sweep(r), sweepComparison(config)));
@@ -54,15 +56,21 @@ export function startSingletons(sql: Sql, config: Config, options: SingletonOpti
     stops.push(startAnchorer(sql, config, { log: report('warn') }));
   }
   if (services.includes('signals')) {
-    const worker = startWebhookWorker(sql, { ...options.webhooks, allowPrivate: config.webhookAllowPrivate, secrets: secretKeeperFrom(config), log: report('warn') });
+    const worker = startWebhookWorker(sql, {
+      ...options.webhooks,
+      allowPrivate: config.webhookAllowPrivate,
+      secrets: secretKeeperFrom(config),
+      log: report('warn'),
+    });
     stops.push(() => worker.stop());
     // Expired codes and mail past OUTBOX_RETENTION_HOURS out of the outbox, and client addresses out of the hourly registration count.
     stops.push(startSignalsHousekeeping(sql, config, report('warn')));
   }
   metrics.leader.set(1);
   let stopping: Promise<void> | undefined;
-  return () => (stopping ??= (async () => {
-    for (const stop of stops) await stop();
-    metrics.leader.set(0);
-  })());
+  return () =>
+    (stopping ??= (async () => {
+      for (const stop of stops) await stop();
+      metrics.leader.set(0);
+    })());
 }

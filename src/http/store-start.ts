@@ -79,12 +79,16 @@ export function waitForStore(prepare: () => Promise<void>, first: TradesealError
     if (stopped) return;
     const pause = Math.min(retry.capMs, retry.firstMs * 2 ** (failures - 1));
     if (Date.now() + pause > giveUpAt) {
-      settle.reject(new TradesealError('service_unavailable', `the store did not answer within ${options.waitS} s of the start (STORE_START_WAIT_S): ${failure.message}`, {
-        hint: `${failure.hint ?? 'start PostgreSQL, or correct DATABASE_URL'}; STORE_START_WAIT_S sets how long a start waits for the store`,
-      }));
+      settle.reject(
+        new TradesealError('service_unavailable', `the store did not answer within ${options.waitS} s of the start (STORE_START_WAIT_S): ${failure.message}`, {
+          hint: `${failure.hint ?? 'start PostgreSQL, or correct DATABASE_URL'}; STORE_START_WAIT_S sets how long a start waits for the store`,
+        }),
+      );
       return;
     }
-    options.log.warn(`the store is not available (${failure.message}); the server answers 503 meanwhile and tries again in ${pause / 1000} s (a start waits up to ${options.waitS} s: STORE_START_WAIT_S)`);
+    options.log.warn(
+      `the store is not available (${failure.message}); the server answers 503 meanwhile and tries again in ${pause / 1000} s (a start waits up to ${options.waitS} s: STORE_START_WAIT_S)`,
+    );
     timer = setTimeout(() => {
       timer = undefined;
       attempt = prepare().then(

@@ -94,7 +94,11 @@ export function loadTlsMaterial(s: TlsSettings): TlsMaterial | null {
     for (const block of blocks) {
       try {
         const ca = new X509Certificate(block);
-        if (!ca.ca) problem('TLS_CLIENT_CA', `${s.tlsClientCa}: the certificate of ${ca.subject.replace(/\n/g, ', ')} is not a CA certificate (basicConstraints CA:TRUE)`);
+        if (!ca.ca)
+          problem(
+            'TLS_CLIENT_CA',
+            `${s.tlsClientCa}: the certificate of ${ca.subject.replace(/\n/g, ', ')} is not a CA certificate (basicConstraints CA:TRUE)`,
+          );
       } catch {
         problem('TLS_CLIENT_CA', `${s.tlsClientCa} holds a PEM block that is not a certificate`);
       }

@@ -23,7 +23,11 @@ const sameFiles = (a: Array<Buffer | null>, b: Array<Buffer | null>): boolean =>
   a.length === b.length && a.every((x, i) => (x === null ? b[i] === null : b[i] !== null && x.equals(b[i] as Buffer)));
 
 export class ServedTls {
-  private constructor(private readonly settings: TlsSettings, private material: TlsMaterial, private served: Array<Buffer | null>) {}
+  private constructor(
+    private readonly settings: TlsSettings,
+    private material: TlsMaterial,
+    private served: Array<Buffer | null>,
+  ) {}
 
   /** Reads and checks the files of the TLS settings (throws `config_invalid`); null without TLS. */
   static load(settings: TlsSettings): ServedTls | null {
@@ -82,7 +86,10 @@ export class ServedTls {
         if (!this.reload(server)) return;
         lastProblem = '';
         const status = this.expiryStatus();
-        log(status === 'ok' ? 'info' : 'warn', `TLS files changed: now serving the certificate of ${this.subject}, valid until ${this.notAfter.toISOString()} (${status})`);
+        log(
+          status === 'ok' ? 'info' : 'warn',
+          `TLS files changed: now serving the certificate of ${this.subject}, valid until ${this.notAfter.toISOString()} (${status})`,
+        );
       } catch (err) {
         const message = (err as Error).message;
         if (message !== lastProblem) log('error', `TLS files changed but are not served, the previous ones are kept: ${message}`);

@@ -23,13 +23,17 @@ const SERVICE_SECRETS: Record<string, string> = {
   verification_code_key: 'the verification-code key',
 };
 
-export const serviceSecretPlace = (name: string): SecretPlace =>
-  ({ where: `signal_service_secrets/${name}`, what: SERVICE_SECRETS[name] ?? `the service secret ${name}` });
+export const serviceSecretPlace = (name: string): SecretPlace => ({
+  where: `signal_service_secrets/${name}`,
+  what: SERVICE_SECRETS[name] ?? `the service secret ${name}`,
+});
 
-export const LOG_KEY_PLACE: SecretPlace = Object.freeze({ where: 'log_signing_key', what: 'the engine\'s transparency-log key' });
+export const LOG_KEY_PLACE: SecretPlace = Object.freeze({ where: 'log_signing_key', what: "the engine's transparency-log key" });
 
-export const webhookSecretPlace = (accountId: string): SecretPlace =>
-  ({ where: `signal_webhooks/${accountId.toLowerCase()}`, what: `the webhook secret of account ${accountId.toLowerCase()}` });
+export const webhookSecretPlace = (accountId: string): SecretPlace => ({
+  where: `signal_webhooks/${accountId.toLowerCase()}`,
+  what: `the webhook secret of account ${accountId.toLowerCase()}`,
+});
 
 interface Row {
   clear: Buffer | null;
@@ -73,13 +77,31 @@ export interface Revealed {
 
 /** The secret `name` of `signal_service_secrets`, created on the first call. */
 export const keptServiceSecret = (sql: SqlOrTx, keeper: SecretKeeper, name: string, make: () => Uint8Array): Promise<Revealed> =>
-  readOrCreate(keeper, serviceSecretPlace(name), () => readServiceSecret(sql, name), (kept) => insertServiceSecret(sql, name, kept), make);
+  readOrCreate(
+    keeper,
+    serviceSecretPlace(name),
+    () => readServiceSecret(sql, name),
+    (kept) => insertServiceSecret(sql, name, kept),
+    make,
+  );
 
 /** The engine's log key, created on the first call. */
 export const keptLogKey = (sql: SqlOrTx, keeper: SecretKeeper, make: () => Uint8Array): Promise<Revealed> =>
-  readOrCreate(keeper, LOG_KEY_PLACE, () => readLogKeySecret(sql), (kept) => insertLogKeySecret(sql, kept), make);
+  readOrCreate(
+    keeper,
+    LOG_KEY_PLACE,
+    () => readLogKeySecret(sql),
+    (kept) => insertLogKeySecret(sql, kept),
+    make,
+  );
 
-async function readOrCreate(keeper: SecretKeeper, place: SecretPlace, read: () => Promise<KeptSecret | null>, insert: (kept: KeptSecret) => Promise<boolean>, make: () => Uint8Array): Promise<Revealed> {
+async function readOrCreate(
+  keeper: SecretKeeper,
+  place: SecretPlace,
+  read: () => Promise<KeptSecret | null>,
+  insert: (kept: KeptSecret) => Promise<boolean>,
+  make: () => Uint8Array,
+): Promise<Revealed> {
   let row = await read();
   let created = false;
   if (!row) {
@@ -105,19 +127,32 @@ export interface ClearSecret {
 export async function secretsInClear(sql: SqlOrTx): Promise<ClearSecret[]> {
   const service = await sql<Array<{ name: string; value: Buffer }>>`select name, value from signal_service_secrets where value is not null order by name`;
   const log = await sql<Array<{ value: Buffer }>>`select secret_key as value from log_signing_key where secret_key is not null`;
-  const hooks = await sql<Array<{ account_id: string; secret: string }>>`select account_id, secret from signal_webhooks where secret is not null order by account_id`;
+  const hooks = await sql<
+    Array<{ account_id: string; secret: string }>
+  >`select account_id, secret from signal_webhooks where secret is not null order by account_id`;
   return [
     ...service.map(({ name, value }): ClearSecret => ({
-      place: serviceSecretPlace(name), value,
-      replace: async (tx, sealed) => (await tx`update signal_service_secrets set value = null, sealed = ${tx.json(sealed as never)} where name = ${name} and value = ${value} returning name`).length === 1,
+      place: serviceSecretPlace(name),
+      value,
+      replace: async (tx, sealed) =>
+        (
+          await tx`update signal_service_secrets set value = null, sealed = ${tx.json(sealed as never)} where name = ${name} and value = ${value} returning name`
+        ).length === 1,
     })),
     ...log.map(({ value }): ClearSecret => ({
-      place: LOG_KEY_PLACE, value,
-      replace: async (tx, sealed) => (await tx`update log_signing_key set secret_key = null, sealed = ${tx.json(sealed as never)} where secret_key = ${value} returning singleton`).length === 1,
+      place: LOG_KEY_PLACE,
+      value,
+      replace: async (tx, sealed) =>
+        (await tx`update log_signing_key set secret_key = null, sealed = ${tx.json(sealed as never)} where secret_key = ${value} returning singleton`)
+          .length === 1,
     })),
     ...hooks.map(({ account_id: accountId, secret }): ClearSecret => ({
-      place: webhookSecretPlace(accountId), value: Buffer.from(secret, 'utf8'),
-      replace: async (tx, sealed) => (await tx`update signal_webhooks set secret = null, secret_sealed = ${tx.json(sealed as never)} where account_id = ${accountId} and secret = ${secret} returning account_id`).length === 1,
+      place: webhookSecretPlace(accountId),
+      value: Buffer.from(secret, 'utf8'),
+      replace: async (tx, sealed) =>
+        (
+          await tx`update signal_webhooks set secret = null, secret_sealed = ${tx.json(sealed as never)} where account_id = ${accountId} and secret = ${secret} returning account_id`
+        ).length === 1,
     })),
   ];
 }
@@ -136,5 +171,8 @@ export async function sealedSamples(sql: SqlOrTx): Promise<SealedSample[]> {
       union all select 'log', '', sealed from log_signing_key where sealed is not null
       union all select 'webhook', account_id::text, secret_sealed from signal_webhooks where secret_sealed is not null
     ) s order by sealed->>'provider', sealed->>'key_id', kind, id`;
-  return rows.map((r) => ({ place: r.kind === 'service' ? serviceSecretPlace(r.id) : r.kind === 'log' ? LOG_KEY_PLACE : webhookSecretPlace(r.id), sealed: r.sealed }));
+  return rows.map((r) => ({
+    place: r.kind === 'service' ? serviceSecretPlace(r.id) : r.kind === 'log' ? LOG_KEY_PLACE : webhookSecretPlace(r.id),
+    sealed: r.sealed,
+  }));
 }

@@ -30,9 +30,13 @@ export async function keepStoredSecrets(sql: SqlOrTx, keeper: SecretKeeper): Pro
   if (!provider) {
     const [sample] = samples;
     if (sample) {
-      throw new TradesealError('config_invalid', `${sample.place.what} (${sample.place.where}) is sealed under the ${sample.sealed.provider} provider's key ${sample.sealed.key_id}, and KMS_PROVIDER is unset: the store's secrets cannot be read`, {
-        hint: `set KMS_PROVIDER=${sample.sealed.provider} and its key settings (${settingsOf(sample.sealed.provider)})`,
-      });
+      throw new TradesealError(
+        'config_invalid',
+        `${sample.place.what} (${sample.place.where}) is sealed under the ${sample.sealed.provider} provider's key ${sample.sealed.key_id}, and KMS_PROVIDER is unset: the store's secrets cannot be read`,
+        {
+          hint: `set KMS_PROVIDER=${sample.sealed.provider} and its key settings (${settingsOf(sample.sealed.provider)})`,
+        },
+      );
     }
     return { sealed: 0 };
   }
@@ -67,7 +71,8 @@ async function probe(keeper: SecretKeeper): Promise<void> {
   const place = { where: 'start check', what: 'a secret sealed to check the provider at start' };
   const secret = Buffer.from('tradeseal start check');
   const kept = await withProvider(keeper, () => keeper.keep(place, secret));
-  if (!(await keeper.reveal(place, kept)).equals(secret)) throw new TradesealError('config_invalid', `${keeper.provider!.description} does not give back the data key it made`);
+  if (!(await keeper.reveal(place, kept)).equals(secret))
+    throw new TradesealError('config_invalid', `${keeper.provider!.description} does not give back the data key it made`);
 }
 
 /** A failure of the provider itself (unreachable, refused, no such key) as `config_invalid` naming it. */
@@ -77,7 +82,7 @@ async function withProvider<T>(keeper: SecretKeeper, fn: () => Promise<T>): Prom
   } catch (error) {
     if (error instanceof TradesealError) throw error;
     throw new TradesealError('config_invalid', `${keeper.provider!.description} cannot make a data key: ${(error as Error).message}`, {
-      hint: 'check the key settings (KMS_MASTER_KEY_FILE for local; KMS_AWS_KEY_ID, the region, the endpoint and the role\'s kms:GenerateDataKey and kms:Decrypt for aws)',
+      hint: "check the key settings (KMS_MASTER_KEY_FILE for local; KMS_AWS_KEY_ID, the region, the endpoint and the role's kms:GenerateDataKey and kms:Decrypt for aws)",
       cause: error,
     });
   }
@@ -86,7 +91,7 @@ async function withProvider<T>(keeper: SecretKeeper, fn: () => Promise<T>): Prom
 /** What a copy of the store lets its holder do with each kind of secret kept in clear. */
 const USES: ReadonlyArray<readonly [string, string]> = [
   ['signal_service_secrets/heartbeat_signing_key', 'sign heartbeats the engines accept'],
-  ['log_signing_key', 'sign heads of the engine\'s transparency log'],
+  ['log_signing_key', "sign heads of the engine's transparency log"],
   ['signal_service_secrets/track_log_signing_key', 'sign heads of the track log'],
   ['signal_webhooks/', 'sign webhook deliveries'],
 ];
@@ -100,10 +105,15 @@ export async function secretsInClearWarning(sql: SqlOrTx): Promise<string | null
   if (clear.length === 0) return null;
   const isWebhook = (c: ClearSecret): boolean => c.place.where.startsWith('signal_webhooks/');
   const webhooks = clear.filter(isWebhook).length;
-  const listed = [...clear.filter((c) => !isWebhook(c)).map((c) => c.place.what), ...(webhooks > 0 ? [`${webhooks} webhook secret${webhooks === 1 ? '' : 's'}`] : [])];
+  const listed = [
+    ...clear.filter((c) => !isWebhook(c)).map((c) => c.place.what),
+    ...(webhooks > 0 ? [`${webhooks} webhook secret${webhooks === 1 ? '' : 's'}`] : []),
+  ];
   const uses = USES.filter(([prefix]) => clear.some((c) => c.place.where.startsWith(prefix))).map(([, use]) => use);
-  return `the store keeps ${listAnd(listed)} in clear: whoever holds a copy of it (a backup, a replica, a dump) can ${listAnd(uses)} as this service; `
-    + 'set KMS_PROVIDER to keep them sealed (docs/operations.md, "Secrets in the store")';
+  return (
+    `the store keeps ${listAnd(listed)} in clear: whoever holds a copy of it (a backup, a replica, a dump) can ${listAnd(uses)} as this service; ` +
+    'set KMS_PROVIDER to keep them sealed (docs/operations.md, "Secrets in the store")'
+  );
 }
 
 const listAnd = (items: string[]): string => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`);

@@ -68,7 +68,10 @@ export class SecretKeeper {
     const dataKey = await this.provider.generateDataKey(providerContext(place));
     try {
       const value = seal(dataKey.plaintext, secret, associatedData(place));
-      return { clear: null, sealed: { v: 1, provider: this.provider.name, key_id: dataKey.keyId, wrapped_key: dataKey.wrapped.toString('base64'), value: value.toString('base64') } };
+      return {
+        clear: null,
+        sealed: { v: 1, provider: this.provider.name, key_id: dataKey.keyId, wrapped_key: dataKey.wrapped.toString('base64'), value: value.toString('base64') },
+      };
     } finally {
       dataKey.plaintext.fill(0);
     }
@@ -94,7 +97,7 @@ export class SecretKeeper {
       dataKey = await this.provider.unwrap(Buffer.from(sealed.wrapped_key, 'base64'), sealed.key_id, providerContext(place));
     } catch (error) {
       throw new TradesealError('config_invalid', `${under}, and cannot be unwrapped with ${this.provider.description}: ${(error as Error).message}`, {
-        hint: 'the key settings must name the key the store\'s secrets were sealed under (KMS_MASTER_KEY_FILE for local, KMS_AWS_KEY_ID and the role\'s access to it for aws)',
+        hint: "the key settings must name the key the store's secrets were sealed under (KMS_MASTER_KEY_FILE for local, KMS_AWS_KEY_ID and the role's access to it for aws)",
         cause: error,
       });
     }

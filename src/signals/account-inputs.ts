@@ -12,7 +12,10 @@ import { TIERS } from './tiers.js';
  * path, less its angle brackets) and a local part of at most 64 (§4.5.3.1.1).
  */
 export const email = {
-  type: 'string', format: 'email', maxLength: 254, pattern: '^[^@]{1,64}@',
+  type: 'string',
+  format: 'email',
+  maxLength: 254,
+  pattern: '^[^@]{1,64}@',
   description: 'An e-mail address (at most 254 characters); compared without regard to case',
 } as const;
 
@@ -27,24 +30,32 @@ export const agentCount = { type: 'integer', minimum: 0, maximum: 1_000_000 } as
 export const keyId = { type: 'string', format: 'uuid' } as const;
 
 export const registerBody = {
-  type: 'object', additionalProperties: false, required: ['email'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['email'],
   properties: { email },
 } as const;
 
 export const verifyBody = {
-  type: 'object', additionalProperties: false, required: ['email', 'code'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['email', 'code'],
   properties: { email, code: verificationCode },
 } as const;
 
 /** `tradeseal signals keys issue`: the account (created when it does not exist) and its tier. */
 export const issueKeyInput = {
-  type: 'object', additionalProperties: false, required: ['email', 'tier'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['email', 'tier'],
   properties: { email, tier, agent_count: agentCount },
 } as const;
 
 /** `tradeseal signals keys set-tier`: the account, named by one of its keys or its e-mail, and its new tier. */
 export const setTierInput = {
-  type: 'object', additionalProperties: false, required: ['tier'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['tier'],
   properties: { key_id: keyId, email, tier, agent_count: agentCount },
 } as const;
 
@@ -77,6 +88,7 @@ export const listKeysQuery = { type: 'object', additionalProperties: false, prop
 
 /** `GET /v1/admin/outbox`, `tradeseal signals outbox`: the newest `limit` messages, to one address when given. */
 export const outboxQuery = {
-  type: 'object', additionalProperties: false,
+  type: 'object',
+  additionalProperties: false,
   properties: { limit: { type: 'integer', minimum: 1, maximum: 10_000, default: 20 }, to: email },
 } as const;

@@ -36,7 +36,10 @@ export class AdmissionCache {
   private readonly entries = new Map<string, { key: KeyRecord; until: number }>();
   private generation = 0;
 
-  constructor(private readonly ttlMs: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get(hash: string, ip: string): KeyRecord | null {
     const hit = this.entries.get(`${hash} ${ip}`);

@@ -59,7 +59,12 @@ export const THRESHOLDS = { elevated: 2, extreme: 3, explainedVariancePct: 60, p
 
 /** Stress sign of each PCA input (see the module comment); inputs not named here count 0. */
 export const STRESS_SIGN: Readonly<Record<string, number>> = Object.freeze({
-  hy_spread_pct: 1, vix: 1, mom_z_hy: 1, mom_z_vix: 1, net_liq_zscore: -1, equity_trend_200d: -1,
+  hy_spread_pct: 1,
+  vix: 1,
+  mom_z_hy: 1,
+  mom_z_vix: 1,
+  net_liq_zscore: -1,
+  equity_trend_200d: -1,
 });
 
 export const INPUT_LABELS: Readonly<Record<string, string>> = Object.freeze({
@@ -86,8 +91,10 @@ export const STRESS_INDICATORS = [
 
 /** The PCA inputs that `feature_mean_shift` covers, with their window column. */
 export const MEAN_SHIFT_INPUTS = [
-  { input: 'vix', column: 'vix' }, { input: 'hy_spread_pct', column: 'hy_spread_pct' },
-  { input: 'curve_10y2y_pp', column: 'curve_10y2y_pp' }, { input: 'net_liq_zscore', column: 'net_liq_zscore' },
+  { input: 'vix', column: 'vix' },
+  { input: 'hy_spread_pct', column: 'hy_spread_pct' },
+  { input: 'curve_10y2y_pp', column: 'curve_10y2y_pp' },
+  { input: 'net_liq_zscore', column: 'net_liq_zscore' },
 ] as const;
 
 export type Direction = 'bullish' | 'neutral' | 'bearish';
@@ -125,8 +132,10 @@ export function factorDirection(value: number, loadings: readonly number[], inpu
 }
 
 export function factorDescription(loadings: readonly number[], inputs: readonly string[], variancePct: number): string {
-  const top = loadings.map((l, j) => ({ l, name: INPUT_LABELS[inputs[j]!] ?? inputs[j]! }))
-    .sort((a, b) => Math.abs(b.l) - Math.abs(a.l)).slice(0, 3);
+  const top = loadings
+    .map((l, j) => ({ l, name: INPUT_LABELS[inputs[j]!] ?? inputs[j]! }))
+    .sort((a, b) => Math.abs(b.l) - Math.abs(a.l))
+    .slice(0, 3);
   return `keeps ${variancePct.toFixed(1)}% of the standardized inputs' variance; loads most on ${top.map((t) => `${t.name} (${signed(t.l)})`).join(', ')}`;
 }
 
@@ -150,7 +159,12 @@ export function decompose(inputs: AuditInputs, meta: { generatedAt: Date; agentC
   const factor_attribution = day.factors.map((value, c) => {
     const loadings = pca.components[c]!;
     const pct = pca.variance_explained_pct[c]!;
-    return { factor: `PC${c + 1}`, description: factorDescription(loadings, pca.inputs, pct), value, direction: factorDirection(value, loadings, pca.inputs, pct) };
+    return {
+      factor: `PC${c + 1}`,
+      description: factorDescription(loadings, pca.inputs, pct),
+      value,
+      direction: factorDirection(value, loadings, pca.inputs, pct),
+    };
   });
 
   const stress_indicators = STRESS_INDICATORS.map(({ name, column }) => {
@@ -192,6 +206,12 @@ export function decompose(inputs: AuditInputs, meta: { generatedAt: Date; agentC
       '30d_change_bn_usd': liquidity.earlier ? Number((liquidity.level_bn - liquidity.earlier.level_bn).toFixed(6)) : null,
     },
     transition_risk,
-    model_health: { status: flags.length ? 'degraded' : 'ok', flags, pca_explained_variance: explained, regime_persistence: persistence, feature_mean_shift: meanShift },
+    model_health: {
+      status: flags.length ? 'degraded' : 'ok',
+      flags,
+      pca_explained_variance: explained,
+      regime_persistence: persistence,
+      feature_mean_shift: meanShift,
+    },
   };
 }

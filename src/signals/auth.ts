@@ -25,7 +25,12 @@ declare module 'fastify' {
 export const KEY_HEADER = 'x-signals-key';
 
 const ACCESS_WORDS: Record<Access, string> = {
-  key: 'any key', starter: 'a Starter or Pro key', pro: 'a Pro key', engine: 'an engine tier key (engine_sidecar, engine_audit or owner)', engine_audit: 'an engine_audit key', owner: 'an owner key',
+  key: 'any key',
+  starter: 'a Starter or Pro key',
+  pro: 'a Pro key',
+  engine: 'an engine tier key (engine_sidecar, engine_audit or owner)',
+  engine_audit: 'an engine_audit key',
+  owner: 'an owner key',
 };
 
 export function requireKey(ctx: SignalsContext, access: Access): onRequestAsyncHookHandler {
@@ -54,26 +59,42 @@ export function requireKey(ctx: SignalsContext, access: Access): onRequestAsyncH
         case 'unknown':
           throw unauthorized('the API key is unknown');
         case 'revoked':
-          throw new TradesealError('key_revoked', `the API key ${a.key.key_prefix}… was revoked`, { hint: 'use the key that replaced it, or ask for a new one' });
+          throw new TradesealError('key_revoked', `the API key ${a.key.key_prefix}… was revoked`, {
+            hint: 'use the key that replaced it, or ask for a new one',
+          });
         case 'ip_locked':
-          throw forbidden('ip_locked', `the API key was used from another address less than 15 minutes ago; it unlocks at ${a.unlocks_at.toISOString()} if unused`, { error: 'ip_locked' });
+          throw forbidden(
+            'ip_locked',
+            `the API key was used from another address less than 15 minutes ago; it unlocks at ${a.unlocks_at.toISOString()} if unused`,
+            { error: 'ip_locked' },
+          );
         case 'rate_limited':
           throw rateLimited(a.key, a.limit, a.resets_at);
       }
     }
-    void reply.header('x-ratelimit-limit', a.limit === null ? 'unlimited' : String(a.limit)).header('x-ratelimit-remaining', a.remaining === null ? 'unlimited' : String(a.remaining));
+    void reply
+      .header('x-ratelimit-limit', a.limit === null ? 'unlimited' : String(a.limit))
+      .header('x-ratelimit-remaining', a.remaining === null ? 'unlimited' : String(a.remaining));
     ctx.admissions.remember(hash, req.ip, a.key, ticket);
     return accept(a.key);
 
     function rateLimited(key: KeyRecord, limit: number, resetsAt: Date): TradesealError {
-      void reply.header('x-ratelimit-limit', String(limit)).header('x-ratelimit-remaining', '0').header('x-ratelimit-reset', String(Math.ceil(resetsAt.getTime() / 1000)));
-      return new TradesealError('rate_limited', `the key made ${limit} requests in the last 24 hours, its ${TIER_SPECS[key.tier].label} tier's limit; the next one frees up at ${resetsAt.toISOString()}`);
+      void reply
+        .header('x-ratelimit-limit', String(limit))
+        .header('x-ratelimit-remaining', '0')
+        .header('x-ratelimit-reset', String(Math.ceil(resetsAt.getTime() / 1000)));
+      return new TradesealError(
+        'rate_limited',
+        `the key made ${limit} requests in the last 24 hours, its ${TIER_SPECS[key.tier].label} tier's limit; the next one frees up at ${resetsAt.toISOString()}`,
+      );
     }
 
     function accept(key: KeyRecord): void {
       ctx.usage.count(key.key_id);
       if (!allows(key.tier, access)) {
-        throw new TradesealError('tier_insufficient', `this endpoint needs ${ACCESS_WORDS[access]}; the key's tier is ${key.tier}`, { hint: 'see the tiers in the README; an operator changes a tier with `tradeseal signals keys set-tier`' });
+        throw new TradesealError('tier_insufficient', `this endpoint needs ${ACCESS_WORDS[access]}; the key's tier is ${key.tier}`, {
+          hint: 'see the tiers in the README; an operator changes a tier with `tradeseal signals keys set-tier`',
+        });
       }
       req.signalsKey = key;
     }

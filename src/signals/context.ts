@@ -56,7 +56,10 @@ export function createSignalsContext(config: Config, sql: Sql, options: SignalsC
   const changes = options.changes ?? new CredentialChanges({ refreshMs: config.stateRefreshMs });
   changes.register((change) => applyToAdmissions(admissions, change));
   return {
-    sql, config, now, changes,
+    sql,
+    config,
+    now,
+    changes,
     history: new PublishedHistoryCache(),
     admissions,
     data: new DataState(sql, config.stateRefreshMs, now),

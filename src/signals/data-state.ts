@@ -29,7 +29,11 @@ export class DataState {
   private state: State | null = null;
   private reading: Promise<State> | null = null;
 
-  constructor(private readonly sql: Sql, private readonly refreshMs: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly refreshMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   private async read(): Promise<State> {
     const [row] = await this.sql<Array<{ newest: string | null; newest_run: string | null; running: boolean }>>`
@@ -56,10 +60,13 @@ export class DataState {
   /** As `assertServable`, with the run that published the newest day. */
   async servable(): Promise<{ newest: string; newestRun: string | null }> {
     const s = await this.current();
-    if (s.newest === null) throw new TradesealError('pipeline_lag', 'no data is published yet: the daily pipeline has not run', { hint: 'retry once the pipeline has run' });
+    if (s.newest === null)
+      throw new TradesealError('pipeline_lag', 'no data is published yet: the daily pipeline has not run', { hint: 'retry once the pipeline has run' });
     const expected = previousTradingDay(new Date(this.now()).toISOString().slice(0, 10));
     if (s.running && s.newest < expected) {
-      throw new TradesealError('pipeline_lag', `the daily pipeline is publishing: the newest published day is ${s.newest}, ${expected} is expected`, { hint: 'retry in a few minutes' });
+      throw new TradesealError('pipeline_lag', `the daily pipeline is publishing: the newest published day is ${s.newest}, ${expected} is expected`, {
+        hint: 'retry in a few minutes',
+      });
     }
     return { newest: s.newest, newestRun: s.newestRun };
   }

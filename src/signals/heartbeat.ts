@@ -58,13 +58,15 @@ export class BatchedDraws {
     if (this.inFlight || this.waiting.length === 0) return;
     const batch = this.waiting.splice(0, MAX_DRAW_BATCH);
     this.inFlight = true;
-    drawHeartbeats(this.sql, batch.length).then(
-      (rows) => batch.forEach((w, i) => w.resolve(rows[i] ?? null)),
-      (err: unknown) => batch.forEach((w) => w.reject(err)),
-    ).finally(() => {
-      this.inFlight = false;
-      this.next();
-    });
+    drawHeartbeats(this.sql, batch.length)
+      .then(
+        (rows) => batch.forEach((w, i) => w.resolve(rows[i] ?? null)),
+        (err: unknown) => batch.forEach((w) => w.reject(err)),
+      )
+      .finally(() => {
+        this.inFlight = false;
+        this.next();
+      });
   }
 }
 
@@ -72,7 +74,10 @@ export class BatchedDraws {
 export class HeartbeatSigner {
   private readonly signBytes: (message: Uint8Array) => Uint8Array;
 
-  constructor(secretKey: Uint8Array, readonly scheme: SignatureScheme) {
+  constructor(
+    secretKey: Uint8Array,
+    readonly scheme: SignatureScheme,
+  ) {
     this.signBytes = createSigner(secretKey);
   }
 
@@ -96,7 +101,10 @@ export interface IssueHeartbeatOptions {
 
 /** One heartbeat (the CLI's `regime heartbeat`); `regime_not_published` when no regime is broadcast. */
 export async function issueHeartbeat(sql: Sql, options: IssueHeartbeatOptions): Promise<IssuedHeartbeat> {
-  const hb = await new HeartbeatSigner(options.secretKey, options.scheme ?? 'ed25519').issue(() => drawHeartbeat(sql), () => options.now);
+  const hb = await new HeartbeatSigner(options.secretKey, options.scheme ?? 'ed25519').issue(
+    () => drawHeartbeat(sql),
+    () => options.now,
+  );
   if (!hb) throw new TradesealError('regime_not_published', 'no regime is published: there is nothing to sign');
   return hb;
 }

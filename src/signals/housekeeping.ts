@@ -31,5 +31,9 @@ export async function signalsHousekeeping(sql: Sql, config: HousekeepingConfig):
 
 /** Runs `signalsHousekeeping` now and every minute until stopped; a failed run is logged and retried at the next tick. */
 export function startSignalsHousekeeping(sql: Sql, config: HousekeepingConfig, log: (msg: string, err?: unknown) => void): () => Promise<void> {
-  return runEvery(HOUSEKEEPING_INTERVAL_MS, () => signalsHousekeeping(sql, config), (err) => log('signal service housekeeping failed', err));
+  return runEvery(
+    HOUSEKEEPING_INTERVAL_MS,
+    () => signalsHousekeeping(sql, config),
+    (err) => log('signal service housekeeping failed', err),
+  );
 }

@@ -51,7 +51,8 @@ export async function storedSecretKey(sql: Sql, keeper: SecretKeeper, name: stri
 }
 
 /** The heartbeat key kept in the store, generated and kept on the first call. */
-export const storedSigningKey = (sql: Sql, keeper: SecretKeeper): Promise<{ secretKey: Uint8Array; created: boolean }> => storedSecretKey(sql, keeper, SIGNING_KEY_NAME, 'REGIME_SIGNING_KEY');
+export const storedSigningKey = (sql: Sql, keeper: SecretKeeper): Promise<{ secretKey: Uint8Array; created: boolean }> =>
+  storedSecretKey(sql, keeper, SIGNING_KEY_NAME, 'REGIME_SIGNING_KEY');
 
 /** The signing key in force: `REGIME_SIGNING_KEY`, or the stored key (created when there is none). */
 export async function loadSigningKey(sql: Sql, config: Pick<Config, 'regimeSigningKey'> & KeySettings): Promise<SigningKey> {

@@ -15,7 +15,10 @@ export class UsageCounter {
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly sql: Sql, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   start(): void {
     this.timer ??= setInterval(() => void this.flush().catch(() => {}), USAGE_FLUSH_MS);
@@ -36,23 +39,25 @@ export class UsageCounter {
   /** Writes the counts gathered so far; counts that fail to write are kept for the next flush. */
   flush(): Promise<void> {
     // After a failed flush too: a rejected chain would skip every later flush.
-    this.flushing = this.flushing.catch(() => {}).then(async () => {
-      if (this.pending.size === 0) return;
-      const batch = this.pending;
-      this.pending = new Map();
-      const rows = [...batch].map(([k, n]) => {
-        const [key_id, day] = k.split('|') as [string, string];
-        return { key_id, day, requests: n };
-      });
-      try {
-        await this.sql`
+    this.flushing = this.flushing
+      .catch(() => {})
+      .then(async () => {
+        if (this.pending.size === 0) return;
+        const batch = this.pending;
+        this.pending = new Map();
+        const rows = [...batch].map(([k, n]) => {
+          const [key_id, day] = k.split('|') as [string, string];
+          return { key_id, day, requests: n };
+        });
+        try {
+          await this.sql`
           insert into signal_usage_days ${this.sql(rows, 'key_id', 'day', 'requests')}
           on conflict (key_id, day) do update set requests = signal_usage_days.requests + excluded.requests`;
-      } catch (err) {
-        for (const [k, n] of batch) this.pending.set(k, (this.pending.get(k) ?? 0) + n);
-        throw err;
-      }
-    });
+        } catch (err) {
+          for (const [k, n] of batch) this.pending.set(k, (this.pending.get(k) ?? 0) + n);
+          throw err;
+        }
+      });
     return this.flushing;
   }
 

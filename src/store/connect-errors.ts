@@ -43,7 +43,8 @@ const codeOf = (err: unknown): string | undefined => {
 function connectionFailure(err: unknown): { code: string; message: string } | null {
   for (let e = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const code = codeOf(e);
-    if (code && (/^28/.test(code) || code === '3D000' || code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')) return { code, message: (e as Error).message };
+    if (code && (/^28/.test(code) || code === '3D000' || code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN'))
+      return { code, message: (e as Error).message };
   }
   return null;
 }
@@ -59,11 +60,12 @@ export function storeConnectionError(err: unknown, databaseUrl: string): Tradese
   const server = `the PostgreSQL server at ${t.host}:${t.port}`;
   switch (failure.code) {
     case '3D000':
-      return setting(`database "${t.database}" does not exist on ${server}`,
-        `create it (createdb -h ${t.host} -p ${t.port} -U ${t.user} ${t.database}), or correct the database name in DATABASE_URL`);
+      return setting(
+        `database "${t.database}" does not exist on ${server}`,
+        `create it (createdb -h ${t.host} -p ${t.port} -U ${t.user} ${t.database}), or correct the database name in DATABASE_URL`,
+      );
     case '28P01':
-      return setting(`${server} refused the password of user "${t.user}"`,
-        'correct the password in DATABASE_URL (percent-encode @, :, / and % in it)');
+      return setting(`${server} refused the password of user "${t.user}"`, 'correct the password in DATABASE_URL (percent-encode @, :, / and % in it)');
     case 'ECONNREFUSED':
       return new TradesealError('service_unavailable', `nothing accepts connections at ${t.host}:${t.port} (ECONNREFUSED)`, {
         hint: 'start PostgreSQL there, or correct the host and port in DATABASE_URL (unset it to use the embedded store under TRADESEAL_HOME)',
@@ -71,13 +73,15 @@ export function storeConnectionError(err: unknown, databaseUrl: string): Tradese
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return new TradesealError('service_unavailable', `the host "${t.host}" of DATABASE_URL cannot be resolved (${failure.code})`, {
-        hint: 'correct the host in DATABASE_URL, or check this machine\'s DNS',
+        hint: "correct the host in DATABASE_URL, or check this machine's DNS",
       });
     default:
       // Class 28: the role does not exist, or pg_hba.conf has no entry for this host, user and database.
-      return setting(`${server} refused user "${t.user}": ${failure.message}`,
+      return setting(
+        `${server} refused user "${t.user}": ${failure.message}`,
         /role .* does not exist/.test(failure.message)
           ? `create the role (createuser -h ${t.host} -p ${t.port} ${t.user}), or correct the user in DATABASE_URL`
-          : 'allow this host, user and database in the server\'s pg_hba.conf, or correct the user in DATABASE_URL');
+          : "allow this host, user and database in the server's pg_hba.conf, or correct the user in DATABASE_URL",
+      );
   }
 }

@@ -42,9 +42,13 @@ export function assertDriverRepaired(dir = driverDirectory()): void {
   if (repaired.has(dir)) return;
   const missing = unrepairedFiles(dir);
   if (missing.length > 0) {
-    throw new TradesealError('store_driver_unrepaired', `the store driver in ${dir} is installed without its repairs (patches/postgres+3.4.9.patch): ${missing.join(', ')} ${missing.length === 1 ? 'lacks' : 'lack'} them`, {
-      hint: 'run `npx patch-package` in the installation (npm install runs it as postinstall; --ignore-scripts skips it)',
-    });
+    throw new TradesealError(
+      'store_driver_unrepaired',
+      `the store driver in ${dir} is installed without its repairs (patches/postgres+3.4.9.patch): ${missing.join(', ')} ${missing.length === 1 ? 'lacks' : 'lack'} them`,
+      {
+        hint: 'run `npx patch-package` in the installation (npm install runs it as postinstall; --ignore-scripts skips it)',
+      },
+    );
   }
   repaired.add(dir);
 }

@@ -96,9 +96,13 @@ export async function claimEmbeddedStore(home: string, options: ClaimOptions = {
         continue;
       }
       if (options.mustOwn && record.purpose !== undefined && LONG_RUNNING.has(record.purpose)) {
-        throw new TradesealError('service_unavailable', `the embedded store in ${home} is owned by \`tradeseal ${record.purpose.replace(/:/g, ' ')}\` (process ${record.pid}), which runs until it is stopped`, {
-          hint: 'stop it and start `tradeseal serve` first (other commands then use the server\'s store), or use one Postgres server for every process (DATABASE_URL)',
-        });
+        throw new TradesealError(
+          'service_unavailable',
+          `the embedded store in ${home} is owned by \`tradeseal ${record.purpose.replace(/:/g, ' ')}\` (process ${record.pid}), which runs until it is stopped`,
+          {
+            hint: "stop it and start `tradeseal serve` first (other commands then use the server's store), or use one Postgres server for every process (DATABASE_URL)",
+          },
+        );
       }
       if (options.mustOwn) {
         // A command owns it for now: wait for it to end, however long, then take the store over.
@@ -215,7 +219,10 @@ async function removeIfUnchanged(file: string, raw: string): Promise<boolean> {
     await fs.link(tmp, lock);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    const since = await fs.stat(lock).then((st) => Date.now() - st.mtimeMs, () => 0);
+    const since = await fs.stat(lock).then(
+      (st) => Date.now() - st.mtimeMs,
+      () => 0,
+    );
     if (since > TAKEOVER_STALE_MS) await fs.unlink(lock).catch(() => {});
     return false;
   } finally {

@@ -25,7 +25,13 @@ const END_TIMEOUT_SECONDS = 5;
 export async function openEmbeddedStore(home: string, options: ConnectOptions & ClaimOptions = {}): Promise<EmbeddedHandle> {
   // A TRADESEAL_HOME that is a file, or in a directory this user cannot write, is a setting to correct.
   const claim = await claimEmbeddedStore(home, options).catch((error: unknown) => {
-    throw fileError(error, { field: 'TRADESEAL_HOME', file: home, action: 'write', code: 'config_invalid', hint: 'point TRADESEAL_HOME at a directory this user can write to (or set DATABASE_URL)' });
+    throw fileError(error, {
+      field: 'TRADESEAL_HOME',
+      file: home,
+      action: 'write',
+      code: 'config_invalid',
+      hint: 'point TRADESEAL_HOME at a directory this user can write to (or set DATABASE_URL)',
+    });
   });
   if (claim.role === 'client') {
     const url = embeddedUrl(claim.port);

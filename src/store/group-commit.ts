@@ -89,14 +89,16 @@ export class GroupCommit<I, O> {
       }
       // The statement failed as a whole: nothing of it was committed. Each write again, alone.
       this.stats.retriedAlone += batch.length;
-      await Promise.all(batch.map(async (w) => {
-        try {
-          const [outcome] = await this.options.write([w.item]);
-          w.resolve(outcome as O);
-        } catch (e) {
-          w.reject(e);
-        }
-      }));
+      await Promise.all(
+        batch.map(async (w) => {
+          try {
+            const [outcome] = await this.options.write([w.item]);
+            w.resolve(outcome as O);
+          } catch (e) {
+            w.reject(e);
+          }
+        }),
+      );
     }
   }
 }

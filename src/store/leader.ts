@@ -53,7 +53,7 @@ export function electLeader(sql: Sql, key: number, options: LeaderOptions): Lead
     try {
       await options.onDeposed();
     } catch (err) {
-      log('leader election: stopping the leader\'s jobs failed', err);
+      log("leader election: stopping the leader's jobs failed", err);
     }
     if (held && unlock) await held`select pg_advisory_unlock(${key})`.catch(() => {});
     held?.release();
@@ -72,7 +72,7 @@ export function electLeader(sql: Sql, key: number, options: LeaderOptions): Lead
     try {
       await options.onElected();
     } catch (err) {
-      log('leader election: starting the leader\'s jobs failed', err);
+      log("leader election: starting the leader's jobs failed", err);
     }
   };
 
@@ -80,7 +80,7 @@ export function electLeader(sql: Sql, key: number, options: LeaderOptions): Lead
     try {
       await held`select 1`;
     } catch (err) {
-      log('leader election: the leader\'s connection was lost; its jobs stop and it stands again', err);
+      log("leader election: the leader's connection was lost; its jobs stop and it stands again", err);
       await depose(false);
       if (!stopped) await attempt();
     }

@@ -22,14 +22,19 @@ export type LeafKind = 'reasoning_hash' | 'final_proof';
 export async function readNodes(sql: Sql | TransactionSql, ids: readonly NodeId[]): Promise<NodeLookup> {
   const inner = ids.filter((id) => id.level > 0);
   const leaves = ids.filter((id) => id.level === 0);
-  const rows = ids.length === 0 ? [] : await sql<Array<{ level: number; idx: number; hash: Buffer }>>`
+  const rows =
+    ids.length === 0
+      ? []
+      : await sql<Array<{ level: number; idx: number; hash: Buffer }>>`
     select n.level, n.idx, n.hash from log_nodes n
     join unnest(${inner.map((id) => String(id.level))}::smallint[], ${inner.map((id) => String(id.index))}::bigint[]) as w(level, idx)
       on n.level = w.level and n.idx = w.idx
     union all
     select 0, l.leaf_index, l.data from log_leaves l
     join unnest(${leaves.map((id) => String(id.index))}::bigint[]) as w(idx) on l.leaf_index = w.idx`;
-  const found = new Map(rows.map((row) => [nodeKey({ level: row.level, index: row.idx }), row.level === 0 ? leafHash(new Uint8Array(row.hash)) : new Uint8Array(row.hash)]));
+  const found = new Map(
+    rows.map((row) => [nodeKey({ level: row.level, index: row.idx }), row.level === 0 ? leafHash(new Uint8Array(row.hash)) : new Uint8Array(row.hash)]),
+  );
   return (id) => {
     const hash = found.get(nodeKey(id));
     if (!hash) throw new TradesealError('store_error', `the transparency log lacks its node ${nodeKey(id)} (level:index)`);
@@ -58,7 +63,11 @@ export interface HeadRow {
 }
 
 export const asHead = (row: HeadRow): SignedTreeHead => ({
-  tree_size: row.tree_size, root_hash: toHex(row.root_hash), timestamp: row.timestamp_ms, signature: row.signature.toString('base64'), key_id: row.key_id,
+  tree_size: row.tree_size,
+  root_hash: toHex(row.root_hash),
+  timestamp: row.timestamp_ms,
+  signature: row.signature.toString('base64'),
+  key_id: row.key_id,
 });
 
 /** The newest signed head, or null while the log is empty. */

@@ -82,7 +82,13 @@ export async function migrationStatus(sql: Sql, options: MigrateOptions = {}): P
   const recorded = new Map(rows.map((row) => [row.version, row]));
   const states: MigrationState[] = files.map((file) => {
     const row = recorded.get(file.version);
-    return { version: file.version, name: file.name, applied_at: row?.applied_at ?? null, pending: !row, changed: row !== undefined && row.checksum !== file.checksum };
+    return {
+      version: file.version,
+      name: file.name,
+      applied_at: row?.applied_at ?? null,
+      pending: !row,
+      changed: row !== undefined && row.checksum !== file.checksum,
+    };
   });
   const known = new Set(files.map((f) => f.version));
   for (const row of rows) {

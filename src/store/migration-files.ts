@@ -27,7 +27,6 @@ export interface MigrationFile {
 
 const FILE_NAME = /^(\d{4})_([a-z0-9_]+)\.sql$/;
 
-
 export const defaultMigrationsDir = (): string => path.join(packageRoot(), 'src', 'store', 'migrations');
 
 /**

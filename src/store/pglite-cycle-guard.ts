@@ -108,7 +108,9 @@ export function guardRequestCycles(db: PGlite): PGlite {
 
   const view: SocketServerDb = {
     // PGlite keeps its state in private fields, so its methods run with the real instance as `this`.
-    get waitReady() { return db.waitReady; },
+    get waitReady() {
+      return db.waitReady;
+    },
     runExclusive: db.runExclusive.bind(db),
     isInTransaction,
     execProtocolRawStream,

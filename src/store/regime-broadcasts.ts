@@ -59,7 +59,6 @@ export async function broadcastsAfter(sql: Sql | TransactionSql, afterId: number
   return rows.map(toBroadcast);
 }
 
-
 /**
  * Inserts a broadcast as the newest row. Callers hold the broadcast lock in their transaction (see below), so
  * the check of what is in force and the insert are one step, and the stream's ids are in commit order: the signal
@@ -85,8 +84,20 @@ async function insertBroadcast(sql: Sql | TransactionSql, input: PublishRegimeIn
                       where last.hash = $10), now.t)
      from now
      returning ${COLUMNS}`,
-    [state.date, state.regime, state.regime_id, state.risk_score, state.probabilities, state.model_version,
-      input.source, input.reason ?? null, input.published_by ?? null, hash, input.available_at ?? null, input.published_at_ms ?? null],
+    [
+      state.date,
+      state.regime,
+      state.regime_id,
+      state.risk_score,
+      state.probabilities,
+      state.model_version,
+      input.source,
+      input.reason ?? null,
+      input.published_by ?? null,
+      hash,
+      input.available_at ?? null,
+      input.published_at_ms ?? null,
+    ],
   );
   return toBroadcast(rows[0] as Row);
 }
@@ -148,11 +159,26 @@ export async function releaseOverride(sql: SqlOrTx, releasedBy: string, reason: 
   return underBroadcastLock(sql, false, async (tx) => {
     const current = await currentRegime(tx);
     if (current?.source !== 'manual') {
-      throw new TradesealError('regime_override_not_in_force', current
-        ? `the broadcast in force (#${current.id}, ${current.regime} on ${current.date}) comes from the pipeline, not from an operator`
-        : 'no regime is published at all');
+      throw new TradesealError(
+        'regime_override_not_in_force',
+        current
+          ? `the broadcast in force (#${current.id}, ${current.regime} on ${current.date}) comes from the pipeline, not from an operator`
+          : 'no regime is published at all',
+      );
     }
-    const [day] = await tx<Array<{ date: string; regime: Regime; risk_score: number; pe: number; pr: number; pt: number; po: number; model_version: string; available_at: Date | null }>>`
+    const [day] = await tx<
+      Array<{
+        date: string;
+        regime: Regime;
+        risk_score: number;
+        pe: number;
+        pr: number;
+        pt: number;
+        po: number;
+        model_version: string;
+        available_at: Date | null;
+      }>
+    >`
       select s.date::text as date, s.regime, s.risk_score, s.prob_expansion as pe, s.prob_recovery as pr, s.prob_tightening as pt,
              s.prob_risk_off as po, r.model_version, s.available_at
       from signal_days s join model_runs r using (run_id) order by s.date desc limit 1`;
@@ -162,9 +188,14 @@ export async function releaseOverride(sql: SqlOrTx, releasedBy: string, reason: 
       });
     }
     const broadcast = await insertBroadcast(tx, {
-      date: day.date, regime: day.regime, risk_score: day.risk_score, model_version: day.model_version, source: 'pipeline',
+      date: day.date,
+      regime: day.regime,
+      risk_score: day.risk_score,
+      model_version: day.model_version,
+      source: 'pipeline',
       probabilities: { expansion: day.pe, recovery: day.pr, tightening: day.pt, risk_off: day.po },
-      reason: `released manual broadcast #${current.id}${reason ? `: ${reason}` : ''}`, published_by: releasedBy,
+      reason: `released manual broadcast #${current.id}${reason ? `: ${reason}` : ''}`,
+      published_by: releasedBy,
       available_at: day.available_at?.toISOString() ?? null,
     });
     return { released: current, broadcast };

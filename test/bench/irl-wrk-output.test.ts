@@ -27,31 +27,48 @@ Errors       : 3071
 `;
 
 describe('parseWrk', () => {
-  it('reads wrk\'s counts and req/s and the script\'s percentiles', () => {
+  it("reads wrk's counts and req/s and the script's percentiles", () => {
     expect(parseWrk(RUN)).toEqual({
-      rps: 27902.12, requests: 30718, durationS: 1.1, non2xx: 3071, socketErrors: 0,
-      p50: 0.26, p95: 3.42, p99: 7.98, p999: 19.29,
+      rps: 27902.12,
+      requests: 30718,
+      durationS: 1.1,
+      non2xx: 3071,
+      socketErrors: 0,
+      p50: 0.26,
+      p95: 3.42,
+      p99: 7.98,
+      p999: 19.29,
     });
   });
 
   it('adds up every kind of socket error and reads durations in minutes', () => {
-    const text = RUN.replace('  30718 requests in 1.10s,', '  30718 requests in 1.00m,')
-      .replace('  Non-2xx or 3xx responses: 3071\n', '  Socket errors: connect 2, read 5, write 1, timeout 7\n');
+    const text = RUN.replace('  30718 requests in 1.10s,', '  30718 requests in 1.00m,').replace(
+      '  Non-2xx or 3xx responses: 3071\n',
+      '  Socket errors: connect 2, read 5, write 1, timeout 7\n',
+    );
     const figures = parseWrk(text);
     expect(figures.durationS).toBe(60);
     expect(figures.socketErrors).toBe(15);
     expect(figures.non2xx).toBe(0);
   });
 
-  it('answers nulls and zeros for output that is not wrk\'s, rather than inventing figures', () => {
+  it("answers nulls and zeros for output that is not wrk's, rather than inventing figures", () => {
     expect(parseWrk('unable to connect to 127.0.0.1:1 Connection refused\n')).toEqual({
-      rps: null, requests: 0, durationS: null, non2xx: 0, socketErrors: 0, p50: null, p95: null, p99: null, p999: null,
+      rps: null,
+      requests: 0,
+      durationS: null,
+      non2xx: 0,
+      socketErrors: 0,
+      p50: null,
+      p95: null,
+      p99: null,
+      p999: null,
     });
   });
 });
 
 describe('tallyWarnings', () => {
-  it('counts the script\'s warnings by status and keeps the first bodies of each', () => {
+  it("counts the script's warnings by status and keeps the first bodies of each", () => {
     const conflict = '{"code":"client_order_id_conflict","detail":"x","error":"DUPLICATE_INTENT","message":"x"}';
     const stderr = [
       ...Array.from({ length: 5 }, () => `[WARN] HTTP 409: ${conflict}`),

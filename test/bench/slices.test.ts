@@ -11,21 +11,44 @@ import { pooled, roundOrder, roundRatios, type Slice, type StatementCounter } fr
 const result = (ok: number, seconds: number, latencies: number[], extra: Partial<LoadResult> = {}): LoadResult => {
   const samples = Float64Array.from(latencies).sort();
   return {
-    route: 'POST /bench/floor (1 INSERT)', seconds, responses: latencies.length, ok, non2xx: latencies.length - ok, socketErrors: 0,
-    statusCounts: { 201: ok, ...(latencies.length > ok ? { 500: latencies.length - ok } : {}) }, errorSamples: [], rps: ok / seconds, latency: percentiles(samples), samples, ...extra,
+    route: 'POST /bench/floor (1 INSERT)',
+    seconds,
+    responses: latencies.length,
+    ok,
+    non2xx: latencies.length - ok,
+    socketErrors: 0,
+    statusCounts: { 201: ok, ...(latencies.length > ok ? { 500: latencies.length - ok } : {}) },
+    errorSamples: [],
+    rps: ok / seconds,
+    latency: percentiles(samples),
+    samples,
+    ...extra,
   };
 };
 
-const snap = (server: number | null, postgres: number, loadgen: number, busy: number, total: number): CpuSnapshot => ({ server, postgres, loadgen, machine: { busy, total } });
+const snap = (server: number | null, postgres: number, loadgen: number, busy: number, total: number): CpuSnapshot => ({
+  server,
+  postgres,
+  loadgen,
+  machine: { busy, total },
+});
 
-const slice = (r: LoadResult, cpu: [CpuSnapshot, CpuSnapshot], loop: [number, number], statements: Map<string, StatementCounter> | null = null, note: string | null = null): Slice =>
-  ({ result: r, handled: r.ok, cpuBefore: cpu[0], cpuAfter: cpu[1], loop: { activeMs: loop[0], idleMs: loop[1] }, statements, note });
+const slice = (
+  r: LoadResult,
+  cpu: [CpuSnapshot, CpuSnapshot],
+  loop: [number, number],
+  statements: Map<string, StatementCounter> | null = null,
+  note: string | null = null,
+): Slice => ({ result: r, handled: r.ok, cpuBefore: cpu[0], cpuAfter: cpu[1], loop: { activeMs: loop[0], idleMs: loop[1] }, statements, note });
 
 describe('the order of a round', () => {
   it('is the routes as given in even rounds and reversed in odd ones, so each pair of rounds is mirrored', () => {
     const keys = ['floor', 'verifyFloor', 'authorize', 'bind'];
     expect([0, 1, 2, 3].map((r) => roundOrder(keys, r).join(' '))).toEqual([
-      'floor verifyFloor authorize bind', 'bind authorize verifyFloor floor', 'floor verifyFloor authorize bind', 'bind authorize verifyFloor floor',
+      'floor verifyFloor authorize bind',
+      'bind authorize verifyFloor floor',
+      'floor verifyFloor authorize bind',
+      'bind authorize verifyFloor floor',
     ]);
     // Over a pair of rounds each route's mean position is the same: a steady drift favours none.
     const meanPosition = (k: string): number => (roundOrder(keys, 0).indexOf(k) + roundOrder(keys, 1).indexOf(k)) / 2;
@@ -34,8 +57,8 @@ describe('the order of a round', () => {
   });
 });
 
-describe('a route\'s slices pooled', () => {
-  it('gives its requests over its seconds, not the mean of the slices\' rates', () => {
+describe("a route's slices pooled", () => {
+  it("gives its requests over its seconds, not the mean of the slices' rates", () => {
     // 1,000 requests in 1 s and 1,000 in 4 s: 2,000 in 5 s is 400 req/s (the mean of the rates would say 625).
     const p = pooled([
       slice(result(1000, 1, Array(1000).fill(1)), [snap(0, 0, 0, 0, 0), snap(0.2, 0.1, 0.05, 1.6, 2)], [900, 100]),
@@ -58,7 +81,10 @@ describe('a route\'s slices pooled', () => {
   it('takes its percentiles over every response of every slice', () => {
     const a = Array.from({ length: 90 }, (_, i) => 1 + i / 100);
     const b = Array.from({ length: 10 }, (_, i) => 50 + i);
-    const p = pooled([slice(result(90, 1, a), [snap(0, 0, 0, 0, 1), snap(0, 0, 0, 0, 1)], [1, 1]), slice(result(10, 1, b), [snap(0, 0, 0, 0, 1), snap(0, 0, 0, 0, 1)], [1, 1])]);
+    const p = pooled([
+      slice(result(90, 1, a), [snap(0, 0, 0, 0, 1), snap(0, 0, 0, 0, 1)], [1, 1]),
+      slice(result(10, 1, b), [snap(0, 0, 0, 0, 1), snap(0, 0, 0, 0, 1)], [1, 1]),
+    ]);
     const all = Float64Array.from([...a, ...b]).sort();
     expect(p.result.latency).toEqual(percentiles(all));
     // The p99 of the pool is a response of the slow slice, which the mean of the two p99s (about 30 ms) is not.
@@ -79,7 +105,12 @@ describe('a route\'s slices pooled', () => {
     expect(p.note).toBe('ran out of pending traces');
     expect(p.cpu.serverMsPerReq).toBeNull();
     expect(p.cpu.postgresMsPerReq).not.toBeNull();
-    expect(pooled([slice(result(1, 1, [1]), [snap(0, 0, 0, 0, 1), snap(0, 0, 0, 0, 1)], [0, 0], st(1, 1)), slice(result(1, 1, [1]), [snap(0, 0, 0, 0, 1), snap(0, 0, 0, 0, 1)], [0, 0], null)]).statements).toBeNull();
+    expect(
+      pooled([
+        slice(result(1, 1, [1]), [snap(0, 0, 0, 0, 1), snap(0, 0, 0, 0, 1)], [0, 0], st(1, 1)),
+        slice(result(1, 1, [1]), [snap(0, 0, 0, 0, 1), snap(0, 0, 0, 0, 1)], [0, 0], null),
+      ]).statements,
+    ).toBeNull();
   });
 
   it('refuses no slices at all', () => {
@@ -88,7 +119,7 @@ describe('a route\'s slices pooled', () => {
 });
 
 describe('per-round ratios', () => {
-  it('divide the two routes\' slices of the same round, and refuse routes measured in different rounds', () => {
+  it("divide the two routes' slices of the same round, and refuse routes measured in different rounds", () => {
     const one = (rps: number): Slice => slice(result(rps, 1, [1]), [snap(0, 0, 0, 0, 1), snap(0, 0, 0, 0, 1)], [0, 0]);
     expect(roundRatios([one(3000), one(2000)], [one(4000), one(5000)])).toEqual([0.75, 0.4]);
     expect(() => roundRatios([one(1)], [one(1), one(1)])).toThrow(/same rounds/);

@@ -38,14 +38,32 @@ describe('engine agents', () => {
   }, 60_000);
 
   it('registers, lists, approves another model and suspends', async () => {
-    const reg = await runCli([
-      'engine', 'agents', 'register', '--name', 'momentum-1', '--max-notional', '250000', '--model', `alpha-7:${HASH_A}`,
-      '--allowed-regime', 'expansion', '--allowed-regime', 'recovery', '--json',
-    ], env);
+    const reg = await runCli(
+      [
+        'engine',
+        'agents',
+        'register',
+        '--name',
+        'momentum-1',
+        '--max-notional',
+        '250000',
+        '--model',
+        `alpha-7:${HASH_A}`,
+        '--allowed-regime',
+        'expansion',
+        '--allowed-regime',
+        'recovery',
+        '--json',
+      ],
+      env,
+    );
     expect(reg.code, describeRun(reg)).toBe(0);
     const agent = reg.json();
     expect(agent).toMatchObject({
-      name: 'momentum-1', status: 'Active', max_notional: 250000, allowed_regimes: ['expansion', 'recovery'],
+      name: 'momentum-1',
+      status: 'Active',
+      max_notional: 250000,
+      allowed_regimes: ['expansion', 'recovery'],
       models: [{ model_id: 'alpha-7', model_hash_hex: HASH_A }],
     });
     expect(await getAgent(store.sql, agent.agent_id)).toMatchObject({ name: 'momentum-1', max_notional: 250000 });
@@ -64,7 +82,10 @@ describe('engine agents', () => {
     expect(added.stdout).toContain(HASH_B.toLowerCase());
     expect(missing.code, describeRun(missing)).toBe(3);
     const models = (await getAgent(store.sql, agent.agent_id))?.models;
-    expect(models).toEqual([{ model_id: 'alpha-7', model_hash_hex: HASH_A }, { model_id: 'alpha-8', model_hash_hex: HASH_B.toLowerCase() }]);
+    expect(models).toEqual([
+      { model_id: 'alpha-7', model_hash_hex: HASH_A },
+      { model_id: 'alpha-8', model_hash_hex: HASH_B.toLowerCase() },
+    ]);
 
     const [suspended, badStatus] = await Promise.all([
       runCli(['engine', 'agents', 'status', agent.agent_id, '--status', 'Suspended', '--reason', 'runaway order rate', '--json'], env),

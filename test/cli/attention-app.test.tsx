@@ -34,9 +34,20 @@ beforeAll(async () => {
     return res.json().trace_id;
   };
   const bind = async (who: { token: string }, traceId: string, fill: Record<string, unknown>): Promise<void> => {
-    const res = await h.call('POST', '/engine/bind-execution', {
-      trace_id: traceId, exchange_tx_id: `X-${traceId}`, execution_status: 'Filled', asset: 'AAPL', executed_quantity: 100, executed_side: 'Long', ...fill,
-    }, who.token);
+    const res = await h.call(
+      'POST',
+      '/engine/bind-execution',
+      {
+        trace_id: traceId,
+        exchange_tx_id: `X-${traceId}`,
+        execution_status: 'Filled',
+        asset: 'AAPL',
+        executed_quantity: 100,
+        executed_side: 'Long',
+        ...fill,
+      },
+      who.token,
+    );
     if (res.statusCode !== 200) throw new Error(`bind: ${res.body}`);
   };
   const realNow = h.clock.now;
@@ -60,7 +71,7 @@ afterAll(async () => h?.close());
 const open = (height = 24) => openView(storeSource(h.store.sql, null, { log: { config: h.config, publicKey: null } }), height);
 
 describe('the terminal view of traces needing attention', () => {
-  it('opens on the first tab, moves between tabs, and lists each tab\'s traces with short ids, within 80 columns', async () => {
+  it("opens on the first tab, moves between tabs, and lists each tab's traces with short ids, within 80 columns", async () => {
     const { view, press, frame } = await open();
     try {
       expect(frame().split('\n')[0]).toBe(' DIVERGENT  EXPIRED  MISMATCH  ORPHAN  SHADOW_HALTED  STALE PENDING');
@@ -209,15 +220,29 @@ describe('tradeseal engine orphans in a real terminal (tmux, 80 x 24)', () => {
     const socket = `tradeseal-test-${process.pid}`;
     const env = cliEnv(home, h.store.url);
     const script = path.join(home, 'orphans.sh');
-    const exports = Object.entries(env).filter(([k, v]) => v !== undefined && /^(PATH|HOME|DATABASE_URL|TRADESEAL_[A-Z_]+|LANG|LC_ALL)$/.test(k))
-      .map(([k, v]) => `export ${k}='${String(v).replace(/'/g, `'\\''`)}'`).join('\n');
+    const exports = Object.entries(env)
+      .filter(([k, v]) => v !== undefined && /^(PATH|HOME|DATABASE_URL|TRADESEAL_[A-Z_]+|LANG|LC_ALL)$/.test(k))
+      .map(([k, v]) => `export ${k}='${String(v).replace(/'/g, `'\\''`)}'`)
+      .join('\n');
     // The tmux server inherits this process's environment, CI=true included when CI runs the suite: the view
     // runs without it, then once more with it, where it must fall back to the plain listing.
-    writeFileSync(script, [
-      exports, 'export TERM=xterm-256color', 'unset CI CONTINUOUS_INTEGRATION', `cd '${REPO_ROOT}'`,
-      `'${process.execPath}' bin/dev.js engine orphans`, 'echo "exited $?"',
-      'read _', 'clear', `CI=true '${process.execPath}' bin/dev.js engine orphans --limit 3`, 'echo "ci exited $?"', 'sleep 30', '',
-    ].join('\n'));
+    writeFileSync(
+      script,
+      [
+        exports,
+        'export TERM=xterm-256color',
+        'unset CI CONTINUOUS_INTEGRATION',
+        `cd '${REPO_ROOT}'`,
+        `'${process.execPath}' bin/dev.js engine orphans`,
+        'echo "exited $?"',
+        'read _',
+        'clear',
+        `CI=true '${process.execPath}' bin/dev.js engine orphans --limit 3`,
+        'echo "ci exited $?"',
+        'sleep 30',
+        '',
+      ].join('\n'),
+    );
     const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
     const screen = (): string => tmux('capture-pane', '-p', '-t', 'view');
     const until = async (what: string, want: (s: string) => boolean): Promise<string> => {

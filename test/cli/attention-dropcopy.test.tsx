@@ -35,7 +35,7 @@ afterAll(async () => {
 const sessionLine = (frame: string): string => frame.split('\n')[2] ?? '';
 
 describe('the drop-copy session in the terminal view', () => {
-  it('shows no line while no session is configured or ran; then the state row\'s state, the last message\'s age and the refused messages, on refresh', async () => {
+  it("shows no line while no session is configured or ran; then the state row's state, the last message's age and the refused messages, on refresh", async () => {
     const { view, press, frame } = await openView(storeSource(store.sql, null));
     try {
       expect(sessionLine(frame()).trim()).toBe('');
@@ -60,7 +60,15 @@ describe('the drop-copy session in the terminal view', () => {
     const { view, press, frame } = await openView(storeSource(store.sql, null));
     try {
       expect(await press(KEY.right, KEY.right, KEY.right)).toContain('nothing in ORPHAN');
-      const execution = { exchange_tx_id: `XNAS-${randomUUID()}`, asset: 'AAPL', side: 'Long', quantity: 100, price: 190, agent_id: agentId, execution_time: new Date().toISOString() };
+      const execution = {
+        exchange_tx_id: `XNAS-${randomUUID()}`,
+        asset: 'AAPL',
+        side: 'Long',
+        quantity: 100,
+        price: 190,
+        agent_id: agentId,
+        execution_time: new Date().toISOString(),
+      };
       const reconciled = await call('POST', '/engine/admin/reconcile', { executions: [execution] });
       const traceId: string = reconciled.orphans_created[0].trace_id;
       await insertFill(store.sql, { seq: 41, outcome: 'orphan', appliedAt: new Date(), execId: execution.exchange_tx_id, traceId });
@@ -73,12 +81,20 @@ describe('the drop-copy session in the terminal view', () => {
     }
   }, 60_000);
 
-  it('and on the view\'s own refresh, with no key pressed', async () => {
+  it("and on the view's own refresh, with no key pressed", async () => {
     const { view, press, frame } = await openView(storeSource(store.sql, null), 24, 300);
     try {
       await press(KEY.right, KEY.right, KEY.right);
       const before = frame();
-      const execution = { exchange_tx_id: `XNAS-${randomUUID()}`, asset: 'MSFT', side: 'Short', quantity: 10, price: 410, agent_id: agentId, execution_time: new Date().toISOString() };
+      const execution = {
+        exchange_tx_id: `XNAS-${randomUUID()}`,
+        asset: 'MSFT',
+        side: 'Short',
+        quantity: 10,
+        price: 410,
+        agent_id: agentId,
+        execution_time: new Date().toISOString(),
+      };
       const traceId: string = (await call('POST', '/engine/admin/reconcile', { executions: [execution] })).orphans_created[0].trace_id;
       expect(before).not.toContain(traceId.slice(0, 8));
       expect(await frameWhen(frame, (f) => f.includes(traceId.slice(0, 8)))).toContain(traceId.slice(0, 8));
@@ -102,7 +118,9 @@ describe('the drop-copy session in the terminal view', () => {
 
   it('a session configured here and never run is shown as not started', async () => {
     await store.sql`delete from dropcopy_sessions`;
-    const { view, frame } = await openView(storeSource(store.sql, null, { dropCopy: { session_key: SESSION_KEY, role: 'acceptor', host: '0.0.0.0', port: 9878 } }));
+    const { view, frame } = await openView(
+      storeSource(store.sql, null, { dropCopy: { session_key: SESSION_KEY, role: 'acceptor', host: '0.0.0.0', port: 9878 } }),
+    );
     try {
       expect(sessionLine(frame())).toBe(`FIX drop copy ${SESSION_KEY}: configured, not started`);
     } finally {

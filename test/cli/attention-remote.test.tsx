@@ -23,7 +23,9 @@ const mismatched: string[] = [];
 
 async function call(method: string, path: string, token: string, body?: unknown): Promise<any> {
   const res = await fetch(`${server.url}${path}`, {
-    method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}),
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
   });
   const json = await res.json();
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
@@ -37,18 +39,41 @@ beforeAll(async () => {
   owner = (await bootstrapOwnerToken(store.sql))!.token;
   logKey = (await logKeyLoader(store.sql, config)()).publicKey;
   await call('POST', '/engine/admin/regime', owner, { regime: 'expansion', risk_score: 0.2, reason: 'test' });
-  const agent = await call('POST', '/engine/admin/agents', owner, { name: 'remote-view', max_notional: 200_000, models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }] });
+  const agent = await call('POST', '/engine/admin/agents', owner, {
+    name: 'remote-view',
+    max_notional: 200_000,
+    models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }],
+  });
   const token = (await call('POST', '/engine/admin/tokens', owner, { client_name: 'remote-view', agent_ids: [agent.agent_id] })).token;
   // Nine MISMATCH traces, newest first in `mismatched`, one of them on MSFT.
   for (let i = 0; i < 9; i++) {
     const asset = i === 4 ? 'MSFT' : 'AAPL';
     const order = {
-      agent_id: agent.agent_id, model_id: 'alpha-7', model_hash_hex: MODEL_HASH, prompt_version: 'p-3', feature_schema_id: 'fs-1',
-      hyperparameter_checksum: 'h-9', action: 'Long', asset, order_type: 'Limit', venue_id: 'XNAS', quantity: 100, limit_price: 190,
-      notional: 19_000, client_order_id: randomUUID(), agent_valid_time: Date.now(),
+      agent_id: agent.agent_id,
+      model_id: 'alpha-7',
+      model_hash_hex: MODEL_HASH,
+      prompt_version: 'p-3',
+      feature_schema_id: 'fs-1',
+      hyperparameter_checksum: 'h-9',
+      action: 'Long',
+      asset,
+      order_type: 'Limit',
+      venue_id: 'XNAS',
+      quantity: 100,
+      limit_price: 190,
+      notional: 19_000,
+      client_order_id: randomUUID(),
+      agent_valid_time: Date.now(),
     };
     const { trace_id } = await call('POST', '/engine/authorize', token, order);
-    await call('POST', '/engine/bind-execution', token, { trace_id, exchange_tx_id: `X-${i}`, execution_status: 'Filled', asset, executed_quantity: 100, executed_side: 'Short' });
+    await call('POST', '/engine/bind-execution', token, {
+      trace_id,
+      exchange_tx_id: `X-${i}`,
+      execution_status: 'Filled',
+      asset,
+      executed_quantity: 100,
+      executed_side: 'Short',
+    });
     mismatched.unshift(trace_id);
   }
   // The server's sequencer logs committed traces within a second.

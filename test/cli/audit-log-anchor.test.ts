@@ -43,7 +43,10 @@ async function scenario(): Promise<Scenario> {
   let n = 0;
   const ids = async (): Promise<string[]> => (await store.sql<Array<{ id: string }>>`select id from audit_log order by seq`).map((r) => r.id);
   return {
-    store, env, cli, ids,
+    store,
+    env,
+    cli,
+    ids,
     async append(count) {
       const out: string[] = [];
       for (let i = 0; i < count; i++) out.push((await appendAudit(store.sql, { actor: 'test', action: 'reconcile', target_id: null, details: { n: n++ } })).id);
@@ -85,8 +88,15 @@ describe('engine audit-log verify with checkpoints', () => {
 
     const ok = await s.cli('verify', '--json');
     expect(ok.code, describeRun(ok)).toBe(0);
-    expect(ok.json()).toMatchObject({ valid: true, entries: 8, broken: null, anchored: 5, unanchored: 3, kept: null,
-      anchor: { checkpoint: { size: 5, entry_id: first[4] }, signature_verified: true } });
+    expect(ok.json()).toMatchObject({
+      valid: true,
+      entries: 8,
+      broken: null,
+      anchored: 5,
+      unanchored: 3,
+      kept: null,
+      anchor: { checkpoint: { size: 5, entry_id: first[4] }, signature_verified: true },
+    });
     const text = await s.cli('verify');
     expect(text.stdout).toContain(`anchored: entry 5 (id ${first[4]})`);
     expect(text.stdout).toContain('not yet anchored: 3 entries after entry 5');
@@ -95,10 +105,16 @@ describe('engine audit-log verify with checkpoints', () => {
     expect((await s.cli('checkpoint', '--json')).json()).toMatchObject({ size: 8 });
     const all = await s.cli('verify', '--checkpoint', path.join(home, 'intact.json'), '--public-key', await s.publicKey(), '--json');
     expect(all.code, describeRun(all)).toBe(0);
-    expect(all.json()).toMatchObject({ entries: 8, anchored: 8, unanchored: 0, anchor: { checkpoint: { size: 8 } }, kept: { checkpoint: { size: 5 }, signature_verified: true } });
+    expect(all.json()).toMatchObject({
+      entries: 8,
+      anchored: 8,
+      unanchored: 0,
+      anchor: { checkpoint: { size: 8 } },
+      kept: { checkpoint: { size: 5 }, signature_verified: true },
+    });
   }, 120_000);
 
-  it('cutting anchored entries off the chain\'s end fails verify, naming the last anchored entry that is missing', async () => {
+  it("cutting anchored entries off the chain's end fails verify, naming the last anchored entry that is missing", async () => {
     const s = await scenario();
     const ids = await s.append(8);
     await keep(s, 'cut.json');
@@ -118,9 +134,9 @@ describe('engine audit-log verify with checkpoints', () => {
     const s = await scenario();
     const ids = await s.append(2);
     await keep(s, 'two.json');
-    ids.push(...await s.append(4));
+    ids.push(...(await s.append(4)));
     const kept = await keep(s, 'six.json');
-    ids.push(...await s.append(2));
+    ids.push(...(await s.append(2)));
     await keep(s, 'eight.json');
 
     // Cut to 4 entries and delete the checkpoints of 6 and 8: the store's own checkpoints no longer show it.
@@ -144,7 +160,13 @@ describe('engine audit-log verify with checkpoints', () => {
     expect(forged.code, describeRun(forged)).toBe(5);
     expect(forged.stderr).toContain('the kept checkpoint, of entry 4');
     expect(forged.stderr).toContain('its Ed25519 signature does not verify');
-    const otherKey = await s.cli('verify', '--checkpoint', path.join(home, 'two.json'), '--public-key', Buffer.from(generateKeyPair().publicKey).toString('hex'));
+    const otherKey = await s.cli(
+      'verify',
+      '--checkpoint',
+      path.join(home, 'two.json'),
+      '--public-key',
+      Buffer.from(generateKeyPair().publicKey).toString('hex'),
+    );
     expect(otherKey.code, describeRun(otherKey)).toBe(5);
     expect(otherKey.stderr).toMatch(/names key [0-9a-f]{64}, not the key/);
 
@@ -176,7 +198,7 @@ describe('engine audit-log verify with checkpoints', () => {
       }
     };
     await anchoredAt(1);
-    const ids = [...await s.ids(), ...await s.append(6)];
+    const ids = [...(await s.ids()), ...(await s.append(6))];
     const served = await anchoredAt(7);
     expect(served).toMatchObject({ entry_id: ids[6] });
     const fetched = await runCli(['engine', 'audit-log', 'checkpoint', ...remote, '--json'], nowhere);

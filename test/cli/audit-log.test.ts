@@ -36,7 +36,7 @@ async function anchoredHead(): Promise<void> {
     const [row] = await store.sql<Array<{ anchored: boolean }>>`
       select coalesce((select entry_id from audit_checkpoints order by size desc limit 1) = (select id from audit_log order by seq desc limit 1), false) as anchored`;
     if (row?.anchored) return;
-    if (Date.now() > deadline) throw new Error('the server did not anchor the audit chain\'s head within 5 s');
+    if (Date.now() > deadline) throw new Error("the server did not anchor the audit chain's head within 5 s");
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -45,15 +45,17 @@ async function anchoredHead(): Promise<void> {
 async function verifyBothWays(): Promise<Awaited<ReturnType<typeof runCli>>> {
   await anchoredHead();
   const key = (await runCli(['engine', 'log', 'key', '--json'], env)).json().public_key.hex as string;
-  const [here, there] = await Promise.all([runCli(['engine', 'audit-log', 'verify', '--public-key', key, '--json'], env),
-    runCli(['engine', 'audit-log', 'verify', '--url', server.url, '--token', ownerToken, '--public-key', key, '--json'], nowhere)]);
+  const [here, there] = await Promise.all([
+    runCli(['engine', 'audit-log', 'verify', '--public-key', key, '--json'], env),
+    runCli(['engine', 'audit-log', 'verify', '--url', server.url, '--token', ownerToken, '--public-key', key, '--json'], nowhere),
+  ]);
   expect(there.code, describeRun(there)).toBe(here.code);
   expect(there.json()).toEqual(here.json());
   return there;
 }
 
 describe('engine audit-log', () => {
-  it('lists the CLI\'s own admin actions with the operator as actor, filtered like the API', async () => {
+  it("lists the CLI's own admin actions with the operator as actor, filtered like the API", async () => {
     const boot = await runCli(['engine', 'tokens', 'bootstrap', '--json'], env);
     expect(boot.code, describeRun(boot)).toBe(0);
     ownerToken = boot.json().token;
@@ -86,7 +88,9 @@ describe('engine audit-log', () => {
     expect(ok.json()).toMatchObject({ valid: true, entries: 7, broken: null });
     // Remotely, in pages of 1,000 newest first: the same answer (1,100 entries make two pages).
     for (let i = 0; i < 1100; i += 100) {
-      await Promise.all(Array.from({ length: 100 }, (_, j) => appendAudit(store.sql, { actor: 'test', action: 'reconcile', target_id: null, details: { bulk: i + j } })));
+      await Promise.all(
+        Array.from({ length: 100 }, (_, j) => appendAudit(store.sql, { actor: 'test', action: 'reconcile', target_id: null, details: { bulk: i + j } })),
+      );
     }
     expect((await verifyBothWays()).json()).toMatchObject({ valid: true, entries: 1107 });
     const [third] = await store.sql<Array<{ id: string }>>`select id from audit_log order by seq offset 2 limit 1`;

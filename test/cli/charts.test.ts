@@ -20,10 +20,13 @@ describe('sample', () => {
 describe('lineChart', () => {
   it('draws every line within the width, with the title, the legend and the dates of the ends', () => {
     vi.stubEnv('NO_COLOR', '1');
-    const chart = lineChart([
-      { label: 'strategy', values: Array.from({ length: 730 }, (_, i) => 100 + i / 10) },
-      { label: 'buy-and-hold', values: Array.from({ length: 730 }, (_, i) => 100 + Math.sin(i / 50) * 10) },
-    ], { title: 'value of 100 invested', columns: 80, height: 8, from: '2023-12-01', to: '2025-11-26', format: (x) => x.toFixed(0) });
+    const chart = lineChart(
+      [
+        { label: 'strategy', values: Array.from({ length: 730 }, (_, i) => 100 + i / 10) },
+        { label: 'buy-and-hold', values: Array.from({ length: 730 }, (_, i) => 100 + Math.sin(i / 50) * 10) },
+      ],
+      { title: 'value of 100 invested', columns: 80, height: 8, from: '2023-12-01', to: '2025-11-26', format: (x) => x.toFixed(0) },
+    );
     const lines = chart.split('\n');
     expect(lines[0]).toBe('value of 100 invested');
     expect(lines.at(-1)).toContain('── strategy');
@@ -37,11 +40,14 @@ describe('lineChart', () => {
 describe('lineChart without colour', () => {
   const PROBABILITIES = ['expansion', 'recovery', 'tightening', 'risk_off'];
 
-  it('draws each line in its own style, and the legend shows each label after that style\'s stroke', () => {
+  it("draws each line in its own style, and the legend shows each label after that style's stroke", () => {
     vi.stubEnv('NO_COLOR', '1');
     // Four flat lines, far apart: each is drawn on a row of its own, so what is drawn for each can be read.
     const levels = [0.9, 0.6, 0.3, 0.0];
-    const chart = lineChart(PROBABILITIES.map((label, i) => ({ label, values: Array(40).fill(levels[i]) })), { title: 'probabilities', columns: 80, height: 9 });
+    const chart = lineChart(
+      PROBABILITIES.map((label, i) => ({ label, values: Array(40).fill(levels[i]) })),
+      { title: 'probabilities', columns: 80, height: 9 },
+    );
     expect(chart).not.toMatch(/\u001b\[/);
     const lines = chart.split('\n');
     const legend = lines.at(-1)!.trim().split(/ {3}/);
@@ -63,7 +69,13 @@ describe('lineChart without colour', () => {
     // a steps up at the 5th point, b steps down at the 15th; where they cross, b (drawn later) is seen.
     const a = Array.from({ length: 20 }, (_, i) => (i < 5 ? 0 : 4));
     const b = Array.from({ length: 20 }, (_, i) => (i < 15 ? 4 : 0));
-    const chart = lineChart([{ label: 'a', values: a }, { label: 'b', values: b }], { title: 't', columns: 60, height: 4, color: false });
+    const chart = lineChart(
+      [
+        { label: 'a', values: a },
+        { label: 'b', values: b },
+      ],
+      { title: 't', columns: 60, height: 4, color: false },
+    );
     const rows = chart.split('\n').slice(1, 6);
     const [light, heavy] = LINE_STYLES;
     const at = (row: number, col: number): string => rows[row]![12 + col]!;
@@ -74,7 +86,13 @@ describe('lineChart without colour', () => {
   });
 
   it('keeps colour for the lines when colour is on, and the legend in the same colours', () => {
-    const chart = lineChart([{ label: 'a', values: [1, 2, 3] }, { label: 'b', values: [3, 2, 1] }], { title: 't', columns: 40, color: true });
+    const chart = lineChart(
+      [
+        { label: 'a', values: [1, 2, 3] },
+        { label: 'b', values: [3, 2, 1] },
+      ],
+      { title: 't', columns: 40, color: true },
+    );
     expect(chart).toMatch(/\u001b\[32m──\u001b\[0m a/);
     expect(chart).toMatch(/\u001b\[33m──\u001b\[0m b/);
   });

@@ -6,9 +6,25 @@ import { describe, expect, it } from 'vitest';
 import { closest, suggestions } from '../../src/cli/closest.js';
 
 const COMMANDS = [
-  'config set', 'config show', 'engine agents list', 'engine audit-log', 'engine erase', 'engine log head', 'engine log verify',
-  'engine orphans', 'engine pending', 'engine tokens issue', 'engine tokens list', 'engine traces list', 'engine traces show',
-  'pipeline run', 'pipeline status', 'signals history', 'signals keys issue', 'signals keys list', 'serve',
+  'config set',
+  'config show',
+  'engine agents list',
+  'engine audit-log',
+  'engine erase',
+  'engine log head',
+  'engine log verify',
+  'engine orphans',
+  'engine pending',
+  'engine tokens issue',
+  'engine tokens list',
+  'engine traces list',
+  'engine traces show',
+  'pipeline run',
+  'pipeline status',
+  'signals history',
+  'signals keys issue',
+  'signals keys list',
+  'serve',
 ];
 const FLAGS = ['agent-id', 'columns', 'csv', 'from', 'full-ids', 'json', 'jsonl', 'limit', 'search', 'status', 'to', 'wide'];
 

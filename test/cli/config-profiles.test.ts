@@ -25,7 +25,9 @@ describe('config profiles', () => {
     const second = await runCli(['config', 'set', '--profile', 'prod', '--signals-url', 'https://signals.example', '--key', KEY], env);
     expect(second.code, describeRun(second)).toBe(0);
     expect(second.stdout).not.toContain(KEY);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ profiles: { prod: { url: 'https://engine.example:8080', token: TOKEN, signals_url: 'https://signals.example', key: KEY } } });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      profiles: { prod: { url: 'https://engine.example:8080', token: TOKEN, signals_url: 'https://signals.example', key: KEY } },
+    });
     await runCli(['config', 'set', '--profile', 'staging', '--url', 'http://127.0.0.1:9'], env);
     const unset = await runCli(['config', 'set', '--profile', 'prod', '--unset', 'key'], env);
     expect(unset.code, describeRun(unset)).toBe(0);
@@ -37,7 +39,7 @@ describe('config profiles', () => {
     expect((await runCli(['config', 'show', '--profile', 'nope'], env)).code).toBe(3);
   }, 60_000);
 
-  it('refuses a bad value with its setting\'s rule, a bad name, and nothing to set (exit 2), writing nothing', async () => {
+  it("refuses a bad value with its setting's rule, a bad name, and nothing to set (exit 2), writing nothing", async () => {
     const before = readFileSync(file, 'utf8');
     const badUrl = await runCli(['config', 'set', '--profile', 'prod', '--url', 'ftp://x'], env);
     expect(badUrl.code).toBe(2);

@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(async () => store?.close());
 
 describe('tradeseal demo', () => {
-  it('shows every case on its own store, on a released operator broadcast, and never touches DATABASE_URL\'s store', async () => {
+  it("shows every case on its own store, on a released operator broadcast, and never touches DATABASE_URL's store", async () => {
     const demoHome = path.join(home, 'demo-store');
     const run = await runCli(['demo', '--home', demoHome, '--no-view', '--json'], cliEnv(home, store.url), 300_000);
     expect(run.code, describeRun(run)).toBe(0);
@@ -36,7 +36,7 @@ describe('tradeseal demo', () => {
     expect(byCase['replayed heartbeat']).toMatchObject({ answer: '403 heartbeat_replayed', trace_id: null });
     expect(byCase['partial fill']).toMatchObject({ status: 'DIVERGENT', detail: expect.stringContaining('executed_quantity') });
     expect(byCase['filled on the other side']).toMatchObject({ status: 'MISMATCH' });
-    expect(byCase['over the agent\'s cap']).toMatchObject({ answer: '403 notional_cap_exceeded' });
+    expect(byCase["over the agent's cap"]).toMatchObject({ answer: '403 notional_cap_exceeded' });
     expect(byCase['let through by shadow mode']).toMatchObject({ answer: '200 shadow_blocked=true', status: 'SHADOW_HALTED' });
     expect(byCase['never filled']).toMatchObject({ status: 'EXPIRED' });
     // The orphan came through the engine's FIX drop-copy session, from the demo's exchange.
@@ -50,9 +50,15 @@ describe('tradeseal demo', () => {
     const demoEnv = cliEnv(demoHome, undefined, { DATABASE_URL: undefined });
     const orphans = await runCli(['engine', 'orphans', '--json'], demoEnv);
     expect(orphans.code, describeRun(orphans)).toBe(0);
-    expect(new Set(orphans.json().traces.map((t: { status: string }) => t.status))).toEqual(new Set(['DIVERGENT', 'MISMATCH', 'EXPIRED', 'ORPHAN', 'SHADOW_HALTED']));
+    expect(new Set(orphans.json().traces.map((t: { status: string }) => t.status))).toEqual(
+      new Set(['DIVERGENT', 'MISMATCH', 'EXPIRED', 'ORPHAN', 'SHADOW_HALTED']),
+    );
     const session = await runCli(['engine', 'dropcopy', 'status', '--json'], demoEnv);
-    expect(session.json(), describeRun(session)).toMatchObject({ session: { session_key: 'FIX.4.4:TRADESEAL->XNAS-DEMO', role: 'acceptor', state: 'stopped' }, fills: { orphan: 1, total: 1 }, rejects: 0 });
+    expect(session.json(), describeRun(session)).toMatchObject({
+      session: { session_key: 'FIX.4.4:TRADESEAL->XNAS-DEMO', role: 'acceptor', state: 'stopped' },
+      fills: { orphan: 1, total: 1 },
+      rejects: 0,
+    });
     const verified = await runCli(['engine', 'traces', 'verify', byCase['partial fill'].trace_id, '--json'], demoEnv);
     expect(verified.json().valid, describeRun(verified)).toBe(true);
     const audit = await runCli(['engine', 'audit-log', 'verify', '--json'], demoEnv);

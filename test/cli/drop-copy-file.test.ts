@@ -31,16 +31,25 @@ const CSV = [
 ].join('\r\n');
 
 describe('readDropCopy', () => {
-  it('reads CSV (any column order, quoting, CRLF, blank lines, empty optional cells) into the API\'s request', () => {
+  it("reads CSV (any column order, quoting, CRLF, blank lines, empty optional cells) into the API's request", () => {
     expect(readDropCopy('drop.csv', `\uFEFF${CSV}`)).toEqual({
       executions: [
-        { exchange_tx_id: 'X-1', asset: 'AAPL', side: 'Long', quantity: 100, price: 190.5, agent_id: AGENT, execution_time: '2026-03-02T14:30:00.412Z', client_order_id: 'ord-1' },
+        {
+          exchange_tx_id: 'X-1',
+          asset: 'AAPL',
+          side: 'Long',
+          quantity: 100,
+          price: 190.5,
+          agent_id: AGENT,
+          execution_time: '2026-03-02T14:30:00.412Z',
+          client_order_id: 'ord-1',
+        },
         { exchange_tx_id: 'X-2', asset: 'MSFT', side: 'Short', quantity: 5, price: 410, agent_id: AGENT, execution_time: '2026-03-02T15:00:00+01:00' },
       ],
     });
   });
 
-  it('reads JSON: the API\'s body, or just its list of executions', () => {
+  it("reads JSON: the API's body, or just its list of executions", () => {
     const executions = readDropCopy('drop.csv', CSV).executions;
     expect(readDropCopy('drop.json', JSON.stringify(executions, null, 2))).toEqual({ executions });
     const body = { executions, from: '2026-03-02T00:00:00Z', agent_ids: [AGENT] };
@@ -74,11 +83,16 @@ describe('readDropCopy', () => {
       'd.csv:1 execution_time: is a required column',
     ]);
     expect(problems('d.csv', '')).toEqual([expect.stringMatching(/^d\.csv:1: is empty/)]);
-    const repeated = ['exchange_tx_id,asset,side,quantity,price,agent_id,execution_time',
-      `X-1,AAPL,Long,1,2,${AGENT},2026-03-02T14:30:00Z`, `X-2,AAPL,Long,1,2,${AGENT},2026-03-02T14:31:00Z`, `X-1,AAPL,Long,1,2,${AGENT},2026-03-02T14:32:00Z`].join('\n');
+    const repeated = [
+      'exchange_tx_id,asset,side,quantity,price,agent_id,execution_time',
+      `X-1,AAPL,Long,1,2,${AGENT},2026-03-02T14:30:00Z`,
+      `X-2,AAPL,Long,1,2,${AGENT},2026-03-02T14:31:00Z`,
+      `X-1,AAPL,Long,1,2,${AGENT},2026-03-02T14:32:00Z`,
+    ].join('\n');
     expect(problems('d.csv', repeated)).toEqual(['d.csv:4 exchange_tx_id: repeats line 2 (X-1): each execution is listed once']);
-    expect(problems('d.csv', `exchange_tx_id,asset,side,quantity,price,agent_id,execution_time\n"X-1,AAPL,Long,1,2,${AGENT},2026-03-02T14:30:00Z\n`))
-      .toEqual([expect.stringMatching(/^d\.csv:2: is not CSV: Quote Not Closed/)]);
+    expect(problems('d.csv', `exchange_tx_id,asset,side,quantity,price,agent_id,execution_time\n"X-1,AAPL,Long,1,2,${AGENT},2026-03-02T14:30:00Z\n`)).toEqual([
+      expect.stringMatching(/^d\.csv:2: is not CSV: Quote Not Closed/),
+    ]);
   });
 
   it('names the line of each JSON problem, and of a syntax error', () => {
@@ -99,8 +113,14 @@ describe('readDropCopy', () => {
       'drop.json:7 executions[2].execution_time: is required',
       'drop.json:10 to: must be a valid date-time',
     ]);
-    expect(problems('drop.json', '[\n  {"exchange_tx_id": "X-1",}\n]')).toEqual([expect.stringMatching(/^drop\.json:2: is not JSON: Unexpected token .* \(column \d+\)$/)]);
-    expect(problems('list.json', `[\n{"exchange_tx_id": "X-1", "asset": "AAPL", "side": "Long", "quantity": 1, "price": 2, "agent_id": "${AGENT}", "execution_time": "2026-03-02T14:30:00Z"},\n{"exchange_tx_id": "X-1", "asset": "AAPL", "side": "Long", "quantity": 1, "price": 2, "agent_id": "${AGENT}", "execution_time": "2026-03-02T14:30:00Z"}\n]`))
-      .toEqual(['list.json:3 [1].exchange_tx_id: repeats executions[0] (X-1): each execution is listed once']);
+    expect(problems('drop.json', '[\n  {"exchange_tx_id": "X-1",}\n]')).toEqual([
+      expect.stringMatching(/^drop\.json:2: is not JSON: Unexpected token .* \(column \d+\)$/),
+    ]);
+    expect(
+      problems(
+        'list.json',
+        `[\n{"exchange_tx_id": "X-1", "asset": "AAPL", "side": "Long", "quantity": 1, "price": 2, "agent_id": "${AGENT}", "execution_time": "2026-03-02T14:30:00Z"},\n{"exchange_tx_id": "X-1", "asset": "AAPL", "side": "Long", "quantity": 1, "price": 2, "agent_id": "${AGENT}", "execution_time": "2026-03-02T14:30:00Z"}\n]`,
+      ),
+    ).toEqual(['list.json:3 [1].exchange_tx_id: repeats executions[0] (X-1): each execution is listed once']);
   });
 });

@@ -8,21 +8,47 @@ const ago = (s: number): Date => new Date(NOW.getTime() - s * 1000);
 
 describe('age', () => {
   it.each([
-    [0, '0 s'], [59.9, '59 s'], [60, '1 min'], [3599, '59 min'], [3600, '1 h'], [3600 + 5 * 60 + 30, '1 h 5 min'],
-    [86_400, '1 d'], [86_400 + 4 * 3600 + 59, '1 d 4 h'], [-5, '0 s'],
+    [0, '0 s'],
+    [59.9, '59 s'],
+    [60, '1 min'],
+    [3599, '59 min'],
+    [3600, '1 h'],
+    [3600 + 5 * 60 + 30, '1 h 5 min'],
+    [86_400, '1 d'],
+    [86_400 + 4 * 3600 + 59, '1 d 4 h'],
+    [-5, '0 s'],
   ])('%s s ago is %s', (s, text) => expect(age(ago(s), NOW)).toBe(text));
 });
 
-describe('the terminal view\'s line', () => {
+describe("the terminal view's line", () => {
   const status = (state: string | null, rejects = 0, configured = false, divergent = 0, conflicts = 0): DropCopyStatus => ({
-    state: state ?? (configured ? 'not_started' : 'not_configured'), summary: '',
+    state: state ?? (configured ? 'not_started' : 'not_configured'),
+    summary: '',
     configured: configured ? { session_key: 'FIX.4.4:A->B', role: 'initiator', host: 'h', port: 1 } : null,
-    session: state === null ? null : {
-      session_key: 'FIX.4.4:A->B', role: 'initiator', state, owner: 'h:1', epoch: 1, next_sender_seq: 1, next_target_seq: 1,
-      last_inbound_at: ago(12), last_outbound_at: null, last_logon_at: null, updated_at: NOW,
-    },
-    fills: { matched: 0, divergent, orphan: 0, already_known: 0, total: divergent }, last_fill_at: null, conflicts, last_conflict_at: null, orphans_resolved: 0,
-    rejects, last_reject_at: null, checked_at: NOW,
+    session:
+      state === null
+        ? null
+        : {
+            session_key: 'FIX.4.4:A->B',
+            role: 'initiator',
+            state,
+            owner: 'h:1',
+            epoch: 1,
+            next_sender_seq: 1,
+            next_target_seq: 1,
+            last_inbound_at: ago(12),
+            last_outbound_at: null,
+            last_logon_at: null,
+            updated_at: NOW,
+          },
+    fills: { matched: 0, divergent, orphan: 0, already_known: 0, total: divergent },
+    last_fill_at: null,
+    conflicts,
+    last_conflict_at: null,
+    orphans_resolved: 0,
+    rejects,
+    last_reject_at: null,
+    checked_at: NOW,
   });
   it.each([
     [status(null), null],

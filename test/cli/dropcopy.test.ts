@@ -38,7 +38,10 @@ const remote = (token = owner): string[] => ['--url', server.url, '--token', tok
 
 describe('tradeseal engine dropcopy status', () => {
   it('with no session configured and none run, says so and exits 0, locally and remotely', async () => {
-    for (const [args, env] of [[[], local], [remote(), nowhere]] as const) {
+    for (const [args, env] of [
+      [[], local],
+      [remote(), nowhere],
+    ] as const) {
       const run = await runCli(['engine', 'dropcopy', 'status', ...args], env);
       expect(run.code, describeRun(run)).toBe(0);
       expect(run.stdout.trim()).toBe('no FIX drop-copy session is configured (FIX_DROPCOPY_ROLE unset)');
@@ -50,10 +53,16 @@ describe('tradeseal engine dropcopy status', () => {
   it('shows the session: key, role, state, owner, sequence numbers, last messages with their age, fills by outcome, rejects; the same locally and remotely', async () => {
     const now = Date.now();
     await insertSession(store.sql, {
-      state: 'logged_on', owner: 'engine-1:4121', next_sender_seq: 12, next_target_seq: 40,
-      last_inbound_at: new Date(now - 4000), last_outbound_at: new Date(now - 25_000), last_logon_at: new Date(now - 2 * 3_600_000 - 5 * 60_000 - 30_000),
+      state: 'logged_on',
+      owner: 'engine-1:4121',
+      next_sender_seq: 12,
+      next_target_seq: 40,
+      last_inbound_at: new Date(now - 4000),
+      last_outbound_at: new Date(now - 25_000),
+      last_logon_at: new Date(now - 2 * 3_600_000 - 5 * 60_000 - 30_000),
     });
-    for (const [i, outcome] of (['matched', 'matched', 'orphan'] as const).entries()) await insertFill(store.sql, { seq: 30 + i, outcome, appliedAt: new Date(now - 10_000 + i * 1000) });
+    for (const [i, outcome] of (['matched', 'matched', 'orphan'] as const).entries())
+      await insertFill(store.sql, { seq: 30 + i, outcome, appliedAt: new Date(now - 10_000 + i * 1000) });
     // The newest refused message is the third, two seconds after the first: three minutes ago.
     for (const r of sampleRejects(new Date(now - 3 * 60_000 - 2000))) await insertReject(store.sql, r);
 
@@ -74,7 +83,10 @@ describe('tradeseal engine dropcopy status', () => {
     expect(here.stdout).toMatch(/^last_reject_at    \S+ \(3 min ago\)$/m);
     expect(here.stdout).toContain('FIX_DROPCOPY_ROLE is unset here: this is the session a server last ran.');
 
-    const [there, hereJson] = await Promise.all([runCli(['engine', 'dropcopy', 'status', ...remote(), '--json'], nowhere), runCli(['engine', 'dropcopy', 'status', '--json'], local)]);
+    const [there, hereJson] = await Promise.all([
+      runCli(['engine', 'dropcopy', 'status', ...remote(), '--json'], nowhere),
+      runCli(['engine', 'dropcopy', 'status', '--json'], local),
+    ]);
     expect(there.code, describeRun(there)).toBe(0);
     const strip = (j: Record<string, unknown>) => ({ ...j, checked_at: undefined });
     expect(strip(there.json())).toEqual(strip(hereJson.json()));
@@ -85,7 +97,12 @@ describe('tradeseal engine dropcopy status', () => {
 
   it('with FIX_DROPCOPY_* set, shows the configured session: its row, or that no server has run it yet', async () => {
     const configured = (target: string): CliEnv => ({
-      ...local, FIX_DROPCOPY_ROLE: 'initiator', FIX_DROPCOPY_HOST: 'dropcopy.example', FIX_DROPCOPY_PORT: '9878', FIX_DROPCOPY_SENDER_COMP_ID: 'TRADESEAL', FIX_DROPCOPY_TARGET_COMP_ID: target,
+      ...local,
+      FIX_DROPCOPY_ROLE: 'initiator',
+      FIX_DROPCOPY_HOST: 'dropcopy.example',
+      FIX_DROPCOPY_PORT: '9878',
+      FIX_DROPCOPY_SENDER_COMP_ID: 'TRADESEAL',
+      FIX_DROPCOPY_TARGET_COMP_ID: target,
     });
     const mine = await runCli(['engine', 'dropcopy', 'status'], configured('XNAS-DC'));
     expect(mine.code, describeRun(mine)).toBe(0);
@@ -94,15 +111,21 @@ describe('tradeseal engine dropcopy status', () => {
     const fresh = await runCli(['engine', 'dropcopy', 'status'], configured('XLON-DC'));
     expect(fresh.code, describeRun(fresh)).toBe(0);
     expect(fresh.stdout.trimEnd().split('\n')).toEqual([
-      'FIX.4.4:TRADESEAL->XLON-DC (initiator) is configured, but no server has run it yet', '',
-      'session_key  FIX.4.4:TRADESEAL->XLON-DC', 'role         initiator', 'peer         dropcopy.example:9878',
+      'FIX.4.4:TRADESEAL->XLON-DC (initiator) is configured, but no server has run it yet',
+      '',
+      'session_key  FIX.4.4:TRADESEAL->XLON-DC',
+      'role         initiator',
+      'peer         dropcopy.example:9878',
     ]);
   }, 60_000);
 });
 
 describe('tradeseal engine dropcopy rejects', () => {
   it('lists the refused messages newest first, locally and remotely alike; --csv keeps every value whole', async () => {
-    const [here, there] = await Promise.all([runCli(['engine', 'dropcopy', 'rejects', '--json'], local), runCli(['engine', 'dropcopy', 'rejects', ...remote(), '--json'], nowhere)]);
+    const [here, there] = await Promise.all([
+      runCli(['engine', 'dropcopy', 'rejects', '--json'], local),
+      runCli(['engine', 'dropcopy', 'rejects', ...remote(), '--json'], nowhere),
+    ]);
     expect(here.code, describeRun(here)).toBe(0);
     expect(there.json()).toEqual(here.json());
     expect(here.json().rejects.map((r: { answer: string }) => r.answer)).toEqual(['none', 'business_reject', 'reject']);
@@ -126,7 +149,7 @@ describe('tradeseal engine dropcopy rejects', () => {
 });
 
 describe('refusals', () => {
-  it('a bad --limit is refused before asking, in the API\'s words and naming the flag (exit 2)', async () => {
+  it("a bad --limit is refused before asking, in the API's words and naming the flag (exit 2)", async () => {
     for (const args of [[], remote()]) {
       const run = await runCli(['engine', 'dropcopy', 'rejects', '--limit', '0', ...args, '--json'], nowhere);
       expect(run.code, describeRun(run)).toBe(EXIT.usage);
@@ -135,7 +158,7 @@ describe('refusals', () => {
     }
   }, 60_000);
 
-  it('a client token is forbidden (the engine\'s code and exit), an engine that is not there is service_unavailable', async () => {
+  it("a client token is forbidden (the engine's code and exit), an engine that is not there is service_unavailable", async () => {
     for (const cmd of ['status', 'rejects']) {
       const refused = await runCli(['engine', 'dropcopy', cmd, ...remote(clientToken), '--json'], nowhere);
       expect(refused.code, describeRun(refused)).toBe(EXIT.refused);

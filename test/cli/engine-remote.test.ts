@@ -24,7 +24,9 @@ let traceId = '';
 
 async function call(method: string, path: string, token: string, body?: unknown): Promise<{ status: number; json: any }> {
   const res = await fetch(`${server.url}${path}`, {
-    method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}),
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
   });
   return { status: res.status, json: await res.json() };
 }
@@ -46,23 +48,44 @@ const remote = (): string[] => ['--url', server.url, '--token', owner];
 
 describe('engine commands against a remote engine', () => {
   it('register an agent, issue its token, and read agents, tokens, traces, shadow mode and the regime as the local store does', async () => {
-    const registered = await runCli(['engine', 'agents', 'register', '--name', 'remote-1', '--max-notional', '200000', '--model', `alpha-7:${MODEL_HASH}`, ...remote(), '--json'], nowhere);
+    const registered = await runCli(
+      ['engine', 'agents', 'register', '--name', 'remote-1', '--max-notional', '200000', '--model', `alpha-7:${MODEL_HASH}`, ...remote(), '--json'],
+      nowhere,
+    );
     expect(registered.code, describeRun(registered)).toBe(0);
     agentId = registered.json().agent_id;
     const issued = await runCli(['engine', 'tokens', 'issue', '--client-name', 'remote-1', '--agent-id', agentId, ...remote(), '--json'], nowhere);
     expect(issued.code, describeRun(issued)).toBe(0);
     const order = {
-      agent_id: agentId, model_id: 'alpha-7', model_hash_hex: MODEL_HASH, prompt_version: 'p-3', feature_schema_id: 'fs-1',
-      hyperparameter_checksum: 'h-9', action: 'Long', asset: 'AAPL', order_type: 'Limit', venue_id: 'XNAS', quantity: 100, limit_price: 190,
-      notional: 19_000, client_order_id: randomUUID(), agent_valid_time: Date.now(),
+      agent_id: agentId,
+      model_id: 'alpha-7',
+      model_hash_hex: MODEL_HASH,
+      prompt_version: 'p-3',
+      feature_schema_id: 'fs-1',
+      hyperparameter_checksum: 'h-9',
+      action: 'Long',
+      asset: 'AAPL',
+      order_type: 'Limit',
+      venue_id: 'XNAS',
+      quantity: 100,
+      limit_price: 190,
+      notional: 19_000,
+      client_order_id: randomUUID(),
+      agent_valid_time: Date.now(),
     };
     const authorized = await call('POST', '/engine/authorize', issued.json().token, order);
     expect(authorized.status, JSON.stringify(authorized.json)).toBe(200);
     traceId = authorized.json.trace_id;
 
     for (const args of [
-      ['engine', 'agents', 'list'], ['engine', 'tokens', 'list'], ['engine', 'traces', 'list'], ['engine', 'traces', 'show', traceId],
-      ['engine', 'traces', 'verify', traceId], ['engine', 'pending', '--age-seconds', '0'], ['engine', 'orphans'], ['engine', 'shadow', 'status'],
+      ['engine', 'agents', 'list'],
+      ['engine', 'tokens', 'list'],
+      ['engine', 'traces', 'list'],
+      ['engine', 'traces', 'show', traceId],
+      ['engine', 'traces', 'verify', traceId],
+      ['engine', 'pending', '--age-seconds', '0'],
+      ['engine', 'orphans'],
+      ['engine', 'shadow', 'status'],
       ['engine', 'audit-log', '--limit', '5'],
     ]) {
       const [there, here] = await Promise.all([runCli([...args, ...remote(), '--json'], nowhere), runCli([...args, '--json'], local)]);
@@ -74,7 +97,10 @@ describe('engine commands against a remote engine', () => {
     const [listThere, listHere] = await Promise.all([runCli(['engine', 'agents', 'list', ...remote()], nowhere), runCli(['engine', 'agents', 'list'], local)]);
     expect(listThere.stdout).toBe(listHere.stdout);
     // The policy in force there (GET /engine/policy): the file's policy here, but for the file's name.
-    const [policyThere, policyHere] = await Promise.all([runCli(['engine', 'policy', 'show', ...remote(), '--json'], nowhere), runCli(['engine', 'policy', 'show', '--json'], local)]);
+    const [policyThere, policyHere] = await Promise.all([
+      runCli(['engine', 'policy', 'show', ...remote(), '--json'], nowhere),
+      runCli(['engine', 'policy', 'show', '--json'], local),
+    ]);
     expect(policyThere.code, describeRun(policyThere)).toBe(0);
     expect(policyThere.json()).toEqual({ ...policyHere.json(), file: null });
     const regime = await runCli(['regime', 'show', ...remote(), '--json'], nowhere);
@@ -83,7 +109,10 @@ describe('engine commands against a remote engine', () => {
   }, 120_000);
 
   it('admin changes go through the API and are audited under the token; refusals keep their code and exit code', async () => {
-    const suspended = await runCli(['engine', 'agents', 'status', agentId, '--status', 'Suspended', '--reason', 'remote check', ...remote(), '--json'], nowhere);
+    const suspended = await runCli(
+      ['engine', 'agents', 'status', agentId, '--status', 'Suspended', '--reason', 'remote check', ...remote(), '--json'],
+      nowhere,
+    );
     expect(suspended.code, describeRun(suspended)).toBe(0);
     expect(suspended.json()).toMatchObject({ agent_id: agentId, status: 'Suspended' });
     const shadow = await runCli(['engine', 'shadow', 'on', '--reason', 'dry run', ...remote(), '--json'], nowhere);

@@ -32,14 +32,21 @@ describe('tradeseal --help', () => {
     expect(top.code, describeRun(top)).toBe(0);
     expect(engine.code, describeRun(engine)).toBe(0);
 
-    const withCommands = Object.keys(pjson.oclif.topics).filter((t) => isDir(path.join(COMMANDS, t))).sort();
+    const withCommands = Object.keys(pjson.oclif.topics)
+      .filter((t) => isDir(path.join(COMMANDS, t)))
+      .sort();
     expect(withCommands).toEqual(expect.arrayContaining(['db', 'engine', 'regime']));
     expect(firstWords(section(top.stdout, 'TOPICS')).sort()).toEqual(withCommands);
     for (const t of withCommands) expect(top.stdout).toContain(pjson.oclif.topics[t]!.description.slice(0, 40));
     expect(firstWords(section(top.stdout, 'COMMANDS'))).toContain('serve');
 
     const subtopics = Object.keys(pjson.oclif.topics.engine!.subtopics ?? {}).sort();
-    expect(subtopics).toEqual(fs.readdirSync(path.join(COMMANDS, 'engine')).filter((d) => isDir(path.join(COMMANDS, 'engine', d))).sort());
+    expect(subtopics).toEqual(
+      fs
+        .readdirSync(path.join(COMMANDS, 'engine'))
+        .filter((d) => isDir(path.join(COMMANDS, 'engine', d)))
+        .sort(),
+    );
     expect(firstWords(section(engine.stdout, 'TOPICS'), 'engine ').sort()).toEqual(subtopics);
     // `audit-log` is a topic and a command of its own (commands/engine/audit-log/index.ts).
     expect(firstWords(section(engine.stdout, 'COMMANDS'), 'engine ').sort()).toEqual(['audit-log', 'erase', 'orphans', 'pending', 'reconcile', 'sweep']);
@@ -90,7 +97,12 @@ describe('mistakes that say what to do next', () => {
     expect(orphan.stderr).toContain('did you mean `tradeseal engine orphans`?');
     expect(orphan.stderr).not.toContain('erase');
     expect(words.stderr).toContain('did you mean `tradeseal engine traces list`?');
-    expect(json.json().error).toEqual({ code: 'usage_error', detail: '"engine orphan" is not a tradeseal command', exit: 2, hint: 'did you mean `tradeseal engine orphans`?' });
+    expect(json.json().error).toEqual({
+      code: 'usage_error',
+      detail: '"engine orphan" is not a tradeseal command',
+      exit: 2,
+      hint: 'did you mean `tradeseal engine orphans`?',
+    });
   }, 60_000);
 
   it('an unknown flag is exit 2 naming the nearest flags of the command, as text and as JSON', async () => {
@@ -105,7 +117,10 @@ describe('mistakes that say what to do next', () => {
     expect(text.stderr).toContain('did you mean --limit? (`tradeseal engine traces list --help` lists its flags)');
     expect(json.code, describeRun(json)).toBe(2);
     expect(json.json().error).toEqual({
-      code: 'usage_error', detail: 'Nonexistent flag: --limt=5', exit: 2, hint: 'did you mean --limit? (`tradeseal engine traces list --help` lists its flags)',
+      code: 'usage_error',
+      detail: 'Nonexistent flag: --limt=5',
+      exit: 2,
+      hint: 'did you mean --limit? (`tradeseal engine traces list --help` lists its flags)',
     });
     expect(several.code, describeRun(several)).toBe(2);
     expect(several.stderr).toContain('--lim: did you mean --limit?; --colums: did you mean --columns?');
@@ -147,7 +162,11 @@ describe('every command', () => {
     expect(examples.length).toBeGreaterThanOrEqual(1);
     // Each example runs this very command (a copied example naming another command is a classic slip).
     // A directory's index.ts is the command named by the directory (`engine audit-log`).
-    const id = file.replace(/\.ts$/, '').split(path.sep).filter((part, i, all) => !(part === 'index' && i === all.length - 1)).join(' ');
+    const id = file
+      .replace(/\.ts$/, '')
+      .split(path.sep)
+      .filter((part, i, all) => !(part === 'index' && i === all.length - 1))
+      .join(' ');
     for (const e of examples) expect(typeof e === 'string' ? e : e.command).toContain(`<%= config.bin %> ${id}`);
     expect(cmd.enableJsonFlag).toBe(!(file in WITHOUT_JSON_FLAG));
     expect(Object.keys(cmd.baseFlags ?? {})).toEqual(file in WITHOUT_JSON_FLAG ? [] : ['jsonl']);

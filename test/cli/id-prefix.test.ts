@@ -10,7 +10,10 @@ describe('prefixRange', () => {
     expect(prefixRange('c77b2c39')).toEqual({ low: 'c77b2c39-0000-0000-0000-000000000000', high: 'c77b2c39-ffff-ffff-ffff-ffffffffffff' });
     expect(prefixRange('C77B2C39-4')).toEqual({ low: 'c77b2c39-4000-0000-0000-000000000000', high: 'c77b2c39-4fff-ffff-ffff-ffffffffffff' });
     expect(prefixRange('c77b2c39-')).toEqual(prefixRange('c77b2c39'));
-    expect(prefixRange('abcd1234-0000-4000-8000-00000000000')).toEqual({ low: 'abcd1234-0000-4000-8000-000000000000', high: 'abcd1234-0000-4000-8000-00000000000f' });
+    expect(prefixRange('abcd1234-0000-4000-8000-00000000000')).toEqual({
+      low: 'abcd1234-0000-4000-8000-000000000000',
+      high: 'abcd1234-0000-4000-8000-00000000000f',
+    });
   });
 
   it('is null for a whole UUID, too few digits, a hyphen out of place or a non-hex character', () => {

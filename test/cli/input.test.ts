@@ -64,7 +64,7 @@ describe('modelApproval', () => {
     [`alpha-7:${HEX.slice(2)}`, 'must match pattern "^[0-9a-f]{64}$"'],
     [`alpha-7:${'g'.repeat(64)}`, 'must match pattern "^[0-9a-f]{64}$"'],
     [`${'m'.repeat(257)}:${HEX}`, 'must NOT have more than 256 characters'],
-  ])('refuses %s with the API\'s message, on --model', (spec, message) => {
+  ])("refuses %s with the API's message, on --model", (spec, message) => {
     const errors: FieldError[] = [];
     expect(modelApproval(spec, errors)).toBeNull();
     expect(errors).toEqual([{ field: '--model', message }]);
@@ -82,39 +82,58 @@ describe('flag names', () => {
   });
 
   it('keeps every message, once per flag', () => {
-    expect(asFlagErrors([
-      { field: 'agent_ids[0]', message: 'must be a valid uuid' },
-      { field: 'agent_ids[2]', message: 'must be a valid uuid' },
-      { field: 'agent_ids[3]', message: 'no agent x is registered' },
-      { field: 'ttl_days', message: 'must be > 0' },
-    ], { agent_ids: '--agent-id' })).toEqual([
+    expect(
+      asFlagErrors(
+        [
+          { field: 'agent_ids[0]', message: 'must be a valid uuid' },
+          { field: 'agent_ids[2]', message: 'must be a valid uuid' },
+          { field: 'agent_ids[3]', message: 'no agent x is registered' },
+          { field: 'ttl_days', message: 'must be > 0' },
+        ],
+        { agent_ids: '--agent-id' },
+      ),
+    ).toEqual([
       { field: '--agent-id', message: 'must be a valid uuid' },
       { field: '--agent-id', message: 'no agent x is registered' },
       { field: '--ttl-days', message: 'must be > 0' },
     ]);
   });
 
-  it('validates with the route\'s schema: every bad flag at once, in the API\'s words', () => {
-    expect(() => checkRequest(issueTokenBody, { client_name: 'x'.repeat(201), role: 'admin', agent_ids: ['bot-1'], ttl_days: 'soon' }, 'body', { agent_ids: '--agent-id' }))
-      .toThrow(expect.objectContaining({
-        code: 'validation_failed', exit: 2, message: '4 invalid fields: --client-name, --role, --agent-id, --ttl-days',
+  it("validates with the route's schema: every bad flag at once, in the API's words", () => {
+    expect(() =>
+      checkRequest(issueTokenBody, { client_name: 'x'.repeat(201), role: 'admin', agent_ids: ['bot-1'], ttl_days: 'soon' }, 'body', {
+        agent_ids: '--agent-id',
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'validation_failed',
+        exit: 2,
+        message: '4 invalid fields: --client-name, --role, --agent-id, --ttl-days',
         errors: [
           { field: '--client-name', message: 'must NOT have more than 200 characters' },
           { field: '--role', message: 'must be one of "client", "owner", "auditor"' },
           { field: '--agent-id', message: 'must be a valid uuid' },
           { field: '--ttl-days', message: 'must be number' },
         ],
-      }));
+      }),
+    );
   });
 
-  it('fills in the schema\'s defaults and coerces query text as the HTTP layer does', () => {
+  it("fills in the schema's defaults and coerces query text as the HTTP layer does", () => {
     expect(checkRequest(issueTokenBody, { client_name: 'desk' }, 'body')).toEqual({ client_name: 'desk', role: 'client' });
     expect(checkRequest(pendingQuery, { limit: '20' }, 'querystring')).toEqual({ age_seconds: 3600, limit: 20 });
   });
 });
 
 describe('numberOf', () => {
-  it.each([['1000', 1000], ['2.5e5', 250_000], ['0.5', 0.5], ['-5', -5], ['.5', 0.5], [' 7 ', 7]])('%s is %d', (text, n) => {
+  it.each([
+    ['1000', 1000],
+    ['2.5e5', 250_000],
+    ['0.5', 0.5],
+    ['-5', -5],
+    ['.5', 0.5],
+    [' 7 ', 7],
+  ])('%s is %d', (text, n) => {
     expect(numberOf(text)).toBe(n);
   });
 
@@ -125,25 +144,32 @@ describe('numberOf', () => {
 
 describe('agentRegistration', () => {
   it('builds the body of POST /engine/admin/agents', () => {
-    expect(agentRegistration({ name: 'm1', 'max-notional': '2.5e5', model: [`a:${HEX}`], 'allowed-regime': ['expansion', 'risk_off'] }))
-      .toEqual({ name: 'm1', max_notional: 250_000, models: [{ model_id: 'a', model_hash_hex: HEX }], allowed_regimes: ['expansion', 'risk_off'] });
+    expect(agentRegistration({ name: 'm1', 'max-notional': '2.5e5', model: [`a:${HEX}`], 'allowed-regime': ['expansion', 'risk_off'] })).toEqual({
+      name: 'm1',
+      max_notional: 250_000,
+      models: [{ model_id: 'a', model_hash_hex: HEX }],
+      allowed_regimes: ['expansion', 'risk_off'],
+    });
     expect(agentRegistration({ name: 'm1', 'max-notional': '1' })).toEqual({ name: 'm1', max_notional: 1, models: [] });
   });
 
   it('lists every bad flag at once', () => {
-    expect(() => agentRegistration({ name: '', 'max-notional': 'Infinity', model: ['x', `y:${HEX}`], 'allowed-regime': ['expansion', 'expansion'] })).toThrow(expect.objectContaining({
-      code: 'validation_failed', exit: 2,
-      errors: [
-        { field: '--name', message: 'must NOT have fewer than 1 characters' },
-        { field: '--max-notional', message: 'must be number' },
-        { field: '--allowed-regime', message: 'must NOT have duplicate items (items ## 0 and 1 are identical)' },
-        { field: '--model', message: '"x" is not MODEL_ID:SHA256HEX' },
-      ],
-    }));
+    expect(() => agentRegistration({ name: '', 'max-notional': 'Infinity', model: ['x', `y:${HEX}`], 'allowed-regime': ['expansion', 'expansion'] })).toThrow(
+      expect.objectContaining({
+        code: 'validation_failed',
+        exit: 2,
+        errors: [
+          { field: '--name', message: 'must NOT have fewer than 1 characters' },
+          { field: '--max-notional', message: 'must be number' },
+          { field: '--allowed-regime', message: 'must NOT have duplicate items (items ## 0 and 1 are identical)' },
+          { field: '--model', message: '"x" is not MODEL_ID:SHA256HEX' },
+        ],
+      }),
+    );
   });
 });
 
-describe('the manual broadcast flags, checked with the route\'s schema', () => {
+describe("the manual broadcast flags, checked with the route's schema", () => {
   const flags = { regime: 'tightening', risk_score: numberOf('0.6'), reason: 'rates', model_version: 'manual' };
   it('accepts what POST /engine/admin/regime accepts', () => {
     expect(checkRequest(manualBroadcastBody, { ...flags, date: '2026-03-06' }, 'body')).toEqual({ ...flags, date: '2026-03-06' });
@@ -158,6 +184,8 @@ describe('the manual broadcast flags, checked with the route\'s schema', () => {
     [{ model_version: 'x'.repeat(101) }, '--model-version'],
     [{ regime: 'panic' }, '--regime'],
   ])('refuses %o', (bad, field) => {
-    expect(() => checkRequest(manualBroadcastBody, { ...flags, ...bad }, 'body')).toThrow(expect.objectContaining({ errors: [expect.objectContaining({ field })] }));
+    expect(() => checkRequest(manualBroadcastBody, { ...flags, ...bad }, 'body')).toThrow(
+      expect.objectContaining({ errors: [expect.objectContaining({ field })] }),
+    );
   });
 });

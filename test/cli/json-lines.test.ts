@@ -35,17 +35,20 @@ function shell(command: string, cwd: string, environment: CliEnv): Promise<{ cod
 /** The lines of a JSON Lines text, each parsed; a line that is not JSON fails the test, naming it. */
 function parseLines(text: string): unknown[] {
   expect(text.endsWith('\n'), 'every line ends with a newline').toBe(true);
-  return text.slice(0, -1).split('\n').map((line, i) => {
-    try {
-      return JSON.parse(line);
-    } catch {
-      throw new Error(`line ${i + 1} is not JSON: ${line.slice(0, 200)}`);
-    }
-  });
+  return text
+    .slice(0, -1)
+    .split('\n')
+    .map((line, i) => {
+      try {
+        return JSON.parse(line);
+      } catch {
+        throw new Error(`line ${i + 1} is not JSON: ${line.slice(0, 200)}`);
+      }
+    });
 }
 
 describe('jsonLines', () => {
-  it('is an array\'s elements, a listing\'s rows, or the document alone', () => {
+  it("is an array's elements, a listing's rows, or the document alone", () => {
     expect(jsonLines([{ a: 1 }, { a: 2 }])).toEqual([{ a: 1 }, { a: 2 }]);
     expect(jsonLines({ count: 2, has_more: false, traces: [{ id: 1 }, { id: 2 }] }, 'traces')).toEqual([{ id: 1 }, { id: 2 }]);
     expect(jsonLines({ count: 0, traces: [] }, 'traces')).toEqual([]);
@@ -95,8 +98,12 @@ describe('tradeseal … --jsonl', () => {
     expect(bad.code, describeRun(bad)).toBe(2);
     expect(parseLines(bad.stdout)).toEqual([{ error: expect.objectContaining({ code: 'validation_failed', exit: 2 }) }]);
     expect(both.code, describeRun(both)).toBe(2);
-    expect(parseLines(both.stdout)).toEqual([{ error: expect.objectContaining({ code: 'usage_error', detail: expect.stringContaining('--json=true cannot also be provided when using --jsonl') }) }]);
+    expect(parseLines(both.stdout)).toEqual([
+      { error: expect.objectContaining({ code: 'usage_error', detail: expect.stringContaining('--json=true cannot also be provided when using --jsonl') }) },
+    ]);
     expect(unknown.code, describeRun(unknown)).toBe(2);
-    expect(parseLines(unknown.stdout)).toEqual([{ error: expect.objectContaining({ code: 'usage_error', hint: 'did you mean `tradeseal engine tokens list`?' }) }]);
+    expect(parseLines(unknown.stdout)).toEqual([
+      { error: expect.objectContaining({ code: 'usage_error', hint: 'did you mean `tradeseal engine tokens list`?' }) },
+    ]);
   }, 60_000);
 });

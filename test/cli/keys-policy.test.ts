@@ -64,7 +64,10 @@ describe('engine policy', () => {
     expect(bad.code, describeRun(bad)).toBe(2);
     for (const field of ['version', 'regimes.risk_off.max_notional_scale', 'max_orders_per_second', 'surprise']) expect(bad.stderr).toContain(`  ${field}: `);
     expect(badJson.code).toBe(2);
-    const fields = badJson.json().error.errors.map((e: { field: string }) => e.field).sort();
+    const fields = badJson
+      .json()
+      .error.errors.map((e: { field: string }) => e.field)
+      .sort();
     expect(fields).toEqual(['max_orders_per_second', 'regimes.risk_off.max_notional_scale', 'surprise', 'version']);
   }, 60_000);
 });

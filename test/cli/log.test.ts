@@ -27,16 +27,30 @@ const t = { bound: '', unbound: '', rewritten: '' };
 
 async function call(method: string, path: string, token: string, body?: unknown): Promise<{ status: number; json: any }> {
   const res = await fetch(`${server.url}${path}`, {
-    method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}),
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
   });
   return { status: res.status, json: await res.json() };
 }
 
 async function authorize(): Promise<string> {
   const res = await call('POST', '/engine/authorize', client.token, {
-    agent_id: client.agent_id, model_id: 'alpha-7', model_hash_hex: MODEL_HASH, prompt_version: 'p-3', feature_schema_id: 'fs-1',
-    hyperparameter_checksum: 'h-9', action: 'Long', asset: 'AAPL', order_type: 'Limit', venue_id: 'XNAS', quantity: 100, limit_price: 190,
-    notional: 19_000, client_order_id: randomUUID(), agent_valid_time: Date.now(),
+    agent_id: client.agent_id,
+    model_id: 'alpha-7',
+    model_hash_hex: MODEL_HASH,
+    prompt_version: 'p-3',
+    feature_schema_id: 'fs-1',
+    hyperparameter_checksum: 'h-9',
+    action: 'Long',
+    asset: 'AAPL',
+    order_type: 'Limit',
+    venue_id: 'XNAS',
+    quantity: 100,
+    limit_price: 190,
+    notional: 19_000,
+    client_order_id: randomUUID(),
+    agent_valid_time: Date.now(),
   });
   if (res.status !== 200) throw new Error(`authorize: ${JSON.stringify(res.json)}`);
   return res.json.trace_id;
@@ -57,13 +71,24 @@ beforeAll(async () => {
   server = await startServer(configWith({ databaseUrl: store.url, logLevel: 'silent', port: 0 }), { services: ['engine'] });
   env = cliEnv(home, store.url);
   owner = (await bootstrapOwnerToken(store.sql))!.token;
-  const agent = await call('POST', '/engine/admin/agents', owner, { name: 'momentum-1', max_notional: 200_000, models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }] });
+  const agent = await call('POST', '/engine/admin/agents', owner, {
+    name: 'momentum-1',
+    max_notional: 200_000,
+    models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }],
+  });
   const token = await call('POST', '/engine/admin/tokens', owner, { client_name: 'momentum-1', agent_ids: [agent.json.agent_id] });
   client = { agent_id: agent.json.agent_id, token: token.json.token };
   auditor = (await call('POST', '/engine/admin/tokens', owner, { client_name: 'audit', role: 'auditor' })).json.token;
   expect((await call('POST', '/engine/admin/regime', owner, { regime: 'expansion', risk_score: 0.2, reason: 'test' })).status).toBe(201);
   t.bound = await authorize();
-  const bind = await call('POST', '/engine/bind-execution', client.token, { trace_id: t.bound, exchange_tx_id: 'XNAS-1', execution_status: 'Filled', asset: 'AAPL', executed_quantity: 100, executed_side: 'Long' });
+  const bind = await call('POST', '/engine/bind-execution', client.token, {
+    trace_id: t.bound,
+    exchange_tx_id: 'XNAS-1',
+    execution_status: 'Filled',
+    asset: 'AAPL',
+    executed_quantity: 100,
+    executed_side: 'Long',
+  });
   expect(bind.status).toBe(200);
   t.unbound = await authorize();
   t.rewritten = await authorize();
@@ -88,30 +113,45 @@ describe('engine log', () => {
     expect(past.stdout).toMatch(/^tree_size {2}1$/m);
   }, 120_000);
 
-  it('verify proves a bound trace\'s two leaves under the signed head with the key given, locally and from the server', async () => {
+  it("verify proves a bound trace's two leaves under the signed head with the key given, locally and from the server", async () => {
     const hex = (await runCli(['engine', 'log', 'key', '--json'], env)).json().public_key.hex as string;
     const [here, there] = await Promise.all([
       runCli(['engine', 'log', 'verify', t.bound, '--public-key', hex, '--json'], env),
-      runCli(['engine', 'log', 'verify', t.bound, '--public-key', hex, '--url', server.url, '--token', auditor, '--json'], cliEnv(home, 'postgres://nobody@127.0.0.1:1/none')),
+      runCli(
+        ['engine', 'log', 'verify', t.bound, '--public-key', hex, '--url', server.url, '--token', auditor, '--json'],
+        cliEnv(home, 'postgres://nobody@127.0.0.1:1/none'),
+      ),
     ]);
     // The same server named by a profile (`tradeseal config set`), and by ENGINE_URL / ENGINE_TOKEN.
     const profiles = { TRADESEAL_PROFILES_FILE: path.join(home, 'profiles.json') };
     const set = await runCli(['config', 'set', '--profile', 'audit', '--url', server.url, '--token', auditor], cliEnv(home, undefined, profiles));
     expect(set.code, describeRun(set)).toBe(0);
     const [byProfile, byEnv] = await Promise.all([
-      runCli(['engine', 'log', 'verify', t.bound, '--public-key', hex, '--profile', 'audit', '--json'], cliEnv(home, 'postgres://nobody@127.0.0.1:1/none', profiles)),
-      runCli(['engine', 'log', 'verify', t.bound, '--public-key', hex, '--json'], cliEnv(home, 'postgres://nobody@127.0.0.1:1/none', { ENGINE_URL: server.url, ENGINE_TOKEN: auditor })),
+      runCli(
+        ['engine', 'log', 'verify', t.bound, '--public-key', hex, '--profile', 'audit', '--json'],
+        cliEnv(home, 'postgres://nobody@127.0.0.1:1/none', profiles),
+      ),
+      runCli(
+        ['engine', 'log', 'verify', t.bound, '--public-key', hex, '--json'],
+        cliEnv(home, 'postgres://nobody@127.0.0.1:1/none', { ENGINE_URL: server.url, ENGINE_TOKEN: auditor }),
+      ),
     ]);
     for (const run of [here, there, byProfile, byEnv]) {
       expect(run.code, describeRun(run)).toBe(0);
       expect(run.json()).toMatchObject({ valid: true, trace_id: t.bound, tree_size: 4 });
       expect(run.json().checks.map((c: { check: string; status: string }) => `${c.check}:${c.status}`)).toEqual([
-        'key_id:pass', 'signature:pass', 'tree_size:pass', 'reasoning_hash:pass', 'inclusion:pass', 'final_proof:pass', 'final_proof_inclusion:pass',
+        'key_id:pass',
+        'signature:pass',
+        'tree_size:pass',
+        'reasoning_hash:pass',
+        'inclusion:pass',
+        'final_proof:pass',
+        'final_proof_inclusion:pass',
       ]);
     }
     const text = await runCli(['engine', 'log', 'verify', t.unbound], env);
     expect(text.code, describeRun(text)).toBe(0);
-    expect(text.stdout).toContain('the log\'s own key, read from this store');
+    expect(text.stdout).toContain("the log's own key, read from this store");
     expect(text.stdout).toMatch(/- final_proof: the trace is not bound/);
     expect(text.stdout).toContain(`trace ${t.unbound} is in the log`);
   }, 120_000);
@@ -128,7 +168,12 @@ describe('engine log', () => {
     const rewritten = await runCli(['engine', 'log', 'verify', t.rewritten, '--json'], env);
     expect(rewritten.code, describeRun(rewritten)).toBe(5);
     expect(rewritten.json().valid).toBe(false);
-    expect(rewritten.json().checks.filter((c: { status: string }) => c.status === 'fail').map((c: { check: string }) => c.check)).toEqual(['reasoning_hash']);
+    expect(
+      rewritten
+        .json()
+        .checks.filter((c: { status: string }) => c.status === 'fail')
+        .map((c: { check: string }) => c.check),
+    ).toEqual(['reasoning_hash']);
   }, 120_000);
 
   it('refuses what it cannot check: unknown or unlogged traces (3), bad input (2), a remote engine without a key or a token (2)', async () => {
@@ -148,7 +193,13 @@ describe('engine log', () => {
       runCli(['engine', 'log', 'head', '--tree-size', '99', '--json'], env),
     ]);
     expect(runs.map((r) => [r.code, r.json().error?.code])).toEqual([
-      [3, 'not_yet_logged'], [3, 'not_found'], [2, 'validation_failed'], [2, 'validation_failed'], [2, 'usage_error'], [2, 'usage_error'], [2, 'validation_failed'],
+      [3, 'not_yet_logged'],
+      [3, 'not_found'],
+      [2, 'validation_failed'],
+      [2, 'validation_failed'],
+      [2, 'usage_error'],
+      [2, 'usage_error'],
+      [2, 'validation_failed'],
     ]);
     expect(runs[2]!.json().error.errors[0].field).toBe('TRACE_ID');
     expect(runs[3]!.json().error.errors[0].field).toBe('--public-key');

@@ -34,7 +34,8 @@ function file(name: string, text: string): string {
 }
 
 /** A column of `n` values near 1e300 (a random walk around it: not constant). */
-const huge = (n: number): string => ['date,value', ...Array.from({ length: n }, (_, i) => `2024-01-${String((i % 28) + 1).padStart(2, '0')},${(1 + (i % 7) / 10).toFixed(1)}e300`)].join('\n');
+const huge = (n: number): string =>
+  ['date,value', ...Array.from({ length: n }, (_, i) => `2024-01-${String((i % 28) + 1).padStart(2, '0')},${(1 + (i % 7) / 10).toFixed(1)}e300`)].join('\n');
 
 let notTradeseal: http.Server;
 let notTradesealUrl = '';
@@ -78,111 +79,213 @@ const onTestServer = (change: (url: URL) => void): string => {
   return url.toString();
 };
 
-const postgresOnly: Mistake[] = info.mode !== 'postgres' ? [] : [
-  {
-    family: 'signals', mistake: 'DATABASE_URL names a database that does not exist', args: () => ['signals', 'latest'],
-    env: () => cliEnv(home, onTestServer(() => {})), code: 'config_invalid', names: () => ['DATABASE_URL', 'tradeseal_no_such_database', 'does not exist'],
-    hint: 'createdb',
-  },
-  {
-    family: 'db', mistake: 'DATABASE_URL names a database that does not exist', args: () => ['db', 'status'],
-    env: () => cliEnv(home, onTestServer(() => {})), code: 'config_invalid', names: () => ['DATABASE_URL', 'tradeseal_no_such_database'],
-  },
-  {
-    family: 'engine', mistake: 'DATABASE_URL names a role that does not exist', args: () => ['engine', 'agents', 'list'],
-    env: () => cliEnv(home, onTestServer((u) => { u.username = 'no_such_role'; u.password = ''; })), code: 'config_invalid', names: () => ['DATABASE_URL', 'no_such_role'],
-  },
-];
+const postgresOnly: Mistake[] =
+  info.mode !== 'postgres'
+    ? []
+    : [
+        {
+          family: 'signals',
+          mistake: 'DATABASE_URL names a database that does not exist',
+          args: () => ['signals', 'latest'],
+          env: () =>
+            cliEnv(
+              home,
+              onTestServer(() => {}),
+            ),
+          code: 'config_invalid',
+          names: () => ['DATABASE_URL', 'tradeseal_no_such_database', 'does not exist'],
+          hint: 'createdb',
+        },
+        {
+          family: 'db',
+          mistake: 'DATABASE_URL names a database that does not exist',
+          args: () => ['db', 'status'],
+          env: () =>
+            cliEnv(
+              home,
+              onTestServer(() => {}),
+            ),
+          code: 'config_invalid',
+          names: () => ['DATABASE_URL', 'tradeseal_no_such_database'],
+        },
+        {
+          family: 'engine',
+          mistake: 'DATABASE_URL names a role that does not exist',
+          args: () => ['engine', 'agents', 'list'],
+          env: () =>
+            cliEnv(
+              home,
+              onTestServer((u) => {
+                u.username = 'no_such_role';
+                u.password = '';
+              }),
+            ),
+          code: 'config_invalid',
+          names: () => ['DATABASE_URL', 'no_such_role'],
+        },
+      ];
 
 const MISTAKES: Mistake[] = [
   ...postgresOnly,
   {
-    family: 'pipeline', mistake: 'DATABASE_URL names a port nothing listens on', args: () => ['pipeline', 'status'],
-    env: () => cliEnv(home, 'postgres://tradeseal@127.0.0.1:1/tradeseal'), code: 'service_unavailable', names: () => ['127.0.0.1:1', 'ECONNREFUSED'],
+    family: 'pipeline',
+    mistake: 'DATABASE_URL names a port nothing listens on',
+    args: () => ['pipeline', 'status'],
+    env: () => cliEnv(home, 'postgres://tradeseal@127.0.0.1:1/tradeseal'),
+    code: 'service_unavailable',
+    names: () => ['127.0.0.1:1', 'ECONNREFUSED'],
   },
   {
-    family: 'regime', mistake: 'TRADESEAL_HOME is a file', args: () => ['regime', 'show'],
-    env: () => ({ ...env, TRADESEAL_HOME: file('home-is-a-file', '') }), code: 'config_invalid', names: () => ['TRADESEAL_HOME', 'home-is-a-file'],
+    family: 'regime',
+    mistake: 'TRADESEAL_HOME is a file',
+    args: () => ['regime', 'show'],
+    env: () => ({ ...env, TRADESEAL_HOME: file('home-is-a-file', '') }),
+    code: 'config_invalid',
+    names: () => ['TRADESEAL_HOME', 'home-is-a-file'],
   },
   {
-    family: 'signals', mistake: 'export --out into a directory that does not exist', args: () => ['signals', 'export', '--out', path.join(MISSING_DIR, 'x.csv')],
-    code: 'validation_failed', names: () => ['--out', path.join(MISSING_DIR, 'x.csv'), 'does not exist'],
+    family: 'signals',
+    mistake: 'export --out into a directory that does not exist',
+    args: () => ['signals', 'export', '--out', path.join(MISSING_DIR, 'x.csv')],
+    code: 'validation_failed',
+    names: () => ['--out', path.join(MISSING_DIR, 'x.csv'), 'does not exist'],
   },
   {
-    family: 'signals', mistake: 'export --out naming a directory', args: () => ['signals', 'export', '--out', scratch],
-    code: 'validation_failed', names: () => ['--out', scratch, 'is a directory'],
+    family: 'signals',
+    mistake: 'export --out naming a directory',
+    args: () => ['signals', 'export', '--out', scratch],
+    code: 'validation_failed',
+    names: () => ['--out', scratch, 'is a directory'],
   },
   {
-    family: 'signals', mistake: '--url that is not a URL', args: () => ['signals', 'latest', '--url', 'signals.example'],
-    code: 'validation_failed', names: () => ['--url', 'signals.example'],
+    family: 'signals',
+    mistake: '--url that is not a URL',
+    args: () => ['signals', 'latest', '--url', 'signals.example'],
+    code: 'validation_failed',
+    names: () => ['--url', 'signals.example'],
   },
   {
-    family: 'signals', mistake: '--url that refuses connections', args: () => ['signals', 'latest', '--url', closedUrl],
-    code: 'service_unavailable', names: () => [closedUrl, 'ECONNREFUSED'],
+    family: 'signals',
+    mistake: '--url that refuses connections',
+    args: () => ['signals', 'latest', '--url', closedUrl],
+    code: 'service_unavailable',
+    names: () => [closedUrl, 'ECONNREFUSED'],
   },
   {
-    family: 'signals', mistake: '--url of a web server that is not tradeseal', args: () => ['signals', 'latest', '--url', notTradesealUrl],
-    code: 'validation_failed', names: () => ['--url', notTradesealUrl, 'not a tradeseal service'],
+    family: 'signals',
+    mistake: '--url of a web server that is not tradeseal',
+    args: () => ['signals', 'latest', '--url', notTradesealUrl],
+    code: 'validation_failed',
+    names: () => ['--url', notTradesealUrl, 'not a tradeseal service'],
   },
   {
-    family: 'engine', mistake: '--url of a web server that is not tradeseal', args: () => ['engine', 'log', 'head', '--url', notTradesealUrl, '--token', TOKEN],
-    code: 'validation_failed', names: () => ['--url', notTradesealUrl, 'not a tradeseal service'],
+    family: 'engine',
+    mistake: '--url of a web server that is not tradeseal',
+    args: () => ['engine', 'log', 'head', '--url', notTradesealUrl, '--token', TOKEN],
+    code: 'validation_failed',
+    names: () => ['--url', notTradesealUrl, 'not a tradeseal service'],
   },
   {
-    family: 'engine', mistake: 'an agent id that names no agent', args: () => ['engine', 'agents', 'status', GHOST, '--status', 'Suspended'],
-    code: 'not_found', names: () => [GHOST], hint: 'tradeseal engine agents list',
+    family: 'engine',
+    mistake: 'an agent id that names no agent',
+    args: () => ['engine', 'agents', 'status', GHOST, '--status', 'Suspended'],
+    code: 'not_found',
+    names: () => [GHOST],
+    hint: 'tradeseal engine agents list',
   },
   {
-    family: 'engine', mistake: 'policy check of a file that does not exist', args: () => ['engine', 'policy', 'check', path.join(MISSING_DIR, 'policy.json')],
-    code: 'policy_invalid', names: () => [path.join(MISSING_DIR, 'policy.json')],
+    family: 'engine',
+    mistake: 'policy check of a file that does not exist',
+    args: () => ['engine', 'policy', 'check', path.join(MISSING_DIR, 'policy.json')],
+    code: 'policy_invalid',
+    names: () => [path.join(MISSING_DIR, 'policy.json')],
   },
   {
-    family: 'engine', mistake: 'policy check of a file that is not JSON', args: () => ['engine', 'policy', 'check', file('policy.json', '{"id": "p", ')],
-    code: 'policy_invalid', names: () => ['policy.json', 'not JSON'],
+    family: 'engine',
+    mistake: 'policy check of a file that is not JSON',
+    args: () => ['engine', 'policy', 'check', file('policy.json', '{"id": "p", ')],
+    code: 'policy_invalid',
+    names: () => ['policy.json', 'not JSON'],
   },
   {
-    family: 'engine', mistake: 'reconcile of a drop copy that does not exist', args: () => ['engine', 'reconcile', path.join(MISSING_DIR, 'drop.csv')],
-    code: 'drop_copy_invalid', names: () => ['FILE', path.join(MISSING_DIR, 'drop.csv'), 'does not exist'],
+    family: 'engine',
+    mistake: 'reconcile of a drop copy that does not exist',
+    args: () => ['engine', 'reconcile', path.join(MISSING_DIR, 'drop.csv')],
+    code: 'drop_copy_invalid',
+    names: () => ['FILE', path.join(MISSING_DIR, 'drop.csv'), 'does not exist'],
   },
   {
-    family: 'engine', mistake: 'reconcile of a directory', args: () => ['engine', 'reconcile', scratch],
-    code: 'drop_copy_invalid', names: () => ['FILE', scratch, 'is a directory'],
+    family: 'engine',
+    mistake: 'reconcile of a directory',
+    args: () => ['engine', 'reconcile', scratch],
+    code: 'drop_copy_invalid',
+    names: () => ['FILE', scratch, 'is a directory'],
   },
   {
-    family: 'quant', mistake: 'arima on values near 1e300 (their squares overflow a double)', args: () => ['quant', 'arima', file('huge.csv', huge(40))],
-    code: 'data_invalid', names: () => ['huge.csv', 'value', 'overflow'],
+    family: 'quant',
+    mistake: 'arima on values near 1e300 (their squares overflow a double)',
+    args: () => ['quant', 'arima', file('huge.csv', huge(40))],
+    code: 'data_invalid',
+    names: () => ['huge.csv', 'value', 'overflow'],
   },
   {
-    family: 'quant', mistake: 'metrics of returns near 1e300 (their squares overflow a double)', args: () => ['quant', 'metrics', file('huge-returns.csv', huge(40)), '--returns', 'value'],
-    code: 'data_invalid', names: () => ['huge-returns.csv', 'value', 'overflow'],
+    family: 'quant',
+    mistake: 'metrics of returns near 1e300 (their squares overflow a double)',
+    args: () => ['quant', 'metrics', file('huge-returns.csv', huge(40)), '--returns', 'value'],
+    code: 'data_invalid',
+    names: () => ['huge-returns.csv', 'value', 'overflow'],
   },
   {
-    family: 'quant', mistake: 'arima on an empty CSV file', args: () => ['quant', 'arima', file('empty.csv', '')],
-    code: 'data_invalid', names: () => ['empty.csv', 'empty'],
+    family: 'quant',
+    mistake: 'arima on an empty CSV file',
+    args: () => ['quant', 'arima', file('empty.csv', '')],
+    code: 'data_invalid',
+    names: () => ['empty.csv', 'empty'],
   },
   {
-    family: 'quant', mistake: 'arima on a directory', args: () => ['quant', 'arima', scratch],
-    code: 'data_invalid', names: () => [scratch, 'EISDIR'],
+    family: 'quant',
+    mistake: 'arima on a directory',
+    args: () => ['quant', 'arima', scratch],
+    code: 'data_invalid',
+    names: () => [scratch, 'EISDIR'],
   },
   {
-    family: 'quant', mistake: 'metrics of a file that does not exist', args: () => ['quant', 'metrics', path.join(MISSING_DIR, 'r.csv'), '--returns', 'r'],
-    code: 'data_invalid', names: () => [path.join(MISSING_DIR, 'r.csv'), 'ENOENT'],
+    family: 'quant',
+    mistake: 'metrics of a file that does not exist',
+    args: () => ['quant', 'metrics', path.join(MISSING_DIR, 'r.csv'), '--returns', 'r'],
+    code: 'data_invalid',
+    names: () => [path.join(MISSING_DIR, 'r.csv'), 'ENOENT'],
   },
   {
-    family: 'pipeline', mistake: 'fetch into a --data-dir that does not exist', args: () => ['pipeline', 'fetch', '--data-dir', MISSING_DIR],
-    env: () => ({ ...env, FRED_API_KEY: 'a'.repeat(32) }), code: 'validation_failed', names: () => ['--data-dir', MISSING_DIR, 'does not exist'],
+    family: 'pipeline',
+    mistake: 'fetch into a --data-dir that does not exist',
+    args: () => ['pipeline', 'fetch', '--data-dir', MISSING_DIR],
+    env: () => ({ ...env, FRED_API_KEY: 'a'.repeat(32) }),
+    code: 'validation_failed',
+    names: () => ['--data-dir', MISSING_DIR, 'does not exist'],
   },
   {
-    family: 'config', mistake: 'a profiles file that is not JSON', args: () => ['config', 'show'],
-    env: () => ({ ...env, TRADESEAL_PROFILES_FILE: file('profiles.json', 'url = "x"') }), code: 'config_invalid', names: () => ['profiles.json', 'not JSON'],
+    family: 'config',
+    mistake: 'a profiles file that is not JSON',
+    args: () => ['config', 'show'],
+    env: () => ({ ...env, TRADESEAL_PROFILES_FILE: file('profiles.json', 'url = "x"') }),
+    code: 'config_invalid',
+    names: () => ['profiles.json', 'not JSON'],
   },
   {
-    family: 'config', mistake: 'a profiles file under a file, not a directory', args: () => ['config', 'set', '--profile', 'prod', '--url', 'https://engine.example'],
-    env: () => ({ ...env, TRADESEAL_PROFILES_FILE: path.join(file('not-a-dir', ''), 'profiles.json') }), code: 'config_invalid', names: () => ['TRADESEAL_PROFILES_FILE', 'not-a-dir'],
+    family: 'config',
+    mistake: 'a profiles file under a file, not a directory',
+    args: () => ['config', 'set', '--profile', 'prod', '--url', 'https://engine.example'],
+    env: () => ({ ...env, TRADESEAL_PROFILES_FILE: path.join(file('not-a-dir', ''), 'profiles.json') }),
+    code: 'config_invalid',
+    names: () => ['TRADESEAL_PROFILES_FILE', 'not-a-dir'],
   },
   {
-    family: 'demo', mistake: '--home that is a file', args: () => ['demo', '--home', file('demo-home', ''), '--no-view'],
-    code: 'validation_failed', names: () => ['--home', 'demo-home'],
+    family: 'demo',
+    mistake: '--home that is a file',
+    args: () => ['demo', '--home', file('demo-home', ''), '--no-view'],
+    code: 'validation_failed',
+    names: () => ['--home', 'demo-home'],
   },
 ];
 
@@ -191,30 +294,50 @@ interface Failure {
 }
 
 describe('an ordinary mistake is never reported as an internal bug', () => {
-  it.each(MISTAKES.map((m) => [m.family, m.mistake, m] as const))('%s: %s', async (_family, _mistake, m) => {
-    const r = await runCli([...m.args(), '--json'], m.env?.() ?? env);
-    const { error } = r.json<Failure>();
-    expect(error, describeRun(r)).toBeDefined();
-    expect(error.code, describeRun(r)).toBe(m.code);
-    expect(error.code).not.toBe('internal');
-    expect(r.code, describeRun(r)).toBe(ERROR_CODES[m.code].exit);
-    expect(error.exit).toBe(ERROR_CODES[m.code].exit);
-    const said = `${error.detail}\n${(error.errors ?? []).map((e) => `${e.field}: ${e.message}`).join('\n')}`;
-    for (const name of m.names()) expect(said, describeRun(r)).toContain(name);
-    expect(error.hint, describeRun(r)).toMatch(/\w/);
-    if (m.hint) expect(error.hint).toContain(m.hint);
-  }, 60_000);
+  it.each(MISTAKES.map((m) => [m.family, m.mistake, m] as const))(
+    '%s: %s',
+    async (_family, _mistake, m) => {
+      const r = await runCli([...m.args(), '--json'], m.env?.() ?? env);
+      const { error } = r.json<Failure>();
+      expect(error, describeRun(r)).toBeDefined();
+      expect(error.code, describeRun(r)).toBe(m.code);
+      expect(error.code).not.toBe('internal');
+      expect(r.code, describeRun(r)).toBe(ERROR_CODES[m.code].exit);
+      expect(error.exit).toBe(ERROR_CODES[m.code].exit);
+      const said = `${error.detail}\n${(error.errors ?? []).map((e) => `${e.field}: ${e.message}`).join('\n')}`;
+      for (const name of m.names()) expect(said, describeRun(r)).toContain(name);
+      expect(error.hint, describeRun(r)).toMatch(/\w/);
+      if (m.hint) expect(error.hint).toContain(m.hint);
+    },
+    60_000,
+  );
 
   it.each([
-    ['a TLS_CERT that is not PEM', () => ['serve', '--port', '0'], () => ({ ...env, TLS_CERT: file('cert.pem', 'not a certificate'), TLS_KEY: file('key.pem', 'not a key') }), 'config_invalid', ['TLS_CERT', 'cert.pem']],
-    ['a --host that is not an address of this machine', () => ['serve', '--port', '0', '--host', '203.0.113.7'], () => env, 'validation_failed', ['203.0.113.7']],
-  ] as const)('serve: %s', async (_mistake, args, runEnv, code, names) => {
-    const r = await runCliProcess(args(), runEnv());
-    expect(r.code, describeRun(r)).toBe(ERROR_CODES[code].exit);
-    expect(r.stderr, describeRun(r)).toContain(`${code}: `);
-    for (const name of names) expect(r.stderr).toContain(name);
-    expect(r.stderr).not.toContain('internal');
-    // oclif prints the hint as a suggestion below the message.
-    expect(r.stderr).toMatch(/Try this:|hint/i);
-  }, 60_000);
+    [
+      'a TLS_CERT that is not PEM',
+      () => ['serve', '--port', '0'],
+      () => ({ ...env, TLS_CERT: file('cert.pem', 'not a certificate'), TLS_KEY: file('key.pem', 'not a key') }),
+      'config_invalid',
+      ['TLS_CERT', 'cert.pem'],
+    ],
+    [
+      'a --host that is not an address of this machine',
+      () => ['serve', '--port', '0', '--host', '203.0.113.7'],
+      () => env,
+      'validation_failed',
+      ['203.0.113.7'],
+    ],
+  ] as const)(
+    'serve: %s',
+    async (_mistake, args, runEnv, code, names) => {
+      const r = await runCliProcess(args(), runEnv());
+      expect(r.code, describeRun(r)).toBe(ERROR_CODES[code].exit);
+      expect(r.stderr, describeRun(r)).toContain(`${code}: `);
+      for (const name of names) expect(r.stderr).toContain(name);
+      expect(r.stderr).not.toContain('internal');
+      // oclif prints the hint as a suggestion below the message.
+      expect(r.stderr).toMatch(/Try this:|hint/i);
+    },
+    60_000,
+  );
 });

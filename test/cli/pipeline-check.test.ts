@@ -38,35 +38,45 @@ describe('tradeseal pipeline check', () => {
     const files = json.json<{ files: Array<{ file: string; rows: number; first_date: string; last_date: string }> }>().files;
     expect(files.length).toBe(13);
     expect(json.json<{ published: unknown }>().published).toEqual({ status: 'nothing_published' });
-    expect(files.find((f) => f.file === 'DTWEXB.csv')).toEqual({ series: 'DTWEXB', file: 'DTWEXB.csv', rows: 6520, first_date: '1995-01-04', last_date: '2019-12-31' });
+    expect(files.find((f) => f.file === 'DTWEXB.csv')).toEqual({
+      series: 'DTWEXB',
+      file: 'DTWEXB.csv',
+      rows: 6520,
+      first_date: '1995-01-04',
+      last_date: '2019-12-31',
+    });
   }, 120_000);
 
-  it.each(made.map((c, i) => [c.name, i] as const))('refuses %s: exit 2, one line per problem', async (_name, i) => {
-    const c = made[i] as Corruption;
-    const dir = (copies[i] as DataCopy).dir;
-    const [text, json] = await Promise.all([
-      runCli(['pipeline', 'check', '--data-dir', dir], env),
-      runCli(['pipeline', 'check', '--data-dir', dir, '--json'], env),
-    ]);
-    const n = c.expected.length;
-    expect(text.code, describeRun(text)).toBe(2);
-    expect(text.stderr).toContain(`data_invalid: the data files in ${dir} break their rules: ${n} problem${n === 1 ? '' : 's'} in ${c.file}`);
-    const problemLines = text.stderr.split('\n').filter((l) => new RegExp(`${c.file.replace('.', '\\.')}:\\d+: `).test(l));
-    expect(problemLines.length).toBe(Math.min(n, 50));
-    c.expected.slice(0, 50).forEach((e, k) => {
-      expect(problemLines[k]).toContain(`${c.file}:${e.line}: `);
-      expect(problemLines[k]).toContain(`"${e.text}"`);
-      expect(problemLines[k]).toContain(e.says);
-    });
-    if (n > 50) expect(text.stderr).toContain(`${c.file}: ${n - 50} more problem${n - 50 === 1 ? '' : 's'} not listed (${n} in all)`);
+  it.each(made.map((c, i) => [c.name, i] as const))(
+    'refuses %s: exit 2, one line per problem',
+    async (_name, i) => {
+      const c = made[i] as Corruption;
+      const dir = (copies[i] as DataCopy).dir;
+      const [text, json] = await Promise.all([
+        runCli(['pipeline', 'check', '--data-dir', dir], env),
+        runCli(['pipeline', 'check', '--data-dir', dir, '--json'], env),
+      ]);
+      const n = c.expected.length;
+      expect(text.code, describeRun(text)).toBe(2);
+      expect(text.stderr).toContain(`data_invalid: the data files in ${dir} break their rules: ${n} problem${n === 1 ? '' : 's'} in ${c.file}`);
+      const problemLines = text.stderr.split('\n').filter((l) => new RegExp(`${c.file.replace('.', '\\.')}:\\d+: `).test(l));
+      expect(problemLines.length).toBe(Math.min(n, 50));
+      c.expected.slice(0, 50).forEach((e, k) => {
+        expect(problemLines[k]).toContain(`${c.file}:${e.line}: `);
+        expect(problemLines[k]).toContain(`"${e.text}"`);
+        expect(problemLines[k]).toContain(e.says);
+      });
+      if (n > 50) expect(text.stderr).toContain(`${c.file}: ${n - 50} more problem${n - 50 === 1 ? '' : 's'} not listed (${n} in all)`);
 
-    expect(json.code, describeRun(json)).toBe(2);
-    const { error } = json.json<{ error: { code: string; exit: number; errors: Array<{ field: string; message: string }> } }>();
-    expect(error.code).toBe('data_invalid');
-    expect(error.exit).toBe(2);
-    expect(error.errors.length).toBe(n > 50 ? 51 : n);
-    expect(error.errors[0]?.field).toBe(`${c.file}:${c.expected[0]?.line}`);
-  }, 60_000);
+      expect(json.code, describeRun(json)).toBe(2);
+      const { error } = json.json<{ error: { code: string; exit: number; errors: Array<{ field: string; message: string }> } }>();
+      expect(error.code).toBe('data_invalid');
+      expect(error.exit).toBe(2);
+      expect(error.errors.length).toBe(n > 50 ? 51 : n);
+      expect(error.errors[0]?.field).toBe(`${c.file}:${c.expected[0]?.line}`);
+    },
+    60_000,
+  );
 
   it('names every file it cannot read', async () => {
     const r = await runCli(['pipeline', 'check', '--data-dir', `${DATA_DIR}/nowhere`, '--json'], env);

@@ -28,10 +28,18 @@ let env: CliEnv;
 
 beforeAll(async () => {
   store = await testStore();
-  fred = await startFredServer(BUNDLED_DATA, CATALOGUE.filter((s) => s.source === 'fred').map((s) => s.id));
+  fred = await startFredServer(
+    BUNDLED_DATA,
+    CATALOGUE.filter((s) => s.source === 'fred').map((s) => s.id),
+  );
   yahoo = await startYahooServer(fixedProvider(await loadBundledBars()));
   dir = await mkdtemp(path.join(os.tmpdir(), 'tradeseal-nightly-'));
-  env = cliEnv(home, store.url, { FRED_API_KEY: TEST_KEY, FRED_BASE_URL: fred.baseUrl, YAHOO_BASE_URL: yahoo.baseUrl, PIPELINE_DATA_DIR: path.join(dir, 'data') });
+  env = cliEnv(home, store.url, {
+    FRED_API_KEY: TEST_KEY,
+    FRED_BASE_URL: fred.baseUrl,
+    YAHOO_BASE_URL: yahoo.baseUrl,
+    PIPELINE_DATA_DIR: path.join(dir, 'data'),
+  });
 });
 afterAll(async () => {
   await store?.close();
@@ -41,16 +49,22 @@ afterAll(async () => {
 });
 
 describe('pipeline fetch', () => {
-  it('seeds a directory of one\'s own (--init), refreshes every series from its source, and records each in FETCHED.json', async () => {
+  it("seeds a directory of one's own (--init), refreshes every series from its source, and records each in FETCHED.json", async () => {
     const run = await runCli(['pipeline', 'fetch', '--init'], env);
     expect(run.code, describeRun(run)).toBe(0);
     expect(run.stdout).toContain(`copied ${CATALOGUE.length + 1} bundled files into ${path.join(dir, 'data')}`);
     for (const spec of CATALOGUE) expect(run.stdout).toMatch(new RegExp(`^${spec.id} +(fred|yahoo) .* ok$`, 'm'));
     const record = JSON.parse(await readFile(path.join(dir, 'data', 'FETCHED.json'), 'utf8'));
-    expect(record.files['SPY.csv']).toMatchObject({ series: 'SPY', source: 'yahoo', source_url: `${yahoo.baseUrl}/v8/finance/chart/SPY?interval=1d&events=div%2Csplits&includeAdjustedClose=true`, revisions: [] });
+    expect(record.files['SPY.csv']).toMatchObject({
+      series: 'SPY',
+      source: 'yahoo',
+      source_url: `${yahoo.baseUrl}/v8/finance/chart/SPY?interval=1d&events=div%2Csplits&includeAdjustedClose=true`,
+      revisions: [],
+    });
     expect(JSON.stringify(record)).not.toContain(TEST_KEY);
     // The sources served the bundled rows again: every file is as it was.
-    for (const spec of CATALOGUE) expect(await readFile(path.join(dir, 'data', spec.file), 'utf8'), spec.file).toBe(await readFile(path.join(BUNDLED_DATA, spec.file), 'utf8'));
+    for (const spec of CATALOGUE)
+      expect(await readFile(path.join(dir, 'data', spec.file), 'utf8'), spec.file).toBe(await readFile(path.join(BUNDLED_DATA, spec.file), 'utf8'));
   });
 
   it('never writes into the bundled data: it says what to do instead (exit 5)', async () => {
@@ -82,13 +96,16 @@ describe('pipeline nightly', () => {
     expect(run.stderr).toContain('FRED_API_KEY is not set, so the FRED series cannot be fetched');
   });
 
-  it('publishes nothing when the due day\'s data are not out, gives up at its deadline with exit 6 and the late series, recorded for status and metrics', async () => {
+  it("publishes nothing when the due day's data are not out, gives up at its deadline with exit 6 and the late series, recorded for status and metrics", async () => {
     // The bundled data end in 2025: today's due day is far beyond them, every series is late.
     const run = await runCli(['pipeline', 'nightly', '--no-fetch'], { ...env, PIPELINE_DEADLINE: '2s', PIPELINE_RETRY_SECONDS: '1' });
     expect(run.code, describeRun(run)).toBe(6);
     expect(run.stderr).toMatch(/data_late/);
     expect(run.stderr).toMatch(/WALCL\.csv lacks the row of \d{4}-\d{2}-\d{2} \(released/);
-    const events = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { event: string });
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string });
     // It tried (again each second while its two seconds lasted: how many times depends on the machine), then gave up.
     expect(events[0]?.event).toBe('night_started');
     expect(events.at(-1)?.event).toBe('late');

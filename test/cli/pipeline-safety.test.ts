@@ -71,7 +71,11 @@ describe('what a run may do to the published history', () => {
     expect(plain.json().error).toMatchObject({ code: 'published_days_would_be_removed', exit: 4 });
     const unconfirmed = await runCli(['pipeline', 'run', '--as-of', '2008-01-15', '--publish', '--force', '--json'], env);
     expect(unconfirmed.code, describeRun(unconfirmed)).toBe(2);
-    expect(unconfirmed.json().error).toMatchObject({ code: 'confirmation_required', detail: expect.stringMatching(/REMOVES \d+ published days \(2008-01-16 to 2008-06-30\)/), hint: 'pass --yes to confirm' });
+    expect(unconfirmed.json().error).toMatchObject({
+      code: 'confirmation_required',
+      detail: expect.stringMatching(/REMOVES \d+ published days \(2008-01-16 to 2008-06-30\)/),
+      hint: 'pass --yes to confirm',
+    });
     const june = await runCli(['signals', 'history', '--start', '2008-06-02', '--json'], env);
     expect(june.json().at(-1)).toMatchObject({ date: '2008-06-30' });
 
@@ -86,17 +90,23 @@ describe('what a run may do to the published history', () => {
   it('an --as-of before the data allow a run names the first day a run can publish', async () => {
     const early = await runCli(['pipeline', 'run', '--as-of', '2006-06-01', '--json'], env);
     expect(early.code, describeRun(early)).toBe(2);
-    expect(early.json().error).toMatchObject({ code: 'not_enough_history', detail: expect.stringContaining('the first day a run can publish is 2006-12-20'), hint: 'use --as-of 2006-12-20 or later' });
+    expect(early.json().error).toMatchObject({
+      code: 'not_enough_history',
+      detail: expect.stringContaining('the first day a run can publish is 2006-12-20'),
+      hint: 'use --as-of 2006-12-20 or later',
+    });
   }, 300_000);
 });
 
-describe('an operator\'s override', () => {
+describe("an operator's override", () => {
   it('holds through a run until released; releasing asks for confirmation; the data age is reported', async () => {
     const manual = await runCli(['regime', 'publish', '--regime', 'risk_off', '--risk-score', '0.9', '--reason', 'emergency', '--json'], env);
     expect(manual.code, describeRun(manual)).toBe(0);
     const run = await runCli(['pipeline', 'run', '--as-of', '2008-01-15', '--publish'], env);
     expect(run.code, describeRun(run)).toBe(0);
-    expect(run.stdout).toMatch(/the operator's override #\d+ stays in force: risk_off \(by cli:[^:]+: "emergency"\); the model says \w+ on 2008-01-15\. Lift it with `tradeseal regime release`\./);
+    expect(run.stdout).toMatch(
+      /the operator's override #\d+ stays in force: risk_off \(by cli:[^:]+: "emergency"\); the model says \w+ on 2008-01-15\. Lift it with `tradeseal regime release`\./,
+    );
     const shown = await runCli(['regime', 'show', '--json'], env);
     expect(shown.json()).toMatchObject({ source: 'manual', regime: 'risk_off', freshness: { stale: false } });
 
@@ -112,6 +122,8 @@ describe('an operator\'s override', () => {
 
     // The model's regime of 2008-01-15 is years old: show says it is stale and what to do.
     const stale = await runCli(['regime', 'show'], env);
-    expect(stale.stdout).toMatch(/the regime in force is stale: its data \(2008-01-15\) are [\d.]+ days old, the policy allows 7\.0 days; authorize refuses every order \(regime_stale\) until you publish a real day \(`tradeseal pipeline nightly`/);
+    expect(stale.stdout).toMatch(
+      /the regime in force is stale: its data \(2008-01-15\) are [\d.]+ days old, the policy allows 7\.0 days; authorize refuses every order \(regime_stale\) until you publish a real day \(`tradeseal pipeline nightly`/,
+    );
   }, 420_000);
 });

@@ -24,10 +24,12 @@ beforeAll(async () => {
 afterAll(async () => store?.close());
 
 describe('pipeline commands', () => {
-  it('run shows each stage and closes with today\'s regime; status and signals history read what it published', async () => {
+  it("run shows each stage and closes with today's regime; status and signals history read what it published", async () => {
     const run = await runCli(['pipeline', 'run', '--as-of', '2009-03-31', '--publish'], env);
     expect(run.code, describeRun(run)).toBe(0);
-    expect(run.stderr).toMatch(/Validate the inputs and build point-in-time features[\s\S]*Fit PCA and the HMM[\s\S]*refit 28 of 28 \(2009-03-02\)[\s\S]*Publish in one transaction/);
+    expect(run.stderr).toMatch(
+      /Validate the inputs and build point-in-time features[\s\S]*Fit PCA and the HMM[\s\S]*refit 28 of 28 \(2009-03-02\)[\s\S]*Publish in one transaction/,
+    );
     expect(run.stdout).toMatch(/run [0-9a-f-]{36} \(full\): published \d+ trading days \(2006-12-20 to 2009-03-3\d\)/);
     expect(run.stdout).toMatch(/regime on 2009-03-3\d: (expansion|recovery|tightening|risk_off) \(risk_score [01]\.\d{3}, confidence (HIGH|MODERATE|LOW)\)/);
     expect(run.stdout).toMatch(/timings: features \d+ ms, models \d+ ms, signals \d+ ms, reports \d+ ms, publish \d+ ms/);
@@ -58,7 +60,13 @@ describe('pipeline commands', () => {
     expect(tableLines).toHaveLength(2 + 60 + 1);
     expect(tableLines[2]).toMatch(new RegExp(`^${year[253 - 60]![0]}\\s`));
     expect(tableLines.at(-1)).toBe(`the newest 60 of 253 days; older ones: --end ${year[253 - 61]![0]}, or --limit 253`);
-    expect(limited.stdout.trimEnd().split('\n').slice(2, 7).map((l) => l.split(/\s+/)[0])).toEqual(year.slice(-5).map((r) => r[0]));
+    expect(
+      limited.stdout
+        .trimEnd()
+        .split('\n')
+        .slice(2, 7)
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(year.slice(-5).map((r) => r[0]));
   }, 300_000);
 
   it('refuses bad dates with exit 2', async () => {
@@ -79,7 +87,8 @@ describe('pipeline commands', () => {
     // deadline, three seconds after it started, while the cron ticks every second.
     const dataDir = await macroDataThrough(SCHEDULED_THROUGH);
     const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'dev.js'), 'pipeline', 'schedule', '--cron', '* * * * * *', '--no-fetch'], {
-      cwd: REPO_ROOT, env: { ...env, PIPELINE_DATA_DIR: dataDir, PIPELINE_DEADLINE: '3s', PIPELINE_RETRY_SECONDS: '1' },
+      cwd: REPO_ROOT,
+      env: { ...env, PIPELINE_DATA_DIR: dataDir, PIPELINE_DEADLINE: '3s', PIPELINE_RETRY_SECONDS: '1' },
     });
     const lines: Array<Record<string, unknown>> = [];
     let buffer = '';

@@ -29,7 +29,7 @@ function write(name: string, lines: string[]): string {
 }
 
 describe('tradeseal quant arima on a newest-first file', () => {
-  it('fits `signals export`\'s rows oldest first: the same forecast as the same rows written oldest first', async () => {
+  it("fits `signals export`'s rows oldest first: the same forecast as the same rows written oldest first", async () => {
     const newest = path.join(home, 'regimes.csv');
     const exported = await runCli(['signals', 'export', '--limit', '500', '--out', newest], env);
     expect(exported.code, describeRun(exported)).toBe(0);
@@ -70,9 +70,14 @@ describe('tradeseal quant arima on a newest-first file', () => {
     expect(json.code, describeRun(json)).toBe(2);
     const d = (row: string): string => row.slice(0, 10);
     expect(json.json().error).toMatchObject({
-      code: 'data_invalid', exit: 2, detail: 'shuffled.csv: the rows are not in date order: 2 problems in shuffled.csv',
+      code: 'data_invalid',
+      exit: 2,
+      detail: 'shuffled.csv: the rows are not in date order: 2 problems in shuffled.csv',
       errors: [
-        { field: 'shuffled.csv:7', message: `date "${d(rows[4]!)}": comes after ${d(rows[5]!)} on line 6, but the file runs newest first (from ${d(rows[0]!)} to ${d(rows.at(-1)!)}): the dates must go one way` },
+        {
+          field: 'shuffled.csv:7',
+          message: `date "${d(rows[4]!)}": comes after ${d(rows[5]!)} on line 6, but the file runs newest first (from ${d(rows[0]!)} to ${d(rows.at(-1)!)}): the dates must go one way`,
+        },
         { field: 'shuffled.csv:22', message: `date "${d(rows[19]!)}": repeats the date of line 21: one row per date` },
       ],
     });

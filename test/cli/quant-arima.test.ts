@@ -43,26 +43,30 @@ const within = (actual: number, expected: number, tol: number): void => {
   expect(Math.abs(actual - expected), `${actual} vs ${expected}`).toBeLessThanOrEqual(tol);
 };
 
-describe('tradeseal quant arima on gretl\'s reference series', () => {
+describe("tradeseal quant arima on gretl's reference series", () => {
   it.each([
     ['y_arma11', 'without a mean (--no-mean, the default column)', ['--no-mean']],
     ['y_arma11c', 'with a mean (--column y_arma11c)', ['--column', 'y_arma11c']],
-  ] as const)('%s, %s: gretl\'s estimates, log-likelihood, forecasts and standard errors (--json)', async (column, _, flags) => {
-    const r = await runCli(['quant', 'arima', GRETL, ...flags, '--json'], env);
-    expect(r.code, describeRun(r)).toBe(0);
-    const report = r.json<Report>();
-    const ref = gretl[column];
-    expect(Object.keys(report)).toEqual(['n', 'mean', 'phi', 'theta', 'sigma2', 'loglik', 'forecast', 'forecast_se']);
-    expect(report.n).toBe(250);
-    within(report.mean, ref.mean, 1e-6);
-    within(report.phi, ref.phi, 1e-6);
-    within(report.theta, ref.theta, 1e-6);
-    within(report.sigma2, ref.sigma ** 2, 1e-6);
-    within(report.loglik, ref.llf, 1e-9);
-    expect(report.forecast).toHaveLength(10);
-    ref.forecast.forEach((f, j) => within(report.forecast[j]!, f, 1e-6));
-    ref.forecast_se.forEach((se, j) => within(report.forecast_se[j]!, se, 5e-6 * se));
-  }, 60_000);
+  ] as const)(
+    "%s, %s: gretl's estimates, log-likelihood, forecasts and standard errors (--json)",
+    async (column, _, flags) => {
+      const r = await runCli(['quant', 'arima', GRETL, ...flags, '--json'], env);
+      expect(r.code, describeRun(r)).toBe(0);
+      const report = r.json<Report>();
+      const ref = gretl[column];
+      expect(Object.keys(report)).toEqual(['n', 'mean', 'phi', 'theta', 'sigma2', 'loglik', 'forecast', 'forecast_se']);
+      expect(report.n).toBe(250);
+      within(report.mean, ref.mean, 1e-6);
+      within(report.phi, ref.phi, 1e-6);
+      within(report.theta, ref.theta, 1e-6);
+      within(report.sigma2, ref.sigma ** 2, 1e-6);
+      within(report.loglik, ref.llf, 1e-9);
+      expect(report.forecast).toHaveLength(10);
+      ref.forecast.forEach((f, j) => within(report.forecast[j]!, f, 1e-6));
+      ref.forecast_se.forEach((se, j) => within(report.forecast_se[j]!, se, 5e-6 * se));
+    },
+    60_000,
+  );
 
   it('prints a summary and a table of forecasts on a terminal; --horizon sets the steps', async () => {
     const [text, short] = await Promise.all([
@@ -104,7 +108,8 @@ describe('tradeseal quant arima refuses what it cannot use (exit 2)', () => {
     const [a, b] = await Promise.all([runCli(['quant', 'arima', short, '--json'], env), runCli(['quant', 'arima', flat], env)]);
     expect(a.code, describeRun(a)).toBe(2);
     expect(a.json<Failure>().error).toMatchObject({
-      code: 'validation_failed', exit: 2,
+      code: 'validation_failed',
+      exit: 2,
       errors: [{ field: 'short.csv column "value"', message: 'has 9 observations; an ARMA(1,1) fit needs at least 10' }],
     });
     expect(b.code, describeRun(b)).toBe(2);
@@ -119,11 +124,20 @@ describe('tradeseal quant arima refuses what it cannot use (exit 2)', () => {
       runCli(['quant', 'arima', path.join(home, 'nowhere.csv'), '--json'], env),
     ]);
     expect(column.code, describeRun(column)).toBe(2);
-    expect(column.json<Failure>().error).toMatchObject({ code: 'data_invalid', errors: [{ field: 'gretl_y_arma11.csv:1', message: expect.stringContaining('has no column "price" (columns: date, y_arma11, y_arma11c)') }] });
+    expect(column.json<Failure>().error).toMatchObject({
+      code: 'data_invalid',
+      errors: [{ field: 'gretl_y_arma11.csv:1', message: expect.stringContaining('has no column "price" (columns: date, y_arma11, y_arma11c)') }],
+    });
     expect(none.code, describeRun(none)).toBe(2);
-    expect(none.json<Failure>().error).toMatchObject({ code: 'validation_failed', errors: [{ field: '--column', message: 'dates.csv has no column other than a date or time (columns: date)' }] });
+    expect(none.json<Failure>().error).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ field: '--column', message: 'dates.csv has no column other than a date or time (columns: date)' }],
+    });
     expect(missing.code, describeRun(missing)).toBe(2);
-    expect(missing.json<Failure>().error).toMatchObject({ code: 'data_invalid', errors: [{ field: 'nowhere.csv', message: expect.stringContaining('cannot be read (ENOENT)') }] });
+    expect(missing.json<Failure>().error).toMatchObject({
+      code: 'data_invalid',
+      errors: [{ field: 'nowhere.csv', message: expect.stringContaining('cannot be read (ENOENT)') }],
+    });
   }, 60_000);
 
   it('bad flags: a horizon outside 1…100 or not a number, an unknown flag, no file', async () => {

@@ -20,8 +20,14 @@ const home = tempHome();
 let store: TestStore;
 let env: CliEnv;
 
-const DATES = fs.readFileSync(path.join(REPO_ROOT, 'data/macro/SPY.csv'), 'utf8').trim().split('\n').slice(1)
-  .map((l) => l.slice(0, 10)).filter((d) => d >= '2016-01-04').slice(0, 300);
+const DATES = fs
+  .readFileSync(path.join(REPO_ROOT, 'data/macro/SPY.csv'), 'utf8')
+  .trim()
+  .split('\n')
+  .slice(1)
+  .map((l) => l.slice(0, 10))
+  .filter((d) => d >= '2016-01-04')
+  .slice(0, 300);
 const CLOSES: number[] = [];
 for (let i = 0; i < DATES.length; i++) CLOSES.push(i < 200 ? 100 : CLOSES[i - 1]! * (i % 2 === 0 ? 1.02 : 0.99));
 const regimeOf = (i: number): Regime => (i < 250 ? 'tightening' : 'expansion');
@@ -30,10 +36,29 @@ const regimeOf = (i: number): Regime => (i < 250 ? 'tightening' : 'expansion');
 function signalRow(date: string, regime: Regime, runId: string): Record<string, unknown> {
   const tightening = regime === 'tightening' ? 1 : 0;
   return {
-    date, run_id: runId, regime, prob_expansion: 1 - tightening, prob_recovery: 0, prob_tightening: tightening, prob_risk_off: 0,
-    risk_score: tightening ? 0.75 : 0, confidence: 'HIGH', persistence_days: 1, expected_duration_remaining_days: 10,
-    level_bn: 5000, change_4w_bn: 0, liquidity_zscore: 0, liquidity_trend: 'FLAT', pc1: 0, pc2: 0, pc3: 0, pc4: 0,
-    variance_explained_pct: [40, 20, 10, 5], pca_fit_date: DATES[0], hmm_fit_date: DATES[0], data_vintage: `${date}T23:59:59Z`,
+    date,
+    run_id: runId,
+    regime,
+    prob_expansion: 1 - tightening,
+    prob_recovery: 0,
+    prob_tightening: tightening,
+    prob_risk_off: 0,
+    risk_score: tightening ? 0.75 : 0,
+    confidence: 'HIGH',
+    persistence_days: 1,
+    expected_duration_remaining_days: 10,
+    level_bn: 5000,
+    change_4w_bn: 0,
+    liquidity_zscore: 0,
+    liquidity_trend: 'FLAT',
+    pc1: 0,
+    pc2: 0,
+    pc3: 0,
+    pc4: 0,
+    variance_explained_pct: [40, 20, 10, 5],
+    pca_fit_date: DATES[0],
+    hmm_fit_date: DATES[0],
+    data_vintage: `${date}T23:59:59Z`,
   };
 }
 
@@ -77,7 +102,12 @@ describe('tradeseal quant evaluate: how sure the leads are', () => {
           expect(f.p_lead_le_0).toBeLessThanOrEqual(1);
         }
       }
-      expect(w.deflated_sharpe).toMatchObject({ observations: w.days, trials: trials.trials, trial_variance: trials.sharpe_variance_per_day, source: trials.source });
+      expect(w.deflated_sharpe).toMatchObject({
+        observations: w.days,
+        trials: trials.trials,
+        trial_variance: trials.sharpe_variance_per_day,
+        source: trials.source,
+      });
       expect(w.deflated_sharpe!.sharpe * Math.sqrt(252)).toBeCloseTo(e.windows[name].strategies.regime.sharpe!, 10);
       expect(w.deflated_sharpe!.dsr).toBeLessThan(w.deflated_sharpe!.psr);
     }
@@ -91,11 +121,24 @@ describe('tradeseal quant evaluate: how sure the leads are', () => {
     expect(out).toContain('how sure the leads are: stationary block bootstrap (Politis and Romano 1994)');
     expect(out).toMatch(/^window\s+versus\s+days\s+b\s+sharpe lead\s+90 %\s+95 %\s+P\(lead ≤ 0\)\s+calmar lead\s+90 %\s+95 %\s+P\(lead ≤ 0\)$/m);
     const c = u.full.versus.ma200!;
-    const row = ['full', '200-day MA rule', String(u.full.days), u.full.mean_block!.toFixed(1), c.sharpe.observed!.toFixed(3),
-      `${c.sharpe.ci90![0].toFixed(3)} to ${c.sharpe.ci90![1].toFixed(3)}`, `${c.sharpe.ci95![0].toFixed(3)} to ${c.sharpe.ci95![1].toFixed(3)}`, c.sharpe.p_lead_le_0!.toFixed(3)];
+    const row = [
+      'full',
+      '200-day MA rule',
+      String(u.full.days),
+      u.full.mean_block!.toFixed(1),
+      c.sharpe.observed!.toFixed(3),
+      `${c.sharpe.ci90![0].toFixed(3)} to ${c.sharpe.ci90![1].toFixed(3)}`,
+      `${c.sharpe.ci95![0].toFixed(3)} to ${c.sharpe.ci95![1].toFixed(3)}`,
+      c.sharpe.p_lead_le_0!.toFixed(3),
+    ];
     expect(out).toMatch(new RegExp(`^${row.map((x) => x.replace(/[.()+]/g, '\\$&')).join('\\s+')}\\s`, 'm'));
     expect(out).toContain(`against the best of N = ${loadResearchTrials().trials} variants tried in the research`);
     const d = u.in_sample.deflated_sharpe!;
-    expect(out).toMatch(new RegExp(`^in-sample\\s+${d.observations}\\s+${(d.sharpe * Math.sqrt(252)).toFixed(3)}\\s+[-\\d.]+\\s+[-\\d.]+\\s+${(d.expected_max_sharpe * Math.sqrt(252)).toFixed(3)}\\s+${d.psr.toFixed(3)}\\s+${d.dsr.toFixed(3)}$`, 'm'));
+    expect(out).toMatch(
+      new RegExp(
+        `^in-sample\\s+${d.observations}\\s+${(d.sharpe * Math.sqrt(252)).toFixed(3)}\\s+[-\\d.]+\\s+[-\\d.]+\\s+${(d.expected_max_sharpe * Math.sqrt(252)).toFixed(3)}\\s+${d.psr.toFixed(3)}\\s+${d.dsr.toFixed(3)}$`,
+        'm',
+      ),
+    );
   }, 300_000);
 });

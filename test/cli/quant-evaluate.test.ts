@@ -21,9 +21,14 @@ let store: TestStore;
 let empty: TestStore;
 let env: CliEnv;
 
-
-const DATES = fs.readFileSync(path.join(REPO_ROOT, 'data/macro/SPY.csv'), 'utf8').trim().split('\n').slice(1)
-  .map((l) => l.slice(0, 10)).filter((d) => d >= '2016-01-04').slice(0, 300);
+const DATES = fs
+  .readFileSync(path.join(REPO_ROOT, 'data/macro/SPY.csv'), 'utf8')
+  .trim()
+  .split('\n')
+  .slice(1)
+  .map((l) => l.slice(0, 10))
+  .filter((d) => d >= '2016-01-04')
+  .slice(0, 300);
 const EVALUATED = DATES.slice(200);
 const IN_2016 = EVALUATED.filter((d) => d <= '2016-12-31');
 const IN_2017 = EVALUATED.filter((d) => d >= '2017-01-01');
@@ -35,10 +40,29 @@ const regimeOf = (i: number): Regime => (i < 250 ? 'tightening' : 'expansion');
 function signalRow(date: string, regime: Regime, runId: string): Record<string, unknown> {
   const tightening = regime === 'tightening' ? 1 : 0;
   return {
-    date, run_id: runId, regime, prob_expansion: 1 - tightening, prob_recovery: 0, prob_tightening: tightening, prob_risk_off: 0,
-    risk_score: tightening ? 0.75 : 0, confidence: 'HIGH', persistence_days: 1, expected_duration_remaining_days: 10,
-    level_bn: 5000, change_4w_bn: 0, liquidity_zscore: 0, liquidity_trend: 'FLAT', pc1: 0, pc2: 0, pc3: 0, pc4: 0,
-    variance_explained_pct: [40, 20, 10, 5], pca_fit_date: DATES[0], hmm_fit_date: DATES[0], data_vintage: `${date}T23:59:59Z`,
+    date,
+    run_id: runId,
+    regime,
+    prob_expansion: 1 - tightening,
+    prob_recovery: 0,
+    prob_tightening: tightening,
+    prob_risk_off: 0,
+    risk_score: tightening ? 0.75 : 0,
+    confidence: 'HIGH',
+    persistence_days: 1,
+    expected_duration_remaining_days: 10,
+    level_bn: 5000,
+    change_4w_bn: 0,
+    liquidity_zscore: 0,
+    liquidity_trend: 'FLAT',
+    pc1: 0,
+    pc2: 0,
+    pc3: 0,
+    pc4: 0,
+    variance_explained_pct: [40, 20, 10, 5],
+    pca_fit_date: DATES[0],
+    hmm_fit_date: DATES[0],
+    data_vintage: `${date}T23:59:59Z`,
   };
 }
 
@@ -66,14 +90,17 @@ describe('tradeseal quant evaluate', () => {
     expect(e.windows.full).toMatchObject({ from: '2007-01-01', to: '2025-12-31', first_day: EVALUATED[0], last_day: EVALUATED.at(-1), days: 100 });
     expect(e.windows.in_sample).toMatchObject({ first_day: EVALUATED[0], last_day: '2016-12-30', days: IN_2016.length });
     expect(e.windows.out_of_sample).toMatchObject({ first_day: '2017-01-03', last_day: EVALUATED.at(-1), days: IN_2017.length });
-    expect(e.years.map((y) => [y.name, y.days])).toEqual([['2016', IN_2016.length], ['2017', IN_2017.length]]);
+    expect(e.years.map((y) => [y.name, y.days])).toEqual([
+      ['2016', IN_2016.length],
+      ['2017', IN_2017.length],
+    ]);
 
     // Buy-and-hold: +2 %, −1 %, … 50 times each over 100 days (bought at the first open, no cost after it).
     const bh = e.windows.full.strategies.buy_and_hold;
     expect(bh.sharpe).toBeCloseTo((0.005 / (0.015 * Math.sqrt(100 / 99))) * Math.sqrt(252), 8);
-    expect(bh.cagr).toBeCloseTo((1.02 * 0.99) ** (50 * 252 / 100) - 1, 8);
+    expect(bh.cagr).toBeCloseTo((1.02 * 0.99) ** ((50 * 252) / 100) - 1, 8);
     expect(bh.max_drawdown).toBeCloseTo(-0.01, 12);
-    expect(bh.calmar).toBeCloseTo(((1.02 * 0.99) ** (50 * 252 / 100) - 1) / 0.01, 6);
+    expect(bh.calmar).toBeCloseTo(((1.02 * 0.99) ** ((50 * 252) / 100) - 1) / 0.01, 6);
     expect(bh).toMatchObject({ avg_exposure: 1, turnover_per_year: 0, changes_per_year: 0 });
     // The regime strategy: tightening (0.25) held on 51 days, expansion (1) on 49, one change of 0.75.
     const regime = e.windows.full.strategies.regime;
@@ -98,7 +125,9 @@ describe('tradeseal quant evaluate', () => {
     expect(text.code, describeRun(text)).toBe(0);
     const out = text.stdout;
     expect(out).toMatch(new RegExp(`^the published regimes on SPY, ${EVALUATED[0]} to ${EVALUATED.at(-1)}, 100 days:`));
-    expect(out).toContain(`windows: full 2007-01-01 to 2025-12-31 (${EVALUATED[0]} to ${EVALUATED.at(-1)}, 100 days); in-sample 2007-01-01 to 2016-12-31 (${EVALUATED[0]} to 2016-12-30, ${IN_2016.length} days)`);
+    expect(out).toContain(
+      `windows: full 2007-01-01 to 2025-12-31 (${EVALUATED[0]} to ${EVALUATED.at(-1)}, 100 days); in-sample 2007-01-01 to 2016-12-31 (${EVALUATED[0]} to 2016-12-30, ${IN_2016.length} days)`,
+    );
     expect(out).toMatch(/^window\s+strategy\s+sharpe\s+CAGR %\s+max DD %\s+calmar\s+avg exposure\s+turnover\/yr\s+changes\/yr$/m);
     expect(out).toMatch(/^full\s+buy-and-hold\s+5\.265\s+\d+\.\d\d\s+-1\.00\s+[\d.]+\s+1\.000\s+0\.00\s+0\.00$/m);
     expect(out).toMatch(/^full\s+regime strategy\s+[-\d.]+\s+[-\d.]+\s+[-\d.]+\s+[-\d.]+\s+0\.618\s+1\.89\s+2\.52$/m);
@@ -109,14 +138,25 @@ describe('tradeseal quant evaluate', () => {
     expect(out).toMatch(new RegExp(`^2016\\s+${IN_2016.length}\\s+${pct(IN_2016.length - 50)}\\s+0\\.0\\s+${pct(50)}\\s+0\\.0$`, 'm'));
     // The verdict line says what the JSON's verdict says.
     const holds = json.json<Evaluation>().verdict.holds;
-    expect(out).toMatch(new RegExp(`^verdict: the regime strategy is ahead of the 200-day rule on Sharpe and Calmar over the full window \\(2007-01-01 to 2025-12-31\\) and not behind it out of sample: ${holds ? 'YES' : 'NO'} \\(full: Sharpe`, 'm'));
+    expect(out).toMatch(
+      new RegExp(
+        `^verdict: the regime strategy is ahead of the 200-day rule on Sharpe and Calmar over the full window \\(2007-01-01 to 2025-12-31\\) and not behind it out of sample: ${holds ? 'YES' : 'NO'} \\(full: Sharpe`,
+        'm',
+      ),
+    );
   }, 300_000);
 
   it('narrows every window to --from and --to; a window outside them has no figures', async () => {
     const res = await evaluate('--from', '2017-01-01', '--to', '2017-01-31', '--json');
     expect(res.code, describeRun(res)).toBe(0);
     const e = res.json<Evaluation>();
-    expect(e.windows.full).toMatchObject({ from: '2017-01-01', to: '2017-01-31', first_day: '2017-01-03', last_day: '2017-01-31', days: IN_2017.filter((d) => d <= '2017-01-31').length });
+    expect(e.windows.full).toMatchObject({
+      from: '2017-01-01',
+      to: '2017-01-31',
+      first_day: '2017-01-03',
+      last_day: '2017-01-31',
+      days: IN_2017.filter((d) => d <= '2017-01-31').length,
+    });
     expect(e.windows.in_sample).toMatchObject({ days: 0, first_day: null });
     expect(e.windows.in_sample.strategies.regime.sharpe).toBeNull();
     expect(e.years.map((y) => y.name)).toEqual(['2017']);
@@ -150,7 +190,10 @@ describe('the cost it is net of', () => {
     for (const bad of ['-1', 'cheap', '10001']) {
       const res = await evaluate('--cost-bps', bad, '--json');
       expect(res.code, describeRun(res)).toBe(2);
-      expect(res.json().error).toMatchObject({ code: 'validation_failed', errors: [{ field: '--cost-bps', message: expect.stringContaining('basis points') }] });
+      expect(res.json().error).toMatchObject({
+        code: 'validation_failed',
+        errors: [{ field: '--cost-bps', message: expect.stringContaining('basis points') }],
+      });
     }
   }, 300_000);
 });
@@ -159,7 +202,11 @@ describe('what it refuses', () => {
   it('nothing published is exit 3, saying to run the pipeline', async () => {
     const res = await runCli(['quant', 'evaluate', '--json'], cliEnv(home, empty.url));
     expect(res.code, describeRun(res)).toBe(3);
-    expect(res.json().error).toMatchObject({ code: 'not_found', detail: expect.stringContaining('no regime is published'), hint: expect.stringContaining('tradeseal pipeline run') });
+    expect(res.json().error).toMatchObject({
+      code: 'not_found',
+      detail: expect.stringContaining('no regime is published'),
+      hint: expect.stringContaining('tradeseal pipeline run'),
+    });
   }, 300_000);
 
   it('a window that ends before it starts, or a date that is not one, is exit 2; a window without an evaluated day exit 3', async () => {
@@ -169,11 +216,16 @@ describe('what it refuses', () => {
       evaluate('--to', '2016-06-30', '--json'),
     ]);
     expect(reversed.code, describeRun(reversed)).toBe(2);
-    expect(reversed.json().error).toMatchObject({ code: 'validation_failed', errors: [{ field: '--from', message: '2017-02-01 is after the end of the window (2017-01-01)' }] });
+    expect(reversed.json().error).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ field: '--from', message: '2017-02-01 is after the end of the window (2017-01-01)' }],
+    });
     expect(date.code, describeRun(date)).toBe(2);
     expect(date.json().error).toMatchObject({ code: 'usage_error', detail: expect.stringContaining('"2017-02-30" is not a calendar date') });
     expect(early.code, describeRun(early)).toBe(3);
-    expect(early.json().error.detail).toBe(`no day between 2007-01-01 and 2016-06-30 can be evaluated: the evaluated days run from ${EVALUATED[0]} to ${EVALUATED.at(-1)}`);
+    expect(early.json().error.detail).toBe(
+      `no day between 2007-01-01 and 2016-06-30 can be evaluated: the evaluated days run from ${EVALUATED[0]} to ${EVALUATED.at(-1)}`,
+    );
   }, 300_000);
 
   it('a store out of reach is exit 6', async () => {

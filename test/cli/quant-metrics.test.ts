@@ -18,7 +18,7 @@ const metrics = (...flags: string[]): Promise<CliResult> => runCli(['quant', 'me
 
 type Figures = Record<string, number | null>;
 
-describe('tradeseal quant metrics on empyrical\'s test series', () => {
+describe("tradeseal quant metrics on empyrical's test series", () => {
   it('mixed_returns against negative_returns[1:]: every figure empyrical publishes, as JSON and as a table', async () => {
     const [json, text] = await Promise.all([
       metrics('--returns', 'mixed_returns', '--benchmark', 'negative_returns_tail', '--json'),
@@ -27,8 +27,17 @@ describe('tradeseal quant metrics on empyrical\'s test series', () => {
     expect(json.code, describeRun(json)).toBe(0);
     const m = json.json<Figures>();
     expect(Object.keys(m)).toEqual([
-      'n', 'sharpe_ratio', 'sortino_ratio', 'annual_return', 'annual_volatility', 'max_drawdown', 'calmar_ratio', 'downside_risk',
-      'cum_returns_final', 'alpha', 'beta',
+      'n',
+      'sharpe_ratio',
+      'sortino_ratio',
+      'annual_return',
+      'annual_volatility',
+      'max_drawdown',
+      'calmar_ratio',
+      'downside_risk',
+      'cum_returns_final',
+      'alpha',
+      'beta',
     ]);
     expect(m.n).toBe(8);
     expectAlmostEqual(m.sharpe_ratio!, 1.7238613961706866);
@@ -98,14 +107,24 @@ describe('mistakes are exit 2', () => {
     ]);
     for (const r of [column, benchmark, rates, period, file, cell]) expect(r.code, describeRun(r)).toBe(2);
 
-    expect(column.json().error).toMatchObject({ code: 'data_invalid', errors: [{ field: 'empyrical_series.csv:1', message: expect.stringContaining('has no column "nope"') }] });
+    expect(column.json().error).toMatchObject({
+      code: 'data_invalid',
+      errors: [{ field: 'empyrical_series.csv:1', message: expect.stringContaining('has no column "nope"') }],
+    });
     expect(benchmark.stderr).toMatch(/data_invalid: .*empyrical_series\.csv[\s\S]*has no column "spx"/);
     expect(rates.json().error).toMatchObject({
       code: 'validation_failed',
-      errors: [{ field: '--risk-free', message: expect.stringContaining('"1e999" is not a finite number') }, { field: '--required-return', message: expect.stringContaining('"five"') }],
+      errors: [
+        { field: '--risk-free', message: expect.stringContaining('"1e999" is not a finite number') },
+        { field: '--required-return', message: expect.stringContaining('"five"') },
+      ],
     });
     expect(period.json().error).toMatchObject({ code: 'usage_error', detail: expect.stringContaining('daily, weekly, monthly') });
-    expect(file.json().error).toMatchObject({ code: 'data_invalid', errors: [{ field: 'none.csv', message: expect.stringContaining('ENOENT') }], hint: 'check the path' });
+    expect(file.json().error).toMatchObject({
+      code: 'data_invalid',
+      errors: [{ field: 'none.csv', message: expect.stringContaining('ENOENT') }],
+      hint: 'check the path',
+    });
     expect(cell.json().error).toMatchObject({ code: 'data_invalid', errors: [{ field: 'bad.csv:3', message: expect.stringContaining('"1 %"') }] });
   }, 120_000);
 

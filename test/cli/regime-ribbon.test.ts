@@ -28,7 +28,7 @@ describe('regimeRibbon', () => {
     for (const line of out) expect(line.length).toBeLessThanOrEqual(50);
   });
 
-  it('with colour each day is a block in its regime\'s colour', () => {
+  it("with colour each day is a block in its regime's colour", () => {
     const out = regimeRibbon(days(['risk_off', 'expansion']), 79, true).split('\n');
     expect(out[1]).toBe('\u001b[31m█\u001b[39m\u001b[32m█\u001b[39m');
     expect(out[3]).toContain('\u001b[33m█\u001b[39m tightening');

@@ -26,11 +26,20 @@ describe('regime', () => {
     expect(bad.stderr).toMatch(/--risk-score/);
     expect(bad.stderr).toMatch(/--date/);
 
-    const published = await runCli(['regime', 'publish', '--regime', 'risk_off', '--risk-score', '0.9', '--reason', 'exchange outage', '--date', '2026-03-06', '--json'], env);
+    const published = await runCli(
+      ['regime', 'publish', '--regime', 'risk_off', '--risk-score', '0.9', '--reason', 'exchange outage', '--date', '2026-03-06', '--json'],
+      env,
+    );
     expect(published.code, describeRun(published)).toBe(0);
     const b = published.json();
     expect(b).toMatchObject({
-      date: '2026-03-06', regime: 'risk_off', regime_id: 3, risk_score: 0.9, source: 'manual', reason: 'exchange outage', model_version: 'manual',
+      date: '2026-03-06',
+      regime: 'risk_off',
+      regime_id: 3,
+      risk_score: 0.9,
+      source: 'manual',
+      reason: 'exchange outage',
+      model_version: 'manual',
       probabilities: { expansion: 0, recovery: 0, tightening: 0, risk_off: 1 },
     });
     expect(b.published_by).toMatch(/^cli:\S+/);

@@ -66,9 +66,9 @@ describe('tradeseal serve and the secrets the store keeps', () => {
     await stop(plain.child);
     const warnings = plain.output.split('\n').filter((l) => l.startsWith('warning: the store keeps'));
     expect(warnings, plain.output).toEqual([
-      'warning: the store keeps the heartbeat signing key, the track-log signing key, the engine\'s transparency-log key and 2 webhook secrets in clear: '
-      + 'whoever holds a copy of it (a backup, a replica, a dump) can sign heartbeats the engines accept, sign heads of the engine\'s transparency log, '
-      + 'sign heads of the track log and sign webhook deliveries as this service; set KMS_PROVIDER to keep them sealed (docs/operations.md, "Secrets in the store")',
+      "warning: the store keeps the heartbeat signing key, the track-log signing key, the engine's transparency-log key and 2 webhook secrets in clear: " +
+        "whoever holds a copy of it (a backup, a replica, a dump) can sign heartbeats the engines accept, sign heads of the engine's transparency log, " +
+        'sign heads of the track log and sign webhook deliveries as this service; set KMS_PROVIDER to keep them sealed (docs/operations.md, "Secrets in the store")',
     ]);
 
     const sealed = await serveUntilListening(kmsEnv(masterKey));

@@ -38,16 +38,17 @@ function start(args: string[], extra: CliEnv = {}): Running {
   };
   child.stdout.on('data', feed);
   child.stderr.on('data', feed);
-  const waitFor = (pattern: RegExp): Promise<RegExpExecArray> => new Promise((resolve, reject) => {
-    const check = (): void => {
-      const m = pattern.exec(out);
-      if (m) resolve(m);
-      else if (child.exitCode !== null) reject(new Error(`exited (${child.exitCode}) before ${pattern}: ${out}`));
-      else waiters.push(check);
-    };
-    child.once('exit', () => waiters.push(check) && feed(Buffer.alloc(0)));
-    check();
-  });
+  const waitFor = (pattern: RegExp): Promise<RegExpExecArray> =>
+    new Promise((resolve, reject) => {
+      const check = (): void => {
+        const m = pattern.exec(out);
+        if (m) resolve(m);
+        else if (child.exitCode !== null) reject(new Error(`exited (${child.exitCode}) before ${pattern}: ${out}`));
+        else waiters.push(check);
+      };
+      child.once('exit', () => waiters.push(check) && feed(Buffer.alloc(0)));
+      check();
+    });
   return { child, output: () => out, waitFor };
 }
 
@@ -97,7 +98,9 @@ describe('tradeseal serve', () => {
     const health = await fetch(`${url}/engine/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({
-      status: 'degraded', db_ok: true, regime: { date: LAST_DAY, source: 'pipeline', stale: true },
+      status: 'degraded',
+      db_ok: true,
+      regime: { date: LAST_DAY, source: 'pipeline', stale: true },
       warnings: [expect.stringContaining('tradeseal pipeline nightly')],
     });
     // The server owns the store now: a command is its client.

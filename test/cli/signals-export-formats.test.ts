@@ -62,7 +62,7 @@ function shell(command: string): Promise<{ code: number; stdout: string; stderr:
 }
 
 describe.each(Object.entries(READERS))('signals export --format %s', (format, read) => {
-  it('from the store: the CSV export\'s rows and columns, with --out (and its alias --output) and to redirected standard output', async () => {
+  it("from the store: the CSV export's rows and columns, with --out (and its alias --output) and to redirected standard output", async () => {
     const dir = fs.mkdtempSync(path.join(home, `${format}-`));
     const file = path.join(dir, `regimes.${format}`);
     const res = await runCli(['signals', 'export', '--format', format, '--limit', '100000', '--out', file, '--json'], env);
@@ -91,7 +91,7 @@ describe.each(Object.entries(READERS))('signals export --format %s', (format, re
     expect(res.stdout).toContain(`${format} is a binary format and standard output is a terminal: give --out FILE or redirect standard output`);
   }, 120_000);
 
-  it('from a service (--url): the tier\'s window (a free key 30 rows), the same rows as locally; no key is 401 `unauthorized` (exit 5)', async () => {
+  it("from a service (--url): the tier's window (a free key 30 rows), the same rows as locally; no key is 401 `unauthorized` (exit 5)", async () => {
     const dir = fs.mkdtempSync(path.join(home, `${format}-remote-`));
     const file = path.join(dir, `regimes.${format}`);
     const free = await keyOf('free');
@@ -101,7 +101,10 @@ describe.each(Object.entries(READERS))('signals export --format %s', (format, re
     const past = await runCli(['signals', 'export', '--format', format, '--limit', '31', '--out', file, '--url', server.url, '--key', free], env);
     expect(past.code, describeRun(past)).toBe(2);
     expect(past.stderr).toContain('must be at most 30 on the Free tier');
-    const keyless = await runCli(['signals', 'export', '--format', format, '--out', path.join(dir, 'none'), '--url', server.url], cliEnv(home, store.url, { SIGNALS_KEY: '' }));
+    const keyless = await runCli(
+      ['signals', 'export', '--format', format, '--out', path.join(dir, 'none'), '--url', server.url],
+      cliEnv(home, store.url, { SIGNALS_KEY: '' }),
+    );
     expect(keyless.code, describeRun(keyless)).toBe(5);
     expect(keyless.stderr).toContain('unauthorized');
     expect(fs.existsSync(path.join(dir, 'none'))).toBe(false);
@@ -145,7 +148,7 @@ describe('signals backtest --format: the daily series', () => {
       expect(answer).not.toHaveProperty('days');
       const back = await read(new Uint8Array(fs.readFileSync(file)));
       expect(back.rows, format).toEqual(rows);
-      expect(back.rows.at(-1)!.strategy_value as number / 100 - 1).toBeCloseTo(answer.performance.total_return, 10);
+      expect((back.rows.at(-1)!.strategy_value as number) / 100 - 1).toBeCloseTo(answer.performance.total_return, 10);
     }
   }, 120_000);
 
@@ -153,7 +156,10 @@ describe('signals backtest --format: the daily series', () => {
     const tty = await shell(`script -qec 'node bin/dev.js signals backtest ${window.join(' ')} --format parquet' /dev/null`);
     expect(tty.code).toBe(2);
     expect(tty.stdout).toContain('parquet is a binary format and standard output is a terminal');
-    const remote = await runCli(['signals', 'backtest', ...window, '--format', 'arrow', '--out', path.join(home, 'x.arrow'), '--url', server.url, '--key', await keyOf('pro')], env);
+    const remote = await runCli(
+      ['signals', 'backtest', ...window, '--format', 'arrow', '--out', path.join(home, 'x.arrow'), '--url', server.url, '--key', await keyOf('pro')],
+      env,
+    );
     expect(remote.code, describeRun(remote)).toBe(2);
     expect(remote.stderr).toContain('the daily series is computed from the local store');
   }, 120_000);
@@ -162,7 +168,7 @@ describe('signals backtest --format: the daily series', () => {
 describe('signals forecast --format: the forecast rows', () => {
   const FORECAST_NUMERIC = ['confidence', 'risk_score', 'prob_expansion', 'prob_recovery', 'prob_tightening', 'prob_risk_off'];
 
-  it('writes the JSON forecast\'s rows as CSV, Arrow and Parquet, locally and from a service; the service\'s tiers hold', async () => {
+  it("writes the JSON forecast's rows as CSV, Arrow and Parquet, locally and from a service; the service's tiers hold", async () => {
     const dir = fs.mkdtempSync(path.join(home, 'forecast-'));
     const json = await runCli(['signals', 'forecast', '--horizon', '10', '--json'], env);
     expect(json.code, describeRun(json)).toBe(0);
@@ -181,11 +187,17 @@ describe('signals forecast --format: the forecast rows', () => {
       expect(back.columns.map((c) => c.split(':')[0])).toEqual(['date', 'regime', ...FORECAST_NUMERIC]);
       expect(back.rows, format).toEqual(expected);
       const remoteFile = path.join(dir, `remote.${format}`);
-      const remote = await runCli(['signals', 'forecast', '--horizon', '10', '--format', format, '--out', remoteFile, '--url', server.url, '--key', starter], env);
+      const remote = await runCli(
+        ['signals', 'forecast', '--horizon', '10', '--format', format, '--out', remoteFile, '--url', server.url, '--key', starter],
+        env,
+      );
       expect(remote.code, describeRun(remote)).toBe(0);
       expect((await read(new Uint8Array(fs.readFileSync(remoteFile)))).rows).toEqual(expected);
     }
-    const free = await runCli(['signals', 'forecast', '--format', 'arrow', '--out', path.join(dir, 'free.arrow'), '--url', server.url, '--key', await keyOf('free')], env);
+    const free = await runCli(
+      ['signals', 'forecast', '--format', 'arrow', '--out', path.join(dir, 'free.arrow'), '--url', server.url, '--key', await keyOf('free')],
+      env,
+    );
     expect(free.code, describeRun(free)).toBe(5);
     expect(fs.existsSync(path.join(dir, 'free.arrow'))).toBe(false);
   }, 120_000);

@@ -39,7 +39,17 @@ describe('signals keys issue', () => {
     const json = await runCli(['signals', 'keys', 'issue', '--email', email.toUpperCase(), '--tier', 'starter', '--json'], env);
     expect(json.code, describeRun(json)).toBe(0);
     const issued = json.json();
-    expect(Object.keys(issued).sort()).toEqual(['account_created', 'account_id', 'agent_count', 'api_key', 'created_at', 'email', 'key_id', 'key_prefix', 'tier']);
+    expect(Object.keys(issued).sort()).toEqual([
+      'account_created',
+      'account_id',
+      'agent_count',
+      'api_key',
+      'created_at',
+      'email',
+      'key_id',
+      'key_prefix',
+      'tier',
+    ]);
     expect(issued).toMatchObject({ email, tier: 'starter', agent_count: 0, account_created: false });
     expect(issued.api_key).toMatch(KEY);
     expect(issued.api_key.startsWith(issued.key_prefix)).toBe(true);
@@ -63,7 +73,12 @@ describe('signals keys issue', () => {
     expect(otherAgents.json().error).toMatchObject({ code: 'conflict', detail: expect.stringMatching(/agent count is 5, not 2/) });
     expect(bad.code, describeRun(bad)).toBe(2);
     expect(bad.json().error.code).toBe('validation_failed');
-    expect(bad.json().error.errors.map((e: { field: string }) => e.field).sort()).toEqual(['--agent-count', '--email', '--tier']);
+    expect(
+      bad
+        .json()
+        .error.errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['--agent-count', '--email', '--tier']);
   }, 60_000);
 });
 
@@ -173,7 +188,10 @@ describe('signals outbox', () => {
     // The first read delivers Ann's mail: its code is shown this once.
     const one = await runCli(['signals', 'outbox', '--to', ann, '--limit', '1', '--json'], env);
     expect(one.code, describeRun(one)).toBe(0);
-    expect(one.json()).toMatchObject({ count: 1, messages: [{ recipient: ann, subject: expect.stringContaining('verification code'), body: expect.stringMatching(/Your verification code is \d{6}\./) }] });
+    expect(one.json()).toMatchObject({
+      count: 1,
+      messages: [{ recipient: ann, subject: expect.stringContaining('verification code'), body: expect.stringMatching(/Your verification code is \d{6}\./) }],
+    });
     const annCode = /verification code is (\d{6})\./.exec(one.json().messages[0].body)![1]!;
 
     const [all, text, bad] = await Promise.all([

@@ -34,7 +34,7 @@ function readCsv(text: string): Array<Record<string, string>> {
   return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i]!, v])));
 }
 
-describe('the run publishes the quants\' figures with the regimes', () => {
+describe("the run publishes the quants' figures with the regimes", () => {
   it('writes the forecast and the performance report in the same run as the regimes', async () => {
     const [f] = await store.sql`select run_id, base_date::text as base_date, horizon, jsonb_array_length(rows) as n from forecasts`;
     expect(f).toMatchObject({ run_id: run.run_id, base_date: CUT, horizon: 10, n: 10 });
@@ -44,7 +44,7 @@ describe('the run publishes the quants\' figures with the regimes', () => {
 });
 
 describe('signals export', () => {
-  it('writes the interface\'s columns, newest first, 730 rows by default, equity_exposure as a number', async () => {
+  it("writes the interface's columns, newest first, 730 rows by default, equity_exposure as a number", async () => {
     const out = await runCli(['signals', 'export'], env);
     expect(out.code, describeRun(out)).toBe(0);
     const lines = out.stdout.trim().split('\n');
@@ -80,9 +80,14 @@ describe('signals performance', () => {
   it('publishes the numbers an analyst recomputes from the exported regimes and the bundled SPY prices', async () => {
     const exported = await runCli(['signals', 'export', '--limit', '100000'], env);
     // Oldest first, each day with the publication instant the export gives it.
-    const regimes = readCsv(exported.stdout).reverse().map((r) => ({
-      date: r.date!, regime: r.regime!, equity_exposure: Number(r.equity_exposure), available_at: r.available_at!,
-    }));
+    const regimes = readCsv(exported.stdout)
+      .reverse()
+      .map((r) => ({
+        date: r.date!,
+        regime: r.regime!,
+        equity_exposure: Number(r.equity_exposure),
+        available_at: r.available_at!,
+      }));
     for (const r of regimes) expect(r.available_at, r.date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const spy = readSpy(path.join(REPO_ROOT, 'data/macro/SPY.csv'));
     // Each regime taken at the first open after its publication, 5 bp per unit of exposure change (the default).
@@ -115,7 +120,8 @@ describe('signals backtest and forecast', () => {
     const res = await runCli(['signals', 'backtest', '--start', '2008-09-01', '--end', '2008-12-31', '--json'], env);
     expect(res.code, describeRun(res)).toBe(0);
     const { summary, performance } = res.json();
-    const window = readCsv((await runCli(['signals', 'export', '--limit', '100000'], env)).stdout).reverse()
+    const window = readCsv((await runCli(['signals', 'export', '--limit', '100000'], env)).stdout)
+      .reverse()
       .filter((r) => r.date! >= '2008-09-01' && r.date! <= '2008-12-31');
     const transitions = window.filter((r, i) => i > 0 && r.regime !== window[i - 1]!.regime).length;
     expect(summary).toMatchObject({ total_days: window.length, transitions, avg_persistence_days: window.length / (transitions + 1) });
@@ -143,17 +149,30 @@ describe('signals backtest and forecast', () => {
     for (const r of body.forecast) expect(r.prob_expansion + r.prob_recovery + r.prob_tightening + r.prob_risk_off).toBeCloseTo(1, 12);
     const text = await runCli(['signals', 'forecast'], env);
     expect(text.stdout).toMatch(/forecast from 2012-12-31[\s\S]*date\s+regime\s+confidence\s+risk_score/);
-    expect(text.stdout.trim().split('\n').filter((l) => /^2013-01-\d\d/.test(l))).toHaveLength(5);
+    expect(
+      text.stdout
+        .trim()
+        .split('\n')
+        .filter((l) => /^2013-01-\d\d/.test(l)),
+    ).toHaveLength(5);
     const bad = await runCli(['signals', 'forecast', '--horizon', '11', '--json'], env);
     expect(bad.code).toBe(2);
     expect(bad.json().error.errors[0]).toMatchObject({ field: '--horizon' });
   }, 60_000);
 });
 
-describe('the signal service\'s cache of the published history', () => {
+describe("the signal service's cache of the published history", () => {
   it('gives every window the rows a direct read gives, and reloads once a run has published', async () => {
     const cache = new PublishedHistoryCache();
-    for (const range of [{}, { start: '2008-09-01', end: '2008-12-31' }, { start: '2008-09-06' }, { end: '2007-01-05' }, { start: '2006-01-01', end: '2006-12-20' }, { start: '2013-01-01' }, { start: '2008-10-10', end: '2008-10-10' }]) {
+    for (const range of [
+      {},
+      { start: '2008-09-01', end: '2008-12-31' },
+      { start: '2008-09-06' },
+      { end: '2007-01-05' },
+      { start: '2006-01-01', end: '2006-12-20' },
+      { start: '2013-01-01' },
+      { start: '2008-10-10', end: '2008-10-10' },
+    ]) {
       expect(await cache.window(store.sql, range), JSON.stringify(range)).toEqual(await backtestRows(store.sql, range));
     }
     const before = (await cache.all(store.sql)).length;

@@ -39,7 +39,12 @@ describe('signals commands against a remote service', () => {
     const key = await keyOf('pro');
     // The remote service is named by flags for one command and by SIGNALS_URL / SIGNALS_KEY for the others.
     const viaEnv = cliEnv(home, 'postgres://nobody@127.0.0.1:1/unused', { SIGNALS_URL: server.url, SIGNALS_KEY: key });
-    for (const args of [['signals', 'latest'], ['signals', 'range', '--start', '2009-03-02', '--end', '2009-03-31'], ['signals', 'forecast', '--horizon', '3'], ['signals', 'performance']]) {
+    for (const args of [
+      ['signals', 'latest'],
+      ['signals', 'range', '--start', '2009-03-02', '--end', '2009-03-31'],
+      ['signals', 'forecast', '--horizon', '3'],
+      ['signals', 'performance'],
+    ]) {
       const [there, here] = await Promise.all([runCli([...args, '--json'], viaEnv), runCli([...args, '--json'], local)]);
       expect(there.code, describeRun(there)).toBe(0);
       expect(here.code, describeRun(here)).toBe(0);
@@ -57,9 +62,16 @@ describe('signals commands against a remote service', () => {
     expect(histThere.json()).toHaveLength(22);
     // regime heartbeat through GET /v1/engine/heartbeat: signed by the service's key, ids increasing.
     const sidecar = await keyOf('engine_sidecar');
-    const [hb1, hb2] = [await runCli(['regime', 'heartbeat', '--url', server.url, '--key', sidecar], local), await runCli(['regime', 'heartbeat', '--url', server.url, '--key', sidecar], local)];
+    const [hb1, hb2] = [
+      await runCli(['regime', 'heartbeat', '--url', server.url, '--key', sidecar], local),
+      await runCli(['regime', 'heartbeat', '--url', server.url, '--key', sidecar], local),
+    ];
     expect(hb1.code, describeRun(hb1)).toBe(0);
-    expect(hb1.json()).toMatchObject({ regime_id: expect.any(Number), mta_ref: expect.stringMatching(/^[0-9a-f]{64}$/), signature: expect.stringMatching(/^ed25519:/) });
+    expect(hb1.json()).toMatchObject({
+      regime_id: expect.any(Number),
+      mta_ref: expect.stringMatching(/^[0-9a-f]{64}$/),
+      signature: expect.stringMatching(/^ed25519:/),
+    });
     expect(hb2.json().sequence_id).toBeGreaterThan(hb1.json().sequence_id);
     const daysHere = await runCli(['signals', 'history', '--days', '5'], local);
     expect(daysHere.code, describeRun(daysHere)).toBe(2);
@@ -79,7 +91,7 @@ describe('signals commands against a remote service', () => {
     }
   }, 300_000);
 
-  it('backtest and export go through the service, which applies the key\'s tier', async () => {
+  it("backtest and export go through the service, which applies the key's tier", async () => {
     const pro = await keyOf('pro');
     const bt = await runCli(['signals', 'backtest', '--start', '2008-09-01', '--end', '2008-12-31', '--url', server.url, '--key', pro, '--json'], local);
     expect(bt.code, describeRun(bt)).toBe(0);
@@ -91,7 +103,7 @@ describe('signals commands against a remote service', () => {
     expect(csv.stdout.trim().split('\n')).toHaveLength(31);
   }, 300_000);
 
-  it('the service\'s refusals keep their code and exit code', async () => {
+  it("the service's refusals keep their code and exit code", async () => {
     const free = await keyOf('free');
     const old = await runCli(['signals', 'range', '--start', '2008-10-01', '--end', '2008-10-31', '--url', server.url, '--key', free, '--json'], local);
     expect(old.code, describeRun(old)).toBe(5);
@@ -120,7 +132,10 @@ describe('signals commands against a remote service', () => {
     const revoked = await runCli(['signals', 'keys', 'revoke', keyId, ...remote], nowhere);
     expect(revoked.json(), describeRun(revoked)).toMatchObject({ key_id: keyId, revoked_now: true });
     // The listing and the outbox read both ways agree.
-    for (const args of [['signals', 'keys', 'list', '--email', email], ['signals', 'outbox', '--limit', '5']]) {
+    for (const args of [
+      ['signals', 'keys', 'list', '--email', email],
+      ['signals', 'outbox', '--limit', '5'],
+    ]) {
       const [there, here] = await Promise.all([runCli([...args, ...remote], nowhere), runCli([...args, '--json'], local)]);
       expect(there.code, describeRun(there)).toBe(0);
       expect(there.json()).toEqual(here.json());
@@ -138,7 +153,10 @@ describe('signals commands against a remote service', () => {
     const bad = await runCli(['signals', 'outbox', '--limit', '0', ...remote], nowhere);
     expect(bad.code, describeRun(bad)).toBe(2);
     // pipeline status: the service's runs through /v1/admin/pipeline-runs, as the store lists them.
-    const [runsThere, runsHere] = await Promise.all([runCli(['pipeline', 'status', '--limit', '3', ...remote], nowhere), runCli(['pipeline', 'status', '--limit', '3', '--json'], local)]);
+    const [runsThere, runsHere] = await Promise.all([
+      runCli(['pipeline', 'status', '--limit', '3', ...remote], nowhere),
+      runCli(['pipeline', 'status', '--limit', '3', '--json'], local),
+    ]);
     expect(runsThere.code, describeRun(runsThere)).toBe(0);
     expect(runsThere.json()).toEqual(runsHere.json());
     expect(runsThere.json().runs[0]).toMatchObject({ status: 'published', last_day: '2009-03-31' });

@@ -66,14 +66,19 @@ const verifyAll = (file: string, options: { url?: string; key?: string } = {}) =
   runCli(['signals', 'verify', '--head', file, '--public-key', keyHex, '--url', options.url ?? server.url, '--key', options.key ?? pro, '--json'], local);
 
 /** The failed checks of a result, as `check` names. */
-const failedChecks = (result: { checks: Array<{ check: string; status: string }> }): string[] => result.checks.filter((c) => c.status === 'fail').map((c) => c.check);
+const failedChecks = (result: { checks: Array<{ check: string; status: string }> }): string[] =>
+  result.checks.filter((c) => c.status === 'fail').map((c) => c.check);
 
 /**
  * A service in front of the real one whose signal packages (`/v1/signals/…`) carry fields no record defines,
  * at the top and inside `regime`: what the API serves once it gains a field.
  */
 async function moreFieldsProxy(target: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const more = (pkg: Record<string, unknown>): Record<string, unknown> => ({ ...pkg, risk_budget: 0.25, regime: { ...(pkg.regime as object), label: 'added later' } });
+  const more = (pkg: Record<string, unknown>): Record<string, unknown> => ({
+    ...pkg,
+    risk_budget: 0.25,
+    regime: { ...(pkg.regime as object), label: 'added later' },
+  });
   const proxy = http.createServer((req, res) => {
     const key = req.headers['x-signals-key'];
     void fetch(`${target}${req.url}`, { headers: typeof key === 'string' ? { 'x-signals-key': key } : {} }).then(async (answer) => {
@@ -108,12 +113,14 @@ describe('the published history in the track log', () => {
     const run = await publishedRun();
     const [days] = await store.sql<Array<{ n: number }>>`select count(*)::int as n from signal_days`;
     expect(run.track_log).toEqual({ live: 0, backfill: days!.n, republication: 0, unchanged: 0, tree_size: days!.n });
-    const kinds = await store.sql<Array<{ kind: string; n: number; runs: number }>>`select kind, count(*)::int as n, count(distinct run_id)::int as runs from signal_log_leaves group by kind`;
+    const kinds = await store.sql<
+      Array<{ kind: string; n: number; runs: number }>
+    >`select kind, count(*)::int as n, count(distinct run_id)::int as runs from signal_log_leaves group by kind`;
     expect(kinds).toEqual([{ kind: 'backfill', n: days!.n, runs: 1 }]);
     expect((await store.sql`select run_id from signal_log_leaves limit 1`)[0]!.run_id).toBe(run.run_id);
   });
 
-  it('serves heads, the key and consistency without a key, and a day\'s proof to a key that may read the day, with the package /v1/signals serves', async () => {
+  it("serves heads, the key and consistency without a key, and a day's proof to a key that may read the day, with the package /v1/signals serves", async () => {
     const head = await get('/v1/log/head');
     expect(head.status).toBe(200);
     expect(head.json).toMatchObject({ tree_size: expect.any(Number), key_id: logKey.keyId });
@@ -133,7 +140,7 @@ describe('the published history in the track log', () => {
     expect(await get(`/v1/log/consistency?from=${head.json.tree_size + 1}`)).toMatchObject({ status: 422, json: { errors: [{ field: 'from' }] } });
   });
 
-  it('says what the published performance and chart rest on, and gives the live record\'s figures: none here, every day a backfill', async () => {
+  it("says what the published performance and chart rest on, and gives the live record's figures: none here, every day a backfill", async () => {
     const all = await get('/v1/performance', pro);
     expect(all.status, JSON.stringify(all.json)).toBe(200);
     expect(all.json.record).toEqual({ basis: 'all', days: all.json.days, live_days: 0, backfill_days: all.json.days, unlogged_days: 0 });
@@ -161,7 +168,9 @@ describe('the published history in the track log', () => {
     expect(onlyMarch.years.map((y) => y.name)).toEqual(['2009']);
     const cli = await runCli(['signals', 'performance', '--record', 'live', '--json'], local);
     expect(cli.json()).toEqual(live.json);
-    expect((await runCli(['signals', 'performance', '--record', 'live'], local)).stdout).toContain(`rests on 0 days: the days resting on regimes logged live in the track log; of the whole history's, 0 rest on regimes logged live, ${all.json.days} on backfilled ones`);
+    expect((await runCli(['signals', 'performance', '--record', 'live'], local)).stdout).toContain(
+      `rests on 0 days: the days resting on regimes logged live in the track log; of the whole history's, 0 rest on regimes logged live, ${all.json.days} on backfilled ones`,
+    );
   });
 });
 
@@ -185,9 +194,22 @@ describe('tradeseal signals verify', () => {
     const ok = await verify(saved);
     expect(ok.code, describeRun(ok)).toBe(0);
     const result = ok.json();
-    expect(result).toMatchObject({ valid: true, date: DAY, saved_tree_size: before.tree_size, leaves: [{ kind: 'backfill', original: true, in_saved_head: true }] });
+    expect(result).toMatchObject({
+      valid: true,
+      date: DAY,
+      saved_tree_size: before.tree_size,
+      leaves: [{ kind: 'backfill', original: true, in_saved_head: true }],
+    });
     expect(result.tree_size).toBeGreaterThan(before.tree_size);
-    expect(result.checks.map((c: { check: string; status: string }) => `${c.check}:${c.status}`)).toEqual(['saved_head:pass', 'head:pass', 'growth:pass', 'leaves:pass', 'kinds:pass', 'logged_at:pass', 'served:pass']);
+    expect(result.checks.map((c: { check: string; status: string }) => `${c.check}:${c.status}`)).toEqual([
+      'saved_head:pass',
+      'head:pass',
+      'growth:pass',
+      'leaves:pass',
+      'kinds:pass',
+      'logged_at:pass',
+      'served:pass',
+    ]);
     const newDay = await verify(saved, [], '2009-04-30');
     expect(newDay.json()).toMatchObject({ valid: true, leaves: [{ in_saved_head: false }] });
     const here = await runCli(['signals', 'verify', '--date', DAY, '--head', saved, '--public-key', keyHex, '--json'], local);
@@ -204,7 +226,7 @@ describe('tradeseal signals verify', () => {
     expect(JSON.parse(readFileSync(saved, 'utf8'))).toEqual(before);
   });
 
-  it('answers what the newest publication rests on: the service\'s copy of the record follows a new run and a grown log', async () => {
+  it("answers what the newest publication rests on: the service's copy of the record follows a new run and a grown log", async () => {
     // The first describe's requests made the service keep the record of the history before this month was published.
     const [perf, chart] = [await get('/v1/performance', pro), await get('/v1/public/chart-data')];
     expect(perf.json.last_day).toBe('2009-04-30');
@@ -218,7 +240,12 @@ describe('tradeseal signals verify', () => {
     try {
       const out = await verify(saved);
       expect(out.code, describeRun(out)).toBe(5);
-      expect(out.json().checks.filter((c: { status: string }) => c.status === 'fail').map((c: { check: string }) => c.check)).toEqual(['served']);
+      expect(
+        out
+          .json()
+          .checks.filter((c: { status: string }) => c.status === 'fail')
+          .map((c: { check: string }) => c.check),
+      ).toEqual(['served']);
     } finally {
       await store.sql`update signal_days set level_bn = ${row!.level_bn} where date = ${DAY}`;
     }
@@ -230,7 +257,10 @@ describe('tradeseal signals verify', () => {
     try {
       const out = await verify(saved);
       expect(out.code, describeRun(out)).toBe(5);
-      expect(out.json().checks.find((c: { check: string }) => c.check === 'served')).toMatchObject({ status: 'fail', detail: expect.stringContaining('removed') });
+      expect(out.json().checks.find((c: { check: string }) => c.check === 'served')).toMatchObject({
+        status: 'fail',
+        detail: expect.stringContaining('removed'),
+      });
     } finally {
       await store.sql`insert into signal_days ${store.sql(row as Record<string, unknown>)}`;
     }
@@ -238,15 +268,29 @@ describe('tradeseal signals verify', () => {
 
   it('fails a log smaller than a head saved from it, or one whose tree of the saved size has another root, naming growth', async () => {
     const newest: SignedTreeHead = (await get('/v1/log/head')).json;
-    const sign = (size: number, root: string, timestamp = newest.timestamp): SignedTreeHead => signTreeHead({ tree_size: size, root_hash: root, timestamp }, logKey.sign, logKey.keyId);
+    const sign = (size: number, root: string, timestamp = newest.timestamp): SignedTreeHead =>
+      signTreeHead({ tree_size: size, root_hash: root, timestamp }, logKey.sign, logKey.keyId);
     const truncated = await verify(headFile('truncated', sign(newest.tree_size + 3, 'ab'.repeat(32))));
     expect(truncated.code, describeRun(truncated)).toBe(5);
-    expect(truncated.json().checks.find((c: { check: string }) => c.check === 'growth')).toMatchObject({ status: 'fail', detail: expect.stringContaining('fewer') });
+    expect(truncated.json().checks.find((c: { check: string }) => c.check === 'growth')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('fewer'),
+    });
     const forked = await verify(headFile('forked', sign(before.tree_size, 'cd'.repeat(32), before.timestamp)));
     expect(forked.code, describeRun(forked)).toBe(5);
-    expect(forked.json().checks.filter((c: { status: string }) => c.status === 'fail').map((c: { check: string }) => c.check)).toEqual(['growth']);
+    expect(
+      forked
+        .json()
+        .checks.filter((c: { status: string }) => c.status === 'fail')
+        .map((c: { check: string }) => c.check),
+    ).toEqual(['growth']);
     const unsigned = await verify(headFile('unsigned', { ...before, root_hash: 'cd'.repeat(32) }));
-    expect(unsigned.json().checks.filter((c: { status: string }) => c.status === 'fail').map((c: { check: string }) => c.check)).toEqual(['saved_head', 'growth']);
+    expect(
+      unsigned
+        .json()
+        .checks.filter((c: { status: string }) => c.status === 'fail')
+        .map((c: { check: string }) => c.check),
+    ).toEqual(['saved_head', 'growth']);
   });
 
   it('logs a day published before the log existed as a backfill, never live, once it is confirmed; verify accepts the under-claim', async () => {
@@ -268,9 +312,17 @@ describe('tradeseal signals verify', () => {
 
   it('fails every head under another key, and refuses bad input with exit 2 naming the flag or the file', async () => {
     const other = Buffer.from(publicKeyFromSecret(generateKeyPair().secretKey)).toString('hex');
-    const wrong = await runCli(['signals', 'verify', '--date', DAY, '--head', saved, '--public-key', other, '--url', server.url, '--key', pro, '--json'], local);
+    const wrong = await runCli(
+      ['signals', 'verify', '--date', DAY, '--head', saved, '--public-key', other, '--url', server.url, '--key', pro, '--json'],
+      local,
+    );
     expect(wrong.code).toBe(5);
-    expect(wrong.json().checks.filter((c: { status: string }) => c.status === 'fail').map((c: { check: string }) => c.check)).toEqual(['saved_head', 'head']);
+    expect(
+      wrong
+        .json()
+        .checks.filter((c: { status: string }) => c.status === 'fail')
+        .map((c: { check: string }) => c.check),
+    ).toEqual(['saved_head', 'head']);
     const badDate = await verify(saved, [], '2009-02-30');
     expect(badDate.code).toBe(2);
     expect(badDate.stdout + badDate.stderr).toContain('--date');
@@ -315,7 +367,7 @@ describe('tradeseal signals verify', () => {
     }
   });
 
-  it('proves every logged day in one run without --date, from the service and from the local store: the log\'s checks once, each day\'s, a summary', async () => {
+  it("proves every logged day in one run without --date, from the service and from the local store: the log's checks once, each day's, a summary", async () => {
     const [{ n }] = await store.sql<[{ n: number }]>`select count(distinct date)::int as n from signal_log_leaves`;
     const remote = await verifyAll(saved);
     expect(remote.code, describeRun(remote)).toBe(0);
@@ -350,7 +402,10 @@ describe('tradeseal signals verify', () => {
       const [{ n }] = await store.sql<[{ n: number }]>`select count(distinct date)::int as n from signal_log_leaves`;
       expect(all.json().summary).toEqual({ days: n, proven: n, failed: [], beyond_history: 0 });
       for (const date of [DAY, '2009-05-04']) {
-        const one = await runCli(['signals', 'verify', '--date', date, '--head', saved, '--public-key', keyHex, '--url', proxy.url, '--key', pro, '--json'], local);
+        const one = await runCli(
+          ['signals', 'verify', '--date', date, '--head', saved, '--public-key', keyHex, '--url', proxy.url, '--key', pro, '--json'],
+          local,
+        );
         expect(one.code, describeRun(one)).toBe(0);
         expect(failedChecks(one.json())).toEqual([]);
       }
@@ -359,7 +414,7 @@ describe('tradeseal signals verify', () => {
     }
   });
 
-  it('fails a run over every day when a field a day\'s record defines changed without a new leaf, naming the day and the field; the others pass', async () => {
+  it("fails a run over every day when a field a day's record defines changed without a new leaf, naming the day and the field; the others pass", async () => {
     const [row] = await store.sql<Array<{ level_bn: number }>>`select level_bn from signal_days where date = ${DAY}`;
     await store.sql`update signal_days set level_bn = ${row!.level_bn + 1} where date = ${DAY}`;
     try {

@@ -28,7 +28,10 @@ let work: string;
 
 beforeAll(async () => {
   const served = await macroDataThrough('2009-06-30');
-  fred = await startFredServer(served, CATALOGUE.filter((s) => s.source === 'fred').map((s) => s.id));
+  fred = await startFredServer(
+    served,
+    CATALOGUE.filter((s) => s.source === 'fred').map((s) => s.id),
+  );
   yahoo = await startYahooServer(fixedProvider(await loadBundledBars(served)));
   work = await mkdtemp(path.join(os.tmpdir(), 'tradeseal-start-'));
 });
@@ -53,7 +56,7 @@ describe('npm start, before it serves', () => {
   });
   afterAll(async () => store?.close());
 
-  it('with FRED_API_KEY and a directory of one\'s own: fetches every series, then publishes nothing when the day due lacks rows, warning which series are late', async () => {
+  it("with FRED_API_KEY and a directory of one's own: fetches every series, then publishes nothing when the day due lacks rows, warning which series are late", async () => {
     const dir = await macroDataThrough('2009-03-31');
     const { said, warned, settings, out } = start({ fredApiKey: TEST_KEY, pipelineDataDir: dir });
     const summary = await prepareData(settings, store.sql, out, true);
@@ -83,7 +86,9 @@ describe('npm start without the keys', () => {
     const before = await readFile(path.join(dir, 'SPY.csv'), 'utf8');
     const { said, settings, out } = start({ fredApiKey: null, pipelineDataDir: dir });
     const summary = await prepareData(settings, store.sql, out, true);
-    expect(said[0]).toBe('not fetching: FRED_API_KEY is not set, so the FRED series cannot be fetched; set it and `npm start` fetches every series before it serves (docs/operations.md, "Running it every day")');
+    expect(said[0]).toBe(
+      'not fetching: FRED_API_KEY is not set, so the FRED series cannot be fetched; set it and `npm start` fetches every series before it serves (docs/operations.md, "Running it every day")',
+    );
     expect(said[1]).toBe(`nothing is published yet: running the pipeline on ${dir} first`);
     expect(summary?.last_day).toBe('2009-03-31');
     expect(await readFile(path.join(dir, 'SPY.csv'), 'utf8')).toBe(before);
@@ -95,7 +100,9 @@ describe('npm start without the keys', () => {
     const { said, settings, out } = start({ fredApiKey: TEST_KEY, pipelineDataDir: BUNDLED_DATA });
     // Something is published already (the test above): the start serves it.
     expect(await prepareData(settings, store.sql, out, true)).toBeNull();
-    expect(said).toEqual(['not fetching: PIPELINE_DATA_DIR is the bundled data/macro, which a fetch never changes; set it to a directory of your own (`tradeseal pipeline fetch --init` seeds it) and `npm start` fetches before it serves']);
+    expect(said).toEqual([
+      'not fetching: PIPELINE_DATA_DIR is the bundled data/macro, which a fetch never changes; set it to a directory of your own (`tradeseal pipeline fetch --init` seeds it) and `npm start` fetches before it serves',
+    ]);
     expect(yahoo.requests).toHaveLength(0);
   });
 });

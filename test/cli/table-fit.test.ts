@@ -13,18 +13,37 @@ const uuid = (i: number): string => `${String(i).padStart(8, '0')}-1111-4222-833
 const HASH = 'ab'.repeat(32);
 const HEADERS = ['txn_time', 'trace_id', 'agent_id', 'status', 'action', 'asset', { name: 'notional', unit: 'currency' }, 'currency', 'reasoning_hash'];
 const ROWS = ['PENDING', 'SHADOW_HALTED', 'MATCHED'].map((status, i) => [
-  `2026-11-27T14:03:0${i}.123Z`, uuid(i), uuid(100 + i), status, 'Long', 'AAPL', 1_250_000.5 - i * 500_000, 'USD', HASH,
+  `2026-11-27T14:03:0${i}.123Z`,
+  uuid(i),
+  uuid(100 + i),
+  status,
+  'Long',
+  'AAPL',
+  1_250_000.5 - i * 500_000,
+  'USD',
+  HASH,
 ]);
 const at = (width: number | null, flags = {}) => renderTable(HEADERS, ROWS, tableStyle(flags, { width, color: false }));
 const widest = (text: string): number => Math.max(...text.split('\n').map((l) => stringWidth(l)));
 
 describe('priorityOf, the default rule', () => {
   it.each([
-    ['reasoning_hash', 3, ['ab'], 'give-way'], ['entry_hash', 0, ['ab'], 'give-way'], ['details', 2, ['{}'], 'give-way'], ['error', 5, ['x'], 'give-way'],
-    ['txn_time', 0, ['2026-11-27T14:03:00.000Z'], 'key'], ['agent_id', 2, ['x'], 'key'], ['key_prefix', 1, ['rsk_'], 'key'],
-    ['status', 3, ['PENDING'], 'keep'], ['regime', 1, ['risk_off'], 'keep'], ['verification_status', 4, ['Matched'], 'keep'],
-    ['created_at', 5, ['2026-11-27T14:03:00.000Z', '-'], 'keep'], ['max_notional', 3, ['200000', '1e6'], 'keep'], ['last_day', 3, ['2009-03-31'], 'keep'],
-    ['name', 1, ['momentum-1'], 'normal'], ['allowed_regimes', 4, ['expansion,recovery'], 'normal'], ['revoked_at', 6, ['-', '-'], 'normal'],
+    ['reasoning_hash', 3, ['ab'], 'give-way'],
+    ['entry_hash', 0, ['ab'], 'give-way'],
+    ['details', 2, ['{}'], 'give-way'],
+    ['error', 5, ['x'], 'give-way'],
+    ['txn_time', 0, ['2026-11-27T14:03:00.000Z'], 'key'],
+    ['agent_id', 2, ['x'], 'key'],
+    ['key_prefix', 1, ['rsk_'], 'key'],
+    ['status', 3, ['PENDING'], 'keep'],
+    ['regime', 1, ['risk_off'], 'keep'],
+    ['verification_status', 4, ['Matched'], 'keep'],
+    ['created_at', 5, ['2026-11-27T14:03:00.000Z', '-'], 'keep'],
+    ['max_notional', 3, ['200000', '1e6'], 'keep'],
+    ['last_day', 3, ['2009-03-31'], 'keep'],
+    ['name', 1, ['momentum-1'], 'normal'],
+    ['allowed_regimes', 4, ['expansion,recovery'], 'normal'],
+    ['revoked_at', 6, ['-', '-'], 'normal'],
   ] as const)('%s (column %i, cells %j) is %s', (name, index, values, priority) => {
     expect(priorityOf(name, index, values)).toBe(priority);
   });
@@ -66,10 +85,13 @@ describe('fitting a listing', () => {
   });
 
   it('a number is never cut: a column of numbers is hidden before it would be', () => {
-    const fitted = fitColumns([
-      { name: 'id', values: ['a'], priority: 'key', uncut: false },
-      { name: 'amount', values: ['123456789.25'], priority: 'keep', uncut: false },
-    ], 10);
+    const fitted = fitColumns(
+      [
+        { name: 'id', values: ['a'], priority: 'key', uncut: false },
+        { name: 'amount', values: ['123456789.25'], priority: 'keep', uncut: false },
+      ],
+      10,
+    );
     expect(fitted.columns.map((c) => c.name)).toEqual(['id']);
     expect(fitted.hidden).toEqual(['amount']);
   });
@@ -87,7 +109,14 @@ describe('fitting a listing', () => {
   });
 
   it('a short id that happens to be all digits is still aligned left, as an id', () => {
-    const out = renderTable(['key_id', 'n'], [[uuid(12345678), 1], [uuid(2), 100]], tableStyle({}, { width: 80, color: false })).split('\n');
+    const out = renderTable(
+      ['key_id', 'n'],
+      [
+        [uuid(12345678), 1],
+        [uuid(2), 100],
+      ],
+      tableStyle({}, { width: 80, color: false }),
+    ).split('\n');
     expect(out[0]).toBe('key_id      n');
     expect(out[2]).toBe('12345678    1');
     expect(out[3]).toBe('00000002  100');

@@ -13,7 +13,14 @@ import { TRACE_STATUSES } from '../../src/core/vocabulary.js';
 const HEADERS = ['txn_time', 'trace_id', 'agent_id', 'status', 'action', 'asset', 'notional', 'reasoning_hash'];
 const uuid = (i: number): string => `${String(i).padStart(8, '0')}-1111-4222-8333-${String(i).padStart(12, '4')}`;
 const ROWS = TRACE_STATUSES.map((status, i) => [
-  `2026-11-23T08:0${i}:00.000Z`, uuid(i), uuid(100 + i), status, 'Long', i === 3 ? 'Zoë Müller AG, "preferred"' : 'AAPL', `${(i + 1) * 19_000.5} USD`, `${'ab'.repeat(8)}…`,
+  `2026-11-23T08:0${i}:00.000Z`,
+  uuid(i),
+  uuid(100 + i),
+  status,
+  'Long',
+  i === 3 ? 'Zoë Müller AG, "preferred"' : 'AAPL',
+  `${(i + 1) * 19_000.5} USD`,
+  `${'ab'.repeat(8)}…`,
 ]);
 const TTY80 = { isTTY: true, columns: 80 };
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -103,7 +110,11 @@ describe('renderTable', () => {
   });
 
   it('--csv: header first, values whole (quotes and commas escaped), nothing coloured or cut, even on a terminal', () => {
-    const out = renderTable(HEADERS, [...ROWS, [null, undefined, 'x', 'PENDING', 'Long', 'A', '1', 'h']], tableStyle({ csv: true }, terminalOf({ isTTY: true, columns: 40 }, { FORCE_COLOR: '1' })));
+    const out = renderTable(
+      HEADERS,
+      [...ROWS, [null, undefined, 'x', 'PENDING', 'Long', 'A', '1', 'h']],
+      tableStyle({ csv: true }, terminalOf({ isTTY: true, columns: 40 }, { FORCE_COLOR: '1' })),
+    );
     expect(out).not.toMatch(ANSI);
     const records = parse(out) as string[][];
     expect(records[0]).toEqual(HEADERS);

@@ -74,7 +74,10 @@ describe('engine tokens', () => {
     expect(list.code, describeRun(list)).toBe(0);
     const listed = list.json();
     expect(listed.count).toBe(3); // bootstrap, desk-7, ops
-    expect(listed.tokens.find((t: { token_id: string }) => t.token_id === token.token_id)).toMatchObject({ client_name: 'desk-7', revoked_at: expect.any(String) });
+    expect(listed.tokens.find((t: { token_id: string }) => t.token_id === token.token_id)).toMatchObject({
+      client_name: 'desk-7',
+      revoked_at: expect.any(String),
+    });
     expect(list.stdout).not.toMatch(/tse_/);
     expect(list.stdout).not.toMatch(/token_hash/);
     expect(listText.stdout).toMatch(new RegExp(`${token.token_id}\\s+desk-7\\s+client\\s+revoked`));

@@ -33,9 +33,19 @@ beforeAll(async () => {
     return res.json();
   };
   const bind = async (traceId: string, side: string): Promise<void> => {
-    const res = await h.call('POST', '/engine/bind-execution', {
-      trace_id: traceId, exchange_tx_id: `X-${traceId.slice(0, 8)}`, execution_status: 'Filled', asset: 'AAPL', executed_quantity: 100, executed_side: side,
-    }, agent.token);
+    const res = await h.call(
+      'POST',
+      '/engine/bind-execution',
+      {
+        trace_id: traceId,
+        exchange_tx_id: `X-${traceId.slice(0, 8)}`,
+        execution_status: 'Filled',
+        asset: 'AAPL',
+        executed_quantity: 100,
+        executed_side: side,
+      },
+      agent.token,
+    );
     if (res.statusCode !== 200) throw new Error(`bind: ${res.body}`);
   };
   realNow = h.clock.now;
@@ -56,7 +66,22 @@ describe('engine traces', () => {
   it('list filters by agent, window and status, newest first', async () => {
     const [all, filtered, badWindow] = await Promise.all([
       runCli(['engine', 'traces', 'list', '--json'], env),
-      runCli(['engine', 'traces', 'list', '--agent-id', agentId, '--status', 'PENDING', '--from', new Date(realNow - HOUR).toISOString(), '--to', String(realNow + 60_000)], env),
+      runCli(
+        [
+          'engine',
+          'traces',
+          'list',
+          '--agent-id',
+          agentId,
+          '--status',
+          'PENDING',
+          '--from',
+          new Date(realNow - HOUR).toISOString(),
+          '--to',
+          String(realNow + 60_000),
+        ],
+        env,
+      ),
       runCli(['engine', 'traces', 'list', '--from', '2026-03-02', '--to', '2026-03-01T00:00:00+01:00'], env),
     ]);
     expect(all.code, describeRun(all)).toBe(0);
@@ -67,7 +92,11 @@ describe('engine traces', () => {
     expect(ids[3]).toBe(t.old);
     const keys = listing.traces.map((x: { txn_time: string; trace_id: string }) => [x.txn_time, x.trace_id].join(' '));
     expect(keys).toEqual([...keys].sort().reverse());
-    expect(listing.traces.find((x: { trace_id: string }) => x.trace_id === t.mismatched)).toMatchObject({ status: 'MISMATCH', verification_status: 'Mismatch', asset: 'AAPL' });
+    expect(listing.traces.find((x: { trace_id: string }) => x.trace_id === t.mismatched)).toMatchObject({
+      status: 'MISMATCH',
+      verification_status: 'Mismatch',
+      asset: 'AAPL',
+    });
 
     expect(filtered.code, describeRun(filtered)).toBe(0);
     expect(filtered.stdout).toMatch(/^txn_time\s+trace_id\s+agent_id\s+status/m);
@@ -81,17 +110,18 @@ describe('engine traces', () => {
   }, 60_000);
 
   it('show prints a header and the Reasoning_Trace_v1 document; verify checks it (exit 0)', async () => {
-    const [show, verify] = await Promise.all([
-      runCli(['engine', 'traces', 'show', t.matched], env),
-      runCli(['engine', 'traces', 'verify', t.matched], env),
-    ]);
+    const [show, verify] = await Promise.all([runCli(['engine', 'traces', 'show', t.matched], env), runCli(['engine', 'traces', 'verify', t.matched], env)]);
     expect(show.code, describeRun(show)).toBe(0);
     const [header, body] = [show.stdout.slice(0, show.stdout.indexOf('\n{')), show.stdout.slice(show.stdout.indexOf('\n{') + 1)];
     expect(header).toContain(`trace ${t.matched}`);
     expect(header).toMatch(/MATCHED \(Matched\)/);
     const doc = JSON.parse(body);
     expect(doc).toMatchObject({ trace_id: t.matched, version: 'Reasoning_Trace_v1', integrity: { status: 'MATCHED' } });
-    expect(doc.integrity).toMatchObject({ reasoning_hash: matchedHash, verification_status: 'Matched', final_proof: sha256Hex(`${matchedHash}||X-${t.matched.slice(0, 8)}`) });
+    expect(doc.integrity).toMatchObject({
+      reasoning_hash: matchedHash,
+      verification_status: 'Matched',
+      final_proof: sha256Hex(`${matchedHash}||X-${t.matched.slice(0, 8)}`),
+    });
 
     expect(verify.code, describeRun(verify)).toBe(0);
     expect(verify.stdout).toMatch(/^✓ reasoning_hash: /m);
@@ -181,7 +211,8 @@ describe('engine traces', () => {
   }, 60_000);
 
   it('verify exits 5 once the sealed text is tampered with', async () => {
-    const edited = await h.store.sql`update traces set sealed = replace(sealed, '"quantity":100', '"quantity":1000') where trace_id = ${t.matched} returning trace_id`;
+    const edited = await h.store
+      .sql`update traces set sealed = replace(sealed, '"quantity":100', '"quantity":1000') where trace_id = ${t.matched} returning trace_id`;
     expect(edited.length).toBe(1);
     const [json, text] = await Promise.all([
       runCli(['engine', 'traces', 'verify', t.matched, '--json'], env),

@@ -10,7 +10,11 @@ describe('wrapLine', () => {
       '  "||" || exchange_tx_id) equals the',
       '  stored final_proof',
     ]);
-    expect(wrapLine('  mean 0.5  phi 0.9  theta 0.99  sigma2 0.01  loglik 23.2', 30)).toEqual(['  mean 0.5  phi 0.9  theta', '  0.99  sigma2 0.01  loglik', '  23.2']);
+    expect(wrapLine('  mean 0.5  phi 0.9  theta 0.99  sigma2 0.01  loglik 23.2', 30)).toEqual([
+      '  mean 0.5  phi 0.9  theta',
+      '  0.99  sigma2 0.01  loglik',
+      '  23.2',
+    ]);
   });
 
   it('splits a word longer than a line, and leaves a line that fits as it is', () => {

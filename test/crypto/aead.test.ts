@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AeadOpenError, open, seal } from '../../src/core/crypto/aead.js';
 
-const sealedOf = (nonce: string, ciphertext: string, tag: string): Buffer => Buffer.concat([Buffer.of(1), Buffer.from(nonce, 'hex'), Buffer.from(ciphertext, 'hex'), Buffer.from(tag, 'hex')]);
+const sealedOf = (nonce: string, ciphertext: string, tag: string): Buffer =>
+  Buffer.concat([Buffer.of(1), Buffer.from(nonce, 'hex'), Buffer.from(ciphertext, 'hex'), Buffer.from(tag, 'hex')]);
 
 describe('open: AES-256-GCM test vectors', () => {
   // McGrew & Viega, "The Galois/Counter Mode of Operation (GCM)", revised 2005, Appendix B, Test Cases 13 and

@@ -90,7 +90,7 @@ describe('RFC 8032 §7.1 test vectors', () => {
       expect(await verifyAsync(signature.subarray(0, 63), message, publicKey)).toBe(false);
     });
 
-    it('rejects the signature under another vector\'s public key', () => {
+    it("rejects the signature under another vector's public key", () => {
       const other = vectors.vectors.find((w) => w.name !== v.name)!;
       expect(verify(signature, message, fromHex(other.public_key))).toBe(false);
     });
@@ -219,8 +219,16 @@ describe('parsePublicKey and encodings', () => {
     ['63 hex characters', vector.public_key.slice(1), /got 63 characters/],
     ['base64 of 33 bytes', Buffer.alloc(33, 1).toString('base64'), /public key must be 64 hex characters/],
     ['base64 with nonzero unused bits', `${base64.slice(0, 42)}B=`, /not canonical/],
-    ['a private key PEM', generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, /must be a "PUBLIC KEY" block, got "PRIVATE KEY"/],
-    ['an EC public key PEM', generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }) as string, /holds a ec key, expected ed25519/],
+    [
+      'a private key PEM',
+      generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+      /must be a "PUBLIC KEY" block, got "PRIVATE KEY"/,
+    ],
+    [
+      'an EC public key PEM',
+      generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }) as string,
+      /holds a ec key, expected ed25519/,
+    ],
     ['a corrupt PEM body', '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n', /public key PEM could not be decoded/],
     ['32 bytes that are not a curve point', 'ff'.repeat(32), /not a valid Ed25519 point/],
   ])('rejects %s with a clear TypeError', (_name, text, message) => {

@@ -16,11 +16,16 @@ function plainValue(next: () => number, depth: number): unknown {
   const pick = <T>(xs: T[]): T => xs[Math.floor(next() * xs.length)] as T;
   const kind = depth > 3 ? Math.floor(next() * 4) : Math.floor(next() * 6);
   switch (kind) {
-    case 0: return pick(AWKWARD) + pick(AWKWARD);
-    case 1: return pick(NUMBERS);
-    case 2: return next() < 0.5;
-    case 3: return null;
-    case 4: return Array.from({ length: Math.floor(next() * 4) }, () => plainValue(next, depth + 1));
+    case 0:
+      return pick(AWKWARD) + pick(AWKWARD);
+    case 1:
+      return pick(NUMBERS);
+    case 2:
+      return next() < 0.5;
+    case 3:
+      return null;
+    case 4:
+      return Array.from({ length: Math.floor(next() * 4) }, () => plainValue(next, depth + 1));
     default: {
       const out: Record<string, unknown> = {};
       for (let i = Math.floor(next() * 5); i > 0; i--) out[pick(AWKWARD) + pick(AWKWARD)] = plainValue(next, depth + 1);
@@ -35,11 +40,13 @@ describe('canonicalJsonOfPlain', () => {
   });
 
   it('serialises every one of the 1,000 number vectors as expected', () => {
-    const wrong = vectors.numbers.vectors.filter(({ ieee_hex, expected }) => canonicalJsonOfPlain([Buffer.from(ieee_hex.padStart(16, '0'), 'hex').readDoubleBE(0)]) !== `[${expected}]`);
+    const wrong = vectors.numbers.vectors.filter(
+      ({ ieee_hex, expected }) => canonicalJsonOfPlain([Buffer.from(ieee_hex.padStart(16, '0'), 'hex').readDoubleBE(0)]) !== `[${expected}]`,
+    );
     expect(wrong).toEqual([]);
   });
 
-  it('gives canonicalJson\'s text for 2,000 random plain values', () => {
+  it("gives canonicalJson's text for 2,000 random plain values", () => {
     const next = random(27);
     const differ: string[] = [];
     for (let i = 0; i < 2000; i++) {
@@ -58,9 +65,22 @@ describe('canonicalJsonOfPlain', () => {
     // eslint-disable-next-line no-sparse-arrays -- an array with a hole is the case under test
     const sparse = [1, , 3];
     const cases: unknown[] = [
-      undefined, { a: undefined, b: 1 }, [undefined, 1], new Date('2026-11-27T12:00:00.000Z'), { at: new Date(0) }, { n: NaN },
-      [Infinity], { s: 'lone \ud800 surrogate' }, { ['\udc00']: 1 }, sparse, cyclic, new Point(1), { f: () => 1 }, { b: 1n },
-      { toJSON: () => ({ z: 1, a: 2 }) }, Object.assign(Object.create(null) as object, { b: 1, a: 2 }),
+      undefined,
+      { a: undefined, b: 1 },
+      [undefined, 1],
+      new Date('2026-11-27T12:00:00.000Z'),
+      { at: new Date(0) },
+      { n: NaN },
+      [Infinity],
+      { s: 'lone \ud800 surrogate' },
+      { ['\udc00']: 1 },
+      sparse,
+      cyclic,
+      new Point(1),
+      { f: () => 1 },
+      { b: 1n },
+      { toJSON: () => ({ z: 1, a: 2 }) },
+      Object.assign(Object.create(null) as object, { b: 1, a: 2 }),
     ];
     for (const value of cases) expect(outcome(canonicalJsonOfPlain, value)).toEqual(outcome(canonicalJson, value));
   });

@@ -15,24 +15,40 @@ const ODD: unknown[] = [undefined, NaN, Infinity, 'lone \ud800', new Date(0), [1
 
 /** The members of a sealed trace (src/engine/trace/document.ts), with member names that sort awkwardly added. */
 const SHAPE: Shape = {
-  trace_id: null, version: null, bitemporal: { valid_time: null, txn_time: null, time_source: null },
-  mta: { regime_id: null, regime_label: null, risk_level: null, max_notional_scale: null, allowed_sides: null, version: null, hash: null, signature_valid: null },
+  trace_id: null,
+  version: null,
+  bitemporal: { valid_time: null, txn_time: null, time_source: null },
+  mta: {
+    regime_id: null,
+    regime_label: null,
+    risk_level: null,
+    max_notional_scale: null,
+    allowed_sides: null,
+    version: null,
+    hash: null,
+    signature_valid: null,
+  },
   agent: { agent_id: null, feature_schema_id: null, latent_fingerprint: null },
   heartbeat: { sequence_id: null, signature_valid: null, drift_ms: null },
   policy: { id: null, version: null, hash: null, result: null },
   regulatory: { commitment: null },
-  awkward: { '': null, 'é': null, '\ud83d\ude00': null, '\ufb33': null, A: null, a: null, '10': null, '2': null },
+  awkward: { '': null, é: null, '\ud83d\ude00': null, '\ufb33': null, A: null, a: null, '10': null, '2': null },
   empty: {},
 };
 
 function primitive(next: () => number): unknown {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
   switch (Math.floor(next() * 5)) {
-    case 0: return pick(AWKWARD) + pick(AWKWARD);
-    case 1: return pick(NUMBERS);
-    case 2: return next() < 0.5;
-    case 3: return null;
-    default: return Array.from({ length: Math.floor(next() * 3) }, () => pick(AWKWARD));
+    case 0:
+      return pick(AWKWARD) + pick(AWKWARD);
+    case 1:
+      return pick(NUMBERS);
+    case 2:
+      return next() < 0.5;
+    case 3:
+      return null;
+    default:
+      return Array.from({ length: Math.floor(next() * 3) }, () => pick(AWKWARD));
   }
 }
 
@@ -93,7 +109,10 @@ describe('canonicalWriter', () => {
   it('writes an object of another prototype, or with toJSON, as canonicalJson does', () => {
     const small = canonicalWriter({ b: null, a: null });
     class Pair {
-      constructor(readonly b: number, readonly a: number) {}
+      constructor(
+        readonly b: number,
+        readonly a: number,
+      ) {}
     }
     for (const value of [new Pair(1, 2), { a: 1, b: 2, toJSON: () => ({ z: 1 }) }, Object.assign(Object.create(null) as object, { b: 1, a: 2 }), [1, 2]]) {
       expect(outcome(small, value)).toEqual(outcome(canonicalJson, value));

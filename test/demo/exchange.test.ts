@@ -23,7 +23,9 @@ beforeAll(async () => {
   store = await testStore();
   port = await freePort();
   const config = configWith({
-    databaseUrl: store.url, logLevel: 'silent', port: 0,
+    databaseUrl: store.url,
+    logLevel: 'silent',
+    port: 0,
     dropCopy: { role: 'acceptor', host: '127.0.0.1', port, senderCompId: ENGINE, targetCompId: EXCHANGE, heartbeatS: 30, reconnectS: 1, tls: null },
   });
   server = await startServer(config, { services: ['engine'], leaderRetryMs: 100 });
@@ -35,8 +37,13 @@ afterAll(async () => {
 });
 
 const fill = (agentId: string) => ({
-  exchange_tx_id: `XNAS-DEMO-ORPHAN-${randomUUID().slice(0, 8)}`, asset: 'TSLA', side: 'Long' as const, quantity: 40, price: 250,
-  agent_id: agentId, execution_time: '2026-03-02T14:30:00.412Z',
+  exchange_tx_id: `XNAS-DEMO-ORPHAN-${randomUUID().slice(0, 8)}`,
+  asset: 'TSLA',
+  side: 'Long' as const,
+  quantity: 40,
+  price: 250,
+  agent_id: agentId,
+  execution_time: '2026-03-02T14:30:00.412Z',
 });
 
 describe("the demo's exchange", () => {
@@ -44,9 +51,15 @@ describe("the demo's exchange", () => {
     for (const round of [1, 2]) {
       const execution = fill(randomUUID());
       await streamFills({ host: '127.0.0.1', port, senderCompId: EXCHANGE, targetCompId: ENGINE, timeoutMs: 20_000 }, [execution]);
-      const [row] = await waitUntil(`round ${round}: the fill reconciled`,
-        () => store.sql<Array<{ outcome: string; trace_id: string }>>`select outcome, trace_id::text from dropcopy_executions where exec_id = ${execution.exchange_tx_id}`,
-        (rows) => rows.length > 0, 20_000);
+      const [row] = await waitUntil(
+        `round ${round}: the fill reconciled`,
+        () =>
+          store.sql<
+            Array<{ outcome: string; trace_id: string }>
+          >`select outcome, trace_id::text from dropcopy_executions where exec_id = ${execution.exchange_tx_id}`,
+        (rows) => rows.length > 0,
+        20_000,
+      );
       expect(row!.outcome).toBe('orphan');
       const [trace] = await store.sql<Array<{ status: string; asset: string; quantity: string; agent_id: string }>>`
         select status, asset, quantity::text, agent_id::text from traces where trace_id = ${row!.trace_id}`;

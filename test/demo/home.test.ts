@@ -11,13 +11,13 @@ import { demoHome, isDemoHome, markDemoHome } from '../../src/demo/home.js';
 
 const fresh = (): string => mkdtempSync(path.join(tmpdir(), 'tradeseal-demo-home-'));
 
-describe('the demo\'s home', () => {
-  it('is demo under TRADESEAL_HOME for a home that is not a demo\'s', () => {
+describe("the demo's home", () => {
+  it("is demo under TRADESEAL_HOME for a home that is not a demo's", () => {
     const home = fresh();
     expect(demoHome(home, undefined)).toBe(path.join(home, 'demo'));
   });
 
-  it('is TRADESEAL_HOME itself once it is the demo\'s store, so a second run reuses it', () => {
+  it("is TRADESEAL_HOME itself once it is the demo's store, so a second run reuses it", () => {
     const home = fresh();
     const first = demoHome(home, undefined);
     mkdirSync(first);

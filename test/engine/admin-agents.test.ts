@@ -7,7 +7,19 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineHarness, MODEL_HASH, type EngineHarness } from '../helpers/engine.js';
 
-const AGENT_FIELDS = ['agent_id', 'allowed_regimes', 'created_at', 'erased', 'erased_at', 'max_notional', 'max_open_notional', 'models', 'name', 'status', 'status_reason'];
+const AGENT_FIELDS = [
+  'agent_id',
+  'allowed_regimes',
+  'created_at',
+  'erased',
+  'erased_at',
+  'max_notional',
+  'max_open_notional',
+  'models',
+  'name',
+  'status',
+  'status_reason',
+];
 const OTHER_HASH = 'b'.repeat(64);
 
 let h: EngineHarness;
@@ -28,15 +40,27 @@ describe('POST /engine/admin/agents', () => {
   it('201 {agent_id, name, status, max_notional, allowed_regimes, models, created_at}', async () => {
     const before = Date.now();
     const res = await register({
-      name: 'momentum-bot', max_notional: 250_000, allowed_regimes: ['expansion', 'recovery'],
-      models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }, { model_id: 'alpha-7', model_hash_hex: OTHER_HASH }],
+      name: 'momentum-bot',
+      max_notional: 250_000,
+      allowed_regimes: ['expansion', 'recovery'],
+      models: [
+        { model_id: 'alpha-7', model_hash_hex: MODEL_HASH },
+        { model_id: 'alpha-7', model_hash_hex: OTHER_HASH },
+      ],
     });
     expect(res.statusCode, res.body).toBe(201);
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual(AGENT_FIELDS);
     expect(body).toMatchObject({
-      name: 'momentum-bot', status: 'Active', status_reason: null, max_notional: 250_000, allowed_regimes: ['expansion', 'recovery'],
-      models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }, { model_id: 'alpha-7', model_hash_hex: OTHER_HASH }],
+      name: 'momentum-bot',
+      status: 'Active',
+      status_reason: null,
+      max_notional: 250_000,
+      allowed_regimes: ['expansion', 'recovery'],
+      models: [
+        { model_id: 'alpha-7', model_hash_hex: MODEL_HASH },
+        { model_id: 'alpha-7', model_hash_hex: OTHER_HASH },
+      ],
     });
     expect(body.agent_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(Date.parse(body.created_at)).toBeGreaterThanOrEqual(before - 5000);
@@ -45,7 +69,14 @@ describe('POST /engine/admin/agents', () => {
   });
 
   it('allowed_regimes defaults to null (every regime); duplicate models are stored once', async () => {
-    const res = await register({ name: 'plain', max_notional: 1000, models: [{ model_id: 'm', model_hash_hex: MODEL_HASH }, { model_id: 'm', model_hash_hex: MODEL_HASH }] });
+    const res = await register({
+      name: 'plain',
+      max_notional: 1000,
+      models: [
+        { model_id: 'm', model_hash_hex: MODEL_HASH },
+        { model_id: 'm', model_hash_hex: MODEL_HASH },
+      ],
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json().allowed_regimes).toBeNull();
     expect(res.json().models).toEqual([{ model_id: 'm', model_hash_hex: MODEL_HASH }]);
@@ -84,7 +115,12 @@ describe('POST /engine/admin/agents', () => {
   it('422 lists every invalid field at once', async () => {
     const res = await register({ name: '', max_notional: -1, models: [{ model_id: 'm', model_hash_hex: 'x' }], extra: 1 });
     expect(res.statusCode).toBe(422);
-    expect(res.json().errors.map((e: { field: string }) => e.field).sort()).toEqual(['extra', 'max_notional', 'models[0].model_hash_hex', 'name']);
+    expect(
+      res
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['extra', 'max_notional', 'models[0].model_hash_hex', 'name']);
   });
 });
 
@@ -100,7 +136,10 @@ describe('POST /engine/admin/agents/{agent_id}/models', () => {
     expect(res.statusCode, res.body).toBe(201);
     expect(Object.keys(res.json()).sort()).toEqual(AGENT_FIELDS);
     expect(res.json().agent_id).toBe(agent.agent_id);
-    expect(res.json().models).toEqual([{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }, { model_id: 'beta-2', model_hash_hex: OTHER_HASH }]);
+    expect(res.json().models).toEqual([
+      { model_id: 'alpha-7', model_hash_hex: MODEL_HASH },
+      { model_id: 'beta-2', model_hash_hex: OTHER_HASH },
+    ]);
 
     const after = await h.call('POST', '/engine/authorize', h.order(agent.agent_id, order), agent.token);
     expect(after.statusCode, after.body).toBe(200);
@@ -163,7 +202,7 @@ describe('PATCH /engine/admin/agents/{agent_id}/status', () => {
     expect(denied.json().code).toBe('agent_not_active');
   });
 
-  it('a suspended agent\'s pending trace can still be bound (the order may already be on the exchange)', async () => {
+  it("a suspended agent's pending trace can still be bound (the order may already be on the exchange)", async () => {
     const agent = await h.registerAgent();
     const auth = (await h.call('POST', '/engine/authorize', h.order(agent.agent_id), agent.token)).json();
     await h.call('PATCH', `/engine/admin/agents/${agent.agent_id}/status`, { status: 'Suspended', reason: 'kill switch' });
@@ -202,7 +241,12 @@ describe('GET /engine/admin/agents[/{agent_id}]', () => {
     const [n] = await h.store.sql`select count(*)::int as n from agents`;
     expect(body.count).toBe(n!.n);
     const byId = new Map<string, Record<string, unknown>>(body.agents.map((a: { agent_id: string }) => [a.agent_id, a]));
-    expect(byId.get(one.agent_id)).toMatchObject({ name: 'lister-1', max_notional: 5000, status: 'Active', models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }] });
+    expect(byId.get(one.agent_id)).toMatchObject({
+      name: 'lister-1',
+      max_notional: 5000,
+      status: 'Active',
+      models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }],
+    });
     expect(byId.get(two.agent_id)).toMatchObject({ name: 'lister-2', status: 'Suspended', allowed_regimes: ['risk_off'] });
     for (const a of body.agents) expect(Object.keys(a).sort()).toEqual(AGENT_FIELDS);
 
@@ -218,7 +262,7 @@ describe('GET /engine/admin/agents[/{agent_id}]', () => {
     expect((await h.call('GET', '/engine/admin/agents/not-a-uuid')).statusCode).toBe(422);
   });
 
-  it('403 for an agent\'s own client token', async () => {
+  it("403 for an agent's own client token", async () => {
     const agent = await h.registerAgent();
     const token = await tokenFor(agent.agent_id);
     expect((await h.call('GET', `/engine/admin/agents/${agent.agent_id}`, undefined, token)).statusCode).toBe(403);

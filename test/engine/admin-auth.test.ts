@@ -30,7 +30,12 @@ afterAll(async () => h?.close());
 type Route = [method: string, url: () => string, body?: () => unknown];
 
 /** A test name for a route, from its URL function's source (ids are not known when tests are collected). */
-const routeName = (r: Route): string => `${r[0]} ${r[1].toString().replace(/^\(\) => /, '').replace(/\$\{[^}]+\}/g, '{id}').replace(/[`']/g, '')}`;
+const routeName = (r: Route): string =>
+  `${r[0]} ${r[1]
+    .toString()
+    .replace(/^\(\) => /, '')
+    .replace(/\$\{[^}]+\}/g, '{id}')
+    .replace(/[`']/g, '')}`;
 
 const readRoutes: Route[] = [
   ['GET', () => `/engine/trace/${traceId}`],
@@ -143,8 +148,19 @@ describe('GET /engine/health', () => {
     const res = await h.call('GET', '/engine/health', undefined, null);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
-      status: 'ok', db_ok: true, cert_expiry_status: null, warnings: [],
-      regime: { regime: 'expansion', source: 'manual', date: expect.any(String), data_complete_at: expect.any(String), age_ms: expect.any(Number), max_age_ms: 604_800_000, stale: false },
+      status: 'ok',
+      db_ok: true,
+      cert_expiry_status: null,
+      warnings: [],
+      regime: {
+        regime: 'expansion',
+        source: 'manual',
+        date: expect.any(String),
+        data_complete_at: expect.any(String),
+        age_ms: expect.any(Number),
+        max_age_ms: 604_800_000,
+        stale: false,
+      },
     });
   });
 
@@ -170,7 +186,12 @@ describe('GET /engine/health', () => {
 
 describe('authentication comes before validation', () => {
   it('an invalid body without a token answers 401, not 422: nothing about the schema leaks to strangers', async () => {
-    for (const [method, url] of [['POST', '/engine/authorize'], ['POST', '/engine/bind-execution'], ['POST', '/engine/admin/agents'], ['POST', '/engine/admin/tokens']]) {
+    for (const [method, url] of [
+      ['POST', '/engine/authorize'],
+      ['POST', '/engine/bind-execution'],
+      ['POST', '/engine/admin/agents'],
+      ['POST', '/engine/admin/tokens'],
+    ]) {
       const res = await h.call(method as string, url as string, { nonsense: true }, null);
       expect(res.statusCode, `${method} ${url}`).toBe(401);
       expect(res.json().code).toBe('unauthorized');

@@ -142,7 +142,10 @@ describe('DELETE /engine/admin/tokens/{token_id}', () => {
     const [row] = await h.store.sql`select token_id from engine_tokens where token_hash = ${sha256(agent.token)}`;
     expect((await h.call('DELETE', `/engine/admin/tokens/${row!.token_id}`)).statusCode).toBe(200);
     expect((await h.call('POST', '/engine/authorize', h.order(agent.agent_id), agent.token)).statusCode).toBe(401);
-    expect((await h.call('POST', '/engine/bind-execution', { trace_id: auth.json().trace_id, exchange_tx_id: 'X', execution_status: 'Filled' }, agent.token)).statusCode).toBe(401);
+    expect(
+      (await h.call('POST', '/engine/bind-execution', { trace_id: auth.json().trace_id, exchange_tx_id: 'X', execution_status: 'Filled' }, agent.token))
+        .statusCode,
+    ).toBe(401);
   });
 
   it('404 for an unknown token id', async () => {
@@ -204,8 +207,15 @@ describe('token cache across instances', () => {
 });
 
 /** A Proxy `get` trap that calls `count` on each token lookup (postgres.js `unsafe`) and passes everything else. */
-const countingLookups = (count: () => void) => (target: Sql, prop: string | symbol, receiver: unknown): unknown =>
-  prop === 'unsafe' ? (...args: unknown[]) => { count(); return (target.unsafe as (...a: unknown[]) => unknown)(...args); } : Reflect.get(target, prop, receiver);
+const countingLookups =
+  (count: () => void) =>
+  (target: Sql, prop: string | symbol, receiver: unknown): unknown =>
+    prop === 'unsafe'
+      ? (...args: unknown[]) => {
+          count();
+          return (target.unsafe as (...a: unknown[]) => unknown)(...args);
+        }
+      : Reflect.get(target, prop, receiver);
 
 describe('token cache', () => {
   it('sees on poll() a revocation committed before the call, even while a read begun earlier is under way', async () => {

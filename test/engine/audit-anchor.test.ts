@@ -29,7 +29,10 @@ describe('anchoring the audit chain', () => {
     await append(3);
     const first = await anchorOnce(store.sql, key, 5000);
     const [head] = await store.sql<Array<{ id: string; entry_hash: string }>>`select id, entry_hash from audit_log order by seq desc limit 1`;
-    expect(first).toMatchObject({ status: 'anchored', checkpoint: { size: 3, entry_id: head!.id, entry_hash: head!.entry_hash, timestamp: 5000, key_id: key.keyId } });
+    expect(first).toMatchObject({
+      status: 'anchored',
+      checkpoint: { size: 3, entry_id: head!.id, entry_hash: head!.entry_hash, timestamp: 5000, key_id: key.keyId },
+    });
     expect(badCheckpointSignature(first.checkpoint!, key.publicKey)).toBeNull();
     expect(await newestCheckpoint(store.sql)).toEqual(first.checkpoint);
     expect((await anchorOnce(store.sql, key, 6000)).status).toBe('idle');

@@ -11,7 +11,10 @@ import type { AuditEntry } from '../../src/engine/audit/entry.js';
 import { verifyAuditChain } from '../../src/engine/audit/verify.js';
 import { engineHarness, type EngineHarness } from '../helpers/engine.js';
 
-const recompute = ({ entry_hash: _h, ...rest }: AuditEntry): string => createHash('sha256').update(canonicalize(rest) as string, 'utf8').digest('hex');
+const recompute = ({ entry_hash: _h, ...rest }: AuditEntry): string =>
+  createHash('sha256')
+    .update(canonicalize(rest) as string, 'utf8')
+    .digest('hex');
 
 let h: EngineHarness;
 beforeAll(async () => {
@@ -35,7 +38,10 @@ describe('appendAuditMany', () => {
       appendAuditMany(h.store.sql, inputs('B', 50)),
       ...Array.from({ length: 20 }, (_, i) => appendAudit(h.store.sql, { actor: 'test', action: 'reconcile', target_id: null, details: { tag: 'single', i } })),
     ]);
-    for (const [tag, batch] of [['A', batchA], ['B', batchB]] as const) {
+    for (const [tag, batch] of [
+      ['A', batchA],
+      ['B', batchB],
+    ] as const) {
       expect(batch.map((e) => e.details)).toEqual(inputs(tag, 50).map((i) => i.details));
       for (let i = 1; i < batch.length; i++) expect(batch[i]?.prev_hash).toBe(batch[i - 1]?.entry_hash);
       for (const e of batch) expect(recompute(e)).toBe(e.entry_hash);
@@ -46,12 +52,14 @@ describe('appendAuditMany', () => {
     expect(await verifyAuditChain(h.store.sql)).toMatchObject({ valid: true, broken: null });
   });
 
-  it('appends nothing for no entries, and rolls back with the caller\'s transaction', async () => {
+  it("appends nothing for no entries, and rolls back with the caller's transaction", async () => {
     expect(await appendAuditMany(h.store.sql, [])).toEqual([]);
-    await expect(h.store.sql.begin(async (tx) => {
-      await appendAuditMany(tx, inputs('C', 3));
-      throw new Error('the action failed');
-    })).rejects.toThrow('the action failed');
+    await expect(
+      h.store.sql.begin(async (tx) => {
+        await appendAuditMany(tx, inputs('C', 3));
+        throw new Error('the action failed');
+      }),
+    ).rejects.toThrow('the action failed');
     expect(await stored('C')).toEqual([]);
   });
 });

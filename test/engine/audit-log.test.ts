@@ -13,12 +13,21 @@ import { verifyAuditChain } from '../../src/engine/audit/verify.js';
 import { engineHarness, type EngineHarness } from '../helpers/engine.js';
 
 interface Entry {
-  id: string; at: string; actor: string; action: string; target_id: string | null;
-  details: Record<string, unknown>; prev_hash: string; entry_hash: string;
+  id: string;
+  at: string;
+  actor: string;
+  action: string;
+  target_id: string | null;
+  details: Record<string, unknown>;
+  prev_hash: string;
+  entry_hash: string;
 }
 
 /** A third party's recomputation: SHA-256 over the JCS of the entry without entry_hash (the `canonicalize` package directly). */
-const recompute = ({ entry_hash: _h, ...rest }: Entry): string => createHash('sha256').update(canonicalize(rest) as string, 'utf8').digest('hex');
+const recompute = ({ entry_hash: _h, ...rest }: Entry): string =>
+  createHash('sha256')
+    .update(canonicalize(rest) as string, 'utf8')
+    .digest('hex');
 
 let h: EngineHarness;
 beforeAll(async () => {
@@ -59,8 +68,14 @@ describe('entries of admin actions', () => {
     const owner = (await h.call('GET', '/engine/admin/tokens')).json().tokens.find((t: { role: string; client_name: string }) => t.client_name === 'bootstrap');
     const actor = `token:${owner.token_id} (bootstrap)`;
     expect(entries.map((e) => [e.action, e.target_id])).toEqual([
-      ['shadow.disable', null], ['shadow.enable', null], ['agent.status', agent_id], ['agent.model_add', agent_id],
-      ['token.revoke', issued.token_id], ['token.issue', issued.token_id], ['token.issue', expect.any(String)], ['agent.register', agent_id],
+      ['shadow.disable', null],
+      ['shadow.enable', null],
+      ['agent.status', agent_id],
+      ['agent.model_add', agent_id],
+      ['token.revoke', issued.token_id],
+      ['token.issue', issued.token_id],
+      ['token.issue', expect.any(String)],
+      ['agent.register', agent_id],
     ]);
     expect(entries.every((e) => e.actor === actor)).toBe(true);
     expect(entries[1]!.details).toEqual({ reason: 'dry run of policy 1.2' });
@@ -76,10 +91,16 @@ describe('entries of admin actions', () => {
     expect(text).not.toMatch(/tse_/);
   });
 
-  it('records an operator\'s regime broadcast', async () => {
+  it("records an operator's regime broadcast", async () => {
     const published = (await h.call('POST', '/engine/admin/regime', { regime: 'tightening', risk_score: 0.6, reason: 'credit spreads blew out' })).json();
     const [entry] = (await log('?action=regime.publish&limit=1')).entries;
-    expect(entry!.details).toMatchObject({ broadcast_id: expect.any(Number), regime: 'tightening', hash: published.hash, reason: 'credit spreads blew out', source: 'manual' });
+    expect(entry!.details).toMatchObject({
+      broadcast_id: expect.any(Number),
+      regime: 'tightening',
+      hash: published.hash,
+      reason: 'credit spreads blew out',
+      source: 'manual',
+    });
     await h.publishRegime('expansion');
   });
 
@@ -103,7 +124,8 @@ describe('entries of refused authorizations', () => {
     const [entry] = (await log(`?action=authorize.reject&target_id=${agent_id}`)).entries;
     expect(entry).toMatchObject({ action: 'authorize.reject', target_id: agent_id, actor: expect.stringMatching(/^token:.* \(agent\)$/) });
     expect(entry!.details).toMatchObject({
-      code: 'notional_cap_exceeded', detail: refused.json().detail,
+      code: 'notional_cap_exceeded',
+      detail: refused.json().detail,
       order: { client_order_id: order.client_order_id, asset: 'AAPL', quantity: 100, notional: 19_000, action: 'Long' },
     });
     expect(JSON.stringify(entry)).not.toContain('Jane Trader');
@@ -138,20 +160,21 @@ describe('the chain', () => {
 
   it('never forks under concurrent appends', async () => {
     const before = (await wholeLog()).length;
-    await Promise.all(Array.from({ length: 40 }, (_, i) =>
-      appendAudit(h.store.sql, { actor: 'test', action: 'reconcile', target_id: null, details: { i } })));
+    await Promise.all(Array.from({ length: 40 }, (_, i) => appendAudit(h.store.sql, { actor: 'test', action: 'reconcile', target_id: null, details: { i } })));
     const all = await wholeLog();
     expect(all.length).toBe(before + 40);
     expect(new Set(all.map((e) => e.prev_hash)).size).toBe(all.length);
     expect((await verifyAuditChain(h.store.sql)).valid).toBe(true);
   });
 
-  it('rolls back with the caller\'s transaction', async () => {
+  it("rolls back with the caller's transaction", async () => {
     const before = (await log('?limit=1')).entries[0]!.id;
-    await expect(h.store.sql.begin(async (tx) => {
-      await appendAudit(tx, { actor: 'test', action: 'reconcile', target_id: null, details: {} });
-      throw new Error('the action failed');
-    })).rejects.toThrow('the action failed');
+    await expect(
+      h.store.sql.begin(async (tx) => {
+        await appendAudit(tx, { actor: 'test', action: 'reconcile', target_id: null, details: {} });
+        throw new Error('the action failed');
+      }),
+    ).rejects.toThrow('the action failed');
     expect((await log('?limit=1')).entries[0]!.id).toBe(before);
   });
 
@@ -190,8 +213,16 @@ describe('GET /engine/admin/audit-log', () => {
   it('defaults to 100 entries and refuses a limit over 1000, a reversed window and bad values with 422', async () => {
     await Promise.all(Array.from({ length: 110 }, (_, i) => appendAudit(h.store.sql, { actor: 'test', action: 'reconcile', target_id: null, details: { i } })));
     expect((await log()).count).toBe(100);
-    for (const query of ['limit=1001', 'limit=0', 'action=token.steal', 'target_id=42', 'from=yesterday', 'before_id=x', 'colour=red',
-      'from=2026-03-02T00:00:00Z&to=2026-03-01T00:00:00Z']) {
+    for (const query of [
+      'limit=1001',
+      'limit=0',
+      'action=token.steal',
+      'target_id=42',
+      'from=yesterday',
+      'before_id=x',
+      'colour=red',
+      'from=2026-03-02T00:00:00Z&to=2026-03-01T00:00:00Z',
+    ]) {
       const res = await h.call('GET', `/engine/admin/audit-log?${query}`);
       expect(res.statusCode, query).toBe(422);
       expect(res.json().code).toBe('validation_failed');

@@ -22,7 +22,8 @@ describe('authorize with group commit', () => {
     const retried = await Promise.all(Array.from({ length: 10 }, () => h.registerAgent()));
     const reused = await Promise.all(Array.from({ length: 5 }, () => h.registerAgent()));
     // Set up: each `spent` agent has used sequence 5; each `reused` agent has sealed an order with sequence 1.
-    for (const a of spent) expect((await h.call('POST', '/engine/authorize', h.order(a.agent_id, { heartbeat: h.heartbeat(5) }), a.token)).statusCode).toBe(200);
+    for (const a of spent)
+      expect((await h.call('POST', '/engine/authorize', h.order(a.agent_id, { heartbeat: h.heartbeat(5) }), a.token)).statusCode).toBe(200);
     const reusedIds: string[] = [];
     for (const a of reused) {
       const order = h.order(a.agent_id, { heartbeat: h.heartbeat(1) });
@@ -35,8 +36,15 @@ describe('authorize with group commit', () => {
     const requests = [
       ...fresh.map((a) => ({ kind: 'fresh', a, body: h.order(a.agent_id, { heartbeat: h.heartbeat(1) }) })),
       ...spent.map((a) => ({ kind: 'spent', a, body: h.order(a.agent_id, { heartbeat: h.heartbeat(5) }) })),
-      ...retried.flatMap((a, i) => [{ kind: 'retry', a, body: retryOrders[i] }, { kind: 'retry', a, body: retryOrders[i] }]),
-      ...reused.map((a, i) => ({ kind: 'reused', a, body: h.order(a.agent_id, { heartbeat: h.heartbeat(2), client_order_id: reusedIds[i], quantity: 7, notional: 1330 }) })),
+      ...retried.flatMap((a, i) => [
+        { kind: 'retry', a, body: retryOrders[i] },
+        { kind: 'retry', a, body: retryOrders[i] },
+      ]),
+      ...reused.map((a, i) => ({
+        kind: 'reused',
+        a,
+        body: h.order(a.agent_id, { heartbeat: h.heartbeat(2), client_order_id: reusedIds[i], quantity: 7, notional: 1330 }),
+      })),
       ...fresh.slice(0, 5).map((a) => ({ kind: 'fresh', a, body: h.order(a.agent_id, { heartbeat: h.heartbeat(2) }) })),
     ];
     const answers = await Promise.all(requests.map((r) => h.call('POST', '/engine/authorize', r.body, r.a.token)));
@@ -56,7 +64,12 @@ describe('authorize with group commit', () => {
       } else if (r.kind === 'reused') {
         expect(res.statusCode, res.body).toBe(409);
         expect(res.json().code).toBe('client_order_id_conflict');
-      } else if (r.kind === 'fresh' && res.statusCode === 403 && racing.has(r.a) && (r.body as { heartbeat: { sequence_id: number } }).heartbeat.sequence_id === 1) {
+      } else if (
+        r.kind === 'fresh' &&
+        res.statusCode === 403 &&
+        racing.has(r.a) &&
+        (r.body as { heartbeat: { sequence_id: number } }).heartbeat.sequence_id === 1
+      ) {
         // The agent's order with heartbeat 2 was sent at the same time and sealed first: heartbeat 1 is then
         // behind the last one accepted, and refused as the engine must. Its order with heartbeat 2 is the 200.
         expect(res.json().code).toBe('heartbeat_replayed');
@@ -73,8 +86,11 @@ describe('authorize with group commit', () => {
       expect(new Set(pair).size, `agent ${i}`).toBe(1);
     }
     // Exactly what was answered 200 is stored: one trace per fresh order and per retried order, none for the refused.
-    const count = async (ids: string[]) => (await h.store.sql<Array<{ n: number }>>`
-      select count(*)::int as n from traces where agent_id in ${h.store.sql(ids)}`)[0]!.n;
+    const count = async (ids: string[]) =>
+      (
+        await h.store.sql<Array<{ n: number }>>`
+      select count(*)::int as n from traces where agent_id in ${h.store.sql(ids)}`
+      )[0]!.n;
     expect(await count(fresh.map((a) => a.agent_id))).toBe(20 - lostRaces.size);
     expect(await count(retried.map((a) => a.agent_id))).toBe(10);
     expect(await count(spent.map((a) => a.agent_id))).toBe(10);

@@ -32,10 +32,15 @@ describe('max_open_notional', () => {
     expect(first.statusCode, first.body).toBe(200);
     const second = await h.call('POST', '/engine/authorize', sized(agent_id, 600_000), token);
     expectDenied(second, 'open_notional_exceeded');
-    expect(second.json().detail).toBe('open notional 600000 plus this order\'s 600000 is 1200000, above the agent\'s max_open_notional 1000000');
+    expect(second.json().detail).toBe("open notional 600000 plus this order's 600000 is 1200000, above the agent's max_open_notional 1000000");
     // 400k fits exactly.
     expect((await h.call('POST', '/engine/authorize', sized(agent_id, 400_000), token)).statusCode).toBe(200);
-    const bound = await h.call('POST', '/engine/bind-execution', { trace_id: first.json().trace_id, exchange_tx_id: `X-${randomUUID()}`, execution_status: 'Filled' }, token);
+    const bound = await h.call(
+      'POST',
+      '/engine/bind-execution',
+      { trace_id: first.json().trace_id, exchange_tx_id: `X-${randomUUID()}`, execution_status: 'Filled' },
+      token,
+    );
     expect(bound.statusCode, bound.body).toBe(200);
     expect((await h.call('POST', '/engine/authorize', sized(agent_id, 600_000), token)).statusCode).toBe(200);
   });
@@ -131,7 +136,10 @@ describe('agent_valid_time from the future', () => {
     const { agent_id, token } = await h.registerAgent();
     await h.call('POST', '/engine/admin/shadow-mode', { enabled: true, reason: 'rollout' });
     try {
-      expectDenied(await h.call('POST', '/engine/authorize', h.order(agent_id, { agent_valid_time: h.clock.now + 3_600_000 }), token), 'agent_valid_time_future');
+      expectDenied(
+        await h.call('POST', '/engine/authorize', h.order(agent_id, { agent_valid_time: h.clock.now + 3_600_000 }), token),
+        'agent_valid_time_future',
+      );
     } finally {
       await h.call('POST', '/engine/admin/shadow-mode', { enabled: false });
     }
@@ -141,8 +149,9 @@ describe('agent_valid_time from the future', () => {
     const now = Date.parse('2026-03-02T14:30:00Z');
     expect(checkValidTime(now + 30_000, now, 30_000)).toEqual({ ok: true });
     expect(checkValidTime(now + 30_001, now, 30_000)).toEqual({
-      ok: false, code: 'agent_valid_time_future',
-      detail: 'agent_valid_time 2026-03-02T14:30:30.001Z is 30001 ms later than the engine\'s clock (2026-03-02T14:30:00.000Z); at most 30000 ms is tolerated',
+      ok: false,
+      code: 'agent_valid_time_future',
+      detail: "agent_valid_time 2026-03-02T14:30:30.001Z is 30001 ms later than the engine's clock (2026-03-02T14:30:00.000Z); at most 30000 ms is tolerated",
     });
   });
 });

@@ -25,12 +25,44 @@ const HEX64 = /^[0-9a-f]{64}$/;
 const ISO4217 = /^[A-Z]{3}$/;
 
 const KNOWN_FIELDS = new Set([
-  'agent_id', 'model_hash_hex', 'model_id', 'prompt_version', 'feature_schema_id', 'hyperparameter_checksum', 'action', 'asset',
-  'order_type', 'venue_id', 'quantity', 'notional', 'client_order_id', 'agent_valid_time', 'limit_price', 'stop_price', 'multiplier',
-  'notional_currency', 'reduce_only', 'heartbeat', 'regulatory',
+  'agent_id',
+  'model_hash_hex',
+  'model_id',
+  'prompt_version',
+  'feature_schema_id',
+  'hyperparameter_checksum',
+  'action',
+  'asset',
+  'order_type',
+  'venue_id',
+  'quantity',
+  'notional',
+  'client_order_id',
+  'agent_valid_time',
+  'limit_price',
+  'stop_price',
+  'multiplier',
+  'notional_currency',
+  'reduce_only',
+  'heartbeat',
+  'regulatory',
 ]);
-const REQUIRED = ['agent_id', 'model_hash_hex', 'model_id', 'prompt_version', 'feature_schema_id', 'hyperparameter_checksum',
-  'action', 'asset', 'order_type', 'venue_id', 'quantity', 'notional', 'client_order_id', 'agent_valid_time'] as const;
+const REQUIRED = [
+  'agent_id',
+  'model_hash_hex',
+  'model_id',
+  'prompt_version',
+  'feature_schema_id',
+  'hyperparameter_checksum',
+  'action',
+  'asset',
+  'order_type',
+  'venue_id',
+  'quantity',
+  'notional',
+  'client_order_id',
+  'agent_valid_time',
+] as const;
 
 const NAN_LIKE = ['NaN', 'nan', 'Infinity', '-Infinity', '1e309', '-1e309', '0x10', '1_000', '1,000', ' 1', '', '-0', 'null', 'undefined', '100'];
 
@@ -64,8 +96,19 @@ const badShortText = fc.oneof(fc.constant(''), huge, hugeUnicode, nonString);
 
 /** For each field, values that make a valid Limit order invalid on their own. */
 const BAD_VALUES: Record<string, fc.Arbitrary<unknown>> = {
-  agent_id: fc.oneof(fc.string().filter((s) => !UUID.test(s)), fc.uuid().map((u) => `${u}x`), huge, nonString),
-  model_hash_hex: fc.oneof(fc.string().filter((s) => !HEX64.test(s)), fc.constant('A'.repeat(64)), fc.constant('a'.repeat(65)), huge, nonString),
+  agent_id: fc.oneof(
+    fc.string().filter((s) => !UUID.test(s)),
+    fc.uuid().map((u) => `${u}x`),
+    huge,
+    nonString,
+  ),
+  model_hash_hex: fc.oneof(
+    fc.string().filter((s) => !HEX64.test(s)),
+    fc.constant('A'.repeat(64)),
+    fc.constant('a'.repeat(65)),
+    huge,
+    nonString,
+  ),
   model_id: badShortText,
   prompt_version: badShortText,
   feature_schema_id: badShortText,
@@ -81,11 +124,18 @@ const BAD_VALUES: Record<string, fc.Arbitrary<unknown>> = {
     fc.record({ Short: badPositive }),
     fc.record({ Long: fc.double({ min: 1, max: 1e6, noNaN: true }).filter((q) => q !== 100), Short: fc.double() }),
     // Schema-valid tagged form whose q differs from quantity: refused by plainAction.
-    fc.double({ min: 1e-6, max: 1e15, noNaN: true }).filter((q) => q !== 100).map((q) => ({ Long: q })),
+    fc
+      .double({ min: 1e-6, max: 1e15, noNaN: true })
+      .filter((q) => q !== 100)
+      .map((q) => ({ Long: q })),
     nested,
     fc.constantFrom(null, 1, true),
   ),
-  order_type: fc.oneof(fc.string().filter((s) => !['Market', 'Limit', 'Stop', 'StopLimit', 'Twap', 'Vwap'].includes(s)), fc.constantFrom('limit', 'LIMIT'), nonString),
+  order_type: fc.oneof(
+    fc.string().filter((s) => !['Market', 'Limit', 'Stop', 'StopLimit', 'Twap', 'Vwap'].includes(s)),
+    fc.constantFrom('limit', 'LIMIT'),
+    nonString,
+  ),
   quantity: badPositive,
   notional: badPositive,
   agent_valid_time: badUnixMs,
@@ -94,7 +144,11 @@ const BAD_VALUES: Record<string, fc.Arbitrary<unknown>> = {
   // A Limit order carries no stop_price: any non-null value is invalid.
   stop_price: fc.jsonValue().filter((v) => v !== null),
   multiplier: fc.oneof(badPositive, fc.constant(null)),
-  notional_currency: fc.oneof(fc.string().filter((s) => !ISO4217.test(s)), fc.constantFrom('usd', 'US', 'USDX', '$$$', 'ÜSD'), nonString),
+  notional_currency: fc.oneof(
+    fc.string().filter((s) => !ISO4217.test(s)),
+    fc.constantFrom('usd', 'US', 'USDX', '$$$', 'ÜSD'),
+    nonString,
+  ),
   reduce_only: fc.jsonValue().filter((v) => typeof v !== 'boolean'),
   heartbeat: fc.oneof(
     fc.jsonValue().filter((v) => v !== null && (typeof v !== 'object' || Array.isArray(v))),
@@ -106,25 +160,48 @@ const BAD_VALUES: Record<string, fc.Arbitrary<unknown>> = {
   ),
   regulatory: fc.oneof(
     fc.jsonValue().filter((v) => v !== null && (typeof v !== 'object' || Array.isArray(v))),
-    fc.record({ jurisdiction: fc.oneof(nonString.filter((v) => v !== null), huge) }),
+    fc.record({
+      jurisdiction: fc.oneof(
+        nonString.filter((v) => v !== null),
+        huge,
+      ),
+    }),
     fc.record({ mifid_algo_id: fc.string(), unknown_member: fc.jsonValue() }),
   ),
 };
 
 type Mutation = { field: string; apply: (o: Record<string, unknown>) => void };
 
-const replace: fc.Arbitrary<Mutation> = fc
-  .constantFrom(...Object.keys(BAD_VALUES))
-  .chain((field) => (BAD_VALUES[field] as fc.Arbitrary<unknown>).map((value): Mutation => ({ field, apply: (o) => { o[field] = value; } })));
-const remove: fc.Arbitrary<Mutation> = fc
-  .constantFrom(...REQUIRED, 'limit_price' as const)
-  .map((field): Mutation => ({ field, apply: (o) => { delete o[field]; } }));
+const replace: fc.Arbitrary<Mutation> = fc.constantFrom(...Object.keys(BAD_VALUES)).chain((field) =>
+  (BAD_VALUES[field] as fc.Arbitrary<unknown>).map((value): Mutation => ({
+    field,
+    apply: (o) => {
+      o[field] = value;
+    },
+  })),
+);
+const remove: fc.Arbitrary<Mutation> = fc.constantFrom(...REQUIRED, 'limit_price' as const).map((field): Mutation => ({
+  field,
+  apply: (o) => {
+    delete o[field];
+  },
+}));
 const addUnknown: fc.Arbitrary<Mutation> = fc
-  .tuple(fc.string({ minLength: 1, maxLength: 40 }).filter((k) => !KNOWN_FIELDS.has(k) && k !== '__proto__'), fc.jsonValue())
-  .map(([key, value]): Mutation => ({ field: `+${key}`, apply: (o) => { o[key] = value; } }));
+  .tuple(
+    fc.string({ minLength: 1, maxLength: 40 }).filter((k) => !KNOWN_FIELDS.has(k) && k !== '__proto__'),
+    fc.jsonValue(),
+  )
+  .map(([key, value]): Mutation => ({
+    field: `+${key}`,
+    apply: (o) => {
+      o[key] = value;
+    },
+  }));
 
 const mutations = fc.uniqueArray(fc.oneof({ arbitrary: replace, weight: 6 }, { arbitrary: remove, weight: 2 }, { arbitrary: addUnknown, weight: 1 }), {
-  minLength: 1, maxLength: 4, selector: (m) => m.field,
+  minLength: 1,
+  maxLength: 4,
+  selector: (m) => m.field,
 });
 
 const post = (payload: string): Promise<LightMyRequestResponse> =>
@@ -142,11 +219,12 @@ function expectClientError(res: LightMyRequestResponse, what: string): void {
 }
 
 /** Text within the schema's lengths, now and then carrying what Postgres or JCS cannot hold (NUL, a lone surrogate). */
-const anyText = (maxLength: number) => fc.oneof(
-  { arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength }), weight: 1 },
-  { arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: Math.min(maxLength, 64) }), weight: 12 },
-  { arbitrary: fc.constantFrom('a\u0000b', '\ud800', 'x\udfff', '\u{1F600}', ' ', '\u202e'), weight: 1 },
-);
+const anyText = (maxLength: number) =>
+  fc.oneof(
+    { arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength }), weight: 1 },
+    { arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: Math.min(maxLength, 64) }), weight: 12 },
+    { arbitrary: fc.constantFrom('a\u0000b', '\ud800', 'x\udfff', '\u{1F600}', ' ', '\u202e'), weight: 1 },
+  );
 const amount = fc.oneof(
   { arbitrary: fc.double({ min: Number.MIN_VALUE, max: 1e15, noNaN: true }), weight: 1 },
   { arbitrary: fc.integer({ min: 1, max: 100 }), weight: 3 },
@@ -161,26 +239,50 @@ const schemaValidOrder = fc.record({
     { arbitrary: fc.record({ model_id: anyText(256) }), weight: 1 },
     { arbitrary: fc.record({ model_hash_hex: fc.stringMatching(/^[0-9a-f]{64}$/) }), weight: 1 },
   ),
-  prompt_version: anyText(256), feature_schema_id: anyText(256), hyperparameter_checksum: anyText(256), asset: anyText(256), venue_id: anyText(256),
-  client_order_id: fc.oneof({ arbitrary: fc.constantFrom('dup-1', 'dup-2'), weight: 1 }, { arbitrary: fc.uuid(), weight: 6 }, { arbitrary: anyText(128), weight: 3 }),
+  prompt_version: anyText(256),
+  feature_schema_id: anyText(256),
+  hyperparameter_checksum: anyText(256),
+  asset: anyText(256),
+  venue_id: anyText(256),
+  client_order_id: fc.oneof(
+    { arbitrary: fc.constantFrom('dup-1', 'dup-2'), weight: 1 },
+    { arbitrary: fc.uuid(), weight: 6 },
+    { arbitrary: anyText(128), weight: 3 },
+  ),
   action: fc.constantFrom('Long', 'Short', 'Neutral', 'tagged'),
   order_type: fc.constantFrom('Market', 'Limit', 'Stop', 'StopLimit', 'Twap', 'Vwap'),
-  quantity: amount, notional: amount, price: amount, stop: amount, consistent: fc.boolean(),
+  quantity: amount,
+  notional: amount,
+  price: amount,
+  stop: amount,
+  consistent: fc.boolean(),
   multiplier: fc.option(amount, { nil: undefined }),
   notional_currency: fc.option(fc.oneof(fc.constantFrom('USD', 'EUR', 'JPY'), fc.stringMatching(/^[A-Z]{3}$/)), { nil: undefined }),
   reduce_only: fc.option(fc.boolean(), { nil: undefined }),
   // Any instant the schema admits (mostly far from the clock: refused as lagging or from the future), or one
   // near the engine's clock, resolved when the order is sent, so that orders reach the seal.
-  agent_valid_time: fc.oneof(
-    fc.integer({ min: 0, max: 253_402_300_799_999 }), fc.constantFrom(0, 253_402_300_799_999),
-    { arbitrary: fc.integer({ min: -250_000, max: 30_000 }).map((offset) => ({ offset })), weight: 3 },
+  agent_valid_time: fc.oneof(fc.integer({ min: 0, max: 253_402_300_799_999 }), fc.constantFrom(0, 253_402_300_799_999), {
+    arbitrary: fc.integer({ min: -250_000, max: 30_000 }).map((offset) => ({ offset })),
+    weight: 3,
+  }),
+  heartbeat: fc.option(
+    fc.record({
+      sequence_id: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+      timestamp_ms: fc.integer({ min: 0, max: 253_402_300_799_999 }),
+      regime_id: fc.integer({ min: 0, max: 2147483647 }),
+      mta_ref: fc.option(anyText(128), { nil: undefined }),
+      signature: anyText(256),
+    }),
+    { nil: undefined },
   ),
-  heartbeat: fc.option(fc.record({
-    sequence_id: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), timestamp_ms: fc.integer({ min: 0, max: 253_402_300_799_999 }),
-    regime_id: fc.integer({ min: 0, max: 2147483647 }), mta_ref: fc.option(anyText(128), { nil: undefined }), signature: anyText(256),
-  }), { nil: undefined }),
-  regulatory: fc.option(fc.dictionary(fc.constantFrom('mifid_algo_id', 'mifid_decision_maker', 'cftc_cti_code', 'cftc_account_type', 'cat_order_id', 'jurisdiction'),
-    fc.option(anyText(256), { nil: null }), { maxKeys: 6 }), { nil: undefined }),
+  regulatory: fc.option(
+    fc.dictionary(
+      fc.constantFrom('mifid_algo_id', 'mifid_decision_maker', 'cftc_cti_code', 'cftc_account_type', 'cat_order_id', 'jurisdiction'),
+      fc.option(anyText(256), { nil: null }),
+      { maxKeys: 6 },
+    ),
+    { nil: undefined },
+  ),
 });
 
 describe('authorize never faults', () => {
@@ -196,16 +298,31 @@ describe('authorize never faults', () => {
           g.notional = Math.min(1e15, Math.max(Number.MIN_VALUE, g.quantity * price * (g.multiplier ?? 1)));
         }
         const order: Record<string, unknown> = h.order(g.own ? agentId : other.agent_id, {
-          ...g.model, prompt_version: g.prompt_version, feature_schema_id: g.feature_schema_id, hyperparameter_checksum: g.hyperparameter_checksum,
-          asset: g.asset, venue_id: g.venue_id, client_order_id: g.client_order_id, order_type: g.order_type, quantity: g.quantity, notional: g.notional,
-          action: g.action === 'tagged' ? { Long: g.quantity } : g.action, agent_valid_time: typeof g.agent_valid_time === 'number' ? g.agent_valid_time : h.clock.now + g.agent_valid_time.offset,
+          ...g.model,
+          prompt_version: g.prompt_version,
+          feature_schema_id: g.feature_schema_id,
+          hyperparameter_checksum: g.hyperparameter_checksum,
+          asset: g.asset,
+          venue_id: g.venue_id,
+          client_order_id: g.client_order_id,
+          order_type: g.order_type,
+          quantity: g.quantity,
+          notional: g.notional,
+          action: g.action === 'tagged' ? { Long: g.quantity } : g.action,
+          agent_valid_time: typeof g.agent_valid_time === 'number' ? g.agent_valid_time : h.clock.now + g.agent_valid_time.offset,
           limit_price: ['Limit', 'StopLimit'].includes(g.order_type) ? g.price : undefined,
           stop_price: ['Stop', 'StopLimit'].includes(g.order_type) ? g.stop : undefined,
-          multiplier: g.multiplier, notional_currency: g.notional_currency, reduce_only: g.reduce_only, heartbeat: g.heartbeat, regulatory: g.regulatory,
+          multiplier: g.multiplier,
+          notional_currency: g.notional_currency,
+          reduce_only: g.reduce_only,
+          heartbeat: g.heartbeat,
+          regulatory: g.regulatory,
         });
         const payload = JSON.stringify(order);
         const res = await h.app.inject({
-          method: 'POST', url: '/engine/authorize', payload,
+          method: 'POST',
+          url: '/engine/authorize',
+          payload,
           headers: { authorization: `Bearer ${g.own ? token : other.token}`, 'content-type': 'application/json' },
         });
         statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);

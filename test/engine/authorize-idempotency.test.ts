@@ -116,8 +116,11 @@ describe('idempotency', () => {
   it('10 concurrent requests with one client_order_id but different quantities: one 200, nine 409', async () => {
     const { agent_id, token } = await h.registerAgent();
     const clientOrderId = randomUUID();
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
-      h.call('POST', '/engine/authorize', h.order(agent_id, { client_order_id: clientOrderId, quantity: 100 + i, notional: (100 + i) * 190 }), token)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        h.call('POST', '/engine/authorize', h.order(agent_id, { client_order_id: clientOrderId, quantity: 100 + i, notional: (100 + i) * 190 }), token),
+      ),
+    );
     const statuses = results.map((r) => r.statusCode).sort();
     expect(statuses).toEqual([200, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
     for (const r of results.filter((x) => x.statusCode === 409)) expect(r.json().code).toBe('client_order_id_conflict');

@@ -23,8 +23,7 @@ function expectDenied(res: LightMyRequestResponse, code: string, detail: string 
   else expect(body.detail).toMatch(detail);
 }
 
-const setStatus = (agentId: string, status: string) =>
-  h.call('PATCH', `/engine/admin/agents/${agentId}/status`, { status, reason: 'test' });
+const setStatus = (agentId: string, status: string) => h.call('PATCH', `/engine/admin/agents/${agentId}/status`, { status, reason: 'test' });
 
 describe('agent_not_active', () => {
   it('agent_not_active: an unknown agent is refused, and no trace is stored', async () => {

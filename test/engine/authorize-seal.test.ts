@@ -38,7 +38,9 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-async function authorizeAndFetch(overrides: Record<string, unknown> = {}): Promise<{ response: Record<string, unknown>; trace: Record<string, any>; order: Record<string, unknown> }> {
+async function authorizeAndFetch(
+  overrides: Record<string, unknown> = {},
+): Promise<{ response: Record<string, unknown>; trace: Record<string, any>; order: Record<string, unknown> }> {
   const order = h.order(agentId, overrides);
   const res = await h.call('POST', '/engine/authorize', order, token);
   expect(res.statusCode, res.body).toBe(200);
@@ -119,8 +121,14 @@ describe('policy and mta', () => {
     expect(regime.hash).toBe(sha256(jcs({ date, regime: name, regime_id, risk_score, probabilities, model_version })));
     const { trace } = await authorizeAndFetch();
     expect(trace.mta).toEqual({
-      regime_id: 1, regime_label: 'Recovery', risk_level: 0.35, max_notional_scale: 0.75,
-      allowed_sides: ['Long', 'Short', 'Neutral'], version: model_version, hash: regime.hash, signature_valid: false,
+      regime_id: 1,
+      regime_label: 'Recovery',
+      risk_level: 0.35,
+      max_notional_scale: 0.75,
+      allowed_sides: ['Long', 'Short', 'Neutral'],
+      version: model_version,
+      hash: regime.hash,
+      signature_valid: false,
     });
   });
 });
@@ -130,16 +138,46 @@ describe('the document', () => {
     h.clock.now += 1234;
     const validTime = h.clock.now - 5_000;
     const { response, trace, order } = await authorizeAndFetch({
-      order_type: 'StopLimit', limit_price: 190, stop_price: 189.5, multiplier: 1, agent_valid_time: validTime, venue_id: 'XNYS',
+      order_type: 'StopLimit',
+      limit_price: 190,
+      stop_price: 189.5,
+      multiplier: 1,
+      agent_valid_time: validTime,
+      venue_id: 'XNYS',
     });
-    expect(Object.keys(trace).sort()).toEqual(['agent', 'bitemporal', 'execution', 'heartbeat', 'integrity', 'mta', 'policy', 'regulatory', 'trace_id', 'version']);
+    expect(Object.keys(trace).sort()).toEqual([
+      'agent',
+      'bitemporal',
+      'execution',
+      'heartbeat',
+      'integrity',
+      'mta',
+      'policy',
+      'regulatory',
+      'trace_id',
+      'version',
+    ]);
     expect(trace.trace_id).toBe(response.trace_id);
     expect(trace.version).toBe('Reasoning_Trace_v1');
     expect(trace.integrity.status).toBe('PENDING');
-    expect(trace.bitemporal).toEqual({ valid_time: new Date(validTime).toISOString(), txn_time: new Date(h.clock.now).toISOString(), time_source: 'engine_clock' });
+    expect(trace.bitemporal).toEqual({
+      valid_time: new Date(validTime).toISOString(),
+      txn_time: new Date(h.clock.now).toISOString(),
+      time_source: 'engine_clock',
+    });
     expect(trace.execution).toEqual({
-      action: 'Long', asset: 'AAPL', order_type: 'StopLimit', venue_id: 'XNYS', client_order_id: order.client_order_id,
-      notional_currency: 'USD', quantity: 100, notional: 19_000, multiplier: 1, limit_price: 190, stop_price: 189.5, reduce_only: false,
+      action: 'Long',
+      asset: 'AAPL',
+      order_type: 'StopLimit',
+      venue_id: 'XNYS',
+      client_order_id: order.client_order_id,
+      notional_currency: 'USD',
+      quantity: 100,
+      notional: 19_000,
+      multiplier: 1,
+      limit_price: 190,
+      stop_price: 189.5,
+      reduce_only: false,
     });
     expect(trace.heartbeat).toEqual({ sequence_id: null, signature_valid: false, drift_ms: null });
     expect(trace.integrity).toMatchObject({ verification_status: 'Pending', execution_status: null, final_proof: null });

@@ -100,7 +100,7 @@ describe('the short path', () => {
     for (const a of [lowered, regimes, capped]) expect(await traceCount(a.agent_id)).toBe(1);
   });
 
-  it('a model version approved for one agent is not taken for another\'s', async () => {
+  it("a model version approved for one agent is not taken for another's", async () => {
     const a = await knownAgent();
     const other = await h.registerAgent({ models: [{ model_id: 'beta-1', model_hash_hex: 'b'.repeat(64) }] });
     const scoped = await h.call('POST', '/engine/admin/tokens', { client_name: 'both', agent_ids: [a.agent_id, other.agent_id] });

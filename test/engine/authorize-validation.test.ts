@@ -127,8 +127,20 @@ describe('validation_failed: field by field', () => {
   it('validation_failed: every missing required field is listed at once', async () => {
     const res = await authorize({});
     expect(invalidFields(res)).toEqual([
-      'action', 'agent_id', 'agent_valid_time', 'asset', 'client_order_id', 'feature_schema_id', 'hyperparameter_checksum',
-      'model_hash_hex', 'model_id', 'notional', 'order_type', 'prompt_version', 'quantity', 'venue_id',
+      'action',
+      'agent_id',
+      'agent_valid_time',
+      'asset',
+      'client_order_id',
+      'feature_schema_id',
+      'hyperparameter_checksum',
+      'model_hash_hex',
+      'model_id',
+      'notional',
+      'order_type',
+      'prompt_version',
+      'quantity',
+      'venue_id',
     ]);
     expect(errorFor(res, 'agent_id')).toBe('is required');
   });
@@ -155,18 +167,34 @@ describe('validation_failed: field by field', () => {
   });
 
   it('validation_failed: a NUL character in any stored text field (Postgres text cannot hold it) is a 422, not a 500', async () => {
-    const res = await authorize(h.order(agentId, {
-      asset: 'AA\u0000PL', model_id: 'a\u0000', venue_id: '\u0000', client_order_id: 'c-\u0000', regulatory: { jurisdiction: 'E\u0000U' },
-    }));
+    const res = await authorize(
+      h.order(agentId, {
+        asset: 'AA\u0000PL',
+        model_id: 'a\u0000',
+        venue_id: '\u0000',
+        client_order_id: 'c-\u0000',
+        regulatory: { jurisdiction: 'E\u0000U' },
+      }),
+    );
     // (`regulatory` itself is also listed, "must be null", from the other branch of the nullable block.)
     expect(invalidFields(res).filter((f) => f !== 'regulatory')).toEqual(['asset', 'client_order_id', 'model_id', 'regulatory.jurisdiction', 'venue_id']);
   });
 
   it('validation_failed: an unpaired UTF-16 surrogate (no JCS form, RFC 8785 §3.1) is a 422, not a 500', async () => {
-    const res = await authorize(h.order(agentId, {
-      asset: '\ud800', prompt_version: 'p\udc00', hyperparameter_checksum: 'x\udbff', regulatory: { mifid_decision_maker: '\udfff' },
-    }));
-    expect(invalidFields(res).filter((f) => f !== 'regulatory')).toEqual(['asset', 'hyperparameter_checksum', 'prompt_version', 'regulatory.mifid_decision_maker']);
+    const res = await authorize(
+      h.order(agentId, {
+        asset: '\ud800',
+        prompt_version: 'p\udc00',
+        hyperparameter_checksum: 'x\udbff',
+        regulatory: { mifid_decision_maker: '\udfff' },
+      }),
+    );
+    expect(invalidFields(res).filter((f) => f !== 'regulatory')).toEqual([
+      'asset',
+      'hyperparameter_checksum',
+      'prompt_version',
+      'regulatory.mifid_decision_maker',
+    ]);
   });
 
   it('a well-formed surrogate pair (an emoji) and other Unicode are accepted and sealed as sent', async () => {
@@ -202,7 +230,9 @@ describe('tagged action', () => {
     expect(res.statusCode, res.body).toBe(200);
     const trace = (await h.call('GET', `/engine/trace/${res.json().trace_id}`)).json();
     expect(trace.execution.action).toBe('Long');
-    const listed = (await h.call('GET', `/engine/traces?agent_id=${agentId}`)).json().traces.find((t: { trace_id: string }) => t.trace_id === res.json().trace_id);
+    const listed = (await h.call('GET', `/engine/traces?agent_id=${agentId}`))
+      .json()
+      .traces.find((t: { trace_id: string }) => t.trace_id === res.json().trace_id);
     expect(listed.action).toBe('Long');
   });
 
@@ -228,7 +258,9 @@ describe('tagged action', () => {
 describe('transport', () => {
   it('invalid_json: a body that is not JSON is a 422 invalid_json', async () => {
     const res = await h.app.inject({
-      method: 'POST', url: '/engine/authorize', payload: '{"agent_id": ',
+      method: 'POST',
+      url: '/engine/authorize',
+      payload: '{"agent_id": ',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     });
     expect(res.statusCode).toBe(422);
@@ -238,7 +270,9 @@ describe('transport', () => {
   it('payload_too_large: a 2 MiB body is a 413', async () => {
     const body = JSON.stringify(h.order(agentId, { asset: 'x'.repeat(2 * 1024 * 1024) }));
     const res = await h.app.inject({
-      method: 'POST', url: '/engine/authorize', payload: body,
+      method: 'POST',
+      url: '/engine/authorize',
+      payload: body,
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     });
     expect(res.statusCode).toBe(413);

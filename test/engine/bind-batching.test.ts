@@ -19,8 +19,13 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const fill = (trace_id: string, exchange_tx_id: string, quantity = 100) =>
-  ({ trace_id, exchange_tx_id, execution_status: 'Filled', asset: 'AAPL', executed_quantity: quantity });
+const fill = (trace_id: string, exchange_tx_id: string, quantity = 100) => ({
+  trace_id,
+  exchange_tx_id,
+  execution_status: 'Filled',
+  asset: 'AAPL',
+  executed_quantity: quantity,
+});
 
 describe('bind with group commit', () => {
   it('authorize seals each trace under an id that names its txn_time', async () => {

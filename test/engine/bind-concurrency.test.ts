@@ -24,7 +24,13 @@ describe('concurrent binds', () => {
 
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        h.call('POST', '/engine/bind-execution', { trace_id, exchange_tx_id: `EX-${i}`, execution_status: 'Filled', asset: 'AAPL', executed_quantity: 100 }, agent.token)),
+        h.call(
+          'POST',
+          '/engine/bind-execution',
+          { trace_id, exchange_tx_id: `EX-${i}`, execution_status: 'Filled', asset: 'AAPL', executed_quantity: 100 },
+          agent.token,
+        ),
+      ),
     );
     const codes = responses.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 200)).toHaveLength(1);
@@ -50,8 +56,9 @@ describe('concurrent binds', () => {
       expect(auth.statusCode, auth.body).toBe(200);
       traces.push(auth.json().trace_id);
     }
-    const responses = await Promise.all(traces.map((trace_id, i) =>
-      h.call('POST', '/engine/bind-execution', { trace_id, exchange_tx_id: `PAR-${i}`, execution_status: 'Filled' }, agent.token)));
+    const responses = await Promise.all(
+      traces.map((trace_id, i) => h.call('POST', '/engine/bind-execution', { trace_id, exchange_tx_id: `PAR-${i}`, execution_status: 'Filled' }, agent.token)),
+    );
     expect(responses.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
   });
 });

@@ -17,7 +17,9 @@ interface Authorized {
 
 /** SHA-256 of the ASCII text `reasoning_hash || exchange_tx_id`, computed here rather than by the engine's helper. */
 const expectedProof = (reasoningHash: string, exchangeTxId: string): string =>
-  createHash('sha256').update(Buffer.from(`${reasoningHash}||${exchangeTxId}`, 'ascii')).digest('hex');
+  createHash('sha256')
+    .update(Buffer.from(`${reasoningHash}||${exchangeTxId}`, 'ascii'))
+    .digest('hex');
 
 async function authorized(h: EngineHarness, token: string, agentId: string, overrides: Record<string, unknown> = {}): Promise<Authorized> {
   const res = await h.call('POST', '/engine/authorize', h.order(agentId, overrides), token);
@@ -28,8 +30,16 @@ async function authorized(h: EngineHarness, token: string, agentId: string, over
 const bind = (h: EngineHarness, body: unknown, token?: string | null) => h.call('POST', '/engine/bind-execution', body, token);
 
 const storedRow = async (h: EngineHarness, traceId: string) => {
-  const [row] = await h.store.sql`select status, verification_status, exchange_tx_id, final_proof, execution_time, divergence_reason from traces where trace_id = ${traceId}`;
-  return row as { status: string; verification_status: string; exchange_tx_id: string | null; final_proof: string | null; execution_time: Date | null; divergence_reason: string | null };
+  const [row] = await h.store
+    .sql`select status, verification_status, exchange_tx_id, final_proof, execution_time, divergence_reason from traces where trace_id = ${traceId}`;
+  return row as {
+    status: string;
+    verification_status: string;
+    exchange_tx_id: string | null;
+    final_proof: string | null;
+    execution_time: Date | null;
+    divergence_reason: string | null;
+  };
 };
 
 describe('bind-execution', () => {
@@ -47,10 +57,19 @@ describe('bind-execution', () => {
   describe('verification', () => {
     it('answers 200 Matched with final_proof = SHA-256(reasoning_hash || "||" || exchange_tx_id)', async () => {
       const a = await authorized(h, agent.token, agent.agent_id);
-      const res = await bind(h, {
-        trace_id: a.trace_id, exchange_tx_id: 'NASDAQ-000123', execution_status: 'Filled', asset: 'AAPL',
-        executed_quantity: 100, executed_side: 'Long', execution_price: 189.95,
-      }, agent.token);
+      const res = await bind(
+        h,
+        {
+          trace_id: a.trace_id,
+          exchange_tx_id: 'NASDAQ-000123',
+          execution_status: 'Filled',
+          asset: 'AAPL',
+          executed_quantity: 100,
+          executed_side: 'Long',
+          execution_price: 189.95,
+        },
+        agent.token,
+      );
       expect(res.statusCode, res.body).toBe(200);
       const body = res.json();
       expect(Object.keys(body).sort()).toEqual(['divergence_reason', 'execution_status', 'execution_time', 'final_proof', 'trace_id', 'verification_status']);
@@ -71,7 +90,11 @@ describe('bind-execution', () => {
 
     it('is Divergent when the asset differs, the reason naming the field and both values', async () => {
       const a = await authorized(h, agent.token, agent.agent_id);
-      const res = await bind(h, { trace_id: a.trace_id, exchange_tx_id: 'X-asset', execution_status: 'Filled', asset: 'MSFT', executed_quantity: 100 }, agent.token);
+      const res = await bind(
+        h,
+        { trace_id: a.trace_id, exchange_tx_id: 'X-asset', execution_status: 'Filled', asset: 'MSFT', executed_quantity: 100 },
+        agent.token,
+      );
       expect(res.statusCode, res.body).toBe(200);
       const body = res.json();
       expect(body.verification_status).toBe('Divergent');
@@ -79,7 +102,11 @@ describe('bind-execution', () => {
       expect(body.divergence_reason).toContain('AAPL');
       expect(body.divergence_reason).toContain('MSFT');
       expect(body.final_proof).toBe(expectedProof(a.reasoning_hash, 'X-asset'));
-      expect(await storedRow(h, a.trace_id)).toMatchObject({ status: 'DIVERGENT', verification_status: 'Divergent', divergence_reason: body.divergence_reason });
+      expect(await storedRow(h, a.trace_id)).toMatchObject({
+        status: 'DIVERGENT',
+        verification_status: 'Divergent',
+        divergence_reason: body.divergence_reason,
+      });
     });
 
     // Authorized quantity 100, default tolerance 1e-4 relative.
@@ -96,7 +123,11 @@ describe('bind-execution', () => {
       { status: 'Partial', qty: 101, expected: 'Divergent', why: 'a Partial over-fill' },
     ])('executed_quantity $qty $status → $expected ($why)', async ({ status, qty, expected }) => {
       const a = await authorized(h, agent.token, agent.agent_id);
-      const res = await bind(h, { trace_id: a.trace_id, exchange_tx_id: `X-q-${randomUUID()}`, execution_status: status, asset: 'AAPL', executed_quantity: qty, executed_side: 'Long' }, agent.token);
+      const res = await bind(
+        h,
+        { trace_id: a.trace_id, exchange_tx_id: `X-q-${randomUUID()}`, execution_status: status, asset: 'AAPL', executed_quantity: qty, executed_side: 'Long' },
+        agent.token,
+      );
       expect(res.statusCode, res.body).toBe(200);
       const body = res.json();
       expect(body.verification_status).toBe(expected);
@@ -111,14 +142,22 @@ describe('bind-execution', () => {
 
     it.each(['Rejected', 'Cancelled'])('a %s execution moved nothing: its quantity is not compared', async (status) => {
       const a = await authorized(h, agent.token, agent.agent_id);
-      const res = await bind(h, { trace_id: a.trace_id, exchange_tx_id: `X-${status}`, execution_status: status, asset: 'AAPL', executed_quantity: 0 }, agent.token);
+      const res = await bind(
+        h,
+        { trace_id: a.trace_id, exchange_tx_id: `X-${status}`, execution_status: status, asset: 'AAPL', executed_quantity: 0 },
+        agent.token,
+      );
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toMatchObject({ verification_status: 'Matched', execution_status: status });
     });
 
     it('is Mismatch when the executed side is opposite to the intent (Long authorized, Short executed)', async () => {
       const a = await authorized(h, agent.token, agent.agent_id);
-      const res = await bind(h, { trace_id: a.trace_id, exchange_tx_id: 'X-side', execution_status: 'Filled', asset: 'AAPL', executed_quantity: 100, executed_side: 'Short' }, agent.token);
+      const res = await bind(
+        h,
+        { trace_id: a.trace_id, exchange_tx_id: 'X-side', execution_status: 'Filled', asset: 'AAPL', executed_quantity: 100, executed_side: 'Short' },
+        agent.token,
+      );
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().verification_status).toBe('Mismatch');
       expect(res.json().final_proof).toBe(expectedProof(a.reasoning_hash, 'X-side'));
@@ -134,7 +173,11 @@ describe('bind-execution', () => {
 
     it('the same side as the intent is not a Mismatch', async () => {
       const a = await authorized(h, agent.token, agent.agent_id, { action: 'Short' });
-      const res = await bind(h, { trace_id: a.trace_id, exchange_tx_id: 'X-side-3', execution_status: 'Filled', executed_side: 'Short', executed_quantity: 100 }, agent.token);
+      const res = await bind(
+        h,
+        { trace_id: a.trace_id, exchange_tx_id: 'X-side-3', execution_status: 'Filled', executed_side: 'Short', executed_quantity: 100 },
+        agent.token,
+      );
       expect(res.json().verification_status).toBe('Matched');
     });
   });
@@ -163,10 +206,15 @@ describe('bind-execution', () => {
     it('a fill timed before its authorization binds Divergent, naming both times', async () => {
       const a = await authorized(h, agent.token, agent.agent_id);
       const sealedAt = new Date(h.clock.now).toISOString();
-      const res = await bind(h, { trace_id: a.trace_id, exchange_tx_id: 'X-time-early', execution_status: 'Filled', execution_time_ms: 1_700_000_000_123 }, agent.token);
+      const res = await bind(
+        h,
+        { trace_id: a.trace_id, exchange_tx_id: 'X-time-early', execution_status: 'Filled', execution_time_ms: 1_700_000_000_123 },
+        agent.token,
+      );
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toMatchObject({
-        execution_time: '2023-11-14T22:13:20.123Z', verification_status: 'Divergent',
+        execution_time: '2023-11-14T22:13:20.123Z',
+        verification_status: 'Divergent',
         divergence_reason: `execution_time: 2023-11-14T22:13:20.123Z is before the authorization at ${sealedAt}`,
       });
       expect((await storedRow(h, a.trace_id)).status).toBe('DIVERGENT');
@@ -179,7 +227,11 @@ describe('bind-execution', () => {
         expect(res.statusCode, res.body).toBe(422);
         expect(res.json().errors.map((e: { field: string }) => e.field)).toEqual(['execution_time_ms']);
       }
-      const res = await bind(h, { trace_id: a.trace_id, exchange_tx_id: 'X-time-max', execution_status: 'Filled', execution_time_ms: 253_402_300_799_999 }, agent.token);
+      const res = await bind(
+        h,
+        { trace_id: a.trace_id, exchange_tx_id: 'X-time-max', execution_status: 'Filled', execution_time_ms: 253_402_300_799_999 },
+        agent.token,
+      );
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().execution_time).toBe('9999-12-31T23:59:59.999Z');
       // Stored as given, and judged: a fill from the far future is not a fill the engine can match.
@@ -214,7 +266,11 @@ describe('bind-execution', () => {
       // Even the very same request again is a 409: binding is once only.
       const again = await bind(h, { trace_id: a.trace_id, exchange_tx_id: 'X-first', execution_status: 'Filled' }, agent.token);
       expect(again.statusCode).toBe(409);
-      expect(await storedRow(h, a.trace_id)).toMatchObject({ exchange_tx_id: 'X-first', verification_status: 'Matched', final_proof: first.json().final_proof });
+      expect(await storedRow(h, a.trace_id)).toMatchObject({
+        exchange_tx_id: 'X-first',
+        verification_status: 'Matched',
+        final_proof: first.json().final_proof,
+      });
     });
 
     it('422 listing every missing required field', async () => {
@@ -263,7 +319,9 @@ describe('bind-execution', () => {
 
     it('422 invalid_json for a malformed body', async () => {
       const res = await h.app.inject({
-        method: 'POST', url: '/engine/bind-execution', payload: '{"trace_id": ',
+        method: 'POST',
+        url: '/engine/bind-execution',
+        payload: '{"trace_id": ',
         headers: { authorization: `Bearer ${agent.token}`, 'content-type': 'application/json' },
       });
       expect(res.statusCode).toBe(422);
@@ -288,7 +346,7 @@ describe('bind-execution', () => {
       expect((await bind(h, { trace_id: a.trace_id, exchange_tx_id: 'X-403', execution_status: 'Filled' }, agent.token)).statusCode).toBe(200);
     });
 
-    it('403 (not 409 with the exchange_tx_id) for another agent\'s token on an already bound trace', async () => {
+    it("403 (not 409 with the exchange_tx_id) for another agent's token on an already bound trace", async () => {
       const a = await authorized(h, agent.token, agent.agent_id);
       expect((await bind(h, { trace_id: a.trace_id, exchange_tx_id: 'SECRET-TX-77', execution_status: 'Filled' }, agent.token)).statusCode).toBe(200);
       const other = await h.registerAgent();
@@ -298,7 +356,7 @@ describe('bind-execution', () => {
       expect(res.body).not.toContain('SECRET-TX-77');
     });
 
-    it('an owner token and an unscoped client token may bind any agent\'s trace', async () => {
+    it("an owner token and an unscoped client token may bind any agent's trace", async () => {
       const a = await authorized(h, agent.token, agent.agent_id);
       expect((await bind(h, { trace_id: a.trace_id, exchange_tx_id: 'X-owner', execution_status: 'Filled' })).statusCode).toBe(200);
       const b = await authorized(h, agent.token, agent.agent_id);
@@ -319,14 +377,22 @@ describe('bind-execution', () => {
       }
       expect(a.shadow_blocked).toBe(true);
 
-      const res = await bind(h, { trace_id: a.trace_id, exchange_tx_id: 'X-shadow', execution_status: 'Filled', asset: 'AAPL', executed_quantity: 2000, executed_side: 'Long' }, agent.token);
+      const res = await bind(
+        h,
+        { trace_id: a.trace_id, exchange_tx_id: 'X-shadow', execution_status: 'Filled', asset: 'AAPL', executed_quantity: 2000, executed_side: 'Long' },
+        agent.token,
+      );
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toMatchObject({ verification_status: 'Matched', final_proof: expectedProof(a.reasoning_hash, 'X-shadow') });
 
       const doc = (await h.call('GET', `/engine/trace/${a.trace_id}`, undefined, agent.token)).json();
       expect(doc.integrity.status).toBe('SHADOW_HALTED');
       expect(doc.policy.result).toBe('FAIL:notional_cap_exceeded');
-      expect(doc.integrity).toMatchObject({ verification_status: 'Matched', execution_status: 'Filled', final_proof: expectedProof(a.reasoning_hash, 'X-shadow') });
+      expect(doc.integrity).toMatchObject({
+        verification_status: 'Matched',
+        execution_status: 'Filled',
+        final_proof: expectedProof(a.reasoning_hash, 'X-shadow'),
+      });
 
       const listed = (await h.call('GET', '/engine/shadow-violations', undefined, agent.token)).json();
       const item = listed.traces.find((t: { trace_id: string }) => t.trace_id === a.trace_id);
@@ -401,9 +467,17 @@ describe('bind-execution after expiry', () => {
     expect(await storedRow(h, a.trace_id)).toMatchObject({ status: 'EXPIRED', verification_status: 'Expired' });
 
     // Even an execution that matches the intent exactly is Divergent once the trace expired.
-    const res = await bind(h, { trace_id: a.trace_id, exchange_tx_id: 'X-late', execution_status: 'Filled', asset: 'AAPL', executed_quantity: 100, executed_side: 'Long' }, agent.token);
+    const res = await bind(
+      h,
+      { trace_id: a.trace_id, exchange_tx_id: 'X-late', execution_status: 'Filled', asset: 'AAPL', executed_quantity: 100, executed_side: 'Long' },
+      agent.token,
+    );
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ verification_status: 'Divergent', divergence_reason: 'bound after expiry', final_proof: expectedProof(a.reasoning_hash, 'X-late') });
+    expect(res.json()).toMatchObject({
+      verification_status: 'Divergent',
+      divergence_reason: 'bound after expiry',
+      final_proof: expectedProof(a.reasoning_hash, 'X-late'),
+    });
     expect(await storedRow(h, a.trace_id)).toMatchObject({ status: 'DIVERGENT', verification_status: 'Divergent', divergence_reason: 'bound after expiry' });
 
     // And it binds once only.
@@ -414,7 +488,11 @@ describe('bind-execution after expiry', () => {
     const a = await authorized(h, agent.token, agent.agent_id);
     h.clock.now += h.config.traceExpiryMs - 60_000;
     await sweep(h.store.sql, h.clock.now, h.config.traceExpiryMs);
-    const res = await bind(h, { trace_id: a.trace_id, exchange_tx_id: 'X-young', execution_status: 'Filled', asset: 'AAPL', executed_quantity: 100 }, agent.token);
+    const res = await bind(
+      h,
+      { trace_id: a.trace_id, exchange_tx_id: 'X-young', execution_status: 'Filled', asset: 'AAPL', executed_quantity: 100 },
+      agent.token,
+    );
     expect(res.json()).toMatchObject({ verification_status: 'Matched', divergence_reason: null });
   });
 });

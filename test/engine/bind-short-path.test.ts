@@ -23,8 +23,15 @@ afterAll(async () => h?.close());
 
 const reads = (): number => h.ctx.batching.bindReads.stats.items;
 const writes = (): number => h.ctx.batching.binds.stats.items;
-const fill = (trace_id: string, exchange_tx_id: string, extra: Record<string, unknown> = {}) =>
-  ({ trace_id, exchange_tx_id, execution_status: 'Filled', asset: 'AAPL', executed_quantity: 100, executed_side: 'Long', ...extra });
+const fill = (trace_id: string, exchange_tx_id: string, extra: Record<string, unknown> = {}) => ({
+  trace_id,
+  exchange_tx_id,
+  execution_status: 'Filled',
+  asset: 'AAPL',
+  executed_quantity: 100,
+  executed_side: 'Long',
+  ...extra,
+});
 const proof = (reasoningHash: string, txId: string): string => createHash('sha256').update(`${reasoningHash}||${txId}`, 'ascii').digest('hex');
 async function authorized(token = agent.token, agentId = agent.agent_id): Promise<{ trace_id: string; reasoning_hash: string }> {
   const res = await h.call('POST', '/engine/authorize', h.order(agentId), token);
@@ -35,14 +42,25 @@ const stored = async (traceId: string) =>
   (await h.store.sql`select status, verification_status, exchange_tx_id, final_proof, divergence_reason from traces where trace_id = ${traceId}`)[0];
 
 describe("bind's short path", () => {
-  it('binds a trace this process sealed without reading it: the answer, the stored row and the log leaf are the read path\'s', async () => {
+  it("binds a trace this process sealed without reading it: the answer, the stored row and the log leaf are the read path's", async () => {
     const a = await authorized();
     const before = reads();
     const res = await h.call('POST', '/engine/bind-execution', fill(a.trace_id, 'EX-SHORT'), agent.token);
     expect(res.statusCode, res.body).toBe(200);
     expect(reads() - before, 'no read of the trace').toBe(0);
-    expect(res.json()).toMatchObject({ trace_id: a.trace_id, verification_status: 'Matched', divergence_reason: null, final_proof: proof(a.reasoning_hash, 'EX-SHORT') });
-    expect(await stored(a.trace_id)).toEqual({ status: 'MATCHED', verification_status: 'Matched', exchange_tx_id: 'EX-SHORT', final_proof: proof(a.reasoning_hash, 'EX-SHORT'), divergence_reason: null });
+    expect(res.json()).toMatchObject({
+      trace_id: a.trace_id,
+      verification_status: 'Matched',
+      divergence_reason: null,
+      final_proof: proof(a.reasoning_hash, 'EX-SHORT'),
+    });
+    expect(await stored(a.trace_id)).toEqual({
+      status: 'MATCHED',
+      verification_status: 'Matched',
+      exchange_tx_id: 'EX-SHORT',
+      final_proof: proof(a.reasoning_hash, 'EX-SHORT'),
+      divergence_reason: null,
+    });
     const [leaf] = await h.store.sql`select count(*)::int as n from log_queue where trace_id = ${a.trace_id} and kind = 'final_proof'`;
     const [logged] = await h.store.sql`select count(*)::int as n from log_leaves where trace_id = ${a.trace_id} and kind = 'final_proof'`;
     expect(leaf!.n + logged!.n, 'the final proof queued for the transparency log').toBe(1);
@@ -86,7 +104,11 @@ describe("bind's short path", () => {
     const res = await h.call('POST', '/engine/bind-execution', fill(a.trace_id, 'EX-EXPIRED'), agent.token);
     expect(res.statusCode, res.body).toBe(200);
     expect([writes() - before.writes, reads() - before.reads], 'an update that matched nothing, a read, an update').toEqual([2, 1]);
-    expect(res.json()).toMatchObject({ verification_status: 'Divergent', divergence_reason: 'bound after expiry', final_proof: proof(a.reasoning_hash, 'EX-EXPIRED') });
+    expect(res.json()).toMatchObject({
+      verification_status: 'Divergent',
+      divergence_reason: 'bound after expiry',
+      final_proof: proof(a.reasoning_hash, 'EX-EXPIRED'),
+    });
     expect(await stored(a.trace_id)).toMatchObject({ status: 'DIVERGENT', verification_status: 'Divergent' });
   });
 
@@ -125,10 +147,23 @@ describe("bind's short path", () => {
     const read = known.take(a.trace_id)!;
     expect(read.part).toMatch(/^traces_y\d{4}m\d{2}$/);
     const before = reads();
-    const outcome = await bindTrace(h.ctx.batching.bindStore, a.trace_id, (r) => ({
-      exchange_tx_id: 'EX-NOPART', execution_status: 'Filled', execution_time: new Date(h.clock.now), executed_asset: null, executed_quantity: null,
-      executed_side: null, execution_price: null, verification_status: 'Matched', divergence_reason: null, final_proof: proof(r.reasoning_hash, 'EX-NOPART'),
-    }), { ...read, part: 'traces_y1901m01' });
+    const outcome = await bindTrace(
+      h.ctx.batching.bindStore,
+      a.trace_id,
+      (r) => ({
+        exchange_tx_id: 'EX-NOPART',
+        execution_status: 'Filled',
+        execution_time: new Date(h.clock.now),
+        executed_asset: null,
+        executed_quantity: null,
+        executed_side: null,
+        execution_price: null,
+        verification_status: 'Matched',
+        divergence_reason: null,
+        final_proof: proof(r.reasoning_hash, 'EX-NOPART'),
+      }),
+      { ...read, part: 'traces_y1901m01' },
+    );
     expect(outcome.kind).toBe('bound');
     expect(reads() - before).toBe(1);
     expect(await stored(a.trace_id)).toMatchObject({ exchange_tx_id: 'EX-NOPART' });
@@ -136,7 +171,9 @@ describe("bind's short path", () => {
 
   it('50 concurrent binds of a trace this process sealed: exactly one 200, 49 × 409', async () => {
     const a = await authorized();
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => h.call('POST', '/engine/bind-execution', fill(a.trace_id, `EX-C${i}`), agent.token)));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => h.call('POST', '/engine/bind-execution', fill(a.trace_id, `EX-C${i}`), agent.token)),
+    );
     const codes = answers.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 200)).toHaveLength(1);
     expect(codes.filter((c) => c === 409)).toHaveLength(49);
@@ -147,19 +184,46 @@ describe("bind's short path", () => {
 
 describe('the cache of sealed traces', () => {
   const sealed = (n: number, over: Partial<NewTrace> = {}): NewTrace => ({
-    trace_id: `0000000${n}-0000-7000-8000-00000000000A`, txn_time: new Date(Date.UTC(2026, 10, 29, 12, 0, 0, n)), agent_id: '5F0C1E2D-0000-4000-8000-0000000000B1',
-    client_order_id: `c${n}`, status: n % 2 ? 'PENDING' : 'SHADOW_HALTED', action: n % 2 ? 'Long' : 'Short', asset: `ASSET${n}`, quantity: 100.5 + n, notional: 19_000,
-    notional_currency: 'USD', reasoning_hash: `${n}`.repeat(64), sealed: '{}', regulatory: null, regulatory_salt: null, regulatory_enc: null,
-    policy_result: 'PASS', order_hash: 'e'.repeat(64), response: {} as never, ...over,
+    trace_id: `0000000${n}-0000-7000-8000-00000000000A`,
+    txn_time: new Date(Date.UTC(2026, 10, 29, 12, 0, 0, n)),
+    agent_id: '5F0C1E2D-0000-4000-8000-0000000000B1',
+    client_order_id: `c${n}`,
+    status: n % 2 ? 'PENDING' : 'SHADOW_HALTED',
+    action: n % 2 ? 'Long' : 'Short',
+    asset: `ASSET${n}`,
+    quantity: 100.5 + n,
+    notional: 19_000,
+    notional_currency: 'USD',
+    reasoning_hash: `${n}`.repeat(64),
+    sealed: '{}',
+    regulatory: null,
+    regulatory_salt: null,
+    regulatory_enc: null,
+    policy_result: 'PASS',
+    order_hash: 'e'.repeat(64),
+    response: {} as never,
+    ...over,
   });
 
   it('gives back each trace as sealed, in the form a bind reads it, once', () => {
     const cache = new SealedTraces(4);
     for (const n of [1, 2]) cache.remember(sealed(n));
     expect(cache.take(sealed(2).trace_id)).toEqual({
-      trace_id: '00000002-0000-7000-8000-00000000000a', txn_time: new Date(Date.UTC(2026, 10, 29, 12, 0, 0, 2)), agent_id: '5f0c1e2d-0000-4000-8000-0000000000b1',
-      status: 'SHADOW_HALTED', verification_status: 'Pending', action: 'Short', asset: 'ASSET2', quantity: 102.5, reasoning_hash: '2'.repeat(64),
-      final_proof: null, exchange_tx_id: null, execution_status: null, execution_time: null, divergence_reason: null, part: 'traces_y2026m11',
+      trace_id: '00000002-0000-7000-8000-00000000000a',
+      txn_time: new Date(Date.UTC(2026, 10, 29, 12, 0, 0, 2)),
+      agent_id: '5f0c1e2d-0000-4000-8000-0000000000b1',
+      status: 'SHADOW_HALTED',
+      verification_status: 'Pending',
+      action: 'Short',
+      asset: 'ASSET2',
+      quantity: 102.5,
+      reasoning_hash: '2'.repeat(64),
+      final_proof: null,
+      exchange_tx_id: null,
+      execution_status: null,
+      execution_time: null,
+      divergence_reason: null,
+      part: 'traces_y2026m11',
     });
     expect(cache.take(sealed(2).trace_id)).toBeNull();
     expect(cache.take(sealed(1).trace_id)).toMatchObject({ status: 'PENDING', action: 'Long', quantity: 101.5, reasoning_hash: '1'.repeat(64) });

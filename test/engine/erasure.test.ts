@@ -35,8 +35,12 @@ function personalData(): { name: string; regulatory: Record<string, string> } {
   return {
     name: `Grace Hopper desk ${tag}`,
     regulatory: {
-      mifid_algo_id: `ALGO-${tag}`, mifid_decision_maker: `Jane Erasable ${tag}`, cftc_cti_code: `CTI-${tag}`,
-      cftc_account_type: `house-${tag}`, cat_order_id: `CAT-${tag}`, jurisdiction: `EU-${tag}`,
+      mifid_algo_id: `ALGO-${tag}`,
+      mifid_decision_maker: `Jane Erasable ${tag}`,
+      cftc_cti_code: `CTI-${tag}`,
+      cftc_account_type: `house-${tag}`,
+      cat_order_id: `CAT-${tag}`,
+      jurisdiction: `EU-${tag}`,
     },
   };
 }
@@ -50,7 +54,10 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-async function authorize(agent: { agent_id: string; token: string }, overrides: Record<string, unknown> = {}): Promise<{ trace_id: string; reasoning_hash: string; client_order_id: string }> {
+async function authorize(
+  agent: { agent_id: string; token: string },
+  overrides: Record<string, unknown> = {},
+): Promise<{ trace_id: string; reasoning_hash: string; client_order_id: string }> {
   const order = h.order(agent.agent_id, overrides);
   const res = await h.call('POST', '/engine/authorize', order, agent.token);
   expect(res.statusCode, res.body).toBe(200);
@@ -63,7 +70,9 @@ async function trace(traceId: string): Promise<Record<string, any>> {
   return res.json();
 }
 
-async function verify(traceId: string): Promise<{ valid: boolean; checks: Array<{ check: string; ok: boolean; detail: string }>; final_proof: { ok: boolean | null } }> {
+async function verify(
+  traceId: string,
+): Promise<{ valid: boolean; checks: Array<{ check: string; ok: boolean; detail: string }>; final_proof: { ok: boolean | null } }> {
   const res = await h.call('GET', `/engine/trace/${traceId}/verify`);
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
@@ -126,7 +135,7 @@ describe('personal data at rest, with KMS_PROVIDER=local', () => {
     expect(v.checks.find((c) => c.check === 'regulatory_commitment')).toMatchObject({ ok: false, detail: expect.stringContaining('missing') });
   });
 
-  it('a trace marked erased by hand, its agent\'s key intact, is reported as tampering', async () => {
+  it("a trace marked erased by hand, its agent's key intact, is reported as tampering", async () => {
     const agent = await h.registerAgent();
     const a = await authorize(agent, { regulatory: personalData().regulatory });
     await h.store.sql`update traces set regulatory_enc = null, erased_at = now() where trace_id = ${a.trace_id}`;
@@ -142,7 +151,12 @@ describe('POST /engine/admin/gdpr-erase/{agent_id}', () => {
     const agent = await h.registerAgent({ name: p.name });
     const withBlock = await authorize(agent, { regulatory: p.regulatory });
     const bound = await authorize(agent, { regulatory: { ...p.regulatory, cat_order_id: `${p.regulatory.cat_order_id}-2` } });
-    const bind = await h.call('POST', '/engine/bind-execution', { trace_id: bound.trace_id, exchange_tx_id: 'XNAS-ERASE-1', execution_status: 'Filled' }, agent.token);
+    const bind = await h.call(
+      'POST',
+      '/engine/bind-execution',
+      { trace_id: bound.trace_id, exchange_tx_id: 'XNAS-ERASE-1', execution_status: 'Filled' },
+      agent.token,
+    );
     expect(bind.statusCode, bind.body).toBe(200);
     const finalProof = bind.json().final_proof as string;
     const plain = await authorize(agent);
@@ -160,10 +174,18 @@ describe('POST /engine/admin/gdpr-erase/{agent_id}', () => {
     expect(body).toMatchObject({ agent_id: agent.agent_id, traces_affected: 3 });
     expect(Date.parse(body.erased_at)).not.toBeNaN();
 
-    for (const [t, doc] of [[withBlock, before.withBlock], [bound, before.bound]] as const) {
+    for (const [t, doc] of [
+      [withBlock, before.withBlock],
+      [bound, before.bound],
+    ] as const) {
       const after = await trace(t.trace_id);
       expect(after.regulatory).toBeNull();
-      expect(after.integrity).toMatchObject({ erased: true, erased_at: body.erased_at, regulatory_salt: null, regulatory_commitment: doc.integrity.regulatory_commitment });
+      expect(after.integrity).toMatchObject({
+        erased: true,
+        erased_at: body.erased_at,
+        regulatory_salt: null,
+        regulatory_commitment: doc.integrity.regulatory_commitment,
+      });
       // Everything sealed is as before; the hash recomputes from the served JSON alone.
       const { regulatory: _r1, integrity: _i1, ...sealedAfter } = after;
       const { regulatory: _r2, integrity: _i2, ...sealedBefore } = doc;

@@ -28,8 +28,11 @@ describe('HEARTBEAT_REPLAY_WINDOW_MS = 5000', () => {
 
   it('heartbeat_expired: 5001 ms old is refused with the configured window in the detail', async () => {
     const ts = h.clock.now - 5_001;
-    expectDenied(await sendWith(h, h.heartbeat(1, { timestamp_ms: ts })), 'heartbeat_expired',
-      `heartbeat timestamp_ms ${ts} is 5001 ms from the engine clock (window ±5000 ms)`);
+    expectDenied(
+      await sendWith(h, h.heartbeat(1, { timestamp_ms: ts })),
+      'heartbeat_expired',
+      `heartbeat timestamp_ms ${ts} is 5001 ms from the engine clock (window ±5000 ms)`,
+    );
   });
 
   it('heartbeat_expired: 5001 ms in the future is refused', async () => {
@@ -52,8 +55,11 @@ describe('HEARTBEAT_REQUIRE_MTA_REF = true', () => {
   afterAll(async () => h?.close());
 
   it('heartbeat_mta_required: a heartbeat without mta_ref is refused', async () => {
-    expectDenied(await sendWith(h, h.heartbeat(1, { mta_ref: null })), 'heartbeat_mta_required',
-      'the heartbeat carries no mta_ref and HEARTBEAT_REQUIRE_MTA_REF is on');
+    expectDenied(
+      await sendWith(h, h.heartbeat(1, { mta_ref: null })),
+      'heartbeat_mta_required',
+      'the heartbeat carries no mta_ref and HEARTBEAT_REQUIRE_MTA_REF is on',
+    );
   });
 
   it('heartbeat_mta_required: an explicit null mta_ref is the same as none (both schemes)', async () => {

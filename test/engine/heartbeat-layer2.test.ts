@@ -70,8 +70,11 @@ describe('heartbeat_signature_invalid', () => {
   it('heartbeat_signature_invalid: a signature with one bit flipped', async () => {
     const { agent_id, token } = await h.registerAgent();
     const hb = h.heartbeat(1);
-    expectDenied(await send(agent_id, token, { ...hb, signature: tamper(hb.signature as string) }), 'heartbeat_signature_invalid',
-      'heartbeat 1 does not carry a valid signature of the regime operator');
+    expectDenied(
+      await send(agent_id, token, { ...hb, signature: tamper(hb.signature as string) }),
+      'heartbeat_signature_invalid',
+      'heartbeat 1 does not carry a valid signature of the regime operator',
+    );
   });
 
   it('heartbeat_signature_invalid: a heartbeat signed by another key', async () => {
@@ -94,7 +97,15 @@ describe('heartbeat_signature_invalid', () => {
     const { agent_id, token } = await h.registerAgent();
     const hb = h.heartbeat(1);
     const b64 = (hb.signature as string).slice('ed25519:'.length);
-    for (const signature of [`rsa:${b64}`, `ED25519:${b64}`, 'ed25519:AAAA', `ed25519:${b64.slice(0, -4)}`, 'ed25519:!!!', 'ed25519:', `ed25519:${b64.replace(/=+$/, '')}x`]) {
+    for (const signature of [
+      `rsa:${b64}`,
+      `ED25519:${b64}`,
+      'ed25519:AAAA',
+      `ed25519:${b64.slice(0, -4)}`,
+      'ed25519:!!!',
+      'ed25519:',
+      `ed25519:${b64.replace(/=+$/, '')}x`,
+    ]) {
       expectDenied(await send(agent_id, token, { ...hb, signature }), 'heartbeat_signature_invalid');
     }
   });
@@ -102,9 +113,15 @@ describe('heartbeat_signature_invalid', () => {
   it('heartbeat_signature_invalid: a signature of one scheme presented under the other prefix', async () => {
     const { agent_id, token } = await h.registerAgent();
     const jcs = h.heartbeat(1, { scheme: 'ed25519-jcs' });
-    expectDenied(await send(agent_id, token, { ...jcs, signature: (jcs.signature as string).replace('ed25519-jcs:', 'ed25519:') }), 'heartbeat_signature_invalid');
+    expectDenied(
+      await send(agent_id, token, { ...jcs, signature: (jcs.signature as string).replace('ed25519-jcs:', 'ed25519:') }),
+      'heartbeat_signature_invalid',
+    );
     const bin = h.heartbeat(2);
-    expectDenied(await send(agent_id, token, { ...bin, signature: (bin.signature as string).replace('ed25519:', 'ed25519-jcs:') }), 'heartbeat_signature_invalid');
+    expectDenied(
+      await send(agent_id, token, { ...bin, signature: (bin.signature as string).replace('ed25519:', 'ed25519-jcs:') }),
+      'heartbeat_signature_invalid',
+    );
   });
 });
 
@@ -136,8 +153,11 @@ describe('heartbeat_expired', () => {
   it('heartbeat_expired: a timestamp 30001 ms old is refused; 30000 ms old is accepted', async () => {
     const { agent_id, token } = await h.registerAgent();
     const old = h.clock.now - 30_001;
-    expectDenied(await send(agent_id, token, h.heartbeat(1, { timestamp_ms: old })), 'heartbeat_expired',
-      `heartbeat timestamp_ms ${old} is 30001 ms from the engine clock (window ±30000 ms)`);
+    expectDenied(
+      await send(agent_id, token, h.heartbeat(1, { timestamp_ms: old })),
+      'heartbeat_expired',
+      `heartbeat timestamp_ms ${old} is 30001 ms from the engine clock (window ±30000 ms)`,
+    );
     const trace = await expectAccepted(await send(agent_id, token, h.heartbeat(2, { timestamp_ms: h.clock.now - 30_000 })));
     expect(trace.heartbeat.drift_ms).toBe(30_000);
   });
@@ -145,8 +165,11 @@ describe('heartbeat_expired', () => {
   it('heartbeat_expired: a timestamp 30001 ms in the future is refused; 30000 ms ahead is accepted', async () => {
     const { agent_id, token } = await h.registerAgent();
     const ahead = h.clock.now + 30_001;
-    expectDenied(await send(agent_id, token, h.heartbeat(1, { timestamp_ms: ahead })), 'heartbeat_expired',
-      `heartbeat timestamp_ms ${ahead} is -30001 ms from the engine clock (window ±30000 ms)`);
+    expectDenied(
+      await send(agent_id, token, h.heartbeat(1, { timestamp_ms: ahead })),
+      'heartbeat_expired',
+      `heartbeat timestamp_ms ${ahead} is -30001 ms from the engine clock (window ±30000 ms)`,
+    );
     const trace = await expectAccepted(await send(agent_id, token, h.heartbeat(2, { timestamp_ms: h.clock.now + 30_000 })));
     expect(trace.heartbeat.drift_ms).toBe(-30_000);
   });
@@ -162,15 +185,21 @@ describe('heartbeat_expired', () => {
 describe('heartbeat_regime_mismatch and heartbeat_mta_mismatch', () => {
   it('heartbeat_regime_mismatch: a regime_id other than the current regime', async () => {
     const { agent_id, token } = await h.registerAgent();
-    expectDenied(await send(agent_id, token, h.heartbeat(1, { regime_id: 3 })), 'heartbeat_regime_mismatch',
-      'heartbeat regime_id 3 is not the current regime_id 0');
+    expectDenied(
+      await send(agent_id, token, h.heartbeat(1, { regime_id: 3 })),
+      'heartbeat_regime_mismatch',
+      'heartbeat regime_id 3 is not the current regime_id 0',
+    );
   });
 
   it('heartbeat_mta_mismatch: an mta_ref that is not the current broadcast hash', async () => {
     const { agent_id, token } = await h.registerAgent();
     const wrong = 'b'.repeat(64);
-    expectDenied(await send(agent_id, token, h.heartbeat(1, { mta_ref: wrong })), 'heartbeat_mta_mismatch',
-      `heartbeat mta_ref ${wrong} is not the current regime hash ${regime.hash}`);
+    expectDenied(
+      await send(agent_id, token, h.heartbeat(1, { mta_ref: wrong })),
+      'heartbeat_mta_mismatch',
+      `heartbeat mta_ref ${wrong} is not the current regime hash ${regime.hash}`,
+    );
   });
 
   it('heartbeat_mta_mismatch: the hash of an older broadcast no longer matches after a new one is published', async () => {
@@ -188,8 +217,11 @@ describe('heartbeat_replayed', () => {
     const { agent_id, token } = await h.registerAgent();
     const hb = h.heartbeat(10);
     await expectAccepted(await send(agent_id, token, hb));
-    expectDenied(await send(agent_id, token, hb), 'heartbeat_replayed',
-      `heartbeat sequence_id 10 was already used or is not greater than the last one accepted from agent ${agent_id}`);
+    expectDenied(
+      await send(agent_id, token, hb),
+      'heartbeat_replayed',
+      `heartbeat sequence_id 10 was already used or is not greater than the last one accepted from agent ${agent_id}`,
+    );
   });
 
   it('heartbeat_replayed: a lower sequence_id than the last accepted is refused; a higher one is accepted', async () => {
@@ -240,8 +272,9 @@ describe('heartbeat_replayed', () => {
   it('concurrent retries of one order, each with its own fresh heartbeat, all get the original answer', async () => {
     const { agent_id, token } = await h.registerAgent();
     const order = h.order(agent_id);
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) =>
-      h.call('POST', '/engine/authorize', { ...order, heartbeat: h.heartbeat(6_000 + i) }, token)));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => h.call('POST', '/engine/authorize', { ...order, heartbeat: h.heartbeat(6_000 + i) }, token)),
+    );
     for (const r of results) expect(r.statusCode, r.body).toBe(200);
     expect(new Set(results.map((r) => r.json().trace_id)).size).toBe(1);
     expect((await h.call('GET', `/engine/traces?agent_id=${agent_id}`)).json().count).toBe(1);
@@ -263,8 +296,9 @@ describe('heartbeat_replayed', () => {
   it('heartbeat_replayed: the same heartbeat in 20 concurrent authorizes is accepted exactly once', async () => {
     const { agent_id, token } = await h.registerAgent();
     const hb = h.heartbeat(1_000);
-    const results = await Promise.all(Array.from({ length: 20 }, () =>
-      h.call('POST', '/engine/authorize', h.order(agent_id, { heartbeat: hb, client_order_id: randomUUID() }), token)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => h.call('POST', '/engine/authorize', h.order(agent_id, { heartbeat: hb, client_order_id: randomUUID() }), token)),
+    );
     const ok = results.filter((r) => r.statusCode === 200);
     const replayed = results.filter((r) => r.statusCode === 403 && r.json().code === 'heartbeat_replayed');
     expect(ok).toHaveLength(1);
@@ -276,8 +310,9 @@ describe('heartbeat_replayed', () => {
 
   it('heartbeat_replayed: 20 concurrent authorizes with sequence_ids 1..20 never accept a lower one after a higher one', async () => {
     const { agent_id, token } = await h.registerAgent();
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      h.call('POST', '/engine/authorize', h.order(agent_id, { heartbeat: h.heartbeat(i + 1) }), token)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => h.call('POST', '/engine/authorize', h.order(agent_id, { heartbeat: h.heartbeat(i + 1) }), token)),
+    );
     for (const r of results) expect([200, 403]).toContain(r.statusCode);
     for (const r of results.filter((x) => x.statusCode === 403)) expect(r.json().code).toBe('heartbeat_replayed');
     // Whatever interleaving happened, sequence 20 is the greatest, so it was accepted, and nothing after it.

@@ -42,7 +42,10 @@ function cliRefusal(run: CliResult, exit = 2): Refusal {
   return { code, errors };
 }
 
-const refusal = (...errors: Array<[string, string]>): Refusal => ({ code: 'validation_failed', errors: errors.map(([field, message]) => ({ field, message })) });
+const refusal = (...errors: Array<[string, string]>): Refusal => ({
+  code: 'validation_failed',
+  errors: errors.map(([field, message]) => ({ field, message })),
+});
 
 const count = async (table: 'engine_tokens' | 'agents'): Promise<number> =>
   (await h.store.sql.unsafe<Array<{ n: number }>>(`select count(*)::int as n from ${table}`))[0]!.n;
@@ -51,17 +54,21 @@ const issue = (body: Record<string, unknown>) => h.call('POST', '/engine/admin/t
 const cli = (...args: string[]) => runCli([...args, '--json'], env);
 
 describe('tokens: agent_ids binds client tokens only, to registered agents', () => {
-  it.each(['owner', 'auditor'])('an %s token naming agents: 422 and exit 2 on the agent ids, with the same message; nothing is issued', async (role) => {
-    const before = await count('engine_tokens');
-    const [res, run] = await Promise.all([
-      issue({ client_name: `${role}-bound`, role, agent_ids: [agentId] }),
-      cli('engine', 'tokens', 'issue', '--client-name', `${role}-bound`, '--role', role, '--agent-id', agentId),
-    ]);
-    const message = `binds client tokens only; an ${role} token is never bound to agents`;
-    expect(httpRefusal(res)).toEqual(refusal(['agent_ids', message]));
-    expect(cliRefusal(run)).toEqual(refusal(['--agent-id', message]));
-    expect(await count('engine_tokens')).toBe(before);
-  }, 60_000);
+  it.each(['owner', 'auditor'])(
+    'an %s token naming agents: 422 and exit 2 on the agent ids, with the same message; nothing is issued',
+    async (role) => {
+      const before = await count('engine_tokens');
+      const [res, run] = await Promise.all([
+        issue({ client_name: `${role}-bound`, role, agent_ids: [agentId] }),
+        cli('engine', 'tokens', 'issue', '--client-name', `${role}-bound`, '--role', role, '--agent-id', agentId),
+      ]);
+      const message = `binds client tokens only; an ${role} token is never bound to agents`;
+      expect(httpRefusal(res)).toEqual(refusal(['agent_ids', message]));
+      expect(cliRefusal(run)).toEqual(refusal(['--agent-id', message]));
+      expect(await count('engine_tokens')).toBe(before);
+    },
+    60_000,
+  );
 
   it('unknown agent ids: 422 and exit 2 listing each unknown id with its field; nothing is issued', async () => {
     const [ghost1, ghost2] = [randomUUID(), randomUUID()];
@@ -123,7 +130,7 @@ describe('shadow mode: turning it on requires a reason', () => {
   }, 60_000);
 });
 
-describe('a limit of a route\'s schema is the CLI\'s limit', () => {
+describe("a limit of a route's schema is the CLI's limit", () => {
   it('a 201-character client name is refused by both with the same message; a 200-character one is issued by both', async () => {
     const [long, ok] = ['n'.repeat(201), 'n'.repeat(200)];
     const [res, run, resOk, runOk] = await Promise.all([
@@ -165,15 +172,25 @@ describe('a limit of a route\'s schema is the CLI\'s limit', () => {
     ['a short model hash', { models: [{ model_id: 'm', model_hash_hex: 'abc' }] }, { '--model': 'm:abc' }, 'models[0].model_hash_hex', '--model'],
     ['an empty model id', { models: [{ model_id: '', model_hash_hex: MODEL_HASH }] }, { '--model': `:${MODEL_HASH}` }, 'models[0].model_id', '--model'],
     ['an unknown regime', { allowed_regimes: ['boom'] }, { '--allowed-regime': 'boom' }, 'allowed_regimes[0]', '--allowed-regime'],
-    ['a regime named twice', { allowed_regimes: ['expansion', 'expansion'] }, { '--allowed-regime': ['expansion', 'expansion'] }, 'allowed_regimes', '--allowed-regime'],
-  ])('agents register with %s: the same refusal from both, and no agent', async (_name, patch, flags, field, flag) => {
-    const before = await count('agents');
-    const [res, run] = await Promise.all([register(patch), registerCli(flags)]);
-    const http = httpRefusal(res);
-    expect(http.errors.map((e) => e.field)).toEqual([field]);
-    expect(cliRefusal(run)).toEqual(refusal([flag, http.errors[0]!.message]));
-    expect(await count('agents')).toBe(before);
-  }, 60_000);
+    [
+      'a regime named twice',
+      { allowed_regimes: ['expansion', 'expansion'] },
+      { '--allowed-regime': ['expansion', 'expansion'] },
+      'allowed_regimes',
+      '--allowed-regime',
+    ],
+  ])(
+    'agents register with %s: the same refusal from both, and no agent',
+    async (_name, patch, flags, field, flag) => {
+      const before = await count('agents');
+      const [res, run] = await Promise.all([register(patch), registerCli(flags)]);
+      const http = httpRefusal(res);
+      expect(http.errors.map((e) => e.field)).toEqual([field]);
+      expect(cliRefusal(run)).toEqual(refusal([flag, http.errors[0]!.message]));
+      expect(await count('agents')).toBe(before);
+    },
+    60_000,
+  );
 
   it('agents register without a model is accepted by both (models are approved later)', async () => {
     const [res, run] = await Promise.all([
@@ -189,10 +206,7 @@ describe('a limit of a route\'s schema is the CLI\'s limit', () => {
 describe('agents status and add-model', () => {
   it('a status without a reason is accepted by both; a blank reason or an unknown status is refused by both', async () => {
     const path = `/engine/admin/agents/${agentId}/status`;
-    const [res, run] = await Promise.all([
-      h.call('PATCH', path, { status: 'Active' }),
-      cli('engine', 'agents', 'status', agentId, '--status', 'Active'),
-    ]);
+    const [res, run] = await Promise.all([h.call('PATCH', path, { status: 'Active' }), cli('engine', 'agents', 'status', agentId, '--status', 'Active')]);
     expect(res.statusCode, res.body).toBe(200);
     expect(run.code, describeRun(run)).toBe(0);
     expect(run.json()).toMatchObject({ status: 'Active', status_reason: null });

@@ -27,7 +27,13 @@ afterAll(async () => store?.close());
 describe('the settings', () => {
   it('KMS_AWS_KEY_ID takes a key id, an ARN or an alias; the region of an ARN is the default region', () => {
     const arn = 'arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
-    for (const id of ['1234abcd-12ab-34cd-56ef-1234567890ab', arn, 'alias/tradeseal', 'arn:aws:kms:eu-west-1:111122223333:alias/tradeseal', 'mrk-1234abcd12ab34cd56ef1234567890ab']) {
+    for (const id of [
+      '1234abcd-12ab-34cd-56ef-1234567890ab',
+      arn,
+      'alias/tradeseal',
+      'arn:aws:kms:eu-west-1:111122223333:alias/tradeseal',
+      'mrk-1234abcd12ab34cd56ef1234567890ab',
+    ]) {
       expect(configWith({}, { KMS_PROVIDER: 'aws', KMS_AWS_KEY_ID: id }).kmsAwsKeyId).toBe(id);
     }
     expect(() => configWith({}, { KMS_AWS_KEY_ID: 'tradeseal' })).toThrow(/KMS_AWS_KEY_ID="tradeseal" \(expected a KMS key id, key ARN/);
@@ -67,7 +73,7 @@ describe('data keys through AWS KMS', () => {
     await expect(provider.unwrap(made.wrapped, await moto().newKey(), 'agent-a')).rejects.toThrow();
   });
 
-  it('the engine\'s keyring on it: one key per agent, unwrapped by another process from the store', async () => {
+  it("the engine's keyring on it: one key per agent, unwrapped by another process from the store", async () => {
     const keys = dataKeysFrom(moto().settings())!;
     const agentId = randomUUID();
     const made = await Promise.all(Array.from({ length: 4 }, () => keys.forWriting(store.sql, agentId)));
@@ -82,10 +88,15 @@ describe('data keys through AWS KMS', () => {
   });
 
   it('a start whose KMS cannot be reached stops with config_invalid naming the key, before any request needs it', async () => {
-    const e = await keepStoredSecrets(store.sql, secretKeeperFrom({ ...moto().settings(), kmsAwsEndpoint: 'http://127.0.0.1:1' })).then(() => null, (err: unknown) => err);
+    const e = await keepStoredSecrets(store.sql, secretKeeperFrom({ ...moto().settings(), kmsAwsEndpoint: 'http://127.0.0.1:1' })).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(e).toBeInstanceOf(TradesealError);
     expect((e as TradesealError).code).toBe('config_invalid');
-    expect((e as TradesealError).message).toContain(`AWS KMS key ${moto().alias} (KMS_AWS_KEY_ID, region us-east-1, KMS_AWS_ENDPOINT=http://127.0.0.1:1) cannot make a data key`);
+    expect((e as TradesealError).message).toContain(
+      `AWS KMS key ${moto().alias} (KMS_AWS_KEY_ID, region us-east-1, KMS_AWS_ENDPOINT=http://127.0.0.1:1) cannot make a data key`,
+    );
     // Reached, it makes and opens one, and the start goes on.
     expect(await keepStoredSecrets(store.sql, secretKeeperFrom(moto().settings()))).toEqual({ sealed: 0 });
   });

@@ -63,7 +63,10 @@ describe('the master key file', () => {
     expect(e.code).toBe('config_invalid');
     expect(e.message).toContain('KMS_MASTER_KEY_FILE');
     expect(dataKeysFrom({ kmsProvider: null, kmsMasterKeyFile: null })).toBeNull();
-    expect(configWith({}, { KMS_PROVIDER: 'local', KMS_MASTER_KEY_FILE: 'master.key' })).toMatchObject({ kmsProvider: 'local', kmsMasterKeyFile: expect.stringMatching(/master\.key$/) });
+    expect(configWith({}, { KMS_PROVIDER: 'local', KMS_MASTER_KEY_FILE: 'master.key' })).toMatchObject({
+      kmsProvider: 'local',
+      kmsMasterKeyFile: expect.stringMatching(/master\.key$/),
+    });
     expect(() => configWith({}, { KMS_PROVIDER: 'vault' })).toThrow(/KMS_PROVIDER="vault" \(expected local\|aws\)/);
   });
 });
@@ -104,7 +107,9 @@ describe('the keyring against a store', () => {
   });
 
   it('an engine without a provider refuses to start on a store holding wrapped keys', async () => {
-    const e = await failure(() => createEngineContext(configWith({ ...h.config, kmsProvider: null, kmsMasterKeyFile: null }), h.store.sql, { policy: h.ctx.policy }));
+    const e = await failure(() =>
+      createEngineContext(configWith({ ...h.config, kmsProvider: null, kmsMasterKeyFile: null }), h.store.sql, { policy: h.ctx.policy }),
+    );
     expect(e.code).toBe('config_invalid');
     expect(e.message).toContain('KMS_PROVIDER is unset');
     expect(e.hint).toContain('KMS_PROVIDER=local');

@@ -40,7 +40,7 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 describe('the transparency-log queue', () => {
-  it('gets an authorized trace\'s reasoning_hash when it is sealed, its final_proof when it is bound, and nothing on a replay or a second bind', async () => {
+  it("gets an authorized trace's reasoning_hash when it is sealed, its final_proof when it is bound, and nothing on a replay or a second bind", async () => {
     const order = h.order(agent.agent_id);
     const auth = await h.call('POST', '/engine/authorize', order, agent.token);
     expect(auth.statusCode, auth.body).toBe(200);
@@ -59,7 +59,10 @@ describe('the transparency-log queue', () => {
     const bound = await traceHashes(traceId);
     expect(bound.final_proof).toMatch(/^[0-9a-f]{64}$/);
     const rows = await queued(traceId);
-    expect(rows.map((r) => [r.kind, r.data])).toEqual([['reasoning_hash', bound.reasoning_hash], ['final_proof', bound.final_proof]]);
+    expect(rows.map((r) => [r.kind, r.data])).toEqual([
+      ['reasoning_hash', bound.reasoning_hash],
+      ['final_proof', bound.final_proof],
+    ]);
     expect(rows[0]!.id).toBeLessThan(rows[1]!.id);
 
     const second = await h.call('POST', '/engine/bind-execution', bindBody, agent.token);
@@ -70,7 +73,15 @@ describe('the transparency-log queue', () => {
   it('gets both leaves of each ORPHAN trace a reconciliation records, one trace after the other, and nothing when it is sent again', async () => {
     const ids = [`Q-R-${randomUUID()}`, `Q-R-${randomUUID()}`];
     const body = {
-      executions: ids.map((id) => ({ exchange_tx_id: id, asset: 'AAPL', side: 'Long', quantity: 10, price: 100, agent_id: agent.agent_id, execution_time: new Date(h.clock.now).toISOString() })),
+      executions: ids.map((id) => ({
+        exchange_tx_id: id,
+        asset: 'AAPL',
+        side: 'Long',
+        quantity: 10,
+        price: 100,
+        agent_id: agent.agent_id,
+        execution_time: new Date(h.clock.now).toISOString(),
+      })),
     };
     const res = await h.call('POST', '/engine/admin/reconcile', body);
     expect(res.statusCode, res.body).toBe(200);
@@ -80,7 +91,10 @@ describe('the transparency-log queue', () => {
     for (const o of created) {
       const hashes = await traceHashes(o.trace_id);
       const rows = await queued(o.trace_id);
-      expect(rows.map((r) => [r.kind, r.data])).toEqual([['reasoning_hash', hashes.reasoning_hash], ['final_proof', hashes.final_proof]]);
+      expect(rows.map((r) => [r.kind, r.data])).toEqual([
+        ['reasoning_hash', hashes.reasoning_hash],
+        ['final_proof', hashes.final_proof],
+      ]);
       expect(rows[0]!.id).toBeGreaterThan(last);
       last = rows[1]!.id;
     }
@@ -98,14 +112,24 @@ describe('the transparency-log queue', () => {
       const policy = h.ctx.policy;
       const execId = `Q-F-${randomUUID()}`;
       const batch = (seq: number) => ({
-        sessionKey: SESSION_KEY, epoch: 1, fills: [fillOf(seq, execId, agent.agent_id)], rejects: [], watermark: seq + 1,
-        lastInboundAt: new Date(), policy, now: new Date(h.clock.now), actor: ACTOR,
+        sessionKey: SESSION_KEY,
+        epoch: 1,
+        fills: [fillOf(seq, execId, agent.agent_id)],
+        rejects: [],
+        watermark: seq + 1,
+        lastInboundAt: new Date(),
+        policy,
+        now: new Date(h.clock.now),
+        actor: ACTOR,
       });
       const applied = await applyBatch(conn, batch(1));
       expect(applied.fills).toEqual([expect.objectContaining({ outcome: 'orphan' })]);
       const traceId = applied.fills[0]!.trace_id as string;
       const hashes = await traceHashes(traceId);
-      expect((await queued(traceId)).map((r) => [r.kind, r.data])).toEqual([['reasoning_hash', hashes.reasoning_hash], ['final_proof', hashes.final_proof]]);
+      expect((await queued(traceId)).map((r) => [r.kind, r.data])).toEqual([
+        ['reasoning_hash', hashes.reasoning_hash],
+        ['final_proof', hashes.final_proof],
+      ]);
 
       const [before] = await h.store.sql<Array<{ n: number }>>`select count(*)::int as n from log_queue`;
       const duplicate = await applyBatch(conn, batch(2));
@@ -119,8 +143,22 @@ describe('the transparency-log queue', () => {
 
   it('logs exactly the SHA-256 hex digests: log_leaf() takes the strings the 64-digit pattern takes, and no other', async () => {
     const hex = 'a1'.repeat(32);
-    const cases = [hex, '0'.repeat(64), 'f'.repeat(64), hex.toUpperCase(), hex.slice(1), `${hex}0`, `${hex}\n`, `\n${hex}`, `${hex.slice(2)}é`,
-      `${hex.slice(1)}g`, `${hex.slice(4)}ff f`, '', 'z'.repeat(64), `${hex.slice(3)}\u00e9`];
+    const cases = [
+      hex,
+      '0'.repeat(64),
+      'f'.repeat(64),
+      hex.toUpperCase(),
+      hex.slice(1),
+      `${hex}0`,
+      `${hex}\n`,
+      `\n${hex}`,
+      `${hex.slice(2)}é`,
+      `${hex.slice(1)}g`,
+      `${hex.slice(4)}ff f`,
+      '',
+      'z'.repeat(64),
+      `${hex.slice(3)}\u00e9`,
+    ];
     const rows = await h.store.sql<Array<{ v: string; leaf: string | null; pattern: boolean }>>`
       select v, encode(log_leaf(v), 'hex') as leaf, v ~ '^[0-9a-f]{64}$' as pattern from unnest(${cases}::text[]) as c(v)`;
     expect(rows).toHaveLength(cases.length);
@@ -130,7 +168,7 @@ describe('the transparency-log queue', () => {
     expect(nul?.leaf).toBeNull();
   });
 
-  it('keeps the message throttle\'s counts in an unlogged table (no WAL flush to count an order)', async () => {
+  it("keeps the message throttle's counts in an unlogged table (no WAL flush to count an order)", async () => {
     const [rel] = await h.store.sql<Array<{ persistence: string }>>`select relpersistence as persistence from pg_class where relname = 'agent_order_rate'`;
     expect(rel?.persistence).toBe('u');
   });

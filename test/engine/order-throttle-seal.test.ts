@@ -93,9 +93,14 @@ describe('the throttle in shared sealing statements', () => {
     const agents = await Promise.all(Array.from({ length: 12 }, () => h.registerAgent()));
     h.clock.now = (Math.floor(h.clock.now / 1000) + 1) * 1000 + 10;
     const before = { ...h.ctx.batching.seals.stats };
-    const answers = await Promise.all(agents.flatMap((a) => Array.from({ length: 7 }, async () => ({
-      a, res: await h.call('POST', '/engine/authorize', h.order(a.agent_id), a.token),
-    }))));
+    const answers = await Promise.all(
+      agents.flatMap((a) =>
+        Array.from({ length: 7 }, async () => ({
+          a,
+          res: await h.call('POST', '/engine/authorize', h.order(a.agent_id), a.token),
+        })),
+      ),
+    );
     const seals = h.ctx.batching.seals.stats;
     expect(seals.items - before.items, 'every order went through the sealing queue').toBe(84);
     expect(seals.batches - before.batches, 'orders of several agents shared statements').toBeLessThan(84);

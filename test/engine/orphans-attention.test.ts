@@ -35,24 +35,44 @@ describe('verifyExecution', () => {
   const clock = { now: authorizedAt + 2_000, toleranceMs: 30_000 };
 
   it('is Divergent "bound after expiry" for an expired trace, with a side mismatch appended', () => {
-    expect(verifyExecution({ ...intent, expired: true }, { trace_id: 'x', exchange_tx_id: 'e', execution_status: 'Filled', executed_side: 'Short' }, 1e-4, clock))
-      .toEqual({ status: 'Divergent', reason: 'bound after expiry; executed_side: authorized Long, executed Short' });
+    expect(
+      verifyExecution({ ...intent, expired: true }, { trace_id: 'x', exchange_tx_id: 'e', execution_status: 'Filled', executed_side: 'Short' }, 1e-4, clock),
+    ).toEqual({ status: 'Divergent', reason: 'bound after expiry; executed_side: authorized Long, executed Short' });
   });
 
   it('is Mismatch for the opposite side on a live trace', () => {
-    expect(verifyExecution(intent, { trace_id: 'x', exchange_tx_id: 'e', execution_status: 'Filled', executed_side: 'Short' }, 1e-4, clock).status).toBe('Mismatch');
+    expect(verifyExecution(intent, { trace_id: 'x', exchange_tx_id: 'e', execution_status: 'Filled', executed_side: 'Short' }, 1e-4, clock).status).toBe(
+      'Mismatch',
+    );
   });
 
   it('does not compare the quantity of a Rejected execution', () => {
-    expect(verifyExecution(intent, { trace_id: 'x', exchange_tx_id: 'e', execution_status: 'Rejected', executed_quantity: 0 }, 1e-4, clock))
-      .toEqual({ status: 'Matched', reason: null });
+    expect(verifyExecution(intent, { trace_id: 'x', exchange_tx_id: 'e', execution_status: 'Rejected', executed_quantity: 0 }, 1e-4, clock)).toEqual({
+      status: 'Matched',
+      reason: null,
+    });
   });
 
-  it('is Divergent for a fill timed before its authorization, a zero (1970) time, or one far ahead of the engine\'s clock', () => {
-    const fill = (execution_time_ms: number | null) => verifyExecution(intent, { trace_id: 'x', exchange_tx_id: 'e', execution_status: 'Filled', executed_quantity: 100, executed_side: 'Long', execution_time_ms }, 1e-4, clock);
-    expect(fill(authorizedAt - 1)).toEqual({ status: 'Divergent', reason: 'execution_time: 2026-03-02T14:29:59.999Z is before the authorization at 2026-03-02T14:30:00.000Z' });
-    expect(fill(0)).toEqual({ status: 'Divergent', reason: 'execution_time: 1970-01-01T00:00:00.000Z is before the authorization at 2026-03-02T14:30:00.000Z' });
-    expect(fill(clock.now + 30_001)).toEqual({ status: 'Divergent', reason: 'execution_time: 2026-03-02T14:30:32.001Z is later than the engine\'s clock 2026-03-02T14:30:02.000Z by more than 30000 ms' });
+  it("is Divergent for a fill timed before its authorization, a zero (1970) time, or one far ahead of the engine's clock", () => {
+    const fill = (execution_time_ms: number | null) =>
+      verifyExecution(
+        intent,
+        { trace_id: 'x', exchange_tx_id: 'e', execution_status: 'Filled', executed_quantity: 100, executed_side: 'Long', execution_time_ms },
+        1e-4,
+        clock,
+      );
+    expect(fill(authorizedAt - 1)).toEqual({
+      status: 'Divergent',
+      reason: 'execution_time: 2026-03-02T14:29:59.999Z is before the authorization at 2026-03-02T14:30:00.000Z',
+    });
+    expect(fill(0)).toEqual({
+      status: 'Divergent',
+      reason: 'execution_time: 1970-01-01T00:00:00.000Z is before the authorization at 2026-03-02T14:30:00.000Z',
+    });
+    expect(fill(clock.now + 30_001)).toEqual({
+      status: 'Divergent',
+      reason: "execution_time: 2026-03-02T14:30:32.001Z is later than the engine's clock 2026-03-02T14:30:02.000Z by more than 30000 ms",
+    });
     // At the authorization itself, within the clock tolerance, and when the exchange gives no time (the engine's clock): Matched.
     for (const t of [authorizedAt, clock.now + 30_000, null]) expect(fill(t)).toEqual({ status: 'Matched', reason: null });
   });

@@ -36,8 +36,11 @@ describe('regime_stale', () => {
     expect(atLimit.statusCode, atLimit.body).toBe(200);
 
     h.clock.now = complete + 60_001;
-    expectDenied(await h.call('POST', '/engine/authorize', h.order(agent_id), token), 'regime_stale',
-      `the regime's data (${date}, complete at ${new Date(complete).toISOString()}) are 60001 ms old, beyond the maximum age 60000 ms`);
+    expectDenied(
+      await h.call('POST', '/engine/authorize', h.order(agent_id), token),
+      'regime_stale',
+      `the regime's data (${date}, complete at ${new Date(complete).toISOString()}) are 60001 ms old, beyond the maximum age 60000 ms`,
+    );
   });
 
   it('regime_stale: broadcasting old data again does not make them fresh; a broadcast of fresh data does', async () => {
@@ -118,8 +121,11 @@ describe('order_rate_exceeded', () => {
       expect(res.statusCode, res.body).toBe(200);
     }
     h.clock.now += 900;
-    expectDenied(await h.call('POST', '/engine/authorize', h.order(agent_id), token), 'order_rate_exceeded',
-      '4 orders in the current second exceed the limit of 3 per second');
+    expectDenied(
+      await h.call('POST', '/engine/authorize', h.order(agent_id), token),
+      'order_rate_exceeded',
+      '4 orders in the current second exceed the limit of 3 per second',
+    );
     expect((await h.call('GET', `/engine/traces?agent_id=${agent_id}`)).json().count).toBe(3);
   });
 

@@ -40,8 +40,11 @@ async function expectPass(overrides: Record<string, unknown>): Promise<void> {
 
 describe('currency_not_allowed', () => {
   it('currency_not_allowed: a well-formed ISO 4217 code without a policy cap is refused, listing the capped ones', async () => {
-    expectDenied(await authorize({ notional_currency: 'SEK' }), 'currency_not_allowed',
-      'notional currency SEK has no cap in policy tradeseal-default (capped: [USD, EUR, GBP, JPY, CHF])');
+    expectDenied(
+      await authorize({ notional_currency: 'SEK' }),
+      'currency_not_allowed',
+      'notional currency SEK has no cap in policy tradeseal-default (capped: [USD, EUR, GBP, JPY, CHF])',
+    );
   });
 
   it('currency_not_allowed: each capped currency passes; USD is the default when omitted', async () => {
@@ -53,8 +56,11 @@ describe('currency_not_allowed', () => {
 
 describe('asset_cap_exceeded', () => {
   it('asset_cap_exceeded: a notional over the per-asset cap is refused, naming asset and cap', async () => {
-    expectDenied(await authorize({ asset: 'TSLA', quantity: 100, limit_price: 100.01, notional: 10_001 }), 'asset_cap_exceeded',
-      'notional 10001 USD exceeds the TSLA cap 10000');
+    expectDenied(
+      await authorize({ asset: 'TSLA', quantity: 100, limit_price: 100.01, notional: 10_001 }),
+      'asset_cap_exceeded',
+      'notional 10001 USD exceeds the TSLA cap 10000',
+    );
   });
 
   it('asset_cap_exceeded: at the asset cap passes; an asset without a cap is held to the notional cap only', async () => {
@@ -65,8 +71,7 @@ describe('asset_cap_exceeded', () => {
 
 describe('quantity_cap_exceeded', () => {
   it('quantity_cap_exceeded: a quantity over max_quantity is refused', async () => {
-    expectDenied(await authorize({ quantity: 5_001, limit_price: 1, notional: 5_001 }), 'quantity_cap_exceeded',
-      'quantity 5001 exceeds the maximum 5000');
+    expectDenied(await authorize({ quantity: 5_001, limit_price: 1, notional: 5_001 }), 'quantity_cap_exceeded', 'quantity 5001 exceeds the maximum 5000');
   });
 
   it('quantity_cap_exceeded: a quantity of exactly max_quantity passes', async () => {
@@ -87,10 +92,16 @@ describe('venue_not_allowed', () => {
 
 describe('order_type_not_allowed', () => {
   it('order_type_not_allowed: an order type outside allowed_order_types is refused, listing the allowed ones', async () => {
-    expectDenied(await authorize({ order_type: 'Twap', limit_price: undefined }), 'order_type_not_allowed',
-      'order type Twap is not allowed (allowed: [Market, Limit, Stop, StopLimit])');
-    expectDenied(await authorize({ order_type: 'Vwap', limit_price: undefined }), 'order_type_not_allowed',
-      'order type Vwap is not allowed (allowed: [Market, Limit, Stop, StopLimit])');
+    expectDenied(
+      await authorize({ order_type: 'Twap', limit_price: undefined }),
+      'order_type_not_allowed',
+      'order type Twap is not allowed (allowed: [Market, Limit, Stop, StopLimit])',
+    );
+    expectDenied(
+      await authorize({ order_type: 'Vwap', limit_price: undefined }),
+      'order_type_not_allowed',
+      'order type Vwap is not allowed (allowed: [Market, Limit, Stop, StopLimit])',
+    );
   });
 
   it('order_type_not_allowed: each allowed order type passes', async () => {
@@ -108,28 +119,43 @@ describe('notional_inconsistent', () => {
   });
 
   it('notional_inconsistent: just over 1% above the implied notional is refused, with every number', async () => {
-    expectDenied(await authorize({ notional: 19_191 }), 'notional_inconsistent',
-      'notional 19191 differs from quantity 100 × price 190 × multiplier 1 = 19000 by 1.00526315789% (tolerance 1%)');
+    expectDenied(
+      await authorize({ notional: 19_191 }),
+      'notional_inconsistent',
+      'notional 19191 differs from quantity 100 × price 190 × multiplier 1 = 19000 by 1.00526315789% (tolerance 1%)',
+    );
   });
 
   it('notional_inconsistent: just over 1% below the implied notional is refused', async () => {
-    expectDenied(await authorize({ notional: 18_809 }), 'notional_inconsistent',
-      'notional 18809 differs from quantity 100 × price 190 × multiplier 1 = 19000 by 1.00526315789% (tolerance 1%)');
+    expectDenied(
+      await authorize({ notional: 18_809 }),
+      'notional_inconsistent',
+      'notional 18809 differs from quantity 100 × price 190 × multiplier 1 = 19000 by 1.00526315789% (tolerance 1%)',
+    );
   });
 
   it('notional_inconsistent: the contract multiplier is part of the implied notional', async () => {
     await expectPass({ quantity: 2, limit_price: 100, multiplier: 50, notional: 10_000 });
-    expectDenied(await authorize({ quantity: 2, limit_price: 100, multiplier: 50, notional: 12_000 }), 'notional_inconsistent',
-      'notional 12000 differs from quantity 2 × price 100 × multiplier 50 = 10000 by 20% (tolerance 1%)');
+    expectDenied(
+      await authorize({ quantity: 2, limit_price: 100, multiplier: 50, notional: 12_000 }),
+      'notional_inconsistent',
+      'notional 12000 differs from quantity 2 × price 100 × multiplier 50 = 10000 by 20% (tolerance 1%)',
+    );
   });
 
   it('notional_inconsistent: a Stop order is checked against its stop price, a StopLimit against its limit price', async () => {
     await expectPass({ order_type: 'Stop', limit_price: undefined, stop_price: 200, notional: 20_000 });
-    expectDenied(await authorize({ order_type: 'Stop', limit_price: undefined, stop_price: 200, notional: 19_000 }), 'notional_inconsistent',
-      'notional 19000 differs from quantity 100 × price 200 × multiplier 1 = 20000 by 5% (tolerance 1%)');
+    expectDenied(
+      await authorize({ order_type: 'Stop', limit_price: undefined, stop_price: 200, notional: 19_000 }),
+      'notional_inconsistent',
+      'notional 19000 differs from quantity 100 × price 200 × multiplier 1 = 20000 by 5% (tolerance 1%)',
+    );
     await expectPass({ order_type: 'StopLimit', limit_price: 190, stop_price: 200, notional: 19_000 });
-    expectDenied(await authorize({ order_type: 'StopLimit', limit_price: 190, stop_price: 200, notional: 20_000 }), 'notional_inconsistent',
-      'notional 20000 differs from quantity 100 × price 190 × multiplier 1 = 19000 by 5.26315789474% (tolerance 1%)');
+    expectDenied(
+      await authorize({ order_type: 'StopLimit', limit_price: 190, stop_price: 200, notional: 20_000 }),
+      'notional_inconsistent',
+      'notional 20000 differs from quantity 100 × price 190 × multiplier 1 = 19000 by 5.26315789474% (tolerance 1%)',
+    );
   });
 
   it('notional_inconsistent: a Market order carries no price, so its notional is not cross-checked', async () => {

@@ -96,8 +96,11 @@ describe('side_not_allowed', () => {
   it('side_not_allowed: reduce_only false is the same as absent (refused)', async () => {
     await h.publishRegime('risk_off');
     const { agent_id, token } = await h.registerAgent();
-    expectDenied(await authorize(agent_id, token, { reduce_only: false }), 'side_not_allowed',
-      'Long is not allowed in regime risk_off (allowed: []; reduce_only orders pass)');
+    expectDenied(
+      await authorize(agent_id, token, { reduce_only: false }),
+      'side_not_allowed',
+      'Long is not allowed in regime risk_off (allowed: []; reduce_only orders pass)',
+    );
   });
 
   it('side_not_allowed: reduce_only bypasses the side but the cap still applies', async () => {

@@ -23,15 +23,30 @@ async function boundTrace(who: { agent_id: string; token: string }, exchangeTxId
   const auth = await h.call('POST', '/engine/authorize', h.order(who.agent_id), who.token);
   expect(auth.statusCode, auth.body).toBe(200);
   const traceId = auth.json().trace_id as string;
-  const bind = await h.call('POST', '/engine/bind-execution', {
-    trace_id: traceId, exchange_tx_id: exchangeTxId, execution_status: 'Filled', execution_time_ms: Date.parse(at(minutes)),
-  }, who.token);
+  const bind = await h.call(
+    'POST',
+    '/engine/bind-execution',
+    {
+      trace_id: traceId,
+      exchange_tx_id: exchangeTxId,
+      execution_status: 'Filled',
+      execution_time_ms: Date.parse(at(minutes)),
+    },
+    who.token,
+  );
   expect(bind.statusCode, bind.body).toBe(200);
   return traceId;
 }
 
 const execution = (exchangeTxId: string, minutes: number, overrides: Record<string, unknown> = {}) => ({
-  exchange_tx_id: exchangeTxId, asset: 'AAPL', side: 'Long', quantity: 100, price: 190, agent_id: agent.agent_id, execution_time: at(minutes), ...overrides,
+  exchange_tx_id: exchangeTxId,
+  asset: 'AAPL',
+  side: 'Long',
+  quantity: 100,
+  price: 190,
+  agent_id: agent.agent_id,
+  execution_time: at(minutes),
+  ...overrides,
 });
 
 const reconcile = (body: unknown, token?: string | null) => h.call('POST', '/engine/admin/reconcile', body, token);
@@ -66,7 +81,9 @@ describe('POST /engine/admin/reconcile', () => {
     expect(res.statusCode, res.body).toBe(200);
     const r = res.json();
     expect(r).toMatchObject({
-      executions: 3, window: { from: at(10), to: at(30) }, agent_ids: [agent.agent_id],
+      executions: 3,
+      window: { from: at(10), to: at(30) },
+      agent_ids: [agent.agent_id],
       counts: { matched: 1, orphans_created: 2, already_known: 0, missing: 1 },
       matched: [{ exchange_tx_id: 'R1-X1', trace_id: matchedId, agent_id: agent.agent_id }],
       missing: [{ trace_id: missingId, exchange_tx_id: 'R1-X9', execution_time: at(25) }],
@@ -77,10 +94,19 @@ describe('POST /engine/admin/reconcile', () => {
     const orphan = r.orphans_created.find((o: { exchange_tx_id: string }) => o.exchange_tx_id === 'R1-N1');
     const doc = (await h.call('GET', `/engine/trace/${orphan.trace_id}`)).json();
     expect(doc).toMatchObject({
-      version: 'Reasoning_Trace_v1', trace_id: orphan.trace_id,
+      version: 'Reasoning_Trace_v1',
+      trace_id: orphan.trace_id,
       bitemporal: { valid_time: at(20), time_source: 'exchange_drop_copy' },
       agent: { agent_id: agent.agent_id, feature_schema_id: null, latent_fingerprint: null },
-      execution: { action: 'Short', asset: 'AAPL', quantity: 3, notional: 3 * 401.25, notional_currency: 'USD', client_order_id: 'desk-manual-7', order_type: null },
+      execution: {
+        action: 'Short',
+        asset: 'AAPL',
+        quantity: 3,
+        notional: 3 * 401.25,
+        notional_currency: 'USD',
+        client_order_id: 'desk-manual-7',
+        order_type: null,
+      },
       policy: { result: 'UNAUTHORIZED', hash: h.ctx.policy.hash },
       regulatory: null,
       reconciliation: { exchange_tx_id: 'R1-N1', price: 401.25, execution_time: at(20) },
@@ -96,14 +122,19 @@ describe('POST /engine/admin/reconcile', () => {
       expect(verified.valid, JSON.stringify(verified.checks)).toBe(true);
     }
     const withoutOrderId = r.orphans_created.find((o: { exchange_tx_id: string }) => o.exchange_tx_id === 'R1-N2');
-    expect((await h.call('GET', `/engine/trace/${withoutOrderId.trace_id}`)).json().execution).toMatchObject({ client_order_id: null, asset: 'MSFT', venue_id: null });
+    expect((await h.call('GET', `/engine/trace/${withoutOrderId.trace_id}`)).json().execution).toMatchObject({
+      client_order_id: null,
+      asset: 'MSFT',
+      venue_id: null,
+    });
 
     const orphans = (await h.call('GET', '/engine/orphans')).json().traces.filter((t: { status: string }) => t.status === 'ORPHAN');
     expect(orphans.map((t: { trace_id: string }) => t.trace_id).sort()).toEqual(r.orphans_created.map((o: { trace_id: string }) => o.trace_id).sort());
 
     const [entry] = (await h.call('GET', '/engine/admin/audit-log?action=reconcile&limit=1')).json().entries;
     expect(entry).toMatchObject({
-      id: r.audit_entry_id, action: 'reconcile',
+      id: r.audit_entry_id,
+      action: 'reconcile',
       details: { source: 'http', executions: 3, matched: 1, orphans_created: 2, already_known: 0, missing: 1, drop_copy_hash: r.drop_copy_hash },
     });
   });
@@ -139,8 +170,14 @@ describe('POST /engine/admin/reconcile', () => {
     const before = (await h.call('GET', '/engine/admin/audit-log?action=reconcile&limit=1000')).json().count;
     const cases: Array<[unknown, string[]]> = [
       [{ executions: [execution('D-1', 1), execution('D-1', 2)] }, ['executions[1].exchange_tx_id']],
-      [{ executions: [execution('D-2', 1, { side: 'Buy', quantity: -1, colour: 'red' })] }, ['executions[0].side', 'executions[0].quantity', 'executions[0].colour']],
-      [{ executions: [execution('D-3', 1, { execution_time: '2026-02-02T09:00:00', exchange_tx_id: 'has space' })] }, ['executions[0].execution_time', 'executions[0].exchange_tx_id']],
+      [
+        { executions: [execution('D-2', 1, { side: 'Buy', quantity: -1, colour: 'red' })] },
+        ['executions[0].side', 'executions[0].quantity', 'executions[0].colour'],
+      ],
+      [
+        { executions: [execution('D-3', 1, { execution_time: '2026-02-02T09:00:00', exchange_tx_id: 'has space' })] },
+        ['executions[0].execution_time', 'executions[0].exchange_tx_id'],
+      ],
       [{ executions: [] }, ['executions']],
       [{ executions: [execution('D-4', 1)], from: at(5), to: at(1) }, ['from']],
       [{ executions: [execution('D-5', 1, { agent_id: 'agent-7' })], agent_ids: ['x'] }, ['executions[0].agent_id', 'agent_ids[0]']],
@@ -149,7 +186,13 @@ describe('POST /engine/admin/reconcile', () => {
     for (const [body, fields] of cases) {
       const res = await reconcile(body);
       expect(res.statusCode, JSON.stringify(body)).toBe(422);
-      expect(res.json().errors.map((e: { field: string }) => e.field).sort(), JSON.stringify(body)).toEqual([...fields].sort());
+      expect(
+        res
+          .json()
+          .errors.map((e: { field: string }) => e.field)
+          .sort(),
+        JSON.stringify(body),
+      ).toEqual([...fields].sort());
     }
     expect((await h.call('GET', '/engine/admin/audit-log?action=reconcile&limit=1000')).json().count).toBe(before);
     const [row] = await h.store.sql<Array<{ n: number }>>`select count(*)::int as n from orphan_executions where exchange_tx_id like 'D-%'`;
@@ -171,8 +214,16 @@ describe('POST /engine/admin/reconcile', () => {
     const r = res.json();
     expect(r.counts).toMatchObject({ matched: 1, divergent: 2, orphans_created: 0 });
     expect(r.matched).toEqual([{ exchange_tx_id: 'V-P1', trace_id: ordered, agent_id: agent.agent_id }]);
-    const fields = (id: string) => r.divergent.find((d: { exchange_tx_id: string }) => d.exchange_tx_id === id).differences.map((d: { field: string; ours: unknown; theirs: unknown }) => [d.field, d.ours, d.theirs]);
-    expect(fields('V-BOUND')).toEqual([['asset', 'AAPL', 'TSLA'], ['action', 'Long', 'Short'], ['quantity', 100, 9999], ['limit_price', 190, 1.5]]);
+    const fields = (id: string) =>
+      r.divergent
+        .find((d: { exchange_tx_id: string }) => d.exchange_tx_id === id)
+        .differences.map((d: { field: string; ours: unknown; theirs: unknown }) => [d.field, d.ours, d.theirs]);
+    expect(fields('V-BOUND')).toEqual([
+      ['asset', 'AAPL', 'TSLA'],
+      ['action', 'Long', 'Short'],
+      ['quantity', 100, 9999],
+      ['limit_price', 190, 1.5],
+    ]);
     expect(r.divergent.find((d: { exchange_tx_id: string }) => d.exchange_tx_id === 'V-BOUND').trace_id).toBe(bound);
     expect(fields('V-P2')).toEqual([['quantity', 100, 110]]);
   });

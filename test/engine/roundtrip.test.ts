@@ -26,9 +26,19 @@ describe('round trip', () => {
     expect(trace.integrity).toMatchObject({ reasoning_hash: a.reasoning_hash, verification_status: 'Pending', final_proof: null });
     expect(trace.policy.result).toBe('PASS');
 
-    const bind = await h.call('POST', '/engine/bind-execution', {
-      trace_id: a.trace_id, exchange_tx_id: 'X-1', execution_status: 'Filled', asset: 'AAPL', executed_quantity: 100, executed_side: 'Long',
-    }, token);
+    const bind = await h.call(
+      'POST',
+      '/engine/bind-execution',
+      {
+        trace_id: a.trace_id,
+        exchange_tx_id: 'X-1',
+        execution_status: 'Filled',
+        asset: 'AAPL',
+        executed_quantity: 100,
+        executed_side: 'Long',
+      },
+      token,
+    );
     expect(bind.statusCode, bind.body).toBe(200);
     expect(bind.json()).toMatchObject({ verification_status: 'Matched', final_proof: sha256Hex(`${a.reasoning_hash}||X-1`), divergence_reason: null });
 

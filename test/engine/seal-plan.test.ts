@@ -27,10 +27,11 @@ const scans = (node: PlanNode): string[] => [
   ...(node.Plans ?? []).flatMap(scans),
 ];
 
-describe('the sealing statement\'s plan', () => {
+describe("the sealing statement's plan", () => {
   it('probes the registry, the heartbeat marks, the idempotency records and the counts by key, with thousands of rows stored', async () => {
     const agents = [];
-    for (let i = 0; i < 8; i++) agents.push(await registerAgent(store.sql, { name: `plan-${i}`, max_notional: 1e6, models: [{ model_id: 'm', model_hash_hex: 'a'.repeat(64) }] }));
+    for (let i = 0; i < 8; i++)
+      agents.push(await registerAgent(store.sql, { name: `plan-${i}`, max_notional: 1e6, models: [{ model_id: 'm', model_hash_hex: 'a'.repeat(64) }] }));
     // History: idempotency records, heartbeat marks and counts of other agents.
     await store.sql`insert into agents (agent_id, name, max_notional) select gen_random_uuid(), 'history', 1 from generate_series(1, 3000)`;
     await store.sql`insert into agent_models (agent_id, model_id, model_hash_hex) select agent_id, 'm', repeat('d', 64) from agents where name = 'history'`;
@@ -41,20 +42,39 @@ describe('the sealing statement\'s plan', () => {
     await store.sql`analyze`;
 
     let captured: { query: string; params: unknown[] } | null = null;
-    const spy = postgres(store.url, { max: 1, onnotice: () => {}, debug: (_c, query, params) => {
-      if (query.includes('jsonb_to_recordset')) captured = { query, params: params as unknown[] };
-    } });
+    const spy = postgres(store.url, {
+      max: 1,
+      onnotice: () => {},
+      debug: (_c, query, params) => {
+        if (query.includes('jsonb_to_recordset')) captured = { query, params: params as unknown[] };
+      },
+    });
     try {
       const now = Date.now();
       const writes: SealWrite[] = agents.map((a, i) => {
         const id = newTraceId(now);
         return {
-          heartbeatSequence: 5 + i, rate: { max: 20, second: Math.floor(now / 1000) },
+          heartbeatSequence: 5 + i,
+          rate: { max: 20, second: Math.floor(now / 1000) },
           guard: { model_id: 'm', model_hash_hex: 'a'.repeat(64), max_notional: 1e6, allowed_regimes: null },
           trace: {
-            trace_id: id, txn_time: new Date(now), agent_id: a.agent_id, client_order_id: randomUUID(), status: 'PENDING', action: 'Long',
-            asset: 'SPY', quantity: 1, notional: 100, notional_currency: 'USD', reasoning_hash: 'c'.repeat(64), sealed: '{}',
-            regulatory: null, regulatory_salt: null, regulatory_enc: null, policy_result: 'PASS', order_hash: 'b'.repeat(64),
+            trace_id: id,
+            txn_time: new Date(now),
+            agent_id: a.agent_id,
+            client_order_id: randomUUID(),
+            status: 'PENDING',
+            action: 'Long',
+            asset: 'SPY',
+            quantity: 1,
+            notional: 100,
+            notional_currency: 'USD',
+            reasoning_hash: 'c'.repeat(64),
+            sealed: '{}',
+            regulatory: null,
+            regulatory_salt: null,
+            regulatory_enc: null,
+            policy_result: 'PASS',
+            order_hash: 'b'.repeat(64),
             response: { trace_id: id, reasoning_hash: 'c'.repeat(64), authorized: true, shadow_blocked: false },
           },
         };

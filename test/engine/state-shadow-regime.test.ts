@@ -23,7 +23,22 @@ const jcs = (v: unknown): string => {
   return text;
 };
 
-const REGIME_FIELDS = ['available_at', 'date', 'effective_since', 'freshness', 'hash', 'model_version', 'probabilities', 'published_at', 'published_by', 'reason', 'regime', 'regime_id', 'risk_score', 'source'];
+const REGIME_FIELDS = [
+  'available_at',
+  'date',
+  'effective_since',
+  'freshness',
+  'hash',
+  'model_version',
+  'probabilities',
+  'published_at',
+  'published_by',
+  'reason',
+  'regime',
+  'regime_id',
+  'risk_score',
+  'source',
+];
 /** Over the harness agent's 200 000 cap: a policy violation. */
 const TOO_BIG = { quantity: 2000, limit_price: 190, notional: 380_000 };
 
@@ -45,7 +60,12 @@ describe('GET /engine/regime and POST /engine/admin/regime', () => {
   it('shows the broadcast in force with every field, and a hash recomputed independently', async () => {
     const probabilities = { expansion: 0.1, recovery: 0.2, tightening: 0.3, risk_off: 0.4 };
     const posted = await h.call('POST', '/engine/admin/regime', {
-      regime: 'tightening', risk_score: 0.6180339887, reason: 'FOMC surprise', date: '2024-03-20', probabilities, model_version: 'hmm-2.1',
+      regime: 'tightening',
+      risk_score: 0.6180339887,
+      reason: 'FOMC surprise',
+      date: '2024-03-20',
+      probabilities,
+      model_version: 'hmm-2.1',
     });
     expect(posted.statusCode, posted.body).toBe(201);
 
@@ -54,28 +74,45 @@ describe('GET /engine/regime and POST /engine/admin/regime', () => {
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual(REGIME_FIELDS);
     expect(body).toMatchObject({
-      date: '2024-03-20', regime: 'tightening', regime_id: 2, risk_score: 0.6180339887, probabilities, model_version: 'hmm-2.1',
-      source: 'manual', reason: 'FOMC surprise',
+      date: '2024-03-20',
+      regime: 'tightening',
+      regime_id: 2,
+      risk_score: 0.6180339887,
+      probabilities,
+      model_version: 'hmm-2.1',
+      source: 'manual',
+      reason: 'FOMC surprise',
     });
     expect(body.published_by).toContain('bootstrap');
     expect(body.published_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    const expected = sha256(jcs({
-      date: body.date, regime: body.regime, regime_id: body.regime_id, risk_score: body.risk_score,
-      probabilities: body.probabilities, model_version: body.model_version,
-    }));
+    const expected = sha256(
+      jcs({
+        date: body.date,
+        regime: body.regime,
+        regime_id: body.regime_id,
+        risk_score: body.risk_score,
+        probabilities: body.probabilities,
+        model_version: body.model_version,
+      }),
+    );
     expect(body.hash).toBe(expected);
     expect(posted.json().hash).toBe(expected);
   });
 
-  it('a manual broadcast without probabilities states certainty on the named regime; date defaults to the engine clock\'s day', async () => {
+  it("a manual broadcast without probabilities states certainty on the named regime; date defaults to the engine clock's day", async () => {
     const res = await h.call('POST', '/engine/admin/regime', { regime: 'risk_off', risk_score: 0.95, reason: 'kill switch' });
     expect(res.statusCode).toBe(201);
     const body = (await h.call('GET', '/engine/regime')).json();
     expect(body).toMatchObject({
-      regime: 'risk_off', regime_id: 3, model_version: 'manual', date: new Date(h.clock.now).toISOString().slice(0, 10),
+      regime: 'risk_off',
+      regime_id: 3,
+      model_version: 'manual',
+      date: new Date(h.clock.now).toISOString().slice(0, 10),
       probabilities: { expansion: 0, recovery: 0, tightening: 0, risk_off: 1 },
     });
-    expect(body.hash).toBe(sha256(jcs({ date: body.date, regime: 'risk_off', regime_id: 3, risk_score: 0.95, probabilities: body.probabilities, model_version: 'manual' })));
+    expect(body.hash).toBe(
+      sha256(jcs({ date: body.date, regime: 'risk_off', regime_id: 3, risk_score: 0.95, probabilities: body.probabilities, model_version: 'manual' })),
+    );
   });
 
   it('the newest broadcast is the one in force, and authorize enforces it', async () => {
@@ -276,17 +313,17 @@ describe('EngineState: a local change is never undone by a refresh that began be
       release = resolve;
     });
     let answered = 0;
-    const held = <T>(p: Promise<T>): Promise<T> => p.then(async (r) => {
-      answered += 1;
-      await gate;
-      return r;
-    });
+    const held = <T>(p: Promise<T>): Promise<T> =>
+      p.then(async (r) => {
+        answered += 1;
+        await gate;
+        return r;
+      });
     const real = h.store.sql;
     const slow = new Proxy(real, {
       apply: (target, self, args) => held(Reflect.apply(target, self, args) as Promise<unknown>),
-      get: (target, prop, receiver) => (prop === 'unsafe'
-        ? (...args: Parameters<Sql['unsafe']>) => held(target.unsafe(...args))
-        : Reflect.get(target, prop, receiver)),
+      get: (target, prop, receiver) =>
+        prop === 'unsafe' ? (...args: Parameters<Sql['unsafe']>) => held(target.unsafe(...args)) : Reflect.get(target, prop, receiver),
     }) as Sql;
 
     const state = new EngineState(slow, 1000);

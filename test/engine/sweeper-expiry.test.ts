@@ -25,7 +25,12 @@ async function authorize(overrides: Record<string, unknown> = {}): Promise<strin
 }
 
 const bind = (traceId: string, extra: Record<string, unknown> = {}) =>
-  h.call('POST', '/engine/bind-execution', { trace_id: traceId, exchange_tx_id: `TX-${traceId.slice(0, 8)}`, execution_status: 'Filled', ...extra }, agent.token);
+  h.call(
+    'POST',
+    '/engine/bind-execution',
+    { trace_id: traceId, exchange_tx_id: `TX-${traceId.slice(0, 8)}`, execution_status: 'Filled', ...extra },
+    agent.token,
+  );
 
 async function state(traceId: string): Promise<{ status: string; verification_status: string; expired_at: Date | null; final_proof: string | null }> {
   const [row] = await h.store.sql`select status, verification_status, expired_at, final_proof from traces where trace_id = ${traceId}`;
@@ -108,7 +113,10 @@ describe('sweep', () => {
     expect(await state(bound)).toMatchObject({ status: 'SHADOW_HALTED', verification_status: 'Matched', expired_at: null });
 
     const violations = (await h.call('GET', '/engine/shadow-violations', undefined, agent.token)).json();
-    expect(violations.traces.find((t: { trace_id: string }) => t.trace_id === unbound)).toMatchObject({ status: 'SHADOW_HALTED', verification_status: 'Expired' });
+    expect(violations.traces.find((t: { trace_id: string }) => t.trace_id === unbound)).toMatchObject({
+      status: 'SHADOW_HALTED',
+      verification_status: 'Expired',
+    });
     // Its listing status stays SHADOW_HALTED, and its failed verification puts it in the orphans listing.
     const orphans = (await h.call('GET', '/engine/orphans', undefined, agent.token)).json();
     expect(orphans.traces.map((t: { trace_id: string }) => t.trace_id)).toEqual([unbound]);

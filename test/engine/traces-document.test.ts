@@ -27,8 +27,12 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 const regulatory = {
-  mifid_algo_id: 'ALGO-7', mifid_decision_maker: 'Jane Trader', cftc_cti_code: 'CTI-2',
-  cftc_account_type: null, cat_order_id: 'CAT-99', jurisdiction: 'EU',
+  mifid_algo_id: 'ALGO-7',
+  mifid_decision_maker: 'Jane Trader',
+  cftc_cti_code: 'CTI-2',
+  cftc_account_type: null,
+  cat_order_id: 'CAT-99',
+  jurisdiction: 'EU',
 };
 
 describe('GET /engine/trace/{trace_id}', () => {
@@ -45,31 +49,62 @@ describe('GET /engine/trace/{trace_id}', () => {
     expect(res.statusCode, res.body).toBe(200);
     const doc = res.json();
 
-    expect(Object.keys(doc).sort()).toEqual(['agent', 'bitemporal', 'execution', 'heartbeat', 'integrity', 'mta', 'policy', 'regulatory', 'trace_id', 'version']);
+    expect(Object.keys(doc).sort()).toEqual([
+      'agent',
+      'bitemporal',
+      'execution',
+      'heartbeat',
+      'integrity',
+      'mta',
+      'policy',
+      'regulatory',
+      'trace_id',
+      'version',
+    ]);
     expect(doc.trace_id).toBe(a.trace_id);
     expect(doc.version).toBe('Reasoning_Trace_v1');
     expect(doc.integrity.status).toBe('PENDING');
 
-    expect(doc.bitemporal).toEqual({ valid_time: new Date(validTime).toISOString(), txn_time: new Date(txnTime).toISOString(), time_source: expect.any(String) });
+    expect(doc.bitemporal).toEqual({
+      valid_time: new Date(validTime).toISOString(),
+      txn_time: new Date(txnTime).toISOString(),
+      time_source: expect.any(String),
+    });
     expect(doc.bitemporal.time_source.length).toBeGreaterThan(0);
 
     expect(doc.mta).toEqual({
-      regime_id: 0, regime_label: 'Expansion', risk_level: 0.2, max_notional_scale: 1,
-      allowed_sides: ['Long', 'Short', 'Neutral'], version: 'manual', hash: regime.hash, signature_valid: true,
+      regime_id: 0,
+      regime_label: 'Expansion',
+      risk_level: 0.2,
+      max_notional_scale: 1,
+      allowed_sides: ['Long', 'Short', 'Neutral'],
+      version: 'manual',
+      hash: regime.hash,
+      signature_valid: true,
     });
     expect(doc.mta.risk_level).toBeGreaterThanOrEqual(0);
     expect(doc.mta.risk_level).toBeLessThanOrEqual(1);
 
     expect(doc.agent).toEqual({
-      agent_id: agent.agent_id, feature_schema_id: 'fs-1',
+      agent_id: agent.agent_id,
+      feature_schema_id: 'fs-1',
       latent_fingerprint: sha256(jcs(['alpha-7', 'p-3', 'fs-1', 'h-9'])),
     });
     // model_hash_hex is checked against the registry, not fingerprinted.
     expect(doc.agent.latent_fingerprint).not.toBe(sha256(jcs([MODEL_HASH, 'alpha-7', 'p-3', 'fs-1', 'h-9'])));
 
     expect(doc.execution).toMatchObject({
-      action: 'Long', asset: 'AAPL', order_type: 'Limit', venue_id: 'XNAS', client_order_id: order.client_order_id,
-      notional_currency: 'USD', quantity: 100, notional: 19_000, multiplier: 1, limit_price: 190, stop_price: null,
+      action: 'Long',
+      asset: 'AAPL',
+      order_type: 'Limit',
+      venue_id: 'XNAS',
+      client_order_id: order.client_order_id,
+      notional_currency: 'USD',
+      quantity: 100,
+      notional: 19_000,
+      multiplier: 1,
+      limit_price: 190,
+      stop_price: null,
     });
 
     expect(doc.heartbeat).toEqual({ sequence_id: 7, signature_valid: true, drift_ms: 40 });
@@ -104,12 +139,20 @@ describe('GET /engine/trace/{trace_id}', () => {
 
   it('after bind, integrity carries execution_status, final_proof and the verification status', async () => {
     const a = (await h.call('POST', '/engine/authorize', h.order(agent.agent_id), agent.token)).json();
-    await h.call('POST', '/engine/bind-execution', { trace_id: a.trace_id, exchange_tx_id: 'TX-doc', execution_status: 'Partial', executed_quantity: 40 }, agent.token);
+    await h.call(
+      'POST',
+      '/engine/bind-execution',
+      { trace_id: a.trace_id, exchange_tx_id: 'TX-doc', execution_status: 'Partial', executed_quantity: 40 },
+      agent.token,
+    );
     const doc = (await h.call('GET', `/engine/trace/${a.trace_id}`, undefined, agent.token)).json();
     expect(doc.integrity.status).toBe('MATCHED');
     expect(doc.integrity).toMatchObject({
-      reasoning_hash: a.reasoning_hash, verification_status: 'Matched', execution_status: 'Partial',
-      final_proof: sha256(`${a.reasoning_hash}||TX-doc`), exchange_tx_id: 'TX-doc',
+      reasoning_hash: a.reasoning_hash,
+      verification_status: 'Matched',
+      execution_status: 'Partial',
+      final_proof: sha256(`${a.reasoning_hash}||TX-doc`),
+      exchange_tx_id: 'TX-doc',
     });
   });
 

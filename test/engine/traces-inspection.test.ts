@@ -23,7 +23,12 @@ async function authorize(h: EngineHarness, who: Agent, overrides: Record<string,
 }
 
 async function bind(h: EngineHarness, who: Agent, traceId: string, extra: Record<string, unknown> = {}): Promise<void> {
-  const res = await h.call('POST', '/engine/bind-execution', { trace_id: traceId, exchange_tx_id: `TX-${randomUUID()}`, execution_status: 'Filled', ...extra }, who.token);
+  const res = await h.call(
+    'POST',
+    '/engine/bind-execution',
+    { trace_id: traceId, exchange_tx_id: `TX-${randomUUID()}`, execution_status: 'Filled', ...extra },
+    who.token,
+  );
   expect(res.statusCode, res.body).toBe(200);
 }
 
@@ -89,7 +94,7 @@ describe('GET /engine/pending', () => {
     expect(body).toMatchObject({ count: 1, has_more: true });
   });
 
-  it('an agent-bound token sees only its agents\' pending traces', async () => {
+  it("an agent-bound token sees only its agents' pending traces", async () => {
     h.clock.now = t0 + 3_601_000;
     const body = await get(h, '/engine/pending', B.token);
     expect(ids(body)).toEqual([pb]);
@@ -211,7 +216,7 @@ describe('GET /engine/shadow-violations', () => {
     expect(pending).not.toContain(t.s2);
   });
 
-  it('an agent-bound token sees only its own agent\'s violations', async () => {
+  it("an agent-bound token sees only its own agent's violations", async () => {
     expect(ids(await get(h, '/engine/shadow-violations', B.token))).toEqual([t.s2]);
     expect(ids(await get(h, '/engine/shadow-violations', A.token))).toEqual([t.s1]);
   });

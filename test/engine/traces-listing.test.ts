@@ -6,7 +6,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineHarness, type EngineHarness } from '../helpers/engine.js';
 
-const ITEM_FIELDS = ['action', 'agent_id', 'asset', 'final_proof', 'notional', 'notional_currency', 'reasoning_hash', 'status', 'trace_id', 'txn_time', 'verification_status'];
+const ITEM_FIELDS = [
+  'action',
+  'agent_id',
+  'asset',
+  'final_proof',
+  'notional',
+  'notional_currency',
+  'reasoning_hash',
+  'status',
+  'trace_id',
+  'txn_time',
+  'verification_status',
+];
 
 interface Item {
   trace_id: string;
@@ -59,8 +71,26 @@ describe('GET /engine/traces: filters and ordering', () => {
     t.a3 = await authorize(A);
     h.clock.now = t0 + 3000;
     t.b2 = await authorize(B);
-    expect((await h.call('POST', '/engine/bind-execution', { trace_id: t.b2!.trace_id, exchange_tx_id: 'TX-b2', execution_status: 'Filled', executed_quantity: 100 }, B.token)).statusCode).toBe(200);
-    expect((await h.call('POST', '/engine/bind-execution', { trace_id: t.a1!.trace_id, exchange_tx_id: 'TX-a1', execution_status: 'Filled', asset: 'MSFT' }, A.token)).statusCode).toBe(200);
+    expect(
+      (
+        await h.call(
+          'POST',
+          '/engine/bind-execution',
+          { trace_id: t.b2!.trace_id, exchange_tx_id: 'TX-b2', execution_status: 'Filled', executed_quantity: 100 },
+          B.token,
+        )
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await h.call(
+          'POST',
+          '/engine/bind-execution',
+          { trace_id: t.a1!.trace_id, exchange_tx_id: 'TX-a1', execution_status: 'Filled', asset: 'MSFT' },
+          A.token,
+        )
+      ).statusCode,
+    ).toBe(200);
     const [hi, lo] = [t.a2!.trace_id, t.a3!.trace_id].sort().reverse();
     order = [t.b2!.trace_id, hi!, lo!, t.b1!.trace_id, t.a1!.trace_id];
   });
@@ -75,13 +105,21 @@ describe('GET /engine/traces: filters and ordering', () => {
     expect(body.traces[1]!.txn_time).toBe(body.traces[2]!.txn_time);
   });
 
-  it('items carry exactly the documented fields, with the trace\'s values', async () => {
+  it("items carry exactly the documented fields, with the trace's values", async () => {
     const body = await list('');
     for (const item of body.traces) expect(Object.keys(item).sort()).toEqual(ITEM_FIELDS);
     const b2 = body.traces.find((x) => x.trace_id === t.b2!.trace_id)!;
     expect(b2).toEqual({
-      trace_id: t.b2!.trace_id, agent_id: B.agent_id, status: 'MATCHED', verification_status: 'Matched', action: 'Long', asset: 'AAPL',
-      notional: 19_000, notional_currency: 'USD', txn_time: new Date(t0 + 3000).toISOString(), reasoning_hash: t.b2!.reasoning_hash,
+      trace_id: t.b2!.trace_id,
+      agent_id: B.agent_id,
+      status: 'MATCHED',
+      verification_status: 'Matched',
+      action: 'Long',
+      asset: 'AAPL',
+      notional: 19_000,
+      notional_currency: 'USD',
+      txn_time: new Date(t0 + 3000).toISOString(),
+      reasoning_hash: t.b2!.reasoning_hash,
       final_proof: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     const b1 = body.traces.find((x) => x.trace_id === t.b1!.trace_id)!;
@@ -160,10 +198,22 @@ describe('GET /engine/traces: filters and ordering', () => {
   });
 
   it.each([
-    ['search=', 'search'], [`search=${'x'.repeat(65)}`, 'search'], ['before_time=-1', 'before_time'], ['before_trace_id=7', 'before_trace_id'],
-    ['limit=5001', 'limit'], ['limit=0', 'limit'], ['limit=-1', 'limit'], ['limit=abc', 'limit'], ['limit=2.5', 'limit'],
-    ['status=pending', 'status'], ['status=BOUND', 'status'], ['agent_id=not-a-uuid', 'agent_id'],
-    ['from=-1', 'from'], ['from=yesterday', 'from'], ['to=1.5', 'to'], ['sort=asc', 'sort'],
+    ['search=', 'search'],
+    [`search=${'x'.repeat(65)}`, 'search'],
+    ['before_time=-1', 'before_time'],
+    ['before_trace_id=7', 'before_trace_id'],
+    ['limit=5001', 'limit'],
+    ['limit=0', 'limit'],
+    ['limit=-1', 'limit'],
+    ['limit=abc', 'limit'],
+    ['limit=2.5', 'limit'],
+    ['status=pending', 'status'],
+    ['status=BOUND', 'status'],
+    ['agent_id=not-a-uuid', 'agent_id'],
+    ['from=-1', 'from'],
+    ['from=yesterday', 'from'],
+    ['to=1.5', 'to'],
+    ['sort=asc', 'sort'],
   ])('422 for ?%s', async (query, field) => {
     const res = await h.call('GET', `/engine/traces?${query}`);
     expect(res.statusCode, res.body).toBe(422);
@@ -181,7 +231,7 @@ describe('GET /engine/traces: filters and ordering', () => {
     }
   });
 
-  it('an agent-bound client token lists only its agents\' traces', async () => {
+  it("an agent-bound client token lists only its agents' traces", async () => {
     const mine = await list('', A.token);
     expect(mine.traces.every((x) => x.agent_id === A.agent_id)).toBe(true);
     expect(ids(mine)).toEqual(order.filter((id) => [t.a1, t.a2, t.a3].some((x) => x!.trace_id === id)));

@@ -23,7 +23,13 @@ const jcs = (value: unknown): string => {
 
 interface Served {
   regulatory: Record<string, unknown> | null;
-  integrity: { reasoning_hash: string; regulatory_commitment: string | null; regulatory_salt: string | null; exchange_tx_id: string | null; final_proof: string | null };
+  integrity: {
+    reasoning_hash: string;
+    regulatory_commitment: string | null;
+    regulatory_salt: string | null;
+    exchange_tx_id: string | null;
+    final_proof: string | null;
+  };
   [field: string]: unknown;
 }
 
@@ -33,9 +39,10 @@ function recompute(servedText: string): { reasoningHash: string; commitment: str
   sealed.regulatory = integrity.regulatory_commitment === null ? null : { commitment: integrity.regulatory_commitment };
   const reasoningHash = sha256(jcs(sealed));
   const { regulatory } = JSON.parse(servedText) as Served;
-  const commitment = regulatory && integrity.regulatory_salt
-    ? sha256(Buffer.concat([Buffer.from(integrity.regulatory_salt, 'hex'), Buffer.from(jcs(regulatory), 'utf8')]))
-    : null;
+  const commitment =
+    regulatory && integrity.regulatory_salt
+      ? sha256(Buffer.concat([Buffer.from(integrity.regulatory_salt, 'hex'), Buffer.from(jcs(regulatory), 'utf8')]))
+      : null;
   const finalProof = integrity.exchange_tx_id === null ? null : sha256(`${reasoningHash}||${integrity.exchange_tx_id}`);
   return { reasoningHash, commitment, finalProof };
 }

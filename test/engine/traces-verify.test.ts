@@ -48,7 +48,11 @@ async function verify(traceId: string): Promise<Verification> {
   return res.json() as Verification;
 }
 
-const failing = (v: Verification): string[] => v.checks.filter((c) => !c.ok).map((c) => c.check).sort();
+const failing = (v: Verification): string[] =>
+  v.checks
+    .filter((c) => !c.ok)
+    .map((c) => c.check)
+    .sort();
 
 describe('verify an untouched trace', () => {
   it('is valid before bind, with no final_proof to check', async () => {
@@ -78,7 +82,7 @@ describe('verify an untouched trace', () => {
     expect(v.checks.find((c) => c.check === 'regulatory_commitment')).toMatchObject({ ok: true });
   });
 
-  it('404 for an unknown trace, 422 for a malformed id, 403 for another agent\'s token', async () => {
+  it("404 for an unknown trace, 422 for a malformed id, 403 for another agent's token", async () => {
     expect((await h.call('GET', `/engine/trace/${randomUUID()}/verify`, undefined, agent.token)).statusCode).toBe(404);
     const bad = await h.call('GET', '/engine/trace/nope/verify', undefined, agent.token);
     expect(bad.statusCode).toBe(422);
@@ -213,7 +217,7 @@ describe('verify a tampered trace', () => {
   });
 });
 
-describe('verify: personal data removed behind the engine\'s back', () => {
+describe("verify: personal data removed behind the engine's back", () => {
   it('is not valid when the regulatory block of a sealed commitment is nulled in the store', async () => {
     const e = await engineHarness();
     try {

@@ -52,13 +52,21 @@ function mth(data: Uint8Array[]): Uint8Array {
   if (data.length === 1) return leafHash(data[0] as Uint8Array);
   let k = 1;
   while (k * 2 < data.length) k *= 2;
-  return new Uint8Array(createHash('sha256').update(Uint8Array.of(1)).update(mth(data.slice(0, k))).update(mth(data.slice(k))).digest());
+  return new Uint8Array(
+    createHash('sha256')
+      .update(Uint8Array.of(1))
+      .update(mth(data.slice(0, k)))
+      .update(mth(data.slice(k)))
+      .digest(),
+  );
 }
 
 async function waitForLeaves(count: number): Promise<void> {
   const start = Date.now();
   for (;;) {
-    const [row] = await h.store.sql<Array<{ size: number; queued: number }>>`select (select tree_size from log_state) as size, (select count(*)::int from log_queue) as queued`;
+    const [row] = await h.store.sql<
+      Array<{ size: number; queued: number }>
+    >`select (select tree_size from log_state) as size, (select count(*)::int from log_queue) as queued`;
     if (row && row.size >= count && row.queued === 0) return;
     if (Date.now() - start > 20_000) throw new Error(`the log holds ${row?.size} leaves and ${row?.queued} queued, not ${count}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -71,21 +79,33 @@ describe('concurrent traces, two app instances, two sequencers', () => {
     const authorize = async (i: number) => {
       const agent = agents[i % agents.length]!;
       const payload = h.order(agent.agent_id);
-      const res = i % 2 === 0
-        ? await h.call('POST', '/engine/authorize', payload, agent.token)
-        : await app2.inject({ method: 'POST', url: '/engine/authorize', payload, headers: { authorization: `Bearer ${agent.token}` } });
+      const res =
+        i % 2 === 0
+          ? await h.call('POST', '/engine/authorize', payload, agent.token)
+          : await app2.inject({ method: 'POST', url: '/engine/authorize', payload, headers: { authorization: `Bearer ${agent.token}` } });
       expect(res.statusCode, res.body).toBe(200);
       return { ...(res.json() as { trace_id: string; reasoning_hash: string }), token: agent.token };
     };
     const traces = await Promise.all(Array.from({ length: TRACES }, (_, i) => authorize(i)));
-    const binds = await Promise.all(traces.slice(0, BOUND).map(async (t, i) => {
-      const res = await (i % 2 === 0 ? h.app : app2).inject({
-        method: 'POST', url: '/engine/bind-execution', headers: { authorization: `Bearer ${t.token}` },
-        payload: { trace_id: t.trace_id, exchange_tx_id: `XNAS-${i}`, execution_status: 'Filled', asset: 'AAPL', executed_quantity: 100, executed_side: 'Long' },
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      return { trace_id: t.trace_id, final_proof: (res.json() as { final_proof: string }).final_proof };
-    }));
+    const binds = await Promise.all(
+      traces.slice(0, BOUND).map(async (t, i) => {
+        const res = await (i % 2 === 0 ? h.app : app2).inject({
+          method: 'POST',
+          url: '/engine/bind-execution',
+          headers: { authorization: `Bearer ${t.token}` },
+          payload: {
+            trace_id: t.trace_id,
+            exchange_tx_id: `XNAS-${i}`,
+            execution_status: 'Filled',
+            asset: 'AAPL',
+            executed_quantity: 100,
+            executed_side: 'Long',
+          },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        return { trace_id: t.trace_id, final_proof: (res.json() as { final_proof: string }).final_proof };
+      }),
+    );
 
     await waitForLeaves(TRACES + BOUND);
     const leaves = await h.store.sql<Array<{ leaf_index: number; trace_id: string; kind: string; data: Buffer }>>`
@@ -123,18 +143,39 @@ describe('concurrent traces, two app instances, two sequencers', () => {
     const [before] = await h.store.sql<Array<{ size: number }>>`select tree_size as size from log_state`;
     const agentId = (await h.registerAgent()).agent_id;
     const rolledBack = '11111111-2222-4333-8444-555555555555';
-    await expect(h.store.sql.begin(async (tx) => {
-      // The engine's sealing statement, in a transaction that then rolls back.
-      const outcome = await insertTrace(tx, {
-        trace_id: rolledBack, txn_time: new Date(), agent_id: agentId, client_order_id: 'rollback-1', status: 'PENDING', action: 'Long', asset: 'AAPL',
-        quantity: 1, notional: 1, notional_currency: 'USD', reasoning_hash: 'ab'.repeat(32), sealed: '{}', regulatory: null, regulatory_salt: null,
-        regulatory_enc: null, policy_result: 'PASS', order_hash: 'cd'.repeat(32), response: {} as never,
-      }, null);
-      expect(outcome).toBe('inserted');
-      const [queued] = await tx<Array<{ n: number }>>`select count(*)::int as n from log_queue where trace_id = ${rolledBack}`;
-      expect(queued!.n).toBe(1);
-      throw new Error('roll back');
-    })).rejects.toThrow('roll back');
+    await expect(
+      h.store.sql.begin(async (tx) => {
+        // The engine's sealing statement, in a transaction that then rolls back.
+        const outcome = await insertTrace(
+          tx,
+          {
+            trace_id: rolledBack,
+            txn_time: new Date(),
+            agent_id: agentId,
+            client_order_id: 'rollback-1',
+            status: 'PENDING',
+            action: 'Long',
+            asset: 'AAPL',
+            quantity: 1,
+            notional: 1,
+            notional_currency: 'USD',
+            reasoning_hash: 'ab'.repeat(32),
+            sealed: '{}',
+            regulatory: null,
+            regulatory_salt: null,
+            regulatory_enc: null,
+            policy_result: 'PASS',
+            order_hash: 'cd'.repeat(32),
+            response: {} as never,
+          },
+          null,
+        );
+        expect(outcome).toBe('inserted');
+        const [queued] = await tx<Array<{ n: number }>>`select count(*)::int as n from log_queue where trace_id = ${rolledBack}`;
+        expect(queued!.n).toBe(1);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
     const [queued] = await h.store.sql<Array<{ n: number }>>`select count(*)::int as n from log_queue where trace_id = ${rolledBack}`;
     expect(queued!.n).toBe(0);
 

@@ -28,9 +28,19 @@ async function authorize(): Promise<{ trace_id: string; reasoning_hash: string }
 }
 
 async function bind(traceId: string): Promise<{ final_proof: string }> {
-  const res = await h.call('POST', '/engine/bind-execution', {
-    trace_id: traceId, exchange_tx_id: `XNAS-${traceId.slice(0, 8)}`, execution_status: 'Filled', asset: 'AAPL', executed_quantity: 100, executed_side: 'Long',
-  }, agent.token);
+  const res = await h.call(
+    'POST',
+    '/engine/bind-execution',
+    {
+      trace_id: traceId,
+      exchange_tx_id: `XNAS-${traceId.slice(0, 8)}`,
+      execution_status: 'Filled',
+      asset: 'AAPL',
+      executed_quantity: 100,
+      executed_side: 'Long',
+    },
+    agent.token,
+  );
   if (res.statusCode !== 200) throw new Error(`bind: ${res.body}`);
   return res.json();
 }
@@ -65,7 +75,7 @@ afterAll(async () => {
 });
 
 describe('before the sequencer has run', () => {
-  it('answers the empty tree\'s signed head, and 404 not_yet_logged for a committed trace; 404 not_found for an unknown one', async () => {
+  it("answers the empty tree's signed head, and 404 not_yet_logged for a committed trace; 404 not_found for an unknown one", async () => {
     const empty = await head();
     expect(empty).toMatchObject({ tree_size: 0, root_hash: createHash('sha256').digest('hex') });
     expect(verifyTreeHeadSignature(empty, publicKey)).toEqual({ valid: true });
@@ -88,7 +98,7 @@ describe('with the sequencer running', () => {
     stopSequencer = startSequencer(h.store.sql, h.config);
   });
 
-  it('logs a committed trace\'s reasoning_hash within a second, provably included under a signed head', async () => {
+  it("logs a committed trace's reasoning_hash within a second, provably included under a signed head", async () => {
     const { trace_id, reasoning_hash } = await authorize();
     const { proof, ms } = await proofWhen(trace_id, () => true);
     expect(ms).toBeLessThan(1000);
@@ -96,7 +106,9 @@ describe('with the sequencer running', () => {
 
     const signed = await head(`?tree_size=${proof.tree_size}`);
     expect(verifyTreeHeadSignature(signed, publicKey)).toEqual({ valid: true });
-    expect(verifyInclusion(proof.leaf_index, proof.tree_size, bytes(proof.leaf_hash), proof.audit_path.map(bytes), bytes(signed.root_hash))).toEqual({ valid: true });
+    expect(verifyInclusion(proof.leaf_index, proof.tree_size, bytes(proof.leaf_hash), proof.audit_path.map(bytes), bytes(signed.root_hash))).toEqual({
+      valid: true,
+    });
     const check = checkTraceInLog({ head: signed, proof, trace: { reasoning_hash, final_proof: null }, publicKey });
     expect(check.valid).toBe(true);
   });
@@ -112,9 +124,17 @@ describe('with the sequencer running', () => {
     expect(proof.final_proof_leaf!.leaf_index).toBeGreaterThan(proof.leaf_index);
     const signed = await head(`?tree_size=${proof.tree_size}`);
     const fp = proof.final_proof_leaf!;
-    expect(verifyInclusion(fp.leaf_index, proof.tree_size, leafHash(bytes(final_proof)), fp.audit_path.map(bytes), bytes(signed.root_hash))).toEqual({ valid: true });
+    expect(verifyInclusion(fp.leaf_index, proof.tree_size, leafHash(bytes(final_proof)), fp.audit_path.map(bytes), bytes(signed.root_hash))).toEqual({
+      valid: true,
+    });
     expect(checkTraceInLog({ head: signed, proof, trace: { reasoning_hash, final_proof }, publicKey }).checks.map((c) => [c.check, c.status])).toEqual([
-      ['key_id', 'pass'], ['signature', 'pass'], ['tree_size', 'pass'], ['reasoning_hash', 'pass'], ['inclusion', 'pass'], ['final_proof', 'pass'], ['final_proof_inclusion', 'pass'],
+      ['key_id', 'pass'],
+      ['signature', 'pass'],
+      ['tree_size', 'pass'],
+      ['reasoning_hash', 'pass'],
+      ['inclusion', 'pass'],
+      ['final_proof', 'pass'],
+      ['final_proof_inclusion', 'pass'],
     ]);
     // The proof in an older tree that holds only the reasoning_hash leaf leaves the final_proof out.
     const older = (await h.call('GET', `/engine/log/proof/${trace_id}?tree_size=${first.tree_size}`, undefined, agent.token)).json();
@@ -172,7 +192,13 @@ describe('with the sequencer running', () => {
     for (const [url, field] of cases) {
       const res = await h.call('GET', url, undefined, agent.token);
       expect([res.statusCode, res.json().code], url).toEqual([422, 'validation_failed']);
-      expect(res.json().errors.map((e: { field: string }) => e.field).join(), url).toContain(field);
+      expect(
+        res
+          .json()
+          .errors.map((e: { field: string }) => e.field)
+          .join(),
+        url,
+      ).toContain(field);
     }
     const { trace_id } = await authorize();
     const { proof } = await proofWhen(trace_id, () => true);
@@ -202,5 +228,11 @@ function mth(data: Uint8Array[]): Uint8Array {
   if (data.length === 1) return leafHash(data[0] as Uint8Array);
   let k = 1;
   while (k * 2 < data.length) k *= 2;
-  return new Uint8Array(createHash('sha256').update(Uint8Array.of(1)).update(mth(data.slice(0, k))).update(mth(data.slice(k))).digest());
+  return new Uint8Array(
+    createHash('sha256')
+      .update(Uint8Array.of(1))
+      .update(mth(data.slice(0, k)))
+      .update(mth(data.slice(k)))
+      .digest(),
+  );
 }

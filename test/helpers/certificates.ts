@@ -69,8 +69,23 @@ export function makeCa(dir: string, name: string): TestCa {
   fs.writeFileSync(path.join(home, 'ca.cnf'), CA_CONFIG);
   fs.writeFileSync(path.join(home, 'index.txt'), '');
   fs.writeFileSync(path.join(home, 'serial'), '1000\n');
-  openssl(home, ['req', '-x509', ...EC_KEY, '-keyout', 'ca.key', '-out', 'ca.pem', '-subj', `/CN=${name}`, '-days', '3650',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+  openssl(home, [
+    'req',
+    '-x509',
+    ...EC_KEY,
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-subj',
+    `/CN=${name}`,
+    '-days',
+    '3650',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
 
   const issue = (file: string, subject: string, extensions: 'server' | 'client', validity: Validity = {}): IssuedCertificate => {
     const keyPath = path.join(dir, `${file}.key`);
@@ -78,8 +93,24 @@ export function makeCa(dir: string, name: string): TestCa {
     const csr = path.join(home, `${file}.csr`);
     openssl(home, ['req', '-new', ...EC_KEY, '-keyout', keyPath, '-out', csr, '-subj', subject]);
     const dates = validity.start && validity.end ? ['-startdate', validity.start, '-enddate', validity.end] : ['-days', String(validity.days ?? 365)];
-    openssl(home, ['ca', '-config', 'ca.cnf', '-batch', '-notext', '-cert', 'ca.pem', '-keyfile', 'ca.key', '-in', csr, '-out', certPath,
-      '-extensions', extensions, ...dates]);
+    openssl(home, [
+      'ca',
+      '-config',
+      'ca.cnf',
+      '-batch',
+      '-notext',
+      '-cert',
+      'ca.pem',
+      '-keyfile',
+      'ca.key',
+      '-in',
+      csr,
+      '-out',
+      certPath,
+      '-extensions',
+      extensions,
+      ...dates,
+    ]);
     return { certPath, keyPath, cert: fs.readFileSync(certPath), key: fs.readFileSync(keyPath) };
   };
 

@@ -24,23 +24,34 @@ export function readArrow(bytes: Uint8Array): ReadBack {
   const table = tableFromIPC(bytes);
   const describe = (type: any): string => {
     switch (type.typeId) {
-      case Type.Date: return type.unit === DateUnit.DAY ? 'date32' : 'date64';
-      case Type.Dictionary: return `dictionary<${describe(type.dictionary)}>`;
-      case Type.Utf8: return 'utf8';
-      case Type.Float: return type.precision === Precision.DOUBLE ? 'float64' : 'float';
-      case Type.Int: return `int${type.bitWidth}`;
-      case Type.Timestamp: return `timestamp[${type.unit === TimeUnit.MILLISECOND ? 'ms' : type.unit}, ${type.timezone}]`;
-      default: return `type ${type.typeId}`;
+      case Type.Date:
+        return type.unit === DateUnit.DAY ? 'date32' : 'date64';
+      case Type.Dictionary:
+        return `dictionary<${describe(type.dictionary)}>`;
+      case Type.Utf8:
+        return 'utf8';
+      case Type.Float:
+        return type.precision === Precision.DOUBLE ? 'float64' : 'float';
+      case Type.Int:
+        return `int${type.bitWidth}`;
+      case Type.Timestamp:
+        return `timestamp[${type.unit === TimeUnit.MILLISECOND ? 'ms' : type.unit}, ${type.timezone}]`;
+      default:
+        return `type ${type.typeId}`;
     }
   };
   const fields = table.schema.fields;
-  const rows = table.toArray().map((r: Record<string, unknown>) => Object.fromEntries(fields.map((f) => {
-    const v = r[f.name];
-    if (v === null || v === undefined) return [f.name, null];
-    if (f.type.typeId === Type.Date) return [f.name, day(Number(v))];
-    if (f.type.typeId === Type.Timestamp) return [f.name, new Date(Number(v)).toISOString()];
-    return [f.name, v as Cell];
-  })));
+  const rows = table.toArray().map((r: Record<string, unknown>) =>
+    Object.fromEntries(
+      fields.map((f) => {
+        const v = r[f.name];
+        if (v === null || v === undefined) return [f.name, null];
+        if (f.type.typeId === Type.Date) return [f.name, day(Number(v))];
+        if (f.type.typeId === Type.Timestamp) return [f.name, new Date(Number(v)).toISOString()];
+        return [f.name, v as Cell];
+      }),
+    ),
+  );
   return { columns: fields.map((f) => `${f.name}: ${describe(f.type)}`), rows };
 }
 
@@ -53,14 +64,18 @@ export async function readParquet(bytes: Uint8Array): Promise<ReadBack> {
     if (logical?.type === 'TIMESTAMP') return `${e.type} TIMESTAMP(${logical.unit}, ${logical.isAdjustedToUTC ? 'UTC' : 'local'})`;
     return [e.type, logical?.type ?? e.converted_type].filter(Boolean).join(' ');
   };
-  const rows = (await parquetReadObjects({ file })).map((r) => Object.fromEntries(leaves.map((e) => {
-    const v = r[e.name];
-    const logical = (e.logical_type as { type: string } | undefined)?.type ?? e.converted_type;
-    if (v === null || v === undefined) return [e.name, null];
-    if (logical === 'DATE') return [e.name, (v as Date).toISOString().slice(0, 10)];
-    if (logical === 'TIMESTAMP' || logical === 'TIMESTAMP_MICROS') return [e.name, (v as Date).toISOString()];
-    return [e.name, v as Cell];
-  })));
+  const rows = (await parquetReadObjects({ file })).map((r) =>
+    Object.fromEntries(
+      leaves.map((e) => {
+        const v = r[e.name];
+        const logical = (e.logical_type as { type: string } | undefined)?.type ?? e.converted_type;
+        if (v === null || v === undefined) return [e.name, null];
+        if (logical === 'DATE') return [e.name, (v as Date).toISOString().slice(0, 10)];
+        if (logical === 'TIMESTAMP' || logical === 'TIMESTAMP_MICROS') return [e.name, (v as Date).toISOString()];
+        return [e.name, v as Cell];
+      }),
+    ),
+  );
   return { columns: leaves.map((e) => `${e.name}: ${describe(e)}`), rows };
 }
 
@@ -68,9 +83,13 @@ export async function readParquet(bytes: Uint8Array): Promise<ReadBack> {
 export function csvRows(text: string, numeric: readonly string[]): Row[] {
   const [head, ...lines] = text.trim().split('\n');
   const names = head!.split(',');
-  return lines.map((line) => Object.fromEntries(line.split(',').map((v, i) => {
-    const name = names[i]!;
-    if (v === '') return [name, null];
-    return [name, numeric.includes(name) ? Number(v) : v];
-  })));
+  return lines.map((line) =>
+    Object.fromEntries(
+      line.split(',').map((v, i) => {
+        const name = names[i]!;
+        if (v === '') return [name, null];
+        return [name, numeric.includes(name) ? Number(v) : v];
+      }),
+    ),
+  );
 }

@@ -36,7 +36,7 @@ function scriptComments(file: string, text: string): Comment[] {
   const out: Comment[] = [];
   // Every comment is the leading trivia of some token (the end-of-file token included), or trails one on its line.
   const visit = (node: ts.Node): void => {
-    for (const range of [...ts.getLeadingCommentRanges(text, node.pos) ?? [], ...ts.getTrailingCommentRanges(text, node.end) ?? []]) {
+    for (const range of [...(ts.getLeadingCommentRanges(text, node.pos) ?? []), ...(ts.getTrailingCommentRanges(text, node.end) ?? [])]) {
       if (seen.has(range.pos)) continue;
       seen.add(range.pos);
       out.push({ line: source.getLineAndCharacterOfPosition(range.pos).line + 1, text: stripMarkers(text.slice(range.pos, range.end)) });
@@ -49,7 +49,11 @@ function scriptComments(file: string, text: string): Comment[] {
 
 function stripMarkers(comment: string): string {
   if (comment.startsWith('//')) return comment.slice(2).trim();
-  return comment.slice(2, -2).split('\n').map((l) => l.replace(/^\s*\*?\s?/, '')).join('\n');
+  return comment
+    .slice(2, -2)
+    .split('\n')
+    .map((l) => l.replace(/^\s*\*?\s?/, ''))
+    .join('\n');
 }
 
 /** Runs of consecutive comment lines, each run one comment. */
@@ -58,7 +62,10 @@ function lineComments(text: string, marker: RegExp): Comment[] {
   let run: Comment | null = null;
   text.split('\n').forEach((line, i) => {
     const m = marker.exec(line);
-    if (!m) { run = null; return; }
+    if (!m) {
+      run = null;
+      return;
+    }
     if (run) run.text += `\n${m[1]}`;
     else out.push((run = { line: i + 1, text: m[1]! }));
   });
@@ -71,8 +78,15 @@ function markdownProse(text: string): Comment[] {
   let fence = false;
   let run: Comment | null = null;
   text.split('\n').forEach((line, i) => {
-    if (/^\s*(`{3,}|~{3,})/.test(line)) { fence = !fence; run = null; return; }
-    if (fence || line.trim() === '') { run = null; return; }
+    if (/^\s*(`{3,}|~{3,})/.test(line)) {
+      fence = !fence;
+      run = null;
+      return;
+    }
+    if (fence || line.trim() === '') {
+      run = null;
+      return;
+    }
     if (run) run.text += `\n${line}`;
     else out.push((run = { line: i + 1, text: line }));
   });

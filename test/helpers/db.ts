@@ -54,7 +54,8 @@ export async function testStore(options: TestStoreOptions = {}): Promise<TestSto
 let published: Promise<void> | undefined;
 function publishedHistory(): Promise<void> {
   const info = testDbInfo();
-  published ??= info.mode === 'postgres' ? ensurePublishedDatabase(info.adminUrl, info.template, info.published) : ensurePublishedDump(info.migratedDump, info.published);
+  published ??=
+    info.mode === 'postgres' ? ensurePublishedDatabase(info.adminUrl, info.template, info.published) : ensurePublishedDump(info.migratedDump, info.published);
   return published;
 }
 

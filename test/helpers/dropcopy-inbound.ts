@@ -12,10 +12,18 @@ export const ACTOR = `fix:${SESSION_KEY}`;
 export function fillOf(seq: number, execId: string, agentId: string, overrides: Partial<InboundFill['execution']> & { possDup?: boolean } = {}): InboundFill {
   const { possDup, ...execution } = overrides;
   return {
-    seq, possDup: possDup ?? false, receivedAt: new Date(),
+    seq,
+    possDup: possDup ?? false,
+    receivedAt: new Date(),
     execution: {
-      exchange_tx_id: execId, asset: 'AAPL', side: 'Long', quantity: 100, price: 190, agent_id: agentId,
-      execution_time: '2026-11-27T14:30:00.123Z', ...execution,
+      exchange_tx_id: execId,
+      asset: 'AAPL',
+      side: 'Long',
+      quantity: 100,
+      price: 190,
+      agent_id: agentId,
+      execution_time: '2026-11-27T14:30:00.123Z',
+      ...execution,
     },
   };
 }
@@ -23,8 +31,15 @@ export function fillOf(seq: number, execId: string, agentId: string, overrides: 
 /** A refused message read as MsgSeqNum `seq`: a fill missing its Symbol (55), answered 35=3 373=1 371=55. */
 export function rejectOf(seq: number | null, overrides: Partial<InboundReject> = {}): InboundReject {
   return {
-    seq, msgType: '8', receivedAt: new Date(), answer: 'reject', reasonCode: 1, refTag: 55, reason: 'Required tag missing',
-    raw: `8=FIX.4.4|9=99|35=8|34=${seq ?? 0}|49=EXCH|56=TRADESEAL|17=X|150=F|10=000|`, ...overrides,
+    seq,
+    msgType: '8',
+    receivedAt: new Date(),
+    answer: 'reject',
+    reasonCode: 1,
+    refTag: 55,
+    reason: 'Required tag missing',
+    raw: `8=FIX.4.4|9=99|35=8|34=${seq ?? 0}|49=EXCH|56=TRADESEAL|17=X|150=F|10=000|`,
+    ...overrides,
   };
 }
 
@@ -44,7 +59,9 @@ export async function sessionState(sql: Sql): Promise<{ next_target_seq: number;
 }
 
 /** Rows of the tables a drop copy writes, to show what changed and what did not. */
-export async function counts(sql: Sql): Promise<{ executions: number; orphans: number; orphanTraces: number; rejects: number; fillEntries: number; rejectEntries: number }> {
+export async function counts(
+  sql: Sql,
+): Promise<{ executions: number; orphans: number; orphanTraces: number; rejects: number; fillEntries: number; rejectEntries: number }> {
   const [row] = await sql<Array<Record<string, string>>>`
     select (select count(*) from dropcopy_executions) as executions,
            (select count(*) from orphan_executions) as orphans,
@@ -53,7 +70,11 @@ export async function counts(sql: Sql): Promise<{ executions: number; orphans: n
            (select count(*) from audit_log where action = 'dropcopy.fill') as fill_entries,
            (select count(*) from audit_log where action = 'dropcopy.reject') as reject_entries`;
   return {
-    executions: Number(row?.executions), orphans: Number(row?.orphans), orphanTraces: Number(row?.orphan_traces),
-    rejects: Number(row?.rejects), fillEntries: Number(row?.fill_entries), rejectEntries: Number(row?.reject_entries),
+    executions: Number(row?.executions),
+    orphans: Number(row?.orphans),
+    orphanTraces: Number(row?.orphan_traces),
+    rejects: Number(row?.rejects),
+    fillEntries: Number(row?.fill_entries),
+    rejectEntries: Number(row?.reject_entries),
   };
 }

@@ -23,8 +23,18 @@ export interface SessionRowInput {
 
 export async function insertSession(sql: Sql, row: SessionRowInput = {}): Promise<void> {
   const r = {
-    session_key: SESSION_KEY, role: 'initiator', state: 'logged_on', owner: 'engine-1:4121', epoch: 3, next_sender_seq: 12, next_target_seq: 40,
-    last_inbound_at: null, last_outbound_at: null, last_logon_at: null, updated_at: new Date(), ...row,
+    session_key: SESSION_KEY,
+    role: 'initiator',
+    state: 'logged_on',
+    owner: 'engine-1:4121',
+    epoch: 3,
+    next_sender_seq: 12,
+    next_target_seq: 40,
+    last_inbound_at: null,
+    last_outbound_at: null,
+    last_logon_at: null,
+    updated_at: new Date(),
+    ...row,
   };
   await sql`
     insert into dropcopy_sessions (session_key, role, state, owner, epoch, next_sender_seq, next_target_seq, last_inbound_at, last_outbound_at, last_logon_at, updated_at)
@@ -34,7 +44,17 @@ export async function insertSession(sql: Sql, row: SessionRowInput = {}): Promis
       last_outbound_at = excluded.last_outbound_at, last_logon_at = excluded.last_logon_at, updated_at = excluded.updated_at`;
 }
 
-export async function insertFill(sql: Sql, fill: { seq: number; outcome: 'matched' | 'divergent' | 'orphan' | 'already_known'; appliedAt: Date; sessionKey?: string; execId?: string; traceId?: string | null }): Promise<void> {
+export async function insertFill(
+  sql: Sql,
+  fill: {
+    seq: number;
+    outcome: 'matched' | 'divergent' | 'orphan' | 'already_known';
+    appliedAt: Date;
+    sessionKey?: string;
+    execId?: string;
+    traceId?: string | null;
+  },
+): Promise<void> {
   await sql`
     insert into dropcopy_executions (exec_id, session_key, trade_date, seq, poss_dup, received_at, applied_at, outcome, trace_id)
     values (${fill.execId ?? `XNAS-${randomUUID()}`}, ${fill.sessionKey ?? SESSION_KEY}, ${fill.appliedAt.toISOString().slice(0, 10)}, ${fill.seq}, false, ${fill.appliedAt}, ${fill.appliedAt}, ${fill.outcome}, ${fill.traceId ?? null})`;
@@ -79,13 +99,34 @@ export function sampleRejects(base: Date): RejectInput[] {
   const at = (s: number): Date => new Date(base.getTime() + s * 1000);
   return [
     {
-      seq: 17, msg_type: '8', received_at: at(0), answer: 'reject', reason_code: 1, ref_tag: 31, reason: 'Required tag missing: LastPx (31)',
+      seq: 17,
+      msg_type: '8',
+      received_at: at(0),
+      answer: 'reject',
+      reason_code: 1,
+      ref_tag: 31,
+      reason: 'Required tag missing: LastPx (31)',
       raw: '8=FIX.4.4|9=141|35=8|34=17|49=XNAS-DC|56=TRADESEAL|52=20261127-14:03:05.100|37=O-88|17=XNAS-20261127-000777|150=F|39=2|55=AAPL|54=1|32=100|60=20261127-14:03:05.001|1=6f1c2a9e-3b4d-4e8f-9a0b-1c2d3e4f5a6b|10=201|',
     },
     {
-      seq: 18, msg_type: '8', received_at: at(1), answer: 'business_reject', reason_code: 0, ref_tag: 1, reason: 'Account (1) "DESK-7" is not an agent id (a UUID): the fill cannot be reconciled to an agent',
+      seq: 18,
+      msg_type: '8',
+      received_at: at(1),
+      answer: 'business_reject',
+      reason_code: 0,
+      ref_tag: 1,
+      reason: 'Account (1) "DESK-7" is not an agent id (a UUID): the fill cannot be reconciled to an agent',
       raw: '8=FIX.4.4|9=150|35=8|34=18|49=XNAS-DC|56=TRADESEAL|52=20261127-14:03:06.100|37=O-89|17=XNAS-20261127-000778|150=F|39=2|55=MSFT|54=2|32=50|31=410.5|60=20261127-14:03:06.001|1=DESK-7|10=114|',
     },
-    { seq: null, msg_type: null, received_at: at(2), answer: 'none', reason_code: null, ref_tag: null, reason: 'CheckSum (10) is 077, the bytes sum to 076', raw: '8=FIX.4.4|9=62|35=0|34=19|49=XNAS-DC|56=TRADESEAL|52=20261127-14:03:07.100|10=077|' },
+    {
+      seq: null,
+      msg_type: null,
+      received_at: at(2),
+      answer: 'none',
+      reason_code: null,
+      ref_tag: null,
+      reason: 'CheckSum (10) is 077, the bytes sum to 076',
+      raw: '8=FIX.4.4|9=62|35=0|34=19|49=XNAS-DC|56=TRADESEAL|52=20261127-14:03:07.100|10=077|',
+    },
   ];
 }

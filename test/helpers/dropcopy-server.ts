@@ -90,5 +90,10 @@ export async function sessionRow(sql: Sql): Promise<SessionRow | null> {
 
 /** Resolves once every inbound message below `seq` has been applied (the session's watermark passed it). */
 export function appliedThrough(sql: Sql, seq: number, timeoutMs?: number): Promise<SessionRow | null> {
-  return waitUntil(`the watermark past seq ${seq}`, () => sessionRow(sql), (r) => (r?.next_target_seq ?? 0) > seq, timeoutMs);
+  return waitUntil(
+    `the watermark past seq ${seq}`,
+    () => sessionRow(sql),
+    (r) => (r?.next_target_seq ?? 0) > seq,
+    timeoutMs,
+  );
 }

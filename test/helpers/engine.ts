@@ -40,7 +40,10 @@ export interface EngineHarness {
   registerAgent(overrides?: Record<string, unknown>): Promise<{ agent_id: string; token: string }>;
   publishRegime(regime: Regime, riskScore?: number): Promise<{ hash: string; regime_id: number }>;
   order(agentId: string, overrides?: Record<string, unknown>): Record<string, unknown>;
-  heartbeat(sequenceId: number, overrides?: { timestamp_ms?: number; regime_id?: number; mta_ref?: string | null; scheme?: SignatureScheme; key?: Uint8Array }): Record<string, unknown>;
+  heartbeat(
+    sequenceId: number,
+    overrides?: { timestamp_ms?: number; regime_id?: number; mta_ref?: string | null; scheme?: SignatureScheme; key?: Uint8Array },
+  ): Record<string, unknown>;
   close(): Promise<void>;
 }
 
@@ -72,11 +75,20 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
 
   let regime: { hash: string; regime_id: number } | null = null;
   const harness: EngineHarness = {
-    store, app, ctx, config, ownerToken: owner.token, operator, clock, call,
+    store,
+    app,
+    ctx,
+    config,
+    ownerToken: owner.token,
+    operator,
+    clock,
+    call,
     async registerAgent(overrides = {}) {
       const res = await call('POST', '/engine/admin/agents', {
-        name: `agent-${randomUUID().slice(0, 8)}`, max_notional: 200_000,
-        models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }], ...overrides,
+        name: `agent-${randomUUID().slice(0, 8)}`,
+        max_notional: 200_000,
+        models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }],
+        ...overrides,
       });
       if (res.statusCode !== 201) throw new Error(`register failed: ${res.body}`);
       const agentId = res.json().agent_id as string;
@@ -92,15 +104,29 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
     },
     order(agentId, overrides = {}) {
       return {
-        agent_id: agentId, model_hash_hex: MODEL_HASH, model_id: 'alpha-7', prompt_version: 'p-3', feature_schema_id: 'fs-1',
-        hyperparameter_checksum: 'h-9', action: 'Long', asset: 'AAPL', order_type: 'Limit', venue_id: 'XNAS',
-        quantity: 100, limit_price: 190, notional: 19_000, client_order_id: randomUUID(), agent_valid_time: clock.now,
+        agent_id: agentId,
+        model_hash_hex: MODEL_HASH,
+        model_id: 'alpha-7',
+        prompt_version: 'p-3',
+        feature_schema_id: 'fs-1',
+        hyperparameter_checksum: 'h-9',
+        action: 'Long',
+        asset: 'AAPL',
+        order_type: 'Limit',
+        venue_id: 'XNAS',
+        quantity: 100,
+        limit_price: 190,
+        notional: 19_000,
+        client_order_id: randomUUID(),
+        agent_valid_time: clock.now,
         ...overrides,
       };
     },
     heartbeat(sequenceId, o = {}) {
       const fields = {
-        sequence_id: sequenceId, timestamp_ms: o.timestamp_ms ?? clock.now, regime_id: o.regime_id ?? regime?.regime_id ?? 0,
+        sequence_id: sequenceId,
+        timestamp_ms: o.timestamp_ms ?? clock.now,
+        regime_id: o.regime_id ?? regime?.regime_id ?? 0,
         ...(o.mta_ref === null ? {} : { mta_ref: o.mta_ref ?? regime?.hash }),
       };
       const scheme = o.scheme ?? 'ed25519';

@@ -26,15 +26,14 @@ export interface FileReference {
 
 const EXT = '(?:md|tsx?|json|jsx?|mjs|sql|csv|ya?ml|patch|txt|cpp|lua|parquet|arrow)';
 const SEGMENT = '[\\w*][\\w.*-]*';
-const PATH = new RegExp(
-  `(?<![\\w./@:~$\\\\-])((?:\\.\\.?/)?(?:${SEGMENT}/)*${SEGMENT}\\.${EXT}|(?:${ROOTS.join('|')})/(?:${SEGMENT}/)*)(?![\\w/-])`,
-  'g',
-);
+const PATH = new RegExp(`(?<![\\w./@:~$\\\\-])((?:\\.\\.?/)?(?:${SEGMENT}/)*${SEGMENT}\\.${EXT}|(?:${ROOTS.join('|')})/(?:${SEGMENT}/)*)(?![\\w/-])`, 'g');
 const SECTION = /^(?:#([\w-]+)|,?:?\s*\(?\s*["“]([^"”]+)["”])/;
 
 const isReference = (path: string): boolean =>
-  ROOTS.some((r) => path.startsWith(`${r}/`)) || path.startsWith('./') || path.startsWith('../')
-  || (path.endsWith('.md') && !OTHER_PROJECTS.some((p) => path.startsWith(`${p}/`)));
+  ROOTS.some((r) => path.startsWith(`${r}/`)) ||
+  path.startsWith('./') ||
+  path.startsWith('../') ||
+  (path.endsWith('.md') && !OTHER_PROJECTS.some((p) => path.startsWith(`${p}/`)));
 
 export function fileReferences(comment: Comment): FileReference[] {
   const out: FileReference[] = [];
@@ -55,5 +54,7 @@ export function fileReferences(comment: Comment): FileReference[] {
  * instead. The lines it is on.
  */
 export function partCitations(comment: Comment): number[] {
-  return [...comment.text.matchAll(/\binterface(?: document)?,? parts? \d/gi)].map((m) => comment.line + (comment.text.slice(0, m.index).match(/\n/g)?.length ?? 0));
+  return [...comment.text.matchAll(/\binterface(?: document)?,? parts? \d/gi)].map(
+    (m) => comment.line + (comment.text.slice(0, m.index).match(/\n/g)?.length ?? 0),
+  );
 }

@@ -16,11 +16,46 @@ export function fixMessage(body: ReadonlyArray<readonly [number, string | number
 }
 
 /** A fill as an exchange's drop copy reports it: an ExecutionReport (35=8) with ExecType F. */
-export function fillReport(f: { seq: number; execId: string; account: string; symbol?: string; side?: string; qty?: number; px?: number; time?: string; clOrdId?: string; possDup?: boolean }, delimiter?: string): string {
-  return fixMessage([
-    [35, '8'], [49, 'XNAS'], [56, 'DESK'], [34, f.seq], ...(f.possDup ? [[43, 'Y'] as const] : []), [52, '20260203-10:05:00.000'],
-    [37, `O-${f.execId}`], ...(f.clOrdId ? [[11, f.clOrdId] as const] : []), [17, f.execId], [150, 'F'], [39, '2'], [1, f.account],
-    [55, f.symbol ?? 'AAPL'], [54, f.side ?? '1'], [38, f.qty ?? 100], [32, f.qty ?? 100], [31, f.px ?? 190.25], [15, 'USD'],
-    [14, f.qty ?? 100], [151, 0], [6, f.px ?? 190.25], [60, f.time ?? '20260203-10:04:59.412'],
-  ], delimiter);
+export function fillReport(
+  f: {
+    seq: number;
+    execId: string;
+    account: string;
+    symbol?: string;
+    side?: string;
+    qty?: number;
+    px?: number;
+    time?: string;
+    clOrdId?: string;
+    possDup?: boolean;
+  },
+  delimiter?: string,
+): string {
+  return fixMessage(
+    [
+      [35, '8'],
+      [49, 'XNAS'],
+      [56, 'DESK'],
+      [34, f.seq],
+      ...(f.possDup ? [[43, 'Y'] as const] : []),
+      [52, '20260203-10:05:00.000'],
+      [37, `O-${f.execId}`],
+      ...(f.clOrdId ? [[11, f.clOrdId] as const] : []),
+      [17, f.execId],
+      [150, 'F'],
+      [39, '2'],
+      [1, f.account],
+      [55, f.symbol ?? 'AAPL'],
+      [54, f.side ?? '1'],
+      [38, f.qty ?? 100],
+      [32, f.qty ?? 100],
+      [31, f.px ?? 190.25],
+      [15, 'USD'],
+      [14, f.qty ?? 100],
+      [151, 0],
+      [6, f.px ?? 190.25],
+      [60, f.time ?? '20260203-10:04:59.412'],
+    ],
+    delimiter,
+  );
 }

@@ -55,10 +55,13 @@ export async function startFixProxy(target: { host?: string; port: number }, eng
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host ?? '127.0.0.1');
     const link: Link = {
-      client, upstream,
+      client,
+      upstream,
       toEngine: engine === 'upstream' ? upstream : client,
       fromPeer: engine === 'upstream' ? client : upstream,
-      atBoundary: true, pending: [], carry: '',
+      atBoundary: true,
+      pending: [],
+      carry: '',
     };
     links.add(link);
     connections++;

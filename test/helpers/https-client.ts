@@ -24,25 +24,29 @@ export interface HttpsResponse {
 export function httpsRequest(url: string, tls: ClientTls, options: { method?: string; body?: unknown; token?: string } = {}): Promise<HttpsResponse> {
   const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
   return new Promise((resolve, reject) => {
-    const req = https.request(url, {
-      method: options.method ?? (payload ? 'POST' : 'GET'),
-      agent: false,
-      ...(tls.ca ? { ca: tls.ca } : {}),
-      ...(tls.cert ? { cert: tls.cert } : {}),
-      ...(tls.key ? { key: tls.key } : {}),
-      rejectUnauthorized: !tls.insecure,
-      headers: {
-        ...(payload ? { 'content-type': 'application/json' } : {}),
-        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    const req = https.request(
+      url,
+      {
+        method: options.method ?? (payload ? 'POST' : 'GET'),
+        agent: false,
+        ...(tls.ca ? { ca: tls.ca } : {}),
+        ...(tls.cert ? { cert: tls.cert } : {}),
+        ...(tls.key ? { key: tls.key } : {}),
+        rejectUnauthorized: !tls.insecure,
+        headers: {
+          ...(payload ? { 'content-type': 'application/json' } : {}),
+          ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        },
       },
-    }, (res) => {
-      const serverCertificate = (res.socket as TLSSocket).getPeerCertificate();
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => void (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, json: <T>() => JSON.parse(body) as T, serverCertificate }));
-      res.on('error', reject);
-    });
+      (res) => {
+        const serverCertificate = (res.socket as TLSSocket).getPeerCertificate();
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => void (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, json: <T>() => JSON.parse(body) as T, serverCertificate }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });

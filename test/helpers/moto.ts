@@ -40,9 +40,15 @@ export async function startMotoKms(command = 'moto_server'): Promise<MotoKms> {
     output = (output + chunk.toString()).slice(-4000);
   });
   const failed = new Promise<never>((_, reject) => {
-    child.once('error', (error: NodeJS.ErrnoException) => reject(new Error(error.code === 'ENOENT'
-      ? `${command} is not installed (not on PATH): the KMS_PROVIDER=aws tests run AWS KMS locally with it; install it with \`pip install 'moto[server]'\` (.ci/run does)`
-      : `${command} could not be started: ${error.message}`)));
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          error.code === 'ENOENT'
+            ? `${command} is not installed (not on PATH): the KMS_PROVIDER=aws tests run AWS KMS locally with it; install it with \`pip install 'moto[server]'\` (.ci/run does)`
+            : `${command} could not be started: ${error.message}`,
+        ),
+      ),
+    );
     child.once('exit', (code) => reject(new Error(`${command} exited (${code}) before it answered: ${output}`)));
   });
   const endpoint = `http://127.0.0.1:${port}`;
@@ -60,7 +66,11 @@ export async function startMotoKms(command = 'moto_server'): Promise<MotoKms> {
   client.destroy();
   const settings = (keyId = alias) => ({ kmsProvider: 'aws' as const, kmsAwsKeyId: keyId, kmsAwsEndpoint: endpoint, kmsAwsRegion: MOTO_REGION });
   return {
-    endpoint, keyArn, alias, newKey, settings,
+    endpoint,
+    keyArn,
+    alias,
+    newKey,
+    settings,
     env: (keyId = alias) => ({ KMS_PROVIDER: 'aws', KMS_AWS_KEY_ID: keyId, KMS_AWS_ENDPOINT: endpoint, KMS_AWS_REGION: MOTO_REGION, ...credentialEnv }),
     stop: () => stop(child),
   };

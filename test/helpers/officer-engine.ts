@@ -27,7 +27,9 @@ export async function startOfficerEngine(name: string): Promise<OfficerEngine> {
   const owner = (await bootstrapOwnerToken(store.sql))!.token;
   const call = async (method: string, path: string, body?: unknown): Promise<any> => {
     const res = await fetch(`${server.url}${path}`, {
-      method, headers: { authorization: `Bearer ${owner}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}),
+      method,
+      headers: { authorization: `Bearer ${owner}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
     });
     const json = await res.json();
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
@@ -37,7 +39,13 @@ export async function startOfficerEngine(name: string): Promise<OfficerEngine> {
   const client = (await call('POST', '/engine/admin/tokens', { client_name: name, agent_ids: [agent.agent_id] })).token;
   const auditor = (await call('POST', '/engine/admin/tokens', { client_name: `${name}-officer`, role: 'auditor' })).token;
   return {
-    store, server, owner, agentId: agent.agent_id, client, auditor, call,
+    store,
+    server,
+    owner,
+    agentId: agent.agent_id,
+    client,
+    auditor,
+    call,
     close: async () => {
       await server.close();
       await store.close();

@@ -28,8 +28,7 @@ export interface ObservedResponse {
 type Route = { path: string; method: string };
 
 const DOC_ID = 'openapi.json';
-const pointer = (...segments: string[]): string =>
-  segments.map((s) => `/${encodeURIComponent(s.replace(/~/g, '~0').replace(/\//g, '~1'))}`).join('');
+const pointer = (...segments: string[]): string => segments.map((s) => `/${encodeURIComponent(s.replace(/~/g, '~0').replace(/\//g, '~1'))}`).join('');
 
 export class ResponseChecker {
   private readonly ajv: Ajv2020;
@@ -67,10 +66,15 @@ export class ResponseChecker {
     const documented = op?.responses[status] ?? op?.responses[`${status[0]}XX`];
     if (!documented) {
       if (res.statusCode === 405 || res.statusCode >= 500) return this.errorBodyProblems(res);
-      return [`status ${status} is not documented for ${route.method.toUpperCase()} ${route.path} (documented: ${Object.keys(op?.responses ?? {}).join(', ')})`];
+      return [
+        `status ${status} is not documented for ${route.method.toUpperCase()} ${route.path} (documented: ${Object.keys(op?.responses ?? {}).join(', ')})`,
+      ];
     }
     if (!documented.content) return res.body === '' ? [] : [`status ${status} documents no body, got ${res.body.slice(0, 200)}`];
-    const contentType = String(res.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+    const contentType =
+      String(res.headers['content-type'] ?? '')
+        .split(';')[0]
+        ?.trim() ?? '';
     if (!(contentType in documented.content)) {
       return [`content type ${contentType || '(none)'} is not documented for status ${status} (documented: ${Object.keys(documented.content).join(', ')})`];
     }
@@ -89,7 +93,9 @@ export class ResponseChecker {
   check(res: ObservedResponse): void {
     const problems = this.problems(res);
     if (problems.length > 0) {
-      throw new Error(`${res.method} ${res.url} answered ${res.statusCode} not as the API document says:\n  ${problems.join('\n  ')}\nbody: ${res.body.slice(0, 500)}`);
+      throw new Error(
+        `${res.method} ${res.url} answered ${res.statusCode} not as the API document says:\n  ${problems.join('\n  ')}\nbody: ${res.body.slice(0, 500)}`,
+      );
     }
   }
 
@@ -113,7 +119,10 @@ export class ResponseChecker {
   }
 
   private describe(validate: ValidateFunction, what: string): string[] {
-    return (validate.errors ?? []).map((e) => `${what}: ${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}${e.params && 'allowedValues' in e.params ? ` (${JSON.stringify(e.params.allowedValues)})` : ''}`);
+    return (validate.errors ?? []).map(
+      (e) =>
+        `${what}: ${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}${e.params && 'allowedValues' in e.params ? ` (${JSON.stringify(e.params.allowedValues)})` : ''}`,
+    );
   }
 }
 

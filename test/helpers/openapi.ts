@@ -35,7 +35,8 @@ export async function servedDocument(app: FastifyInstance): Promise<OpenApiDocum
 /** Every operation of the document, with its path and method. */
 export function operations(doc: OpenApiDocument): Array<{ path: string; method: string; op: OperationObject }> {
   return Object.entries(doc.paths).flatMap(([path, item]) =>
-    HTTP_METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method] as OperationObject })));
+    HTTP_METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method] as OperationObject })),
+  );
 }
 
 /** Redocly's problems with the document under `redocly.yaml`, each as one line (`severity rule: message at pointer`). */

@@ -71,10 +71,12 @@ export function rawPeerOn(socket: net.Socket, sender: string, target: string): R
     for (const w of [...waiters]) w();
   });
   socket.on('error', () => {});
-  const closed = new Promise<void>((resolve) => socket.once('close', () => {
-    resolve();
-    for (const w of [...waiters]) w();
-  }));
+  const closed = new Promise<void>((resolve) =>
+    socket.once('close', () => {
+      resolve();
+      for (const w of [...waiters]) w();
+    }),
+  );
   let isClosed = false;
   void closed.then(() => (isClosed = true));
   const peer: RawFixPeer = {
@@ -124,8 +126,21 @@ export function rawPeerOn(socket: net.Socket, sender: string, target: string): R
 /** The body of a fill (ExecutionReport, ExecType F) as an exchange's drop copy sends it. */
 export function fillBody(execId: string, account: string, drop: number[] = []): Array<[number, string | number]> {
   const fields: Array<[number, string | number]> = [
-    [37, `O-${execId}`], [17, execId], [150, 'F'], [39, '2'], [1, account], [55, 'AAPL'], [54, '1'], [38, 100], [32, 100],
-    [31, 190.25], [15, 'USD'], [14, 100], [151, 0], [6, 190.25], [60, '20260203-10:04:59.412'],
+    [37, `O-${execId}`],
+    [17, execId],
+    [150, 'F'],
+    [39, '2'],
+    [1, account],
+    [55, 'AAPL'],
+    [54, '1'],
+    [38, 100],
+    [32, 100],
+    [31, 190.25],
+    [15, 'USD'],
+    [14, 100],
+    [151, 0],
+    [6, 190.25],
+    [60, '20260203-10:04:59.412'],
   ];
   return fields.filter(([t]) => !drop.includes(t));
 }

@@ -63,10 +63,13 @@ export function sampleOf(schema: Schema): unknown {
   const type = types(schema).find((t) => t !== 'null');
   switch (type) {
     case 'object':
-      return Object.fromEntries(((schema.required as string[]) ?? []).map((name) => [name, sampleOf((schema.properties as Record<string, Schema>)[name] ?? {})]));
+      return Object.fromEntries(
+        ((schema.required as string[]) ?? []).map((name) => [name, sampleOf((schema.properties as Record<string, Schema>)[name] ?? {})]),
+      );
     case 'array':
       return Array.from({ length: Number(schema.minItems ?? 0) }, () => sampleOf((schema.items as Schema) ?? {}));
-    case 'integer': case 'number':
+    case 'integer':
+    case 'number':
       return Math.min(Number(schema.maximum ?? Infinity), schema.minimum !== undefined ? Number(schema.minimum) : 1);
     case 'boolean':
       return true;
@@ -109,34 +112,50 @@ export function withValueAt(body: unknown, schema: Schema, at: PathStep[], value
   return root;
 }
 
-interface Parameter { in: string; name: string; required?: boolean; schema?: Schema }
-interface RequestBody { content?: Record<string, { schema?: Schema; example?: unknown; examples?: unknown }> }
+interface Parameter {
+  in: string;
+  name: string;
+  required?: boolean;
+  schema?: Schema;
+}
+interface RequestBody {
+  content?: Record<string, { schema?: Schema; example?: unknown; examples?: unknown }>;
+}
 
 /** Every operation under `prefix` that takes a body, a path parameter or a query string, with its text fields. */
 export function operationInputs(doc: OpenApiDocument, prefix: string): OperationInput[] {
-  return operations(doc).filter(({ path }) => path.startsWith(prefix)).flatMap(({ path, method, op }) => {
-    const parameters = (op.parameters ?? []) as Parameter[];
-    const json = (op.requestBody as RequestBody | undefined)?.content?.['application/json'];
-    if (parameters.length === 0 && !json) return [];
-    const bodySchema = json?.schema ?? null;
-    const example = json?.example ?? (Array.isArray(json?.examples) ? json.examples[0] : undefined);
-    const sample = (p: Parameter) => encodeURIComponent(String(sampleOf(p.schema ?? {})));
-    const fields: TextField[] = [
-      ...parameters.filter((p) => p.in === 'path' || p.in === 'query').map((p) => ({ in: p.in as 'path' | 'query', name: p.name, at: [] })),
-      ...(bodySchema ? stringPaths(bodySchema).map((at) => ({ in: 'body' as const, name: fieldName(at), at })) : []),
-    ];
-    return [{
-      method: method.toUpperCase(), path, bodySchema, fields,
-      params: Object.fromEntries(parameters.filter((p) => p.in === 'path').map((p) => [p.name, sample(p)])),
-      query: Object.fromEntries(parameters.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, sample(p)])),
-      body: bodySchema ? structuredClone(example ?? sampleOf(bodySchema)) : undefined,
-    }];
-  });
+  return operations(doc)
+    .filter(({ path }) => path.startsWith(prefix))
+    .flatMap(({ path, method, op }) => {
+      const parameters = (op.parameters ?? []) as Parameter[];
+      const json = (op.requestBody as RequestBody | undefined)?.content?.['application/json'];
+      if (parameters.length === 0 && !json) return [];
+      const bodySchema = json?.schema ?? null;
+      const example = json?.example ?? (Array.isArray(json?.examples) ? json.examples[0] : undefined);
+      const sample = (p: Parameter) => encodeURIComponent(String(sampleOf(p.schema ?? {})));
+      const fields: TextField[] = [
+        ...parameters.filter((p) => p.in === 'path' || p.in === 'query').map((p) => ({ in: p.in as 'path' | 'query', name: p.name, at: [] })),
+        ...(bodySchema ? stringPaths(bodySchema).map((at) => ({ in: 'body' as const, name: fieldName(at), at })) : []),
+      ];
+      return [
+        {
+          method: method.toUpperCase(),
+          path,
+          bodySchema,
+          fields,
+          params: Object.fromEntries(parameters.filter((p) => p.in === 'path').map((p) => [p.name, sample(p)])),
+          query: Object.fromEntries(parameters.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, sample(p)])),
+          body: bodySchema ? structuredClone(example ?? sampleOf(bodySchema)) : undefined,
+        },
+      ];
+    });
 }
 
 /** The URL of an operation; values are put in as given, so a caller may pass percent-encoded wire text. */
 export function urlOf(path: string, params: Record<string, string>, query: Record<string, string>): string {
   const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => params[name] ?? '');
-  const search = Object.entries(query).map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join('&');
+  const search = Object.entries(query)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${v}`)
+    .join('&');
   return search === '' ? filled : `${filled}?${search}`;
 }

@@ -61,7 +61,13 @@ export function rfcVerifyInclusion(leafIndex: number, treeSize: number, leafHash
 }
 
 /** §2.1.4.2, steps 1–7: whether `consistencyPath` proves the tree of `firstSize` (root `firstHash`) a prefix of that of `secondSize`. */
-export function rfcVerifyConsistency(firstSize: number, secondSize: number, firstHash: Uint8Array, secondHash: Uint8Array, consistencyPath: readonly Uint8Array[]): boolean {
+export function rfcVerifyConsistency(
+  firstSize: number,
+  secondSize: number,
+  firstHash: Uint8Array,
+  secondHash: Uint8Array,
+  consistencyPath: readonly Uint8Array[],
+): boolean {
   // The RFC's steps start from a non-empty tree: a proof from the empty tree proves nothing (transparency-dev/merkle refuses it too).
   if (firstSize === 0 || firstSize > secondSize) return false;
   if (firstSize === secondSize) return consistencyPath.length === 0 && Buffer.from(firstHash).equals(Buffer.from(secondHash));

@@ -34,7 +34,11 @@ export interface SignalsHarness {
    * A request; `key` goes in X-Signals-Key. A string body is sent as is (with `headers` saying its type).
    * `ip` is the client's address (`request.ip`; 127.0.0.1 unless given).
    */
-  call(method: string, url: string, options?: { body?: unknown; key?: string | null; headers?: Record<string, string>; ip?: string }): Promise<LightMyRequestResponse>;
+  call(
+    method: string,
+    url: string,
+    options?: { body?: unknown; key?: string | null; headers?: Record<string, string>; ip?: string },
+  ): Promise<LightMyRequestResponse>;
   /** A key of `tier` for a new account (or the account of `email`). */
   keyFor(tier: Tier, options?: { email?: string; agent_count?: number }): Promise<IssuedKey>;
   /** The 6-digit code of the newest mail to `email` in the outbox, delivered as the operator's read delivers it (once). */
@@ -50,15 +54,22 @@ export async function signalsHarness(options: SignalsHarnessOptions = {}): Promi
   const ctx = createSignalsContext(config, store.sql);
   const app = await documented(await buildApp(config, { sql: store.sql, services: ['signals'], logger: options.log ?? false, signals: ctx }));
   return {
-    store, app, ctx, config,
+    store,
+    app,
+    ctx,
+    config,
     call(method, url, o = {}) {
       const headers: Record<string, string> = { ...(o.key ? { 'x-signals-key': o.key } : {}), ...o.headers };
       return app.inject({
-        method: method as 'GET', url, headers, ...(o.ip === undefined ? {} : { remoteAddress: o.ip }),
+        method: method as 'GET',
+        url,
+        headers,
+        ...(o.ip === undefined ? {} : { remoteAddress: o.ip }),
         ...(o.body === undefined ? {} : { payload: typeof o.body === 'string' ? o.body : (o.body as object) }),
       });
     },
-    keyFor: (tier, o = {}) => issueAccountKey(store.sql, { email: o.email ?? uniqueEmail(tier), tier, ...(o.agent_count === undefined ? {} : { agent_count: o.agent_count }) }),
+    keyFor: (tier, o = {}) =>
+      issueAccountKey(store.sql, { email: o.email ?? uniqueEmail(tier), tier, ...(o.agent_count === undefined ? {} : { agent_count: o.agent_count }) }),
     async outboxCode(email) {
       const [mail] = await readOutbox(store.sql, { limit: 1, recipient: email.toLowerCase(), retentionHours: config.outboxRetentionHours });
       const code = mail ? /verification code is (\d{6})\./.exec(mail.body)?.[1] : undefined;

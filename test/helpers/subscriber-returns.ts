@@ -26,10 +26,21 @@ export function readSpy(file: string): { dates: string[]; prices: Map<string, Sp
   const head = lines[0]!.split(',');
   const [o, c, dv, sp] = [head.indexOf('open'), head.indexOf('close'), head.indexOf('dividend'), head.indexOf('split')];
   const rows = lines.slice(1).map((l) => l.split(','));
-  return { dates: rows.map((f) => f[0]!), prices: new Map(rows.map((f) => [f[0]!, { open: Number(f[o]), close: Number(f[c]), dividend: Number(f[dv]), split: Number(f[sp]) }])) };
+  return {
+    dates: rows.map((f) => f[0]!),
+    prices: new Map(rows.map((f) => [f[0]!, { open: Number(f[o]), close: Number(f[c]), dividend: Number(f[dv]), split: Number(f[sp]) }])),
+  };
 }
 
-const newYork = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const newYork = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'America/New_York',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
 
 /** The SPY trading day whose 09:30 New York open is the first at or after the instant `iso`. */
 export function firstOpenAtOrAfter(iso: string, spyDates: readonly string[]): string {
@@ -58,7 +69,12 @@ export interface SubscriberDay {
 }
 
 /** The returns of every published day that holds a position (oldest first), at `costBps` per unit of change. */
-export function subscriberReturns(regimes: readonly PublishedRegime[], spyDates: readonly string[], spy: ReadonlyMap<string, SpyDay>, costBps: number): SubscriberDay[] {
+export function subscriberReturns(
+  regimes: readonly PublishedRegime[],
+  spyDates: readonly string[],
+  spy: ReadonlyMap<string, SpyDay>,
+  costBps: number,
+): SubscriberDay[] {
   const c = costBps / 10_000;
   const takenOn = regimes.map((r) => firstOpenAtOrAfter(r.available_at, spyDates));
   // What is held at the open of each published day: the newest regime taken on or before it.

@@ -6,7 +6,16 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import type { Sql } from '../../src/store/driver.js';
-import { authorizeRequest, bearer, bindRequest, publishRegime, registerAgent, type Agent, type EngineSettings, type Regime } from '../reliability/support/engine.js';
+import {
+  authorizeRequest,
+  bearer,
+  bindRequest,
+  publishRegime,
+  registerAgent,
+  type Agent,
+  type EngineSettings,
+  type Regime,
+} from '../reliability/support/engine.js';
 import { Client } from '../reliability/support/http.js';
 import { waitUntil } from './dropcopy-server.js';
 
@@ -47,7 +56,13 @@ interface FillRow {
 const rows = (sql: Sql, execId: string) => sql<FillRow[]>`
   select exec_id, trade_date::text as trade_date, outcome, trace_id::text as trace_id, orphan_trace_id::text as orphan_trace_id, differences
   from dropcopy_executions where exec_id = ${execId} order by trade_date`;
-const applied = (sql: Sql, execId: string, n = 1) => waitUntil(`${n} fill(s) ${execId} applied`, () => rows(sql, execId), (r) => r.length >= n, 20_000);
+const applied = (sql: Sql, execId: string, n = 1) =>
+  waitUntil(
+    `${n} fill(s) ${execId} applied`,
+    () => rows(sql, execId),
+    (r) => r.length >= n,
+    20_000,
+  );
 
 /** Traces that stand for the execution: bound ones, and ORPHANs no bind resolved. */
 export const liveTraces = (sql: Sql, exchangeTxId: string) => sql<Array<{ trace_id: string; status: string }>>`
@@ -56,7 +71,8 @@ export const liveTraces = (sql: Sql, exchangeTxId: string) => sql<Array<{ trace_
 
 /** Registers the cases (vitest `it`s) of the file that calls it; `world` is set up by its beforeAll. */
 export function threeWayCases(world: () => ThreeWayWorld): void {
-  const authorize = async (w: ThreeWayWorld): Promise<string> => (await w.client.json<{ trace_id: string }>(authorizeRequest(w.settings, w.agent, w.regime), 200)).trace_id;
+  const authorize = async (w: ThreeWayWorld): Promise<string> =>
+    (await w.client.json<{ trace_id: string }>(authorizeRequest(w.settings, w.agent, w.regime), 200)).trace_id;
   const bind = async (w: ThreeWayWorld, traceId: string, execId: string): Promise<void> => {
     const spec = bindRequest(w.agent, traceId, execId);
     await w.client.json({ ...spec, body: { ...(spec.body as object), execution_price: 189.97 } }, 200);
@@ -72,20 +88,34 @@ export function threeWayCases(world: () => ThreeWayWorld): void {
     await w.send(x, w.agent.agentId, { 55: 'TSLA', 54: 2, 32: 9999, 31: 1.5 });
     const [row] = await applied(w.sql, x);
     expect(row).toMatchObject({ outcome: 'divergent', trace_id: traceId });
-    expect(fieldsOf(row)).toEqual([['asset', 'AAPL', 'TSLA'], ['action', 'Long', 'Short'], ['quantity', 100, 9999], ['limit_price', 190, 1.5],
-      ['executed_asset', 'AAPL', 'TSLA'], ['executed_side', 'Long', 'Short'], ['executed_quantity', 100, 9999], ['execution_price', 189.97, 1.5]]);
+    expect(fieldsOf(row)).toEqual([
+      ['asset', 'AAPL', 'TSLA'],
+      ['action', 'Long', 'Short'],
+      ['quantity', 100, 9999],
+      ['limit_price', 190, 1.5],
+      ['executed_asset', 'AAPL', 'TSLA'],
+      ['executed_side', 'Long', 'Short'],
+      ['executed_quantity', 100, 9999],
+      ['execution_price', 189.97, 1.5],
+    ]);
     const doc = await get<{ integrity: { reconciliation: { fills: FillRow[] } } }>(w, `/engine/trace/${traceId}`);
     expect(doc.integrity.reconciliation.fills).toMatchObject([{ exec_id: x, outcome: 'divergent' }]);
     expect(fieldsOf(doc.integrity.reconciliation.fills[0])).toEqual(fieldsOf(row));
-    const log = await get<{ entries: Array<{ target_id: string; details: { exec_id: string; outcome: string; differences: unknown[] } }> }>(w, '/engine/admin/audit-log?action=dropcopy.fill&limit=1000');
-    expect(log.entries.find((e) => e.details.exec_id === x)).toMatchObject({ target_id: traceId, details: { outcome: 'divergent', differences: expect.any(Array) } });
+    const log = await get<{ entries: Array<{ target_id: string; details: { exec_id: string; outcome: string; differences: unknown[] } }> }>(
+      w,
+      '/engine/admin/audit-log?action=dropcopy.fill&limit=1000',
+    );
+    expect(log.entries.find((e) => e.details.exec_id === x)).toMatchObject({
+      target_id: traceId,
+      details: { outcome: 'divergent', differences: expect.any(Array) },
+    });
     const metrics = (await w.client.send({ method: 'GET', path: '/metrics' })).body;
     expect(metrics).toMatch(/tradeseal_dropcopy_fills_total\{outcome="divergent"\} [1-9]/);
     const [refused] = await w.sql<Array<{ n: number }>>`select count(*)::int as n from dropcopy_rejects where raw like ${`%17=${x}|%`}`;
     expect(refused?.n).toBe(0);
   });
 
-  it('holds a fill to its authorization\'s validity: executed ten minutes before the order was authorized, it is divergent on execution_time', async () => {
+  it("holds a fill to its authorization's validity: executed ten minutes before the order was authorized, it is divergent on execution_time", async () => {
     const w = world();
     const traceId = await authorize(w);
     const x = `V-${randomUUID()}`;
@@ -97,7 +127,7 @@ export function threeWayCases(world: () => ThreeWayWorld): void {
     expect(fieldsOf(row).map(([field]) => field)).toEqual(['execution_time']);
   });
 
-  it('records a fill naming another agent\'s Account as divergent on agent_id', async () => {
+  it("records a fill naming another agent's Account as divergent on agent_id", async () => {
     const w = world();
     const traceId = await authorize(w);
     const x = `D-${randomUUID()}`;
@@ -121,8 +151,14 @@ export function threeWayCases(world: () => ThreeWayWorld): void {
     expect(await liveTraces(w.sql, x)).toEqual([{ trace_id: traceId, status: 'MATCHED' }]);
     expect(await listed()).not.toContain(orphan!.trace_id);
     expect((await rows(w.sql, x))[0]).toMatchObject({ outcome: 'matched', trace_id: traceId, orphan_trace_id: orphan!.trace_id });
-    const log = await get<{ entries: Array<{ target_id: string; details: { exchange_tx_id: string } }> }>(w, '/engine/admin/audit-log?action=orphan.resolved&limit=1000');
-    expect(log.entries.find((e) => e.details.exchange_tx_id === x)).toMatchObject({ target_id: orphan!.trace_id, details: { trace_id: traceId, outcome: 'matched' } });
+    const log = await get<{ entries: Array<{ target_id: string; details: { exchange_tx_id: string } }> }>(
+      w,
+      '/engine/admin/audit-log?action=orphan.resolved&limit=1000',
+    );
+    expect(log.entries.find((e) => e.details.exchange_tx_id === x)).toMatchObject({
+      target_id: orphan!.trace_id,
+      details: { trace_id: traceId, outcome: 'matched' },
+    });
   });
 
   it('leaves one live trace per execution when the bind and the fill arrive at the same instant', async () => {
@@ -138,7 +174,7 @@ export function threeWayCases(world: () => ThreeWayWorld): void {
     }
   });
 
-  it('takes a fill\'s trading day from TradeDate (75) when sent, and links an order\'s partial fills by OrderID (37)', async () => {
+  it("takes a fill's trading day from TradeDate (75) when sent, and links an order's partial fills by OrderID (37)", async () => {
     const w = world();
     const traceId = await authorize(w);
     const order = `O-${randomUUID()}`;
@@ -163,8 +199,12 @@ export function threeWayCases(world: () => ThreeWayWorld): void {
     await w.send(bad, w.agent.agentId, { 75: '00000101' });
     await w.send(next, w.agent.agentId, {});
     expect((await applied(w.sql, next))[0]?.outcome).toBe('orphan');
-    const refused = await waitUntil('the refusal recorded', () => w.sql<Array<{ answer: string; ref_tag: number }>>`
-      select answer, ref_tag from dropcopy_rejects where raw like ${`%17=${bad}|%`}`, (r) => r.length === 1);
+    const refused = await waitUntil(
+      'the refusal recorded',
+      () => w.sql<Array<{ answer: string; ref_tag: number }>>`
+      select answer, ref_tag from dropcopy_rejects where raw like ${`%17=${bad}|%`}`,
+      (r) => r.length === 1,
+    );
     expect(refused).toEqual([{ answer: 'reject', ref_tag: 75 }]);
     expect(await rows(w.sql, bad)).toEqual([]);
   });
@@ -179,9 +219,16 @@ export function threeWayCases(world: () => ThreeWayWorld): void {
     await w.send(x, w.agent.agentId, { ...day, 32: 7 });
     await w.send(x, w.agent.agentId, { 60: '20261128-00:00:00.000' });
     const both = await applied(w.sql, x, 2);
-    expect(both.map((r) => [r.trade_date, r.outcome])).toEqual([['2026-11-27', 'orphan'], ['2026-11-28', 'already_known']]);
-    const conflicts = await waitUntil('the conflict recorded', () => w.sql<Array<{ differences: unknown; audit_entry_id: string | null }>>`
-      select differences, audit_entry_id::text as audit_entry_id from dropcopy_conflicts where exec_id = ${x}`, (r) => r.length === 1);
+    expect(both.map((r) => [r.trade_date, r.outcome])).toEqual([
+      ['2026-11-27', 'orphan'],
+      ['2026-11-28', 'already_known'],
+    ]);
+    const conflicts = await waitUntil(
+      'the conflict recorded',
+      () => w.sql<Array<{ differences: unknown; audit_entry_id: string | null }>>`
+      select differences, audit_entry_id::text as audit_entry_id from dropcopy_conflicts where exec_id = ${x}`,
+      (r) => r.length === 1,
+    );
     expect(conflicts[0]).toMatchObject({ differences: [{ field: 'quantity', recorded: 100, received: 7 }], audit_entry_id: expect.any(String) });
     const status = await get<{ conflicts: number }>(w, '/engine/admin/dropcopy');
     expect(status.conflicts).toBeGreaterThanOrEqual(1);

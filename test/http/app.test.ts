@@ -13,21 +13,25 @@ beforeAll(async () => {
   store = await testStore();
   app = await buildApp(configWith({ logLevel: 'silent' }), { sql: store.sql, logger: false });
   // A route of the test's own, to drive validation and fault paths through the real error handler.
-  app.post('/engine/_probe', {
-    schema: {
-      body: {
-        type: 'object',
-        required: ['agent_id', 'quantity', 'side'],
-        additionalProperties: false,
-        properties: {
-          agent_id: { type: 'string', format: 'uuid' },
-          quantity: { type: 'number', exclusiveMinimum: 0 },
-          side: { type: 'string', enum: ['Long', 'Short'] },
-          nested: { type: 'object', additionalProperties: false, properties: { x: { type: 'integer' } } },
+  app.post(
+    '/engine/_probe',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['agent_id', 'quantity', 'side'],
+          additionalProperties: false,
+          properties: {
+            agent_id: { type: 'string', format: 'uuid' },
+            quantity: { type: 'number', exclusiveMinimum: 0 },
+            side: { type: 'string', enum: ['Long', 'Short'] },
+            nested: { type: 'object', additionalProperties: false, properties: { x: { type: 'integer' } } },
+          },
         },
       },
     },
-  }, async (req) => ({ echoed: req.body }));
+    async (req) => ({ echoed: req.body }),
+  );
   app.get('/engine/_boom', async () => {
     throw new Error('connection to 10.0.0.7 failed: password "hunter2" rejected');
   });
@@ -47,7 +51,10 @@ describe('health', () => {
     const engine = await app.inject({ url: '/engine/health' });
     expect(engine.statusCode).toBe(200);
     expect(engine.json()).toEqual({
-      status: 'degraded', db_ok: true, cert_expiry_status: null, regime: null,
+      status: 'degraded',
+      db_ok: true,
+      cert_expiry_status: null,
+      regime: null,
       warnings: [expect.stringMatching(/^no regime is published: authorize refuses every order \(regime_stale\)/)],
     });
   });
@@ -157,10 +164,14 @@ describe('error bodies', () => {
     expect(res.headers['x-request-id']).toBe('req-bad-url');
   });
 
-  it('answers a path parameter longer than the router admits with 422 naming the path, not Fastify\'s 414', async () => {
+  it("answers a path parameter longer than the router admits with 422 naming the path, not Fastify's 414", async () => {
     const res = await app.inject({ url: `/engine/trace/${'a'.repeat(101)}` });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ code: 'validation_failed', detail: '1 invalid field: path', errors: [{ field: 'path', message: 'a path parameter is longer than 100 characters' }] });
+    expect(res.json()).toEqual({
+      code: 'validation_failed',
+      detail: '1 invalid field: path',
+      errors: [{ field: 'path', message: 'a path parameter is longer than 100 characters' }],
+    });
   });
 
   it('answers a known path asked with another method with 405, the methods it has in Allow, and the error body', async () => {

@@ -31,10 +31,11 @@ function fill(path: string): string {
 }
 
 describe('a body-less request declaring Content-Type: application/json', () => {
-  it('DELETE /engine/admin/tokens/{id} revokes the token: the SDK\'s way of sending it works', async () => {
+  it("DELETE /engine/admin/tokens/{id} revokes the token: the SDK's way of sending it works", async () => {
     const issued = (await h.call('POST', '/engine/admin/tokens', { client_name: 'sdk' })).json();
     const res = await h.app.inject({
-      method: 'DELETE', url: `/engine/admin/tokens/${issued.token_id}`,
+      method: 'DELETE',
+      url: `/engine/admin/tokens/${issued.token_id}`,
       headers: { authorization: `Bearer ${h.ownerToken}`, 'content-type': 'application/json' },
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -46,7 +47,8 @@ describe('a body-less request declaring Content-Type: application/json', () => {
   it('a route that needs a body answers 422 validation_failed naming the body, not invalid_json', async () => {
     for (const contentType of ['application/json', 'application/json; charset=utf-8']) {
       const res = await h.app.inject({
-        method: 'POST', url: '/engine/admin/tokens',
+        method: 'POST',
+        url: '/engine/admin/tokens',
         headers: { authorization: `Bearer ${h.ownerToken}`, 'content-type': contentType },
       });
       expect(res.statusCode, res.body).toBe(422);
@@ -57,12 +59,16 @@ describe('a body-less request declaring Content-Type: application/json', () => {
 
   it('a body of blanks is no body; a body that is there is still parsed strictly', async () => {
     const blank = await h.app.inject({
-      method: 'POST', url: '/engine/admin/tokens', payload: '  \n',
+      method: 'POST',
+      url: '/engine/admin/tokens',
+      payload: '  \n',
       headers: { authorization: `Bearer ${h.ownerToken}`, 'content-type': 'application/json' },
     });
     expect(blank.json().code).toBe('validation_failed');
     const broken = await h.app.inject({
-      method: 'POST', url: '/engine/admin/tokens', payload: '{"client_name": ',
+      method: 'POST',
+      url: '/engine/admin/tokens',
+      payload: '{"client_name": ',
       headers: { authorization: `Bearer ${h.ownerToken}`, 'content-type': 'application/json' },
     });
     expect(broken.statusCode).toBe(422);
@@ -75,7 +81,8 @@ describe('a body-less request declaring Content-Type: application/json', () => {
     for (const { path, method } of operations(doc)) {
       const url = fill(path);
       const res = await h.app.inject({
-        method: method.toUpperCase() as 'GET', url,
+        method: method.toUpperCase() as 'GET',
+        url,
         headers: { authorization: `Bearer ${h.ownerToken}`, 'x-signals-key': signalsKey, 'content-type': 'application/json' },
       });
       const label = `${method.toUpperCase()} ${path} → ${res.statusCode} ${res.body.slice(0, 160)}`;

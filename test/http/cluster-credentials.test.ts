@@ -57,7 +57,10 @@ afterAll(async () => {
 describe.runIf(postgresOnly)('serve --workers 2: a change of credentials holds on both workers before it is answered', () => {
   it('an engine token revoked through one worker is refused by both as soon as the revocation is answered', async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      const issued = await client.json<{ token: string; token_id: string }>({ method: 'POST', path: '/engine/admin/tokens', headers: bearer(settings.ownerToken), body: { client_name: `auditor-${round}`, role: 'auditor' } }, 200);
+      const issued = await client.json<{ token: string; token_id: string }>(
+        { method: 'POST', path: '/engine/admin/tokens', headers: bearer(settings.ownerToken), body: { client_name: `auditor-${round}`, role: 'auditor' } },
+        200,
+      );
       const read = (): RequestSpec => ({ method: 'GET', path: '/engine/admin/audit-log?limit=1', headers: bearer(issued.token) });
       const before = await throughBoth(read);
       expect(statuses(before.filter((a) => a.status !== 200))).toEqual([]);
@@ -76,11 +79,14 @@ describe.runIf(postgresOnly)('serve --workers 2: a change of credentials holds o
       const rotated = await client.send({ method: 'POST', path: '/v1/auth/rotate', headers: { 'x-signals-key': key } });
       expect(rotated.status, rotated.body).toBe(200);
       const after = await throughBoth(read);
-      expect(statuses(after.filter((a) => a.status !== 403 || code(a) !== 'key_revoked')), `round ${round + 1}, rotated through worker ${rotated.headers['x-served-by']}`).toEqual([]);
+      expect(
+        statuses(after.filter((a) => a.status !== 403 || code(a) !== 'key_revoked')),
+        `round ${round + 1}, rotated through worker ${rotated.headers['x-served-by']}`,
+      ).toEqual([]);
     }
   }, 120_000);
 
-  it('a key revoked, and an account\'s tier lowered, by an operator through one worker are refused by both as soon as answered', async () => {
+  it("a key revoked, and an account's tier lowered, by an operator through one worker are refused by both as soon as answered", async () => {
     const operator = (await issueAccountKey(store.sql, { email: email(), tier: 'owner' })).api_key;
     const asOperator = { 'x-signals-key': operator };
     for (let round = 0; round < ROUNDS; round++) {
@@ -93,7 +99,11 @@ describe.runIf(postgresOnly)('serve --workers 2: a change of credentials holds o
 
       // An owner key whose account drops to pro: the operator route is refused at once by both workers.
       const lowered = await issueAccountKey(store.sql, { email: email(), tier: 'owner' });
-      const admin = (): RequestSpec => ({ method: 'GET', path: `/v1/admin/keys?email=${encodeURIComponent(lowered.email)}`, headers: { 'x-signals-key': lowered.api_key } });
+      const admin = (): RequestSpec => ({
+        method: 'GET',
+        path: `/v1/admin/keys?email=${encodeURIComponent(lowered.email)}`,
+        headers: { 'x-signals-key': lowered.api_key },
+      });
       expect(statuses((await throughBoth(admin)).filter((a) => a.status !== 200))).toEqual([]);
       const changed = await client.send({ method: 'POST', path: '/v1/admin/tier', headers: asOperator, body: { key_id: lowered.key_id, tier: 'pro' } });
       expect(changed.status, changed.body).toBe(200);
@@ -102,7 +112,10 @@ describe.runIf(postgresOnly)('serve --workers 2: a change of credentials holds o
   }, 120_000);
 
   it('a worker that cannot confirm (stopped) is waited out: the revocation is answered 2 × ENGINE_STATE_REFRESH_MS after it, with a warning, and the stopped worker refuses the token once it runs again', async () => {
-    const issued = await client.json<{ token: string; token_id: string }>({ method: 'POST', path: '/engine/admin/tokens', headers: bearer(settings.ownerToken), body: { client_name: 'stopped', role: 'auditor' } }, 200);
+    const issued = await client.json<{ token: string; token_id: string }>(
+      { method: 'POST', path: '/engine/admin/tokens', headers: bearer(settings.ownerToken), body: { client_name: 'stopped', role: 'auditor' } },
+      200,
+    );
     const read = (): RequestSpec => ({ method: 'GET', path: '/engine/admin/audit-log?limit=1', headers: bearer(issued.token) });
     expect(statuses((await throughBoth(read)).filter((a) => a.status !== 200))).toEqual([]);
     // A connection of one worker (keep-alive), to revoke through while the other is stopped.
@@ -153,7 +166,12 @@ describe.runIf(postgresOnly)('serve --workers 2: a change of credentials holds o
       if (answers.slice(-2).every((a) => a.status === 200) && workers(answers.slice(-2)).size === 2) break;
       if (Date.now() > deadline) throw new Error(`both workers did not authorize within 15 s:\n${statuses(answers).join('\n')}`);
     }
-    const suspended = await client.send({ method: 'PATCH', path: `/engine/admin/agents/${agent.agentId}/status`, headers: bearer(settings.ownerToken), body: { status: 'Suspended', reason: 'workers test' } });
+    const suspended = await client.send({
+      method: 'PATCH',
+      path: `/engine/admin/agents/${agent.agentId}/status`,
+      headers: bearer(settings.ownerToken),
+      body: { status: 'Suspended', reason: 'workers test' },
+    });
     expect(suspended.status, suspended.body).toBe(200);
     const after = await ordersThroughBoth();
     expect(statuses(after.filter((a) => a.status !== 403 || code(a) !== 'agent_not_active'))).toEqual([]);

@@ -10,7 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADVISORY_LOCKS } from '../../src/store/advisory-lock.js';
 import { testDbInfo, testStore, type TestStore } from '../helpers/db.js';
 import { cliEnv, describeRun, runCliProcess, tempHome } from '../helpers/cli.js';
-import { authorizeRequest, bindRequest, engineSettings, heartbeat, publishRegime, registerAgent, type EngineSettings, type Regime } from '../reliability/support/engine.js';
+import {
+  authorizeRequest,
+  bindRequest,
+  engineSettings,
+  heartbeat,
+  publishRegime,
+  registerAgent,
+  type EngineSettings,
+  type Regime,
+} from '../reliability/support/engine.js';
 import { Client, type Answer } from '../reliability/support/http.js';
 import { startServerProcess, type ServerProcess } from '../reliability/support/server.js';
 import { removeTempDirs } from '../reliability/support/temp.js';
@@ -59,7 +68,9 @@ beforeAll(async () => {
   // The worker that took the broadcast has it at once; the other re-reads it within ENGINE_STATE_REFRESH_MS
   // (until then it fails closed, 403 regime_stale, as another instance would). Wait until both serve it.
   await until('both workers serve the regime just published', async () => {
-    const answers = await Promise.all(Array.from({ length: 2 * N }, () => client.send({ method: 'GET', path: '/engine/regime', headers: { authorization: `Bearer ${settings.ownerToken}` } })));
+    const answers = await Promise.all(
+      Array.from({ length: 2 * N }, () => client.send({ method: 'GET', path: '/engine/regime', headers: { authorization: `Bearer ${settings.ownerToken}` } })),
+    );
     const current = answers.filter((a) => a.status === 200 && body(a).regime_id === regime.regimeId);
     return current.length === answers.length && new Set(current.map((a) => a.headers['x-served-by'])).size === 2;
   });
@@ -87,7 +98,10 @@ describe.runIf(postgresOnly)('tradeseal serve --workers 2', () => {
     expect(auth.status, auth.body).toBe(200);
     const traceId = body(auth).trace_id as string;
     const answers = await Promise.all(Array.from({ length: N }, () => client.send(bindRequest(agent, traceId))));
-    expect(answers.filter((a) => a.status === 200), answers.map((a) => a.body).join('\n')).toHaveLength(1);
+    expect(
+      answers.filter((a) => a.status === 200),
+      answers.map((a) => a.body).join('\n'),
+    ).toHaveLength(1);
     expect(answers.filter((a) => a.status === 409)).toHaveLength(N - 1);
     for (const a of answers.filter((x) => x.status === 409)) expect(body(a)).toMatchObject({ code: 'trace_already_bound' });
   });
@@ -96,7 +110,10 @@ describe.runIf(postgresOnly)('tradeseal serve --workers 2', () => {
     const agent = await registerAgent(client, settings.ownerToken);
     const hb = heartbeat(settings, agent, regime);
     const answers = await Promise.all(Array.from({ length: N }, () => client.send(authorizeRequest(settings, agent, regime, { heartbeat: hb }))));
-    expect(answers.filter((a) => a.status === 200), answers.map((a) => a.body).join('\n')).toHaveLength(1);
+    expect(
+      answers.filter((a) => a.status === 200),
+      answers.map((a) => a.body).join('\n'),
+    ).toHaveLength(1);
     for (const a of answers.filter((x) => x.status !== 200)) expect(body(a)).toMatchObject({ code: 'heartbeat_replayed' });
     const [row] = await store.sql<Array<{ n: number }>>`select count(*)::int as n from traces where agent_id = ${agent.agentId}`;
     expect(row?.n).toBe(1);
@@ -106,7 +123,10 @@ describe.runIf(postgresOnly)('tradeseal serve --workers 2', () => {
     const agent = await registerAgent(client, settings.ownerToken);
     const order = authorizeRequest(settings, agent, regime);
     const answers = await Promise.all(Array.from({ length: N }, () => client.send(order)));
-    expect(answers.map((a) => a.status), answers.map((a) => a.body).join('\n')).toEqual(answers.map(() => 200));
+    expect(
+      answers.map((a) => a.status),
+      answers.map((a) => a.body).join('\n'),
+    ).toEqual(answers.map(() => 200));
     expect(new Set(answers.map((a) => body(a).trace_id)).size).toBe(1);
     const [row] = await store.sql<Array<{ n: number }>>`select count(*)::int as n from traces where agent_id = ${agent.agentId}`;
     expect(row?.n).toBe(1);
@@ -126,14 +146,18 @@ describe.runIf(postgresOnly)('tradeseal serve --workers 2', () => {
     expect(leaders()[1]).not.toBe(first);
     await until('a replacement worker', () => /worker \d+ ended unexpectedly \(killed by SIGKILL\); starting a replacement in 1 s/.test(serve.log()));
     // Two workers serve again (the replacement after its backoff), one of them leading.
-    await until('both workers answer', async () => {
-      // New connections: kept-alive ones stay with the worker that accepted them.
-      const fresh = new Client(serve.url, N);
-      const answers = await Promise.all(Array.from({ length: 2 * N }, () => fresh.send({ method: 'GET', path: '/engine/health' })));
-      fresh.close();
-      const pids = new Set(answers.filter((a) => a.status === 200).map((a) => Number(a.headers['x-served-by'])));
-      return pids.size === 2 && !pids.has(first!);
-    }, 30_000);
+    await until(
+      'both workers answer',
+      async () => {
+        // New connections: kept-alive ones stay with the worker that accepted them.
+        const fresh = new Client(serve.url, N);
+        const answers = await Promise.all(Array.from({ length: 2 * N }, () => fresh.send({ method: 'GET', path: '/engine/health' })));
+        fresh.close();
+        const pids = new Set(answers.filter((a) => a.status === 200).map((a) => Number(a.headers['x-served-by'])));
+        return pids.size === 2 && !pids.has(first!);
+      },
+      30_000,
+    );
     expect(await lockHolders()).toBe(1);
     expect(await metric('tradeseal_singletons_running')).toBe(1);
   }, 60_000);

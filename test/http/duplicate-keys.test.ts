@@ -11,15 +11,23 @@ import { firstDuplicateKey } from '../../src/http/duplicate-keys.js';
 function hasDuplicateByJsonc(text: string): boolean {
   const stack: Array<Set<string>> = [];
   let found = false;
-  visit(text, {
-    onObjectBegin: () => { stack.push(new Set()); },
-    onObjectEnd: () => { stack.pop(); },
-    onObjectProperty: (name) => {
-      const names = stack[stack.length - 1] as Set<string>;
-      if (names.has(name)) found = true;
-      names.add(name);
+  visit(
+    text,
+    {
+      onObjectBegin: () => {
+        stack.push(new Set());
+      },
+      onObjectEnd: () => {
+        stack.pop();
+      },
+      onObjectProperty: (name) => {
+        const names = stack[stack.length - 1] as Set<string>;
+        if (names.has(name)) found = true;
+        names.add(name);
+      },
     },
-  }, { disallowComments: true, allowTrailingComma: false });
+    { disallowComments: true, allowTrailingComma: false },
+  );
   return found;
 }
 
@@ -50,7 +58,7 @@ describe('firstDuplicateKey', () => {
 
   it('agrees with jsonc-parser on 2,000 generated documents', () => {
     let seed = 42;
-    const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const names = ['a', 'b', 'q', 'a\\u0062', 'x\\"y', '\\u0061'];
     const value = (depth: number): string => {
       const r = rand();

@@ -40,10 +40,14 @@ describe('redactText (every message)', () => {
 });
 
 describe('serializeError', () => {
-  it('keeps type, message, stack and code; drops a PostgreSQL error\'s values, keeping the names', () => {
+  it("keeps type, message, stack and code; drops a PostgreSQL error's values, keeping the names", () => {
     const err = Object.assign(new Error('duplicate key value violates unique constraint "signal_accounts_email_key"'), {
-      code: '23505', detail: 'Key (email)=(ann@example.com) already exists.', where: 'ann@example.com', table_name: 'signal_accounts',
-      constraint_name: 'signal_accounts_email_key', parameters: ['ann@example.com'],
+      code: '23505',
+      detail: 'Key (email)=(ann@example.com) already exists.',
+      where: 'ann@example.com',
+      table_name: 'signal_accounts',
+      constraint_name: 'signal_accounts_email_key',
+      parameters: ['ann@example.com'],
     });
     const out = serializeError(err);
     expect(out).toMatchObject({ type: 'Error', code: '23505', table_name: 'signal_accounts', constraint_name: 'signal_accounts_email_key' });
@@ -51,9 +55,12 @@ describe('serializeError', () => {
     expect(out.stack).toContain('duplicate key value');
   });
 
-  it('drops a mailer\'s recipients and hides any address in a message, its causes\' included', () => {
-    const smtp = Object.assign(new Error('Can\'t send mail - all recipients were rejected: 550 <ann@example.com>: mailbox unavailable'), {
-      code: 'EENVELOPE', response: '550 <ann@example.com>: mailbox unavailable', rejected: ['ann@example.com'], command: 'RCPT TO',
+  it("drops a mailer's recipients and hides any address in a message, its causes' included", () => {
+    const smtp = Object.assign(new Error("Can't send mail - all recipients were rejected: 550 <ann@example.com>: mailbox unavailable"), {
+      code: 'EENVELOPE',
+      response: '550 <ann@example.com>: mailbox unavailable',
+      rejected: ['ann@example.com'],
+      command: 'RCPT TO',
     });
     const err = new TradesealError('service_unavailable', 'the mail server did not take the message', { cause: smtp });
     const out = serializeError(err);
@@ -66,7 +73,7 @@ describe('serializeError', () => {
   });
 });
 
-describe('the app\'s log at LOG_LEVEL=trace', () => {
+describe("the app's log at LOG_LEVEL=trace", () => {
   let store: TestStore;
   beforeAll(async () => {
     store = await testStore();

@@ -31,16 +31,36 @@ const agents: Array<{ agent_id: string; token: string; cert: IssuedCertificate }
 
 type Call = (cert: IssuedCertificate | null, method: string, url: string, body?: unknown, token?: string | null) => Promise<HttpsResponse>;
 
-const caller = (running: () => RunningServer): Call => (cert, method, url, body, token = owner) =>
-  httpsRequest(`${running().url}${url}`, { ca: ca.cert, ...(cert ? { cert: cert.cert, key: cert.key } : {}) }, {
-    method, ...(body === undefined ? {} : { body }), ...(token ? { token } : {}),
-  });
+const caller =
+  (running: () => RunningServer): Call =>
+  (cert, method, url, body, token = owner) =>
+    httpsRequest(
+      `${running().url}${url}`,
+      { ca: ca.cert, ...(cert ? { cert: cert.cert, key: cert.key } : {}) },
+      {
+        method,
+        ...(body === undefined ? {} : { body }),
+        ...(token ? { token } : {}),
+      },
+    );
 const call = caller(() => server);
 
 const order = (agentId: string): Record<string, unknown> => ({
-  agent_id: agentId, model_hash_hex: MODEL_HASH, model_id: 'alpha-7', prompt_version: 'p-3', feature_schema_id: 'fs-1',
-  hyperparameter_checksum: 'h-9', action: 'Long', asset: 'AAPL', order_type: 'Limit', venue_id: 'XNAS',
-  quantity: 100, limit_price: 190, notional: 19_000, client_order_id: randomUUID(), agent_valid_time: Date.now(),
+  agent_id: agentId,
+  model_hash_hex: MODEL_HASH,
+  model_id: 'alpha-7',
+  prompt_version: 'p-3',
+  feature_schema_id: 'fs-1',
+  hyperparameter_checksum: 'h-9',
+  action: 'Long',
+  asset: 'AAPL',
+  order_type: 'Limit',
+  venue_id: 'XNAS',
+  quantity: 100,
+  limit_price: 190,
+  notional: 19_000,
+  client_order_id: randomUUID(),
+  agent_valid_time: Date.now(),
 });
 
 beforeAll(async () => {
@@ -50,8 +70,13 @@ beforeAll(async () => {
   ops = ca.client('ops', 'ops-desk');
   store = await testStore();
   config = configWith({
-    databaseUrl: store.url, logLevel: 'silent', engineOwnerToken: owner, port: 0,
-    tlsCert: serverCert.certPath, tlsKey: serverCert.keyPath, tlsClientCa: ca.certPath,
+    databaseUrl: store.url,
+    logLevel: 'silent',
+    engineOwnerToken: owner,
+    port: 0,
+    tlsCert: serverCert.certPath,
+    tlsKey: serverCert.keyPath,
+    tlsClientCa: ca.certPath,
   });
   server = await startServer(config);
   expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
@@ -59,7 +84,11 @@ beforeAll(async () => {
   const regime = await call(ops, 'POST', '/engine/admin/regime', { regime: 'expansion', risk_score: 0.2, reason: 'test' });
   expect(regime.status).toBe(201);
   for (const name of ['alpha', 'beta']) {
-    const agent = await call(ops, 'POST', '/engine/admin/agents', { name, max_notional: 200_000, models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }] });
+    const agent = await call(ops, 'POST', '/engine/admin/agents', {
+      name,
+      max_notional: 200_000,
+      models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }],
+    });
     expect(agent.status).toBe(201);
     const agentId = agent.json().agent_id as string;
     const token = await call(ops, 'POST', '/engine/admin/tokens', { client_name: name, agent_ids: [agentId] });
@@ -74,13 +103,18 @@ afterAll(async () => {
 });
 
 describe('mutual TLS: the certificate must be the agent', () => {
-  it('authorizes and binds when the certificate\'s common name is the order\'s agent_id', async () => {
+  it("authorizes and binds when the certificate's common name is the order's agent_id", async () => {
     const [alpha] = agents;
     const auth = await call(alpha!.cert, 'POST', '/engine/authorize', order(alpha!.agent_id), alpha!.token);
     expect(auth.status, auth.body).toBe(200);
     expect(auth.json()).toMatchObject({ authorized: true, shadow_blocked: false });
-    const bind = await call(alpha!.cert, 'POST', '/engine/bind-execution',
-      { trace_id: auth.json().trace_id, exchange_tx_id: 'X-1', execution_status: 'Filled', executed_quantity: 100, executed_side: 'Long' }, alpha!.token);
+    const bind = await call(
+      alpha!.cert,
+      'POST',
+      '/engine/bind-execution',
+      { trace_id: auth.json().trace_id, exchange_tx_id: 'X-1', execution_status: 'Filled', executed_quantity: 100, executed_side: 'Long' },
+      alpha!.token,
+    );
     expect(bind.status, bind.body).toBe(200);
     expect(bind.json()).toMatchObject({ verification_status: 'Matched' });
   });
@@ -91,14 +125,17 @@ describe('mutual TLS: the certificate must be the agent', () => {
     for (const token of [owner, beta!.token]) {
       const res = await call(alpha!.cert, 'POST', '/engine/authorize', body, token);
       expect(res.status).toBe(403);
-      expect(res.json()).toEqual({ code: 'mtls_cn_mismatch', detail: `the client certificate has common name "${alpha!.agent_id}", not agent ${beta!.agent_id}` });
+      expect(res.json()).toEqual({
+        code: 'mtls_cn_mismatch',
+        detail: `the client certificate has common name "${alpha!.agent_id}", not agent ${beta!.agent_id}`,
+      });
     }
     const listing = await call(ops, 'GET', `/engine/traces?agent_id=${beta!.agent_id}`);
     expect(listing.status).toBe(200);
     expect(listing.json().traces).toEqual([]);
   });
 
-  it('refuses to bind another agent\'s trace (403 mtls_cn_mismatch) and leaves it unbound', async () => {
+  it("refuses to bind another agent's trace (403 mtls_cn_mismatch) and leaves it unbound", async () => {
     const [alpha, beta] = agents;
     const auth = await call(beta!.cert, 'POST', '/engine/authorize', order(beta!.agent_id), beta!.token);
     expect(auth.status, auth.body).toBe(200);
@@ -125,7 +162,12 @@ describe('mutual TLS: the certificate must be the agent', () => {
 describe('mutual TLS: who gets in', () => {
   it('answers 401 client_certificate_required on /engine routes to a client without a certificate', async () => {
     const [alpha] = agents;
-    for (const [method, url, body] of [['POST', '/engine/authorize', order(alpha!.agent_id)], ['GET', '/engine/admin/tokens'], ['GET', '/engine/traces'], ['GET', '/engine/regime/']] as const) {
+    for (const [method, url, body] of [
+      ['POST', '/engine/authorize', order(alpha!.agent_id)],
+      ['GET', '/engine/admin/tokens'],
+      ['GET', '/engine/traces'],
+      ['GET', '/engine/regime/'],
+    ] as const) {
       const res = await call(null, method, url, body);
       expect(res.status, url).toBe(401);
       expect(res.json().code, url).toBe('client_certificate_required');
@@ -136,7 +178,10 @@ describe('mutual TLS: who gets in', () => {
     const [alpha] = agents;
     const rogue = makeCa(dir, 'Rogue CA').client('rogue', alpha!.agent_id);
     const expired = ca.client('expired', alpha!.agent_id, { start: '20200101000000Z', end: '20200201000000Z' });
-    for (const [cert, reason] of [[rogue, /UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT/], [expired, /CERT_HAS_EXPIRED/]] as const) {
+    for (const [cert, reason] of [
+      [rogue, /UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT/],
+      [expired, /CERT_HAS_EXPIRED/],
+    ] as const) {
       const res = await call(cert, 'POST', '/engine/authorize', order(alpha!.agent_id), alpha!.token);
       expect(res.status).toBe(401);
       expect(res.json().code).toBe('client_certificate_invalid');
@@ -179,7 +224,10 @@ describe('mutual TLS with TLS_CN_MAP', () => {
     }
     const refused = await callMapped(host2, 'POST', '/engine/authorize', order(alpha!.agent_id), alpha!.token);
     expect(refused.status).toBe(403);
-    expect(refused.json()).toEqual({ code: 'mtls_cn_mismatch', detail: `the client certificate has common name "trading-host-2" (which acts for ${beta!.agent_id}), not agent ${alpha!.agent_id}` });
+    expect(refused.json()).toEqual({
+      code: 'mtls_cn_mismatch',
+      detail: `the client certificate has common name "trading-host-2" (which acts for ${beta!.agent_id}), not agent ${alpha!.agent_id}`,
+    });
   });
 
   it('keeps certificates named after their agent working beside the map', async () => {

@@ -52,7 +52,9 @@ describe('GET /metrics', () => {
     expect(sample(text, 'tradeseal_http_requests_total', { method: 'GET', route: '/engine/trace/:trace_id', status: '404' })).toBe(1);
     expect(sample(text, 'tradeseal_http_requests_total', { method: 'GET', route: '/engine/regime', status: '401' })).toBe(1);
     expect(text).not.toMatch(/route="\/engine\/trace\/[0-9a-f]{8}-/);
-    expect(sample(text, 'tradeseal_http_request_duration_seconds_count', { method: 'POST', route: '/engine/authorize', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'tradeseal_http_request_duration_seconds_count', { method: 'POST', route: '/engine/authorize', status: '200' })).toBeGreaterThanOrEqual(
+      1,
+    );
     expect(sample(text, 'tradeseal_store_up')).toBe(1);
     expect(sample(text, 'tradeseal_traces_open')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'tradeseal_webhook_queue_depth')).toBe(0);
@@ -101,7 +103,7 @@ describe('/livez and /readyz', () => {
 });
 
 describe('logs', () => {
-  it('are JSON lines on the log stream (standard error by default), each request\'s with its request id, without tokens', async () => {
+  it("are JSON lines on the log stream (standard error by default), each request's with its request id, without tokens", async () => {
     const lines: string[] = [];
     const stream = new PassThrough();
     stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
@@ -118,7 +120,7 @@ describe('logs', () => {
     }
   });
 
-  it('go to standard error unless told otherwise: standard output stays the commands\' own', () => {
+  it("go to standard error unless told otherwise: standard output stays the commands' own", () => {
     const script = `
       const { buildApp } = await import('./src/http/app.ts');
       const { configWith } = await import('./src/config.ts');
@@ -128,7 +130,11 @@ describe('logs', () => {
       app.log.info('a line for the log');
       await app.close();
       await sql.end({ timeout: 0 });`;
-    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: fileURLToPath(new URL('../..', import.meta.url)), encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/"msg":"a line for the log"/);

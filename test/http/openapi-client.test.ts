@@ -36,8 +36,11 @@ function client(checker: ResponseChecker | null, token?: string): Client<paths> 
       async onResponse({ request, response }) {
         const url = new URL(request.url);
         checker.check({
-          method: request.method, url: url.pathname + url.search, statusCode: response.status,
-          headers: Object.fromEntries(response.headers), body: await response.clone().text(),
+          method: request.method,
+          url: url.pathname + url.search,
+          statusCode: response.status,
+          headers: Object.fromEntries(response.headers),
+          body: await response.clone().text(),
         });
         checked++;
       },
@@ -90,9 +93,21 @@ describe('a client generated from the API document', () => {
     expect(current.data?.freshness.stale).toBe(false);
 
     const order = {
-      agent_id: agentId, model_hash_hex: MODEL_HASH, model_id: 'alpha-7', prompt_version: 'p-3', feature_schema_id: 'fs-1',
-      hyperparameter_checksum: 'h-9', action: 'Long' as const, asset: 'AAPL', order_type: 'Limit' as const, venue_id: 'XNAS',
-      quantity: 100, limit_price: 190, notional: 19_000, client_order_id: randomUUID(), agent_valid_time: Date.now(),
+      agent_id: agentId,
+      model_hash_hex: MODEL_HASH,
+      model_id: 'alpha-7',
+      prompt_version: 'p-3',
+      feature_schema_id: 'fs-1',
+      hyperparameter_checksum: 'h-9',
+      action: 'Long' as const,
+      asset: 'AAPL',
+      order_type: 'Limit' as const,
+      venue_id: 'XNAS',
+      quantity: 100,
+      limit_price: 190,
+      notional: 19_000,
+      client_order_id: randomUUID(),
+      agent_valid_time: Date.now(),
     };
     const authorized = await agent.POST('/engine/authorize', { body: order });
     if (!authorized.data) throw new Error(JSON.stringify(authorized.error));
@@ -100,7 +115,14 @@ describe('a client generated from the API document', () => {
     const traceId = authorized.data.trace_id;
 
     const bound = await agent.POST('/engine/bind-execution', {
-      body: { trace_id: traceId, exchange_tx_id: 'XNAS-RT-1', execution_status: 'Filled', executed_quantity: 100, executed_side: 'Long', execution_price: 189.97 },
+      body: {
+        trace_id: traceId,
+        exchange_tx_id: 'XNAS-RT-1',
+        execution_status: 'Filled',
+        executed_quantity: 100,
+        executed_side: 'Long',
+        execution_price: 189.97,
+      },
     });
     if (!bound.data) throw new Error(JSON.stringify(bound.error));
     expect(bound.data.verification_status).toBe('Matched');

@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 describe('the API document', () => {
-  it('lints clean under redocly.yaml: Redocly\'s recommended rules, no error and no warning', async () => {
+  it("lints clean under redocly.yaml: Redocly's recommended rules, no error and no warning", async () => {
     expect(await lintDocument(doc)).toEqual([]);
   });
 
@@ -69,7 +69,8 @@ describe('the API document', () => {
       if (params.length > 0 || op.requestBody) expect(statuses, where).toContain('422');
       if (params.some((p) => p.in === 'path')) expect(statuses, where).toEqual(expect.arrayContaining(['400', '404']));
       if (op.requestBody) expect(statuses, where).toEqual(expect.arrayContaining(['413', '415']));
-      for (const status of statuses.filter((s) => s.startsWith('4'))) expect(op.responses[status]?.description, `${where} ${status}`).not.toBe('Default Response');
+      for (const status of statuses.filter((s) => s.startsWith('4')))
+        expect(op.responses[status]?.description, `${where} ${status}`).not.toBe('Default Response');
     }
   });
 
@@ -84,8 +85,19 @@ describe('the API document', () => {
     for (const id of ['authorize', 'bindExecution', 'issueToken', 'registerAgent', 'publishRegime']) {
       expect((op(id).requestBody as { content: Record<string, { example?: unknown }> }).content['application/json']?.example, id).toBeDefined();
     }
-    for (const [id, status] of [['authorize', '200'], ['bindExecution', '200'], ['getTrace', '200'], ['verifyTrace', '200'], ['listTraces', '200'],
-      ['getRegime', '200'], ['publishRegime', '201'], ['issueToken', '200'], ['listTokens', '200'], ['registerAgent', '201'], ['getAgent', '200']] as const) {
+    for (const [id, status] of [
+      ['authorize', '200'],
+      ['bindExecution', '200'],
+      ['getTrace', '200'],
+      ['verifyTrace', '200'],
+      ['listTraces', '200'],
+      ['getRegime', '200'],
+      ['publishRegime', '201'],
+      ['issueToken', '200'],
+      ['listTokens', '200'],
+      ['registerAgent', '201'],
+      ['getAgent', '200'],
+    ] as const) {
       expect(media(id, status)?.example, `${id} ${status}`).toBeDefined();
     }
   });
@@ -100,7 +112,12 @@ describe('the response checker of the tests (test/helpers/openapi-responses.ts)'
   const shadow = { enabled: true, reason: 'dry run', changed_at: '2026-01-05T06:45:00.000Z', changed_by: 'cli' };
   const traceUrl = '/engine/trace/0b1e6a36-7d0e-4c53-9b46-1f1a3f6b2c11';
   const res = (over: Partial<ObservedResponse> & { payload?: unknown }): ObservedResponse => ({
-    method: 'GET', url: '/engine/admin/shadow-mode', statusCode: 200, headers: json, body: JSON.stringify(over.payload ?? shadow), ...over,
+    method: 'GET',
+    url: '/engine/admin/shadow-mode',
+    statusCode: 200,
+    headers: json,
+    body: JSON.stringify(over.payload ?? shadow),
+    ...over,
   });
   let checker: ResponseChecker;
   beforeAll(() => {
@@ -116,7 +133,9 @@ describe('the response checker of the tests (test/helpers/openapi-responses.ts)'
     const { changed_by: _omit, ...partial } = shadow;
     expect(checker.problems(res({ payload: partial }))).toEqual([expect.stringContaining("must have required property 'changed_by'")]);
     expect(checker.problems(res({ payload: { ...shadow, enabled: 'yes' } }))).toEqual([expect.stringContaining('/enabled must be boolean')]);
-    expect(checker.problems(res({ url: traceUrl, payload: { integrity: { status: 'LOST' } } })).join('\n')).toMatch(/\/integrity\/status must be equal to one of the allowed values/);
+    expect(checker.problems(res({ url: traceUrl, payload: { integrity: { status: 'LOST' } } })).join('\n')).toMatch(
+      /\/integrity\/status must be equal to one of the allowed values/,
+    );
   });
 
   it('admits properties the document does not forbid', () => {
@@ -124,13 +143,19 @@ describe('the response checker of the tests (test/helpers/openapi-responses.ts)'
   });
 
   it('refuses a status the operation does not document, and a content type it does not', () => {
-    expect(checker.problems(res({ statusCode: 409, payload: { code: 'conflict', detail: 'x' } }))).toEqual([expect.stringMatching(/^status 409 is not documented for GET \/engine\/admin\/shadow-mode/)]);
-    expect(checker.problems(res({ headers: { 'content-type': 'text/plain' } }))).toEqual([expect.stringMatching(/^content type text\/plain is not documented/)]);
+    expect(checker.problems(res({ statusCode: 409, payload: { code: 'conflict', detail: 'x' } }))).toEqual([
+      expect.stringMatching(/^status 409 is not documented for GET \/engine\/admin\/shadow-mode/),
+    ]);
+    expect(checker.problems(res({ headers: { 'content-type': 'text/plain' } }))).toEqual([
+      expect.stringMatching(/^content type text\/plain is not documented/),
+    ]);
   });
 
   it('checks the global answers (404 on unknown paths, 405, 5xx) against the error body', () => {
     expect(checker.problems(res({ url: '/engine/nope', statusCode: 404, payload: { code: 'not_found', detail: 'no route' } }))).toEqual([]);
-    expect(checker.problems(res({ method: 'PUT', statusCode: 405, payload: { code: 'method_not_allowed' } }))).toEqual([expect.stringContaining("must have required property 'detail'")]);
+    expect(checker.problems(res({ method: 'PUT', statusCode: 405, payload: { code: 'method_not_allowed' } }))).toEqual([
+      expect.stringContaining("must have required property 'detail'"),
+    ]);
     expect(checker.problems(res({ statusCode: 500, payload: { code: 'internal', detail: 'fault', request_id: 'r-1' } }))).toEqual([]);
   });
 });

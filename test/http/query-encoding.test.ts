@@ -6,9 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { malformedQueryParameters } from '../../src/http/query-encoding.js';
 
 describe('query strings read strictly', () => {
-  it.each(['', '/engine/traces', '/engine/traces?search=%25', '/engine/traces?search=a+b&limit=5', '/x?q=%E2%82%AC&flag', '/x?q=%F0%9F%98%80'])('accepts %j', (url) => {
-    expect(malformedQueryParameters(url)).toEqual([]);
-  });
+  it.each(['', '/engine/traces', '/engine/traces?search=%25', '/engine/traces?search=a+b&limit=5', '/x?q=%E2%82%AC&flag', '/x?q=%F0%9F%98%80'])(
+    'accepts %j',
+    (url) => {
+      expect(malformedQueryParameters(url)).toEqual([]);
+    },
+  );
 
   it.each([
     ['/engine/traces?limit=5&search=x%ED%A0%80y', 'search'],

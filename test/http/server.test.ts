@@ -29,7 +29,9 @@ describe('startServer', () => {
       expect(tokens.status).toBe(200);
       expect(((await tokens.json()) as { tokens: unknown[] }).tokens).toHaveLength(1);
       const broken = await fetch(`${server.url}/engine/authorize`, {
-        method: 'POST', body: '{"agent_id": ', headers: { 'content-type': 'application/json', authorization: `Bearer ${owner}` },
+        method: 'POST',
+        body: '{"agent_id": ',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${owner}` },
       });
       expect(broken.status).toBe(422);
       expect(((await broken.json()) as { code: string }).code).toBe('invalid_json');
@@ -54,7 +56,7 @@ describe('startServer', () => {
     }
   });
 
-  it('an over-long URL, or bytes that are not HTTP, are answered in the error body with a request id, not Fastify\'s shape', async () => {
+  it("an over-long URL, or bytes that are not HTTP, are answered in the error body with a request id, not Fastify's shape", async () => {
     const server = await startServer(configWith({ databaseUrl: store.url, logLevel: 'silent', port: 0 }), { services: ['engine'] });
     try {
       const raw = async (request: string): Promise<{ head: string; body: Record<string, unknown> }> => {

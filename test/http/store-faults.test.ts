@@ -14,10 +14,24 @@ import { connect, type Sql } from '../../src/store/driver.js';
 
 /** Codes the driver and the server raise when the store is unavailable or did not answer in time. */
 const STORE_FAULTS = [
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED',
-  '57P01', '57P02', '57P03', '08006', '08001', '53300', '57014',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08006',
+  '08001',
+  '53300',
+  '57014',
   // The session refused: the database dropped while the server runs, the role's password changed.
-  '3D000', '28P01', '28000',
+  '3D000',
+  '28P01',
+  '28000',
 ];
 
 let app: FastifyInstance;
@@ -68,7 +82,7 @@ describe('store faults over HTTP', () => {
     expect(res.body).not.toContain('store said');
   });
 
-  it('a fault that is not the store\'s stays 500 internal, with its request id and no Retry-After', async () => {
+  it("a fault that is not the store's stays 500 internal, with its request id and no Retry-After", async () => {
     for (const url of ['/engine/_bug', '/engine/_fault/23505', '/engine/_fault/42P01']) {
       const res = await app.inject({ url });
       expect(res.statusCode, url).toBe(500);
@@ -104,7 +118,10 @@ describe('store faults over HTTP', () => {
     late.reject(Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }));
     await new Promise((resolve) => setTimeout(resolve, 20));
     const lines = logged.filter((l) => l.reqId === res.headers['x-request-id']);
-    expect(lines.map((l) => [l.level, l.msg])).toEqual([[40, 'request failed'], [40, 'the request failed after its deadline had answered 503']]);
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([
+      [40, 'request failed'],
+      [40, 'the request failed after its deadline had answered 503'],
+    ]);
   });
 
   it('logs a store fault at warn and any other fault at error, each under its request id', async () => {

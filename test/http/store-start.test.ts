@@ -16,7 +16,11 @@ describe('storeAwayOrThrow', () => {
     ['nothing listens', fault('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.9:6543'), /nothing accepts connections at db\.example:6543/],
     ['the connection times out', fault('CONNECT_TIMEOUT', 'write CONNECT_TIMEOUT db.example:6543'), /the store does not answer \(CONNECT_TIMEOUT/],
     ['the server is starting up', fault('57P03', 'the database system is starting up'), /57P03/],
-    ['a migration cut off by the store', new TradesealError('store_error', 'migration 0001_base failed: read ECONNRESET', { cause: fault('ECONNRESET', 'read ECONNRESET') }), /ECONNRESET/],
+    [
+      'a migration cut off by the store',
+      new TradesealError('store_error', 'migration 0001_base failed: read ECONNRESET', { cause: fault('ECONNRESET', 'read ECONNRESET') }),
+      /ECONNRESET/,
+    ],
   ])('%s: the store is away, worth waiting for', (_what, err, detail) => {
     const away = storeAwayOrThrow(err, URL);
     expect(away.code).toBe('service_unavailable');
@@ -54,23 +58,36 @@ describe('waitForStore', () => {
   it('tries again after each pause, logging every failure, until the preparation succeeds', async () => {
     let attempts = 0;
     const { warn, info, log } = lines();
-    const wait = waitForStore(async () => {
-      if (++attempts < 3) throw fault('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.9:6543');
-    }, first, { databaseUrl: URL, waitS: 60, log, retry: RETRY });
+    const wait = waitForStore(
+      async () => {
+        if (++attempts < 3) throw fault('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.9:6543');
+      },
+      first,
+      { databaseUrl: URL, waitS: 60, log, retry: RETRY },
+    );
     await wait.done;
     expect(attempts).toBe(3);
     expect(warn).toHaveLength(3);
-    expect(warn[0]).toMatch(/^the store is not available \(nothing accepts connections at db\.example:6543 \(ECONNREFUSED\)\); the server answers 503 meanwhile and tries again in 0\.005 s \(a start waits up to 60 s: STORE_START_WAIT_S\)$/);
+    expect(warn[0]).toMatch(
+      /^the store is not available \(nothing accepts connections at db\.example:6543 \(ECONNREFUSED\)\); the server answers 503 meanwhile and tries again in 0\.005 s \(a start waits up to 60 s: STORE_START_WAIT_S\)$/,
+    );
     expect(warn[2]).toMatch(/tries again in 0\.02 s/);
     expect(info).toEqual(['the store answers: the server serves (3 attempts had failed)']);
   });
 
   it('gives up past its bound with service_unavailable and a hint naming STORE_START_WAIT_S', async () => {
     const { log } = lines();
-    const wait = waitForStore(async () => {
-      throw fault('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.9:6543');
-    }, first, { databaseUrl: URL, waitS: 0.05, log, retry: RETRY });
-    const err = await wait.done.then(() => null, (e: unknown) => e as TradesealError);
+    const wait = waitForStore(
+      async () => {
+        throw fault('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.9:6543');
+      },
+      first,
+      { databaseUrl: URL, waitS: 0.05, log, retry: RETRY },
+    );
+    const err = await wait.done.then(
+      () => null,
+      (e: unknown) => e as TradesealError,
+    );
     expect(err?.code).toBe('service_unavailable');
     expect(err?.message).toMatch(/^the store did not answer within 0\.05 s of the start \(STORE_START_WAIT_S\): nothing accepts connections/);
     expect(err?.hint).toMatch(/^start PostgreSQL there.*; STORE_START_WAIT_S sets how long a start waits for the store$/);
@@ -78,20 +95,31 @@ describe('waitForStore', () => {
 
   it('ends at once when the store then refuses DATABASE_URL', async () => {
     const { log } = lines();
-    const wait = waitForStore(async () => {
-      throw fault('28P01', 'password authentication failed for user "tradeseal"');
-    }, first, { databaseUrl: URL, waitS: 60, log, retry: RETRY });
-    const err = await wait.done.then(() => null, (e: unknown) => e as TradesealError);
+    const wait = waitForStore(
+      async () => {
+        throw fault('28P01', 'password authentication failed for user "tradeseal"');
+      },
+      first,
+      { databaseUrl: URL, waitS: 60, log, retry: RETRY },
+    );
+    const err = await wait.done.then(
+      () => null,
+      (e: unknown) => e as TradesealError,
+    );
     expect(err?.code).toBe('config_invalid');
   });
 
   it('stops trying when the server closes', async () => {
     let attempts = 0;
     const { log } = lines();
-    const wait = waitForStore(async () => {
-      attempts++;
-      throw fault('ECONNREFUSED');
-    }, first, { databaseUrl: URL, waitS: 60, log, retry: { firstMs: 20, capMs: 20 } });
+    const wait = waitForStore(
+      async () => {
+        attempts++;
+        throw fault('ECONNREFUSED');
+      },
+      first,
+      { databaseUrl: URL, waitS: 60, log, retry: { firstMs: 20, capMs: 20 } },
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     await wait.stop();
     const seen = attempts;

@@ -16,10 +16,13 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const send = (payload: Buffer | string, contentType = 'application/json') => h.app.inject({
-  method: 'POST', url: '/engine/authorize', payload,
-  headers: { authorization: `Bearer ${agent.token}`, 'content-type': contentType },
-});
+const send = (payload: Buffer | string, contentType = 'application/json') =>
+  h.app.inject({
+    method: 'POST',
+    url: '/engine/authorize',
+    payload,
+    headers: { authorization: `Bearer ${agent.token}`, 'content-type': contentType },
+  });
 
 async function expectNothingSealed(): Promise<void> {
   expect((await h.call('GET', `/engine/traces?agent_id=${agent.agent_id}`)).json().count).toBe(0);
@@ -41,7 +44,10 @@ describe('strict request bodies', () => {
     bytes[at + 1] = 0x41; // the asset's bytes are now FF 41 41 41 50 4C
     expectRefused(await send(bytes), 422, 'invalid_json', /not valid UTF-8/);
     // An overlong encoding and a lone surrogate encoded in UTF-8 are invalid too.
-    for (const bad of [[0xc0, 0xaf], [0xed, 0xa0, 0x80]]) {
+    for (const bad of [
+      [0xc0, 0xaf],
+      [0xed, 0xa0, 0x80],
+    ]) {
       const b = Buffer.concat([Buffer.from(text.slice(0, -1)), Buffer.from(',"x":"'), Buffer.from(bad), Buffer.from('"}')]);
       expectRefused(await send(b), 422, 'invalid_json', /not valid UTF-8/);
     }
@@ -52,14 +58,20 @@ describe('strict request bodies', () => {
     const order = h.order(agent.agent_id, { quantity: 1, limit_price: 190, notional: 190 });
     const text = JSON.stringify(order).replace('"quantity":1', '"quantity":1,"quantity":7');
     expectRefused(await send(text), 422, 'invalid_json', /names quantity more than once/);
-    const nested = JSON.stringify(h.order(agent.agent_id, { regulatory: { jurisdiction: 'EU' } })).replace('"jurisdiction":"EU"', '"jurisdiction":"EU","jurisdiction":"US"');
+    const nested = JSON.stringify(h.order(agent.agent_id, { regulatory: { jurisdiction: 'EU' } })).replace(
+      '"jurisdiction":"EU"',
+      '"jurisdiction":"EU","jurisdiction":"US"',
+    );
     expectRefused(await send(nested), 422, 'invalid_json', /names regulatory\.jurisdiction more than once/);
     await expectNothingSealed();
   });
 
   it('escaped lone surrogates ("\\ud800") are 422 validation_failed listing every field that holds one', async () => {
-    const text = JSON.stringify(h.order(agent.agent_id, { asset: 'XSURR', heartbeat: { sequence_id: 1, timestamp_ms: 1, regime_id: 0, mta_ref: 'YSURR', signature: 'x' } }))
-      .replace('XSURR', 'A\\ud800B').replace('YSURR', '\\udc00');
+    const text = JSON.stringify(
+      h.order(agent.agent_id, { asset: 'XSURR', heartbeat: { sequence_id: 1, timestamp_ms: 1, regime_id: 0, mta_ref: 'YSURR', signature: 'x' } }),
+    )
+      .replace('XSURR', 'A\\ud800B')
+      .replace('YSURR', '\\udc00');
     const res = await send(text);
     expectRefused(res, 422, 'validation_failed', /invalid/);
     expect(res.json().errors.map((e: { field: string }) => e.field)).toEqual(['asset', 'heartbeat.mta_ref']);
@@ -80,7 +92,9 @@ describe('strict request bodies', () => {
   });
 
   it('non-ASCII text sent as UTF-8 is sealed exactly', async () => {
-    const res = await send(JSON.stringify(h.order(agent.agent_id, { asset: 'NESN.SW', regulatory: { jurisdiction: 'CH', mifid_decision_maker: 'Zoë Müller' } })));
+    const res = await send(
+      JSON.stringify(h.order(agent.agent_id, { asset: 'NESN.SW', regulatory: { jurisdiction: 'CH', mifid_decision_maker: 'Zoë Müller' } })),
+    );
     expect(res.statusCode, res.body).toBe(200);
     const trace = (await h.call('GET', `/engine/trace/${res.json().trace_id}`)).json();
     expect(trace.regulatory.mifid_decision_maker).toBe('Zoë Müller');

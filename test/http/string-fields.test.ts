@@ -24,7 +24,14 @@ const BAD = [
   { label: '1 MB', text: 'a'.repeat(MB), wire: 'a'.repeat(MB) },
 ] as const;
 
-interface Case { route: string; method: string; url: string; body: unknown; field: TextField; bad: string }
+interface Case {
+  route: string;
+  method: string;
+  url: string;
+  body: unknown;
+  field: TextField;
+  bad: string;
+}
 
 /** The `/irl` path that the edge routes to `enginePath` (a document template), or null when none does. */
 function irlPathOf(enginePath: string): string | null {
@@ -36,12 +43,14 @@ function irlPathOf(enginePath: string): string | null {
 
 /** One request per operation, field and bad text, on `path` (the operation's own, or its `/irl` path). */
 function casesOf(op: OperationInput, path: string): Case[] {
-  return op.fields.flatMap((field) => BAD.map((bad) => {
-    const params = field.in === 'path' ? { ...op.params, [field.name]: bad.wire } : op.params;
-    const query = field.in === 'query' ? { ...op.query, [field.name]: bad.wire } : op.query;
-    const body = field.in === 'body' && op.bodySchema ? withValueAt(op.body, op.bodySchema, field.at, bad.text) : op.body;
-    return { route: `${op.method} ${path}`, method: op.method, url: urlOf(path, params, query), body, field, bad: bad.label };
-  }));
+  return op.fields.flatMap((field) =>
+    BAD.map((bad) => {
+      const params = field.in === 'path' ? { ...op.params, [field.name]: bad.wire } : op.params;
+      const query = field.in === 'query' ? { ...op.query, [field.name]: bad.wire } : op.query;
+      const body = field.in === 'body' && op.bodySchema ? withValueAt(op.body, op.bodySchema, field.at, bad.text) : op.body;
+      return { route: `${op.method} ${path}`, method: op.method, url: urlOf(path, params, query), body, field, bad: bad.label };
+    }),
+  );
 }
 
 /** What is wrong with the answer to a refused request; nothing when it was refused as it should be. */
@@ -75,7 +84,9 @@ describe('text no store can hold (NUL, a lone surrogate, 1 MB) in any field of /
     h.ctx.state.stop();
     h.ctx.tokens.stop();
     await h.ctx.state.refresh();
-    h.store.sql.options.debug = (_connection, text) => { statements.push(text.replace(/\s+/g, ' ').trim().slice(0, 100)); };
+    h.store.sql.options.debug = (_connection, text) => {
+      statements.push(text.replace(/\s+/g, ' ').trim().slice(0, 100));
+    };
   });
   afterAll(async () => h.close());
 
@@ -98,7 +109,9 @@ describe('text no store can hold (NUL, a lone surrogate, 1 MB) in any field of /
 
   it('covers every operation with input, and every field of the order on both paths', () => {
     const routes = inputs.map((op) => `${op.method} ${op.path}`);
-    expect(routes).toEqual(expect.arrayContaining(['POST /engine/authorize', 'GET /engine/traces', 'DELETE /engine/admin/tokens/{token_id}', 'POST /engine/admin/reconcile']));
+    expect(routes).toEqual(
+      expect.arrayContaining(['POST /engine/authorize', 'GET /engine/traces', 'DELETE /engine/admin/tokens/{token_id}', 'POST /engine/admin/reconcile']),
+    );
     const authorize = inputs.find((op) => op.path === '/engine/authorize');
     expect(authorize?.fields.map((f) => f.name)).toEqual(expect.arrayContaining(['model_id', 'heartbeat.mta_ref', 'regulatory.jurisdiction']));
     expect(irlPathOf('/engine/authorize')).toBe('/irl/authorize');
@@ -111,7 +124,7 @@ describe('text no store can hold (NUL, a lone surrogate, 1 MB) in any field of /
     expect(await refusals(cases)).toEqual([]);
   });
 
-  it('refuses it the same way on every /irl path, the order\'s model_id among them', async () => {
+  it("refuses it the same way on every /irl path, the order's model_id among them", async () => {
     const cases = inputs.flatMap((op) => {
       const irl = irlPathOf(op.path);
       return irl ? casesOf(op, irl) : [];

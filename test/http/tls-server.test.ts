@@ -53,7 +53,8 @@ describe('TLS settings', () => {
   it('are paths, resolved once at start', () => {
     const config = loadConfig({ TLS_CERT: 'certs/server.pem', TLS_KEY: 'certs/server.key', TLS_CLIENT_CA: 'certs/ca.pem', TLS_CN_MAP: 'certs/cn.json' });
     expect([config.tlsCert, config.tlsKey, config.tlsClientCa, config.tlsCnMap]).toEqual(
-      ['server.pem', 'server.key', 'ca.pem', 'cn.json'].map((f) => path.resolve('certs', f)));
+      ['server.pem', 'server.key', 'ca.pem', 'cn.json'].map((f) => path.resolve('certs', f)),
+    );
     expect(loadConfig({}).tlsCert).toBeNull();
   });
 
@@ -70,29 +71,52 @@ describe('TLS settings', () => {
     const cases: Array<[string, Partial<Config>, Array<{ field: string; message: string }>]> = [
       ['a certificate without its key', { tlsCert: good.certPath }, [{ field: 'TLS_KEY', message: 'is unset while TLS_CERT is set: set both or neither' }]],
       ['a key without its certificate', { tlsKey: good.keyPath }, [{ field: 'TLS_CERT', message: 'is unset while TLS_KEY is set: set both or neither' }]],
-      ['client certificates without HTTPS', { tlsClientCa: ca.certPath }, [{ field: 'TLS_CLIENT_CA', message: 'needs TLS_CERT and TLS_KEY: client certificates are asked for over HTTPS only' }]],
-      ['a CN map without client certificates', { ...tlsOf(good), tlsCnMap: badMap }, [
-        { field: 'TLS_CN_MAP', message: 'needs TLS_CLIENT_CA: without client certificates there are no common names to map' },
-        { field: 'TLS_CN_MAP', message: `${badMap}: "trading-host-1": "agent-7" is not an agent_id (a UUID)` },
-      ]],
+      [
+        'client certificates without HTTPS',
+        { tlsClientCa: ca.certPath },
+        [{ field: 'TLS_CLIENT_CA', message: 'needs TLS_CERT and TLS_KEY: client certificates are asked for over HTTPS only' }],
+      ],
+      [
+        'a CN map without client certificates',
+        { ...tlsOf(good), tlsCnMap: badMap },
+        [
+          { field: 'TLS_CN_MAP', message: 'needs TLS_CLIENT_CA: without client certificates there are no common names to map' },
+          { field: 'TLS_CN_MAP', message: `${badMap}: "trading-host-1": "agent-7" is not an agent_id (a UUID)` },
+        ],
+      ],
       ['a file that is not there', { tlsCert: missing, tlsKey: good.keyPath }, [{ field: 'TLS_CERT', message: `cannot read ${missing} (ENOENT)` }]],
-      ['the key of another certificate', { tlsCert: good.certPath, tlsKey: other.keyPath }, [
-        { field: 'TLS_KEY', message: `the key in ${other.keyPath} does not belong to the certificate in ${good.certPath}` },
-      ]],
-      ['certificate and key swapped', { tlsCert: good.keyPath, tlsKey: good.certPath }, [
-        { field: 'TLS_CERT', message: `${good.keyPath} holds no PEM certificate (-----BEGIN CERTIFICATE-----)` },
-        { field: 'TLS_KEY', message: `${good.certPath} holds no unencrypted PEM private key` },
-      ]],
-      ['a client CA file holding a leaf certificate', { ...tlsOf(good), tlsClientCa: leaf.certPath }, [
-        { field: 'TLS_CLIENT_CA', message: `${leaf.certPath}: the certificate of CN=not-a-ca is not a CA certificate (basicConstraints CA:TRUE)` },
-      ]],
-      ['a CN map that is not JSON', { ...tlsOf(good), tlsClientCa: ca.certPath, tlsCnMap: notJson }, [{ field: 'TLS_CN_MAP', message: `${notJson} is not valid JSON` }]],
+      [
+        'the key of another certificate',
+        { tlsCert: good.certPath, tlsKey: other.keyPath },
+        [{ field: 'TLS_KEY', message: `the key in ${other.keyPath} does not belong to the certificate in ${good.certPath}` }],
+      ],
+      [
+        'certificate and key swapped',
+        { tlsCert: good.keyPath, tlsKey: good.certPath },
+        [
+          { field: 'TLS_CERT', message: `${good.keyPath} holds no PEM certificate (-----BEGIN CERTIFICATE-----)` },
+          { field: 'TLS_KEY', message: `${good.certPath} holds no unencrypted PEM private key` },
+        ],
+      ],
+      [
+        'a client CA file holding a leaf certificate',
+        { ...tlsOf(good), tlsClientCa: leaf.certPath },
+        [{ field: 'TLS_CLIENT_CA', message: `${leaf.certPath}: the certificate of CN=not-a-ca is not a CA certificate (basicConstraints CA:TRUE)` }],
+      ],
+      [
+        'a CN map that is not JSON',
+        { ...tlsOf(good), tlsClientCa: ca.certPath, tlsCnMap: notJson },
+        [{ field: 'TLS_CN_MAP', message: `${notJson} is not valid JSON` }],
+      ],
     ];
     for (const [name, config, errors] of cases) {
-      const err = await startServer({ ...base, ...config }).then(async (s) => {
-        await s.close();
-        return null;
-      }, (e: unknown) => e);
+      const err = await startServer({ ...base, ...config }).then(
+        async (s) => {
+          await s.close();
+          return null;
+        },
+        (e: unknown) => e,
+      );
       expect(err, name).toBeInstanceOf(TradesealError);
       expect((err as TradesealError).code, name).toBe('config_invalid');
       expect((err as TradesealError).errors, name).toEqual(errors);
@@ -146,33 +170,37 @@ describe('certificate renewal', () => {
     };
     const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-    await withServer({ ...tlsOf(served), tlsClientCa: ca.certPath }, async (server) => {
-      const before = await health(server);
-      expect(before.status).toBe('expiring');
+    await withServer(
+      { ...tlsOf(served), tlsClientCa: ca.certPath },
+      async (server) => {
+        const before = await health(server);
+        expect(before.status).toBe('expiring');
 
-      // A key that does not belong to the certificate: not served, the old pair stays in force.
-      fs.writeFileSync(served.keyPath, stray.key);
-      await settle(400);
-      expect(await health(server)).toEqual(before);
+        // A key that does not belong to the certificate: not served, the old pair stays in force.
+        fs.writeFileSync(served.keyPath, stray.key);
+        await settle(400);
+        expect(await health(server)).toEqual(before);
 
-      fs.writeFileSync(served.certPath, renewed.cert);
-      fs.writeFileSync(served.keyPath, renewed.key);
-      let after = await health(server);
-      for (let i = 0; i < 50 && after.status !== 'ok'; i++) {
-        await settle(100);
+        fs.writeFileSync(served.certPath, renewed.cert);
+        fs.writeFileSync(served.keyPath, renewed.key);
+        let after = await health(server);
+        for (let i = 0; i < 50 && after.status !== 'ok'; i++) {
+          await settle(100);
+          after = await health(server);
+        }
+        expect(after.status).toBe('ok');
+        // The request that first saw `ok` may have shaken hands just before the swap: a new connection gets the new certificate.
         after = await health(server);
-      }
-      expect(after.status).toBe('ok');
-      // The request that first saw `ok` may have shaken hands just before the swap: a new connection gets the new certificate.
-      after = await health(server);
-      expect(after.serial).not.toBe(before.serial);
-      expect(after.serial).toBe(new X509Certificate(renewed.cert).serialNumber);
-      // Client certificates are still asked for and verified against TLS_CLIENT_CA after the swap.
-      const anonymous = await httpsRequest(`${server.url}/engine/regime`, { ca: ca.cert });
-      expect(anonymous.json().code).toBe('client_certificate_required');
-      const agent = ca.client('renewal-agent', 'desk-1');
-      const verified = await httpsRequest(`${server.url}/engine/regime`, { ca: ca.cert, cert: agent.cert, key: agent.key });
-      expect([verified.status, verified.json().code]).toEqual([401, 'unauthorized']);
-    }, { tlsReloadMs: 100 });
+        expect(after.serial).not.toBe(before.serial);
+        expect(after.serial).toBe(new X509Certificate(renewed.cert).serialNumber);
+        // Client certificates are still asked for and verified against TLS_CLIENT_CA after the swap.
+        const anonymous = await httpsRequest(`${server.url}/engine/regime`, { ca: ca.cert });
+        expect(anonymous.json().code).toBe('client_certificate_required');
+        const agent = ca.client('renewal-agent', 'desk-1');
+        const verified = await httpsRequest(`${server.url}/engine/regime`, { ca: ca.cert, cert: agent.cert, key: agent.key });
+        expect([verified.status, verified.json().code]).toEqual([401, 'unauthorized']);
+      },
+      { tlsReloadMs: 100 },
+    );
   });
 });

@@ -39,7 +39,7 @@ describe('TRUST_PROXY', () => {
     expect(await ipOf(app, '10.0.0.5', '203.0.113.7')).toBe('10.0.0.5');
   });
 
-  it('set: a trusted proxy\'s X-Forwarded-For names the client; an untrusted peer\'s does not', async () => {
+  it("set: a trusted proxy's X-Forwarded-For names the client; an untrusted peer's does not", async () => {
     const app = await appWith(['10.0.0.5', '10.1.0.0/16']);
     expect(await ipOf(app, '10.0.0.5', '203.0.113.7')).toBe('203.0.113.7');
     // Two trusted proxies in a row: the nearest address that is not one of them.

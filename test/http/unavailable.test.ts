@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 describe('Retry-After on every 503', () => {
-  it('health of each service, the IRL edge\'s and /readyz, when the store does not answer', async () => {
+  it("health of each service, the IRL edge's and /readyz, when the store does not answer", async () => {
     for (const url of HEALTH) {
       const res = await down.inject({ url });
       expect(res.statusCode, url).toBe(503);
@@ -44,7 +44,7 @@ describe('Retry-After on every 503', () => {
     }
   });
 
-  it('the store\'s routes, health and /readyz while the server waits for its store at start; the others stay open', async () => {
+  it("the store's routes, health and /readyz while the server waits for its store at start; the others stay open", async () => {
     const key = (await issueAccountKey(store.sql, { email: 'waiting@example.test', tier: 'pro' })).api_key;
     const gated = [
       { url: '/engine/admin/tokens', headers: { authorization: `Bearer tse_${'a'.repeat(43)}` } },
@@ -70,7 +70,7 @@ describe('Retry-After on every 503', () => {
     for (const url of HEALTH) expect((await waiting.inject({ url })).statusCode, url).toBe(200);
   });
 
-  it('the service\'s own 503: nothing published yet (pipeline_lag)', async () => {
+  it("the service's own 503: nothing published yet (pipeline_lag)", async () => {
     ready = true;
     const key = (await issueAccountKey(store.sql, { email: 'lag@example.test', tier: 'pro' })).api_key;
     const res = await waiting.inject({ url: '/v1/signals/latest', headers: { 'x-signals-key': key } });

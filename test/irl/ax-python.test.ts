@@ -11,7 +11,13 @@ describeSdk(axPython, {
   title: 'order_type "IOC" is 422 VALIDATION_FAILED naming the supported order types',
   async make(t) {
     const call = axPython.authorize(t.client, {
-      side: 'Long', quantity: 0.5, asset: 'BTC-PERP', notional: 30_000, venueId: 'BINANCE', clientOrderId: randomUUID(), validTimeMs: Date.now(),
+      side: 'Long',
+      quantity: 0.5,
+      asset: 'BTC-PERP',
+      notional: 30_000,
+      venueId: 'BINANCE',
+      clientOrderId: randomUUID(),
+      validTimeMs: Date.now(),
     });
     // `authorize(..., order_type="IOC")`: the only difference from the default call is the order type.
     const body = call.request.body!.replace('"order_type": "MARKET"', '"order_type": "IOC"');

@@ -11,7 +11,13 @@ describeSdk(axTypescript, {
   title: 'an order over the notional cap is 403 NOTIONAL_EXCEEDS_LIMIT',
   async make(t) {
     const call = axTypescript.authorize(t.client, {
-      side: 'Long', quantity: 100, asset: 'BTC-PERP', notional: 6_000_000, venueId: 'BINANCE', clientOrderId: randomUUID(), validTimeMs: Date.now(),
+      side: 'Long',
+      quantity: 100,
+      asset: 'BTC-PERP',
+      notional: 6_000_000,
+      venueId: 'BINANCE',
+      clientOrderId: randomUUID(),
+      validTimeMs: Date.now(),
     });
     return { call, status: 403, error: 'NOTIONAL_EXCEEDS_LIMIT', message: /exceeds cap/ };
   },

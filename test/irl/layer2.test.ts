@@ -29,12 +29,18 @@ async function session(): Promise<Session> {
 }
 
 const order = (heartbeat?: IssuedHeartbeat): OrderArgs => ({
-  side: 'Long', quantity: 0.5, asset: 'BTC-PERP', notional: 30_000, venueId: 'BINANCE',
-  clientOrderId: `irl-${randomUUID().replace(/-/g, '')}`, validTimeMs: Date.now(), ...(heartbeat ? { heartbeat } : {}),
+  side: 'Long',
+  quantity: 0.5,
+  asset: 'BTC-PERP',
+  notional: 30_000,
+  venueId: 'BINANCE',
+  clientOrderId: `irl-${randomUUID().replace(/-/g, '')}`,
+  validTimeMs: Date.now(),
+  ...(heartbeat ? { heartbeat } : {}),
 });
 
 describe.each([axTypescript, axPython, axGo, irlTypescript130] as SdkFixture[])('Layer 2: $name', (sdk) => {
-  it('authorize with the operator\'s heartbeat as the SDK sends it, sealed as verified, then bind', async () => {
+  it("authorize with the operator's heartbeat as the SDK sends it, sealed as verified, then bind", async () => {
     const c = await session();
     const hb = await s.heartbeat();
     const call = sdk.authorize(c, order(hb));
@@ -46,14 +52,22 @@ describe.each([axTypescript, axPython, axGo, irlTypescript130] as SdkFixture[])(
     const doc = (await s.engine('GET', `/engine/trace/${res.json.trace_id}`)).json;
     expect(doc.heartbeat).toMatchObject({ sequence_id: hb.sequence_id, signature_valid: true });
 
-    const bind = sdk.bind(c, { traceId: res.json.trace_id, exchangeOrderId: `EX-${hb.sequence_id}`, executionPrice: 60_000, executedQuantity: 0.5, executionTimeMs: Date.now(), executedSide: 'Long', asset: 'BTC-PERP' });
+    const bind = sdk.bind(c, {
+      traceId: res.json.trace_id,
+      exchangeOrderId: `EX-${hb.sequence_id}`,
+      executionPrice: 60_000,
+      executedQuantity: 0.5,
+      executionTimeMs: Date.now(),
+      executedSide: 'Long',
+      asset: 'BTC-PERP',
+    });
     const bound = await s.send(bind);
     expectRead(bind, bound, 200);
     expect(bound.json).toMatchObject({ verification_status: 'MATCHED', execution_status: 'FILLED' });
   });
 });
 
-describe('Layer 2 refusals and mta_ref, in IRL\'s words', () => {
+describe("Layer 2 refusals and mta_ref, in IRL's words", () => {
   it('no heartbeat: 422 HEARTBEAT_MISSING', async () => {
     const res = await s.send(axTypescript.authorize(await session(), order()));
     expect(res.status, res.text).toBe(422);
@@ -71,7 +85,12 @@ describe('Layer 2 refusals and mta_ref, in IRL\'s words', () => {
 
   it('mta_ref "" is no reference: a heartbeat signed over no mta_ref bytes is accepted', async () => {
     const c = await session();
-    const signed = new HeartbeatSigner(s.operatorSecretKey, 'ed25519').sign({ sequence_id: 1, timestamp_ms: Date.now(), regime_id: s.regime.regime_id, mta_ref: '' });
+    const signed = new HeartbeatSigner(s.operatorSecretKey, 'ed25519').sign({
+      sequence_id: 1,
+      timestamp_ms: Date.now(),
+      regime_id: s.regime.regime_id,
+      mta_ref: '',
+    });
     const hb: IssuedHeartbeat = { ...signed, signature: signed.signature.replace(/^ed25519:/, '') };
     const call = axPython.authorize(c, order(hb));
     expect(JSON.parse(call.request.body!).heartbeat.mta_ref).toBe('');

@@ -49,7 +49,8 @@ export function describeSdk(sdk: SdkFixture, refusal: Refusal): void {
     s = await irlServer();
     const { agentId, token } = await s.agent(MODEL_HASH);
     Object.assign(t, {
-      server: s, sdk,
+      server: s,
+      sdk,
       owner: { token: s.ownerToken, agentId, modelHashHex: MODEL_HASH },
       client: { token, agentId, modelHashHex: MODEL_HASH },
     });
@@ -58,18 +59,40 @@ export function describeSdk(sdk: SdkFixture, refusal: Refusal): void {
 
   /** An order through `/engine` (canonical form), for the tests that need a trace to exist. */
   async function engineOrder(agentId: string, token: string, quantity = 0.5): Promise<string> {
-    const res = await s.engine('POST', '/engine/authorize', {
-      agent_id: agentId, model_hash_hex: MODEL_HASH, model_id: 'default', prompt_version: 'v1.0', feature_schema_id: 'default',
-      hyperparameter_checksum: '0'.repeat(64), action: 'Long', asset: 'BTC-PERP', order_type: 'Market', venue_id: 'BINANCE',
-      quantity, notional: quantity * 60_000, client_order_id: randomUUID(), agent_valid_time: Date.now(),
-    }, token);
+    const res = await s.engine(
+      'POST',
+      '/engine/authorize',
+      {
+        agent_id: agentId,
+        model_hash_hex: MODEL_HASH,
+        model_id: 'default',
+        prompt_version: 'v1.0',
+        feature_schema_id: 'default',
+        hyperparameter_checksum: '0'.repeat(64),
+        action: 'Long',
+        asset: 'BTC-PERP',
+        order_type: 'Market',
+        venue_id: 'BINANCE',
+        quantity,
+        notional: quantity * 60_000,
+        client_order_id: randomUUID(),
+        agent_valid_time: Date.now(),
+      },
+      token,
+    );
     if (res.status !== 200) throw new Error(`engine authorize failed: ${res.text}`);
     return res.json.trace_id as string;
   }
 
   const order = (o: Partial<Parameters<SdkFixture['authorize']>[1]> = {}) => ({
-    side: 'Long' as const, quantity: 0.5, asset: 'BTC-PERP', notional: 30_000, venueId: 'BINANCE',
-    clientOrderId: `irl-${randomUUID().replace(/-/g, '')}`, validTimeMs: Date.now(), ...o,
+    side: 'Long' as const,
+    quantity: 0.5,
+    asset: 'BTC-PERP',
+    notional: 30_000,
+    venueId: 'BINANCE',
+    clientOrderId: `irl-${randomUUID().replace(/-/g, '')}`,
+    validTimeMs: Date.now(),
+    ...o,
   });
 
   describe(`${sdk.name}: ${sdk.source}`, () => {
@@ -90,7 +113,14 @@ export function describeSdk(sdk: SdkFixture, refusal: Refusal): void {
       expectRead(call, res, 200);
       expect(res.json).toMatchObject({ authorized: true, shadow_blocked: false });
       const doc = (await s.engine('GET', `/engine/trace/${res.json.trace_id}`)).json;
-      expect(doc.execution).toMatchObject({ action: 'Long', order_type: 'Market', quantity: o.quantity, asset: o.asset, venue_id: o.venueId, client_order_id: o.clientOrderId });
+      expect(doc.execution).toMatchObject({
+        action: 'Long',
+        order_type: 'Market',
+        quantity: o.quantity,
+        asset: o.asset,
+        venue_id: o.venueId,
+        client_order_id: o.clientOrderId,
+      });
       expect(doc.integrity.reasoning_hash).toBe(res.json.reasoning_hash);
       // The agent's one model is `default`: an SDK sending another model_id with the approved hash is sealed under `default`.
       const sent = JSON.parse(call.request.body!);
@@ -101,7 +131,15 @@ export function describeSdk(sdk: SdkFixture, refusal: Refusal): void {
     it(`bind: the fill time sent as ${sdk.bindTimeKey} is sealed, and the statuses are in IRL's spelling`, async () => {
       const traceId = await engineOrder(t.client.agentId, t.client.token);
       const executionTimeMs = Date.now();
-      const call = sdk.bind(t.client, { traceId, exchangeOrderId: `EX-${randomUUID().slice(0, 8)}`, executionPrice: 60_000, executedQuantity: 0.5, executionTimeMs, executedSide: 'Long', asset: 'BTC-PERP' });
+      const call = sdk.bind(t.client, {
+        traceId,
+        exchangeOrderId: `EX-${randomUUID().slice(0, 8)}`,
+        executionPrice: 60_000,
+        executedQuantity: 0.5,
+        executionTimeMs,
+        executedSide: 'Long',
+        asset: 'BTC-PERP',
+      });
       expect(JSON.parse(call.request.body!)[sdk.bindTimeKey]).toBe(executionTimeMs);
       const res = await s.send(call);
       expectRead(call, res, 200);
@@ -114,7 +152,15 @@ export function describeSdk(sdk: SdkFixture, refusal: Refusal): void {
     it('authorize → bind → getTrace through the SDK alone', async () => {
       const auth = await s.send(sdk.authorize(t.client, order({ side: 'Short', quantity: 0.25, notional: 15_000 })));
       expect(auth.status, auth.text).toBe(200);
-      const bind = sdk.bind(t.client, { traceId: auth.json.trace_id, exchangeOrderId: 'EX-12345', executionPrice: 60_000, executedQuantity: 0.25, executionTimeMs: Date.now(), executedSide: 'Short', asset: 'BTC-PERP' });
+      const bind = sdk.bind(t.client, {
+        traceId: auth.json.trace_id,
+        exchangeOrderId: 'EX-12345',
+        executionPrice: 60_000,
+        executedQuantity: 0.25,
+        executionTimeMs: Date.now(),
+        executedSide: 'Short',
+        asset: 'BTC-PERP',
+      });
       const bound = await s.send(bind);
       expectRead(bind, bound, 200);
       expect(bound.json.verification_status).toBe('MATCHED');
@@ -150,8 +196,23 @@ export function describeSdk(sdk: SdkFixture, refusal: Refusal): void {
 
     it('listTraces: filtered by agent, status MATCHED and limit', async () => {
       const traceId = await engineOrder(t.client.agentId, t.client.token);
-      expect((await s.engine('POST', '/engine/bind-execution', { trace_id: traceId, exchange_tx_id: `EX-${traceId.slice(0, 8)}`, execution_status: 'Filled' }, t.client.token)).status).toBe(200);
-      const call = sdk.listTraces(t.client, { agentId: t.client.agentId, from: Date.now() - 3_600_000, to: Date.now() + 3_600_000, status: 'MATCHED', limit: 100 });
+      expect(
+        (
+          await s.engine(
+            'POST',
+            '/engine/bind-execution',
+            { trace_id: traceId, exchange_tx_id: `EX-${traceId.slice(0, 8)}`, execution_status: 'Filled' },
+            t.client.token,
+          )
+        ).status,
+      ).toBe(200);
+      const call = sdk.listTraces(t.client, {
+        agentId: t.client.agentId,
+        from: Date.now() - 3_600_000,
+        to: Date.now() + 3_600_000,
+        status: 'MATCHED',
+        limit: 100,
+      });
       const res = await s.send(call);
       expectRead(call, res, 200);
       expect(res.json.count).toBeGreaterThanOrEqual(1);
@@ -159,7 +220,12 @@ export function describeSdk(sdk: SdkFixture, refusal: Refusal): void {
     });
 
     it('registerAgent: an IRL-shaped body registers an agent whose model is `default`, regimes as integers', async () => {
-      const call = sdk.registerAgent(t.owner, { name: `irl-${randomUUID().slice(0, 8)}`, modelHashHex: MODEL_HASH, maxNotional: 500_000, allowedRegimes: [0, 1, 2, 3] });
+      const call = sdk.registerAgent(t.owner, {
+        name: `irl-${randomUUID().slice(0, 8)}`,
+        modelHashHex: MODEL_HASH,
+        maxNotional: 500_000,
+        allowedRegimes: [0, 1, 2, 3],
+      });
       const res = await s.send(call);
       expectRead(call, res, 201);
       const id = res.json.agent_id ?? res.json.id;
@@ -215,7 +281,12 @@ export function describeSdk(sdk: SdkFixture, refusal: Refusal): void {
 
     it('getAuditLog: IRL action names filter, and next_cursor pages', async () => {
       // ISO 8601 bounds as the TS and Python SDKs pass them (the Go SDK has no from/to and drops them).
-      const byAction = sdk.getAuditLog(t.owner, { action: 'AGENT_REGISTER', targetId: t.owner.agentId, from: '2020-01-01T00:00:00Z', to: '2100-01-01T00:00:00Z' });
+      const byAction = sdk.getAuditLog(t.owner, {
+        action: 'AGENT_REGISTER',
+        targetId: t.owner.agentId,
+        from: '2020-01-01T00:00:00Z',
+        to: '2100-01-01T00:00:00Z',
+      });
       const filtered = await s.send(byAction);
       expectRead(byAction, filtered, 200);
       expect(filtered.json.count).toBe(1);

@@ -51,11 +51,19 @@ export async function irlServer(options: { layer2?: boolean } = {}): Promise<Irl
     fs.writeFileSync(masterKey, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
     const operator = await loadSigningKey(store.sql, { regimeSigningKey: null });
     const ownerToken = `tse_${randomBytes(32).toString('base64url')}`;
-    server = await startServer(configWith({
-      databaseUrl: store.url, logLevel: 'silent', port: 0, host: '127.0.0.1', engineOwnerToken: ownerToken,
-      layer2Enabled: options.layer2 ?? false, regimeOperatorPubkey: operator.publicKey,
-      kmsProvider: 'local', kmsMasterKeyFile: masterKey,
-    }));
+    server = await startServer(
+      configWith({
+        databaseUrl: store.url,
+        logLevel: 'silent',
+        port: 0,
+        host: '127.0.0.1',
+        engineOwnerToken: ownerToken,
+        layer2Enabled: options.layer2 ?? false,
+        regimeOperatorPubkey: operator.publicKey,
+        kmsProvider: 'local',
+        kmsMasterKeyFile: masterKey,
+      }),
+    );
     const url = server.url;
 
     const send = async (c: Call | WireRequest): Promise<Answer> => {
@@ -70,11 +78,13 @@ export async function irlServer(options: { layer2?: boolean } = {}): Promise<Irl
       }
       return { status: res.status, text, json };
     };
-    const engine: IrlServer['engine'] = (method, route, body, token = ownerToken) => send({
-      method: method as WireRequest['method'], path: route,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    const engine: IrlServer['engine'] = (method, route, body, token = ownerToken) =>
+      send({
+        method: method as WireRequest['method'],
+        path: route,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
 
     const published = await engine('POST', '/engine/admin/regime', { regime: 'expansion', risk_score: 0.2, reason: 'IRL wire tests' });
     if (published.status !== 201) throw new Error(`regime publish failed: ${published.text}`);
@@ -86,10 +96,19 @@ export async function irlServer(options: { layer2?: boolean } = {}): Promise<Irl
 
     const running = server;
     return {
-      url, store, ownerToken, regime, operatorPublicKey: operator.publicKey, operatorSecretKey: operator.secretKey, send, engine,
+      url,
+      store,
+      ownerToken,
+      regime,
+      operatorPublicKey: operator.publicKey,
+      operatorSecretKey: operator.secretKey,
+      send,
+      engine,
       async agent(modelHashHex, maxNotional = 1_000_000) {
         const reg = await engine('POST', '/engine/admin/agents', {
-          name: `agent-${randomUUID().slice(0, 8)}`, max_notional: maxNotional, models: [{ model_id: 'default', model_hash_hex: modelHashHex }],
+          name: `agent-${randomUUID().slice(0, 8)}`,
+          max_notional: maxNotional,
+          models: [{ model_id: 'default', model_hash_hex: modelHashHex }],
         });
         if (reg.status !== 201) throw new Error(`register failed: ${reg.text}`);
         const tok = await engine('POST', '/engine/admin/tokens', { client_name: 'irl-wire-agent', agent_ids: [reg.json.agent_id] });

@@ -12,13 +12,22 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(import.meta.dirname, '../..');
 const depcruise = path.join(root, 'node_modules/.bin/depcruise');
 
-interface Violation { rule: { name: string }; from: string; to: string; cycle?: Array<{ name: string }> }
-interface Cruise { summary: { violations: Violation[]; totalCruised: number } }
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+  cycle?: Array<{ name: string }>;
+}
+interface Cruise {
+  summary: { violations: Violation[]; totalCruised: number };
+}
 
 async function cruise(cwd: string, dirs: string[]): Promise<Cruise> {
   // Exit status 1 means violations were found: the JSON is still written.
-  const run = promisify(execFile)(depcruise, [...dirs, '--config', path.join(root, '.dependency-cruiser.cjs'), '--output-type', 'json'], { cwd, maxBuffer: 256 << 20 })
-    .catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+  const run = promisify(execFile)(depcruise, [...dirs, '--config', path.join(root, '.dependency-cruiser.cjs'), '--output-type', 'json'], {
+    cwd,
+    maxBuffer: 256 << 20,
+  }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
   return JSON.parse((await run).stdout) as Cruise;
 }
 

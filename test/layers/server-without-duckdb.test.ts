@@ -52,11 +52,20 @@ process.exit(0);
 
 it('serves signals, the forecast, performance, a backtest and every export format without loading DuckDB', async () => {
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], {
-    cwd: root, env: { ...process.env, TEST_DATABASE_URL: store.url, TEST_KEY: key }, timeout: 120_000, maxBuffer: 1 << 20,
+    cwd: root,
+    env: { ...process.env, TEST_DATABASE_URL: store.url, TEST_KEY: key },
+    timeout: 120_000,
+    maxBuffer: 1 << 20,
   });
   const report = JSON.parse(stdout.trim().split('\n').at(-1)!) as { statuses: Record<string, number>; served: string[]; afterDuckDb: string[] };
   expect(report.statuses).toEqual({
-    '/v1/signals/latest': 200, '/v1/forecast': 200, '/v1/performance': 200, '/v1/backtest': 200, '/v1/export/csv': 200, '/v1/export/arrow': 200, '/v1/export/parquet': 200,
+    '/v1/signals/latest': 200,
+    '/v1/forecast': 200,
+    '/v1/performance': 200,
+    '/v1/backtest': 200,
+    '/v1/export/csv': 200,
+    '/v1/export/arrow': 200,
+    '/v1/export/parquet': 200,
   });
   expect(report.served).toEqual([]);
   expect(report.afterDuckDb.length).toBeGreaterThan(0);

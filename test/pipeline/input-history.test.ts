@@ -40,10 +40,16 @@ async function copyWith(last: string, ...edits: Edit[]): Promise<string> {
 }
 
 /** The value of `file` on `date` multiplied by `k` (a FRED `date,value` file). */
-const times = (file: string, date: string, k: number): Edit => [file, (lines) => lines.map((l) => (l.startsWith(`${date},`) ? `${date},${Number(l.split(',')[1]) * k}` : l))];
+const times = (file: string, date: string, k: number): Edit => [
+  file,
+  (lines) => lines.map((l) => (l.startsWith(`${date},`) ? `${date},${Number(l.split(',')[1]) * k}` : l)),
+];
 const without = (file: string, date: string): Edit => [file, (lines) => lines.filter((l) => !l.startsWith(`${date},`))];
 /** A copy of the row of `date` dated `newDate`, right after it. */
-const inserted = (file: string, date: string, newDate: string): Edit => [file, (lines) => lines.flatMap((l) => (l.startsWith(`${date},`) ? [l, `${newDate}${l.slice(10)}`] : [l]))];
+const inserted = (file: string, date: string, newDate: string): Edit => [
+  file,
+  (lines) => lines.flatMap((l) => (l.startsWith(`${date},`) ? [l, `${newDate}${l.slice(10)}`] : [l])),
+];
 
 /** Everything a reader of the published history sees, to prove a refused run changed nothing. */
 async function snapshot(sql: Sql) {
@@ -56,14 +62,23 @@ async function snapshot(sql: Sql) {
 const newestRun = async (sql: Sql) => (await sql`select run_id, status, error from model_runs order by started_at desc limit 1`)[0];
 
 /** Runs `dataDir` as a default run and expects it refused for `change`, with nothing published and the run failed. */
-async function expectRefused(dataDir: string, change: { series: string; date: string; kind: string; was: string | null; now: string | null }, through: string): Promise<void> {
+async function expectRefused(
+  dataDir: string,
+  change: { series: string; date: string; kind: string; was: string | null; now: string | null },
+  through: string,
+): Promise<void> {
   const before = await snapshot(store.sql);
   const err = await runPipeline(store.sql, { ...base, dataDir }).catch((e: unknown) => e);
   expect(err).toMatchObject({ code: 'history_not_extendable', exit: 4, extra: { input_changes: [change] } });
-  expect((err as Error).message).toContain(`the input ${change.series} changed on or before the last published day ${through}: its first changed row is ${change.date} (`);
+  expect((err as Error).message).toContain(
+    `the input ${change.series} changed on or before the last published day ${through}: its first changed row is ${change.date} (`,
+  );
   expect((err as { hint: string }).hint).toMatch(/--full.*--yes/);
   expect(await snapshot(store.sql)).toEqual(before);
-  expect(await newestRun(store.sql)).toMatchObject({ status: 'failed', error: expect.stringMatching(new RegExp(`^history_not_extendable: .*the input ${change.series} changed`)) });
+  expect(await newestRun(store.sql)).toMatchObject({
+    status: 'failed',
+    error: expect.stringMatching(new RegExp(`^history_not_extendable: .*the input ${change.series} changed`)),
+  });
 }
 
 /** A revision after the published history that the runs below keep (it is what they published). */
@@ -82,21 +97,30 @@ afterAll(async () => store?.close());
 describe('on the history published as of 2009-03-31', () => {
   it('a revised value before the last published day is refused, naming WALCL and 2008-10-01', async () => {
     expect(first.last_day).toBe('2009-03-31');
-    await expectRefused(await copyWith('2009-06-30', times('WALCL.csv', '2008-10-01', 5)),
-      { series: 'WALCL', date: '2008-10-01', kind: 'revised', was: '1503989', now: '7519945' }, '2009-03-31');
+    await expectRefused(
+      await copyWith('2009-06-30', times('WALCL.csv', '2008-10-01', 5)),
+      { series: 'WALCL', date: '2008-10-01', kind: 'revised', was: '1503989', now: '7519945' },
+      '2009-03-31',
+    );
   }, 300_000);
 
   it('a removed row is refused, naming it (GSPC 1985-06-14: before 1990 only the order of its dates is checked)', async () => {
-    await expectRefused(await copyWith('2009-06-30', without('GSPC.csv', '1985-06-14')),
-      { series: 'GSPC', date: '1985-06-14', kind: 'removed', was: '187.1000061035156', now: null }, '2009-03-31');
+    await expectRefused(
+      await copyWith('2009-06-30', without('GSPC.csv', '1985-06-14')),
+      { series: 'GSPC', date: '1985-06-14', kind: 'removed', was: '187.1000061035156', now: null },
+      '2009-03-31',
+    );
   }, 300_000);
 
   it('an inserted row is refused, naming it (GSPC 1985-06-15, a Saturday)', async () => {
-    await expectRefused(await copyWith('2009-06-30', inserted('GSPC.csv', '1985-06-14', '1985-06-15')),
-      { series: 'GSPC', date: '1985-06-15', kind: 'inserted', was: null, now: '187.1000061035156' }, '2009-03-31');
+    await expectRefused(
+      await copyWith('2009-06-30', inserted('GSPC.csv', '1985-06-14', '1985-06-15')),
+      { series: 'GSPC', date: '1985-06-15', kind: 'inserted', was: null, now: '187.1000061035156' },
+      '2009-03-31',
+    );
   }, 300_000);
 
-  it('new rows after the last published day, one of them other than the bundle\'s, extend the history', async () => {
+  it("new rows after the last published day, one of them other than the bundle's, extend the history", async () => {
     const run = await runPipeline(store.sql, { ...base, dataDir: await copyWith('2009-06-30', KEPT) });
     expect(run).toMatchObject({ published: true, mode: 'incremental', first_day: '2009-04-01', last_day: '2009-06-30' });
     const recorded = await store.sql`select series, through::text as through from run_input_digests where run_id = ${run.run_id} order by series`;
@@ -145,14 +169,21 @@ describe('the reproduction: WALCL × 5 on a day inside the published range, whic
     expect(unchanged.stdout).toContain('the rows of the published days (through 2009-06-30) are as they were published');
 
     const changed = await copyWith('2009-06-30', ...RECOMPUTED, times('WALCL.csv', '2009-05-06', 5));
-    const [text, json] = [await runCli(['pipeline', 'check', '--data-dir', changed], env), await runCli(['pipeline', 'check', '--data-dir', changed, '--json'], env)];
+    const [text, json] = [
+      await runCli(['pipeline', 'check', '--data-dir', changed], env),
+      await runCli(['pipeline', 'check', '--data-dir', changed, '--json'], env),
+    ];
     expect(text.code, describeRun(text)).toBe(4);
     expect(text.stdout).toMatch(/all 13 files in .* pass/);
-    expect(text.stderr).toContain('history_not_extendable: the files pass, but a run cannot extend the published history: the input WALCL changed on or before the last published day 2009-06-30: its first changed row is 2009-05-06 (revised: 2079758 then, 10398790 now)');
+    expect(text.stderr).toContain(
+      'history_not_extendable: the files pass, but a run cannot extend the published history: the input WALCL changed on or before the last published day 2009-06-30: its first changed row is 2009-05-06 (revised: 2079758 then, 10398790 now)',
+    );
     expect(text.stderr).toContain('--full');
     expect(json.code, describeRun(json)).toBe(4);
     expect(json.json().error).toMatchObject({
-      code: 'history_not_extendable', exit: 4, detail: expect.stringContaining('WALCL changed'),
+      code: 'history_not_extendable',
+      exit: 4,
+      detail: expect.stringContaining('WALCL changed'),
       input_changes: [{ series: 'WALCL', date: '2009-05-06', kind: 'revised', was: '2079758', now: '10398790' }],
     });
 

@@ -15,7 +15,7 @@ const days: RegimeDay[] = DATES.map((date, i) => ({ date, regime: REGIMES[i]!, r
 const market = new Map<string, MarketDay>(DATES.map((date, i) => [date, { date, spy_open: 100 + i, spy_close: 100.5 + i + (i % 3) * 0.7, gld_close: null }]));
 
 describe('the live record of the strategy', () => {
-  it('takes each day\'s regime from the published day before it (its regime is taken at the next open)', () => {
+  it("takes each day's regime from the published day before it (its regime is taken at the next open)", () => {
     expect(regimeSources(days, DATES)).toEqual([undefined, ...DATES.slice(0, -1)]);
   });
 
@@ -31,7 +31,9 @@ describe('the live record of the strategy', () => {
     expect(counts).toEqual({ live: 5, backfill: 2, unlogged: 2 });
     // The chart of the live record: a day resting on anything else earns nothing, its lines flat.
     const chart = chartData(days, live);
-    const flat = chart.series.filter((row, i) => i > 0 && row.strategy === chart.series[i - 1]!.strategy && row.equity500 === chart.series[i - 1]!.equity500).map((r) => r.date);
+    const flat = chart.series
+      .filter((row, i) => i > 0 && row.strategy === chart.series[i - 1]!.strategy && row.equity500 === chart.series[i - 1]!.equity500)
+      .map((r) => r.date);
     expect(flat).toEqual(['2026-11-03', '2026-11-04', '2026-11-09', '2026-11-10']);
     expect(chart.series.at(-1)!.strategy).toBeCloseTo(100 * live.reduce((w, s) => w * (1 + s.strategy), 1), 10);
     const report = performanceReport(live, 5);

@@ -6,7 +6,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fitPca, project } from '../../pipeline/model/pca.js';
 
-const lines = readFileSync(new URL('./fixtures/USArrests.csv', import.meta.url), 'utf8').trim().split('\n').slice(1);
+const lines = readFileSync(new URL('./fixtures/USArrests.csv', import.meta.url), 'utf8')
+  .trim()
+  .split('\n')
+  .slice(1);
 const rows = lines.map((l) => l.split(',').slice(1).map(Number));
 const inputs = ['Murder', 'Assault', 'UrbanPop', 'Rape'];
 
@@ -22,14 +25,14 @@ const R_SDEV = [1.5748783, 0.9948694, 0.5971291, 0.4164494];
 describe('fitPca on USArrests', () => {
   const fit = fitPca(rows, inputs, 'Murder');
 
-  it('has R\'s loadings up to the sign of each component', () => {
+  it("has R's loadings up to the sign of each component", () => {
     for (let c = 0; c < 4; c++) {
       const sign = Math.sign(fit.components[c]![0]!) === Math.sign(R_ROTATION[c]![0]!) ? 1 : -1;
       fit.components[c]!.forEach((v, j) => expect(v * sign).toBeCloseTo(R_ROTATION[c]![j]!, 6));
     }
   });
 
-  it('explains R\'s proportions of variance', () => {
+  it("explains R's proportions of variance", () => {
     const total = R_SDEV.reduce((a, s) => a + s * s, 0);
     fit.variance_explained_pct.forEach((v, c) => expect(v).toBeCloseTo((R_SDEV[c]! ** 2 / total) * 100, 4));
     expect(fit.variance_explained_pct[0]).toBeCloseTo(62.006, 2);
@@ -44,7 +47,7 @@ describe('fitPca on USArrests', () => {
     }
   });
 
-  it('projects a row to scores whose variance across the rows is R\'s sdev squared', () => {
+  it("projects a row to scores whose variance across the rows is R's sdev squared", () => {
     const scores = rows.map((r) => project(fit, r));
     for (let c = 0; c < 4; c++) {
       const xs = scores.map((s) => s[c]!);

@@ -16,7 +16,13 @@ describe('riskScore = 1 − Σ p × exposure (1, 0.75, 0.25, 0)', () => {
 });
 
 describe('confidence on the top probability', () => {
-  it.each([[0.7, 'HIGH'], [0.6999, 'MODERATE'], [0.5, 'MODERATE'], [0.4999, 'LOW'], [1, 'HIGH']])('%d → %s', (p, c) => {
+  it.each([
+    [0.7, 'HIGH'],
+    [0.6999, 'MODERATE'],
+    [0.5, 'MODERATE'],
+    [0.4999, 'LOW'],
+    [1, 'HIGH'],
+  ])('%d → %s', (p, c) => {
     expect(confidence(p as number)).toBe(c);
   });
 });
@@ -39,4 +45,3 @@ describe('mostLikely, persistence and expected remaining duration', () => {
     expect(expectedRemainingDays(1)).toBe(2520);
   });
 });
-

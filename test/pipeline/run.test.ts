@@ -60,13 +60,13 @@ describe('runPipeline', () => {
     }
   });
 
-  it('broadcasts the newest day\'s regime from the pipeline, with the documented hash', async () => {
+  it("broadcasts the newest day's regime from the pipeline, with the documented hash", async () => {
     const b = await currentRegime(store.sql);
     expect(b).toMatchObject({ source: 'pipeline', date: first.last_day, regime: first.latest!.regime, hash: first.broadcast_hash });
     expect(b!.hash).toBe(broadcastHash(b!));
   });
 
-  it('is enforced by the engine: authorize seals the pipeline\'s regime', async () => {
+  it("is enforced by the engine: authorize seals the pipeline's regime", async () => {
     const config = configWith({ logLevel: 'silent' });
     // The bundled data are more than a year old: a policy that accepts data of any age lets the engine use them.
     const policy = parsePolicy({ ...loadPolicy(config.policyPath).document, regime_max_age_ms: 100 * 365 * 86_400_000 });
@@ -75,15 +75,38 @@ describe('runPipeline', () => {
     try {
       const owner = (await bootstrapOwnerToken(store.sql))!.token;
       const auth = { authorization: `Bearer ${owner}` };
-      const agent = (await app.inject({ method: 'POST', url: '/engine/admin/agents', headers: auth,
-        payload: { name: 'a', max_notional: 1e6, models: [{ model_id: 'm', model_hash_hex: MODEL_HASH }] } })).json();
+      const agent = (
+        await app.inject({
+          method: 'POST',
+          url: '/engine/admin/agents',
+          headers: auth,
+          payload: { name: 'a', max_notional: 1e6, models: [{ model_id: 'm', model_hash_hex: MODEL_HASH }] },
+        })
+      ).json();
       const regime = (await app.inject({ url: '/engine/regime', headers: auth })).json();
       expect(regime).toMatchObject({ source: 'pipeline', hash: first.broadcast_hash });
-      const res = await app.inject({ method: 'POST', url: '/engine/authorize', headers: auth, payload: {
-        agent_id: agent.agent_id, model_hash_hex: MODEL_HASH, model_id: 'm', prompt_version: 'p', feature_schema_id: 'f',
-        hyperparameter_checksum: 'h', action: 'Long', asset: 'SPY', order_type: 'Market', venue_id: 'ARCX', quantity: 1, notional: 500,
-        client_order_id: 'pipeline-1', agent_valid_time: Date.now(), reduce_only: true,
-      } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/engine/authorize',
+        headers: auth,
+        payload: {
+          agent_id: agent.agent_id,
+          model_hash_hex: MODEL_HASH,
+          model_id: 'm',
+          prompt_version: 'p',
+          feature_schema_id: 'f',
+          hyperparameter_checksum: 'h',
+          action: 'Long',
+          asset: 'SPY',
+          order_type: 'Market',
+          venue_id: 'ARCX',
+          quantity: 1,
+          notional: 500,
+          client_order_id: 'pipeline-1',
+          agent_valid_time: Date.now(),
+          reduce_only: true,
+        },
+      });
       expect(res.statusCode, res.body).toBe(200);
       const trace = (await app.inject({ url: `/engine/trace/${res.json().trace_id}`, headers: auth })).json();
       expect(trace.mta).toMatchObject({ hash: first.broadcast_hash, regime_id: regime.regime_id, version: regime.model_version });
@@ -120,8 +143,12 @@ describe('runPipeline', () => {
     const hashBefore = (await currentRegime(store.sql))!.hash;
     let release!: () => void;
     let holding!: () => void;
-    const held = new Promise<void>((r) => { holding = r; });
-    const gate = new Promise<void>((r) => { release = r; });
+    const held = new Promise<void>((r) => {
+      holding = r;
+    });
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
     const slow: StageRunner = async (stages, ctx) => {
       holding();
       await gate;

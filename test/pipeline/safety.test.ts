@@ -52,8 +52,11 @@ describe('a what-if run (--as-of without --publish)', () => {
 
   it('a backfill that would remove later days is refused before any work, without --force', async () => {
     const before = await snapshot(store.sql);
-    await expect(runPipeline(store.sql, { ...base, asOf: '2008-10-10', publish: true }))
-      .rejects.toMatchObject({ code: 'published_days_would_be_removed', exit: 4, message: expect.stringContaining(`the history runs to ${first.last_day}`) });
+    await expect(runPipeline(store.sql, { ...base, asOf: '2008-10-10', publish: true })).rejects.toMatchObject({
+      code: 'published_days_would_be_removed',
+      exit: 4,
+      message: expect.stringContaining(`the history runs to ${first.last_day}`),
+    });
     expect(await snapshot(store.sql)).toEqual(before);
   });
 });
@@ -74,8 +77,10 @@ describe('a run never removes or rewrites published days on its own', () => {
 
   it('a default run that cannot extend the history (another seed) stops instead of recomputing it', async () => {
     const before = await snapshot(store.sql);
-    await expect(runPipeline(store.sql, { ...base, seed: 11, asOf: null }))
-      .rejects.toMatchObject({ code: 'history_not_extendable', message: expect.stringContaining('made with seed 7; this run has seed 11') });
+    await expect(runPipeline(store.sql, { ...base, seed: 11, asOf: null })).rejects.toMatchObject({
+      code: 'history_not_extendable',
+      message: expect.stringContaining('made with seed 7; this run has seed 11'),
+    });
     expect((await snapshot(store.sql)).days).toEqual(before.days);
   }, 300_000);
 
@@ -102,12 +107,25 @@ describe('a run never removes or rewrites published days on its own', () => {
   }, 300_000);
 });
 
-describe('an operator\'s manual broadcast', () => {
+describe("an operator's manual broadcast", () => {
   it('holds through a pipeline run, which still publishes its history and says what the model says', async () => {
-    const manual = await publishManual(store.sql, { date: '2026-11-23', regime: 'risk_off', risk_score: 0.95, model_version: 'manual', reason: 'emergency', published_by: 'test' });
+    const manual = await publishManual(store.sql, {
+      date: '2026-11-23',
+      regime: 'risk_off',
+      risk_score: 0.95,
+      model_version: 'manual',
+      reason: 'emergency',
+      published_by: 'test',
+    });
     // A run that publishes no new day (the history already ends at the cut), as a nightly run would.
     const run = await runPipeline(store.sql, { ...base, asOf: CUT, publish: true });
-    expect(run).toMatchObject({ published: true, mode: 'incremental', days: 0, broadcast_hash: null, override: { id: manual.id, regime: 'risk_off', reason: 'emergency' } });
+    expect(run).toMatchObject({
+      published: true,
+      mode: 'incremental',
+      days: 0,
+      broadcast_hash: null,
+      override: { id: manual.id, regime: 'risk_off', reason: 'emergency' },
+    });
     expect(run.latest).toMatchObject({ date: first.last_day, regime: first.latest!.regime });
     expect(await currentRegime(store.sql)).toMatchObject({ id: manual.id, source: 'manual' });
     const [record] = await store.sql`select status from model_runs where run_id = ${run.run_id}`;
@@ -118,12 +136,17 @@ describe('an operator\'s manual broadcast', () => {
     const held = await currentRegime(store.sql);
     const { released, broadcast } = await releaseOverride(store.sql, 'test', 'all clear');
     expect(released.id).toBe(held!.id);
-    expect(broadcast).toMatchObject({ source: 'pipeline', date: first.last_day, regime: first.latest!.regime, reason: `released manual broadcast #${held!.id}: all clear` });
+    expect(broadcast).toMatchObject({
+      source: 'pipeline',
+      date: first.last_day,
+      regime: first.latest!.regime,
+      reason: `released manual broadcast #${held!.id}: all clear`,
+    });
     expect(broadcast.hash).toBe(first.broadcast_hash);
     await expect(releaseOverride(store.sql, 'test', null)).rejects.toMatchObject({ code: 'regime_override_not_in_force', exit: 4 });
   });
 
-  it('is never replaced by a pipeline broadcast racing it: after every race the operator\'s broadcast is in force', async () => {
+  it("is never replaced by a pipeline broadcast racing it: after every race the operator's broadcast is in force", async () => {
     const day = { date: first.last_day!, regime: 'expansion' as const, risk_score: 0.1, model_version: 'm', reason: 'race', published_by: 'pipeline' };
     for (let round = 0; round < 20; round++) {
       if ((await currentRegime(store.sql))?.source === 'manual') await releaseOverride(store.sql, 'test', null);
@@ -155,12 +178,16 @@ describe('a backfill with --force', () => {
   it('removes the days after its cut only when confirmed, and records the plan and who confirmed it', async () => {
     const before = await snapshot(store.sql);
     const asked: string[] = [];
-    const run = await runPipeline(store.sql, { ...base, asOf: '2008-10-10', publish: true, force: true }, {
-      confirm: async (_plan, sentence) => {
-        asked.push(sentence);
-        return 'test-operator';
+    const run = await runPipeline(
+      store.sql,
+      { ...base, asOf: '2008-10-10', publish: true, force: true },
+      {
+        confirm: async (_plan, sentence) => {
+          asked.push(sentence);
+          return 'test-operator';
+        },
       },
-    });
+    );
     const removed = before.days.filter((d) => d.date > '2008-10-10').length;
     expect(asked).toHaveLength(1);
     expect(asked[0]).toContain(`REMOVES ${removed} published days (2008-10-13 to ${first.last_day})`);

@@ -6,7 +6,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { privateStore, type PrivateStore } from './support/cluster.js';
-import { authorizeRequest, bearer, bindRequest, engineSettings, Ledger, publishRegime, registerAgent, type Agent, type AuthorizeSpec, type BindSpec, type EngineSettings, type Regime } from './support/engine.js';
+import {
+  authorizeRequest,
+  bearer,
+  bindRequest,
+  engineSettings,
+  Ledger,
+  publishRegime,
+  registerAgent,
+  type Agent,
+  type AuthorizeSpec,
+  type BindSpec,
+  type EngineSettings,
+  type Regime,
+} from './support/engine.js';
 import { Client, runLoad, type Sample } from './support/http.js';
 import { startServerProcess, type ServerProcess } from './support/server.js';
 import { removeTempDirs } from './support/temp.js';
@@ -103,7 +116,10 @@ describe('SIGKILL of the server under authorize and bind load', () => {
     expect(dupes?.n).toBe(0);
     // And what it answers verifies: a bound trace's proofs recompute.
     const [someBound] = ledger.bound.keys();
-    const verify = await again.json<{ valid: boolean }>({ method: 'GET', path: `/engine/trace/${someBound}/verify`, headers: bearer(settings.ownerToken) }, 200);
+    const verify = await again.json<{ valid: boolean }>(
+      { method: 'GET', path: `/engine/trace/${someBound}/verify`, headers: bearer(settings.ownerToken) },
+      200,
+    );
     expect(verify.valid).toBe(true);
     again.close();
   }, 180_000);

@@ -36,8 +36,7 @@ async function terminate(pid: number): Promise<void> {
 }
 
 /** What `promise` settled to within `ms`, or 'pending'. */
-const within = <T>(promise: Promise<T>, ms: number): Promise<T | 'pending'> =>
-  Promise.race([promise, sleep(ms).then(() => 'pending' as const)]);
+const within = <T>(promise: Promise<T>, ms: number): Promise<T | 'pending'> => Promise.race([promise, sleep(ms).then(() => 'pending' as const)]);
 
 /** Every connection of the pool answers again (as many queries at once as it has connections, twice over). */
 async function poolAnswers(): Promise<void> {
@@ -53,7 +52,10 @@ describe('a server session that ends under the driver', () => {
       pid = row?.pid ?? null;
       await t`select pg_sleep(30)`;
     });
-    const failure = tx.then(() => null, (err: unknown) => err);
+    const failure = tx.then(
+      () => null,
+      (err: unknown) => err,
+    );
     while (pid === null) await sleep(20);
     await terminate(pid);
     const err = await failure;
@@ -64,12 +66,15 @@ describe('a server session that ends under the driver', () => {
     await poolAnswers();
   }, 60_000);
 
-  it('fails a reserved connection\'s next query, and its release leaves the pool whole', async () => {
+  it("fails a reserved connection's next query, and its release leaves the pool whole", async () => {
     const conn = await sql.reserve();
     const [row] = await conn<Array<{ pid: number }>>`select pg_backend_pid() as pid`;
     await terminate(row!.pid);
     await sleep(200);
-    const err = await conn`select 1 as one`.then(() => null, (e: unknown) => e);
+    const err = await conn`select 1 as one`.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(isStoreUnavailable(err), String(err)).toBe(true);
     conn.release();
     await sleep(200);
@@ -82,7 +87,14 @@ describe('a server session that ends under the driver', () => {
     // A second of requests against the stopped server: each fails at once, with a store fault.
     const until = Date.now() + 1000;
     while (Date.now() < until) {
-      const during = await Promise.all(Array.from({ length: 4 }, () => sql`select 1`.then(() => null, (e: unknown) => e)));
+      const during = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          sql`select 1`.then(
+            () => null,
+            (e: unknown) => e,
+          ),
+        ),
+      );
       for (const err of during) expect(isStoreUnavailable(err), String(err)).toBe(true);
     }
     await store.cluster.resume();
@@ -96,9 +108,15 @@ describe('a server session that ends under the driver', () => {
     const one = connect(store.url, { max: 1, connectTimeoutMs: 2000 });
     try {
       const [row] = await one<Array<{ pid: number }>>`select pg_backend_pid() as pid`;
-      const busy = one`select pg_sleep(30)`.then(() => null, (e: unknown) => e);
+      const busy = one`select pg_sleep(30)`.then(
+        () => null,
+        (e: unknown) => e,
+      );
       await sleep(100);
-      const reserved = one.reserve().then((conn) => (conn.release(), 'reserved'), (e: unknown) => `rejected: ${String(e)}`);
+      const reserved = one.reserve().then(
+        (conn) => (conn.release(), 'reserved'),
+        (e: unknown) => `rejected: ${String(e)}`,
+      );
       await sleep(100);
       await terminate(row!.pid);
       expect(isStoreUnavailable(await busy)).toBe(true);
@@ -119,10 +137,16 @@ describe('a server session that ends under the driver', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const pool = postgres(`postgres://postgres@127.0.0.1:${port}/tradeseal`, { max: 1, backoff: () => 0.5, onnotice: () => {} });
     try {
-      const refused = await pool`select 1`.then(() => null, (e: { code?: string }) => e.code);
+      const refused = await pool`select 1`.then(
+        () => null,
+        (e: { code?: string }) => e.code,
+      );
       expect(refused).toBe('ECONNREFUSED');
       await sleep(50); // the refused socket has closed: the next query schedules a reconnection 0.5 s after it
-      const waiting = pool`select 1`.then(() => null, (e: { code?: string }) => e.code);
+      const waiting = pool`select 1`.then(
+        () => null,
+        (e: { code?: string }) => e.code,
+      );
       await pool.end({ timeout: 0 });
       expect(await waiting).toBe('CONNECTION_DESTROYED');
       await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));

@@ -11,7 +11,9 @@ import { testStore, type TestStore } from '../helpers/db.js';
 
 const require = createRequire(import.meta.url);
 /** The driver's own queue, from the file the driver imports (the ES module build). */
-const queueModule = import(require.resolve('postgres').replace(/cjs[/\\]src[/\\]index\.js$/, 'src/queue.js')) as Promise<{ default: <T>(initial?: T[]) => Queue<T> }>;
+const queueModule = import(require.resolve('postgres').replace(/cjs[/\\]src[/\\]index\.js$/, 'src/queue.js')) as Promise<{
+  default: <T>(initial?: T[]) => Queue<T>;
+}>;
 
 interface Queue<T> {
   readonly length: number;
@@ -39,21 +41,24 @@ async function scanned<T>(matches: (x: unknown) => boolean, body: () => Promise<
   }
 }
 
-describe('the driver\'s queue of connections', () => {
+describe("the driver's queue of connections", () => {
   it('keeps its order and its answers through many cycles while never empty', async () => {
     const Queue = (await queueModule).default;
     const q = Queue<{ id: number }>();
     const items = Array.from({ length: 5 }, (_, id) => ({ id }));
     for (const x of items) q.push(x);
     const order: number[] = [];
-    const { longest, calls } = await scanned((x) => items.includes(x as { id: number }), () => {
-      for (let i = 0; i < 20_000; i++) {
-        const x = q.shift() as { id: number };
-        order.push(x.id);
-        expect(q.remove(x)).toBeNull(); // shifted: no longer queued
-        q.push(x);
-      }
-    });
+    const { longest, calls } = await scanned(
+      (x) => items.includes(x as { id: number }),
+      () => {
+        for (let i = 0; i < 20_000; i++) {
+          const x = q.shift() as { id: number };
+          order.push(x.id);
+          expect(q.remove(x)).toBeNull(); // shifted: no longer queued
+          q.push(x);
+        }
+      },
+    );
     // First in, first out, the five taking turns, and the queue never longer than what it holds.
     expect(order.slice(0, 12)).toEqual([0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1]);
     expect(order.every((id, i) => id === i % 5)).toBe(true);

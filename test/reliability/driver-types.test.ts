@@ -58,7 +58,10 @@ describe('a new connection whose array-type lookup fails', () => {
     it(`${what}: the first query fails with a store fault, nothing is unhandled, the next connection parses arrays`, async () => {
       const pool = await poolFailing(fault);
       unhandled.length = 0;
-      const err = await pool`select ${1}::int as one`.then(() => null, (e: unknown) => e);
+      const err = await pool`select ${1}::int as one`.then(
+        () => null,
+        (e: unknown) => e,
+      );
       if (fault === 'restart') await proxy.reopen();
       // Node reports an unhandled rejection once the microtasks of the failure have run.
       await sleep(100);

@@ -64,7 +64,10 @@ afterAll(async () => {
 
 /** The URL of an operation: its path parameters filled with real ids (an unknown one for a token: no revocation). */
 function urlOf(op: Operation): string {
-  return op.path.replace('{agent_id}', agentId).replace('{token_id}', '00000000-0000-4000-8000-000000000000').replace(/\{[^}]+\}/g, 'x');
+  return op.path
+    .replace('{agent_id}', agentId)
+    .replace('{token_id}', '00000000-0000-4000-8000-000000000000')
+    .replace(/\{[^}]+\}/g, 'x');
 }
 
 function credentialsOf(op: Operation): Record<string, string> {
@@ -93,23 +96,27 @@ describe(`${BODIES_PER_ENDPOINT} hostile bodies per write endpoint`, () => {
       const url = urlOf(op);
       const headers = credentialsOf(op);
       let next = 0;
-      await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-        while (next < BODIES_PER_ENDPOINT) {
-          const body: HostileBody = bodies.body(schema, next++);
-          const answer: Answer = await client.send({
-            method: op.method, path: url, body: body.bytes,
-            headers: { ...headers, ...(body.contentType === null ? {} : { 'content-type': body.contentType }) },
-          });
-          seen.set(answer.status, (seen.get(answer.status) ?? 0) + 1);
-          // A body over the limit may be refused (413) before it is read to its end: the connection then closes.
-          const overLimit = body.bytes.length > BODY_LIMIT_BYTES && answer.status === 0 && /^(ECONNRESET|EPIPE)$/.test(answer.error ?? '');
-          // With nothing published, the signal service's data routes answer a valid body 503 `pipeline_lag`.
-          const noData = answer.status === 503 && op.path.startsWith('/v1/') && answer.body.includes('"code":"pipeline_lag"');
-          if ((answer.status === 0 && !overLimit) || (answer.status >= 500 && !noData) || answer.ms > 10_000) {
-            failures.push(`${op.method} ${op.path} ${body.what}: ${answer.status} ${answer.error ?? answer.body.slice(0, 300)} (${answer.ms} ms)`);
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (next < BODIES_PER_ENDPOINT) {
+            const body: HostileBody = bodies.body(schema, next++);
+            const answer: Answer = await client.send({
+              method: op.method,
+              path: url,
+              body: body.bytes,
+              headers: { ...headers, ...(body.contentType === null ? {} : { 'content-type': body.contentType }) },
+            });
+            seen.set(answer.status, (seen.get(answer.status) ?? 0) + 1);
+            // A body over the limit may be refused (413) before it is read to its end: the connection then closes.
+            const overLimit = body.bytes.length > BODY_LIMIT_BYTES && answer.status === 0 && /^(ECONNRESET|EPIPE)$/.test(answer.error ?? '');
+            // With nothing published, the signal service's data routes answer a valid body 503 `pipeline_lag`.
+            const noData = answer.status === 503 && op.path.startsWith('/v1/') && answer.body.includes('"code":"pipeline_lag"');
+            if ((answer.status === 0 && !overLimit) || (answer.status >= 500 && !noData) || answer.ms > 10_000) {
+              failures.push(`${op.method} ${op.path} ${body.what}: ${answer.status} ${answer.error ?? answer.body.slice(0, 300)} (${answer.ms} ms)`);
+            }
           }
-        }
-      }));
+        }),
+      );
     }
     expect(failures.slice(0, 20), `${failures.length} failures (seed ${SEED}); answers by status: ${JSON.stringify(Object.fromEntries(seen))}`).toEqual([]);
     // Mostly refused, as hostile bodies should be, but not all: some mutations leave a valid body.
@@ -117,7 +124,10 @@ describe(`${BODIES_PER_ENDPOINT} hostile bodies per write endpoint`, () => {
 
     const health = await client.send({ method: 'GET', path: '/engine/health' });
     expect(health.status, health.body).toBe(200);
-    const errors = server.log().split('\n').filter((l) => /^\{"level":(50|60)/.test(l));
+    const errors = server
+      .log()
+      .split('\n')
+      .filter((l) => /^\{"level":(50|60)/.test(l));
     expect(errors.slice(0, 5)).toEqual([]);
   }, 600_000);
 });

@@ -48,10 +48,12 @@ const secret = <T extends string>(what: string, value: T): T => {
 const q = encodeURIComponent;
 
 /** Every form a value could take in a log line: as is, inside a JSON string, percent-encoded, form-encoded. */
-const forms = (value: string): string[] => [...new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value), encodeURIComponent(value).replace(/%20/g, '+')])];
+const forms = (value: string): string[] => [
+  ...new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value), encodeURIComponent(value).replace(/%20/g, '+')]),
+];
 
 describe('the logs of a server at LOG_LEVEL=trace', () => {
-  it('hold no address, code, key, token, secret, name or query value through a customer\'s and an agent\'s whole day', async () => {
+  it("hold no address, code, key, token, secret, name or query value through a customer's and an agent's whole day", async () => {
     const client = new Client(server.url, 8);
     const key = (k: string): Record<string, string> => ({ 'x-signals-key': k });
     const owner = await issueAccountKey(store.admin, { email: secret('owner e-mail', address('operator')), tier: 'owner' });
@@ -61,11 +63,18 @@ describe('the logs of a server at LOG_LEVEL=trace', () => {
     const email = secret('customer e-mail', address('ada'));
     await client.json({ method: 'POST', path: '/v1/auth/register', body: { email } }, 202);
     expect((await client.send({ method: 'POST', path: '/v1/auth/register', body: { email } })).status).toBe(429);
-    expect((await client.send({ method: 'POST', path: '/v1/auth/register', body: { email, name: secret('a name sent to register', person()) } })).status).toBe(422);
-    expect((await client.send({ method: 'POST', path: '/v1/auth/register', body: `{"email": "${email}"`, headers: { 'content-type': 'application/json' } })).status).toBe(422);
+    expect((await client.send({ method: 'POST', path: '/v1/auth/register', body: { email, name: secret('a name sent to register', person()) } })).status).toBe(
+      422,
+    );
+    expect(
+      (await client.send({ method: 'POST', path: '/v1/auth/register', body: `{"email": "${email}"`, headers: { 'content-type': 'application/json' } })).status,
+    ).toBe(422);
 
     // The operator reads the outbox (by address) and passes the code on; a wrong code first, then the right one.
-    const outbox = await client.json<{ messages: Array<{ body: string }> }>({ method: 'GET', path: `/v1/admin/outbox?to=${q(email)}&limit=1`, headers: key(owner.api_key) }, 200);
+    const outbox = await client.json<{ messages: Array<{ body: string }> }>(
+      { method: 'GET', path: `/v1/admin/outbox?to=${q(email)}&limit=1`, headers: key(owner.api_key) },
+      200,
+    );
     const code = /verification code is (\d{6})\./.exec(outbox.messages[0]!.body)![1]!;
     digits.add(code);
     const wrongCode = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
@@ -82,12 +91,23 @@ describe('the logs of a server at LOG_LEVEL=trace', () => {
     const second = secret('rotated API key', rotated.api_key);
     expect((await client.send({ method: 'GET', path: '/v1/account', headers: key(first) })).status).toBe(403);
     expect((await client.send({ method: 'GET', path: '/v1/account', headers: key(`${second.slice(0, -4)}AAAA`) })).status).toBe(401);
-    const issued = await client.json<{ api_key: string }>({ method: 'POST', path: '/v1/admin/keys', headers: key(owner.api_key), body: { email: secret('issued key e-mail', address('desk')), tier: 'engine_sidecar' } }, 201);
+    const issued = await client.json<{ api_key: string }>(
+      {
+        method: 'POST',
+        path: '/v1/admin/keys',
+        headers: key(owner.api_key),
+        body: { email: secret('issued key e-mail', address('desk')), tier: 'engine_sidecar' },
+      },
+      201,
+    );
     secret('issued API key', issued.api_key);
 
     // A webhook whose URL carries a token; its test delivery finds nobody listening.
     const hookToken = secret('webhook URL token', randomBytes(16).toString('hex'));
-    const hook = await client.json<{ secret: string }>({ method: 'PUT', path: '/v1/webhook', headers: key(second), body: { url: `http://127.0.0.1:${await freePort()}/hook?token=${hookToken}` } }, 200);
+    const hook = await client.json<{ secret: string }>(
+      { method: 'PUT', path: '/v1/webhook', headers: key(second), body: { url: `http://127.0.0.1:${await freePort()}/hook?token=${hookToken}` } },
+      200,
+    );
     secret('webhook secret', hook.secret);
     const test = await client.json<{ delivered: boolean }>({ method: 'GET', path: '/v1/webhook/test', headers: key(second) }, 200);
     expect(test.delivered).toBe(false);
@@ -95,8 +115,14 @@ describe('the logs of a server at LOG_LEVEL=trace', () => {
 
     // The data routes with query strings, valid or not (nothing is published: 503 pipeline_lag is an answer too).
     const stranger = secret('an address in a data query', address('query'));
-    for (const path of ['/v1/signals/range?start=2024-01-02&end=2024-02-01', '/v1/signals/history?days=5', `/v1/signals/history?days=5&email=${q(stranger)}`,
-      `/v1/signals/range?start=${q(stranger)}&end=2024-02-01`, '/v1/signals/latest', `/v1/nowhere?to=${q(stranger)}`]) {
+    for (const path of [
+      '/v1/signals/range?start=2024-01-02&end=2024-02-01',
+      '/v1/signals/history?days=5',
+      `/v1/signals/history?days=5&email=${q(stranger)}`,
+      `/v1/signals/range?start=${q(stranger)}&end=2024-02-01`,
+      '/v1/signals/latest',
+      `/v1/nowhere?to=${q(stranger)}`,
+    ]) {
       const a = await client.send({ method: 'GET', path, headers: key(second) });
       expect(a.status < 500 || a.status === 503, `${path}: ${a.status} ${a.body}`).toBe(true);
     }
@@ -110,17 +136,36 @@ describe('the logs of a server at LOG_LEVEL=trace', () => {
       agents.push(agent);
     }
     const [alpha, beta] = agents as [Agent, Agent];
-    const maker = (): Record<string, string> => ({ mifid_decision_maker: secret(`decision maker ${secrets.size}`, person()), mifid_algo_id: 'algo-1', jurisdiction: 'EU' });
+    const maker = (): Record<string, string> => ({
+      mifid_decision_maker: secret(`decision maker ${secrets.size}`, person()),
+      mifid_algo_id: 'algo-1',
+      jurisdiction: 'EU',
+    });
     const sealed = await client.json<{ trace_id: string }>(authorizeRequest(settings, alpha, regime, { regulatory: maker() }), 200);
     await client.json(bindRequest(alpha, sealed.trace_id), 200);
     const who = secret('a name in an engine query', person());
-    for (const path of [`/engine/trace/${sealed.trace_id}`, '/engine/traces?limit=10', `/engine/traces?limit=5&note=${q(who)}`, `/engine/log/proof/${sealed.trace_id}`]) {
+    for (const path of [
+      `/engine/trace/${sealed.trace_id}`,
+      '/engine/traces?limit=10',
+      `/engine/traces?limit=5&note=${q(who)}`,
+      `/engine/log/proof/${sealed.trace_id}`,
+    ]) {
       await client.send({ method: 'GET', path, headers: bearer(alpha.token) });
     }
     expect((await client.send(authorizeRequest(settings, beta, regime, { agent_id: alpha.agentId, regulatory: maker() }))).status).toBe(403);
     expect((await client.send(authorizeRequest(settings, beta, regime, { regulatory: { ...maker(), unknown: who } }))).status).toBe(422);
-    await client.send({ method: 'POST', path: '/engine/authorize', headers: { ...bearer(beta.token), 'content-type': 'application/json' }, body: `{"regulatory":{"mifid_decision_maker":"${who}"` });
-    await client.send({ method: 'POST', path: '/engine/admin/agents', headers: bearer(beta.token), body: { name: secret('a name sent without the right', person()), max_notional: 1, models: [] } });
+    await client.send({
+      method: 'POST',
+      path: '/engine/authorize',
+      headers: { ...bearer(beta.token), 'content-type': 'application/json' },
+      body: `{"regulatory":{"mifid_decision_maker":"${who}"`,
+    });
+    await client.send({
+      method: 'POST',
+      path: '/engine/admin/agents',
+      headers: bearer(beta.token),
+      body: { name: secret('a name sent without the right', person()), max_notional: 1, models: [] },
+    });
 
     client.close();
     await server.stop();

@@ -42,8 +42,10 @@ beforeAll(async () => {
   settings = await engineSettings(store.url, {
     env: {
       LOG_LEVEL: 'debug',
-      KMS_PROVIDER: 'local', KMS_MASTER_KEY_FILE: masterKeyFile,
-      REGIME_SIGNING_KEY: regimeSigningKey.toString('hex'), LOG_SIGNING_KEY: logSigningKey.toString('base64'),
+      KMS_PROVIDER: 'local',
+      KMS_MASTER_KEY_FILE: masterKeyFile,
+      REGIME_SIGNING_KEY: regimeSigningKey.toString('hex'),
+      LOG_SIGNING_KEY: logSigningKey.toString('base64'),
       // A mail server that refuses connections: registration fails, and says so in the log.
       SMTP_URL: `smtp://mailer:${smtpPassword}@127.0.0.1:${await freePort()}`,
     },
@@ -86,7 +88,13 @@ describe('the logs of a server at LOG_LEVEL=debug', () => {
     const [first, second, third] = agents as [Agent, Agent, Agent];
     const sealed = await client.json<{ trace_id: string }>(authorizeRequest(settings, first, regime, { regulatory: regulatory() }), 200);
     await client.json(bindRequest(first, sealed.trace_id), 200);
-    for (const p of [`/engine/trace/${sealed.trace_id}`, `/engine/trace/${sealed.trace_id}/verify`, '/engine/traces?limit=10', '/engine/log/head', `/engine/log/proof/${sealed.trace_id}`]) {
+    for (const p of [
+      `/engine/trace/${sealed.trace_id}`,
+      `/engine/trace/${sealed.trace_id}/verify`,
+      '/engine/traces?limit=10',
+      '/engine/log/head',
+      `/engine/log/proof/${sealed.trace_id}`,
+    ]) {
       await client.send({ method: 'GET', path: p, headers: bearer(first.token) });
     }
     await client.send({ method: 'GET', path: `/engine/admin/agents/${first.agentId}`, headers: bearer(settings.ownerToken) });
@@ -97,7 +105,12 @@ describe('the logs of a server at LOG_LEVEL=debug', () => {
     await client.send(authorizeRequest(settings, second, regime, { agent_id: third.agentId, regulatory: regulatory() }));
     await client.send({ ...bindRequest(first, sealed.trace_id), headers: bearer(`${settings.ownerToken.slice(0, -4)}AAAA`) });
     await client.send({ method: 'POST', path: '/engine/admin/agents', headers: bearer(first.token), body: { name: person(), max_notional: 1, models: [] } });
-    await client.send({ method: 'POST', path: '/engine/authorize', headers: { ...bearer(first.token), 'content-type': 'application/json' }, body: `{"regulatory":{"mifid_decision_maker":"${maker}"` });
+    await client.send({
+      method: 'POST',
+      path: '/engine/authorize',
+      headers: { ...bearer(first.token), 'content-type': 'application/json' },
+      body: `{"regulatory":{"mifid_decision_maker":"${maker}"`,
+    });
 
     // The signal service: signed heartbeats, the account, a registration the mail server refuses.
     const email = `ada.${randomUUID().slice(0, 8)}@example.test`;
@@ -116,7 +129,12 @@ describe('the logs of a server at LOG_LEVEL=debug', () => {
     const during = await Promise.all([
       client.send(authorizeRequest(settings, second, regime, { regulatory: regulatory() })),
       client.send(authorizeRequest(settings, third, regime, { regulatory: regulatory() })),
-      client.send({ method: 'POST', path: '/engine/admin/agents', headers: bearer(settings.ownerToken), body: { name: person(), max_notional: 1000, models: [] } }),
+      client.send({
+        method: 'POST',
+        path: '/engine/admin/agents',
+        headers: bearer(settings.ownerToken),
+        body: { name: person(), max_notional: 1000, models: [] },
+      }),
       client.send({ method: 'GET', path: '/v1/account', headers: { 'x-signals-key': key.api_key } }),
     ]);
     await store.cluster.resume();

@@ -43,8 +43,11 @@ beforeAll(async () => {
   store = await privateStore();
   settings = await engineSettings(store.url, {
     env: {
-      HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS), HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_MS), HTTP_KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_MS),
-      HTTP_MAX_CONNECTIONS: String(MAX_CONNECTIONS), HTTP_MAX_CONNECTIONS_PER_ADDRESS: String(PER_ADDRESS),
+      HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
+      HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_MS),
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_MS),
+      HTTP_MAX_CONNECTIONS: String(MAX_CONNECTIONS),
+      HTTP_MAX_CONNECTIONS_PER_ADDRESS: String(PER_ADDRESS),
     },
   });
   server = await startServerProcess(settings.env, 'slow-clients');
@@ -112,31 +115,38 @@ interface Flood {
 const SETTLE_MS = 50;
 async function flood(localAddresses: string[], count: number, concurrency = 50): Promise<Flood> {
   const state: Flood = {
-    open: new Set(), closed: 0, attempted: 0,
-    destroy: () => { for (const s of state.open) s.destroy(); state.open.clear(); },
+    open: new Set(),
+    closed: 0,
+    attempted: 0,
+    destroy: () => {
+      for (const s of state.open) s.destroy();
+      state.open.clear();
+    },
   };
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) {
-      const i = next++;
-      state.attempted++;
-      await new Promise<void>((resolve) => {
-        const socket = connect({ ...target, localAddress: localAddresses[i % localAddresses.length] });
-        state.open.add(socket);
-        socket.on('error', () => {});
-        socket.once('close', () => {
-          state.open.delete(socket);
-          state.closed++;
-          resolve();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++;
+        state.attempted++;
+        await new Promise<void>((resolve) => {
+          const socket = connect({ ...target, localAddress: localAddresses[i % localAddresses.length] });
+          state.open.add(socket);
+          socket.on('error', () => {});
+          socket.once('close', () => {
+            state.open.delete(socket);
+            state.closed++;
+            resolve();
+          });
+          socket.on('data', () => {});
+          socket.once('connect', () => {
+            socket.write(slowRequest(i));
+            setTimeout(resolve, SETTLE_MS);
+          });
         });
-        socket.on('data', () => {});
-        socket.once('connect', () => {
-          socket.write(slowRequest(i));
-          setTimeout(resolve, SETTLE_MS);
-        });
-      });
-    }
-  }));
+      }
+    }),
+  );
   return state;
 }
 
@@ -154,10 +164,7 @@ describe('slow clients and connection floods', () => {
     const answers: Array<{ what: string; answer: Answer }> = [];
     const prober = (async () => {
       while (flooding) {
-        const [health, order] = await Promise.all([
-          probe({ method: 'GET', path: '/engine/health' }),
-          probe(authorizeRequest(settings, agent, regime)),
-        ]);
+        const [health, order] = await Promise.all([probe({ method: 'GET', path: '/engine/health' }), probe(authorizeRequest(settings, agent, regime))]);
         answers.push({ what: 'health', answer: health }, { what: 'authorize', answer: order });
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -166,12 +173,20 @@ describe('slow clients and connection floods', () => {
     const slow = await flood(['127.0.0.2'], SLOW_CONNECTIONS);
     try {
       // What the flood holds once the server has closed what it refused: the per-address cap, no more.
-      await waitFor(() => slow.open.size <= PER_ADDRESS, 5000, () => `${slow.open.size} slow connections still open`);
+      await waitFor(
+        () => slow.open.size <= PER_ADDRESS,
+        5000,
+        () => `${slow.open.size} slow connections still open`,
+      );
       expect(slow.attempted).toBe(SLOW_CONNECTIONS);
       expect(slow.closed).toBeGreaterThanOrEqual(SLOW_CONNECTIONS - PER_ADDRESS);
       // And while it holds them, a probe round more.
       const during = answers.length;
-      await waitFor(() => answers.length >= during + 2, 5000, () => 'no probe answered');
+      await waitFor(
+        () => answers.length >= during + 2,
+        5000,
+        () => 'no probe answered',
+      );
     } finally {
       flooding = false;
       await Promise.all([sampler, prober]);
@@ -182,10 +197,12 @@ describe('slow clients and connection floods', () => {
     expect(answers.length).toBeGreaterThanOrEqual(4);
     expect(late.map((a) => `${a.what}: ${a.answer.status} ${a.answer.error ?? a.answer.body.slice(0, 200)} in ${a.answer.ms} ms`)).toEqual([]);
     expect(maxDescriptors, `descriptors: ${baseline} before the flood`).toBeLessThanOrEqual(baseline + PER_ADDRESS + FD_MARGIN);
-    expect(server.log()).toMatch(/refused \d+ connection\(s\) over the cap of 200 open connections per client address \(HTTP_MAX_CONNECTIONS_PER_ADDRESS\), the last from (::ffff:)?127\.0\.0\.2/);
+    expect(server.log()).toMatch(
+      /refused \d+ connection\(s\) over the cap of 200 open connections per client address \(HTTP_MAX_CONNECTIONS_PER_ADDRESS\), the last from (::ffff:)?127\.0\.0\.2/,
+    );
   }, 60_000);
 
-  it('a flood from many addresses stops at the server\'s cap of open connections', async () => {
+  it("a flood from many addresses stops at the server's cap of open connections", async () => {
     const addresses = Array.from({ length: 12 }, (_, i) => `127.0.1.${i + 1}`);
     const baseline = openDescriptors(server.pid);
     let maxDescriptors = baseline;
@@ -198,7 +215,11 @@ describe('slow clients and connection floods', () => {
     })();
     const slow = await flood(addresses, addresses.length * PER_ADDRESS);
     try {
-      await waitFor(() => slow.open.size <= MAX_CONNECTIONS, 5000, () => `${slow.open.size} slow connections still open`);
+      await waitFor(
+        () => slow.open.size <= MAX_CONNECTIONS,
+        5000,
+        () => `${slow.open.size} slow connections still open`,
+      );
     } finally {
       flooding = false;
       await sampler;
@@ -208,7 +229,11 @@ describe('slow clients and connection floods', () => {
     expect(maxDescriptors, `descriptors: ${baseline} before the flood`).toBeLessThanOrEqual(baseline + MAX_CONNECTIONS + FD_MARGIN);
     expect(server.log()).toMatch(/refused \d+ connection\(s\) at the server's cap of 1500 open connections \(HTTP_MAX_CONNECTIONS\)/);
     // Once the flood is gone, a new client is served again.
-    await waitFor(() => openDescriptors(server.pid) < baseline + FD_MARGIN, 5000, () => `${openDescriptors(server.pid)} descriptors open`);
+    await waitFor(
+      () => openDescriptors(server.pid) < baseline + FD_MARGIN,
+      5000,
+      () => `${openDescriptors(server.pid)} descriptors open`,
+    );
     expect((await probe({ method: 'GET', path: '/engine/health' })).status).toBe(200);
   }, 60_000);
 
@@ -259,7 +284,13 @@ describe('slow clients and connection floods', () => {
     expect(early.response.match(/HTTP\/1\.1 \d{3} /g)).toEqual(['HTTP/1.1 401 ']);
     expect((early.answeredAt ?? Infinity) - early.sentAt).toBeLessThan(REQUEST_MS);
     expect(early.closedAt - early.sentAt).toBeLessThanOrEqual(REQUEST_MS + SLACK_MS);
-    expect(server.log().split('\n').filter((l) => /^\{"level":(50|60)/.test(l)).slice(0, 5)).toEqual([]);
+    expect(
+      server
+        .log()
+        .split('\n')
+        .filter((l) => /^\{"level":(50|60)/.test(l))
+        .slice(0, 5),
+    ).toEqual([]);
   }, 45_000);
 
   it('an idle keep-alive connection is closed after HTTP_KEEP_ALIVE_TIMEOUT_MS, a second after the bound it advertises', async () => {

@@ -46,16 +46,20 @@ beforeAll(async () => {
   store = await privateStore();
   settings = await engineSettings(store.url, { env: { STORE_CONNECT_TIMEOUT_MS: '1000', STORE_STATEMENT_TIMEOUT_MS: '2000' } });
   // Both at once (they migrate the empty store together, under the migrations' lock).
-  served = await Promise.all([1, 2].map(async (workers) => {
-    const server = await startServerProcess({ ...settings.env, SERVE_WORKERS: String(workers) }, `flap-${workers}`);
-    return { workers, server, client: new Client(server.url, CLIENTS, 15_000), agents: [], ledger: new Ledger() };
-  }));
+  served = await Promise.all(
+    [1, 2].map(async (workers) => {
+      const server = await startServerProcess({ ...settings.env, SERVE_WORKERS: String(workers) }, `flap-${workers}`);
+      return { workers, server, client: new Client(server.url, CLIENTS, 15_000), agents: [], ledger: new Ledger() };
+    }),
+  );
   regime = await publishRegime(served[0]!.client, settings.ownerToken);
   // Every worker has read the broadcast (ENGINE_STATE_REFRESH_MS, 250 ms) before the first order.
   await sleep(1000);
-  await Promise.all(served.map(async (s) => {
-    s.agents = await Promise.all(Array.from({ length: CLIENTS }, () => registerAgent(s.client, settings.ownerToken)));
-  }));
+  await Promise.all(
+    served.map(async (s) => {
+      s.agents = await Promise.all(Array.from({ length: CLIENTS }, () => registerAgent(s.client, settings.ownerToken)));
+    }),
+  );
   signalsKey = (await issueAccountKey(store.admin, { email: 'flap@example.test', tier: 'pro' })).api_key;
 }, 180_000);
 afterAll(async () => {
@@ -79,7 +83,9 @@ async function failFast(flap: number): Promise<void> {
   const found = await Promise.all(served.map(async (s) => ({ s, faults: await processFaults(s) })));
   const faulty = found.filter((f) => f.faults.length > 0);
   if (faulty.length === 0) return;
-  throw new Error(`after ${flap} flap(s):\n${faulty.map(({ s, faults }) => `serve --workers ${s.workers}: ${faults.slice(0, 5).join('\n')}\n--- its log's tail ---\n${s.server.log().slice(-1500)}`).join('\n\n')}`);
+  throw new Error(
+    `after ${flap} flap(s):\n${faulty.map(({ s, faults }) => `serve --workers ${s.workers}: ${faults.slice(0, 5).join('\n')}\n--- its log's tail ---\n${s.server.log().slice(-1500)}`).join('\n\n')}`,
+  );
 }
 
 /** Orders and account reads, each answered 503 retried as it was (the same client_order_id), as a client should. */
@@ -88,9 +94,9 @@ function load(s: Served, stop: () => boolean): Promise<Array<Sample<RequestSpec>
   let step = 0;
   return runLoad<RequestSpec>(s.client, {
     workers: CLIENTS,
-    next: (w) => retry[w] ?? (++step % 3 === 0
-      ? { method: 'GET', path: '/v1/account', headers: { 'x-signals-key': signalsKey } }
-      : authorizeRequest(settings, s.agents[w]!, regime)),
+    next: (w) =>
+      retry[w] ??
+      (++step % 3 === 0 ? { method: 'GET', path: '/v1/account', headers: { 'x-signals-key': signalsKey } } : authorizeRequest(settings, s.agents[w]!, regime)),
     stop,
     onAnswer: (sample) => {
       retry[sample.worker] = sample.status === 503 ? sample.request : null;
@@ -102,11 +108,13 @@ function load(s: Served, stop: () => boolean): Promise<Array<Sample<RequestSpec>
 
 /** Anything but a 200 or a 503 `service_unavailable` with `Retry-After`: a 500, a dropped connection, a timeout. */
 function wrongAnswers(samples: Array<Sample<RequestSpec>>): string[] {
-  return samples.filter((a) => {
-    if (a.status === 200) return false;
-    if (a.status !== 503) return true;
-    return (JSON.parse(a.body) as { code?: string }).code !== 'service_unavailable' || a.headers['retry-after'] !== '1';
-  }).map((a) => `${a.request.method} ${a.request.path}: ${a.status} ${a.error ?? a.body.slice(0, 200)} retry-after=${a.headers['retry-after']}`);
+  return samples
+    .filter((a) => {
+      if (a.status === 200) return false;
+      if (a.status !== 503) return true;
+      return (JSON.parse(a.body) as { code?: string }).code !== 'service_unavailable' || a.headers['retry-after'] !== '1';
+    })
+    .map((a) => `${a.request.method} ${a.request.path}: ${a.status} ${a.error ?? a.body.slice(0, 200)} retry-after=${a.headers['retry-after']}`);
 }
 
 describe('a store that flaps under load', () => {
@@ -141,12 +149,14 @@ describe('a store that flaps under load', () => {
   }, 120_000);
 
   it('SIGTERM after the flaps: every server drains and exits 0 within seconds', async () => {
-    await Promise.all(served.map(async (s) => {
-      const started = Date.now();
-      s.server.stop().catch(() => {});
-      const exit = await Promise.race([s.server.exited, sleep(10_000).then(() => 'still running after 10 s')]);
-      expect(exit, `serve --workers ${s.workers}:\n${s.server.log().slice(-2000)}`).toBe(0);
-      expect(Date.now() - started).toBeLessThan(10_000);
-    }));
+    await Promise.all(
+      served.map(async (s) => {
+        const started = Date.now();
+        s.server.stop().catch(() => {});
+        const exit = await Promise.race([s.server.exited, sleep(10_000).then(() => 'still running after 10 s')]);
+        expect(exit, `serve --workers ${s.workers}:\n${s.server.log().slice(-2000)}`).toBe(0);
+        expect(Date.now() - started).toBeLessThan(10_000);
+      }),
+    );
   }, 30_000);
 });

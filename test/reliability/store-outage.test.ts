@@ -11,7 +11,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccountKey } from '../../src/signals/ops/keys.js';
 import { freeze, privateStore, type PrivateStore } from './support/cluster.js';
-import { authorizeRequest, bearer, bindRequest, engineSettings, Ledger, publishRegime, registerAgent, type Agent, type BindSpec, type EngineSettings, type Regime } from './support/engine.js';
+import {
+  authorizeRequest,
+  bearer,
+  bindRequest,
+  engineSettings,
+  Ledger,
+  publishRegime,
+  registerAgent,
+  type Agent,
+  type BindSpec,
+  type EngineSettings,
+  type Regime,
+} from './support/engine.js';
 import { Client, runLoad, type RequestSpec, type Sample } from './support/http.js';
 import { startServerProcess, type ServerProcess } from './support/server.js';
 import { removeTempDirs } from './support/temp.js';
@@ -102,7 +114,9 @@ function expectOnlyOkOrUnavailable(samples: Array<Sample<RequestSpec>>): void {
     if (s.status !== 503) return true;
     return (JSON.parse(s.body) as { code: string }).code !== 'service_unavailable' || s.headers['retry-after'] !== '1';
   });
-  expect(wrong.slice(0, 5).map((s) => `${s.request.method} ${s.request.path}: ${s.status} ${s.error ?? s.body} retry-after=${s.headers['retry-after']}`)).toEqual([]);
+  expect(
+    wrong.slice(0, 5).map((s) => `${s.request.method} ${s.request.path}: ${s.status} ${s.error ?? s.body} retry-after=${s.headers['retry-after']}`),
+  ).toEqual([]);
 }
 
 /** Orders sealed twice (a retried authorize must be answered with the original trace, never a second one). */
@@ -192,7 +206,11 @@ describe('a store outage under load', () => {
   }, 120_000);
 
   it('logs each 503 at warn under its request id, and nothing at error: an outage is not a bug', () => {
-    const lines = server.log().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: number; msg: string; reqId?: string });
+    const lines = server
+      .log()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { level: number; msg: string; reqId?: string });
     const failed = lines.filter((l) => l.msg === 'request failed');
     expect(failed.length).toBeGreaterThan(0);
     expect(failed.filter((l) => l.level !== 40 || !l.reqId)).toEqual([]);

@@ -44,7 +44,11 @@ afterAll(async () => {
 
 /** `serve` run to its end (a start that fails), with `env` over the suite's settings. */
 function serveUntilItExits(workers: number, env: Record<string, string>) {
-  return runCliProcess(['serve', '--host', '127.0.0.1', '--port', '0'], cliEnv(home, undefined, { ...settings.env, SERVE_WORKERS: String(workers), ...env }), 60_000);
+  return runCliProcess(
+    ['serve', '--host', '127.0.0.1', '--port', '0'],
+    cliEnv(home, undefined, { ...settings.env, SERVE_WORKERS: String(workers), ...env }),
+    60_000,
+  );
 }
 
 /** The 503 a waiting server answers: `service_unavailable` with `Retry-After`. */
@@ -64,9 +68,16 @@ describe('a server whose store is away at start', () => {
         const client = new Client(server.url, 4, 10_000);
         try {
           expect((await client.send({ method: 'GET', path: '/livez' })).status).toBe(200);
-          for (const p of ['/readyz', '/engine/health', '/irl/health', '/v1/health']) expectUnavailable(await client.send({ method: 'GET', path: p }), `${p} (${i + 1} workers)`);
-          expectUnavailable(await client.send({ method: 'GET', path: '/engine/admin/tokens', headers: bearer(settings.ownerToken) }), `/engine/admin/tokens (${i + 1} workers)`);
-          expectUnavailable(await client.send({ method: 'GET', path: '/v1/account', headers: { 'x-signals-key': `rsk_${'a'.repeat(43)}` } }), `/v1/account (${i + 1} workers)`);
+          for (const p of ['/readyz', '/engine/health', '/irl/health', '/v1/health'])
+            expectUnavailable(await client.send({ method: 'GET', path: p }), `${p} (${i + 1} workers)`);
+          expectUnavailable(
+            await client.send({ method: 'GET', path: '/engine/admin/tokens', headers: bearer(settings.ownerToken) }),
+            `/engine/admin/tokens (${i + 1} workers)`,
+          );
+          expectUnavailable(
+            await client.send({ method: 'GET', path: '/v1/account', headers: { 'x-signals-key': `rsk_${'a'.repeat(43)}` } }),
+            `/v1/account (${i + 1} workers)`,
+          );
         } finally {
           client.close();
         }
@@ -124,18 +135,29 @@ describe('a server whose store is away at start', () => {
       expect(run.stderr).toMatch(/correct the password in DATABASE_URL/);
       expect(run.stderr).not.toContain('wrong-password');
     }
-    const said = runs.map((r) => r.stderr.split('\n').filter((l) => /config_invalid|Try this/.test(l)).join('\n'));
+    const said = runs.map((r) =>
+      r.stderr
+        .split('\n')
+        .filter((l) => /config_invalid|Try this/.test(l))
+        .join('\n'),
+    );
     expect(said[1]).toBe(said[0]);
   }, 60_000);
 
-  it('a store that stalls while the app gets ready holds the start no longer than the heartbeat key\'s bound', async () => {
+  it("a store that stalls while the app gets ready holds the start no longer than the heartbeat key's bound", async () => {
     // The key loads in the app's onReady hook; the store is frozen before the pool's first connection.
     const sql = connect(store.url, { max: 2, connectTimeoutMs: 60_000 });
     const thaw = await freeze(store.cluster);
     try {
       const app = await buildApp(configWith({ logLevel: 'silent' }), { sql, services: ['signals'], logger: false });
       const started = Date.now();
-      const ready = await Promise.race([app.ready().then(() => 'ready', (err: Error) => `failed: ${err.message}`), sleep(KEY_AT_START_MS + 3000).then(() => 'still starting')]);
+      const ready = await Promise.race([
+        app.ready().then(
+          () => 'ready',
+          (err: Error) => `failed: ${err.message}`,
+        ),
+        sleep(KEY_AT_START_MS + 3000).then(() => 'still starting'),
+      ]);
       expect(ready).toBe('ready');
       expect(Date.now() - started).toBeLessThan(KEY_AT_START_MS + 1000);
       await thaw();

@@ -11,7 +11,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccountKey } from '../../src/signals/ops/keys.js';
 import { TIER_SPECS } from '../../src/signals/tiers.js';
 import { privateStore, type PrivateStore } from './support/cluster.js';
-import { authorizeRequest, bearer, bindRequest, engineSettings, heartbeat, publishRegime, registerAgent, type Agent, type EngineSettings, type Regime } from './support/engine.js';
+import {
+  authorizeRequest,
+  bearer,
+  bindRequest,
+  engineSettings,
+  heartbeat,
+  publishRegime,
+  registerAgent,
+  type Agent,
+  type EngineSettings,
+  type Regime,
+} from './support/engine.js';
 import { Client, type Answer } from './support/http.js';
 import { startServerProcess, type ServerProcess } from './support/server.js';
 import { removeTempDirs } from './support/temp.js';
@@ -83,7 +94,10 @@ describe('two instances on one database', () => {
       const ag = await agent();
       const order = authorizeRequest(settings, ag, regime);
       const answers = await Promise.all([a.send(order), b.send(order)]);
-      expect(answers.map((x) => x.status), answers.map((x) => x.body).join('\n')).toEqual([200, 200]);
+      expect(
+        answers.map((x) => x.status),
+        answers.map((x) => x.body).join('\n'),
+      ).toEqual([200, 200]);
       expect(body(answers[0]!)).toEqual(body(answers[1]!));
       const [count] = await store.admin<Array<{ n: number }>>`select count(*)::int as n from traces where agent_id = ${ag.agentId}`;
       expect(count?.n).toBe(1);
@@ -98,12 +112,21 @@ describe('two instances on one database', () => {
   it('shadow mode: switched on through one instance, the other lets a refused order pass marked; switched off, refuses it again', async () => {
     const ag = await agent();
     // Over the agent's notional cap (1,000,000): refused unless shadow mode is on.
-    const tooBig = (): ReturnType<typeof authorizeRequest> => authorizeRequest(settings, ag, regime, { quantity: 10_000, limit_price: 200, notional: 2_000_000 });
+    const tooBig = (): ReturnType<typeof authorizeRequest> =>
+      authorizeRequest(settings, ag, regime, { quantity: 10_000, limit_price: 200, notional: 2_000_000 });
     const refused = await b.send(tooBig());
     expect(body(refused)).toMatchObject({ code: 'notional_cap_exceeded' });
 
     const set = async (through: Client, enabled: boolean): Promise<void> => {
-      await through.json({ method: 'POST', path: '/engine/admin/shadow-mode', headers: bearer(settings.ownerToken), body: enabled ? { enabled, reason: 'reliability' } : { enabled } }, 200);
+      await through.json(
+        {
+          method: 'POST',
+          path: '/engine/admin/shadow-mode',
+          headers: bearer(settings.ownerToken),
+          body: enabled ? { enabled, reason: 'reliability' } : { enabled },
+        },
+        200,
+      );
     };
     /** The other instance's answer to an order over the cap, once it has taken the change (within a few refreshes). */
     const answerOf = async (through: Client, expected: number): Promise<Answer> => {
@@ -146,11 +169,12 @@ describe('two instances on one database', () => {
     expect(Math.max(...rows.map((r) => r.n))).toBe(ORDERS_PER_SECOND);
   }, 60_000);
 
-  it('a new key\'s first requests, all at once through both instances, count once against its daily limit, none refused as from another address', async () => {
+  it("a new key's first requests, all at once through both instances, count once against its daily limit, none refused as from another address", async () => {
     const limit = TIER_SPECS.free.dailyLimit!;
     const key = (await issueAccountKey(store.admin, { email: `two-${randomUUID().slice(0, 8)}@example.test`, tier: 'free' })).api_key;
-    const answers = await Promise.all(Array.from({ length: limit + 30 }, (_, i) =>
-      (i % 2 === 0 ? a : b).send({ method: 'GET', path: '/v1/account', headers: { 'x-signals-key': key } })));
+    const answers = await Promise.all(
+      Array.from({ length: limit + 30 }, (_, i) => (i % 2 === 0 ? a : b).send({ method: 'GET', path: '/v1/account', headers: { 'x-signals-key': key } })),
+    );
     const statuses = answers.map((x) => x.status);
     expect(answers.filter((x) => x.status !== 200 && x.status !== 429).map((x) => `${x.status} ${x.error ?? x.body}`)).toEqual([]);
     expect(statuses.filter((s) => s === 200)).toHaveLength(limit);

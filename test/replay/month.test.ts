@@ -44,7 +44,12 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-interface Leaf { date: string; kind: string; logged_at_ms: number; leaf_index: number }
+interface Leaf {
+  date: string;
+  kind: string;
+  logged_at_ms: number;
+  leaf_index: number;
+}
 const leaves = (): Promise<Leaf[]> => store.sql<Leaf[]>`
   select date::text as date, kind, logged_at_ms::float8 as logged_at_ms, leaf_index::int as leaf_index from signal_log_leaves
   where date >= '2025-06-02' order by leaf_index`;
@@ -76,23 +81,33 @@ describe('the month, day by day', () => {
     }
   });
 
-  it('runs a night every weekday: a holiday\'s finds nothing due and publishes nothing', () => {
+  it("runs a night every weekday: a holiday's finds nothing due and publishes nothing", () => {
     const quiet = result.nights.filter((n) => n.status === 'up_to_date').map((n) => n.at.slice(0, 10));
     expect(quiet).toEqual(['2025-06-19', '2025-07-04']);
-    expect(result.nights.filter((n) => n.status === 'published').flatMap((n) => n.published).sort()).toEqual(MONTH.filter((d) => d !== '2025-06-24'));
+    expect(
+      result.nights
+        .filter((n) => n.status === 'published')
+        .flatMap((n) => n.published)
+        .sort(),
+    ).toEqual(MONTH.filter((d) => d !== '2025-06-24'));
   });
 });
 
 describe('a night with the market source down', () => {
-  it('publishes nothing by its deadline, names each late series with the row it lacks and the source\'s failure, and is recorded', async () => {
+  it("publishes nothing by its deadline, names each late series with the row it lacks and the source's failure, and is recorded", async () => {
     const night = result.nights.find((n) => n.at.startsWith('2025-06-13'))!;
     expect([night.due, night.status, night.error_code, night.published]).toEqual(['2025-06-12', 'late', 'data_late', []]);
     expect(night.attempts).toBeGreaterThan(5);
-    for (const file of ['GSPC.csv', 'SPY.csv', 'GLD.csv']) expect(night.reason).toContain(`${file} lacks the row of 2025-06-12 (released 2025-06-12T20:30:00.000Z`);
+    for (const file of ['GSPC.csv', 'SPY.csv', 'GLD.csv'])
+      expect(night.reason).toContain(`${file} lacks the row of 2025-06-12 (released 2025-06-12T20:30:00.000Z`);
     expect(night.reason).toContain('Yahoo Finance, SPY: no useful answer after 3 attempts (last: HTTP 503');
     const [row] = (await recentNights(store.sql, 100)).filter((n) => n.due_day === '2025-06-12');
     expect(row).toMatchObject({ status: 'late', attempts: night.attempts, error_code: 'data_late' });
-    expect(row!.late!.map((l) => [l.series, l.needed_row])).toEqual([['GSPC', '2025-06-12'], ['SPY', '2025-06-12'], ['GLD', '2025-06-12']]);
+    expect(row!.late!.map((l) => [l.series, l.needed_row])).toEqual([
+      ['GSPC', '2025-06-12'],
+      ['SPY', '2025-06-12'],
+      ['GLD', '2025-06-12'],
+    ]);
     expect(new Date(row!.deadline).toISOString()).toBe('2025-06-13T13:00:00.000Z');
   });
 
@@ -111,10 +126,12 @@ describe('a revised value of a published day', () => {
   it('is refused by the next night, naming the series and the first changed date; nothing is published', () => {
     const night = result.nights.find((n) => n.at.startsWith('2025-06-25'))!;
     expect([night.due, night.status, night.error_code, night.published]).toEqual(['2025-06-24', 'refused', 'history_not_extendable', []]);
-    expect(night.reason).toContain('the input DGS10 changed on or before the last published day 2025-06-23: its first changed row is 2025-06-16 (revised: 4.46 then, 4.48 now)');
+    expect(night.reason).toContain(
+      'the input DGS10 changed on or before the last published day 2025-06-23: its first changed row is 2025-06-16 (revised: 4.46 then, 4.48 now)',
+    );
   });
 
-  it('the operator\'s recompute republishes only the days the revision changed, then the nights go on', async () => {
+  it("the operator's recompute republishes only the days the revision changed, then the nights go on", async () => {
     const [step] = result.operator;
     expect(step?.what).toBe('tradeseal pipeline run --full --yes');
     // DGS10 of 06-16 is first used by the regime of 06-17: that day and every later published one changed.
@@ -143,10 +160,14 @@ describe('the cases of the calendar', () => {
       select last_day::text as last_day, data_vintage->'series'->'WALCL'->>'lastDate' as walcl from model_runs
       where status = 'published' and last_day in ('2025-06-17', '2025-06-18', '2025-06-20') and as_of is not null order by last_day`;
     // The night's run reads the data as of its due day: on 06-18 the newest H.4.1 was the week of 06-11.
-    expect(vintages.map((v) => [v.last_day, v.walcl])).toEqual([['2025-06-17', '2025-06-11'], ['2025-06-18', '2025-06-11'], ['2025-06-20', '2025-06-18']]);
+    expect(vintages.map((v) => [v.last_day, v.walcl])).toEqual([
+      ['2025-06-17', '2025-06-11'],
+      ['2025-06-18', '2025-06-11'],
+      ['2025-06-20', '2025-06-18'],
+    ]);
   });
 
-  it('SPY\'s ex-dividend day (06-20) neither rewrites the history nor stops a night; the performance counts the cash', async () => {
+  it("SPY's ex-dividend day (06-20) neither rewrites the history nor stops a night; the performance counts the cash", async () => {
     const bundled = (await readFile(path.join(BUNDLED_DATA, 'SPY.csv'), 'utf8')).split('\n');
     const fetched = (await readFile(path.join(result.dataDir, 'SPY.csv'), 'utf8')).split('\n');
     // The rows the data directory started with are as they were, byte for byte, after every night's fetch.
@@ -156,7 +177,9 @@ describe('the cases of the calendar', () => {
     const through = fetched.findIndex((l) => l.startsWith('2025-07-03,'));
     const numbers = (lines: string[]) => lines.map((l) => l.split(',').map((f, i) => (i === 0 ? f : Number(f))));
     expect(numbers(fetched.slice(start, through + 1))).toEqual(numbers(bundled.slice(start, through + 1)));
-    expect(fetched.find((l) => l.startsWith('2025-06-20,'))).toBe('2025-06-20,598.3800048828125,599.4600219726562,592.8599853515625,594.280029296875,94051400,1.761,1');
+    expect(fetched.find((l) => l.startsWith('2025-06-20,'))).toBe(
+      '2025-06-20,598.3800048828125,599.4600219726562,592.8599853515625,594.280029296875,94051400,1.761,1',
+    );
     const [day] = await store.sql<Array<{ spy_dividend: number }>>`select spy_dividend from market_days where date = '2025-06-20'`;
     expect(day?.spy_dividend).toBe(1.761);
     expect(result.nights.find((n) => n.due === '2025-06-20')?.status).toBe('published');
@@ -170,7 +193,7 @@ describe('the cases of the calendar', () => {
 });
 
 describe('the next morning', () => {
-  it('the engine accepted the agent\'s order every trading morning, on a regime not stale, carried by a signed heartbeat', () => {
+  it("the engine accepted the agent's order every trading morning, on a regime not stale, carried by a signed heartbeat", () => {
     expect(result.mornings.map((m) => m.day)).toEqual(tradingDaysBetween('2025-06-02', '2025-07-07'));
     for (const m of result.mornings) {
       expect([m.day, m.authorize, m.stale], JSON.stringify(m)).toEqual([m.day, '200', false]);
@@ -196,7 +219,7 @@ describe('what a subscriber checks', () => {
     }
   }, 120_000);
 
-  it('the live record\'s performance (signals performance --record live) covers the month and says what it rests on', async () => {
+  it("the live record's performance (signals performance --record live) covers the month and says what it rests on", async () => {
     const live = await liveRecord(store.sql);
     expect(live.record.basis).toBe('live');
     expect(live.first_day! >= '2025-06-03' && live.last_day === '2025-07-03').toBe(true);

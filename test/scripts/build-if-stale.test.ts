@@ -43,17 +43,20 @@ describe('building only what changed', () => {
     expect(buildIsStale(dir)).toBe(true);
   });
 
-  it.each(['bench/engine-server.ts', 'bench/pipeline-run.ts'])("builds again when a benchmark's compiled part (%s, built with the app) changed after the build", (file) => {
-    const dir = checkout();
-    mkdirSync(path.join(dir, 'bench'));
-    for (const f of ['bench/engine-server.ts', 'bench/pipeline-run.ts', 'bench/engine.ts']) writeFileSync(path.join(dir, f), 'export {};');
-    for (const f of ['tsconfig.json', 'src/engine/authorize.ts', 'bench/engine-server.ts', 'bench/pipeline-run.ts']) at(path.join(dir, f), 1_000);
-    writeFileSync(path.join(dir, 'dist/.build-stamp'), 'x');
-    at(path.join(dir, 'dist/.build-stamp'), 2_000);
-    // Another benchmark file is not part of the build.
-    at(path.join(dir, 'bench/engine.ts'), 3_000);
-    expect(buildIsStale(dir)).toBe(false);
-    at(path.join(dir, file), 3_000);
-    expect(buildIsStale(dir)).toBe(true);
-  });
+  it.each(['bench/engine-server.ts', 'bench/pipeline-run.ts'])(
+    "builds again when a benchmark's compiled part (%s, built with the app) changed after the build",
+    (file) => {
+      const dir = checkout();
+      mkdirSync(path.join(dir, 'bench'));
+      for (const f of ['bench/engine-server.ts', 'bench/pipeline-run.ts', 'bench/engine.ts']) writeFileSync(path.join(dir, f), 'export {};');
+      for (const f of ['tsconfig.json', 'src/engine/authorize.ts', 'bench/engine-server.ts', 'bench/pipeline-run.ts']) at(path.join(dir, f), 1_000);
+      writeFileSync(path.join(dir, 'dist/.build-stamp'), 'x');
+      at(path.join(dir, 'dist/.build-stamp'), 2_000);
+      // Another benchmark file is not part of the build.
+      at(path.join(dir, 'bench/engine.ts'), 3_000);
+      expect(buildIsStale(dir)).toBe(false);
+      at(path.join(dir, file), 3_000);
+      expect(buildIsStale(dir)).toBe(true);
+    },
+  );
 });

@@ -46,7 +46,10 @@ const MODEL_HASH = 'c'.repeat(64);
 /** The Ed25519 public key of a 32-byte seed, through node:crypto (fast enough to try every string of a dump). */
 const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 const publicOf = (seed: Buffer): string =>
-  createPublicKey(createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' })).export({ format: 'der', type: 'spki' }).subarray(12).toString('hex');
+  createPublicKey(createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' }))
+    .export({ format: 'der', type: 'spki' })
+    .subarray(12)
+    .toString('hex');
 
 const codeMessage = (email: string, code: string): string => `tradeseal.signals.verification\n${email}\n${code}`;
 const allCodes = function* (): Generator<string> {
@@ -81,7 +84,16 @@ async function scenario(settings: KeySettings): Promise<Scenario> {
   const [before] = await store.sql`select value is not null as clear from signal_service_secrets where name = ${TRACK_KEY_NAME}`;
   expect(before).toEqual({ clear: true });
 
-  const base = configWith({ ...settings, databaseUrl: store.url, logLevel: 'silent', port: 0, host: '127.0.0.1', engineOwnerToken: OWNER, webhookAllowPrivate: true, layer2Enabled: true });
+  const base = configWith({
+    ...settings,
+    databaseUrl: store.url,
+    logLevel: 'silent',
+    port: 0,
+    host: '127.0.0.1',
+    engineOwnerToken: OWNER,
+    webhookAllowPrivate: true,
+    layer2Enabled: true,
+  });
   const heartbeatKey = await loadSigningKey(store.sql, base);
   const config = configWith({ ...base, regimeOperatorPubkey: heartbeatKey.publicKey });
   const server = await startServer(config, { services: ['engine', 'signals'] });
@@ -110,7 +122,10 @@ async function scenario(settings: KeySettings): Promise<Scenario> {
 
   // The heartbeat key: a heartbeat of the signal service authorizes an order on the engine.
   expect((await call('POST', '/engine/admin/regime', { token: OWNER, body: { regime: 'expansion', risk_score: 0.2, reason: 'test' } })).status).toBe(201);
-  const reg = await call('POST', '/engine/admin/agents', { token: OWNER, body: { name: 'Dump Desk', max_notional: 200_000, models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }] } });
+  const reg = await call('POST', '/engine/admin/agents', {
+    token: OWNER,
+    body: { name: 'Dump Desk', max_notional: 200_000, models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }] },
+  });
   const tok = await call('POST', '/engine/admin/tokens', { token: OWNER, body: { client_name: 'agent', agent_ids: [reg.body.agent_id] } });
   const agent = { agent_id: reg.body.agent_id as string, token: tok.body.token as string };
   const sidecar = await account('engine_sidecar');
@@ -119,14 +134,28 @@ async function scenario(settings: KeySettings): Promise<Scenario> {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body;
   };
-  const authorize = (hb: unknown) => call('POST', '/engine/authorize', {
-    token: agent.token,
-    body: {
-      agent_id: agent.agent_id, model_hash_hex: MODEL_HASH, model_id: 'alpha-7', prompt_version: 'p-3', feature_schema_id: 'fs-1', hyperparameter_checksum: 'h-9',
-      action: 'Long', asset: 'AAPL', order_type: 'Limit', venue_id: 'XNAS', quantity: 100, limit_price: 190, notional: 19_000,
-      client_order_id: randomUUID(), agent_valid_time: Date.now(), heartbeat: hb,
-    },
-  });
+  const authorize = (hb: unknown) =>
+    call('POST', '/engine/authorize', {
+      token: agent.token,
+      body: {
+        agent_id: agent.agent_id,
+        model_hash_hex: MODEL_HASH,
+        model_id: 'alpha-7',
+        prompt_version: 'p-3',
+        feature_schema_id: 'fs-1',
+        hyperparameter_checksum: 'h-9',
+        action: 'Long',
+        asset: 'AAPL',
+        order_type: 'Limit',
+        venue_id: 'XNAS',
+        quantity: 100,
+        limit_price: 190,
+        notional: 19_000,
+        client_order_id: randomUUID(),
+        agent_valid_time: Date.now(),
+        heartbeat: hb,
+      },
+    });
   const first = await authorize(await heartbeat());
   expect(first.status, JSON.stringify(first.body)).toBe(200);
 
@@ -157,9 +186,13 @@ async function scenario(settings: KeySettings): Promise<Scenario> {
     'track-log key': await keeper.reveal(serviceSecretPlace(TRACK_KEY_NAME), (await readServiceSecret(store.sql, TRACK_KEY_NAME))!),
     'verification-code key': await verificationCodeKey(store.sql, keeper),
     'webhook secret': Buffer.from(webhookSecret, 'utf8'),
-    'webhook secret\'s random bytes': Buffer.from(webhookSecret.slice('whsec_'.length), 'base64url'),
+    "webhook secret's random bytes": Buffer.from(webhookSecret.slice('whsec_'.length), 'base64url'),
   };
-  const publicKeys = { heartbeat: Buffer.from(heartbeatKey.publicKey).toString('hex'), 'transparency log': Buffer.from(logKey.publicKey).toString('hex'), 'track log': Buffer.from(trackKey.publicKey).toString('hex') };
+  const publicKeys = {
+    heartbeat: Buffer.from(heartbeatKey.publicKey).toString('hex'),
+    'transparency log': Buffer.from(logKey.publicKey).toString('hex'),
+    'track log': Buffer.from(trackKey.publicKey).toString('hex'),
+  };
   return { store, server, config, dump: await dumpDatabase(store), secrets, publicKeys, email, code, agent, heartbeat, authorize };
 }
 
@@ -168,7 +201,7 @@ describe.each([
   ['aws (moto)', () => moto().settings()],
 ] as const)('a dump of the store with KMS_PROVIDER=%s', (_name, settingsOf) => {
   let s: Scenario;
-  it('holds none of the secrets\' bytes in any encoding, and every one of them is sealed', async () => {
+  it("holds none of the secrets' bytes in any encoding, and every one of them is sealed", async () => {
     s = await scenario(settingsOf());
     expect(s.dump).toContain(s.email);
     for (const [name, bytes] of Object.entries(s.secrets)) expect(secretFoundIn(s.dump, bytes), name).toEqual([]);
@@ -177,13 +210,15 @@ describe.each([
     expect(await s.store.sql`select 1 from signal_webhooks where secret is not null`).toEqual([]);
   }, 120_000);
 
-  it('holds no key a signature can be made with: no value of it, nor any 32 bytes of the rows that keep secrets, derives a public key in use; a heartbeat forged from the key\'s row is refused', async () => {
+  it("holds no key a signature can be made with: no value of it, nor any 32 bytes of the rows that keep secrets, derives a public key in use; a heartbeat forged from the key's row is refused", async () => {
     // Every 32-byte value the dump spells (a key stored as a column's value), and every 32 bytes of the rows that
     // keep secrets (a key inside a sealed value). Every window of the whole dump, 1.3 million, would take ten
     // minutes of this machine at 0.5 ms a key; the first test already searched the whole dump for the keys' bytes.
     const candidates = [
       ...byteStringsOf(s.dump).filter((b) => b.length === 32),
-      ...['public.signal_service_secrets', 'public.log_signing_key', 'public.signal_webhooks'].flatMap((t) => byteStringsOf(tableOf(s.dump, t))).flatMap((b) => [...windows(b)]),
+      ...['public.signal_service_secrets', 'public.log_signing_key', 'public.signal_webhooks']
+        .flatMap((t) => byteStringsOf(tableOf(s.dump, t)))
+        .flatMap((b) => [...windows(b)]),
     ];
     const wanted = new Map(Object.entries(s.publicKeys).map(([name, hex]) => [hex, name]));
     for (const seed of candidates) {
@@ -194,7 +229,9 @@ describe.each([
 
     // The probe's attack: a heartbeat signed with what the dump holds of the heartbeat key (every 32 bytes of its
     // row), with the highest sequence number, refused every time; the service's own heartbeat then authorizes.
-    const row = tableOf(s.dump, 'public.signal_service_secrets').split('\n').find((l) => l.startsWith(`${SIGNING_KEY_NAME}\t`))!;
+    const row = tableOf(s.dump, 'public.signal_service_secrets')
+      .split('\n')
+      .find((l) => l.startsWith(`${SIGNING_KEY_NAME}\t`))!;
     const forgeries = byteStringsOf(row).flatMap((b) => [...windows(b)]);
     const genuine = await s.heartbeat();
     for (const seed of forgeries) {
@@ -211,7 +248,10 @@ describe.each([
   it('holds no code: all 10^6 codes tried against the dumped hash match none; keyed with the real key, the search finds the code', async () => {
     // COPY public.signal_verifications (email, code_hash, …): the row of the address.
     const table = s.dump.slice(s.dump.indexOf('COPY public.signal_verifications ('));
-    const line = table.slice(0, table.indexOf('\n\\.')).split('\n').find((l) => l.startsWith(`${s.email}\t`));
+    const line = table
+      .slice(0, table.indexOf('\n\\.'))
+      .split('\n')
+      .find((l) => l.startsWith(`${s.email}\t`));
     expect(line, 'the pending verification in the dump').toBeDefined();
     const stored = line!.split('\t')[1]!;
     const digest = stored.slice(stored.lastIndexOf(':') + 1);

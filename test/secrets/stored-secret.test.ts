@@ -21,7 +21,10 @@ import { kmsConfig, masterKeyFile } from '../helpers/kms.js';
 
 /** The error `fn` rejects with. */
 async function failure(fn: () => Promise<unknown>): Promise<TradesealError> {
-  const error = await fn().then(() => null, (e: unknown) => e);
+  const error = await fn().then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!(error instanceof TradesealError)) throw new Error(`expected a TradesealError, got ${String(error)}`);
   return error;
 }
@@ -57,7 +60,9 @@ describe('keeping one secret', () => {
     const kept = await keeper.keep(place, secret);
     const none = await failure(() => new SecretKeeper(null).reveal(place, kept));
     expect(none.code).toBe('config_invalid');
-    expect(none.message).toBe(`the heartbeat signing key (signal_service_secrets/heartbeat_signing_key) is sealed under the local provider's key ${keeper.provider!.keyId}, and KMS_PROVIDER is unset`);
+    expect(none.message).toBe(
+      `the heartbeat signing key (signal_service_secrets/heartbeat_signing_key) is sealed under the local provider's key ${keeper.provider!.keyId}, and KMS_PROVIDER is unset`,
+    );
     expect(none.hint).toContain('KMS_PROVIDER=local');
     const other = await failure(() => new SecretKeeper(LocalKeyProvider.fromFile(wrongFile)).reveal(place, kept));
     expect(other.code).toBe('config_invalid');
@@ -90,14 +95,18 @@ describe('a store that kept its secrets in clear, started with a provider', () =
 
   it('without a provider, the start warning names each secret kept in clear and what a copy of the store does with it', async () => {
     expect(await secretsInClearWarning(store.sql)).toBe(
-      'the store keeps the heartbeat signing key, the track-log signing key, the engine\'s transparency-log key and 1 webhook secret in clear: '
-      + 'whoever holds a copy of it (a backup, a replica, a dump) can sign heartbeats the engines accept, sign heads of the engine\'s transparency log, '
-      + 'sign heads of the track log and sign webhook deliveries as this service; set KMS_PROVIDER to keep them sealed (docs/operations.md, "Secrets in the store")');
+      "the store keeps the heartbeat signing key, the track-log signing key, the engine's transparency-log key and 1 webhook secret in clear: " +
+        "whoever holds a copy of it (a backup, a replica, a dump) can sign heartbeats the engines accept, sign heads of the engine's transparency log, " +
+        'sign heads of the track log and sign webhook deliveries as this service; set KMS_PROVIDER to keep them sealed (docs/operations.md, "Secrets in the store")',
+    );
     expect(await keepStoredSecrets(store.sql, new SecretKeeper(null))).toEqual({ sealed: 0 });
   });
 
   it('seals every one at start, once under two starts at the same time, and erases the clear values; the same keys come back', async () => {
-    const starts = await Promise.all([keepStoredSecrets(store.sql, secretKeeperFrom(provider)), keepStoredSecrets(store.sql, new SecretKeeper(LocalKeyProvider.fromFile(file)))]);
+    const starts = await Promise.all([
+      keepStoredSecrets(store.sql, secretKeeperFrom(provider)),
+      keepStoredSecrets(store.sql, new SecretKeeper(LocalKeyProvider.fromFile(file))),
+    ]);
     expect(starts[0]!.sealed + starts[1]!.sealed).toBe(4);
     expect(await store.sql`select name from signal_service_secrets where value is not null or sealed is null`).toEqual([]);
     expect(await store.sql`select 1 from log_signing_key where secret_key is not null or sealed is null`).toEqual([]);
@@ -114,7 +123,9 @@ describe('a store that kept its secrets in clear, started with a provider', () =
   it('a start without the provider, or with another master key, is refused, naming the secret and what is missing', async () => {
     const none = await failure(() => keepStoredSecrets(store.sql, new SecretKeeper(null)));
     expect(none.code).toBe('config_invalid');
-    expect(none.message).toMatch(/^the .+ \(.+\) is sealed under the local provider's key local:[0-9a-f]{16}, and KMS_PROVIDER is unset: the store's secrets cannot be read$/);
+    expect(none.message).toMatch(
+      /^the .+ \(.+\) is sealed under the local provider's key local:[0-9a-f]{16}, and KMS_PROVIDER is unset: the store's secrets cannot be read$/,
+    );
     expect(none.hint).toBe('set KMS_PROVIDER=local and its key settings (KMS_MASTER_KEY_FILE for local)');
     const other = await failure(() => keepStoredSecrets(store.sql, secretKeeperFrom(kmsConfig(wrongFile))));
     expect(other.code).toBe('config_invalid');

@@ -63,7 +63,12 @@ export default async function setup(project: TestProject): Promise<Teardown> {
       throw error;
     }
   } else {
-    const why = project.name === PGLITE_PROJECT ? 'the store tests again, on the embedded store' : forced === 'pglite' ? 'forced by TRADESEAL_TEST_DB' : 'no DATABASE_URL and no PostgreSQL binaries';
+    const why =
+      project.name === PGLITE_PROJECT
+        ? 'the store tests again, on the embedded store'
+        : forced === 'pglite'
+          ? 'forced by TRADESEAL_TEST_DB'
+          : 'no DATABASE_URL and no PostgreSQL binaries';
     ({ info, teardown } = await pgliteTemplate(why));
   }
 
@@ -99,7 +104,8 @@ async function postgresTemplate(adminUrl: string, describe: (version: string) =>
         try {
           // The published template and any copy a dead worker left half made.
           const made = await drop<Array<{ datname: string }>>`select datname from pg_database where datname like ${`${template}%`}`;
-          for (const db of [...made.map((m) => m.datname).filter((d) => d !== template), template]) await drop.unsafe(`drop database if exists ${db} with (force)`);
+          for (const db of [...made.map((m) => m.datname).filter((d) => d !== template), template])
+            await drop.unsafe(`drop database if exists ${db} with (force)`);
         } finally {
           await drop.end();
         }

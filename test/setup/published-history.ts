@@ -67,7 +67,13 @@ export async function ensurePublishedDump(migratedDump: string, published: { dum
     }
   }
   try {
-    if (await fs.stat(published.dump).then(() => true, () => false)) return;
+    if (
+      await fs.stat(published.dump).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     const db = await PGlite.create({ loadDataDir: new Blob([await fs.readFile(migratedDump)]) });
     try {
       const server = await serveEmbedded(db);

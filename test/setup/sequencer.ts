@@ -15,7 +15,10 @@ export default class SlowFirstSequencer extends BaseSequencer {
     const sorted = await super.sort(files);
     const rankOf = (spec: TestSpecification): number => rank.get(relative(spec.moduleId)) ?? SLOW_BY_DESIGN.length;
     // A stable sort: files of equal rank keep vitest's order.
-    return sorted.map((spec, i) => ({ spec, i })).sort((a, b) => rankOf(a.spec) - rankOf(b.spec) || a.i - b.i).map(({ spec }) => spec);
+    return sorted
+      .map((spec, i) => ({ spec, i }))
+      .sort((a, b) => rankOf(a.spec) - rankOf(b.spec) || a.i - b.i)
+      .map(({ spec }) => spec);
   }
 }
 

@@ -31,10 +31,15 @@ export default class SlowestReporter implements Reporter {
     const nameOf = (m: TestModule, name: string): string => (m.project.name === MAIN_PROJECT ? name : `${name} [${m.project.name}]`);
     const files: Timed[] = modules.map((m) => {
       const d = m.diagnostic();
-      return { name: nameOf(m, m.relativeModuleId), ms: d.prepareDuration + d.collectDuration + d.setupDuration + d.duration, tests: [...m.children.allTests()].length };
+      return {
+        name: nameOf(m, m.relativeModuleId),
+        ms: d.prepareDuration + d.collectDuration + d.setupDuration + d.duration,
+        tests: [...m.children.allTests()].length,
+      };
     });
     const tests: Timed[] = modules.flatMap((m) =>
-      [...m.children.allTests()].map((t) => ({ name: nameOf(m, `${path.basename(m.relativeModuleId)} › ${t.fullName}`), ms: t.diagnostic()?.duration ?? 0 })));
+      [...m.children.allTests()].map((t) => ({ name: nameOf(m, `${path.basename(m.relativeModuleId)} › ${t.fullName}`), ms: t.diagnostic()?.duration ?? 0 })),
+    );
     if (files.length === 0) return;
     const serial = files.reduce((sum, f) => sum + f.ms, 0);
     const lines = [

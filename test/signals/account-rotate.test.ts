@@ -18,20 +18,38 @@ afterAll(async () => h?.close());
 const account = (key: string | null) => h.call('GET', '/v1/account', { key });
 const rotate = (key: string | null, extra: { body?: unknown; headers?: Record<string, string> } = {}) => h.call('POST', '/v1/auth/rotate', { key, ...extra });
 
-const ACCOUNT_FIELDS = ['agent_count', 'billing_portal_url', 'docs_url', 'email', 'features', 'payment_status', 'product', 'product_line', 'tier', 'tier_label', 'usage'];
+const ACCOUNT_FIELDS = [
+  'agent_count',
+  'billing_portal_url',
+  'docs_url',
+  'email',
+  'features',
+  'payment_status',
+  'product',
+  'product_line',
+  'tier',
+  'tier_label',
+  'usage',
+];
 
 describe('GET /v1/account', () => {
-  it('the account object of a free key: tier, features, usage with today\'s requests and the limit, the URLs', async () => {
+  it("the account object of a free key: tier, features, usage with today's requests and the limit, the URLs", async () => {
     const key = await h.keyFor('free');
     const first = await account(key.api_key);
     expect(first.statusCode, first.body).toBe(200);
     expectSchema(first.json(), accountBody, ACCOUNT_FIELDS);
     expect(first.json()).toEqual({
-      email: key.email, tier: 'free', tier_label: 'Free', product: 'tradeseal Regime Signals Free', product_line: 'signals',
-      agent_count: 0, payment_status: 'active',
+      email: key.email,
+      tier: 'free',
+      tier_label: 'Free',
+      product: 'tradeseal Regime Signals Free',
+      product_line: 'signals',
+      agent_count: 0,
+      payment_status: 'active',
       features: ['signals', 'history', 'liquidity', 'scorecard', 'performance', 'export'],
       usage: { today_requests: 1, daily_limit: 50 },
-      billing_portal_url: `${BASE}/v1/billing/payments/portal`, docs_url: `${BASE}/docs`,
+      billing_portal_url: `${BASE}/v1/billing/payments/portal`,
+      docs_url: `${BASE}/docs`,
     });
     expect(first.headers['x-ratelimit-limit']).toBe('50');
     expect(first.headers['x-ratelimit-remaining']).toBe('49');
@@ -43,9 +61,19 @@ describe('GET /v1/account', () => {
 
   it.each([
     ['starter', { tier_label: 'Starter', product_line: 'signals', usage: { today_requests: 1, daily_limit: 500 } }, ['forecast'], ['backtest']],
-    ['pro', { tier_label: 'Pro', product_line: 'signals', usage: { today_requests: 1, daily_limit: null } }, ['forecast', 'backtest', 'webhook'], ['heartbeat']],
+    [
+      'pro',
+      { tier_label: 'Pro', product_line: 'signals', usage: { today_requests: 1, daily_limit: null } },
+      ['forecast', 'backtest', 'webhook'],
+      ['heartbeat'],
+    ],
     ['engine_sidecar', { tier_label: 'Engine sidecar', product_line: 'engine', usage: { today_requests: 1, daily_limit: null } }, ['heartbeat'], ['audit']],
-    ['engine_audit', { tier_label: 'Engine audit', product_line: 'engine', agent_count: 4, usage: { today_requests: 1, daily_limit: null } }, ['heartbeat', 'audit'], []],
+    [
+      'engine_audit',
+      { tier_label: 'Engine audit', product_line: 'engine', agent_count: 4, usage: { today_requests: 1, daily_limit: null } },
+      ['heartbeat', 'audit'],
+      [],
+    ],
     ['owner', { tier_label: 'Owner', product_line: 'operator', usage: { today_requests: 1, daily_limit: null } }, ['heartbeat', 'backtest'], ['audit']],
   ] as const)('%s: its label, limit (null: none) and features', async (tier, expected, has, hasNot) => {
     const key = await h.keyFor(tier, tier === 'engine_audit' ? { agent_count: 4 } : {});
@@ -91,7 +119,7 @@ describe('POST /v1/auth/rotate', () => {
     expect(row!.revoked_at).not.toBeNull();
   });
 
-  it('the new key takes over the old key\'s rolling window: rotating does not reset the daily limit', async () => {
+  it("the new key takes over the old key's rolling window: rotating does not reset the daily limit", async () => {
     const key = await h.keyFor('free');
     for (let i = 0; i < 10; i++) await account(key.api_key);
     const rotated = (await rotate(key.api_key)).json();
@@ -104,7 +132,7 @@ describe('POST /v1/auth/rotate', () => {
     ['no content type', {}],
     ['application/json with no body', { headers: { 'content-type': 'application/json' } }],
     ['text/plain with no body', { headers: { 'content-type': 'text/plain' } }],
-    ['a form type with no body (curl -d \'\')', { headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
+    ["a form type with no body (curl -d '')", { headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
     ['an unknown content type', { headers: { 'content-type': 'application/octet-stream' } }],
     ['an empty JSON object', { body: '{}', headers: { 'content-type': 'application/json' } }],
   ])('takes a body-less POST: %s', async (_name, extra) => {

@@ -9,7 +9,15 @@ import type { KeyRecord } from '../../src/signals/store/keys.js';
 import { TIERS, type Tier } from '../../src/signals/tiers.js';
 
 const record = (tier: Tier, over: Partial<KeyRecord> = {}): KeyRecord => ({
-  key_id: `id-${tier}`, account_id: 'a', email: 'e@example.test', tier, agent_count: 0, key_prefix: 'rsk_abcdef', created_at: new Date(0), revoked_at: null, ...over,
+  key_id: `id-${tier}`,
+  account_id: 'a',
+  email: 'e@example.test',
+  tier,
+  agent_count: 0,
+  key_prefix: 'rsk_abcdef',
+  created_at: new Date(0),
+  revoked_at: null,
+  ...over,
 });
 
 describe('AdmissionCache', () => {

@@ -23,7 +23,7 @@ async function account(tier: Tier): Promise<string> {
 }
 
 describe('admit', () => {
-  it('admits exactly the requests left in a free key\'s window, however many arrive at once', async () => {
+  it("admits exactly the requests left in a free key's window, however many arrive at once", async () => {
     const key = await account('free');
     const limit = TIER_SPECS.free.dailyLimit!;
     // Use 10 of the 50 first, one by one.

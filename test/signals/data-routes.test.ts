@@ -22,7 +22,9 @@ let app: FastifyInstance;
 beforeAll(async () => {
   // The bundled data published as of 2009-03-31 with seed 7, made once for the run (test/setup/published-history.ts).
   store = await testStore({ max: 20, history: 'published' });
-  app = await documented(await buildApp(configWith({ logLevel: 'silent', publicBaseUrl: 'https://signals.example' }), { sql: store.sql, logger: false, services: ['signals'] }));
+  app = await documented(
+    await buildApp(configWith({ logLevel: 'silent', publicBaseUrl: 'https://signals.example' }), { sql: store.sql, logger: false, services: ['signals'] }),
+  );
 }, 600_000);
 afterAll(async () => {
   await app?.close();
@@ -48,7 +50,7 @@ describe('keyed data routes', () => {
     pro = await keyOf('pro');
   });
 
-  it('GET /v1/signals/latest: the newest day\'s signal package, as published', async () => {
+  it("GET /v1/signals/latest: the newest day's signal package, as published", async () => {
     const res = await get('/v1/signals/latest', pro);
     expect(res.statusCode, res.body).toBe(200);
     const [row] = await store.sql`select * from signal_days order by date desc limit 1`;
@@ -57,7 +59,10 @@ describe('keyed data routes', () => {
       // Tuesday 2009-03-31 is published at 06:30 New York (EDT since 2009-03-08) on Wednesday 2009-04-01.
       available_at: CUT_AVAILABLE_AT,
       regime: {
-        most_likely: row!.regime, confidence: row!.confidence, persistence_days: row!.persistence_days, expected_duration_remaining_days: row!.expected_duration_remaining_days,
+        most_likely: row!.regime,
+        confidence: row!.confidence,
+        persistence_days: row!.persistence_days,
+        expected_duration_remaining_days: row!.expected_duration_remaining_days,
         probabilities: { expansion: row!.prob_expansion, recovery: row!.prob_recovery, tightening: row!.prob_tightening, risk_off: row!.prob_risk_off },
       },
       net_liquidity: { level_bn: row!.level_bn, change_4w_bn: row!.change_4w_bn, zscore: row!.liquidity_zscore, trend: row!.liquidity_trend },
@@ -84,7 +89,12 @@ describe('keyed data routes', () => {
     expectError(long, 422, 'validation_failed');
     expect(long.json().errors[0].message).toMatch(/spans 366 days; at most 365/);
     const both = await get('/v1/signals/range?start=nope&end=2008-02-30', pro);
-    expect(both.json().errors.map((e: { field: string }) => e.field).sort()).toEqual(['end', 'start']);
+    expect(
+      both
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['end', 'start']);
   });
 
   it('GET /v1/signals/history: the last `days` days, oldest first, clamped to the tier (Free 30)', async () => {
@@ -92,7 +102,11 @@ describe('keyed data routes', () => {
     expect(res.json().map((r: { date: string }) => r.date)).toEqual(['2009-03-25', '2009-03-26', '2009-03-27', '2009-03-30', '2009-03-31']);
     // Each day is available at 06:30 New York on the next trading day: Friday's on Monday.
     expect(res.json().map((r: { available_at: string }) => r.available_at)).toEqual([
-      '2009-03-26T10:30:00.000Z', '2009-03-27T10:30:00.000Z', '2009-03-30T10:30:00.000Z', '2009-03-31T10:30:00.000Z', CUT_AVAILABLE_AT,
+      '2009-03-26T10:30:00.000Z',
+      '2009-03-27T10:30:00.000Z',
+      '2009-03-30T10:30:00.000Z',
+      '2009-03-31T10:30:00.000Z',
+      CUT_AVAILABLE_AT,
     ]);
     const free = await keyOf('free');
     expect((await get('/v1/signals/history?days=365', free)).json()).toHaveLength(30);
@@ -157,7 +171,16 @@ describe('public routes', () => {
   it('GET /v1/liquidity and /v1/scorecard', async () => {
     const liq = (await get('/v1/liquidity?limit=2')).json();
     const [row] = await store.sql`select * from net_liquidity order by date desc limit 1`;
-    expect(liq[0]).toEqual({ date: CUT, fed_assets_bn: row!.fed_assets_bn, rrp_bn: row!.rrp_bn, tga_bn: row!.tga_bn, level_bn: row!.level_bn, change_4w_bn: row!.change_4w_bn, zscore: row!.zscore, trend: row!.trend });
+    expect(liq[0]).toEqual({
+      date: CUT,
+      fed_assets_bn: row!.fed_assets_bn,
+      rrp_bn: row!.rrp_bn,
+      tga_bn: row!.tga_bn,
+      level_bn: row!.level_bn,
+      change_4w_bn: row!.change_4w_bn,
+      zscore: row!.zscore,
+      trend: row!.trend,
+    });
     expect((await get('/v1/liquidity')).json()).toHaveLength(30);
     expectError(await get('/v1/liquidity?limit=501'), 422, 'validation_failed');
     const card = (await get('/v1/scorecard')).json();
@@ -191,16 +214,29 @@ describe('quant routes', () => {
 
   it('POST /v1/backtest: Pro; the summary of the window', async () => {
     const pro = await keyOf('pro');
-    const res = await app.inject({ method: 'POST', url: '/v1/backtest', headers: { 'x-signals-key': pro }, payload: { start: '2008-09-01', end: '2008-12-31' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/backtest',
+      headers: { 'x-signals-key': pro },
+      payload: { start: '2008-09-01', end: '2008-12-31' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().summary).toMatchObject({ total_days: expect.any(Number), transitions: expect.any(Number) });
     expect(res.json().summary.regime_distribution.risk_off).toBeGreaterThan(50);
     const starter = await keyOf('starter');
-    expectError(await app.inject({ method: 'POST', url: '/v1/backtest', headers: { 'x-signals-key': starter }, payload: { start: '2008-09-01', end: '2008-12-31' } }), 403, 'tier_insufficient');
+    expectError(
+      await app.inject({ method: 'POST', url: '/v1/backtest', headers: { 'x-signals-key': starter }, payload: { start: '2008-09-01', end: '2008-12-31' } }),
+      403,
+      'tier_insufficient',
+    );
     const bad = await app.inject({ method: 'POST', url: '/v1/backtest', headers: { 'x-signals-key': pro }, payload: { start: '2008-12-31' } });
     expectError(bad, 422, 'validation_failed');
     expect(bad.json().errors).toEqual([expect.objectContaining({ field: 'end' })]);
-    expectError(await app.inject({ method: 'POST', url: '/v1/backtest', headers: { 'x-signals-key': pro }, payload: { start: '1990-01-01', end: '1990-12-31' } }), 404, 'not_found');
+    expectError(
+      await app.inject({ method: 'POST', url: '/v1/backtest', headers: { 'x-signals-key': pro }, payload: { start: '1990-01-01', end: '1990-12-31' } }),
+      404,
+      'not_found',
+    );
   });
 
   it('GET /v1/performance: any key; the published report with what it rests on (every day of this history a backfill)', async () => {

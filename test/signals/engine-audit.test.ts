@@ -51,13 +51,19 @@ afterAll(async () => {
 });
 
 // What the test reads from the published tables, with its own queries.
-const newestDay = async () => (await store.sql`
+const newestDay = async () =>
+  (
+    await store.sql`
   select date::text as date, regime, risk_score, pc1, pc2, pc3, pc4, pca_fit_date::text as pca_fit_date, hmm_fit_date::text as hmm_fit_date
-  from signal_days order by date desc limit 1`)[0]!;
+  from signal_days order by date desc limit 1`
+  )[0]!;
 const fitOf = async (date: string) => (await store.sql`select pca, hmm from model_fits where fit_date = ${date}`)[0]!;
-const lastDays = async (n: number) => (await store.sql`
+const lastDays = async (n: number) =>
+  (
+    await store.sql`
   select s.date::text as date, i.vix, i.hy_spread_pct, i.curve_10y2y_pp, i.dollar, n.level_bn, n.zscore, n.trend
-  from signal_days s join indicator_days i using (date) join net_liquidity n using (date) order by s.date desc limit ${n}`).reverse();
+  from signal_days s join indicator_days i using (date) join net_liquidity n using (date) order by s.date desc limit ${n}`
+  ).reverse();
 
 const avg = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 const sd = (xs: number[]): number => {
@@ -66,10 +72,10 @@ const sd = (xs: number[]): number => {
 };
 
 describe('the published indicator levels', () => {
-  it('are the feature frame\'s vix, hy_spread_pct, curve_10y2y_pp and dollar on every published day', async () => {
+  it("are the feature frame's vix, hy_spread_pct, curve_10y2y_pp and dollar on every published day", async () => {
     const frame = await loadFeatureFrame(DATA_DIR, CUT);
     const rows = await store.sql`select date::text as date, vix, hy_spread_pct, curve_10y2y_pp, dollar from indicator_days order by date`;
-    const [{ n }] = await store.sql`select count(*) as n from signal_days` as unknown as [{ n: number }];
+    const [{ n }] = (await store.sql`select count(*) as n from signal_days`) as unknown as [{ n: number }];
     expect(rows).toHaveLength(n);
     for (const r of rows) {
       const t = frame.dates.indexOf(r.date);
@@ -82,7 +88,7 @@ describe('the published indicator levels', () => {
 });
 
 describe('GET /v1/engine/audit: the audit decomposition of the newest published day', () => {
-  it('names the day, its regime, risk score and the account\'s agents', async () => {
+  it("names the day, its regime, risk score and the account's agents", async () => {
     const day = await newestDay();
     expect(day.date).toBe(CUT);
     expect(audit).toMatchObject({ date: CUT, regime: day.regime, risk_score: day.risk_score, agent_count: 5 });
@@ -100,12 +106,17 @@ describe('GET /v1/engine/audit: the audit decomposition of the newest published 
       expect(f.value).toBe(value);
       const loadings: number[] = pca.components[c];
       const share: number = pca.variance_explained_pct[c];
-      const top = loadings.map((l, j) => ({ l, j })).sort((a, b) => Math.abs(b.l) - Math.abs(a.l)).slice(0, 3)
+      const top = loadings
+        .map((l, j) => ({ l, j }))
+        .sort((a, b) => Math.abs(b.l) - Math.abs(a.l))
+        .slice(0, 3)
         .map(({ l, j }) => `${INPUT_LABELS[pca.inputs[j]]} (${l < 0 ? '−' : '+'}${Math.abs(l).toFixed(2)})`);
       expect(f.description).toBe(`keeps ${share.toFixed(1)}% of the standardized inputs' variance; loads most on ${top.join(', ')}`);
       const inSd = value / Math.sqrt((share / 100) * pca.inputs.length);
       let orientation = 0;
-      loadings.forEach((l, j) => { orientation += l * (stressSign[pca.inputs[j]] ?? 0); });
+      loadings.forEach((l, j) => {
+        orientation += l * (stressSign[pca.inputs[j]] ?? 0);
+      });
       const expected = Math.abs(inSd) < 0.5 || orientation === 0 ? 'neutral' : inSd * orientation > 0 ? 'bearish' : 'bullish';
       expect(f.direction, `PC${c + 1}`).toBe(expected);
     }
@@ -116,7 +127,13 @@ describe('GET /v1/engine/audit: the audit decomposition of the newest published 
   it('stress_indicators: levels and z-scores against the trailing 90 published days', async () => {
     const days = await lastDays(90);
     expect(days).toHaveLength(90);
-    const columns = [['volatility_index', 'vix'], ['high_yield_spread', 'hy_spread_pct'], ['curve_10y_2y', 'curve_10y2y_pp'], ['dollar_index', 'dollar'], ['net_liquidity', 'level_bn']];
+    const columns = [
+      ['volatility_index', 'vix'],
+      ['high_yield_spread', 'hy_spread_pct'],
+      ['curve_10y_2y', 'curve_10y2y_pp'],
+      ['dollar_index', 'dollar'],
+      ['net_liquidity', 'level_bn'],
+    ];
     expect(audit.stress_indicators.map((s: { name: string }) => s.name)).toEqual(columns.map(([n]) => n));
     columns.forEach(([, col], i) => {
       const xs = days.map((d) => d[col!] as number);
@@ -135,7 +152,7 @@ describe('GET /v1/engine/audit: the audit decomposition of the newest published 
     expect(audit.liquidity['30d_change_bn_usd']).toBeCloseTo(today!.level_bn - earlier!.level_bn, 6);
   });
 
-  it('transition_risk: the row of the fitted transition matrix for the day\'s regime', async () => {
+  it("transition_risk: the row of the fitted transition matrix for the day's regime", async () => {
     const day = await newestDay();
     const { hmm } = await fitOf(day.hmm_fit_date);
     const k = REGIMES.indexOf(day.regime);
@@ -152,12 +169,23 @@ describe('GET /v1/engine/audit: the audit decomposition of the newest published 
     const persistence = (hmm.transmat[0] + hmm.transmat[5] + hmm.transmat[10] + hmm.transmat[15]) / 4;
     const recent = await lastDays(20);
     // The published inputs of the fit in force (the curve's level was one until tradeseal-regime-2).
-    const shift = Math.max(...[['vix', 'vix'], ['hy_spread_pct', 'hy_spread_pct'], ['curve_10y2y_pp', 'curve_10y2y_pp'], ['net_liq_zscore', 'zscore']].filter(([input]) => pca.inputs.includes(input)).map(([input, col]) => {
-      const j = pca.inputs.indexOf(input);
-      return Math.abs(avg(recent.map((d) => d[col!] as number)) - pca.means[j]) / pca.sds[j];
-    }));
+    const shift = Math.max(
+      ...[
+        ['vix', 'vix'],
+        ['hy_spread_pct', 'hy_spread_pct'],
+        ['curve_10y2y_pp', 'curve_10y2y_pp'],
+        ['net_liq_zscore', 'zscore'],
+      ]
+        .filter(([input]) => pca.inputs.includes(input))
+        .map(([input, col]) => {
+          const j = pca.inputs.indexOf(input);
+          return Math.abs(avg(recent.map((d) => d[col!] as number)) - pca.means[j]) / pca.sds[j];
+        }),
+    );
     const flags = [
-      ...(explained < 60 ? ['low_explained_variance'] : []), ...(persistence < 0.9 ? ['low_regime_persistence'] : []), ...(shift > 2 ? ['feature_mean_shift'] : []),
+      ...(explained < 60 ? ['low_explained_variance'] : []),
+      ...(persistence < 0.9 ? ['low_regime_persistence'] : []),
+      ...(shift > 2 ? ['feature_mean_shift'] : []),
     ];
     expect(audit.model_health.pca_explained_variance).toBeCloseTo(explained, 9);
     expect(audit.model_health.regime_persistence).toBeCloseTo(persistence, 12);
@@ -173,7 +201,10 @@ describe('who may read it', () => {
   it('403 audit_requires_agents for an engine_audit account with fewer than three agents', async () => {
     const res = await get(await account('engine_audit', 2));
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toMatchObject({ code: 'audit_requires_agents', detail: 'the audit decomposition needs an account with at least 3 agents; this one has 2' });
+    expect(res.json()).toMatchObject({
+      code: 'audit_requires_agents',
+      detail: 'the audit decomposition needs an account with at least 3 agents; this one has 2',
+    });
   });
 
   it.each(['engine_sidecar', 'owner', 'pro'] as const)('403 tier_insufficient for a %s key', async (tier) => {

@@ -28,8 +28,15 @@ const keys: Partial<Record<Tier, string>> = {};
 
 async function serve(scheme: SignatureScheme): Promise<RunningServer> {
   const config = configWith({
-    databaseUrl: store.url, logLevel: 'silent', port: 0, host: '127.0.0.1', engineOwnerToken: OWNER,
-    layer2Enabled: true, heartbeatRequireMtaRef: true, regimeOperatorPubkey: publicKey, heartbeatSignatureScheme: scheme,
+    databaseUrl: store.url,
+    logLevel: 'silent',
+    port: 0,
+    host: '127.0.0.1',
+    engineOwnerToken: OWNER,
+    layer2Enabled: true,
+    heartbeatRequireMtaRef: true,
+    regimeOperatorPubkey: publicKey,
+    heartbeatSignatureScheme: scheme,
   });
   return startServer(config);
 }
@@ -40,7 +47,12 @@ async function account(tier: Tier, agentCount = 0): Promise<string> {
   return (await issueKey(store.sql, id)).api_key;
 }
 
-async function call(server: RunningServer, method: string, path: string, options: { body?: unknown; token?: string; key?: string } = {}): Promise<{ status: number; body: any }> {
+async function call(
+  server: RunningServer,
+  method: string,
+  path: string,
+  options: { body?: unknown; token?: string; key?: string } = {},
+): Promise<{ status: number; body: any }> {
   const headers: Record<string, string> = {};
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -94,7 +106,8 @@ describe('GET /v1/engine/heartbeat: a signed heartbeat from the signal service a
 
   async function agent(server: RunningServer): Promise<{ agent_id: string; token: string }> {
     const reg = await call(server, 'POST', '/engine/admin/agents', {
-      token: OWNER, body: { name: `agent-${randomUUID().slice(0, 8)}`, max_notional: 200_000, models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }] },
+      token: OWNER,
+      body: { name: `agent-${randomUUID().slice(0, 8)}`, max_notional: 200_000, models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }] },
     });
     expect(reg.status, JSON.stringify(reg.body)).toBe(201);
     const tok = await call(server, 'POST', '/engine/admin/tokens', { token: OWNER, body: { client_name: 'agent', agent_ids: [reg.body.agent_id] } });
@@ -102,9 +115,22 @@ describe('GET /v1/engine/heartbeat: a signed heartbeat from the signal service a
   }
 
   const order = (agentId: string, hb: unknown) => ({
-    agent_id: agentId, model_hash_hex: MODEL_HASH, model_id: 'alpha-7', prompt_version: 'p-3', feature_schema_id: 'fs-1',
-    hyperparameter_checksum: 'h-9', action: 'Long', asset: 'AAPL', order_type: 'Limit', venue_id: 'XNAS',
-    quantity: 100, limit_price: 190, notional: 19_000, client_order_id: randomUUID(), agent_valid_time: Date.now(), heartbeat: hb,
+    agent_id: agentId,
+    model_hash_hex: MODEL_HASH,
+    model_id: 'alpha-7',
+    prompt_version: 'p-3',
+    feature_schema_id: 'fs-1',
+    hyperparameter_checksum: 'h-9',
+    action: 'Long',
+    asset: 'AAPL',
+    order_type: 'Limit',
+    venue_id: 'XNAS',
+    quantity: 100,
+    limit_price: 190,
+    notional: 19_000,
+    client_order_id: randomUUID(),
+    agent_valid_time: Date.now(),
+    heartbeat: hb,
   });
 
   it.each(['ed25519', 'ed25519-jcs'] as const)('%s: 200 with the fetched heartbeat, 403 heartbeat_replayed with it again', async (scheme) => {
@@ -171,7 +197,7 @@ describe('who may fetch heartbeats', () => {
     expect(res.body.code).toBe('tier_insufficient');
   });
 
-  it('a revoked engine key is refused within ENGINE_STATE_REFRESH_MS (the admission cache\'s lifetime)', async () => {
+  it("a revoked engine key is refused within ENGINE_STATE_REFRESH_MS (the admission cache's lifetime)", async () => {
     const key = await account('engine_sidecar');
     expect((await heartbeat(servers.ed25519!, key)).status).toBe(200);
     await store.sql`update signal_keys set revoked_at = now() where key_hash = encode(sha256(${key}::bytea), 'hex')`;
@@ -189,7 +215,10 @@ describe('who may fetch heartbeats', () => {
 
   it('is in the OpenAPI document with its operationId, tag and security', async () => {
     const doc = (await call(servers.ed25519!, 'GET', '/openapi.json')).body;
-    for (const [path, id] of [['/v1/engine/heartbeat', 'getEngineHeartbeat'], ['/v1/engine/audit', 'getEngineAudit']] as const) {
+    for (const [path, id] of [
+      ['/v1/engine/heartbeat', 'getEngineHeartbeat'],
+      ['/v1/engine/audit', 'getEngineAudit'],
+    ] as const) {
       expect(doc.paths[path].get).toMatchObject({ operationId: id, tags: ['signals engine'], security: [{ signalsKey: [] }] });
     }
   });

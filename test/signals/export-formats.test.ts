@@ -24,11 +24,13 @@ const NAMES = ['date', 'regime', ...NUMERIC, 'available_at'];
 /** Each format: its path, media type, file name, reader, and the column types its file declares. */
 const FORMATS = {
   arrow: {
-    type: 'application/vnd.apache.arrow.file', read: async (b: Uint8Array): Promise<ReadBack> => readArrow(b),
+    type: 'application/vnd.apache.arrow.file',
+    read: async (b: Uint8Array): Promise<ReadBack> => readArrow(b),
     columns: ['date: date32', 'regime: dictionary<utf8>', ...NUMERIC.map((n) => `${n}: float64`), 'available_at: timestamp[ms, UTC]'],
   },
   parquet: {
-    type: 'application/vnd.apache.parquet', read: readParquet,
+    type: 'application/vnd.apache.parquet',
+    read: readParquet,
     columns: ['date: INT32 DATE', 'regime: BYTE_ARRAY UTF8', ...NUMERIC.map((n) => `${n}: DOUBLE`), 'available_at: INT64 TIMESTAMP(MICROS, UTC)'],
   },
 } as const;
@@ -39,7 +41,9 @@ let app: FastifyInstance;
 beforeAll(async () => {
   // The bundled data published as of 2009-03-31 with seed 7, made once for the run (test/setup/published-history.ts).
   store = await testStore({ max: 20, history: 'published' });
-  app = await documented(await buildApp(configWith({ logLevel: 'silent', publicBaseUrl: 'https://signals.example' }), { sql: store.sql, logger: false, services: ['signals'] }));
+  app = await documented(
+    await buildApp(configWith({ logLevel: 'silent', publicBaseUrl: 'https://signals.example' }), { sql: store.sql, logger: false, services: ['signals'] }),
+  );
 }, 600_000);
 afterAll(async () => {
   await app?.close();
@@ -67,7 +71,7 @@ async function csvOf(query: string, key: string): Promise<ReturnType<typeof csvR
 }
 
 describe.each(Object.entries(FORMATS))('GET /v1/export/%s', (format, spec) => {
-  it('a free key: the CSV export\'s 30 rows, every value equal, typed columns in the CSV\'s order, as an attachment', async () => {
+  it("a free key: the CSV export's 30 rows, every value equal, typed columns in the CSV's order, as an attachment", async () => {
     const free = await keyOf('free');
     const res = await get(`/v1/export/${format}`, free);
     expect(res.statusCode, res.body).toBe(200);
@@ -81,7 +85,7 @@ describe.each(Object.entries(FORMATS))('GET /v1/export/%s', (format, spec) => {
     expect(file.rows).toEqual(await csvOf('', free));
   });
 
-  it('the whole published history for an owner key, equal to the CSV\'s row for row, nulls where the CSV is empty', async () => {
+  it("the whole published history for an owner key, equal to the CSV's row for row, nulls where the CSV is empty", async () => {
     const owner = await keyOf('owner');
     // Days published before release-time data was kept have no available_at (a store migrated from then).
     await store.sql`update signal_days set available_at = null where date < '2008-01-01'`;
@@ -98,7 +102,7 @@ describe.each(Object.entries(FORMATS))('GET /v1/export/%s', (format, spec) => {
     expect(file.rows.filter((r) => r.available_at === null)).toHaveLength(unpublished);
   });
 
-  it('the CSV\'s tier rules and parameters: a Pro key gets the CSV\'s rows by default; no key 401; past the tier\'s cap or malformed 422', async () => {
+  it("the CSV's tier rules and parameters: a Pro key gets the CSV's rows by default; no key 401; past the tier's cap or malformed 422", async () => {
     const pro = await keyOf('pro');
     const byDefault = await get(`/v1/export/${format}`, pro);
     expect((await spec.read(new Uint8Array(byDefault.rawPayload))).rows).toEqual(await csvOf('', pro));

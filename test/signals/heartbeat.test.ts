@@ -17,8 +17,11 @@ describe('issueHeartbeat', () => {
 
   it('issues strictly increasing, verifiable heartbeats of the regime in force, in both schemes', async () => {
     const regime = await h.publishRegime('tightening');
-    const issued = await Promise.all(Array.from({ length: 10 }, (_, i) =>
-      issueHeartbeat(h.store.sql, { secretKey: h.operator.secretKey, now: h.clock.now, scheme: i % 2 ? 'ed25519-jcs' : 'ed25519' })));
+    const issued = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        issueHeartbeat(h.store.sql, { secretKey: h.operator.secretKey, now: h.clock.now, scheme: i % 2 ? 'ed25519-jcs' : 'ed25519' }),
+      ),
+    );
     const ids = issued.map((hb) => hb.sequence_id);
     expect(new Set(ids).size).toBe(10);
     for (const hb of issued) {

@@ -59,7 +59,8 @@ let config: Config;
 /** A second server process on the same database: `tradeseal serve --only signals --port 0`. */
 async function startChild(): Promise<string> {
   const proc = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'dev.js'), 'serve', '--only', 'signals', '--port', '0', '--host', '127.0.0.1'], {
-    cwd: REPO_ROOT, env: cliEnv(home, store.url, { LOG_LEVEL: 'silent' }),
+    cwd: REPO_ROOT,
+    env: cliEnv(home, store.url, { LOG_LEVEL: 'silent' }),
   });
   child = proc;
   let out = '';
@@ -104,12 +105,21 @@ const keyOf = (tier: Tier): Promise<IssuedKey> => issueAccountKey(store.sql, { e
 /** Checks the answers of a burst: `ok` × 200 (each a valid account object) and `refused` × 429 with the headers of the interface. */
 function expectBurst(answers: Answer[], ok: number, refused: number, startedMs: number): void {
   const counts = answers.reduce<Record<number, number>>((acc, a) => ({ ...acc, [a.statusCode]: (acc[a.statusCode] ?? 0) + 1 }), {});
-  expect(counts, answers.filter((a) => a.statusCode !== 200 && a.statusCode !== 429).map((a) => a.body).join('\n')).toEqual({ 200: ok, 429: refused });
+  expect(
+    counts,
+    answers
+      .filter((a) => a.statusCode !== 200 && a.statusCode !== 429)
+      .map((a) => a.body)
+      .join('\n'),
+  ).toEqual({ 200: ok, 429: refused });
   for (const a of answers.filter((x) => x.statusCode === 200)) {
     expectSchema(a.json(), accountBody);
     expect(a.headers['x-ratelimit-limit']).toBe('50');
   }
-  const remaining = answers.filter((a) => a.statusCode === 200).map((a) => Number(a.headers['x-ratelimit-remaining'])).sort((x, y) => x - y);
+  const remaining = answers
+    .filter((a) => a.statusCode === 200)
+    .map((a) => Number(a.headers['x-ratelimit-remaining']))
+    .sort((x, y) => x - y);
   expect(remaining).toEqual(Array.from({ length: ok }, (_, i) => i));
   for (const a of answers.filter((x) => x.statusCode === 429)) {
     const body = expectError(a, 429, 'rate_limited');

@@ -22,7 +22,10 @@ const received: Received[] = [];
 /** The text of a message whose body is quoted-printable (RFC 2045 §6.7: `=` + CRLF is a soft break, `=XX` a byte). */
 function bodyText(raw: string): string {
   const body = raw.slice(raw.search(/\r?\n\r?\n/));
-  return Buffer.from(body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+  return Buffer.from(
+    body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
 }
 
 let refuse = false;
@@ -62,7 +65,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   port = (smtp.server.address() as net.AddressInfo).port;
   h = await signalsHarness({
-    config: { smtpUrl: `smtp://mailer:${encodeURIComponent('s3cret:pass')}@127.0.0.1:${port}`, mailFrom: 'Regime Signals <signals@example.test>', publicBaseUrl: 'https://signals.example.com' },
+    config: {
+      smtpUrl: `smtp://mailer:${encodeURIComponent('s3cret:pass')}@127.0.0.1:${port}`,
+      mailFrom: 'Regime Signals <signals@example.test>',
+      publicBaseUrl: 'https://signals.example.com',
+    },
   });
 });
 afterAll(async () => {

@@ -46,7 +46,9 @@ describe('the outbox retention bound', () => {
     expect(loadConfig({}).outboxRetentionHours).toBe(72);
     expect(loadConfig({ OUTBOX_RETENTION_HOURS: '24' }).outboxRetentionHours).toBe(24);
     for (const bad of ['0', '8761', '1.5', 'three']) {
-      expect(() => loadConfig({ OUTBOX_RETENTION_HOURS: bad }), bad).toThrow(expect.objectContaining({ code: 'config_invalid', message: expect.stringContaining('OUTBOX_RETENTION_HOURS') }));
+      expect(() => loadConfig({ OUTBOX_RETENTION_HOURS: bad }), bad).toThrow(
+        expect.objectContaining({ code: 'config_invalid', message: expect.stringContaining('OUTBOX_RETENTION_HOURS') }),
+      );
     }
   });
 
@@ -65,7 +67,9 @@ describe('the outbox retention bound', () => {
     expect(await rowsFor(read)).toBe(0);
     expect(await rowsFor(unread)).toBe(0);
     expect(await rowsFor(young)).toBe(1);
-    const [past] = await h.store.sql<Array<{ n: number }>>`select count(*)::int as n from signal_outbox where created_at <= now() - make_interval(hours => ${HOURS})`;
+    const [past] = await h.store.sql<
+      Array<{ n: number }>
+    >`select count(*)::int as n from signal_outbox where created_at <= now() - make_interval(hours => ${HOURS})`;
     expect(past!.n).toBe(0);
     // The younger mail is whole: its code is still there to be read once.
     expect(await h.outboxCode(young)).toMatch(/^\d{6}$/);
@@ -83,7 +87,10 @@ describe('the outbox retention bound', () => {
     await age(young, -60);
 
     // A longer bound shows it: the CLI follows the setting.
-    const longer = await runCli(['signals', 'outbox', '--to', old, '--json'], cliEnv(home, h.store.url, { SMTP_URL: undefined, OUTBOX_RETENTION_HOURS: String(HOURS + 1) }));
+    const longer = await runCli(
+      ['signals', 'outbox', '--to', old, '--json'],
+      cliEnv(home, h.store.url, { SMTP_URL: undefined, OUTBOX_RETENTION_HOURS: String(HOURS + 1) }),
+    );
     expect(longer.code, describeRun(longer)).toBe(0);
     expect(longer.json()).toMatchObject({ count: 1, messages: [{ recipient: old }] });
     expect(await rowsFor(old)).toBe(1);
@@ -99,7 +106,10 @@ describe('the outbox retention bound', () => {
     const alone = uniqueEmail('stale-cli');
     await register(alone);
     await age(alone, 1);
-    const cli = await runCli(['signals', 'outbox', '--to', alone, '--json'], cliEnv(home, h.store.url, { SMTP_URL: undefined, OUTBOX_RETENTION_HOURS: String(HOURS) }));
+    const cli = await runCli(
+      ['signals', 'outbox', '--to', alone, '--json'],
+      cliEnv(home, h.store.url, { SMTP_URL: undefined, OUTBOX_RETENTION_HOURS: String(HOURS) }),
+    );
     expect(cli.code, describeRun(cli)).toBe(0);
     expect(cli.json()).toEqual({ count: 0, messages: [] });
     expect(await rowsFor(alone)).toBe(0);

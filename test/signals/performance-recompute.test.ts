@@ -18,7 +18,16 @@ import { issueKey } from '../../src/signals/store/keys.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { testStore, type TestStore } from '../helpers/db.js';
 import {
-  alpha, annual, maxDrawdown, mean, readSpy, sharpe, subscriberReturns, wealth, type PublishedRegime, type SubscriberDay,
+  alpha,
+  annual,
+  maxDrawdown,
+  mean,
+  readSpy,
+  sharpe,
+  subscriberReturns,
+  wealth,
+  type PublishedRegime,
+  type SubscriberDay,
 } from '../helpers/subscriber-returns.js';
 
 /** SIGNAL_COST_BPS's documented default, which the test run's pipeline used. */
@@ -36,7 +45,9 @@ const get = async (url: string, withKey = true): Promise<Response> => fetch(`${s
 /** |a − b| within TOLERANCE of b's size (or absolutely, near 0). */
 function close(served: number | null, recomputed: number, what: string): void {
   expect(served, what).not.toBeNull();
-  expect(Math.abs(served! - recomputed), `${what}: served ${served}, recomputed ${recomputed}`).toBeLessThanOrEqual(TOLERANCE * Math.max(1, Math.abs(recomputed)));
+  expect(Math.abs(served! - recomputed), `${what}: served ${served}, recomputed ${recomputed}`).toBeLessThanOrEqual(
+    TOLERANCE * Math.max(1, Math.abs(recomputed)),
+  );
 }
 
 beforeAll(async () => {
@@ -51,9 +62,15 @@ beforeAll(async () => {
   const [head, ...lines] = (await csv.text()).trim().split('\n');
   const cols = head!.split(',');
   // Each day's publication instant as the export gives it (every day of this history has one).
-  regimes = lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i]!, v]))).reverse().map((r) => ({
-    date: r.date!, regime: r.regime!, equity_exposure: Number(r.equity_exposure), available_at: r.available_at!,
-  }));
+  regimes = lines
+    .map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i]!, v])))
+    .reverse()
+    .map((r) => ({
+      date: r.date!,
+      regime: r.regime!,
+      equity_exposure: Number(r.equity_exposure),
+      available_at: r.available_at!,
+    }));
   for (const r of regimes) expect(r.available_at, r.date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   const spy = readSpy(path.join(REPO_ROOT, 'data/macro/SPY.csv'));
   days = subscriberReturns(regimes, spy.dates, spy.prices, COST_BPS);
@@ -64,7 +81,7 @@ afterAll(async () => {
 });
 
 describe('GET /v1/performance, recomputed from the export and SPY.csv', () => {
-  it('has a return on every published day but the first, the first position taken at the second day\'s open', () => {
+  it("has a return on every published day but the first, the first position taken at the second day's open", () => {
     expect(regimes.length).toBeGreaterThan(500);
     expect(days.map((d) => d.date)).toEqual(regimes.slice(1).map((r) => r.date));
   });

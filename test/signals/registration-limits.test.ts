@@ -74,7 +74,8 @@ describe('registration mails per client address per hour', () => {
     const [oldest] = await h.store.sql<Array<{ leaves: Date }>>`
       select min(sent_at) + interval '1 hour' as leaves from signal_registration_mails where client_ip = ${ip}`;
     expect(body.retry_at).toBe(oldest!.leaves.toISOString());
-    await h.store.sql`update signal_registration_mails set sent_at = sent_at - interval '31 seconds' where id = (select min(id) from signal_registration_mails where client_ip = ${ip})`;
+    await h.store
+      .sql`update signal_registration_mails set sent_at = sent_at - interval '31 seconds' where id = (select min(id) from signal_registration_mails where client_ip = ${ip})`;
     expect((await register(uniqueEmail('slot'), ip)).statusCode).toBe(202);
   });
 
@@ -105,7 +106,9 @@ describe('registration mails in all per hour', () => {
     const [outbox] = await small.store.sql<Array<{ n: number }>>`select count(*)::int as n from signal_outbox`;
     expect(outbox!.n).toBe(5);
     for (const refused of answers.filter((a) => a.statusCode === 429)) {
-      expect(expectError(refused, 429, 'rate_limited').detail).toMatch(/^the service sent its 5 registration mails of the last hour; the next one may go at .+Z$/);
+      expect(expectError(refused, 429, 'rate_limited').detail).toMatch(
+        /^the service sent its 5 registration mails of the last hour; the next one may go at .+Z$/,
+      );
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3000);
     }
   });

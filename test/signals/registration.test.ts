@@ -18,7 +18,7 @@ afterAll(async () => h?.close());
 
 /** Each register from a client address of its own: the hourly limits per client address are registration-limits.test.ts's. */
 let clients = 0;
-const register = (email: string) => h.call('POST', '/v1/auth/register', { body: { email }, ip: `10.1.${Math.floor(++clients / 250)}.${clients % 250 + 1}` });
+const register = (email: string) => h.call('POST', '/v1/auth/register', { body: { email }, ip: `10.1.${Math.floor(++clients / 250)}.${(clients % 250) + 1}` });
 /** As if the minute between two registration mails to one address had passed. */
 const aMinuteLater = (email: string) => h.store.sql`update signal_mail_throttle set last_sent_at = last_sent_at - interval '1 minute' where email = ${email}`;
 const verify = (email: string, code: string) => h.call('POST', '/v1/auth/verify', { body: { email, code } });
@@ -40,7 +40,8 @@ describe('POST /v1/auth/register', () => {
     expect(mail!.body).toContain('valid for 15 minutes');
     expect(mail!.body).toContain(`${h.config.publicBaseUrl}/v1/auth/verify`);
 
-    const [row] = await h.store.sql`select code_hash, attempts, extract(epoch from expires_at - created_at)::int as ttl, row_to_json(v)::text as everything from signal_verifications v where email = ${email}`;
+    const [row] = await h.store
+      .sql`select code_hash, attempts, extract(epoch from expires_at - created_at)::int as ttl, row_to_json(v)::text as everything from signal_verifications v where email = ${email}`;
     // Without a key-management provider the stored form is scrypt (src/signals/verification.ts), of this code.
     expect(row!.code_hash).toMatch(/^scrypt:16:8:1:[0-9a-f]{32}:[0-9a-f]{64}$/);
     expect(await codeHasher(null).matches(row!.code_hash, email, code)).toBe(true);
@@ -120,8 +121,16 @@ describe('POST /v1/auth/register', () => {
 
   it('refuses malformed JSON (422 invalid_json), another media type (415), and an array body', async () => {
     expectError(await h.call('POST', '/v1/auth/register', { body: '{"email": ', headers: { 'content-type': 'application/json' } }), 422, 'invalid_json');
-    expectError(await h.call('POST', '/v1/auth/register', { body: 'email=a@b.com', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
-    expectError(await h.call('POST', '/v1/auth/register', { body: '["a@example.com"]', headers: { 'content-type': 'application/json' } }), 422, 'validation_failed');
+    expectError(
+      await h.call('POST', '/v1/auth/register', { body: 'email=a@b.com', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      415,
+      'unsupported_media_type',
+    );
+    expectError(
+      await h.call('POST', '/v1/auth/register', { body: '["a@example.com"]', headers: { 'content-type': 'application/json' } }),
+      422,
+      'validation_failed',
+    );
   });
 });
 
@@ -139,7 +148,8 @@ describe('POST /v1/auth/verify', () => {
 
     const [account] = await h.store.sql`select tier, agent_count from signal_accounts where email = ${email}`;
     expect(account).toEqual({ tier: 'free', agent_count: 0 });
-    const [key] = await h.store.sql`select row_to_json(k)::text as everything from signal_keys k join signal_accounts a using (account_id) where a.email = ${email}`;
+    const [key] = await h.store
+      .sql`select row_to_json(k)::text as everything from signal_keys k join signal_accounts a using (account_id) where a.email = ${email}`;
     expect(key!.everything).not.toContain(body.api_key);
 
     const me = await h.call('GET', '/v1/account', { key: body.api_key });

@@ -30,7 +30,9 @@ let port: number;
 
 beforeAll(async () => {
   store = await testStore({ max: 4 });
-  server = await startServer(configWith({ databaseUrl: store.url, logLevel: 'silent', port: 0, host: '127.0.0.1', stateRefreshMs: REFRESH_MS }), { services: ['signals'] });
+  server = await startServer(configWith({ databaseUrl: store.url, logLevel: 'silent', port: 0, host: '127.0.0.1', stateRefreshMs: REFRESH_MS }), {
+    services: ['signals'],
+  });
   port = Number(new URL(server.url).port);
   client = new Client(server.url, ROTATIONS + HAMMERS + 2);
 }, 60_000);
@@ -115,25 +117,34 @@ describe('a rotation and the reads of the key under way as it commits', () => {
       const account = { method: 'GET', path: '/v1/account', headers: { 'x-signals-key': key } };
       let answeredAt: number | null = null;
       const samples: Array<{ sentAfterAnswer: boolean; answer: Answer }> = [];
-      const hammer = Promise.all(Array.from({ length: HAMMERS }, async () => {
-        // Past the admission cache's lifetime after the first answer: an entry written back would be seen.
-        while (answeredAt === null || Date.now() < answeredAt + REFRESH_MS + 50) {
-          const sentAfterAnswer = answeredAt !== null;
-          samples.push({ sentAfterAnswer, answer: await client.send(account) });
-        }
-      }));
-      const rotations = await Promise.all(Array.from({ length: ROTATIONS }, () =>
-        client.send({ method: 'POST', path: '/v1/auth/rotate', headers: { 'x-signals-key': key } }).then((a) => {
-          answeredAt ??= Date.now();
-          return a;
-        })));
+      const hammer = Promise.all(
+        Array.from({ length: HAMMERS }, async () => {
+          // Past the admission cache's lifetime after the first answer: an entry written back would be seen.
+          while (answeredAt === null || Date.now() < answeredAt + REFRESH_MS + 50) {
+            const sentAfterAnswer = answeredAt !== null;
+            samples.push({ sentAfterAnswer, answer: await client.send(account) });
+          }
+        }),
+      );
+      const rotations = await Promise.all(
+        Array.from({ length: ROTATIONS }, () =>
+          client.send({ method: 'POST', path: '/v1/auth/rotate', headers: { 'x-signals-key': key } }).then((a) => {
+            answeredAt ??= Date.now();
+            return a;
+          }),
+        ),
+      );
       await hammer;
       // One rotation wins; the others find the key revoked (by the winner) and say so.
-      expect(rotations.filter((a) => a.status === 200), rotations.map((a) => a.body).join('\n')).toHaveLength(1);
+      expect(
+        rotations.filter((a) => a.status === 200),
+        rotations.map((a) => a.body).join('\n'),
+      ).toHaveLength(1);
       for (const a of rotations.filter((x) => x.status !== 200)) expect([a.status, code(a)]).toEqual([403, 'key_revoked']);
       const after = samples.filter((s) => s.sentAfterAnswer);
       expect(after.length).toBeGreaterThan(0);
-      for (const s of after) if (s.answer.status !== 403 || code(s.answer) !== 'key_revoked') admittedAfter.push(`trial ${t + 1}: ${s.answer.status} ${s.answer.body.slice(0, 80)}`);
+      for (const s of after)
+        if (s.answer.status !== 403 || code(s.answer) !== 'key_revoked') admittedAfter.push(`trial ${t + 1}: ${s.answer.status} ${s.answer.body.slice(0, 80)}`);
       // Requests sent before the answer were admitted or refused as revoked, never failed.
       expect(samples.filter((s) => s.answer.status !== 200 && code(s.answer) !== 'key_revoked').map((s) => `${s.answer.status} ${s.answer.body}`)).toEqual([]);
     }

@@ -55,16 +55,25 @@ describe('loadSigningKey', () => {
 });
 
 describe('the CLI', () => {
-  it('signals heartbeat-key prints the stored key\'s public key; regime heartbeat signs with it in either scheme', async () => {
+  it("signals heartbeat-key prints the stored key's public key; regime heartbeat signs with it in either scheme", async () => {
     const env = cliEnv(home, store.url, { REGIME_SIGNING_KEY: '' });
     const stored = await loadSigningKey(store.sql, { regimeSigningKey: null });
     const printed = await runCli(['signals', 'heartbeat-key', '--json'], env);
     expect(printed.code, printed.stderr).toBe(0);
-    expect(printed.json()).toMatchObject({ algorithm: 'Ed25519', source: 'store', created: false, public_key: publicKeyForms(stored.publicKey), env: `REGIME_OPERATOR_PUBKEY=${hex(stored.publicKey)}` });
+    expect(printed.json()).toMatchObject({
+      algorithm: 'Ed25519',
+      source: 'store',
+      created: false,
+      public_key: publicKeyForms(stored.publicKey),
+      env: `REGIME_OPERATOR_PUBKEY=${hex(stored.publicKey)}`,
+    });
 
     await publishManual(store.sql, { date: '2024-01-02', regime: 'tightening', risk_score: 0.6, model_version: 'test', reason: 'test', published_by: 'test' });
     const [plain, jcs] = await Promise.all([runCli(['regime', 'heartbeat'], env), runCli(['regime', 'heartbeat', '--scheme', 'ed25519-jcs'], env)]);
-    for (const [res, scheme] of [[plain, 'ed25519'], [jcs, 'ed25519-jcs']] as const) {
+    for (const [res, scheme] of [
+      [plain, 'ed25519'],
+      [jcs, 'ed25519-jcs'],
+    ] as const) {
       expect(res.code, res.stderr).toBe(0);
       const hb = JSON.parse(res.stdout);
       expect(hb).toMatchObject({ regime_id: 2 });

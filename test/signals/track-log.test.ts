@@ -28,15 +28,35 @@ const utf8 = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'utf
 
 /** A published row of `date` (the columns a signal-day record is built from). */
 const publishedRow = (date: string, availableAt: string | null, regime: Regime = 'expansion'): SignalDayRow => ({
-  date, available_at: availableAt, regime, prob_expansion: 0.61, prob_recovery: 0.2, prob_tightening: 0.12, prob_risk_off: 0.07, confidence: 'MODERATE',
-  persistence_days: 12, expected_duration_remaining_days: 30, level_bn: 5800.5, change_4w_bn: -41.25, liquidity_zscore: 0.4, liquidity_trend: 'FLAT',
-  pc1: 0.5, pc2: -0.25, pc3: 0.125, pc4: 0, variance_explained_pct: [40, 25, 15, 10], pca_fit_date: '2026-11-02', hmm_fit_date: '2026-11-02',
+  date,
+  available_at: availableAt,
+  regime,
+  prob_expansion: 0.61,
+  prob_recovery: 0.2,
+  prob_tightening: 0.12,
+  prob_risk_off: 0.07,
+  confidence: 'MODERATE',
+  persistence_days: 12,
+  expected_duration_remaining_days: 30,
+  level_bn: 5800.5,
+  change_4w_bn: -41.25,
+  liquidity_zscore: 0.4,
+  liquidity_trend: 'FLAT',
+  pc1: 0.5,
+  pc2: -0.25,
+  pc3: 0.125,
+  pc4: 0,
+  variance_explained_pct: [40, 25, 15, 10],
+  pca_fit_date: '2026-11-02',
+  hmm_fit_date: '2026-11-02',
   data_vintage: new Date('2026-11-26T11:00:00.000Z'),
 });
 
 function probes<T>(dir: string): T[] {
   const root = path.join(VECTORS, dir);
-  return (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.json')).sort()
+  return (readdirSync(root, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.json'))
+    .sort()
     .map((file) => JSON.parse(readFileSync(path.join(root, file), 'utf8')) as T);
 }
 
@@ -50,14 +70,15 @@ describe('the independent RFC 9162 verifier of these tests', () => {
       const ok = p.treeSize > 0 && rfcVerifyInclusion(p.leafIdx, p.treeSize, b64(p.leafHash), (p.proof ?? []).map(b64), b64(p.root));
       expect(ok, JSON.stringify(p)).toBe(!p.wantErr);
     }
-    for (const p of consistency) expect(rfcVerifyConsistency(p.size1, p.size2, b64(p.root1), b64(p.root2), (p.proof ?? []).map(b64)), JSON.stringify(p)).toBe(!p.wantErr);
+    for (const p of consistency)
+      expect(rfcVerifyConsistency(p.size1, p.size2, b64(p.root1), b64(p.root2), (p.proof ?? []).map(b64)), JSON.stringify(p)).toBe(!p.wantErr);
   });
 });
 
-describe('a leaf\'s kind', () => {
+describe("a leaf's kind", () => {
   const available = '2026-11-26T11:30:00.000Z';
   const at = Date.parse(available);
-  it('is live only for a day\'s first leaf logged from its available_at to the first open after it, when its regime is first traded', () => {
+  it("is live only for a day's first leaf logged from its available_at to the first open after it, when its regime is first traded", () => {
     // 06:30 New York on Thursday 2026-11-26 is Thanksgiving: the next open is Friday's, 09:30 New York.
     expect(new Date(liveUntil(available)).toISOString()).toBe('2026-11-27T14:30:00.000Z');
     expect(kindOfLeaf(null, available, at)).toBe('live');
@@ -107,7 +128,10 @@ describe('appending published days', () => {
   const ago = (hours: number): string => new Date(t0 - hours * 3_600_000).toISOString();
   /** Just before t0: a day logged from t0 on is logged before the first open after it (live). */
   const fresh = new Date(t0 - 1).toISOString();
-  const day = (date: string, availableAt: string | null, regime: Regime = 'expansion'): PublishedDay => ({ date, record: signalDayRecord(publishedRow(date, availableAt, regime)) });
+  const day = (date: string, availableAt: string | null, regime: Regime = 'expansion'): PublishedDay => ({
+    date,
+    record: signalDayRecord(publishedRow(date, availableAt, regime)),
+  });
   const append = (days: PublishedDay[], nowMs: number) => store.sql.begin((tx) => appendPublishedDays(tx, days, key, nowMs, null));
 
   beforeAll(async () => {
@@ -136,9 +160,15 @@ describe('appending published days', () => {
 
   it('logs a changed day as a republication of its previous leaf; the first leaf stays the original', async () => {
     const out = await append([day('2026-11-25', fresh, 'risk_off'), day('2026-11-26', ago(192))], t0 + 2000);
-    expect(out.appended).toEqual([{ leaf_index: 3, date: '2026-11-25', kind: 'republication' }, { leaf_index: 4, date: '2026-11-26', kind: 'backfill' }]);
+    expect(out.appended).toEqual([
+      { leaf_index: 3, date: '2026-11-25', kind: 'republication' },
+      { leaf_index: 4, date: '2026-11-26', kind: 'backfill' },
+    ]);
     const proof = await dayProof(store.sql, '2026-11-25');
-    expect(proof.leaves.map((l) => [l.leaf_index, l.kind])).toEqual([[2, 'live'], [3, 'republication']]);
+    expect(proof.leaves.map((l) => [l.leaf_index, l.kind])).toEqual([
+      [2, 'live'],
+      [3, 'republication'],
+    ]);
     expect(parseLeaf(proof.leaves[1]!.data)).toMatchObject({ supersedes: 2, record: { regime: { most_likely: 'risk_off' } } });
     expect((await firstLeafKinds(store.sql)).get('2026-11-25')).toBe('live');
   });
@@ -167,7 +197,15 @@ describe('appending published days', () => {
     const proof = await dayProof(store.sql, '2026-11-25');
     const leaf = proof.leaves[0]!;
     expect(rfcVerifyInclusion(leaf.leaf_index, 5, rfcLeafHash(utf8(leaf.data)), leaf.audit_path.map(hexBytes), hexBytes(head.root_hash))).toBe(true);
-    expect(rfcVerifyInclusion(leaf.leaf_index, 5, rfcLeafHash(utf8(leaf.data.replace('"live"', '"backfill"'))), leaf.audit_path.map(hexBytes), hexBytes(head.root_hash))).toBe(false);
+    expect(
+      rfcVerifyInclusion(
+        leaf.leaf_index,
+        5,
+        rfcLeafHash(utf8(leaf.data.replace('"live"', '"backfill"'))),
+        leaf.audit_path.map(hexBytes),
+        hexBytes(head.root_hash),
+      ),
+    ).toBe(false);
     expect(rfcVerifyConsistency(3, 5, hexBytes(head.root_hash), hexBytes(head.root_hash), c.proof.map(hexBytes))).toBe(false);
   });
 
@@ -189,10 +227,12 @@ describe('appending published days', () => {
   });
 
   it('writes nothing of a publication whose transaction rolls back', async () => {
-    await expect(store.sql.begin(async (tx) => {
-      await appendPublishedDays(tx, [day('2026-11-27', ago(200))], key, t0 + 3000, null);
-      throw new Error('the publication failed after logging');
-    })).rejects.toThrow(/failed after logging/);
+    await expect(
+      store.sql.begin(async (tx) => {
+        await appendPublishedDays(tx, [day('2026-11-27', ago(200))], key, t0 + 3000, null);
+        throw new Error('the publication failed after logging');
+      }),
+    ).rejects.toThrow(/failed after logging/);
     expect((await trackHead(store.sql)).tree_size).toBe(5);
     const out = await append([day('2026-11-27', ago(200))], t0 + 4000);
     expect(out.appended).toEqual([{ leaf_index: 5, date: '2026-11-27', kind: 'backfill' }]);
@@ -205,17 +245,24 @@ describe('appending published days', () => {
       await store.sql`insert into signal_webhooks (account_id, url, secret) values (${id}, 'https://hooks.example.test/x', 'whsec_test')`;
     }
     const out = await append([day('2026-12-01', fresh), day('2026-12-02', ago(210))], t0 + 5000);
-    const queued = await store.sql<Array<{ account_id: string; event: string; payload: any }>>`select account_id, event, payload from webhook_deliveries where event = 'log_head'`;
+    const queued = await store.sql<
+      Array<{ account_id: string; event: string; payload: any }>
+    >`select account_id, event, payload from webhook_deliveries where event = 'log_head'`;
     expect(queued.map((q) => q.account_id)).toEqual([accounts.pro]);
     expect(queued[0]!.payload).toEqual({
-      id: expect.any(String), type: 'log_head', created_at: new Date(t0 + 5000).toISOString(), log_head: out.head,
+      id: expect.any(String),
+      type: 'log_head',
+      created_at: new Date(t0 + 5000).toISOString(),
+      log_head: out.head,
       appended: { live: 1, backfill: 1, republication: 0, first_date: '2026-12-01', last_date: '2026-12-02' },
     });
     expect((await append([day('2026-12-01', fresh)], t0 + 6000)).head).toBeNull();
-    await expect(store.sql.begin(async (tx) => {
-      await appendPublishedDays(tx, [day('2026-12-03', fresh)], key, t0 + 7000, null);
-      throw new Error('rolled back');
-    })).rejects.toThrow(/rolled back/);
+    await expect(
+      store.sql.begin(async (tx) => {
+        await appendPublishedDays(tx, [day('2026-12-03', fresh)], key, t0 + 7000, null);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow(/rolled back/);
     expect((await store.sql`select count(*)::int as n from webhook_deliveries where event = 'log_head'`)[0]!.n).toBe(1);
   });
 
@@ -240,6 +287,9 @@ describe('appending published days', () => {
     const changed = await append([{ date: row.date, record: signalDayRecord({ ...row, level_bn: row.level_bn + 1 }) }], t0 + 9000);
     expect(changed.appended).toEqual([{ leaf_index: index + 1, date: row.date, kind: 'republication' }]);
     const leaves = (await dayProof(store.sql, row.date)).leaves.map((l) => parseLeaf(l.data));
-    expect(leaves.map((l) => [l.entry_type, l.supersedes])).toEqual([['signal-day/v0', null], ['signal-day/v1', index]]);
+    expect(leaves.map((l) => [l.entry_type, l.supersedes])).toEqual([
+      ['signal-day/v0', null],
+      ['signal-day/v1', index],
+    ]);
   });
 });

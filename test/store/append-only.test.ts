@@ -54,7 +54,10 @@ describe('the tables of the logs', () => {
     expect(await count(table)).toBe(before);
   });
 
-  it.each([['audit_log', 'set actor = actor'], ['audit_checkpoints', 'set size = size']])('%s refuses UPDATE, DELETE and TRUNCATE', async (table, set) => {
+  it.each([
+    ['audit_log', 'set actor = actor'],
+    ['audit_checkpoints', 'set size = size'],
+  ])('%s refuses UPDATE, DELETE and TRUNCATE', async (table, set) => {
     expect(await count(table)).toBe(1);
     await refused(`update ${table} ${set}`);
     await refused(`delete from ${table}`);
@@ -62,7 +65,7 @@ describe('the tables of the logs', () => {
     expect(await count(table)).toBe(1);
   });
 
-  it('the engine\'s queue of leaves refuses TRUNCATE, and its sequencer still deletes what it logged', async () => {
+  it("the engine's queue of leaves refuses TRUNCATE, and its sequencer still deletes what it logged", async () => {
     await refused('truncate log_queue');
     expect(await count('log_queue')).toBe(2);
     await store.sql`delete from log_queue where id = (select min(id) from log_queue)`;
@@ -72,7 +75,9 @@ describe('the tables of the logs', () => {
 
 describe('the state row of each log', () => {
   it.each(['log_state', 'signal_log_state'])('%s refuses DELETE, TRUNCATE and a step back in size or time; goes forward', async (table) => {
-    const [state] = await store.sql.unsafe<Array<{ tree_size: string; last_timestamp_ms: string; created_at_ms: string }>>(`select tree_size, last_timestamp_ms, created_at_ms from ${table}`);
+    const [state] = await store.sql.unsafe<Array<{ tree_size: string; last_timestamp_ms: string; created_at_ms: string }>>(
+      `select tree_size, last_timestamp_ms, created_at_ms from ${table}`,
+    );
     await refused(`delete from ${table}`);
     await refused(`truncate ${table}`);
     await refused(`update ${table} set tree_size = 0`);

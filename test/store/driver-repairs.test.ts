@@ -23,7 +23,7 @@ function copyWithout(strip: string[]): string {
   return dir;
 }
 
-describe('the store driver\'s repairs', () => {
+describe("the store driver's repairs", () => {
   it('are in every repaired file of the driver this process loads', () => {
     expect(unrepairedFiles(driverDirectory())).toEqual([]);
     expect(() => assertDriverRepaired()).not.toThrow();

@@ -35,7 +35,10 @@ describe('queries through the driver', () => {
   });
 
   it('fails the query, not the connection, on an int8 beyond 2^53', async () => {
-    const error = await store.sql`select 9007199254740993::int8 as big`.then(() => null, (e: unknown) => e);
+    const error = await store.sql`select 9007199254740993::int8 as big`.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TradesealError);
     expect(await store.sql`select 9007199254740993::int8::text as big`).toEqual([{ big: '9007199254740993' }]);
   });

@@ -80,7 +80,10 @@ describe('claimEmbeddedStore', () => {
     await writeOwner(home, { pid: child.pid, port: null, token: 'starting', startedAt: new Date().toISOString() });
 
     const started = Date.now();
-    const error = await claimEmbeddedStore(home, { timeoutMs: 400 }).then(() => null, (e: unknown) => e);
+    const error = await claimEmbeddedStore(home, { timeoutMs: 400 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
     expect(error).toBeInstanceOf(TradesealError);
     expect((error as TradesealError).code).toBe('service_unavailable');
@@ -95,7 +98,10 @@ describe('claimEmbeddedStore', () => {
     await cleanups.pop()!(); // close the listener: the port now refuses connections
     await writeOwner(home, { pid: child.pid, port: closedPort, token: 'mute', startedAt: new Date().toISOString() });
 
-    const error = await claimEmbeddedStore(home, { timeoutMs: 300 }).then(() => null, (e: unknown) => e);
+    const error = await claimEmbeddedStore(home, { timeoutMs: 300 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((error as TradesealError).code).toBe('service_unavailable');
     expect((error as TradesealError).message).toMatch(new RegExp(`process ${child.pid} does not answer on port ${closedPort}`));
     expect(JSON.parse(await fs.readFile(path.join(home, OWNER_FILE), 'utf8'))).toMatchObject({ pid: child.pid, token: 'mute' });
@@ -141,8 +147,14 @@ describe('claimEmbeddedStore', () => {
     const home = await tempHome();
     const child = liveProcess();
     await writeOwner(home, { pid: child.pid, port: await listener(), purpose, token: 'long', startedAt: new Date().toISOString() });
-    const error = await claimEmbeddedStore(home, { mustOwn: true, purpose: 'serve' }).then(() => null, (e: unknown) => e);
-    expect(error).toMatchObject({ code: 'service_unavailable', message: expect.stringContaining(`owned by \`tradeseal ${purpose.replace(':', ' ')}\` (process ${child.pid})`) });
+    const error = await claimEmbeddedStore(home, { mustOwn: true, purpose: 'serve' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({
+      code: 'service_unavailable',
+      message: expect.stringContaining(`owned by \`tradeseal ${purpose.replace(':', ' ')}\` (process ${child.pid})`),
+    });
     // A command is still its client, as before.
     const tenancy = (await claimEmbeddedStore(home)) as Tenancy;
     expect(tenancy).toMatchObject({ role: 'client', pid: child.pid });

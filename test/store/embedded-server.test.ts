@@ -109,12 +109,14 @@ describe('serveEmbedded with concurrent connections', () => {
     const runs = Array.from({ length: 20 }, (_, i) => {
       const sql = i % 2 ? a : b;
       const owner = `t${i}`;
-      return sql.begin(async (tx) => {
-        for (let n = 0; n < 3; n++) await tx`insert into ledger values (${owner}, ${n})`;
-        const [mine] = await tx<{ count: number }[]>`select count(*) as count from ledger where owner = ${owner}`;
-        if (i % 4 === 0) throw new Error('roll back');
-        return mine?.count;
-      }).catch((e: Error) => e.message);
+      return sql
+        .begin(async (tx) => {
+          for (let n = 0; n < 3; n++) await tx`insert into ledger values (${owner}, ${n})`;
+          const [mine] = await tx<{ count: number }[]>`select count(*) as count from ledger where owner = ${owner}`;
+          if (i % 4 === 0) throw new Error('roll back');
+          return mine?.count;
+        })
+        .catch((e: Error) => e.message);
     });
     const results = await Promise.all(runs);
     expect(results).toEqual(Array.from({ length: 20 }, (_, i) => (i % 4 === 0 ? 'roll back' : 3)));

@@ -6,7 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { GroupCommit } from '../../src/store/group-commit.js';
 
-interface Item { key: string; value: number; bad?: boolean }
+interface Item {
+  key: string;
+  value: number;
+  bad?: boolean;
+}
 
 /** A store whose statements finish when the test says so; records every batch it was handed. */
 function fakeStore() {
@@ -90,7 +94,7 @@ describe('group commit', () => {
     expect(q.stats.retriedAlone).toBe(3);
   });
 
-  it('a lone write that fails is rejected with the store\'s error, once', async () => {
+  it("a lone write that fails is rejected with the store's error, once", async () => {
     const store = fakeStore();
     const q = queue(store);
     const out = expect(q.submit({ key: 'a', value: 1, bad: true })).rejects.toThrow('constraint violated');

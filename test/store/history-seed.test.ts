@@ -26,7 +26,9 @@ describe('history plan', () => {
   it('spreads the traces over the whole months before the month of now, older months taking the remainder', () => {
     const months = planMonths(10, 3, NOW);
     expect(months.map((m) => [new Date(m.startMs).toISOString().slice(0, 7), m.count, m.offset])).toEqual([
-      ['2025-12', 4, 0], ['2026-01', 3, 4], ['2026-02', 3, 7],
+      ['2025-12', 4, 0],
+      ['2026-01', 3, 4],
+      ['2026-02', 3, 7],
     ]);
     expect(months.at(-1)?.endMs).toBe(Date.parse('2026-03-01T00:00:00Z'));
   });
@@ -51,8 +53,14 @@ describe('seedHistory', () => {
 
   beforeAll(async () => {
     store = await testStore({ max: 3 });
-    result = await seedHistory(store.sql, { traces: TRACES, months: MONTHS, now: NOW, syntheticAgents: 7, chunkRows: 2_000,
-      onProgress: (p) => progress.push(p.traces) });
+    result = await seedHistory(store.sql, {
+      traces: TRACES,
+      months: MONTHS,
+      now: NOW,
+      syntheticAgents: 7,
+      chunkRows: 2_000,
+      onProgress: (p) => progress.push(p.traces),
+    });
   }, 120_000);
   afterAll(async () => store?.close());
 
@@ -67,7 +75,7 @@ describe('seedHistory', () => {
     expect(progress.at(-1)).toBe(TRACES);
   });
 
-  it('gives every trace an id of the engine\'s layout (UUIDv8) whose last group is its txn_time in ms', async () => {
+  it("gives every trace an id of the engine's layout (UUIDv8) whose last group is its txn_time in ms", async () => {
     const rows = await store.sql<Array<{ trace_id: string; txn_time: Date }>>`select trace_id, txn_time from traces`;
     expect(rows).toHaveLength(TRACES);
     const wrong = rows.filter((r) => {
@@ -109,22 +117,47 @@ describe('seedHistory', () => {
   });
 
   it('seals each trace as the engine does: canonical JSON, its hashes recompute, its fields agree with the row', async () => {
-    const rows = await store.sql<Array<{ trace_id: string; txn_time: Date; agent_id: string; status: string; sealed: string; reasoning_hash: string;
-      final_proof: string | null; exchange_tx_id: string | null; client_order_id: string; quantity: number; notional: number }>>`
+    const rows = await store.sql<
+      Array<{
+        trace_id: string;
+        txn_time: Date;
+        agent_id: string;
+        status: string;
+        sealed: string;
+        reasoning_hash: string;
+        final_proof: string | null;
+        exchange_tx_id: string | null;
+        client_order_id: string;
+        quantity: number;
+        notional: number;
+      }>
+    >`
       select trace_id, txn_time, agent_id, status, sealed, reasoning_hash, final_proof, exchange_tx_id, client_order_id, quantity, notional from traces`;
     const wrong = rows.filter((r) => {
-      const doc = JSON.parse(r.sealed) as { trace_id: string; bitemporal: { txn_time: string }; agent: { agent_id: string };
-        execution: { client_order_id: string | null; quantity: number; notional: number } };
-      return canonicalJson(doc) !== r.sealed || sha256Hex(r.sealed) !== r.reasoning_hash || doc.trace_id !== r.trace_id
-        || doc.bitemporal.txn_time !== r.txn_time.toISOString() || doc.agent.agent_id !== r.agent_id
-        || (doc.execution.client_order_id ?? '') !== r.client_order_id || doc.execution.quantity !== r.quantity || doc.execution.notional !== r.notional
-        || (r.exchange_tx_id !== null && r.final_proof !== finalProof(r.reasoning_hash, r.exchange_tx_id));
+      const doc = JSON.parse(r.sealed) as {
+        trace_id: string;
+        bitemporal: { txn_time: string };
+        agent: { agent_id: string };
+        execution: { client_order_id: string | null; quantity: number; notional: number };
+      };
+      return (
+        canonicalJson(doc) !== r.sealed ||
+        sha256Hex(r.sealed) !== r.reasoning_hash ||
+        doc.trace_id !== r.trace_id ||
+        doc.bitemporal.txn_time !== r.txn_time.toISOString() ||
+        doc.agent.agent_id !== r.agent_id ||
+        (doc.execution.client_order_id ?? '') !== r.client_order_id ||
+        doc.execution.quantity !== r.quantity ||
+        doc.execution.notional !== r.notional ||
+        (r.exchange_tx_id !== null && r.final_proof !== finalProof(r.reasoning_hash, r.exchange_tx_id))
+      );
     });
     expect(wrong.slice(0, 3)).toEqual([]);
   });
 
   it('refuses agents that are not registered', async () => {
-    await expect(seedHistory(store.sql, { traces: 10, months: 1, now: NOW, agents: ['00000000-0000-4000-8000-000000000001'] }))
-      .rejects.toThrow(/not registered/);
+    await expect(seedHistory(store.sql, { traces: 10, months: 1, now: NOW, agents: ['00000000-0000-4000-8000-000000000001'] })).rejects.toThrow(
+      /not registered/,
+    );
   });
 });

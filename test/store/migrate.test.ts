@@ -30,7 +30,10 @@ async function migrationsDir(files: Record<string, string>): Promise<string> {
 }
 
 async function rejection(promise: Promise<unknown>): Promise<TradesealError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(TradesealError);
   return error as TradesealError;
 }
@@ -94,7 +97,10 @@ describe('migrate() and migrationStatus() on a directory of files', () => {
     expect(await migrate(store.sql, { dir })).toEqual({ applied: ['0001_items', '0002_fill'] });
     expect(await store.sql`select name from items`).toEqual([{ name: 'first' }]);
     const after = await migrationStatus(store.sql, { dir });
-    expect(after.map((s) => [s.version, s.pending])).toEqual([['0001', false], ['0002', false]]);
+    expect(after.map((s) => [s.version, s.pending])).toEqual([
+      ['0001', false],
+      ['0002', false],
+    ]);
 
     await fs.writeFile(path.join(dir, '0003_more.sql'), "insert into items (name) values ('second');");
     const withNew = await migrationStatus(store.sql, { dir });
@@ -118,7 +124,10 @@ describe('migrate() and migrationStatus() on a directory of files', () => {
     const [other] = await store.sql<{ exists: boolean }[]>`select to_regclass('other') is not null as exists`;
     expect(other?.exists).toBe(false);
     const status = await migrationStatus(store.sql, { dir });
-    expect(status.map((s) => [s.version, s.pending, s.changed])).toEqual([['0001', false, true], ['0002', true, false]]);
+    expect(status.map((s) => [s.version, s.pending, s.changed])).toEqual([
+      ['0001', false, true],
+      ['0002', true, false],
+    ]);
   });
 
   it('rolls back a failing file entirely, records nothing for it, and keeps the files before it', async () => {
@@ -141,13 +150,20 @@ describe('migrate() and migrationStatus() on a directory of files', () => {
     const store = await emptyStore();
     await migrate(store.sql, { dir: await migrationsDir({ '0001_a.sql': 'select 1;', '0002_b.sql': 'select 2;' }) });
     const status = await migrationStatus(store.sql, { dir: await migrationsDir({ '0001_a.sql': 'select 1;' }) });
-    expect(status.map((s) => [s.version, s.name, s.pending])).toEqual([['0001', 'a', false], ['0002', 'b', false]]);
+    expect(status.map((s) => [s.version, s.name, s.pending])).toEqual([
+      ['0001', 'a', false],
+      ['0002', 'b', false],
+    ]);
   });
 
   it.each<{ problem: string; files: Record<string, string>; message: RegExp }>([
     { problem: 'a name with capitals and a dash', files: { '0001_Bad-Name.sql': 'select 1;' }, message: /not named NNNN_lowercase_name\.sql/ },
     { problem: 'a version of fewer than four digits', files: { '1_short.sql': 'select 1;' }, message: /not named NNNN_lowercase_name\.sql/ },
-    { problem: 'two files of one version', files: { '0001_a.sql': 'select 1;', '0001_b.sql': 'select 2;' }, message: /two migration files .* have version 0001/ },
+    {
+      problem: 'two files of one version',
+      files: { '0001_a.sql': 'select 1;', '0001_b.sql': 'select 2;' },
+      message: /two migration files .* have version 0001/,
+    },
   ])('refuses a directory with $problem before touching the database', async ({ files, message }) => {
     const store = await emptyStore();
     const error = await rejection(migrate(store.sql, { dir: await migrationsDir(files) }));
@@ -177,10 +193,6 @@ describe('concurrent migrate() from separate handles', () => {
     const applied = settled.flatMap((s) => (s.status === 'fulfilled' ? s.value.applied : [])).sort();
     expect(applied).toEqual(['0001_runs', '0002_count', '0003_more']);
     expect(await store.sql`select n from runs order by n`).toEqual([{ n: 1 }, { n: 2 }]);
-    expect(await store.sql`select version from schema_migrations order by version`).toEqual([
-      { version: '0001' },
-      { version: '0002' },
-      { version: '0003' },
-    ]);
+    expect(await store.sql`select version from schema_migrations order by version`).toEqual([{ version: '0001' }, { version: '0002' }, { version: '0003' }]);
   });
 });

@@ -15,7 +15,9 @@ export default class EngineAgentsAddModel extends TradesealCommand {
   static override summary = 'Approve another model version for an agent';
   static override description = 'The versions approved before stay approved; approving one twice changes nothing.';
   static override examples = [`<%= config.bin %> engine agents add-model 0b6f3c1e-2a4d-4c5e-9f1a-7d2b3c4e5f60 --model alpha-8:${'5d'.repeat(32)}`];
-  static override args = { agent_id: Args.string({ description: 'The agent\'s id, or its first characters (at least 4) when they name one agent', required: true }) };
+  static override args = {
+    agent_id: Args.string({ description: "The agent's id, or its first characters (at least 4) when they name one agent", required: true }),
+  };
   static override flags = {
     model: Flags.string({ summary: `The model version to approve, ${MODEL_FORM}`, required: true, helpValue: MODEL_FORM }),
     ...engineRemoteFlags,
@@ -29,10 +31,12 @@ export default class EngineAgentsAddModel extends TradesealCommand {
     const model = modelApproval(flags.model, errors);
     refuse(errors, `--model is ${MODEL_FORM}`);
     const keys = dataKeysFrom(this.settings);
-    const agent = remote ? await askEngine<AgentView>(remote, 'POST', `/engine/admin/agents/${params.agent_id}/models`, { body: model }) : await this.withStore(async (store) => {
-      const agentId = await resolveIdPrefix(store.sql, 'agent', params.agent_id);
-      return agentView(store.sql, keys, await approveAgentModel(store.sql, agentId, model!, cliActor()));
-    });
+    const agent = remote
+      ? await askEngine<AgentView>(remote, 'POST', `/engine/admin/agents/${params.agent_id}/models`, { body: model })
+      : await this.withStore(async (store) => {
+          const agentId = await resolveIdPrefix(store.sql, 'agent', params.agent_id);
+          return agentView(store.sql, keys, await approveAgentModel(store.sql, agentId, model!, cliActor()));
+        });
     this.log(renderAgent(agent, reportStyle({}, undefined, 'whole in --json')));
     return agent;
   }

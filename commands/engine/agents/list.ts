@@ -17,7 +17,8 @@ export default class EngineAgentsList extends TradesealCommand {
     const { flags } = await this.parse(EngineAgentsList);
     const keys = dataKeysFrom(this.settings);
     const remote = await engineRemoteOf(flags, this.settings);
-    const agents = remote ? (await askEngine<{ agents: AgentView[] }>(remote, 'GET', '/engine/admin/agents')).agents
+    const agents = remote
+      ? (await askEngine<{ agents: AgentView[] }>(remote, 'GET', '/engine/admin/agents')).agents
       : await this.withStore(async (store) => agentViews(store.sql, keys, await listAgents(store.sql)));
     this.log(renderAgents(agents, tableStyle(flags)));
     return { count: agents.length, agents };

@@ -20,10 +20,17 @@ export default class EngineAgentsRegister extends TradesealCommand {
   ];
   static override flags = {
     name: Flags.string({ summary: `A name for people (1-${registerAgentBody.properties.name.maxLength} characters)`, required: true }),
-    'max-notional': Flags.string({ summary: 'The agent\'s notional cap per order, before the regime scale', required: true, helpValue: 'AMOUNT' }),
+    'max-notional': Flags.string({ summary: "The agent's notional cap per order, before the regime scale", required: true, helpValue: 'AMOUNT' }),
     model: Flags.string({ summary: `An approved model version, ${MODEL_FORM} (repeatable)`, multiple: true, helpValue: MODEL_FORM }),
-    'allowed-regime': Flags.string({ summary: 'A regime the agent may open positions in, by name or id 0-3 (repeatable; default: all)', multiple: true, helpValue: REGIMES.join('|') }),
-    'max-open-notional': Flags.string({ summary: 'A cap on the agent\'s open exposure: its authorized, unbound orders plus the new one (default: none)', helpValue: 'AMOUNT' }),
+    'allowed-regime': Flags.string({
+      summary: 'A regime the agent may open positions in, by name or id 0-3 (repeatable; default: all)',
+      multiple: true,
+      helpValue: REGIMES.join('|'),
+    }),
+    'max-open-notional': Flags.string({
+      summary: "A cap on the agent's open exposure: its authorized, unbound orders plus the new one (default: none)",
+      helpValue: 'AMOUNT',
+    }),
     ...engineRemoteFlags,
   };
 
@@ -32,10 +39,12 @@ export default class EngineAgentsRegister extends TradesealCommand {
     const input = agentRegistration(flags);
     const keys = dataKeysFrom(this.settings);
     const remote = await engineRemoteOf(flags, this.settings);
-    const agent = remote ? await askEngine<AgentView>(remote, 'POST', '/engine/admin/agents', { body: input }) : await this.withStore(async (store) => {
-      const sealedName = await sealedNameFor(store.sql, keys, input.name);
-      return agentView(store.sql, keys, await registerEngineAgent(store.sql, input, cliActor(), sealedName));
-    });
+    const agent = remote
+      ? await askEngine<AgentView>(remote, 'POST', '/engine/admin/agents', { body: input })
+      : await this.withStore(async (store) => {
+          const sealedName = await sealedNameFor(store.sql, keys, input.name);
+          return agentView(store.sql, keys, await registerEngineAgent(store.sql, input, cliActor(), sealedName));
+        });
     this.log(renderAgent(agent, reportStyle({}, undefined, 'whole in --json')));
     return agent;
   }

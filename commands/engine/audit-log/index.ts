@@ -11,7 +11,8 @@ import { AUDIT_LIMIT, auditLogQuery, readAuditLog, type AuditLogPage, type Audit
 export default class EngineAuditLog extends TradesealCommand {
   static override jsonLinesRows = 'entries';
   static override summary = 'List the audit log, newest first: admin actions and refused authorizations';
-  static override description = '--from and --to bound the entries\' time, both inclusive; each is an ISO 8601 date-time with a zone, a date (midnight UTC) or Unix milliseconds. Page to older entries with --before-id (the id the listing ends with). `tradeseal engine audit-log verify` checks the hash chain.';
+  static override description =
+    "--from and --to bound the entries' time, both inclusive; each is an ISO 8601 date-time with a zone, a date (midnight UTC) or Unix milliseconds. Page to older entries with --before-id (the id the listing ends with). `tradeseal engine audit-log verify` checks the hash chain.";
   static override examples = [
     '<%= config.bin %> engine audit-log',
     '<%= config.bin %> engine audit-log --action authorize.reject --from 2026-03-01',
@@ -31,16 +32,21 @@ export default class EngineAuditLog extends TradesealCommand {
   async run(): Promise<AuditLogPage> {
     const { flags } = await this.parse(EngineAuditLog);
     // The query string of GET /engine/admin/audit-log, as text: the schema coerces it as it coerces a query string.
-    const q = checkRequest<AuditLogQuery>(auditLogQuery, {
-      ...(flags.action === undefined ? {} : { action: flags.action }),
-      ...(flags.from ? { from: flags.from.toISOString() } : {}),
-      ...(flags.to ? { to: flags.to.toISOString() } : {}),
-      ...(flags['target-id'] === undefined ? {} : { target_id: flags['target-id'] }),
-      ...(flags['before-id'] === undefined ? {} : { before_id: flags['before-id'] }),
-      limit: flags.limit,
-    }, 'querystring');
+    const q = checkRequest<AuditLogQuery>(
+      auditLogQuery,
+      {
+        ...(flags.action === undefined ? {} : { action: flags.action }),
+        ...(flags.from ? { from: flags.from.toISOString() } : {}),
+        ...(flags.to ? { to: flags.to.toISOString() } : {}),
+        ...(flags['target-id'] === undefined ? {} : { target_id: flags['target-id'] }),
+        ...(flags['before-id'] === undefined ? {} : { before_id: flags['before-id'] }),
+        limit: flags.limit,
+      },
+      'querystring',
+    );
     const remote = await engineRemoteOf(flags, this.settings);
-    const page = remote ? await askEngine<AuditLogPage>(remote, 'GET', '/engine/admin/audit-log', { query: { ...q } })
+    const page = remote
+      ? await askEngine<AuditLogPage>(remote, 'GET', '/engine/admin/audit-log', { query: { ...q } })
       : await this.withStore((store) => withFlagNames({}, () => readAuditLog(store.sql, q)));
     this.log(renderAuditPage(page, tableStyle(flags)));
     return page;

@@ -22,8 +22,10 @@ async function* remoteEntries(remote: EngineRemote): AsyncGenerator<AuditEntry[]
   let before: string | undefined;
   for (;;) {
     // Unrevived: `at` is hashed as the text the engine serves.
-    const page = await askEngine<{ has_more: boolean; next_before_id: string | null; entries: AuditEntry[] }>(remote, 'GET', '/engine/admin/audit-log',
-      { query: { limit: REMOTE_PAGE, before_id: before }, revive: false });
+    const page = await askEngine<{ has_more: boolean; next_before_id: string | null; entries: AuditEntry[] }>(remote, 'GET', '/engine/admin/audit-log', {
+      query: { limit: REMOTE_PAGE, before_id: before },
+      revive: false,
+    });
     yield page.entries;
     if (!page.has_more || !page.next_before_id) return;
     before = page.next_before_id;
@@ -48,8 +50,15 @@ export default class EngineAuditLogVerify extends TradesealCommand {
     '<%= config.bin %> engine audit-log verify --profile prod --public-key "$(cat log-key.hex)"',
   ];
   static override flags = {
-    checkpoint: Flags.string({ summary: 'A checkpoint kept from before (`engine audit-log checkpoint --json`): prove the chain still holds every entry up to it', helpValue: 'FILE' }),
-    'public-key': Flags.string({ summary: 'The log\'s Ed25519 public key you trust, to check the checkpoints\' signatures: 64 hex characters, base64 or PEM (`tradeseal engine log key` prints it)', helpValue: 'KEY' }),
+    checkpoint: Flags.string({
+      summary: 'A checkpoint kept from before (`engine audit-log checkpoint --json`): prove the chain still holds every entry up to it',
+      helpValue: 'FILE',
+    }),
+    'public-key': Flags.string({
+      summary:
+        "The log's Ed25519 public key you trust, to check the checkpoints' signatures: 64 hex characters, base64 or PEM (`tradeseal engine log key` prints it)",
+      helpValue: 'KEY',
+    }),
     ...engineRemoteFlags,
   };
 
@@ -61,21 +70,23 @@ export default class EngineAuditLogVerify extends TradesealCommand {
     // The newest checkpoint is read before the chain: the chain only grows, so the walk reaches at least its entry.
     const walked: Walked = remote
       ? await (async () => {
-        const stored = await remoteCheckpoint(remote);
-        const located = anchorLocator(stored, kept);
-        const chain = await withProgress('Verifying the audit chain', this.jsonEnabled(), (report) =>
-          verifyAuditChainNewestFirst(remoteEntries(remote), (checked) => report(checked, 0), located));
-        return { chain, stored, located, ownKey: null };
-      })()
+          const stored = await remoteCheckpoint(remote);
+          const located = anchorLocator(stored, kept);
+          const chain = await withProgress('Verifying the audit chain', this.jsonEnabled(), (report) =>
+            verifyAuditChainNewestFirst(remoteEntries(remote), (checked) => report(checked, 0), located),
+          );
+          return { chain, stored, located, ownKey: null };
+        })()
       : await this.withStore(async (store) => {
-        const stored = await newestCheckpoint(store.sql);
-        const located = anchorLocator(stored, kept);
-        const total = await chainLength(store.sql);
-        const chain = await withProgress('Verifying the audit chain', this.jsonEnabled(), (report) =>
-          verifyAuditChain(store.sql, { onProgress: (checked) => report(checked, total), locate: located }));
-        const ownKey = !given && (stored || kept) ? (await loadLogKey(store.sql, this.settings)).publicKey : null;
-        return { chain, stored, located, ownKey };
-      });
+          const stored = await newestCheckpoint(store.sql);
+          const located = anchorLocator(stored, kept);
+          const total = await chainLength(store.sql);
+          const chain = await withProgress('Verifying the audit chain', this.jsonEnabled(), (report) =>
+            verifyAuditChain(store.sql, { onProgress: (checked) => report(checked, total), locate: located }),
+          );
+          const ownKey = !given && (stored || kept) ? (await loadLogKey(store.sql, this.settings)).publicKey : null;
+          return { chain, stored, located, ownKey };
+        });
     const { chain } = walked;
     if (chain.broken) {
       const b = chain.broken;
@@ -89,7 +100,7 @@ export default class EngineAuditLogVerify extends TradesealCommand {
         hint: `the chain's ${chain.entries} entries link up; restore the missing or altered entries from a backup taken after the checkpoint was signed`,
       });
     }
-    this.log(renderChainVerification(result, given ? 'the key given with --public-key' : 'the log\'s own key, read from this store'));
+    this.log(renderChainVerification(result, given ? 'the key given with --public-key' : "the log's own key, read from this store"));
     return result;
   }
 }

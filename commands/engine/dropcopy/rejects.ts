@@ -10,12 +10,21 @@ import { listingLimit, listingQuery } from '../../../src/engine/inputs.js';
 export default class EngineDropCopyRejects extends TradesealCommand {
   static override jsonLinesRows = 'rejects';
   static override summary = 'List the inbound FIX messages the drop-copy session refused, newest first';
-  static override description = 'Each as received (raw, | for SOH), with how it was answered at the FIX level (reject: 35=3, business_reject: 35=j, none: not a message, which the peer resends), '
-    + 'the reason code (373 or 380) and tag (371) sent, and why. On the local store or a remote engine (GET /engine/admin/dropcopy/rejects, an owner or auditor token).';
-  static override examples = ['<%= config.bin %> engine dropcopy rejects', '<%= config.bin %> engine dropcopy rejects --limit 20 --columns received_at,seq,reason', '<%= config.bin %> engine dropcopy rejects --csv > refused.csv'];
+  static override description =
+    'Each as received (raw, | for SOH), with how it was answered at the FIX level (reject: 35=3, business_reject: 35=j, none: not a message, which the peer resends), ' +
+    'the reason code (373 or 380) and tag (371) sent, and why. On the local store or a remote engine (GET /engine/admin/dropcopy/rejects, an owner or auditor token).';
+  static override examples = [
+    '<%= config.bin %> engine dropcopy rejects',
+    '<%= config.bin %> engine dropcopy rejects --limit 20 --columns received_at,seq,reason',
+    '<%= config.bin %> engine dropcopy rejects --csv > refused.csv',
+  ];
 
   static override flags = {
-    limit: Flags.string({ summary: `How many messages at most (${listingLimit.minimum}-${listingLimit.maximum})`, default: String(listingLimit.default), helpValue: 'N' }),
+    limit: Flags.string({
+      summary: `How many messages at most (${listingLimit.minimum}-${listingLimit.maximum})`,
+      default: String(listingLimit.default),
+      helpValue: 'N',
+    }),
     ...tableFlags,
     ...engineRemoteFlags,
   };
@@ -24,7 +33,8 @@ export default class EngineDropCopyRejects extends TradesealCommand {
     const { flags } = await this.parse(EngineDropCopyRejects);
     const { limit } = checkRequest<{ limit: number }>(listingQuery, { limit: flags.limit }, 'querystring');
     const remote = await engineRemoteOf(flags, this.settings);
-    const rejects = remote ? (await askEngine<{ rejects: DropCopyReject[] }>(remote, 'GET', '/engine/admin/dropcopy/rejects', { query: { limit } })).rejects
+    const rejects = remote
+      ? (await askEngine<{ rejects: DropCopyReject[] }>(remote, 'GET', '/engine/admin/dropcopy/rejects', { query: { limit } })).rejects
       : await this.withStore((store) => listDropCopyRejects(store.sql, limit));
     this.log(renderDropCopyRejects(rejects, tableStyle(flags)));
     return { count: rejects.length, rejects };

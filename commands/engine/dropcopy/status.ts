@@ -5,8 +5,9 @@ import { configuredSession, readDropCopyStatus, type DropCopyStatus } from '../.
 
 export default class EngineDropCopyStatus extends TradesealCommand {
   static override summary = 'Show the FIX drop-copy session: its state, sequence numbers, last messages, fills by outcome and refused messages';
-  static override description = 'On the local store (the state row the server running the session keeps) or a remote engine (GET /engine/admin/dropcopy, an owner or auditor token). '
-    + 'Each instant is shown with its age. With no session configured (FIX_DROPCOPY_ROLE unset) and none ever run, it says so and exits 0.';
+  static override description =
+    'On the local store (the state row the server running the session keeps) or a remote engine (GET /engine/admin/dropcopy, an owner or auditor token). ' +
+    'Each instant is shown with its age. With no session configured (FIX_DROPCOPY_ROLE unset) and none ever run, it says so and exits 0.';
   static override examples = ['<%= config.bin %> engine dropcopy status', '<%= config.bin %> engine dropcopy status --profile prod --json'];
 
   static override flags = { ...engineRemoteFlags };
@@ -14,7 +15,8 @@ export default class EngineDropCopyStatus extends TradesealCommand {
   async run(): Promise<DropCopyStatus> {
     const { flags } = await this.parse(EngineDropCopyStatus);
     const remote = await engineRemoteOf(flags, this.settings);
-    const status = remote ? await askEngine<DropCopyStatus>(remote, 'GET', '/engine/admin/dropcopy')
+    const status = remote
+      ? await askEngine<DropCopyStatus>(remote, 'GET', '/engine/admin/dropcopy')
       : await this.withStore((store) => readDropCopyStatus(store.sql, configuredSession(this.settings), new Date()));
     this.log(renderDropCopyStatus(status));
     return status;

@@ -10,7 +10,8 @@ interface KeyPair {
 
 export default class EngineKeysGen extends TradesealCommand {
   static override summary = 'Generate an Ed25519 key pair for the regime operator';
-  static override description = 'The operator signs heartbeats with the secret key (the RFC 8032 32-byte seed); the engine verifies them with the public key, set as REGIME_OPERATOR_PUBKEY (hex, base64 or PEM). Nothing is stored: keep the secret key where the heartbeat issuer runs.';
+  static override description =
+    'The operator signs heartbeats with the secret key (the RFC 8032 32-byte seed); the engine verifies them with the public key, set as REGIME_OPERATOR_PUBKEY (hex, base64 or PEM). Nothing is stored: keep the secret key where the heartbeat issuer runs.';
   static override examples = ['<%= config.bin %> engine keys gen', '<%= config.bin %> engine keys gen --json > operator-key.json'];
 
   async run(): Promise<KeyPair> {
@@ -23,20 +24,22 @@ export default class EngineKeysGen extends TradesealCommand {
       secret_key: { hex: Buffer.from(secretKey).toString('hex'), base64: toBase64(secretKey) },
       env: `REGIME_OPERATOR_PUBKEY=${hex}`,
     };
-    this.log([
-      'Ed25519 key pair (RFC 8032) for the regime operator',
-      '',
-      `public key, hex     ${pair.public_key.hex}`,
-      `public key, base64  ${pair.public_key.base64}`,
-      'public key, PEM',
-      pair.public_key.pem.trimEnd(),
-      '',
-      `secret key (seed), hex     ${pair.secret_key.hex}`,
-      `secret key (seed), base64  ${pair.secret_key.base64}`,
-      '',
-      'The secret key signs heartbeats: keep it with the heartbeat issuer, never with the engine. The engine needs the public key:',
-      `  export ${pair.env}`,
-    ].join('\n'));
+    this.log(
+      [
+        'Ed25519 key pair (RFC 8032) for the regime operator',
+        '',
+        `public key, hex     ${pair.public_key.hex}`,
+        `public key, base64  ${pair.public_key.base64}`,
+        'public key, PEM',
+        pair.public_key.pem.trimEnd(),
+        '',
+        `secret key (seed), hex     ${pair.secret_key.hex}`,
+        `secret key (seed), base64  ${pair.secret_key.base64}`,
+        '',
+        'The secret key signs heartbeats: keep it with the heartbeat issuer, never with the engine. The engine needs the public key:',
+        `  export ${pair.env}`,
+      ].join('\n'),
+    );
     return pair;
   }
 }

@@ -16,9 +16,14 @@ export default class EngineLogVerify extends TradesealCommand {
     '<%= config.bin %> engine log verify 7c9e6679-7425-40de-944b-e07fc1f90ae7 --public-key "$(cat log-key.hex)"',
     '<%= config.bin %> engine log verify 7c9e6679-7425-40de-944b-e07fc1f90ae7 --url https://engine.example:8080 --token "$AUDITOR_TOKEN" --public-key "$(cat log-key.hex)" --json',
   ];
-  static override args = { trace_id: Args.string({ description: 'The trace id, or (on the local store) its first characters, at least 4, when they name one trace', required: true }) };
+  static override args = {
+    trace_id: Args.string({ description: 'The trace id, or (on the local store) its first characters, at least 4, when they name one trace', required: true }),
+  };
   static override flags = {
-    'public-key': Flags.string({ summary: 'The log\'s Ed25519 public key you trust: 64 hex characters, base64 or PEM (`tradeseal engine log key` prints it)', helpValue: 'KEY' }),
+    'public-key': Flags.string({
+      summary: "The log's Ed25519 public key you trust: 64 hex characters, base64 or PEM (`tradeseal engine log key` prints it)",
+      helpValue: 'KEY',
+    }),
     ...engineRemoteFlags,
   };
 
@@ -29,7 +34,10 @@ export default class EngineLogVerify extends TradesealCommand {
     if (remote || !prefixRange(args.trace_id)) checkRequest(traceParams, { trace_id: args.trace_id }, 'params', { trace_id: 'TRACE_ID' });
     const traceId = args.trace_id;
     const given = flags['public-key'] === undefined ? null : publicKeyFlag(flags['public-key']);
-    if (remote && !given) throw new TradesealError('usage_error', 'verifying a remote engine needs --public-key: a key fetched from the engine would prove nothing about it', { hint: 'run `tradeseal engine log key` where the log is kept, and pass its key with --public-key' });
+    if (remote && !given)
+      throw new TradesealError('usage_error', 'verifying a remote engine needs --public-key: a key fetched from the engine would prove nothing about it', {
+        hint: 'run `tradeseal engine log key` where the log is kept, and pass its key with --public-key',
+      });
     let found: TraceInLog;
     let publicKey = given;
     if (remote) found = await remoteTraceInLog(remote, traceId);
@@ -40,7 +48,12 @@ export default class EngineLogVerify extends TradesealCommand {
     }
     if (!publicKey) throw new TradesealError('usage_error', 'no public key to verify with: pass --public-key');
     const result = checkTraceInLog({ head: found.head, proof: found.proof, trace: found.trace, publicKey });
-    this.log(renderLogCheck(result, given ? 'given with --public-key' : 'the log\'s own key, read from this store (pass --public-key to check against the key you hold)'));
+    this.log(
+      renderLogCheck(
+        result,
+        given ? 'given with --public-key' : "the log's own key, read from this store (pass --public-key to check against the key you hold)",
+      ),
+    );
     if (!result.valid) this.exitWith(result, EXIT.refused);
     return result;
   }

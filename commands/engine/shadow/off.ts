@@ -20,7 +20,8 @@ export default class EngineShadowOff extends TradesealCommand {
     const { flags } = await this.parse(EngineShadowOff);
     const change = checkRequest<ShadowModeChange>(shadowModeBody, { enabled: false, ...(flags.reason === undefined ? {} : { reason: flags.reason }) }, 'body');
     const remote = await engineRemoteOf(flags, this.settings);
-    const state = remote ? await askEngine<ShadowMode>(remote, 'POST', '/engine/admin/shadow-mode', { body: change })
+    const state = remote
+      ? await askEngine<ShadowMode>(remote, 'POST', '/engine/admin/shadow-mode', { body: change })
       : await this.withStore((store) => withFlagNames({}, () => changeShadowMode(store.sql, change, cliActor())));
     this.log(renderShadow(state));
     return state;

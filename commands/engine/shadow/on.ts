@@ -10,7 +10,8 @@ import type { ShadowMode } from '../../../src/engine/store/shadow.js';
 
 export default class EngineShadowOn extends TradesealCommand {
   static override summary = 'Turn shadow mode on: violations are recorded, orders pass';
-  static override description = 'The usual dry-run of a policy roll-out: authorize answers 200 with shadow_blocked: true and seals a SHADOW_HALTED trace instead of refusing (403). Every engine instance follows within ENGINE_STATE_REFRESH_MS. A reason is required, as over HTTP.';
+  static override description =
+    'The usual dry-run of a policy roll-out: authorize answers 200 with shadow_blocked: true and seals a SHADOW_HALTED trace instead of refusing (403). Every engine instance follows within ENGINE_STATE_REFRESH_MS. A reason is required, as over HTTP.';
   static override examples = ['<%= config.bin %> engine shadow on --reason "policy 1.1.0 dry-run, week 12"'];
   static override flags = {
     // Not `required` for oclif: the engine operation refuses a missing reason, with the API's message.
@@ -22,7 +23,8 @@ export default class EngineShadowOn extends TradesealCommand {
     const { flags } = await this.parse(EngineShadowOn);
     const change = checkRequest<ShadowModeChange>(shadowModeBody, { enabled: true, ...(flags.reason === undefined ? {} : { reason: flags.reason }) }, 'body');
     const remote = await engineRemoteOf(flags, this.settings);
-    const state = remote ? await askEngine<ShadowMode>(remote, 'POST', '/engine/admin/shadow-mode', { body: change })
+    const state = remote
+      ? await askEngine<ShadowMode>(remote, 'POST', '/engine/admin/shadow-mode', { body: change })
       : await this.withStore((store) => withFlagNames({}, () => changeShadowMode(store.sql, change, cliActor())));
     this.log(renderShadow(state));
     return state;

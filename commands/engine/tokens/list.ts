@@ -15,7 +15,9 @@ export default class EngineTokensList extends TradesealCommand {
   async run(): Promise<{ count: number; tokens: TokenRecord[] }> {
     const { flags } = await this.parse(EngineTokensList);
     const remote = await engineRemoteOf(flags, this.settings);
-    const tokens = remote ? (await askEngine<{ tokens: TokenRecord[] }>(remote, 'GET', '/engine/admin/tokens')).tokens : await this.withStore((store) => listTokens(store.sql));
+    const tokens = remote
+      ? (await askEngine<{ tokens: TokenRecord[] }>(remote, 'GET', '/engine/admin/tokens')).tokens
+      : await this.withStore((store) => listTokens(store.sql));
     this.log(renderTokens(tokens, tableStyle(flags)));
     return { count: tokens.length, tokens };
   }

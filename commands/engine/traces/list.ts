@@ -10,19 +10,27 @@ import { checkTraceWindow } from '../../../src/engine/ops/trace-window.js';
 import { listTraces } from '../../../src/engine/store/traces.js';
 import { TRACE_STATUSES, type TraceStatus } from '../../../src/core/vocabulary.js';
 
-interface TracesQuery { agent_id?: string; from?: number; to?: number; status?: TraceStatus; limit: number; search?: string }
+interface TracesQuery {
+  agent_id?: string;
+  from?: number;
+  to?: number;
+  status?: TraceStatus;
+  limit: number;
+  search?: string;
+}
 
 export default class EngineTracesList extends TradesealCommand {
   static override jsonLinesRows = 'traces';
   static override summary = 'List sealed traces, newest first, by agent, time window and status';
-  static override description = '--from and --to bound txn_time, both inclusive; each is an ISO 8601 date-time with a zone, a date (midnight UTC) or Unix milliseconds.';
+  static override description =
+    '--from and --to bound txn_time, both inclusive; each is an ISO 8601 date-time with a zone, a date (midnight UTC) or Unix milliseconds.';
   static override examples = [
     '<%= config.bin %> engine traces list',
     '<%= config.bin %> engine traces list --agent-id 0b6f3c1e-2a4d-4c5e-9f1a-7d2b3c4e5f60 --from 2026-03-01 --to 2026-03-02T12:00:00Z',
     '<%= config.bin %> engine traces list --status DIVERGENT --limit 500 --json',
   ];
   static override flags = {
-    'agent-id': Flags.string({ summary: 'Only this agent\'s traces' }),
+    'agent-id': Flags.string({ summary: "Only this agent's traces" }),
     from: instantFlag({ summary: 'Only traces with txn_time at or after this instant' }),
     to: instantFlag({ summary: 'Only traces with txn_time at or before this instant' }),
     status: Flags.string({ summary: 'Only traces with this listing status', helpValue: TRACE_STATUSES.join('|') }),
@@ -35,24 +43,34 @@ export default class EngineTracesList extends TradesealCommand {
   async run(): Promise<TraceListing> {
     const { flags } = await this.parse(EngineTracesList);
     // The query string of GET /engine/traces, as text: the schema coerces it as it coerces a query string.
-    const q = checkRequest<TracesQuery>(tracesQuery, {
-      ...(flags['agent-id'] === undefined ? {} : { agent_id: flags['agent-id'] }),
-      ...(flags.from ? { from: String(flags.from.getTime()) } : {}),
-      ...(flags.to ? { to: String(flags.to.getTime()) } : {}),
-      ...(flags.status === undefined ? {} : { status: flags.status }),
-      ...(flags.search === undefined ? {} : { search: flags.search }),
-      limit: flags.limit,
-    }, 'querystring');
+    const q = checkRequest<TracesQuery>(
+      tracesQuery,
+      {
+        ...(flags['agent-id'] === undefined ? {} : { agent_id: flags['agent-id'] }),
+        ...(flags.from ? { from: String(flags.from.getTime()) } : {}),
+        ...(flags.to ? { to: String(flags.to.getTime()) } : {}),
+        ...(flags.status === undefined ? {} : { status: flags.status }),
+        ...(flags.search === undefined ? {} : { search: flags.search }),
+        limit: flags.limit,
+      },
+      'querystring',
+    );
     await withFlagNames({}, () => checkTraceWindow(q.from, q.to));
     const remote = await engineRemoteOf(flags, this.settings);
-    const listing = remote ? await askEngine<TraceListing>(remote, 'GET', '/engine/traces', { query: { ...q } }) : toListing(await this.withStore((store) => listTraces(store.sql, {
-      limit: q.limit,
-      ...(q.agent_id ? { agentIds: [q.agent_id] } : {}),
-      ...(q.from !== undefined ? { from: new Date(q.from) } : {}),
-      ...(q.to !== undefined ? { to: new Date(q.to) } : {}),
-      ...(q.status ? { statuses: [q.status] } : {}),
-      search: q.search ?? null,
-    })));
+    const listing = remote
+      ? await askEngine<TraceListing>(remote, 'GET', '/engine/traces', { query: { ...q } })
+      : toListing(
+          await this.withStore((store) =>
+            listTraces(store.sql, {
+              limit: q.limit,
+              ...(q.agent_id ? { agentIds: [q.agent_id] } : {}),
+              ...(q.from !== undefined ? { from: new Date(q.from) } : {}),
+              ...(q.to !== undefined ? { to: new Date(q.to) } : {}),
+              ...(q.status ? { statuses: [q.status] } : {}),
+              search: q.search ?? null,
+            }),
+          ),
+        );
     this.log(renderTraceListing(listing, 'traces', tableStyle(flags)));
     return listing;
   }

@@ -14,13 +14,15 @@ import { verifyTrace, type TraceVerification } from '../../../src/engine/trace/r
 import { EXIT, notFound } from '../../../src/core/errors.js';
 
 export default class EngineTracesVerify extends TradesealCommand {
-  static override summary = 'Recompute a trace\'s reasoning_hash and final_proof; exit 5 when it is not valid';
+  static override summary = "Recompute a trace's reasoning_hash and final_proof; exit 5 when it is not valid";
   static override description = `Recomputes reasoning_hash from the sealed text (and checks it is canonical JSON), the regulatory commitment from the personal data and its salt (after an erasure the sealed commitment stands in for them, provided the erasure destroyed the agent's data key), final_proof from the hash and exchange_tx_id, and compares the listing columns with the sealed facts. Exit code 0 when every check passes, ${EXIT.refused} when any fails (scripts can rely on it), ${EXIT.notFound} when there is no such trace. Against a remote engine (--url or a profile) the checks are the engine's own (GET /engine/trace/{trace_id}/verify); to check without trusting the engine, use "tradeseal engine log verify" with the log's public key.`;
   static override examples = [
     '<%= config.bin %> engine traces verify 7c9e6679-7425-40de-944b-e07fc1f90ae7',
     '<%= config.bin %> engine traces verify 7c9e6679-7425-40de-944b-e07fc1f90ae7 --json || echo "tampered"',
   ];
-  static override args = { trace_id: Args.string({ description: 'The trace id, or its first characters (at least 4) when they name one trace', required: true }) };
+  static override args = {
+    trace_id: Args.string({ description: 'The trace id, or its first characters (at least 4) when they name one trace', required: true }),
+  };
 
   static override flags = { ...engineRemoteFlags };
 
@@ -32,11 +34,11 @@ export default class EngineTracesVerify extends TradesealCommand {
     const verification = remote
       ? await askEngine<TraceVerification>(remote, 'GET', `/engine/trace/${args.trace_id}/verify`, { revive: false })
       : await this.withStore(async (store) => {
-        const traceId = await resolveIdPrefix(store.sql, 'trace', args.trace_id);
-        const row = await getTrace(store.sql, traceId);
-        if (!row) throw notFound(`no trace ${traceId}`);
-        return verifyTrace(row, await tracePersonal(store.sql, keys, row));
-      });
+          const traceId = await resolveIdPrefix(store.sql, 'trace', args.trace_id);
+          const row = await getTrace(store.sql, traceId);
+          if (!row) throw notFound(`no trace ${traceId}`);
+          return verifyTrace(row, await tracePersonal(store.sql, keys, row));
+        });
     this.log(wrapText(renderVerification(verification), terminalOf().width));
     if (!verification.valid) this.exitWith(verification, EXIT.refused);
     return verification;

@@ -5,18 +5,38 @@
  * the tier's row cap.
  */
 import {
-  DateDay, Dictionary, Float64, Int32, Int8, RecordBatch, Table, TimeUnit, Timestamp, Utf8, makeData, makeVector, tableToIPC, vectorFromArray,
-  type Data, type DataType, type Vector,
+  DateDay,
+  Dictionary,
+  Float64,
+  Int32,
+  Int8,
+  RecordBatch,
+  Table,
+  TimeUnit,
+  Timestamp,
+  Utf8,
+  makeData,
+  makeVector,
+  tableToIPC,
+  vectorFromArray,
+  type Data,
+  type DataType,
+  type Vector,
 } from 'apache-arrow';
 import type { Column, ColumnType, ColumnarTable } from './table.js';
 
 const arrowType = (type: ColumnType): DataType => {
   switch (type) {
-    case 'date': return new DateDay();
-    case 'category': return new Dictionary(new Utf8(), new Int8());
-    case 'float64': return new Float64();
-    case 'int32': return new Int32();
-    case 'timestamp': return new Timestamp(TimeUnit.MILLISECOND, 'UTC');
+    case 'date':
+      return new DateDay();
+    case 'category':
+      return new Dictionary(new Utf8(), new Int8());
+    case 'float64':
+      return new Float64();
+    case 'int32':
+      return new Int32();
+    case 'timestamp':
+      return new Timestamp(TimeUnit.MILLISECOND, 'UTC');
   }
 };
 
@@ -43,9 +63,13 @@ function categoryVector(column: Column): Vector {
   return makeVector(makeData({ type, length: codes.length, nullCount: 0, data: codes, dictionary: vectorFromArray([...categories], new Utf8()) }));
 }
 
-const vectorOf = (column: Column): Vector => column.type === 'category'
-  ? categoryVector(column)
-  : vectorFromArray(column.values.map((v) => arrowValue(column.type, v)), arrowType(column.type));
+const vectorOf = (column: Column): Vector =>
+  column.type === 'category'
+    ? categoryVector(column)
+    : vectorFromArray(
+        column.values.map((v) => arrowValue(column.type, v)),
+        arrowType(column.type),
+      );
 
 /** A column as one contiguous chunk (the builders make one for a table of this size). */
 function chunkOf(column: Column): Data {

@@ -25,10 +25,15 @@ function cells(type: ColumnType, values: Column['values']): unknown[] {
   return values.map((value) => {
     if (value === null || value === undefined) return null;
     switch (type) {
-      case 'date': return epochDay(String(value));
-      case 'timestamp': return BigInt(Date.parse(String(value))) * 1000n;
-      case 'category': return String(value);
-      case 'float64': case 'int32': return Number(value);
+      case 'date':
+        return epochDay(String(value));
+      case 'timestamp':
+        return BigInt(Date.parse(String(value))) * 1000n;
+      case 'category':
+        return String(value);
+      case 'float64':
+      case 'int32':
+        return Number(value);
     }
   });
 }

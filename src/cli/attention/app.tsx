@@ -43,20 +43,31 @@ const time = (d: Date): string => d.toISOString().slice(0, 19).replace('T', ' ')
 function checkLines(verification: TraceVerification | null, log: LogInclusion | null): string[] {
   const lines: string[] = [];
   if (verification) {
-    lines.push(...verification.checks.map((c) => `${c.ok ? '✓' : '✗'} ${c.check}: ${c.detail}`), verification.valid ? 'the trace is valid' : 'the trace is NOT valid');
+    lines.push(
+      ...verification.checks.map((c) => `${c.ok ? '✓' : '✗'} ${c.check}: ${c.detail}`),
+      verification.valid ? 'the trace is valid' : 'the trace is NOT valid',
+    );
   }
   if (log && 'unavailable' in log) lines.push(`· ${log.unavailable}`);
   else if (log) {
     // On 24 lines the document needs the room: every check when one failed, the proofs' outcome when all passed.
-    const shown = log.check.valid ? log.check.checks.filter((c) => c.status === 'pass' && /inclusion$/.test(c.check)) : log.check.checks.filter((c) => c.status === 'fail');
-    lines.push(...shown.map((c) => `${c.status === 'pass' ? '✓' : '✗'} log ${c.check}: ${c.detail}`),
-      log.check.valid ? `in the transparency log: head of ${log.check.tree_size} signed, ${log.key}` : 'the trace is NOT proven in the transparency log');
+    const shown = log.check.valid
+      ? log.check.checks.filter((c) => c.status === 'pass' && /inclusion$/.test(c.check))
+      : log.check.checks.filter((c) => c.status === 'fail');
+    lines.push(
+      ...shown.map((c) => `${c.status === 'pass' ? '✓' : '✗'} log ${c.check}: ${c.detail}`),
+      log.check.valid ? `in the transparency log: head of ${log.check.tree_size} signed, ${log.key}` : 'the trace is NOT proven in the transparency log',
+    );
   }
   return lines;
 }
 
 /** The verification's lines wrapped to the view's width (none is cut off), each piece in its line's colour. */
-function checkRows(verification: TraceVerification | null, log: LogInclusion | null, width: number): Array<{ text: string; color: 'red' | 'yellow' | 'green' }> {
+function checkRows(
+  verification: TraceVerification | null,
+  log: LogInclusion | null,
+  width: number,
+): Array<{ text: string; color: 'red' | 'yellow' | 'green' }> {
   return checkLines(verification, log).flatMap((line) => {
     const color = line.startsWith('✗') || line.includes(' NOT ') ? 'red' : line.startsWith('·') ? 'yellow' : 'green';
     return wrapLine(line, width).map((text) => ({ text, color }) as const);
@@ -205,20 +216,33 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
     const body = Math.max(1, height - 4 - checks.length);
     return (
       <Box flexDirection="column" width={width}>
-        <Text bold wrap="truncate-end">trace {open.id}</Text>
+        <Text bold wrap="truncate-end">
+          trace {open.id}
+        </Text>
         {checks.map((row, i) => (
-          <Text key={`c${i}`} color={row.color} wrap="truncate-end">{row.text}</Text>
+          <Text key={`c${i}`} color={row.color} wrap="truncate-end">
+            {row.text}
+          </Text>
         ))}
         {open.lines.slice(open.scroll, open.scroll + body).map((line, i) => (
-          <Text key={`l${i}`} wrap="truncate-end">{line === '' ? ' ' : line}</Text>
+          <Text key={`l${i}`} wrap="truncate-end">
+            {line === '' ? ' ' : line}
+          </Text>
         ))}
-        <Text dimColor wrap="truncate-end">{busy > 0 ? 'loading…  ' : ''}lines {open.scroll + 1}-{Math.min(open.lines.length, open.scroll + body)} of {open.lines.length}  ↑/↓ scroll  v verify  Esc back  q quit</Text>
+        <Text dimColor wrap="truncate-end">
+          {busy > 0 ? 'loading…  ' : ''}lines {open.scroll + 1}-{Math.min(open.lines.length, open.scroll + body)} of {open.lines.length} ↑/↓ scroll v verify Esc
+          back q quit
+        </Text>
       </Box>
     );
   }
 
   const session = dropCopy ? dropCopyLine(dropCopy) : null;
-  const table = renderTable(HEADERS, items.map((t) => [time(t.txn_time), t.trace_id, t.agent_id, t.action, t.asset, t.notional, t.notional_currency]), { width: width - 2, shortIds: true }).split('\n');
+  const table = renderTable(
+    HEADERS,
+    items.map((t) => [time(t.txn_time), t.trace_id, t.agent_id, t.action, t.asset, t.notional, t.notional_currency]),
+    { width: width - 2, shortIds: true },
+  ).split('\n');
   const page = pages.length;
   return (
     <Box flexDirection="column" width={width}>
@@ -228,21 +252,35 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
         ))}
       </Box>
       {/* An active filter leads its line, so a narrow terminal never cuts it off. */}
-      <Text dimColor wrap="truncate-end">{search ? `filter: ${search} (/ changes it); ` : ''}{current.about}</Text>
+      <Text dimColor wrap="truncate-end">
+        {search ? `filter: ${search} (/ changes it); ` : ''}
+        {current.about}
+      </Text>
       {typing === null && !error && session ? (
-        <Text color={TONES[session.tone]} wrap="truncate-end">{session.text}</Text>
+        <Text color={TONES[session.tone]} wrap="truncate-end">
+          {session.text}
+        </Text>
       ) : (
-        <Text wrap="truncate-end">{typing !== null ? `filter: ${typing}█  agent id prefix or asset; Enter applies, Esc cancels` : error ? `error: ${error}` : ' '}</Text>
+        <Text wrap="truncate-end">
+          {typing !== null ? `filter: ${typing}█  agent id prefix or asset; Enter applies, Esc cancels` : error ? `error: ${error}` : ' '}
+        </Text>
       )}
       {items.length === 0 ? (
-        <Text>{loadedAt ? `nothing ${current.label === 'STALE PENDING' ? 'stale' : `in ${current.label}`}${search ? ' for this filter' : ''}` : 'loading…'}</Text>
+        <Text>
+          {loadedAt ? `nothing ${current.label === 'STALE PENDING' ? 'stale' : `in ${current.label}`}${search ? ' for this filter' : ''}` : 'loading…'}
+        </Text>
       ) : (
-        table.map((line, i) => (
-          <Text key={i} inverse={i - 2 === selected} wrap="truncate-end">{`${i - 2 === selected ? '›' : ' '} ${line}`}</Text>
-        ))
+        table.map((line, i) => <Text key={i} inverse={i - 2 === selected} wrap="truncate-end">{`${i - 2 === selected ? '›' : ' '} ${line}`}</Text>)
       )}
-      <Text dimColor wrap="truncate-end">{busy > 0 ? 'loading…  ' : ''}page {page}{hasMore ? ', more: n' : ''}{page > 1 ? ', back: p' : ''}{loadedAt ? `  refreshed ${loadedAt.toISOString().slice(11, 19)} UTC` : ''}</Text>
-      <Text dimColor wrap="truncate-end">{KEYS}</Text>
+      <Text dimColor wrap="truncate-end">
+        {busy > 0 ? 'loading…  ' : ''}page {page}
+        {hasMore ? ', more: n' : ''}
+        {page > 1 ? ', back: p' : ''}
+        {loadedAt ? `  refreshed ${loadedAt.toISOString().slice(11, 19)} UTC` : ''}
+      </Text>
+      <Text dimColor wrap="truncate-end">
+        {KEYS}
+      </Text>
     </Box>
   );
 }

@@ -13,9 +13,26 @@ export interface Keypress {
 }
 
 const NO_KEY: Key = {
-  upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
-  return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
-  super: false, hyper: false, capsLock: false, numLock: false,
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
 };
 
 /** What one character of a run is, as ink would have named it alone. */
@@ -31,8 +48,22 @@ function single(ch: string): Keypress {
  * sequence, a single character), else each of its characters as a key of its own.
  */
 export function keypresses(input: string, key: Key): Keypress[] {
-  const named = key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.pageDown || key.pageUp || key.home || key.end
-    || key.escape || key.ctrl || key.meta || key.tab || key.return || key.backspace || key.delete;
+  const named =
+    key.upArrow ||
+    key.downArrow ||
+    key.leftArrow ||
+    key.rightArrow ||
+    key.pageDown ||
+    key.pageUp ||
+    key.home ||
+    key.end ||
+    key.escape ||
+    key.ctrl ||
+    key.meta ||
+    key.tab ||
+    key.return ||
+    key.backspace ||
+    key.delete;
   const chars = [...input];
   if (named || chars.length <= 1 || input.startsWith('\u001b')) return [{ input, key }];
   return chars.map(single);

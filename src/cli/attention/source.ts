@@ -45,9 +45,13 @@ async function logInclusion(read: () => Promise<TraceInLog & { logPublicKey?: Ui
     const found = await read();
     const publicKey = given ?? found.logPublicKey;
     if (!publicKey) return { unavailable: 'log: not checked: pass --public-key, the log key you hold' };
-    return { check: checkTraceInLog({ head: found.head, proof: found.proof, trace: found.trace, publicKey }), key: given ? 'the key given with --public-key' : 'the log\'s own key, read from this store' };
+    return {
+      check: checkTraceInLog({ head: found.head, proof: found.proof, trace: found.trace, publicKey }),
+      key: given ? 'the key given with --public-key' : "the log's own key, read from this store",
+    };
   } catch (error) {
-    if (error instanceof TradesealError && error.code === 'not_yet_logged') return { unavailable: 'log: not yet in the transparency log (a running server logs it within a second)' };
+    if (error instanceof TradesealError && error.code === 'not_yet_logged')
+      return { unavailable: 'log: not yet in the transparency log (a running server logs it within a second)' };
     if (error instanceof TradesealError && error.code === 'not_found') return { unavailable: `log: ${error.message}` };
     throw error;
   }
@@ -108,18 +112,24 @@ export function engineSource(remote: EngineRemote, publicKey: Uint8Array | null,
       if (!f.statuses || f.statuses.length !== 1) throw new Error(`the tab ${tab.id} is not one status`);
       const listing = await askEngine<TraceListing>(remote, 'GET', '/engine/traces', {
         query: {
-          status: f.statuses[0], limit: q.limit, search: q.search ?? undefined,
+          status: f.statuses[0],
+          limit: q.limit,
+          search: q.search ?? undefined,
           // olderThan is exclusive and `to` inclusive; times are whole milliseconds.
           to: f.olderThan ? f.olderThan.getTime() - 1 : undefined,
-          before_time: q.after?.txn_time.getTime(), before_trace_id: q.after?.trace_id, needs_attention: f.needsAttention,
+          before_time: q.after?.txn_time.getTime(),
+          before_trace_id: q.after?.trace_id,
+          needs_attention: f.needsAttention,
         },
       });
       return { items: listing.traces, hasMore: listing.has_more };
     },
     trace: (traceId) => orNull(askEngine<Record<string, unknown>>(remote, 'GET', path(traceId), { revive: false })),
     verify: (traceId) => orNull(askEngine<TraceVerification>(remote, 'GET', path(traceId, '/verify'), { revive: false })),
-    inLog: (traceId) => (publicKey ? logInclusion(() => remoteTraceInLog(remote, traceId), publicKey)
-      : Promise.resolve({ unavailable: 'log: not checked: pass --public-key, the log key you hold (a key fetched from the engine would prove nothing)' })),
+    inLog: (traceId) =>
+      publicKey
+        ? logInclusion(() => remoteTraceInLog(remote, traceId), publicKey)
+        : Promise.resolve({ unavailable: 'log: not checked: pass --public-key, the log key you hold (a key fetched from the engine would prove nothing)' }),
     // A client token may read traces but not the session (owner and auditor tokens); the view then leaves it out.
     dropCopy: () => orNull(askEngine<DropCopyStatus>(remote, 'GET', '/engine/admin/dropcopy'), ['forbidden', 'not_found']),
   };

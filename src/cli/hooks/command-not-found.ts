@@ -19,9 +19,8 @@ const hook: Hook<'command_not_found'> = async function (opts) {
   const typed = opts.id.replace(/:/g, ' ');
   const nearest = closestCommands(typed, ids);
   const detail = `"${typed}" is not a ${opts.config.bin} command`;
-  const hint = nearest.length > 0
-    ? `did you mean ${nearest.map((s) => `\`${opts.config.bin} ${s}\``).join(' or ')}?`
-    : `\`${opts.config.bin} help\` lists the commands`;
+  const hint =
+    nearest.length > 0 ? `did you mean ${nearest.map((s) => `\`${opts.config.bin} ${s}\``).join(' or ')}?` : `\`${opts.config.bin} help\` lists the commands`;
   const exit = ERROR_CODES.usage_error.exit;
   const argv = opts.argv ?? [];
   if (argv.includes('--json') || argv.includes('--jsonl')) {

@@ -42,7 +42,8 @@ export class AeadOpenError extends Error {
 export function open(key: Uint8Array, sealed: Uint8Array, associatedData: string): Buffer {
   checkKey(key);
   const bytes = Buffer.from(sealed);
-  if (bytes.length < 1 + NONCE_LENGTH + TAG_LENGTH) throw new AeadOpenError(`a sealed value is at least ${1 + NONCE_LENGTH + TAG_LENGTH} bytes, got ${bytes.length}`);
+  if (bytes.length < 1 + NONCE_LENGTH + TAG_LENGTH)
+    throw new AeadOpenError(`a sealed value is at least ${1 + NONCE_LENGTH + TAG_LENGTH} bytes, got ${bytes.length}`);
   if (bytes[0] !== VERSION) throw new AeadOpenError(`unknown sealed value version ${bytes[0]}`);
   const nonce = bytes.subarray(1, 1 + NONCE_LENGTH);
   const tag = bytes.subarray(bytes.length - TAG_LENGTH);

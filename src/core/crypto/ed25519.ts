@@ -190,8 +190,7 @@ export function parsePublicKey(text: string): Uint8Array {
     }
   } else {
     throw new TypeError(
-      `public key must be 64 hex characters, 44 base64 characters (43 unpadded) or a PEM "PUBLIC KEY" block; ` +
-        `got ${trimmed.length} characters`,
+      `public key must be 64 hex characters, 44 base64 characters (43 unpadded) or a PEM "PUBLIC KEY" block; ` + `got ${trimmed.length} characters`,
     );
   }
   try {

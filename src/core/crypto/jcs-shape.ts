@@ -25,7 +25,8 @@ interface Compiled {
 function compile(shape: Shape): Compiled {
   const names = Object.keys(shape).sort();
   return {
-    names, prefixes: names.map((name, i) => `${i === 0 ? '{' : ','}${JSON.stringify(name)}:`),
+    names,
+    prefixes: names.map((name, i) => `${i === 0 ? '{' : ','}${JSON.stringify(name)}:`),
     children: names.map((name) => {
       const child = shape[name];
       return child ? compile(child) : null;

@@ -69,7 +69,13 @@ function inclusionCheck(check: CheckName, data: string, proof: LeafProof, head: 
   try {
     const leaf = leafHash(hashFromHex(data, 'leaf data'));
     if (proof.leaf_hash !== toHex(leaf)) return failed(check, `the leaf hash served (${proof.leaf_hash}) is not SHA-256(0x00 ‖ ${data})`);
-    verdict = verifyInclusion(proof.leaf_index, head.tree_size, leaf, proof.audit_path.map((h, i) => hashFromHex(h, `audit_path[${i}]`)), hashFromHex(head.root_hash, 'root_hash'));
+    verdict = verifyInclusion(
+      proof.leaf_index,
+      head.tree_size,
+      leaf,
+      proof.audit_path.map((h, i) => hashFromHex(h, `audit_path[${i}]`)),
+      hashFromHex(head.root_hash, 'root_hash'),
+    );
   } catch (error) {
     verdict = { valid: false, reason: (error as Error).message };
   }
@@ -93,18 +99,44 @@ export function checkTraceInLog(input: { head: SignedTreeHead; proof: TraceLogPr
   const { head, proof, trace, publicKey } = input;
   const checks: LogCheck[] = [];
   const keyId = keyIdOf(publicKey);
-  checks.push(head.key_id === keyId ? pass('key_id', `the head is signed by key ${keyId}`) : failed('key_id', `the head names key ${head.key_id}; the public key given is ${keyId}`));
+  checks.push(
+    head.key_id === keyId
+      ? pass('key_id', `the head is signed by key ${keyId}`)
+      : failed('key_id', `the head names key ${head.key_id}; the public key given is ${keyId}`),
+  );
   const signature = verifyTreeHeadSignature(head, publicKey);
-  checks.push(signature.valid ? pass('signature', `Ed25519 signature over the tree head of ${head.tree_size} leaves at ${new Date(head.timestamp).toISOString()}`) : failed('signature', signature.reason));
-  checks.push(proof.tree_size === head.tree_size ? pass('tree_size', `proofs for the tree of ${head.tree_size} leaves`) : failed('tree_size', `the proofs are for a tree of ${proof.tree_size} leaves, the head for ${head.tree_size}`));
+  checks.push(
+    signature.valid
+      ? pass('signature', `Ed25519 signature over the tree head of ${head.tree_size} leaves at ${new Date(head.timestamp).toISOString()}`)
+      : failed('signature', signature.reason),
+  );
+  checks.push(
+    proof.tree_size === head.tree_size
+      ? pass('tree_size', `proofs for the tree of ${head.tree_size} leaves`)
+      : failed('tree_size', `the proofs are for a tree of ${proof.tree_size} leaves, the head for ${head.tree_size}`),
+  );
   checks.push(sameHash('reasoning_hash', 'reasoning_hash', trace.reasoning_hash, proof.reasoning_hash));
   checks.push(inclusionCheck('inclusion', proof.reasoning_hash, proof, head));
   if (proof.final_proof_leaf && proof.final_proof) {
-    checks.push(trace.final_proof === null ? failed('final_proof', `the log holds final_proof ${proof.final_proof} for a trace that is not bound`) : sameHash('final_proof', 'final_proof', trace.final_proof, proof.final_proof));
+    checks.push(
+      trace.final_proof === null
+        ? failed('final_proof', `the log holds final_proof ${proof.final_proof} for a trace that is not bound`)
+        : sameHash('final_proof', 'final_proof', trace.final_proof, proof.final_proof),
+    );
     checks.push(inclusionCheck('final_proof_inclusion', proof.final_proof, proof.final_proof_leaf, head));
   } else {
-    const why = trace.final_proof === null ? 'the trace is not bound' : 'the trace is bound, but its final_proof is not yet in this tree (the sequencer adds it within a second)';
+    const why =
+      trace.final_proof === null
+        ? 'the trace is not bound'
+        : 'the trace is bound, but its final_proof is not yet in this tree (the sequencer adds it within a second)';
     checks.push(skipped('final_proof', why), skipped('final_proof_inclusion', why));
   }
-  return { valid: checks.every((c) => c.status !== 'fail'), trace_id: proof.trace_id, tree_size: head.tree_size, root_hash: head.root_hash, key_id: head.key_id, checks };
+  return {
+    valid: checks.every((c) => c.status !== 'fail'),
+    trace_id: proof.trace_id,
+    tree_size: head.tree_size,
+    root_hash: head.root_hash,
+    key_id: head.key_id,
+    checks,
+  };
 }

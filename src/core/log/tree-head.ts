@@ -46,13 +46,24 @@ export function treeHeadSignatureInput(head: TreeHead): Uint8Array {
 
 /** RFC 6962 §3.2 LogID of an Ed25519 public key: hex SHA-256 of its DER SubjectPublicKeyInfo. */
 export function keyIdOf(publicKey: Uint8Array): string {
-  const der = Buffer.from(publicKeyToPem(publicKey).replace(/-----[A-Z ]+-----/g, '').replace(/\s+/g, ''), 'base64');
+  const der = Buffer.from(
+    publicKeyToPem(publicKey)
+      .replace(/-----[A-Z ]+-----/g, '')
+      .replace(/\s+/g, ''),
+    'base64',
+  );
   return createHash('sha256').update(der).digest('hex');
 }
 
 /** Signs a head with `sign` (a signer of the log key, see crypto/ed25519.ts) and names the key. */
 export function signTreeHead(head: TreeHead, sign: (message: Uint8Array) => Uint8Array, keyId: string): SignedTreeHead {
-  return { tree_size: head.tree_size, root_hash: head.root_hash, timestamp: head.timestamp, signature: toBase64(sign(treeHeadSignatureInput(head))), key_id: keyId };
+  return {
+    tree_size: head.tree_size,
+    root_hash: head.root_hash,
+    timestamp: head.timestamp,
+    signature: toBase64(sign(treeHeadSignatureInput(head))),
+    key_id: keyId,
+  };
 }
 
 /** Whether the head carries a valid signature of `publicKey` over its 50 bytes: the offline check of a head. */

@@ -56,7 +56,10 @@ export function addressMatcher(entries: readonly string[]): (address: string) =>
 export class AddressCount {
   private readonly open = new Map<string, number>();
 
-  constructor(private readonly cap: number, private readonly exempt: (address: string) => boolean = () => false) {}
+  constructor(
+    private readonly cap: number,
+    private readonly exempt: (address: string) => boolean = () => false,
+  ) {}
 
   /**
    * Counts a connection from `address`. Returns the key to `release` when it closes, `null` for an exempt

@@ -69,8 +69,10 @@ export function refusalLog(warn: (msg: string) => void, caps: ConnectionCaps, ev
     }
     const count = (entry?.since ?? 0) + 1;
     last.set(reason, { at: now, since: 0 });
-    warn(reason === 'server_cap'
-      ? `refused ${count} connection(s) at the server's cap of ${caps.maxConnections} open connections (HTTP_MAX_CONNECTIONS), the last from ${address}`
-      : `refused ${count} connection(s) over the cap of ${caps.perAddress} open connections per client address (HTTP_MAX_CONNECTIONS_PER_ADDRESS), the last from ${address}`);
+    warn(
+      reason === 'server_cap'
+        ? `refused ${count} connection(s) at the server's cap of ${caps.maxConnections} open connections (HTTP_MAX_CONNECTIONS), the last from ${address}`
+        : `refused ${count} connection(s) over the cap of ${caps.perAddress} open connections per client address (HTTP_MAX_CONNECTIONS_PER_ADDRESS), the last from ${address}`,
+    );
   };
 }

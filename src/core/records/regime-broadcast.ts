@@ -32,12 +32,16 @@ export interface RegimeBroadcast extends RegimeState {
   hash: string;
 }
 
-
 /** SHA-256 over the JCS of `{date, regime, regime_id, risk_score, probabilities, model_version}`. */
 export const broadcastHash = (s: RegimeState): string =>
-  hashJson({ date: s.date, regime: s.regime, regime_id: s.regime_id, risk_score: s.risk_score, probabilities: s.probabilities, model_version: s.model_version });
+  hashJson({
+    date: s.date,
+    regime: s.regime,
+    regime_id: s.regime_id,
+    risk_score: s.risk_score,
+    probabilities: s.probabilities,
+    model_version: s.model_version,
+  });
 
 /** A manual broadcast states certainty: probability 1 on the named regime. */
-export const certainProbabilities = (regime: Regime): Probabilities =>
-  Object.fromEntries(REGIMES.map((r) => [r, r === regime ? 1 : 0])) as Probabilities;
-
+export const certainProbabilities = (regime: Regime): Probabilities => Object.fromEntries(REGIMES.map((r) => [r, r === regime ? 1 : 0])) as Probabilities;

@@ -48,8 +48,12 @@ export function anchorLocator(...checkpoints: Array<SignedAuditCheckpoint | null
 }
 
 /** Judges the checkpoints against a chain whose links hold (`chain.valid`), with the entries the walk located. */
-export function judgeAnchors(chain: ChainVerification, checkpoints: Record<AnchorSource, SignedAuditCheckpoint | null>,
-  located: ReadonlyMap<string, AnchoredEntryFound | null>, publicKey: Uint8Array | null): AnchorJudgement {
+export function judgeAnchors(
+  chain: ChainVerification,
+  checkpoints: Record<AnchorSource, SignedAuditCheckpoint | null>,
+  located: ReadonlyMap<string, AnchoredEntryFound | null>,
+  publicKey: Uint8Array | null,
+): AnchorJudgement {
   const failures: string[] = [];
   const check = (source: AnchorSource): AnchorCheck | null => {
     const c = checkpoints[source];

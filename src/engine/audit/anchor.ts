@@ -35,7 +35,12 @@ interface CheckpointRow {
 }
 
 const asCheckpoint = (r: CheckpointRow): SignedAuditCheckpoint => ({
-  size: r.size, entry_id: r.entry_id, entry_hash: r.entry_hash, timestamp: r.timestamp_ms, signature: r.signature.toString('base64'), key_id: r.key_id,
+  size: r.size,
+  entry_id: r.entry_id,
+  entry_hash: r.entry_hash,
+  timestamp: r.timestamp_ms,
+  signature: r.signature.toString('base64'),
+  key_id: r.key_id,
 });
 
 /** The newest checkpoint kept in the store, or null when none was signed yet. */
@@ -63,10 +68,16 @@ export async function anchorOnce(sql: Sql, key: LogKey, nowMs: number): Promise<
              (select count(*) from audit_log where seq > ${afterSeq} and seq <= h.seq)::bigint as added
       from (select seq, id, entry_hash from audit_log order by seq desc limit 1) h`;
     if (!head || head.seq <= afterSeq) return { status: 'idle', checkpoint: null };
-    const checkpoint = signCheckpoint({
-      size: (prev?.size ?? 0) + head.added, entry_id: head.id, entry_hash: head.entry_hash,
-      timestamp: Math.max(nowMs, prev?.timestamp_ms ?? 0),
-    }, key.sign, key.keyId);
+    const checkpoint = signCheckpoint(
+      {
+        size: (prev?.size ?? 0) + head.added,
+        entry_id: head.id,
+        entry_hash: head.entry_hash,
+        timestamp: Math.max(nowMs, prev?.timestamp_ms ?? 0),
+      },
+      key.sign,
+      key.keyId,
+    );
     const inserted = await tx`
       insert into audit_checkpoints (size, seq, entry_id, entry_hash, timestamp_ms, signature, key_id)
       values (${checkpoint.size}, ${head.seq}, ${checkpoint.entry_id}, ${checkpoint.entry_hash}, ${checkpoint.timestamp},

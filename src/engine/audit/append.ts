@@ -99,5 +99,7 @@ async function appendIn(tx: TransactionSql, inputs: AuditInput[]): Promise<Audit
  */
 function entryHashOf(u: UnhashedEntry, detailsText: string): string {
   const c = canonicalJsonOfPlain;
-  return sha256Hex(`{"action":${c(u.action)},"actor":${c(u.actor)},"at":${c(u.at)},"details":${detailsText},"id":${c(u.id)},"prev_hash":${c(u.prev_hash)},"target_id":${c(u.target_id)}}`);
+  return sha256Hex(
+    `{"action":${c(u.action)},"actor":${c(u.actor)},"at":${c(u.at)},"details":${detailsText},"id":${c(u.id)},"prev_hash":${c(u.prev_hash)},"target_id":${c(u.target_id)}}`,
+  );
 }

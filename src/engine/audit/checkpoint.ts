@@ -43,7 +43,14 @@ export function checkpointSignatureInput(c: AuditCheckpoint): Uint8Array {
 }
 
 export function signCheckpoint(c: AuditCheckpoint, sign: (message: Uint8Array) => Uint8Array, keyId: string): SignedAuditCheckpoint {
-  return { size: c.size, entry_id: c.entry_id, entry_hash: c.entry_hash, timestamp: c.timestamp, signature: toBase64(sign(checkpointSignatureInput(c))), key_id: keyId };
+  return {
+    size: c.size,
+    entry_id: c.entry_id,
+    entry_hash: c.entry_hash,
+    timestamp: c.timestamp,
+    signature: toBase64(sign(checkpointSignatureInput(c))),
+    key_id: keyId,
+  };
 }
 
 /** Why the checkpoint's signature does not hold under `publicKey`, or null when it does. */

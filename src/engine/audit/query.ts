@@ -15,7 +15,12 @@ import { listAuditLog } from './store.js';
 export const AUDIT_LIMIT = { default: 100, max: 1000 } as const;
 
 /** RFC 3339 date-time with a zone; Postgres has no year 0000, which the format admits. */
-const instant = { type: 'string', format: 'date-time', pattern: '^(?!0000)', description: 'ISO 8601 date-time with a zone, e.g. 2026-03-01T00:00:00Z' } as const;
+const instant = {
+  type: 'string',
+  format: 'date-time',
+  pattern: '^(?!0000)',
+  description: 'ISO 8601 date-time with a zone, e.g. 2026-03-01T00:00:00Z',
+} as const;
 
 export const auditLogQuery = {
   type: 'object',
@@ -51,7 +56,10 @@ export interface AuditLogPage {
 export async function readAuditLog(sql: Sql, q: AuditLogQuery): Promise<AuditLogPage> {
   const from = q.from === undefined ? undefined : new Date(q.from);
   const to = q.to === undefined ? undefined : new Date(q.to);
-  for (const [field, d] of [['from', from], ['to', to]] as const) {
+  for (const [field, d] of [
+    ['from', from],
+    ['to', to],
+  ] as const) {
     // The format admits a leap second (…:60), which no Date holds.
     if (d !== undefined && Number.isNaN(d.getTime())) throw validationError([{ field, message: 'is not an instant a clock can show' }]);
   }

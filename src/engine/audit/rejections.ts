@@ -30,7 +30,9 @@ export async function auditingRefusals<T>(sql: Sql, principal: TokenRecord | und
   } catch (error) {
     if (isTradesealError(error) && error.status === 403) {
       await appendAudit(sql, {
-        actor: actorOf(principal), action: 'authorize.reject', target_id: body.agent_id,
+        actor: actorOf(principal),
+        action: 'authorize.reject',
+        target_id: body.agent_id,
         details: { code: error.code, detail: error.message, order: rejectedOrder(body) },
       });
     }

@@ -33,8 +33,14 @@ export interface ChainedEntry {
 }
 
 const toEntry = (r: Row): AuditEntry => ({
-  id: r.id, at: r.at.toISOString(), actor: r.actor, action: r.action, target_id: r.target_id,
-  details: JSON.parse(r.details) as Record<string, unknown>, prev_hash: r.prev_hash, entry_hash: r.entry_hash,
+  id: r.id,
+  at: r.at.toISOString(),
+  actor: r.actor,
+  action: r.action,
+  target_id: r.target_id,
+  details: JSON.parse(r.details) as Record<string, unknown>,
+  prev_hash: r.prev_hash,
+  entry_hash: r.entry_hash,
 });
 
 /** A page of entries, newest first; `hasMore` when older ones match too. `not_found` when `beforeId` names no entry. */

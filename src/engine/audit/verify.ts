@@ -80,8 +80,11 @@ interface Broken {
  * (the oldest against GENESIS_HASH). The broken link named is still the oldest one, with its position counted
  * from the oldest, so the answer is the one `verifyAuditChain` gives on the store; memory stays flat.
  */
-export async function verifyAuditChainNewestFirst(pages: AsyncIterable<AuditEntry[]>, onProgress?: (checked: number) => void,
-  locate?: Map<string, AnchoredEntryFound | null>): Promise<ChainVerification> {
+export async function verifyAuditChainNewestFirst(
+  pages: AsyncIterable<AuditEntry[]>,
+  onProgress?: (checked: number) => void,
+  locate?: Map<string, AnchoredEntryFound | null>,
+): Promise<ChainVerification> {
   /** The located entries, with their index counted from the newest (0-based) until the length is known. */
   const located = new Map<string, { fromNewest: number; entry_hash: string }>();
   let newest: AuditEntry | null = null;
@@ -111,7 +114,9 @@ export async function verifyAuditChainNewestFirst(pages: AsyncIterable<AuditEntr
   // The entries older than the broken one verified; the head is the newest of them.
   const position = seen - found.fromNewest;
   return {
-    valid: false, entries: position - 1, head: found.prevHash,
+    valid: false,
+    entries: position - 1,
+    head: found.prevHash,
     broken: { position, id: found.entry.id, at: found.entry.at, action: found.entry.action, reason: found.reason },
   };
 }

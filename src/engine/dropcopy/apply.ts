@@ -88,8 +88,13 @@ export interface DropCopyBatch {
 
 /** Another instance took the session (its epoch moved): this one must stop writing at once. */
 export class DropCopyFencedError extends Error {
-  constructor(readonly sessionKey: string, readonly epoch: number) {
-    super(`drop-copy session ${sessionKey} is no longer held at epoch ${epoch}: another instance took it (or its row is gone); nothing of this batch was applied`);
+  constructor(
+    readonly sessionKey: string,
+    readonly epoch: number,
+  ) {
+    super(
+      `drop-copy session ${sessionKey} is no longer held at epoch ${epoch}: another instance took it (or its row is gone); nothing of this batch was applied`,
+    );
     this.name = 'DropCopyFencedError';
   }
 }
@@ -105,15 +110,17 @@ async function applyIn(tx: Sql, batch: DropCopyBatch): Promise<AppliedBatch> {
   // reconciliation needs (reads only: if the fence fails, the transaction rolls back).
   const items = batchFills(batch.fills);
   const queries = linkQueries(items);
-  const [fenced, recorded, links, refusedBefore] = await firstFault(Promise.allSettled([
-    tx`
+  const [fenced, recorded, links, refusedBefore] = await firstFault(
+    Promise.allSettled([
+      tx`
       update dropcopy_sessions
       set next_target_seq = ${batch.watermark}, last_inbound_at = greatest(last_inbound_at, ${batch.lastInboundAt}::timestamptz), updated_at = now()
       where session_key = ${batch.sessionKey} and epoch = ${batch.epoch}`,
-    recordedFills(tx, batch.sessionKey, items),
-    linkedTraces(tx, batch.sessionKey, queries),
-    rejectsRecorded(tx, batch.sessionKey, batch.rejects),
-  ]));
+      recordedFills(tx, batch.sessionKey, items),
+      linkedTraces(tx, batch.sessionKey, queries),
+      rejectsRecorded(tx, batch.sessionKey, batch.rejects),
+    ]),
+  );
   if (fenced.count === 0) throw new DropCopyFencedError(batch.sessionKey, batch.epoch);
   const rejects = freshRejects(batch.rejects, refusedBefore);
 
@@ -124,25 +131,53 @@ async function applyIn(tx: Sql, batch: DropCopyBatch): Promise<AppliedBatch> {
   const rejectIds = rejects.map(() => randomUUID());
   const audit: AuditInput[] = [
     ...fresh.map(({ fill, applied }): AuditInput => ({
-      actor: batch.actor, action: 'dropcopy.fill', target_id: applied.trace_id,
+      actor: batch.actor,
+      action: 'dropcopy.fill',
+      target_id: applied.trace_id,
       details: {
-        session: batch.sessionKey, exec_id: applied.exec_id, trade_date: applied.trade_date, seq: fill.seq, poss_dup: fill.possDup, outcome: applied.outcome,
-        trace_id: applied.trace_id, asset: fill.execution.asset, side: fill.execution.side, quantity: fill.execution.quantity, price: fill.execution.price,
+        session: batch.sessionKey,
+        exec_id: applied.exec_id,
+        trade_date: applied.trade_date,
+        seq: fill.seq,
+        poss_dup: fill.possDup,
+        outcome: applied.outcome,
+        trace_id: applied.trace_id,
+        asset: fill.execution.asset,
+        side: fill.execution.side,
+        quantity: fill.execution.quantity,
+        price: fill.execution.price,
         ...(applied.outcome === 'divergent' ? { differences: applied.differences } : {}),
       },
     })),
     ...conflicts.map(({ fill, applied, settled }): AuditInput => ({
-      actor: batch.actor, action: 'dropcopy.conflict', target_id: applied.trace_id,
+      actor: batch.actor,
+      action: 'dropcopy.conflict',
+      target_id: applied.trace_id,
       details: {
-        session: batch.sessionKey, exec_id: applied.exec_id, trade_date: applied.trade_date, seq: fill.seq, poss_dup: fill.possDup,
-        conflict_id: applied.conflict_id, trace_id: applied.trace_id, differences: settled.outcome === 'conflict' ? settled.conflicts : [],
+        session: batch.sessionKey,
+        exec_id: applied.exec_id,
+        trade_date: applied.trade_date,
+        seq: fill.seq,
+        poss_dup: fill.possDup,
+        conflict_id: applied.conflict_id,
+        trace_id: applied.trace_id,
+        differences: settled.outcome === 'conflict' ? settled.conflicts : [],
       },
     })),
     ...rejects.map((r, i): AuditInput => ({
-      actor: batch.actor, action: 'dropcopy.reject', target_id: null,
+      actor: batch.actor,
+      action: 'dropcopy.reject',
+      target_id: null,
       details: {
-        session: batch.sessionKey, reject_id: rejectIds[i], seq: r.seq, msg_type: r.msgType, answer: r.answer,
-        reason_code: r.reasonCode, ref_tag: r.refTag, reason: r.reason, raw_sha256: sha256Hex(r.raw),
+        session: batch.sessionKey,
+        reject_id: rejectIds[i],
+        seq: r.seq,
+        msg_type: r.msgType,
+        answer: r.answer,
+        reason_code: r.reasonCode,
+        ref_tag: r.refTag,
+        reason: r.reason,
+        raw_sha256: sha256Hex(r.raw),
       },
     })),
   ];
@@ -153,8 +188,17 @@ async function applyIn(tx: Sql, batch: DropCopyBatch): Promise<AppliedBatch> {
   await insertConflicts(tx, batch, conflicts, conflictEntries);
   if (rejects.length > 0) {
     const rows = rejects.map((r, i) => ({
-      id: rejectIds[i], session_key: batch.sessionKey, seq: r.seq, msg_type: r.msgType, received_at: r.receivedAt, answer: r.answer,
-      reason_code: r.reasonCode, ref_tag: r.refTag, reason: r.reason, raw: r.raw, audit_entry_id: rejectEntries[i]?.id,
+      id: rejectIds[i],
+      session_key: batch.sessionKey,
+      seq: r.seq,
+      msg_type: r.msgType,
+      received_at: r.receivedAt,
+      answer: r.answer,
+      reason_code: r.reasonCode,
+      ref_tag: r.refTag,
+      reason: r.reason,
+      raw: r.raw,
+      audit_entry_id: rejectEntries[i]?.id,
     }));
     await tx`insert into dropcopy_rejects ${tx(rows, 'id', 'session_key', 'seq', 'msg_type', 'received_at', 'answer', 'reason_code', 'ref_tag', 'reason', 'raw', 'audit_entry_id')}`;
   }
@@ -194,7 +238,10 @@ const RESEND_TAGS = new Set(['9', '10', '52', '122', '43', '97']);
 
 /** A message's fields without those a resend changes, as one text to compare. */
 function resendKey(seq: number | null, raw: string): string {
-  return `${seq}|${raw.split('|').filter((field) => !RESEND_TAGS.has(field.slice(0, field.indexOf('=')))).join('|')}`;
+  return `${seq}|${raw
+    .split('|')
+    .filter((field) => !RESEND_TAGS.has(field.slice(0, field.indexOf('='))))
+    .join('|')}`;
 }
 
 /** The refused messages to record: all but the resends of one recorded before (or earlier in the batch). */
@@ -232,13 +279,25 @@ async function recordedFills(tx: Sql, sessionKey: string, items: readonly BatchF
       e.agent_id::text as agent_id, e.client_order_id, e.order_id, e.execution_time
     from unnest(${keys.map((k) => k.day)}::date[], ${keys.map((k) => k.execution.exchange_tx_id)}::text[]) as u(day, id)
     cross join lateral (select * from dropcopy_executions where session_key = ${sessionKey} and trade_date = u.day and exec_id = u.id offset 0) e`;
-  return new Map(rows.map((r) => [identityKey(r.trade_date, r.exec_id), {
-    trace_id: r.trace_id,
-    content: {
-      asset: r.asset, side: r.side, quantity: r.quantity, price: r.price, notional_currency: r.notional_currency, agent_id: r.agent_id,
-      client_order_id: r.client_order_id, order_id: r.order_id, execution_time: r.execution_time ? r.execution_time.toISOString() : null,
-    },
-  }]));
+  return new Map(
+    rows.map((r) => [
+      identityKey(r.trade_date, r.exec_id),
+      {
+        trace_id: r.trace_id,
+        content: {
+          asset: r.asset,
+          side: r.side,
+          quantity: r.quantity,
+          price: r.price,
+          notional_currency: r.notional_currency,
+          agent_id: r.agent_id,
+          client_order_id: r.client_order_id,
+          order_id: r.order_id,
+          execution_time: r.execution_time ? r.execution_time.toISOString() : null,
+        },
+      },
+    ]),
+  );
 }
 
 /** Records the fills applied (not duplicates nor conflicts) in dropcopy_executions, with their fields. */
@@ -266,11 +325,20 @@ async function insertExecutions(tx: Sql, batch: DropCopyBatch, fresh: Reconciled
 /** Records the conflicts (a repeated identity with other fields) in dropcopy_conflicts, each naming its audit entry. */
 async function insertConflicts(tx: Sql, batch: DropCopyBatch, conflicts: Reconciled[], entryIds: string[]): Promise<void> {
   if (conflicts.length === 0) return;
-  const rows = JSON.stringify(conflicts.map((r, i) => ({
-    id: r.applied.conflict_id, trade_date: r.item.day, exec_id: r.applied.exec_id, seq: r.fill.seq, poss_dup: r.fill.possDup,
-    received_at: r.fill.receivedAt.toISOString(), trace_id: r.applied.trace_id, differences: r.settled.outcome === 'conflict' ? r.settled.conflicts : [],
-    received: r.item.content, audit_entry_id: entryIds[i] ?? null,
-  })));
+  const rows = JSON.stringify(
+    conflicts.map((r, i) => ({
+      id: r.applied.conflict_id,
+      trade_date: r.item.day,
+      exec_id: r.applied.exec_id,
+      seq: r.fill.seq,
+      poss_dup: r.fill.possDup,
+      received_at: r.fill.receivedAt.toISOString(),
+      trace_id: r.applied.trace_id,
+      differences: r.settled.outcome === 'conflict' ? r.settled.conflicts : [],
+      received: r.item.content,
+      audit_entry_id: entryIds[i] ?? null,
+    })),
+  );
   await tx`
     insert into dropcopy_conflicts (id, session_key, trade_date, exec_id, seq, poss_dup, received_at, recorded_at, trace_id, differences, received, audit_entry_id)
     select u.id, ${batch.sessionKey}, u.trade_date, u.exec_id, u.seq, u.poss_dup, u.received_at, ${batch.now}, u.trace_id, u.differences, u.received, u.audit_entry_id
@@ -284,14 +352,21 @@ async function insertConflicts(tx: Sql, batch: DropCopyBatch, conflicts: Reconci
  * ones. An orphan's claim lost to a bind or a reconciliation committed meanwhile is looked up again and settled
  * by what claimed it.
  */
-async function reconcileFills(tx: Sql, batch: DropCopyBatch, items: BatchFill[], recorded: Map<string, RecordedFill>,
-  links: ReadonlyMap<string, LinkedTrace | null>): Promise<Reconciled[]> {
+async function reconcileFills(
+  tx: Sql,
+  batch: DropCopyBatch,
+  items: BatchFill[],
+  recorded: Map<string, RecordedFill>,
+  links: ReadonlyMap<string, LinkedTrace | null>,
+): Promise<Reconciled[]> {
   const settler = new BatchSettler(recorded, {
     tolerance: batch.quantityTolerance ?? DEFAULT_QUANTITY_TOLERANCE,
     expiry_ms: batch.traceExpiryMs ?? DEFAULT_COMPARISON_SETTINGS.expiry_ms,
     clock_tolerance_ms: batch.clockToleranceMs ?? DEFAULT_COMPARISON_SETTINGS.clock_tolerance_ms,
   });
-  const settled: Array<Settled | null> = items.map((item) => settler.repeat(item) ?? settler.settle(item, links.get(item.execution.exchange_tx_id) ?? settler.orderLink(item)));
+  const settled: Array<Settled | null> = items.map(
+    (item) => settler.repeat(item) ?? settler.settle(item, links.get(item.execution.exchange_tx_id) ?? settler.orderLink(item)),
+  );
 
   // The fills with no trace yet: one ORPHAN per ExecID, claimed in exchange_tx_id order (the order binds take).
   const unlinked = new Map<string, BatchFill>();
@@ -325,25 +400,48 @@ async function reconcileFills(tx: Sql, batch: DropCopyBatch, items: BatchFill[],
     // Claimed by no one yet not claimable: only a broken store gets here; better to stop than to drop the fill.
     if (s === null) throw new Error(`drop-copy fill ${id} is neither bound, nor claimed as an orphan, nor a known orphan`);
     const applied: AppliedFill = {
-      exec_id: id, seq: fill.seq, receivedAt: fill.receivedAt, trade_date: item.day, outcome: s.outcome, trace_id: s.trace_id,
+      exec_id: id,
+      seq: fill.seq,
+      receivedAt: fill.receivedAt,
+      trade_date: item.day,
+      outcome: s.outcome,
+      trace_id: s.trace_id,
       ...(s.outcome === 'matched' || s.outcome === 'divergent' ? { differences: s.differences } : {}),
       ...(s.outcome === 'conflict' ? { conflict_id: randomUUID() } : {}),
     };
     return { fill, item, applied, settled: s };
   });
   // A repeat within the batch names the trace its first fill got, settled after it was read.
-  for (const r of out) if ((r.applied.outcome === 'duplicate' || r.applied.outcome === 'conflict') && r.applied.trace_id === null) r.applied.trace_id = settler.firstTrace(r.item);
+  for (const r of out)
+    if ((r.applied.outcome === 'duplicate' || r.applied.outcome === 'conflict') && r.applied.trace_id === null) r.applied.trace_id = settler.firstTrace(r.item);
   return out;
 }
 
 /** An ORPHAN's link, for the fills after the one that recorded it. */
 const ORPHAN_LINK: Omit<LinkedTrace, 'trace_id'> = {
-  via: 'claim', orphan: true, txn_time: new Date(0), status: 'ORPHAN', agent_id: '', action: '', asset: '', quantity: 0, notional_currency: '', limit_price: null,
-  exchange_tx_id: null, executed_asset: null, executed_side: null, executed_quantity: null, execution_price: null, filled_before: 0,
+  via: 'claim',
+  orphan: true,
+  txn_time: new Date(0),
+  status: 'ORPHAN',
+  agent_id: '',
+  action: '',
+  asset: '',
+  quantity: 0,
+  notional_currency: '',
+  limit_price: null,
+  exchange_tx_id: null,
+  executed_asset: null,
+  executed_side: null,
+  executed_quantity: null,
+  execution_price: null,
+  filled_before: 0,
 };
 
 const linkQueryOf = (e: DropCopyExecution): LinkQuery => ({
-  exchange_tx_id: e.exchange_tx_id, agent_id: e.agent_id, client_order_id: e.client_order_id ?? null, order_id: e.order_id ?? null,
+  exchange_tx_id: e.exchange_tx_id,
+  agent_id: e.agent_id,
+  client_order_id: e.client_order_id ?? null,
+  order_id: e.order_id ?? null,
 });
 
 /** The batch's fills as reconciliation reads them: agent ids lowercase, their trading day and their fields. */

@@ -53,7 +53,13 @@ export interface Refusal {
 export type FieldsVerdict = { kind: 'fill'; fill: InboundFill } | { kind: 'handled' } | Refusal;
 
 const reject = (reasonCode: number, refTag: number | null, text: string): Refusal => ({ kind: 'refuse', answer: 'reject', reasonCode, refTag, text });
-const businessReject = (reasonCode: number, refTag: number | null, text: string): Refusal => ({ kind: 'refuse', answer: 'business_reject', reasonCode, refTag, text });
+const businessReject = (reasonCode: number, refTag: number | null, text: string): Refusal => ({
+  kind: 'refuse',
+  answer: 'business_reject',
+  reasonCode,
+  refTag,
+  text,
+});
 
 const NUMBER = /^\d+(\.\d+)?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -68,14 +74,23 @@ export function readInbound(m: InboundMessage): FieldsVerdict {
   for (const [tag, value] of [[35, m.msgType] as const, ...m.tags]) {
     const where = nonPrintableAscii(value);
     if (where !== null) {
-      return reject(SESSION_REJECT.incorrectDataFormat, tag, `${TAG_NAMES.get(tag) ?? 'Tag'} (${tag}) holds a byte outside printable ASCII (${where}): a FIX String field is ASCII`);
+      return reject(
+        SESSION_REJECT.incorrectDataFormat,
+        tag,
+        `${TAG_NAMES.get(tag) ?? 'Tag'} (${tag}) holds a byte outside printable ASCII (${where}): a FIX String field is ASCII`,
+      );
     }
   }
-  if (m.msgType !== '8') return businessReject(BUSINESS_REJECT.unsupportedMessageType, null, `MsgType ${m.msgType} is not supported: a drop copy takes ExecutionReports (35=8)`);
+  if (m.msgType !== '8')
+    return businessReject(BUSINESS_REJECT.unsupportedMessageType, null, `MsgType ${m.msgType} is not supported: a drop copy takes ExecutionReports (35=8)`);
   const execType = m.tags.get(150);
   if (execType === undefined || execType === '') return reject(SESSION_REJECT.requiredTagMissing, 150, 'Required tag missing: ExecType (150)');
   if (execType === 'G' || execType === 'H') {
-    return businessReject(BUSINESS_REJECT.other, 150, `ExecType ${execType} (trade ${execType === 'G' ? 'correction' : 'cancel'}) is not reconciled automatically: the compliance officer reviews it`);
+    return businessReject(
+      BUSINESS_REJECT.other,
+      150,
+      `ExecType ${execType} (trade ${execType === 'G' ? 'correction' : 'cancel'}) is not reconciled automatically: the compliance officer reviews it`,
+    );
   }
   if (execType !== 'F') return { kind: 'handled' };
 
@@ -119,7 +134,8 @@ export function readInbound(m: InboundMessage): FieldsVerdict {
         break;
       }
       case 1: {
-        if (!UUID.test(value)) return businessReject(BUSINESS_REJECT.other, 1, `${name} is ${value}: not an agent's agent_id (a UUID), so the fill maps to no agent`);
+        if (!UUID.test(value))
+          return businessReject(BUSINESS_REJECT.other, 1, `${name} is ${value}: not an agent's agent_id (a UUID), so the fill maps to no agent`);
         execution.agent_id = value.toLowerCase();
         break;
       }
@@ -154,8 +170,22 @@ export function frameProblemOf(text: string): string | null {
  * bytes follow MessageEncoding 347). jspurefix's parser reads them the same way.
  */
 export const DATA_FIELD_OF_LENGTH = new Map<number, number>([
-  [90, 91], [93, 89], [95, 96], [212, 213], [348, 349], [350, 351], [352, 353], [354, 355], [356, 357], [358, 359],
-  [360, 361], [362, 363], [364, 365], [445, 446], [618, 619], [621, 622],
+  [90, 91],
+  [93, 89],
+  [95, 96],
+  [212, 213],
+  [348, 349],
+  [350, 351],
+  [352, 353],
+  [354, 355],
+  [356, 357],
+  [358, 359],
+  [360, 361],
+  [362, 363],
+  [364, 365],
+  [445, 446],
+  [618, 619],
+  [621, 622],
 ]);
 
 /** The fields of an SOH-delimited message, a data field taken by its length; or why they are not fields. */
@@ -183,7 +213,8 @@ export function wireFieldsOf(text: string): Array<[number, string]> | string {
 /** frameProblemOf's general reading: the message split into its fields, each rule checked in turn. */
 export function frameProblemRead(text: string): string | null {
   const start = text.indexOf('8=FIX');
-  if (start !== 0) return start < 0 ? 'no BeginString (8=FIX…)' : `${start} bytes before BeginString (8): ${JSON.stringify(text.slice(0, Math.min(start, 40)))}`;
+  if (start !== 0)
+    return start < 0 ? 'no BeginString (8=FIX…)' : `${start} bytes before BeginString (8): ${JSON.stringify(text.slice(0, Math.min(start, 40)))}`;
   const fields = wireFieldsOf(text);
   if (typeof fields === 'string') return fields;
   return frameProblem(fields, text.endsWith(SOH) ? text : `${text}${SOH}`);

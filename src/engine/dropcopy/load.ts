@@ -45,8 +45,12 @@ export function assertBytesKept(fix: Pick<Jspurefix, 'ElasticBuffer'>): void {
   buffer.writeBuffer(Buffer.from([0x41, 0xc9]));
   const read = buffer.getString(0, 2);
   if (read !== 'A\u00c9') {
-    throw new TradesealError('dropcopy_fix_unpatched', `jspurefix reads the byte 0xC9 as ${JSON.stringify(read.slice(1))}: its repair (patches/jspurefix+5.11.4.patch) is not installed`, {
-      hint: 'run `npx patch-package` in the installation (npm install runs it as postinstall)',
-    });
+    throw new TradesealError(
+      'dropcopy_fix_unpatched',
+      `jspurefix reads the byte 0xC9 as ${JSON.stringify(read.slice(1))}: its repair (patches/jspurefix+5.11.4.patch) is not installed`,
+      {
+        hint: 'run `npx patch-package` in the installation (npm install runs it as postinstall)',
+      },
+    );
   }
 }

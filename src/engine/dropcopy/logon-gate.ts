@@ -71,13 +71,23 @@ export function judgeFirstMessage(text: string, parties: LogonParties, now: Date
   if (problem) return { ok: false, kind: 'not_fix', reason: `the first message is not a sound FIX frame (${problem})`, msgType: null, strangerLogout: null };
   const tags = tagsOf(text);
   const msgType = tags.get(35) ?? null;
-  if (tags.get(8) !== 'FIX.4.4') return { ok: false, kind: 'not_fix', reason: `BeginString is ${JSON.stringify(tags.get(8))}, not FIX.4.4`, msgType, strangerLogout: null };
-  if (msgType !== 'A') return { ok: false, kind: 'not_a_logon', reason: `the first message is MsgType ${JSON.stringify(msgType)}, not a Logon (35=A)`, msgType, strangerLogout: null };
+  if (tags.get(8) !== 'FIX.4.4')
+    return { ok: false, kind: 'not_fix', reason: `BeginString is ${JSON.stringify(tags.get(8))}, not FIX.4.4`, msgType, strangerLogout: null };
+  if (msgType !== 'A')
+    return {
+      ok: false,
+      kind: 'not_a_logon',
+      reason: `the first message is MsgType ${JSON.stringify(msgType)}, not a Logon (35=A)`,
+      msgType,
+      strangerLogout: null,
+    };
   const sender = tags.get(49) ?? '';
   const target = tags.get(56) ?? '';
   if (sender !== parties.targetCompId || target !== parties.senderCompId) {
     return {
-      ok: false, kind: 'other_compids', msgType,
+      ok: false,
+      kind: 'other_compids',
+      msgType,
       reason: `a Logon from CompIDs ${JSON.stringify(sender)}->${JSON.stringify(target)}, not this session's ${parties.targetCompId}->${parties.senderCompId}; answered with a Logout that names no CompID`,
       strangerLogout: strangerLogout(sender, target, now),
     };

@@ -35,7 +35,12 @@ export interface PgSessionStoreOptions {
 type StoredRecord = IFixMsgStoreRecord;
 
 const record = (msgType: string, timestamp: Date, seqNum: number, encoded: string): StoredRecord => ({
-  msgType, timestamp, seqNum, encoded, obj: null, clone: () => record(msgType, timestamp, seqNum, encoded),
+  msgType,
+  timestamp,
+  seqNum,
+  encoded,
+  obj: null,
+  clone: () => record(msgType, timestamp, seqNum, encoded),
 });
 
 export class PgSessionStore implements IFixSessionStore {
@@ -46,7 +51,10 @@ export class PgSessionStore implements IFixSessionStore {
   private created = new Date();
   private raising: Promise<void> | null = null;
 
-  constructor(readonly sessionId: SessionId, private readonly o: PgSessionStoreOptions) {}
+  constructor(
+    readonly sessionId: SessionId,
+    private readonly o: PgSessionStoreOptions,
+  ) {}
 
   get creationTime(): Date {
     return this.created;

@@ -89,7 +89,10 @@ export function startDropCopyPipeline(options: DropCopyPipelineOptions): DropCop
     if (failed === null && !stopped) return true;
     if (!warnedStopped) {
       warnedStopped = true;
-      options.log.warn({ session: options.sessionKey, what }, 'drop-copy pipeline stopped: inbound message not applied (the peer resends it at the next start)');
+      options.log.warn(
+        { session: options.sessionKey, what },
+        'drop-copy pipeline stopped: inbound message not applied (the peer resends it at the next start)',
+      );
     }
     return false;
   };
@@ -167,13 +170,21 @@ export function startDropCopyPipeline(options: DropCopyPipelineOptions): DropCop
         let applied: AppliedBatch;
         try {
           applied = await applyBatch(options.conn, {
-            sessionKey: options.sessionKey, epoch: options.epoch,
+            sessionKey: options.sessionKey,
+            epoch: options.epoch,
             fills: batch.flatMap((q) => (q.kind === 'fill' ? [q.fill] : [])),
             rejects: batch.flatMap((q) => (q.kind === 'reject' ? [q.reject] : [])),
-            watermark: last.watermark, lastInboundAt: last.lastInboundAt,
-            policy: options.policy(), now: options.now(), actor: options.actor,
+            watermark: last.watermark,
+            lastInboundAt: last.lastInboundAt,
+            policy: options.policy(),
+            now: options.now(),
+            actor: options.actor,
             ...(options.comparison
-              ? { quantityTolerance: options.comparison.tolerance, traceExpiryMs: options.comparison.expiry_ms, clockToleranceMs: options.comparison.clock_tolerance_ms }
+              ? {
+                  quantityTolerance: options.comparison.tolerance,
+                  traceExpiryMs: options.comparison.expiry_ms,
+                  clockToleranceMs: options.comparison.clock_tolerance_ms,
+                }
               : {}),
           });
         } catch (error) {
@@ -201,7 +212,14 @@ export function startDropCopyPipeline(options: DropCopyPipelineOptions): DropCop
     for (const q of [...batch, ...queue]) if (q.kind === 'reject') keep(q.reject);
     queue.length = 0;
     failed = { error };
-    const context = { err: error, session: options.sessionKey, epoch: options.epoch, not_applied: dropped, refusals_kept: kept.length + keptOver, next_target_seq: persisted };
+    const context = {
+      err: error,
+      session: options.sessionKey,
+      epoch: options.epoch,
+      not_applied: dropped,
+      refusals_kept: kept.length + keptOver,
+      next_target_seq: persisted,
+    };
     if (error instanceof DropCopyFencedError) options.log.warn(context, 'drop-copy session taken by another instance: this one stops');
     else options.log.error(context, 'drop-copy batch failed: the session stops (the peer resends from the persisted watermark at the next start)');
     settle();
@@ -227,7 +245,11 @@ export function startDropCopyPipeline(options: DropCopyPipelineOptions): DropCop
     reject(r: InboundReject): void {
       if (failed !== null || stopped) {
         keep(r);
-        if (r.seq === null) options.log.warn({ session: options.sessionKey, reason: r.reason, refusals_kept: kept.length + keptOver }, 'drop-copy pipeline stopped: a refusal is kept for the next start of the session');
+        if (r.seq === null)
+          options.log.warn(
+            { session: options.sessionKey, reason: r.reason, refusals_kept: kept.length + keptOver },
+            'drop-copy pipeline stopped: a refusal is kept for the next start of the session',
+          );
       }
       if (!accept('reject')) return;
       if (r.seq !== null) watermark.seen(r.seq);
@@ -266,10 +288,19 @@ export function startDropCopyPipeline(options: DropCopyPipelineOptions): DropCop
     unrecorded(): InboundReject[] {
       if (keptOver === 0) return [...kept];
       const last = kept[kept.length - 1] as InboundReject;
-      return [...kept, {
-        seq: null, msgType: null, receivedAt: last.receivedAt, answer: 'none', reasonCode: null, refTag: null, raw: '',
-        reason: `${keptOver} more refusals with no MsgSeqNum were taken while the session's pipeline was stopped, not recorded individually`,
-      }];
+      return [
+        ...kept,
+        {
+          seq: null,
+          msgType: null,
+          receivedAt: last.receivedAt,
+          answer: 'none',
+          reasonCode: null,
+          refTag: null,
+          raw: '',
+          reason: `${keptOver} more refusals with no MsgSeqNum were taken while the session's pipeline was stopped, not recorded individually`,
+        },
+      ];
     },
     async stop(): Promise<void> {
       // Nothing is taken from here on; what was taken is committed before this resolves, so the caller may then

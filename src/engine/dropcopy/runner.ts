@@ -36,7 +36,14 @@ import os from 'node:os';
 import tls from 'node:tls';
 import type postgres from 'postgres';
 import type { IJsFixConfig, ISessionDescription, JsFixLoggerFactory } from 'jspurefix';
-import { DROPCOPY_LOGON_TIMEOUT_S, DROPCOPY_MAX_CONNECTIONS, DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS, DROPCOPY_RECONNECT_MAX_S, type Config, type DropCopyConfig } from '../../core/config.js';
+import {
+  DROPCOPY_LOGON_TIMEOUT_S,
+  DROPCOPY_MAX_CONNECTIONS,
+  DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS,
+  DROPCOPY_RECONNECT_MAX_S,
+  type Config,
+  type DropCopyConfig,
+} from '../../core/config.js';
 import { capConnections } from '../../core/net/connection-caps.js';
 import { ADVISORY_LOCKS, tryAdvisoryLock } from '../../store/advisory-lock.js';
 import type { Sql } from '../../store/driver.js';
@@ -95,7 +102,6 @@ export interface DropCopyRunner {
   /** Logs out, commits what was received, records the session stopped and gives up the lock. */
   stop(): Promise<void>;
 }
-
 
 export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRunner {
   const d = options.config.dropCopy;
@@ -172,15 +178,27 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
     let halted = false;
     let fatal: ((err: unknown) => void) | null = null;
     const pipeline: DropCopyPipeline = startDropCopyPipeline({
-      conn, sessionKey, epoch, nextTargetSeq: row!.next_target_seq, policy: () => policy, now, actor,
+      conn,
+      sessionKey,
+      epoch,
+      nextTargetSeq: row!.next_target_seq,
+      policy: () => policy,
+      now,
+      actor,
       comparison: comparisonSettings(options.config),
       ...(options.metrics ? { metrics: options.metrics } : {}),
-      log, onFatal: (err) => fatal?.(err),
+      log,
+      onFatal: (err) => fatal?.(err),
     });
     const carried = previous?.unrecorded() ?? [];
     previous = null;
     for (const r of carried) pipeline.reject(r);
-    const store = new PgSessionStore(new rt.fix.SessionId('FIX.4.4', d.senderCompId, d.targetCompId), { conn, sessionKey, epoch, warn: (obj, msg) => log.warn(obj, msg) });
+    const store = new PgSessionStore(new rt.fix.SessionId('FIX.4.4', d.senderCompId, d.targetCompId), {
+      conn,
+      sessionKey,
+      epoch,
+      warn: (obj, msg) => log.warn(obj, msg),
+    });
 
     /** The session row's state, fenced on the epoch (on the pool: never inside a pipeline transaction). */
     // One write at a time, in order: the pool would otherwise let a later state land before an earlier one.
@@ -188,20 +206,35 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
     const setState = (next: DropCopyState, detail: string | null = null): void => {
       options.onState?.(next);
       options.metrics?.dropCopyLoggedOn.set(next === 'logged_on' ? 1 : 0);
-      stateWrites = stateWrites.then(() => sql`update dropcopy_sessions set state = ${next}, state_detail = ${detail}, updated_at = now(),
+      stateWrites = stateWrites
+        .then(
+          () => sql`update dropcopy_sessions set state = ${next}, state_detail = ${detail}, updated_at = now(),
           last_logon_at = case when ${next} = 'logged_on' then now() else last_logon_at end
-        where session_key = ${sessionKey} and epoch = ${epoch}`)
+        where session_key = ${sessionKey} and epoch = ${epoch}`,
+        )
         .catch((err: unknown) => log.warn({ err }, 'FIX drop copy: recording the session state failed'));
     };
     const audit = (event: 'logon' | 'logout' | 'disconnect', reason?: string): void => {
-      void sql.begin(async (tx) => {
-        const [current] = await tx`select 1 from dropcopy_sessions where session_key = ${sessionKey} and epoch = ${epoch}`;
-        if (!current) return;
-        await appendAudit(tx, {
-          actor, action: 'dropcopy.session', target_id: null,
-          details: { session: sessionKey, event, epoch, owner, next_sender_seq: store.senderSeqNum, next_target_seq: store.targetSeqNum, ...(reason ? { reason } : {}) },
-        });
-      }).catch((err: unknown) => log.warn({ err }, 'FIX drop copy: auditing the session event failed'));
+      void sql
+        .begin(async (tx) => {
+          const [current] = await tx`select 1 from dropcopy_sessions where session_key = ${sessionKey} and epoch = ${epoch}`;
+          if (!current) return;
+          await appendAudit(tx, {
+            actor,
+            action: 'dropcopy.session',
+            target_id: null,
+            details: {
+              session: sessionKey,
+              event,
+              epoch,
+              owner,
+              next_sender_seq: store.senderSeqNum,
+              next_target_seq: store.targetSeqNum,
+              ...(reason ? { reason } : {}),
+            },
+          });
+        })
+        .catch((err: unknown) => log.warn({ err }, 'FIX drop copy: auditing the session event failed'));
     };
 
     const logonTimeoutS = d.logonTimeoutS ?? DROPCOPY_LOGON_TIMEOUT_S;
@@ -214,8 +247,14 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
       if (!tally.note(r.peer.slice(0, r.peer.lastIndexOf(':')), r.kind, now())) return;
       log.warn({ peer: r.peer, reason: r.reason }, 'FIX drop copy: a Logon was refused');
       pipeline.reject({
-        seq: null, msgType: r.msgType, receivedAt: now(), answer: 'none', reasonCode: null, refTag: null,
-        reason: `Logon refused (${r.peer}): ${r.reason}`, raw: r.raw,
+        seq: null,
+        msgType: r.msgType,
+        receivedAt: now(),
+        answer: 'none',
+        reasonCode: null,
+        refTag: null,
+        reason: `Logon refused (${r.peer}): ${r.reason}`,
+        raw: r.raw,
       });
     };
     /** Each count of the window ending, one record (and audit entry) per address and kind. */
@@ -254,7 +293,11 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
       let ended!: () => void;
       const over = new Promise<void>((resolve) => (ended = resolve));
       const current = new Session(scoped, {
-        pipeline, now, highWater: HIGH_WATER, senderCompId: d.senderCompId, targetCompId: d.targetCompId,
+        pipeline,
+        now,
+        highWater: HIGH_WATER,
+        senderCompId: d.senderCompId,
+        targetCompId: d.targetCompId,
         warn: (obj, msg) => log.warn(obj, msg),
         onLoggedOn: () => {
           loggedOn = true;
@@ -285,7 +328,8 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
       // that passed the door but that the session did not complete.
       const logonTimer = setTimeout(() => {
         if (loggedOn) return;
-        why = d.role === 'initiator' ? `the exchange did not answer the Logon within ${logonTimeoutS} s` : `the Logon was not completed within ${logonTimeoutS} s`;
+        why =
+          d.role === 'initiator' ? `the exchange did not answer the Logon within ${logonTimeoutS} s` : `the Logon was not completed within ${logonTimeoutS} s`;
         refused({ peer, kind: 'logon_not_completed', msgType: null, reason: why, raw: '' });
         current.kill(why);
       }, logonTimeoutS * 1000);
@@ -301,13 +345,14 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
     };
 
     let wake: (() => void) | null = null;
-    const pause = (ms: number): Promise<void> => new Promise((resolve) => {
-      const t = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(t);
-        resolve();
-      };
-    });
+    const pause = (ms: number): Promise<void> =>
+      new Promise((resolve) => {
+        const t = setTimeout(resolve, ms);
+        wake = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
 
     let server: net.Server | null = null;
     /** The acceptor's connections still at the door (logon-gate.ts): closed by a stop, which would wait for them. */
@@ -350,7 +395,13 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
       const admitted = (socket: net.Socket): boolean => {
         if (allow === null || isAllowed(allow, socket.remoteAddress)) return true;
         socket.destroy();
-        refused({ peer: peerOf(socket), kind: 'not_allowed', msgType: null, reason: 'the address is not in FIX_DROPCOPY_ALLOW; closed before a byte was read', raw: '' });
+        refused({
+          peer: peerOf(socket),
+          kind: 'not_allowed',
+          msgType: null,
+          reason: 'the address is not in FIX_DROPCOPY_ALLOW; closed before a byte was read',
+          raw: '',
+        });
         return false;
       };
       const onSocket = (socket: net.Socket): void => {
@@ -368,20 +419,36 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
             return;
           }
           busy = true;
-          loop = loop.then(() => runOn(socket)).then(() => {}, () => {}).finally(() => (busy = false));
+          loop = loop
+            .then(() => runOn(socket))
+            .then(
+              () => {},
+              () => {},
+            )
+            .finally(() => (busy = false));
         });
       };
-      server = tlsFiles ? tls.createServer({ ...tlsFiles, requestCert: tlsFiles.ca !== undefined, rejectUnauthorized: tlsFiles.ca !== undefined }, onSocket) : net.createServer();
+      server = tlsFiles
+        ? tls.createServer({ ...tlsFiles, requestCert: tlsFiles.ca !== undefined, rejectUnauthorized: tlsFiles.ca !== undefined }, onSocket)
+        : net.createServer();
       // Every TCP connection is counted against the caps first (over one, closed at once), then its address is
       // checked; a TLS listener is told of the TCP connection before its handshake, so both come before it.
-      const caps = { maxConnections: d.maxConnections ?? DROPCOPY_MAX_CONNECTIONS, perAddress: d.maxConnectionsPerAddress ?? DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS, exempt: null };
+      const caps = {
+        maxConnections: d.maxConnections ?? DROPCOPY_MAX_CONNECTIONS,
+        perAddress: d.maxConnectionsPerAddress ?? DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS,
+        exempt: null,
+      };
       const capped = server;
       capConnections(capped, caps, (cap, address) => {
         refused({
-          peer: `${address}:?`, kind: 'over_cap', msgType: null, raw: '',
-          reason: cap === 'server_cap'
-            ? `${caps.maxConnections} connections are open already (FIX_DROPCOPY_MAX_CONNECTIONS); closed before a byte was read`
-            : `${caps.perAddress} connections from this address are open already (FIX_DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS); closed before a byte was read`,
+          peer: `${address}:?`,
+          kind: 'over_cap',
+          msgType: null,
+          raw: '',
+          reason:
+            cap === 'server_cap'
+              ? `${caps.maxConnections} connections are open already (FIX_DROPCOPY_MAX_CONNECTIONS); closed before a byte was read`
+              : `${caps.perAddress} connections from this address are open already (FIX_DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS); closed before a byte was read`,
         });
       });
       server.on('connection', (socket: net.Socket) => {
@@ -405,38 +472,44 @@ export function startDropCopyRunner(options: DropCopyRunnerOptions): DropCopyRun
     }
 
     let stopping: Promise<void> | null = null;
-    const stop = (clean: boolean): Promise<void> => (stopping ??= (async () => {
-      halted = true;
-      clearInterval(tallyTimer);
-      wake?.();
-      const listening = server;
-      const closed = listening ? new Promise<void>((resolve) => listening.close(() => resolve())) : Promise.resolve();
-      for (const socket of waiting) socket.destroy();
-      if (clean) await session?.logout('tradeseal stops', LOGOUT_WAIT_MS);
-      else session?.kill('the FIX drop-copy session was lost by this process');
-      await loop.catch(() => {});
-      await closed;
-      // The counts of the window not ended: recorded now (or, when the pipeline failed, kept for the next start).
-      recordCounted();
-      if (clean) {
-        await pipeline.stop().catch((err: unknown) => log.error({ err }, 'FIX drop copy: committing the last messages failed'));
-        await store.flush().catch((err: unknown) => log.warn({ err }, 'FIX drop copy: recording the next outbound sequence number failed'));
-        options.onState?.('stopped');
-        options.metrics?.dropCopyLoggedOn.set(0);
-        await stateWrites;
-        await sql`update dropcopy_sessions set state = 'stopped', updated_at = now() where session_key = ${sessionKey} and epoch = ${epoch}`
-          .catch((err: unknown) => log.warn({ err }, 'FIX drop copy: recording the session state failed'));
-        await conn`select pg_advisory_unlock(${ADVISORY_LOCKS.dropCopySession})`.catch(() => {});
-      } else {
-        // The connection is gone or fenced: nothing queued can commit, and waiting on it could wait forever.
-        void pipeline.stop().catch(() => {});
-        options.metrics?.dropCopyLoggedOn.set(0);
-      }
-      previous = pipeline;
-      const kept = pipeline.unrecorded();
-      if (kept.length > 0) log.warn({ refusals: kept.length, reasons: kept.slice(0, 10).map((r) => r.reason) }, 'FIX drop copy: refusals not recorded when the session stopped; recorded at its next start here');
-      conn.release();
-    })());
+    const stop = (clean: boolean): Promise<void> =>
+      (stopping ??= (async () => {
+        halted = true;
+        clearInterval(tallyTimer);
+        wake?.();
+        const listening = server;
+        const closed = listening ? new Promise<void>((resolve) => listening.close(() => resolve())) : Promise.resolve();
+        for (const socket of waiting) socket.destroy();
+        if (clean) await session?.logout('tradeseal stops', LOGOUT_WAIT_MS);
+        else session?.kill('the FIX drop-copy session was lost by this process');
+        await loop.catch(() => {});
+        await closed;
+        // The counts of the window not ended: recorded now (or, when the pipeline failed, kept for the next start).
+        recordCounted();
+        if (clean) {
+          await pipeline.stop().catch((err: unknown) => log.error({ err }, 'FIX drop copy: committing the last messages failed'));
+          await store.flush().catch((err: unknown) => log.warn({ err }, 'FIX drop copy: recording the next outbound sequence number failed'));
+          options.onState?.('stopped');
+          options.metrics?.dropCopyLoggedOn.set(0);
+          await stateWrites;
+          await sql`update dropcopy_sessions set state = 'stopped', updated_at = now() where session_key = ${sessionKey} and epoch = ${epoch}`.catch(
+            (err: unknown) => log.warn({ err }, 'FIX drop copy: recording the session state failed'),
+          );
+          await conn`select pg_advisory_unlock(${ADVISORY_LOCKS.dropCopySession})`.catch(() => {});
+        } else {
+          // The connection is gone or fenced: nothing queued can commit, and waiting on it could wait forever.
+          void pipeline.stop().catch(() => {});
+          options.metrics?.dropCopyLoggedOn.set(0);
+        }
+        previous = pipeline;
+        const kept = pipeline.unrecorded();
+        if (kept.length > 0)
+          log.warn(
+            { refusals: kept.length, reasons: kept.slice(0, 10).map((r) => r.reason) },
+            'FIX drop copy: refusals not recorded when the session stopped; recorded at its next start here',
+          );
+        conn.release();
+      })());
 
     const lose = (why: string, err: unknown): void => {
       if (halted) return;
@@ -527,15 +600,26 @@ async function jspurefixConfig(rt: FixRuntime, d: DropCopyConfig, log: RunnerLog
   const description = {
     Name: `tradeseal-dropcopy-${randomUUID().slice(0, 8)}`,
     application: {
-      name: 'tradeseal-dropcopy', type: d.role, protocol: 'ascii', dictionary: 'qf44', resilient: false, reconnectSeconds: d.reconnectS,
+      name: 'tradeseal-dropcopy',
+      type: d.role,
+      protocol: 'ascii',
+      dictionary: 'qf44',
+      resilient: false,
+      reconnectSeconds: d.reconnectS,
       tcp: { host: d.host, port: d.port },
     },
-    BeginString: 'FIX.4.4', SenderCompId: d.senderCompId, TargetCompID: d.targetCompId, HeartBtInt: d.heartbeatS,
-    ResetSeqNumFlag: false, Username: '', Password: '', SenderSubID: '', TargetSubID: '',
+    BeginString: 'FIX.4.4',
+    SenderCompId: d.senderCompId,
+    TargetCompID: d.targetCompId,
+    HeartBtInt: d.heartbeatS,
+    ResetSeqNumFlag: false,
+    Username: '',
+    Password: '',
+    SenderSubID: '',
+    TargetSubID: '',
   } as unknown as ISessionDescription;
   const container = new rt.fix.SessionContainer();
   container.registerGlobal(logFactory);
   const child = await container.makeSystem(description);
   return child.resolve<IJsFixConfig>(rt.fix.DITokens.IJsFixConfig);
 }
-

@@ -80,7 +80,10 @@ export function defineDropCopySession(fix: Jspurefix): DropCopySessionClass {
     private stopped = false;
     private readonly stoppedWaiters: Array<() => void> = [];
 
-    constructor(config: IJsFixConfig, private readonly hooks: SessionHooks) {
+    constructor(
+      config: IJsFixConfig,
+      private readonly hooks: SessionHooks,
+    ) {
       super(config);
       this.checkMsgIntegrity = false;
     }
@@ -126,17 +129,35 @@ export function defineDropCopySession(fix: Jspurefix): DropCopySessionClass {
       const receivedAt = this.hooks.now();
       const problem = frameProblemOf(raw);
       if (problem) {
-        this.refuse({ seq: null, msgType: null, receivedAt, answer: 'none', reasonCode: null, refTag: null, reason: `not processed: ${problem}`, raw: wireTextOf(raw) });
+        this.refuse({
+          seq: null,
+          msgType: null,
+          receivedAt,
+          answer: 'none',
+          reasonCode: null,
+          refTag: null,
+          reason: `not processed: ${problem}`,
+          raw: wireTextOf(raw),
+        });
         return;
       }
       const sender = view.getString(49);
       const target = view.getString(56);
       if (sender !== this.hooks.targetCompId || target !== this.hooks.senderCompId) {
         const reason = `CompIDs ${JSON.stringify(sender ?? '(none)')}->${JSON.stringify(target ?? '(none)')} are not this session's ${this.hooks.targetCompId}->${this.hooks.senderCompId}`;
-        this.refuse({ seq: null, msgType, receivedAt, answer: 'none', reasonCode: null, refTag: null, reason: `not processed: ${reason}`, raw: wireTextOf(raw) });
+        this.refuse({
+          seq: null,
+          msgType,
+          receivedAt,
+          answer: 'none',
+          reasonCode: null,
+          refTag: null,
+          reason: `not processed: ${reason}`,
+          raw: wireTextOf(raw),
+        });
         if (this.getState() !== S.Stopped) {
           // What the other end is told names no CompID: it may be a stranger.
-          this.sendLogout('CompIDs are not this session\'s');
+          this.sendLogout("CompIDs are not this session's");
           this.terminate(new Error(reason));
         }
         return;
@@ -155,7 +176,16 @@ export function defineDropCopySession(fix: Jspurefix): DropCopySessionClass {
       const expected = this.sessionState.lastPeerMsgSeqNum + 1;
       if (!Number.isSafeInteger(seq) || seq >= expected) return false;
       const text = `MsgSeqNum too low, expecting ${expected} but received ${seq}`;
-      this.refuse({ seq: null, msgType: 'A', receivedAt, answer: 'none', reasonCode: null, refTag: null, reason: `Logon refused with a Logout: ${text}`, raw: wireTextOf(this.current) });
+      this.refuse({
+        seq: null,
+        msgType: 'A',
+        receivedAt,
+        answer: 'none',
+        reasonCode: null,
+        refTag: null,
+        reason: `Logon refused with a Logout: ${text}`,
+        raw: wireTextOf(this.current),
+      });
       this.hooks.onLogonRefused?.(text);
       this.sendLogout(text);
       this.terminate(new Error(`Logon refused: ${text}`));
@@ -170,8 +200,14 @@ export function defineDropCopySession(fix: Jspurefix): DropCopySessionClass {
     protected override rxOnError(e: Error): void {
       if ((e as NodeJS.ErrnoException).code === undefined) {
         this.refuse({
-          seq: null, msgType: null, receivedAt: this.hooks.now(), answer: 'none', reasonCode: null, refTag: null,
-          reason: `not processed: the bytes received broke the FIX parser (${e.message}); the connection was dropped`, raw: '',
+          seq: null,
+          msgType: null,
+          receivedAt: this.hooks.now(),
+          answer: 'none',
+          reasonCode: null,
+          refTag: null,
+          reason: `not processed: the bytes received broke the FIX parser (${e.message}); the connection was dropped`,
+          raw: '',
         });
       }
       super.rxOnError(e);
@@ -208,7 +244,16 @@ export function defineDropCopySession(fix: Jspurefix): DropCopySessionClass {
       if (Number.isSafeInteger(newSeqNo) && newSeqNo >= expected) return false;
       const text = `SequenceReset asks for NewSeqNo (36) ${view.getString(36) ?? '(missing)'}, below the next expected MsgSeqNum ${expected}: the numbering never moves back`;
       this.send('3', { RefSeqNum: seq, RefMsgType: '4', RefTagID: 36, SessionRejectReason: 5, Text: text });
-      this.refuse({ seq: null, msgType: '4', receivedAt: this.hooks.now(), answer: 'reject', reasonCode: 5, refTag: 36, reason: `${text} (received as MsgSeqNum ${seq})`, raw: wireTextOf(this.current) });
+      this.refuse({
+        seq: null,
+        msgType: '4',
+        receivedAt: this.hooks.now(),
+        answer: 'reject',
+        reasonCode: 5,
+        refTag: 36,
+        reason: `${text} (received as MsgSeqNum ${seq})`,
+        raw: wireTextOf(this.current),
+      });
       return true;
     }
 
@@ -250,14 +295,33 @@ export function defineDropCopySession(fix: Jspurefix): DropCopySessionClass {
       else {
         if (verdict.answer === 'reject') {
           this.send('3', {
-            RefSeqNum: seq, RefMsgType: msgType, SessionRejectReason: verdict.reasonCode, Text: verdict.text,
+            RefSeqNum: seq,
+            RefMsgType: msgType,
+            SessionRejectReason: verdict.reasonCode,
+            Text: verdict.text,
             ...(verdict.refTag !== null ? { RefTagID: verdict.refTag } : {}),
           });
         } else {
           const ref = tags.get(17);
-          this.send('j', { RefSeqNum: seq, RefMsgType: msgType, BusinessRejectReason: verdict.reasonCode, Text: verdict.text, ...(ref ? { BusinessRejectRefID: ref } : {}) });
+          this.send('j', {
+            RefSeqNum: seq,
+            RefMsgType: msgType,
+            BusinessRejectReason: verdict.reasonCode,
+            Text: verdict.text,
+            ...(ref ? { BusinessRejectRefID: ref } : {}),
+          });
         }
-        this.refuse({ seq, msgType, receivedAt, answer: verdict.answer, reasonCode: verdict.reasonCode, refTag: verdict.refTag, reason: verdict.text, raw: wireTextOf(this.current), possDup });
+        this.refuse({
+          seq,
+          msgType,
+          receivedAt,
+          answer: verdict.answer,
+          reasonCode: verdict.reasonCode,
+          refTag: verdict.refTag,
+          reason: verdict.text,
+          raw: wireTextOf(this.current),
+          possDup,
+        });
       }
       this.throttle();
     }
@@ -287,10 +351,13 @@ export function defineDropCopySession(fix: Jspurefix): DropCopySessionClass {
       if (this.paused || !readable || pipeline.backlog < this.hooks.highWater) return;
       this.paused = true;
       readable.pause();
-      void pipeline.drained(Math.floor(this.hooks.highWater / 2)).catch(() => {}).finally(() => {
-        this.paused = false;
-        if (!this.stopped) readable.resume();
-      });
+      void pipeline
+        .drained(Math.floor(this.hooks.highWater / 2))
+        .catch(() => {})
+        .finally(() => {
+          this.paused = false;
+          if (!this.stopped) readable.resume();
+        });
     }
   }
   return DropCopySession as unknown as DropCopySessionClass;

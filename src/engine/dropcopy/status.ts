@@ -97,7 +97,10 @@ export function summarize(configured: ConfiguredSession | null, session: Session
       : { state: 'not_configured', summary: NOT_CONFIGURED };
   }
   const unset = configured ? '' : '; FIX_DROPCOPY_ROLE is unset here';
-  return { state: session.state, summary: `${session.session_key} (${session.role}) ${session.state}${session.owner ? ` on ${session.owner}` : ''}${detail ? `: ${detail}` : ''}${unset}` };
+  return {
+    state: session.state,
+    summary: `${session.session_key} (${session.role}) ${session.state}${session.owner ? ` on ${session.owner}` : ''}${detail ? `: ${detail}` : ''}${unset}`,
+  };
 }
 
 /**
@@ -142,8 +145,17 @@ export async function readDropCopyStatus(sql: Sql, configured: ConfiguredSession
     lastReject = refused[0]?.last ?? null;
   }
   return {
-    ...summarize(configured, session, detail), configured, session, fills, last_fill_at: lastFill, conflicts, last_conflict_at: lastConflict,
-    orphans_resolved: resolved, rejects, last_reject_at: lastReject, checked_at: now,
+    ...summarize(configured, session, detail),
+    configured,
+    session,
+    fills,
+    last_fill_at: lastFill,
+    conflicts,
+    last_conflict_at: lastConflict,
+    orphans_resolved: resolved,
+    rejects,
+    last_reject_at: lastReject,
+    checked_at: now,
   };
 }
 

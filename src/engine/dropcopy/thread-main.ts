@@ -15,10 +15,12 @@ if (port === null) throw new Error('thread-main.ts runs as a worker thread (see 
 const data = workerData as ThreadData;
 const post = (message: FromThread): void => port.postMessage(message);
 
-const logAt = (level: LogLevel) => (obj: unknown, msg?: string): void => {
-  if (typeof obj === 'string' && msg === undefined) post({ type: 'log', level, obj: undefined, msg: obj });
-  else post({ type: 'log', level, obj: toWire(obj), msg });
-};
+const logAt =
+  (level: LogLevel) =>
+  (obj: unknown, msg?: string): void => {
+    if (typeof obj === 'string' && msg === undefined) post({ type: 'log', level, obj: undefined, msg: obj });
+    else post({ type: 'log', level, obj: toWire(obj), msg });
+  };
 const log = { info: (msg: string) => logAt('info')(msg), warn: logAt('warn'), error: logAt('error') };
 const metrics = relayMetrics((ops) => post({ type: 'metrics', ops }));
 
@@ -42,7 +44,10 @@ const report = (): void => {
 };
 
 const runner = startDropCopyRunner({
-  sql, config: data.config, log, metrics,
+  sql,
+  config: data.config,
+  log,
+  metrics,
   ...(data.retryMs === null ? {} : { retryMs: data.retryMs }),
   onState: () => setImmediate(report),
 });

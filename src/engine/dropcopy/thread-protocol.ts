@@ -42,16 +42,18 @@ interface ErrorShape {
 export function toWire(obj: unknown): unknown {
   if (obj === undefined) return undefined;
   try {
-    return JSON.parse(JSON.stringify(obj, (_key, value: unknown) => {
-      if (value instanceof Error) {
-        const shape: ErrorShape = { __error: true, name: value.name, message: value.message };
-        const code = (value as { code?: unknown }).code;
-        if (code !== undefined) shape.code = code;
-        if (value.stack !== undefined) shape.stack = value.stack;
-        return shape;
-      }
-      return typeof value === 'bigint' ? value.toString() : value;
-    })) as unknown;
+    return JSON.parse(
+      JSON.stringify(obj, (_key, value: unknown) => {
+        if (value instanceof Error) {
+          const shape: ErrorShape = { __error: true, name: value.name, message: value.message };
+          const code = (value as { code?: unknown }).code;
+          if (code !== undefined) shape.code = code;
+          if (value.stack !== undefined) shape.stack = value.stack;
+          return shape;
+        }
+        return typeof value === 'bigint' ? value.toString() : value;
+      }),
+    ) as unknown;
   } catch {
     return { unserializable: String(obj) };
   }

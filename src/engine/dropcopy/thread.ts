@@ -73,7 +73,7 @@ export function startDropCopyThread(options: DropCopyThreadOptions): DropCopyRun
           void w.terminate();
         }
       });
-      w.on('error', (err) => log.error({ err }, 'FIX drop copy: the session\'s thread failed'));
+      w.on('error', (err) => log.error({ err }, "FIX drop copy: the session's thread failed"));
       w.once('exit', (code) => {
         worker = null;
         holding = false;

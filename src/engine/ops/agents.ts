@@ -12,7 +12,17 @@ import type { Sql } from 'postgres';
 import { notFound } from '../../core/errors.js';
 import { withTransaction } from '../../store/transaction.js';
 import { appendAudit } from '../audit/append.js';
-import { addModel, getAgent, registerAgent, setAgentStatus, type Agent, type AgentStatus, type ApprovedModel, type RegisterAgentInput, type SealedName } from '../store/agents.js';
+import {
+  addModel,
+  getAgent,
+  registerAgent,
+  setAgentStatus,
+  type Agent,
+  type AgentStatus,
+  type ApprovedModel,
+  type RegisterAgentInput,
+  type SealedName,
+} from '../store/agents.js';
 
 function found(agent: Agent | null, agentId: string): Agent {
   if (!agent) throw notFound(`no agent ${agentId}`, 'the agents are listed by `tradeseal engine agents list`');
@@ -28,7 +38,13 @@ export async function registerEngineAgent(sql: Sql, input: RegisterAgentInput, a
   return withTransaction(sql, async (tx) => {
     const agent = await registerAgent(tx, input, sealedName);
     // Picked field by field, so that a personal field added to agents later is not copied here unnoticed.
-    const details = { status: agent.status, max_notional: agent.max_notional, allowed_regimes: agent.allowed_regimes, max_open_notional: agent.max_open_notional, models: agent.models };
+    const details = {
+      status: agent.status,
+      max_notional: agent.max_notional,
+      allowed_regimes: agent.allowed_regimes,
+      max_open_notional: agent.max_open_notional,
+      models: agent.models,
+    };
     await appendAudit(tx, { actor, action: 'agent.register', target_id: agent.agent_id, details });
     return agent;
   });
@@ -38,7 +54,12 @@ export async function registerEngineAgent(sql: Sql, input: RegisterAgentInput, a
 export async function approveAgentModel(sql: Sql, agentId: string, model: ApprovedModel, actor: string): Promise<Agent> {
   return withTransaction(sql, async (tx) => {
     const agent = found(await addModel(tx, agentId, model), agentId);
-    await appendAudit(tx, { actor, action: 'agent.model_add', target_id: agent.agent_id, details: { model_id: model.model_id, model_hash_hex: model.model_hash_hex } });
+    await appendAudit(tx, {
+      actor,
+      action: 'agent.model_add',
+      target_id: agent.agent_id,
+      details: { model_id: model.model_id, model_hash_hex: model.model_hash_hex },
+    });
     return agent;
   });
 }

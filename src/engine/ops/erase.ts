@@ -33,9 +33,13 @@ export interface ErasureResult {
 
 export async function eraseAgent(sql: Sql, keys: DataKeys | null, agentId: string, actor: string): Promise<ErasureResult> {
   if (!keys) {
-    throw new TradesealError('precondition_failed', 'erasure destroys the agent\'s data key, and no key-management provider is configured (KMS_PROVIDER is unset)', {
-      hint: 'set KMS_PROVIDER=local and KMS_MASTER_KEY_FILE; personal data stored before then are in plaintext, and an erasure nulls them',
-    });
+    throw new TradesealError(
+      'precondition_failed',
+      "erasure destroys the agent's data key, and no key-management provider is configured (KMS_PROVIDER is unset)",
+      {
+        hint: 'set KMS_PROVIDER=local and KMS_MASTER_KEY_FILE; personal data stored before then are in plaintext, and an erasure nulls them',
+      },
+    );
   }
   const result = await withTransaction(sql, async (tx) => {
     const agent = await lockAgentForErasure(tx, agentId);
@@ -46,7 +50,9 @@ export async function eraseAgent(sql: Sql, keys: DataKeys | null, agentId: strin
     await keys.provider.destroy?.(key.key_id, agent.agent_id);
     const tracesAffected = await erasePersonalData(tx, agent.agent_id, at);
     await appendAudit(tx, {
-      actor, action: 'gdpr.erase', target_id: agent.agent_id,
+      actor,
+      action: 'gdpr.erase',
+      target_id: agent.agent_id,
       details: { traces_affected: tracesAffected, erased_at: at.toISOString(), provider: key.provider, key_id: key.key_id },
     });
     return { agent_id: agent.agent_id, traces_affected: tracesAffected, erased_at: at };

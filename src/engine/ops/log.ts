@@ -59,7 +59,11 @@ export async function treeHead(sql: Sql, key: () => Promise<LogKey>, treeSize?: 
  * The inclusion proofs of a trace's leaves in the tree of `treeSize` leaves (default: the newest head's).
  * `mayRead` says whether the caller may read the agent's traces (a client token bound to other agents may not).
  */
-export async function traceProof(sql: Sql, traceId: string, options: { treeSize?: number; mayRead?: (agentId: string) => boolean } = {}): Promise<TraceLogProof> {
+export async function traceProof(
+  sql: Sql,
+  traceId: string,
+  options: { treeSize?: number; mayRead?: (agentId: string) => boolean } = {},
+): Promise<TraceLogProof> {
   const trace = await traceLogFacts(sql, traceId);
   if (!trace) throw notFound(`no trace ${traceId}`, 'the traces are listed by `tradeseal engine traces list`');
   if (options.mayRead && !options.mayRead(trace.agent_id)) throw forbidden('agent_not_permitted', `this token may not read traces of agent ${trace.agent_id}`);
@@ -78,7 +82,12 @@ export async function traceProof(sql: Sql, traceId: string, options: { treeSize?
     size = options.treeSize;
   }
   if (reasoning.leaf_index >= size) {
-    throw validationError([{ field: 'tree_size', message: `the trace's reasoning_hash is leaf ${reasoning.leaf_index}, so it is in trees of more than ${reasoning.leaf_index} leaves (got ${size})` }]);
+    throw validationError([
+      {
+        field: 'tree_size',
+        message: `the trace's reasoning_hash is leaf ${reasoning.leaf_index}, so it is in trees of more than ${reasoning.leaf_index} leaves (got ${size})`,
+      },
+    ]);
   }
   const final = leaves.find((leaf) => leaf.kind === 'final_proof' && leaf.leaf_index < size) ?? null;
   const reasoningPath = inclusionPath(reasoning.leaf_index, size);
@@ -90,8 +99,12 @@ export async function traceProof(sql: Sql, traceId: string, options: { treeSize?
     audit_path: proofHashes(path, lookup).map(toHex),
   });
   return {
-    trace_id: traceId, tree_size: size, ...proofOf(reasoning, reasoningPath), reasoning_hash: reasoning.data,
-    final_proof: final?.data ?? null, final_proof_leaf: final ? proofOf(final, finalPath) : null,
+    trace_id: traceId,
+    tree_size: size,
+    ...proofOf(reasoning, reasoningPath),
+    reasoning_hash: reasoning.data,
+    final_proof: final?.data ?? null,
+    final_proof_leaf: final ? proofOf(final, finalPath) : null,
   };
 }
 
@@ -100,7 +113,8 @@ export async function consistencyProof(sql: Sql, from: number, to?: number): Pro
   const state = await logState(sql);
   const end = to ?? (await currentSize(sql));
   const errors = [];
-  if (to !== undefined && to > state.tree_size) errors.push({ field: 'to', message: `must be at most ${state.tree_size}, the number of leaves in the log (got ${to})` });
+  if (to !== undefined && to > state.tree_size)
+    errors.push({ field: 'to', message: `must be at most ${state.tree_size}, the number of leaves in the log (got ${to})` });
   if (from > end) errors.push({ field: 'from', message: `must not be greater than to (${end})` });
   if (errors.length > 0) throw validationError(errors);
   const ranges = consistencyPath(from, end);

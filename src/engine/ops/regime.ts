@@ -43,11 +43,23 @@ export function publishOperatorBroadcast(sql: Sql, body: ManualBroadcastBody, pu
 export function releaseOperatorOverride(sql: Sql, releasedBy: string, reason: string | null): Promise<Release> {
   return withTransaction(sql, async (tx) => {
     const r = await releaseOverride(tx, releasedBy, reason);
-    await appendAudit(tx, { actor: releasedBy, action: 'regime.release', target_id: null, details: { released: broadcastDetails(r.released), broadcast: broadcastDetails(r.broadcast), reason } });
+    await appendAudit(tx, {
+      actor: releasedBy,
+      action: 'regime.release',
+      target_id: null,
+      details: { released: broadcastDetails(r.released), broadcast: broadcastDetails(r.broadcast), reason },
+    });
     return r;
   });
 }
 
 const broadcastDetails = (b: RegimeBroadcast): Record<string, unknown> => ({
-  broadcast_id: b.id, date: b.date, regime: b.regime, risk_score: b.risk_score, model_version: b.model_version, source: b.source, reason: b.reason, hash: b.hash,
+  broadcast_id: b.id,
+  date: b.date,
+  regime: b.regime,
+  risk_score: b.risk_score,
+  model_version: b.model_version,
+  source: b.source,
+  reason: b.reason,
+  hash: b.hash,
 });

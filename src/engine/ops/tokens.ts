@@ -33,8 +33,12 @@ export async function issueEngineToken(sql: Sql, input: IssueTokenInput, actor: 
 }
 
 /** What the audit log keeps of an issued token: who it is for and what it may do, never the secret. */
-export const tokenIssueDetails = (t: IssuedToken): Record<string, unknown> =>
-  ({ client_name: t.client_name, role: t.role, agent_ids: t.agent_ids, expires_at: t.expires_at });
+export const tokenIssueDetails = (t: IssuedToken): Record<string, unknown> => ({
+  client_name: t.client_name,
+  role: t.role,
+  agent_ids: t.agent_ids,
+  expires_at: t.expires_at,
+});
 
 async function agentBindingErrors(sql: Sql, input: IssueTokenInput): Promise<FieldError[]> {
   const ids = input.agent_ids ?? [];

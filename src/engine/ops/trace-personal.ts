@@ -30,8 +30,12 @@ export async function regulatoryKeyFor(sql: SqlOrTx, keys: DataKeys | null, agen
 }
 
 /** The personal columns of a new trace: encrypted under `key` when there is one, else in the clear. */
-export function storedRegulatory(key: Buffer | null, traceId: string, regulatory: RegulatoryBlock | null, salt: Buffer | null):
-  Pick<NewTrace, 'regulatory' | 'regulatory_salt' | 'regulatory_enc'> {
+export function storedRegulatory(
+  key: Buffer | null,
+  traceId: string,
+  regulatory: RegulatoryBlock | null,
+  salt: Buffer | null,
+): Pick<NewTrace, 'regulatory' | 'regulatory_salt' | 'regulatory_enc'> {
   if (!regulatory || !salt) return { regulatory: null, regulatory_salt: null, regulatory_enc: null };
   if (!key) return { regulatory, regulatory_salt: salt, regulatory_enc: null };
   return { regulatory: null, regulatory_salt: null, regulatory_enc: sealTracePersonal(key, traceId, { regulatory, salt }) };
@@ -62,7 +66,10 @@ export async function tracePersonal(sql: SqlOrTx, keys: DataKeys | null, row: Tr
     const { regulatory, salt } = openTracePersonal(key, row.trace_id, row.regulatory_enc);
     return { regulatory, salt, erasedAt: null, erasureConfirmed: false, problem: null };
   } catch (error) {
-    if (error instanceof AeadOpenError) return unreadable('the encrypted regulatory block does not decrypt under its agent\'s data key for this trace: it was altered, or copied from another trace');
+    if (error instanceof AeadOpenError)
+      return unreadable(
+        "the encrypted regulatory block does not decrypt under its agent's data key for this trace: it was altered, or copied from another trace",
+      );
     throw error;
   }
 }

@@ -67,7 +67,10 @@ export function evaluatePolicy({ order, agent, regime, policy, now }: Evaluation
   if (!regime) return deny('regime_stale', 'no regime is published; the engine fails closed');
   const fresh = freshnessOf(regime.date, policy.regime_max_age_ms, now);
   if (fresh.stale) {
-    return deny('regime_stale', `the regime's data (${regime.date}, complete at ${fresh.data_complete_at}) are ${fmt(fresh.age_ms)} ms old, beyond the maximum age ${fmt(policy.regime_max_age_ms)} ms`);
+    return deny(
+      'regime_stale',
+      `the regime's data (${regime.date}, complete at ${fresh.data_complete_at}) are ${fmt(fresh.age_ms)} ms old, beyond the maximum age ${fmt(policy.regime_max_age_ms)} ms`,
+    );
   }
   const lag = regime.effective_since_ms - order.agent_valid_time;
   if (lag > policy.agent_valid_time_max_lag_ms) {
@@ -80,7 +83,10 @@ export function evaluatePolicy({ order, agent, regime, policy, now }: Evaluation
       return deny('regime_not_allowed', `regime ${regime.regime} is not among the agent's allowed regimes [${agent.allowed_regimes.join(', ')}]`);
     }
     if (!rule.allowed_sides.includes(order.action)) {
-      return deny('side_not_allowed', `${order.action} is not allowed in regime ${regime.regime} (allowed: [${rule.allowed_sides.join(', ')}]; reduce_only orders pass)`);
+      return deny(
+        'side_not_allowed',
+        `${order.action} is not allowed in regime ${regime.regime} (allowed: [${rule.allowed_sides.join(', ')}]; reduce_only orders pass)`,
+      );
     }
   }
 
@@ -95,20 +101,32 @@ export function evaluatePolicy({ order, agent, regime, policy, now }: Evaluation
   if (price !== null) {
     const implied = order.quantity * price * order.multiplier;
     if (!(implied > 0) || !Number.isFinite(implied)) {
-      return deny('notional_inconsistent', `quantity ${fmt(order.quantity)} × price ${fmt(price)} × multiplier ${fmt(order.multiplier)} is not a representable positive notional`);
+      return deny(
+        'notional_inconsistent',
+        `quantity ${fmt(order.quantity)} × price ${fmt(price)} × multiplier ${fmt(order.multiplier)} is not a representable positive notional`,
+      );
     }
     const relative = Math.abs(order.notional - implied) / implied;
     if (relative > policy.notional_tolerance) {
-      return deny('notional_inconsistent', `notional ${fmt(order.notional)} differs from quantity ${fmt(order.quantity)} × price ${fmt(price)} × multiplier ${fmt(order.multiplier)} = ${fmt(implied)} by ${fmt(relative * 100)}% (tolerance ${fmt(policy.notional_tolerance * 100)}%)`);
+      return deny(
+        'notional_inconsistent',
+        `notional ${fmt(order.notional)} differs from quantity ${fmt(order.quantity)} × price ${fmt(price)} × multiplier ${fmt(order.multiplier)} = ${fmt(implied)} by ${fmt(relative * 100)}% (tolerance ${fmt(policy.notional_tolerance * 100)}%)`,
+      );
     }
   }
 
   const cap = notionalCap(agent.max_notional, policy, order.notional_currency, regime.regime);
   if (!cap) {
-    return deny('currency_not_allowed', `notional currency ${order.notional_currency} has no cap in policy ${policy.id} (capped: [${Object.keys(policy.currency_caps).join(', ')}])`);
+    return deny(
+      'currency_not_allowed',
+      `notional currency ${order.notional_currency} has no cap in policy ${policy.id} (capped: [${Object.keys(policy.currency_caps).join(', ')}])`,
+    );
   }
   if (order.notional > cap.cap) {
-    return deny('notional_cap_exceeded', `notional ${fmt(order.notional)} ${order.notional_currency} exceeds cap ${fmt(cap.cap)} (base ${fmt(cap.base)} × ${regime.regime} scale ${fmt(cap.scale)})`);
+    return deny(
+      'notional_cap_exceeded',
+      `notional ${fmt(order.notional)} ${order.notional_currency} exceeds cap ${fmt(cap.cap)} (base ${fmt(cap.base)} × ${regime.regime} scale ${fmt(cap.scale)})`,
+    );
   }
   const assetCap = policy.asset_caps && Object.hasOwn(policy.asset_caps, order.asset) ? policy.asset_caps[order.asset] : undefined;
   if (assetCap !== undefined && order.notional > assetCap) {

@@ -18,11 +18,17 @@ export function checkOpenExposure(open: number, notional: number, cap: number | 
   if (cap === null) return PASS;
   const total = open + notional;
   if (total <= cap) return PASS;
-  return deny('open_notional_exceeded', `open notional ${fmt(open)} plus this order's ${fmt(notional)} is ${fmt(total)}, above the agent's max_open_notional ${fmt(cap)}`);
+  return deny(
+    'open_notional_exceeded',
+    `open notional ${fmt(open)} plus this order's ${fmt(notional)} is ${fmt(total)}, above the agent's max_open_notional ${fmt(cap)}`,
+  );
 }
 
 export function checkValidTime(validTimeMs: number, now: number, toleranceMs: number): Verdict {
   const ahead = validTimeMs - now;
   if (ahead <= toleranceMs) return PASS;
-  return deny('agent_valid_time_future', `agent_valid_time ${new Date(validTimeMs).toISOString()} is ${ahead} ms later than the engine's clock (${new Date(now).toISOString()}); at most ${toleranceMs} ms is tolerated`);
+  return deny(
+    'agent_valid_time_future',
+    `agent_valid_time ${new Date(validTimeMs).toISOString()} is ${ahead} ms later than the engine's clock (${new Date(now).toISOString()}); at most ${toleranceMs} ms is tolerated`,
+  );
 }

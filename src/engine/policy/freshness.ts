@@ -9,7 +9,8 @@
 export const DAY_MS = 86_400_000;
 
 /** What an operator can do about stale data, said wherever staleness is reported. */
-export const STALE_ADVICE = 'publish a real day (`tradeseal pipeline nightly`, which fetches every series with FRED_API_KEY set; docs/operations.md, "Running it every day") or publish a manual broadcast (`tradeseal regime publish`)';
+export const STALE_ADVICE =
+  'publish a real day (`tradeseal pipeline nightly`, which fetches every series with FRED_API_KEY set; docs/operations.md, "Running it every day") or publish a manual broadcast (`tradeseal regime publish`)';
 
 export interface Freshness {
   /** The data day of the broadcast. */

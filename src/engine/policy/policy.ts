@@ -44,7 +44,8 @@ export function parsePolicy(doc: unknown, source = 'policy'): Policy {
   if (!validate(doc)) {
     const errors = fieldErrors(validate.errors ?? [], 'policy');
     throw new TradesealError('policy_invalid', `${source} is not a valid policy: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, {
-      errors, hint: 'compare with data/policy/default.json; `tradeseal engine policy check FILE` validates a file',
+      errors,
+      hint: 'compare with data/policy/default.json; `tradeseal engine policy check FILE` validates a file',
     });
   }
   const document = deepFreeze(structuredClone(doc)) as PolicyDocument;

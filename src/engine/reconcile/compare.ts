@@ -70,8 +70,11 @@ export type ComparisonSettings = Pick<ComparisonInput, 'tolerance' | 'expiry_ms'
 export const DEFAULT_COMPARISON_SETTINGS: ComparisonSettings = { tolerance: 1e-4, expiry_ms: 86_400_000, clock_tolerance_ms: 30_000 };
 
 /** The comparison's settings from the engine's configuration. */
-export const comparisonSettings = (c: { bindQuantityTolerance: number; traceExpiryMs: number; heartbeatReplayWindowMs: number }): ComparisonSettings =>
-  ({ tolerance: c.bindQuantityTolerance, expiry_ms: c.traceExpiryMs, clock_tolerance_ms: c.heartbeatReplayWindowMs });
+export const comparisonSettings = (c: { bindQuantityTolerance: number; traceExpiryMs: number; heartbeatReplayWindowMs: number }): ComparisonSettings => ({
+  tolerance: c.bindQuantityTolerance,
+  expiry_ms: c.traceExpiryMs,
+  clock_tolerance_ms: c.heartbeatReplayWindowMs,
+});
 
 /**
  * The statuses of a trace that authorize an execution: sealed within the policy (PENDING) and then bound
@@ -110,23 +113,33 @@ const differs = (ours: string | number | null, theirs: string | number | null): 
 
 export const RECONCILE_RULES: readonly ReconcileRule[] = [
   {
-    field: 'asset', against: 'authorization', tag: 'Symbol (55)', rule: 'equal to the authorized asset',
+    field: 'asset',
+    against: 'authorization',
+    tag: 'Symbol (55)',
+    rule: 'equal to the authorized asset',
     check: (c) => (c.fill.asset === c.order.asset ? null : differs(c.order.asset, c.fill.asset)),
   },
   {
-    field: 'action', against: 'authorization', tag: 'Side (54)', rule: 'the authorized action: `Long` is a buy (1), `Short` a sell (2, 5, 6)',
+    field: 'action',
+    against: 'authorization',
+    tag: 'Side (54)',
+    rule: 'the authorized action: `Long` is a buy (1), `Short` a sell (2, 5, 6)',
     check: (c) => (c.fill.side === c.order.action ? null : differs(c.order.action, c.fill.side)),
   },
   {
-    field: 'quantity', against: 'authorization', tag: 'LastQty (32)',
-    rule: 'the order\'s fills so far (one order: the fills linked to its trace, by ExecID, ClOrdID or OrderID), this one included, at most the authorized quantity (relative tolerance `BIND_QUANTITY_TOLERANCE`); theirs is that cumulative quantity',
+    field: 'quantity',
+    against: 'authorization',
+    tag: 'LastQty (32)',
+    rule: "the order's fills so far (one order: the fills linked to its trace, by ExecID, ClOrdID or OrderID), this one included, at most the authorized quantity (relative tolerance `BIND_QUANTITY_TOLERANCE`); theirs is that cumulative quantity",
     check: (c) => {
       const total = cumulative(c);
       return total <= c.order.quantity || within(total, c.order.quantity, c.tolerance) ? null : differs(c.order.quantity, total);
     },
   },
   {
-    field: 'limit_price', against: 'authorization', tag: 'LastPx (31)',
+    field: 'limit_price',
+    against: 'authorization',
+    tag: 'LastPx (31)',
     rule: 'when the order had a limit price: a buy at or below it, a sell at or above it',
     check: (c) => {
       const limit = c.order.limit_price;
@@ -136,16 +149,24 @@ export const RECONCILE_RULES: readonly ReconcileRule[] = [
     },
   },
   {
-    field: 'notional_currency', against: 'authorization', tag: 'Currency (15)', rule: 'equal to the authorized currency (USD when the fill names none)',
+    field: 'notional_currency',
+    against: 'authorization',
+    tag: 'Currency (15)',
+    rule: 'equal to the authorized currency (USD when the fill names none)',
     check: (c) => (currencyOf(c.fill) === c.order.notional_currency ? null : differs(c.order.notional_currency, currencyOf(c.fill))),
   },
   {
-    field: 'agent_id', against: 'authorization', tag: 'Account (1)', rule: 'the agent whose order the trace authorized',
+    field: 'agent_id',
+    against: 'authorization',
+    tag: 'Account (1)',
+    rule: 'the agent whose order the trace authorized',
     check: (c) => (c.fill.agent_id.toLowerCase() === c.order.agent_id.toLowerCase() ? null : differs(c.order.agent_id, c.fill.agent_id.toLowerCase())),
   },
   {
-    field: 'execution_time', against: 'authorization', tag: 'TransactTime (60)',
-    rule: 'within the authorization\'s validity: not before its `txn_time`, nor after `txn_time` + `TRACE_EXPIRY_MS` (both with the clock tolerance `HEARTBEAT_REPLAY_WINDOW_MS`); ours is the bound broken',
+    field: 'execution_time',
+    against: 'authorization',
+    tag: 'TransactTime (60)',
+    rule: "within the authorization's validity: not before its `txn_time`, nor after `txn_time` + `TRACE_EXPIRY_MS` (both with the clock tolerance `HEARTBEAT_REPLAY_WINDOW_MS`); ours is the bound broken",
     check: (c) => {
       const at = instant(c.fill.execution_time);
       const from = c.order.txn_time.getTime();
@@ -156,21 +177,31 @@ export const RECONCILE_RULES: readonly ReconcileRule[] = [
     },
   },
   {
-    field: 'status', against: 'authorization', tag: '—',
+    field: 'status',
+    against: 'authorization',
+    tag: '—',
     rule: 'the trace authorizes an execution: `PENDING`, or bound (`MATCHED`, `DIVERGENT`, `MISMATCH`); not `EXPIRED`, `SHADOW_HALTED` nor `ORPHAN`; theirs is null',
     check: (c) => (AUTHORIZING_STATUSES.includes(c.order.status) ? null : differs(c.order.status, null)),
   },
   {
-    field: 'executed_asset', against: 'bind', tag: 'Symbol (55)', rule: 'equal to the asset the bind reported, when it reported one',
+    field: 'executed_asset',
+    against: 'bind',
+    tag: 'Symbol (55)',
+    rule: 'equal to the asset the bind reported, when it reported one',
     check: (c) => (c.bind?.executed_asset == null || c.bind.executed_asset === c.fill.asset ? null : differs(c.bind.executed_asset, c.fill.asset)),
   },
   {
-    field: 'executed_side', against: 'bind', tag: 'Side (54)', rule: 'equal to the side the bind reported, when it reported one',
+    field: 'executed_side',
+    against: 'bind',
+    tag: 'Side (54)',
+    rule: 'equal to the side the bind reported, when it reported one',
     check: (c) => (c.bind?.executed_side == null || c.bind.executed_side === c.fill.side ? null : differs(c.bind.executed_side, c.fill.side)),
   },
   {
-    field: 'executed_quantity', against: 'bind', tag: 'LastQty (32)',
-    rule: 'the bind\'s quantity is this fill\'s, or the order\'s cumulative quantity up to it (relative tolerance `BIND_QUANTITY_TOLERANCE`), when it reported one',
+    field: 'executed_quantity',
+    against: 'bind',
+    tag: 'LastQty (32)',
+    rule: "the bind's quantity is this fill's, or the order's cumulative quantity up to it (relative tolerance `BIND_QUANTITY_TOLERANCE`), when it reported one",
     check: (c) => {
       const q = c.bind?.executed_quantity;
       if (q == null || within(q, c.fill.quantity, c.tolerance) || within(q, cumulative(c), c.tolerance)) return null;
@@ -178,7 +209,10 @@ export const RECONCILE_RULES: readonly ReconcileRule[] = [
     },
   },
   {
-    field: 'execution_price', against: 'bind', tag: 'LastPx (31)', rule: 'equal to the price the bind reported, when it reported one',
+    field: 'execution_price',
+    against: 'bind',
+    tag: 'LastPx (31)',
+    rule: 'equal to the price the bind reported, when it reported one',
     check: (c) => {
       const p = c.bind?.execution_price;
       return p == null || within(p, c.fill.price, PRICE_EPSILON) ? null : differs(p, c.fill.price);
@@ -199,8 +233,10 @@ export function compareFill(c: ComparisonInput): Difference[] {
 /** The rules as a Markdown table (docs/engine.md, generated). */
 export function reconcileRulesTable(): string {
   return [
-    '| field | compared with | fill\'s tag | rule |',
+    "| field | compared with | fill's tag | rule |",
     '|---|---|---|---|',
-    ...RECONCILE_RULES.map((r) => `| \`${r.field}\` | ${r.against === 'authorization' ? 'the authorization (sealed trace)' : 'the agent\'s bind'} | ${r.tag} | ${r.rule} |`),
+    ...RECONCILE_RULES.map(
+      (r) => `| \`${r.field}\` | ${r.against === 'authorization' ? 'the authorization (sealed trace)' : "the agent's bind"} | ${r.tag} | ${r.rule} |`,
+    ),
   ].join('\n');
 }

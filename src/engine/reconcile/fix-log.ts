@@ -173,7 +173,7 @@ export function fixTagTable(): string {
   const how: Readonly<Record<number, string>> = {
     54: '1 (Buy) → `Long`; 2 (Sell), 5 (Sell short), 6 (Sell short exempt) → `Short`; any other is refused',
     60: 'UTCTimestamp `YYYYMMDD-HH:MM:SS[.sss…]`, UTC, kept to the millisecond',
-    1: 'the agent\'s `agent_id` (each agent\'s orders carry its `agent_id` as their Account)',
+    1: "the agent's `agent_id` (each agent's orders carry its `agent_id` as their Account)",
     37: 'as sent: the fills of one order that carry no ClOrdID are told by it',
     75: 'LocalMktDate `YYYYMMDD`: the trading day that scopes the ExecID (default the UTC date of TransactTime)',
   };

@@ -47,8 +47,14 @@ export const CONTENT_FIELDS = ['asset', 'side', 'quantity', 'price', 'notional_c
 
 export function contentOf(e: DropCopyExecution): FillContent {
   return {
-    asset: e.asset, side: e.side, quantity: e.quantity, price: e.price, notional_currency: e.notional_currency ?? DEFAULT_CURRENCY,
-    agent_id: e.agent_id.toLowerCase(), client_order_id: e.client_order_id ?? null, order_id: e.order_id ?? null,
+    asset: e.asset,
+    side: e.side,
+    quantity: e.quantity,
+    price: e.price,
+    notional_currency: e.notional_currency ?? DEFAULT_CURRENCY,
+    agent_id: e.agent_id.toLowerCase(),
+    client_order_id: e.client_order_id ?? null,
+    order_id: e.order_id ?? null,
     execution_time: new Date(e.execution_time).toISOString(),
   };
 }

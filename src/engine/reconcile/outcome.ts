@@ -42,7 +42,10 @@ export class BatchSettler {
   /** OrderID → the authorized trace a fill of this batch with that OrderID was linked to. */
   private readonly orders = new Map<string, LinkedTrace>();
 
-  constructor(recorded: ReadonlyMap<string, RecordedFill>, private readonly settings: ComparisonSettings) {
+  constructor(
+    recorded: ReadonlyMap<string, RecordedFill>,
+    private readonly settings: ComparisonSettings,
+  ) {
     this.seen = new Map(recorded);
   }
 
@@ -60,7 +63,7 @@ export class BatchSettler {
 
   /** The trace of an earlier fill of this batch with the same OrderID, when the store knew none. */
   orderLink(f: BatchFill): LinkedTrace | null {
-    return f.execution.order_id ? this.orders.get(f.execution.order_id) ?? null : null;
+    return f.execution.order_id ? (this.orders.get(f.execution.order_id) ?? null) : null;
   }
 
   /** The outcome of a fresh fill linked to `link`; null when it has no trace yet. */

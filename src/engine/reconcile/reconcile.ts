@@ -90,9 +90,11 @@ export function checkDropCopy(req: ReconcileRequest): CheckedDropCopy {
   req.executions.forEach((e, i) => {
     const first = firstRow.get(e.exchange_tx_id);
     if (first === undefined) firstRow.set(e.exchange_tx_id, i);
-    else errors.push({ field: `executions[${i}].exchange_tx_id`, message: `repeats executions[${first}] (${e.exchange_tx_id}): each execution is listed once` });
+    else
+      errors.push({ field: `executions[${i}].exchange_tx_id`, message: `repeats executions[${first}] (${e.exchange_tx_id}): each execution is listed once` });
     if (Number.isNaN(Date.parse(e.execution_time))) errors.push({ field: `executions[${i}].execution_time`, message: 'is not an instant a clock can show' });
-    if (e.trade_date !== undefined && calendarDay(e.trade_date) === null) errors.push({ field: `executions[${i}].trade_date`, message: `is ${e.trade_date}: not a day of the calendar` });
+    if (e.trade_date !== undefined && calendarDay(e.trade_date) === null)
+      errors.push({ field: `executions[${i}].trade_date`, message: `is ${e.trade_date}: not a day of the calendar` });
   });
   const given = (field: 'from' | 'to'): Date | undefined => {
     const text = req[field];
@@ -134,7 +136,9 @@ export async function reconcile(sql: Sql, req: ReconcileRequest, options: Reconc
     for (let start = 0; start < sorted.length; start += RECONCILE_BATCH) {
       const batch = sorted.slice(start, start + RECONCILE_BATCH);
       const links = await linkedTraces(tx, null, batch.map(linkQueryOf));
-      const orphans = batch.filter((e, i) => !note(e, links[i] ?? null)).map((e) => sealOrphan(e, newTraceId(options.now.getTime()), options.now, options.policy));
+      const orphans = batch
+        .filter((e, i) => !note(e, links[i] ?? null))
+        .map((e) => sealOrphan(e, newTraceId(options.now.getTime()), options.now, options.policy));
       const claimed = await recordOrphans(tx, orphans);
       const fresh = orphans.filter((o) => claimed.has(o.execution.exchange_tx_id));
       created.push(...fresh.map((o) => ({ exchange_tx_id: o.execution.exchange_tx_id, trace_id: o.trace_id, agent_id: o.execution.agent_id })));
@@ -148,18 +152,36 @@ export async function reconcile(sql: Sql, req: ReconcileRequest, options: Reconc
     const missing: MissingExecution[] = [];
     await forEachBoundInWindow(tx, agentIds, from, to, (rows) => {
       for (const r of rows) {
-        if (!listed.has(r.exchange_tx_id)) missing.push({ trace_id: r.trace_id, agent_id: r.agent_id, exchange_tx_id: r.exchange_tx_id, execution_time: r.execution_time.toISOString() });
+        if (!listed.has(r.exchange_tx_id))
+          missing.push({ trace_id: r.trace_id, agent_id: r.agent_id, exchange_tx_id: r.exchange_tx_id, execution_time: r.execution_time.toISOString() });
       }
     });
-    const counts = { matched: matched.length, divergent: divergent.length, orphans_created: created.length, already_known: known.length, missing: missing.length };
+    const counts = {
+      matched: matched.length,
+      divergent: divergent.length,
+      orphans_created: created.length,
+      already_known: known.length,
+      missing: missing.length,
+    };
     const window = { from: from.toISOString(), to: to.toISOString() };
     const entry = await appendAudit(tx, {
-      actor: options.actor, action: 'reconcile', target_id: null,
+      actor: options.actor,
+      action: 'reconcile',
+      target_id: null,
       details: { source: options.source, drop_copy_hash: dropCopyHash, executions: executions.length, window, agents: agentIds.length, ...counts },
     });
     return {
-      executions: executions.length, window, agent_ids: agentIds, drop_copy_hash: dropCopyHash, counts,
-      orphans_created: created, already_known: known, matched, divergent, missing, audit_entry_id: entry.id,
+      executions: executions.length,
+      window,
+      agent_ids: agentIds,
+      drop_copy_hash: dropCopyHash,
+      counts,
+      orphans_created: created,
+      already_known: known,
+      matched,
+      divergent,
+      missing,
+      audit_entry_id: entry.id,
     };
   });
 }
@@ -167,16 +189,26 @@ export async function reconcile(sql: Sql, req: ReconcileRequest, options: Reconc
 /** Ids in the store's lowercase form, so matching and the hash do not depend on how a file spelled them. */
 const normalized = (e: DropCopyExecution): DropCopyExecution => ({ ...e, agent_id: e.agent_id.toLowerCase() });
 
-const linkQueryOf = (e: DropCopyExecution) => ({ exchange_tx_id: e.exchange_tx_id, agent_id: e.agent_id, client_order_id: e.client_order_id ?? null, order_id: null });
+const linkQueryOf = (e: DropCopyExecution) => ({
+  exchange_tx_id: e.exchange_tx_id,
+  agent_id: e.agent_id,
+  client_order_id: e.client_order_id ?? null,
+  order_id: null,
+});
 
 /**
  * The three-way comparison of each execution linked to an authorized trace, in the order the exchange executed
  * them, so that one order's quantity is cumulated over the drop copy's fills of it (the drop copy lists the day's
  * fills: the quantities the live session recorded are not added to them).
  */
-function compareLinked(linked: ReadonlyArray<{ execution: DropCopyExecution; link: LinkedTrace }>, settings: ComparisonSettings): { matched: KnownExecution[]; divergent: DivergentExecution[] } {
-  const byTime = [...linked].sort((a, b) => Date.parse(a.execution.execution_time) - Date.parse(b.execution.execution_time)
-    || (a.execution.exchange_tx_id < b.execution.exchange_tx_id ? -1 : 1));
+function compareLinked(
+  linked: ReadonlyArray<{ execution: DropCopyExecution; link: LinkedTrace }>,
+  settings: ComparisonSettings,
+): { matched: KnownExecution[]; divergent: DivergentExecution[] } {
+  const byTime = [...linked].sort(
+    (a, b) =>
+      Date.parse(a.execution.execution_time) - Date.parse(b.execution.execution_time) || (a.execution.exchange_tx_id < b.execution.exchange_tx_id ? -1 : 1),
+  );
   const filled = new Map<string, number>();
   const matched: KnownExecution[] = [];
   const divergent: DivergentExecution[] = [];

@@ -26,9 +26,14 @@ export interface Resolution {
   audit_entry_id: string;
 }
 
-export async function completeResolution(sql: Sql, r: { exchange_tx_id: string; orphan_trace_id: string; settings: ComparisonSettings; actor: string }): Promise<Resolution | null> {
+export async function completeResolution(
+  sql: Sql,
+  r: { exchange_tx_id: string; orphan_trace_id: string; settings: ComparisonSettings; actor: string },
+): Promise<Resolution | null> {
   return withTransaction(sql, async (tx) => {
-    const [fill] = await tx<Array<{ asset: string; side: string; quantity: number; price: number; notional_currency: string; agent_id: string; execution_time: Date }>>`
+    const [fill] = await tx<
+      Array<{ asset: string; side: string; quantity: number; price: number; notional_currency: string; agent_id: string; execution_time: Date }>
+    >`
       select executed_asset as asset, executed_side as side, executed_quantity as quantity, execution_price as price, notional_currency, agent_id::text as agent_id,
         execution_time
       from traces where trace_id = ${r.orphan_trace_id} and status = 'ORPHAN' limit 1`;
@@ -40,7 +45,11 @@ export async function completeResolution(sql: Sql, r: { exchange_tx_id: string; 
     const [link] = await linkedTraces(tx, null, [{ exchange_tx_id: r.exchange_tx_id, agent_id: fill.agent_id, client_order_id: null, order_id: null }]);
     if (!link || link.orphan) return null;
     const differences = compareFill({
-      fill, order: link, bind: link.exchange_tx_id === r.exchange_tx_id ? link : null, filled_before: link.filled_before, ...r.settings,
+      fill,
+      order: link,
+      bind: link.exchange_tx_id === r.exchange_tx_id ? link : null,
+      filled_before: link.filled_before,
+      ...r.settings,
     });
     const outcome = differences.length === 0 ? 'matched' : 'divergent';
     const stored = differences.length === 0 ? null : JSON.stringify(differences);
@@ -50,10 +59,20 @@ export async function completeResolution(sql: Sql, r: { exchange_tx_id: string; 
       where trace_id = ${r.orphan_trace_id}`;
     const resolvedAt = claim.resolved_at.toISOString();
     const entry = await appendAudit(tx, {
-      actor: r.actor, action: 'orphan.resolved', target_id: r.orphan_trace_id,
+      actor: r.actor,
+      action: 'orphan.resolved',
+      target_id: r.orphan_trace_id,
       details: { exchange_tx_id: r.exchange_tx_id, orphan_trace_id: r.orphan_trace_id, trace_id: link.trace_id, resolved_at: resolvedAt, outcome, differences },
     });
-    return { exchange_tx_id: r.exchange_tx_id, orphan_trace_id: r.orphan_trace_id, trace_id: link.trace_id, outcome, differences, resolved_at: resolvedAt, audit_entry_id: entry.id };
+    return {
+      exchange_tx_id: r.exchange_tx_id,
+      orphan_trace_id: r.orphan_trace_id,
+      trace_id: link.trace_id,
+      outcome,
+      differences,
+      resolved_at: resolvedAt,
+      audit_entry_id: entry.id,
+    };
   });
 }
 
@@ -62,8 +81,12 @@ export async function completeResolution(sql: Sql, r: { exchange_tx_id: string; 
  * statement and the transaction above): at most `limit` per call, oldest first, each in its own transaction. One
  * that fails is reported in `errors` and does not stop the others. Returns how many it recorded, and the failures.
  */
-export async function completePendingResolutions(sql: Sql, settings: ComparisonSettings, actor: string, limit = 100):
-  Promise<{ recorded: number; errors: Array<{ exchange_tx_id: string; error: string }> }> {
+export async function completePendingResolutions(
+  sql: Sql,
+  settings: ComparisonSettings,
+  actor: string,
+  limit = 100,
+): Promise<{ recorded: number; errors: Array<{ exchange_tx_id: string; error: string }> }> {
   const pending = await sql<Array<{ exchange_tx_id: string; orphan_trace_id: string }>>`
     select exchange_tx_id, trace_id::text as orphan_trace_id from orphan_executions
     where resolved_by is not null and resolution_recorded_at is null order by resolved_at limit ${limit}`;

@@ -32,9 +32,16 @@ export const dropCopyExecution = {
     notional_currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code of the price (default USD)' },
     agent_id: uuid,
     execution_time: { ...instant, description: 'when the exchange executed it (ISO 8601 date-time with a zone; kept to the millisecond)' },
-    order_id: { type: ['string', 'null'], minLength: 1, maxLength: 128, pattern: safeText, description: 'the exchange\'s id of the order (OrderID 37): the fills of one order without a ClOrdID' },
+    order_id: {
+      type: ['string', 'null'],
+      minLength: 1,
+      maxLength: 128,
+      pattern: safeText,
+      description: "the exchange's id of the order (OrderID 37): the fills of one order without a ClOrdID",
+    },
     trade_date: {
-      type: 'string', pattern: '^(?!0000)[0-9]{4}-?(0[1-9]|1[0-2])-?(0[1-9]|[12][0-9]|3[01])$',
+      type: 'string',
+      pattern: '^(?!0000)[0-9]{4}-?(0[1-9]|1[0-2])-?(0[1-9]|[12][0-9]|3[01])$',
       description: 'the trading day (TradeDate 75: YYYYMMDD, or YYYY-MM-DD); default the UTC date of execution_time',
     },
   },

@@ -50,12 +50,25 @@ export async function recordOrphans(tx: SqlOrTx, orphans: SealedOrphan[]): Promi
   if (orphans.length === 0) return new Set();
   // One parameter, the rows as JSON text (JSON.stringify escapes the sealed texts natively, far faster than an
   // array literal's escaping): one prepared statement for any batch, one round trip.
-  const rows = JSON.stringify(orphans.map((o) => ({
-    trace_id: o.trace_id, txn_time: o.txn_time.toISOString(), agent_id: o.execution.agent_id, client_order_id: o.client_order_id ?? '',
-    action: o.execution.side, asset: o.execution.asset, quantity: o.execution.quantity, notional: o.notional, notional_currency: o.notional_currency,
-    reasoning_hash: o.reasoning_hash, sealed: o.sealed, exchange_tx_id: o.execution.exchange_tx_id, execution_time: o.execution_time.toISOString(),
-    execution_price: o.execution.price, final_proof: o.final_proof,
-  })));
+  const rows = JSON.stringify(
+    orphans.map((o) => ({
+      trace_id: o.trace_id,
+      txn_time: o.txn_time.toISOString(),
+      agent_id: o.execution.agent_id,
+      client_order_id: o.client_order_id ?? '',
+      action: o.execution.side,
+      asset: o.execution.asset,
+      quantity: o.execution.quantity,
+      notional: o.notional,
+      notional_currency: o.notional_currency,
+      reasoning_hash: o.reasoning_hash,
+      sealed: o.sealed,
+      exchange_tx_id: o.execution.exchange_tx_id,
+      execution_time: o.execution_time.toISOString(),
+      execution_price: o.execution.price,
+      final_proof: o.final_proof,
+    })),
+  );
   const claimed = await tx<Array<{ exchange_tx_id: string }>>`
     with u as (
       select * from rows from (json_to_recordset(${rows}::text::json) as (trace_id uuid, txn_time timestamptz, agent_id uuid,

@@ -50,8 +50,13 @@ export async function readTraceReconciliation(sql: Sql, traceId: string): Promis
     fills: fills.map((f) => ({ ...f, differences: f.differences ?? [], applied_at: f.applied_at.toISOString() })),
     resolved_by: own?.resolved_by ?? null,
     resolved_at: own ? own.resolved_at.toISOString() : null,
-    resolved: claims.filter((c) => c.resolved_by === traceId && c.trace_id !== traceId).map((c) => ({
-      orphan_trace_id: c.trace_id, exchange_tx_id: c.exchange_tx_id, resolved_at: c.resolved_at.toISOString(), differences: c.differences ?? [],
-    })),
+    resolved: claims
+      .filter((c) => c.resolved_by === traceId && c.trace_id !== traceId)
+      .map((c) => ({
+        orphan_trace_id: c.trace_id,
+        exchange_tx_id: c.exchange_tx_id,
+        resolved_at: c.resolved_at.toISOString(),
+        differences: c.differences ?? [],
+      })),
   };
 }

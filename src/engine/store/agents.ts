@@ -127,7 +127,20 @@ export interface AuthorizeLookup {
  */
 export async function authorizeLookups(sql: Sql, keys: readonly AuthorizeLookupKey[]): Promise<AuthorizeLookup[]> {
   const input = keys.map((k, ord) => ({ ord, agent_id: k.agentId, client_order_id: k.clientOrderId, model_id: k.modelId, model_hash_hex: k.modelHashHex }));
-  const rows = await sql<Array<{ ord: number; order_hash: string | null; response: unknown; status: AgentStatus | null; max_notional: number; allowed_regimes: Regime[] | null; max_open_notional: number | null; model_registered: boolean; erased: boolean; last_sequence_id: number | null }>>`
+  const rows = await sql<
+    Array<{
+      ord: number;
+      order_hash: string | null;
+      response: unknown;
+      status: AgentStatus | null;
+      max_notional: number;
+      allowed_regimes: Regime[] | null;
+      max_open_notional: number | null;
+      model_registered: boolean;
+      erased: boolean;
+      last_sequence_id: number | null;
+    }>
+  >`
     select x.ord, i.order_hash, i.response, a.status, a.max_notional, a.allowed_regimes, a.max_open_notional, hm.last_sequence_id, a.erased_at is not null as erased,
            exists (select 1 from agent_models m where m.agent_id = x.agent_id and m.model_id = x.model_id and m.model_hash_hex = x.model_hash_hex) as model_registered
     from jsonb_to_recordset(${sql.json(input as never)}) as x(ord int, agent_id uuid, client_order_id text, model_id text, model_hash_hex text)
@@ -139,7 +152,17 @@ export async function authorizeLookups(sql: Sql, keys: readonly AuthorizeLookupK
   if (rows.length !== keys.length) throw new Error(`the authorize lookup answered ${rows.length} rows for ${keys.length} orders`);
   return rows.map((row) => ({
     prior: row.order_hash === null ? null : { order_hash: row.order_hash, response: row.response },
-    agent: row.status === null ? null : { status: row.status, max_notional: row.max_notional, allowed_regimes: row.allowed_regimes, max_open_notional: row.max_open_notional, model_registered: row.model_registered, erased: row.erased },
+    agent:
+      row.status === null
+        ? null
+        : {
+            status: row.status,
+            max_notional: row.max_notional,
+            allowed_regimes: row.allowed_regimes,
+            max_open_notional: row.max_open_notional,
+            model_registered: row.model_registered,
+            erased: row.erased,
+          },
     lastSequence: row.last_sequence_id,
   }));
 }

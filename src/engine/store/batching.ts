@@ -11,7 +11,17 @@ import type { Sql } from 'postgres';
 import { GroupCommit } from '../../store/group-commit.js';
 import { authorizeLookups, type AuthorizeLookup, type AuthorizeLookupKey } from './agents.js';
 import { countOrders, type OrderCount } from './rate-and-marks.js';
-import { applyBinds, insertTraces, readForBind, type BindRead, type BindRow, type BindStore, type BindWrite, type SealOutcome, type SealWrite } from './traces.js';
+import {
+  applyBinds,
+  insertTraces,
+  readForBind,
+  type BindRead,
+  type BindRow,
+  type BindStore,
+  type BindWrite,
+  type SealOutcome,
+  type SealWrite,
+} from './traces.js';
 
 /** Most requests one batched statement carries. */
 export const BATCH_MAX = 64;
@@ -33,16 +43,27 @@ export function engineBatching(sql: Sql, inFlight: number): EngineBatching {
   let next = 0;
   // Reads have no key constraint: every read is its own key.
   const unique = (): string => String(next++);
-  const bindReads = new GroupCommit<string, BindRead | null>({ write: (ids) => readForBind(sql, ids), keyOf: unique, maxBatch: BATCH_MAX, maxInFlight: inFlight });
+  const bindReads = new GroupCommit<string, BindRead | null>({
+    write: (ids) => readForBind(sql, ids),
+    keyOf: unique,
+    maxBatch: BATCH_MAX,
+    maxInFlight: inFlight,
+  });
   // One write per trace in a statement (it updates the row once); rows in trace order, one lock order.
-  const binds = new GroupCommit<BindWrite, BindRow | null>({ write: (ws) => applyBinds(sql, ws), keyOf: (w) => w.trace_id, maxBatch: BATCH_MAX, maxInFlight: inFlight });
+  const binds = new GroupCommit<BindWrite, BindRow | null>({
+    write: (ws) => applyBinds(sql, ws),
+    keyOf: (w) => w.trace_id,
+    maxBatch: BATCH_MAX,
+    maxInFlight: inFlight,
+  });
   return {
     lookups: new GroupCommit({ write: (keys) => authorizeLookups(sql, keys), keyOf: unique, maxBatch: BATCH_MAX, maxInFlight: inFlight }),
     // One agent per sealing statement: it upserts the agent's order count and heartbeat mark once.
     seals: new GroupCommit({ write: (writes) => insertTraces(sql, writes), keyOf: (w) => w.trace.agent_id, maxBatch: BATCH_MAX, maxInFlight: inFlight }),
     // One agent per counting statement: it upserts the agent's counter once.
     orderCounts: new GroupCommit({ write: (orders) => countOrders(sql, orders), keyOf: (o) => o.agentId, maxBatch: BATCH_MAX, maxInFlight: inFlight }),
-    bindReads, binds,
+    bindReads,
+    binds,
     bindStore: { read: (id) => bindReads.submit(id), write: (w) => binds.submit(w) },
   };
 }

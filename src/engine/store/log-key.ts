@@ -30,7 +30,8 @@ export interface LogKey {
 
 async function storedSecret(sql: Sql, config: KeySettings): Promise<Uint8Array> {
   const { secret } = await keptLogKey(sql, secretKeeperFrom(config), () => generateKeyPair().secretKey);
-  if (secret.length !== SECRET_KEY_LENGTH) throw new TradesealError('store_error', `the stored log signing key is ${secret.length} bytes, not ${SECRET_KEY_LENGTH}`);
+  if (secret.length !== SECRET_KEY_LENGTH)
+    throw new TradesealError('store_error', `the stored log signing key is ${secret.length} bytes, not ${SECRET_KEY_LENGTH}`);
   return new Uint8Array(secret);
 }
 
@@ -42,4 +43,5 @@ export async function loadLogKey(sql: Sql, config: Pick<Config, 'logSigningKey'>
 }
 
 /** `loadLogKey` once per process: the first call reads (or creates) it, later calls reuse it; a failed read is retried. */
-export const logKeyLoader = (sql: Sql, config: Pick<Config, 'logSigningKey'> & KeySettings): (() => Promise<LogKey>) => onceRetrying(() => loadLogKey(sql, config));
+export const logKeyLoader = (sql: Sql, config: Pick<Config, 'logSigningKey'> & KeySettings): (() => Promise<LogKey>) =>
+  onceRetrying(() => loadLogKey(sql, config));

@@ -81,7 +81,11 @@ export async function sequenceOnce(sql: Sql, key: LogKey, nowMs: number, limit =
     const ids = frontierOf(state.tree_size);
     const lookup = await readNodes(tx, ids);
     const frontier: StoredNode[] = ids.map((id) => ({ ...id, hash: lookup(id) }));
-    const grown = appendLeaves(state.tree_size, frontier, fresh.map((row) => leafHash(new Uint8Array(row.data))));
+    const grown = appendLeaves(
+      state.tree_size,
+      frontier,
+      fresh.map((row) => leafHash(new Uint8Array(row.data))),
+    );
     // Heads never go back in time, even when this instance's clock is behind the previous sequencer's.
     const timestamp = Math.max(nowMs, state.last_timestamp_ms);
 

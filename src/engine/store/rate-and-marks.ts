@@ -4,7 +4,6 @@
  */
 import type { Sql } from 'postgres';
 
-
 /** One order to count: its agent and the wall-clock second it arrived in (Unix seconds). */
 export interface OrderCount {
   agentId: string;

@@ -99,14 +99,23 @@ export async function hasOwnerToken(sql: SqlOrTx): Promise<boolean> {
  * live owner token exists. Serialised by an advisory lock so two instances starting at once register one.
  * The issue is written to the audit log (`token.issue`) in the same transaction, by `actor`.
  */
-export async function bootstrapOwnerToken(sql: Sql, secret?: string, actor: string = secret ? 'setting:ENGINE_OWNER_TOKEN' : 'bootstrap'): Promise<IssuedToken | null> {
+export async function bootstrapOwnerToken(
+  sql: Sql,
+  secret?: string,
+  actor: string = secret ? 'setting:ENGINE_OWNER_TOKEN' : 'bootstrap',
+): Promise<IssuedToken | null> {
   return sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(hashtext('tradeseal.engine.bootstrap'))`;
     if (await hasOwnerToken(tx)) return null;
     // A configured token that was registered before (and since revoked or expired) is not brought back.
     if (secret && (await tx`select 1 from engine_tokens where token_hash = ${tokenHash(secret)}`).length > 0) return null;
     const issued = await issueToken(tx, { client_name: secret ? 'ENGINE_OWNER_TOKEN' : 'bootstrap', role: 'owner' }, secret ?? newTokenSecret());
-    await appendAudit(tx, { actor, action: 'token.issue', target_id: issued.token_id, details: { client_name: issued.client_name, role: issued.role, agent_ids: null, expires_at: null, bootstrap: true } });
+    await appendAudit(tx, {
+      actor,
+      action: 'token.issue',
+      target_id: issued.token_id,
+      details: { client_name: issued.client_name, role: issued.role, agent_ids: null, expires_at: null, bootstrap: true },
+    });
     return issued;
   }) as Promise<IssuedToken | null>;
 }

@@ -42,7 +42,8 @@ export type SealOutcome = InsertOutcome | { kind: 'rate_exceeded'; orders: numbe
 
 /** The outcome of a seal that carried neither a throttle nor a guard, which can only be an InsertOutcome. */
 export function plainOutcome(outcome: SealOutcome | undefined): InsertOutcome {
-  if (typeof outcome !== 'string' || outcome === 'stale') throw new TradesealError('internal', `a seal without a throttle or a guard came to ${JSON.stringify(outcome)}`);
+  if (typeof outcome !== 'string' || outcome === 'stale')
+    throw new TradesealError('internal', `a seal without a throttle or a guard came to ${JSON.stringify(outcome)}`);
   return outcome;
 }
 
@@ -93,13 +94,32 @@ export interface SealWrite {
  */
 export async function insertTraces(sql: SqlOrTx, writes: readonly SealWrite[]): Promise<SealOutcome[]> {
   const rows = writes.map(({ trace: t, heartbeatSequence, rate, guard }, ord) => ({
-    ord, seq: heartbeatSequence, rate_max: rate?.max ?? null, rate_second: rate?.second ?? null,
-    guard_model_id: guard?.model_id ?? null, guard_model_hash: guard?.model_hash_hex ?? null, guard_max_notional: guard?.max_notional ?? null,
-    guard_regimes: guard?.allowed_regimes ?? null, trace_id: t.trace_id, txn_time: t.txn_time.toISOString(), agent_id: t.agent_id,
-    client_order_id: t.client_order_id, status: t.status, action: t.action, asset: t.asset, quantity: t.quantity, notional: t.notional,
-    notional_currency: t.notional_currency, reasoning_hash: t.reasoning_hash, sealed: t.sealed, regulatory: t.regulatory,
-    regulatory_salt: t.regulatory_salt?.toString('hex') ?? null, regulatory_enc: t.regulatory_enc?.toString('hex') ?? null,
-    policy_result: t.policy_result, order_hash: t.order_hash, response: t.response,
+    ord,
+    seq: heartbeatSequence,
+    rate_max: rate?.max ?? null,
+    rate_second: rate?.second ?? null,
+    guard_model_id: guard?.model_id ?? null,
+    guard_model_hash: guard?.model_hash_hex ?? null,
+    guard_max_notional: guard?.max_notional ?? null,
+    guard_regimes: guard?.allowed_regimes ?? null,
+    trace_id: t.trace_id,
+    txn_time: t.txn_time.toISOString(),
+    agent_id: t.agent_id,
+    client_order_id: t.client_order_id,
+    status: t.status,
+    action: t.action,
+    asset: t.asset,
+    quantity: t.quantity,
+    notional: t.notional,
+    notional_currency: t.notional_currency,
+    reasoning_hash: t.reasoning_hash,
+    sealed: t.sealed,
+    regulatory: t.regulatory,
+    regulatory_salt: t.regulatory_salt?.toString('hex') ?? null,
+    regulatory_enc: t.regulatory_enc?.toString('hex') ?? null,
+    policy_result: t.policy_result,
+    order_hash: t.order_hash,
+    response: t.response,
   }));
   const result = await sql<Array<{ ord: number; fresh: boolean; orders: number | null; within: boolean; marked: boolean; inserted: boolean }>>`
     with input as (
@@ -239,24 +259,32 @@ const isUndefinedTable = (err: unknown): boolean => (err as { code?: string }).c
  * (a month whose partition did not exist when the trace was sealed keeps it in the default partition) is for
  * the caller to look up in the parent table.
  */
-async function readInPartitions<R extends { trace_id: string }>(sql: Sql, columns: string, keys: ReadonlyArray<{ id: string; at: Date }>): Promise<Map<string, R & { part: string }>> {
+async function readInPartitions<R extends { trace_id: string }>(
+  sql: Sql,
+  columns: string,
+  keys: ReadonlyArray<{ id: string; at: Date }>,
+): Promise<Map<string, R & { part: string }>> {
   const found = new Map<string, R & { part: string }>();
   const byPart = new Map<string, Array<{ id: string; at: Date }>>();
   for (const k of keys) {
     const part = monthPartition(k.at);
     byPart.set(part, [...(byPart.get(part) ?? []), k]);
   }
-  await Promise.all([...byPart].map(async ([part, ks]) => {
-    try {
-      const rows = await sql.unsafe<Array<R & { part: string }>>(`
+  await Promise.all(
+    [...byPart].map(async ([part, ks]) => {
+      try {
+        const rows = await sql.unsafe<Array<R & { part: string }>>(
+          `
         select t.*, '${tableName(part)}' as part from unnest($1::uuid[], $2::timestamptz[]) as k(id, at)
         cross join lateral (select ${columns} from ${tableName(part)} where trace_id = k.id and txn_time = k.at) t`,
-      [ks.map((k) => k.id), ks.map((k) => k.at.toISOString())] as never[]);
-      for (const row of rows) found.set(row.trace_id, row);
-    } catch (err) {
-      if (!isUndefinedTable(err)) throw err;
-    }
-  }));
+          [ks.map((k) => k.id), ks.map((k) => k.at.toISOString())] as never[],
+        );
+        for (const row of rows) found.set(row.trace_id, row);
+      } catch (err) {
+        if (!isUndefinedTable(err)) throw err;
+      }
+    }),
+  );
   return found;
 }
 
@@ -291,15 +319,31 @@ export interface BindUpdate {
 }
 
 /** What a bind reads of a trace, and what it answers with. */
-export type BindRow = Pick<TraceRow, 'trace_id' | 'txn_time' | 'agent_id' | 'status' | 'verification_status' | 'action' | 'asset' | 'quantity'
-  | 'reasoning_hash' | 'final_proof' | 'exchange_tx_id' | 'execution_status' | 'execution_time' | 'divergence_reason'> & {
+export type BindRow = Pick<
+  TraceRow,
+  | 'trace_id'
+  | 'txn_time'
+  | 'agent_id'
+  | 'status'
+  | 'verification_status'
+  | 'action'
+  | 'asset'
+  | 'quantity'
+  | 'reasoning_hash'
+  | 'final_proof'
+  | 'exchange_tx_id'
+  | 'execution_status'
+  | 'execution_time'
+  | 'divergence_reason'
+> & {
   /** Set by a bind that resolved the ORPHAN trace of its execution (the drop copy came first): that trace's id. */
   resolved_orphan?: string | null;
 };
 
 export type BindOutcome = { kind: 'bound'; trace: BindRow } | { kind: 'not_found' } | { kind: 'already_bound'; trace: BindRow };
 
-const BIND_COLUMNS = 'trace_id, txn_time, agent_id, status, verification_status, action, asset, quantity, reasoning_hash, final_proof, exchange_tx_id, execution_status, execution_time, divergence_reason';
+const BIND_COLUMNS =
+  'trace_id, txn_time, agent_id, status, verification_status, action, asset, quantity, reasoning_hash, final_proof, exchange_tx_id, execution_status, execution_time, divergence_reason';
 
 /** A bind's read of a trace: the row and the table it is stored in (its partition). */
 export type BindRead = BindRow & { part: string };
@@ -316,12 +360,14 @@ export async function readForBind(sql: Sql, traceIds: readonly string[]): Promis
     if (at) timed.push({ id, at });
   }
   const found = timed.length > 0 ? await readInPartitions<BindRow>(sql, BIND_COLUMNS, timed) : new Map<string, BindRead>();
-  return Promise.all(traceIds.map(async (id) => {
-    const hit = found.get(id.toLowerCase());
-    if (hit) return hit;
-    const [row] = await sql.unsafe<BindRead[]>(`select ${BIND_COLUMNS}, tableoid::regclass::text as part from traces where trace_id = $1`, [id]);
-    return row ?? null;
-  }));
+  return Promise.all(
+    traceIds.map(async (id) => {
+      const hit = found.get(id.toLowerCase());
+      if (hit) return hit;
+      const [row] = await sql.unsafe<BindRead[]>(`select ${BIND_COLUMNS}, tableoid::regclass::text as part from traces where trace_id = $1`, [id]);
+      return row ?? null;
+    }),
+  );
 }
 
 /** A bind's update: applied only if the trace is still unbound and in the state its decision saw. */
@@ -347,30 +393,44 @@ export async function applyBinds(sql: Sql, writes: readonly BindWrite[]): Promis
   const out: Array<BindRow | null> = writes.map(() => null);
   const byPart = new Map<string, number[]>();
   writes.forEach((w, i) => byPart.set(w.part, [...(byPart.get(w.part) ?? []), i]));
-  await Promise.all([...byPart].map(async ([part, indexes]) => {
-    const group = indexes.map((i) => writes[i] as BindWrite);
-    try {
-      await applyInPartition(sql, part, group, indexes, out);
-    } catch (err) {
-      // A partition that does not exist holds no trace to update: each write's condition failed (null).
-      if (!isUndefinedTable(err)) throw err;
-    }
-  }));
+  await Promise.all(
+    [...byPart].map(async ([part, indexes]) => {
+      const group = indexes.map((i) => writes[i] as BindWrite);
+      try {
+        await applyInPartition(sql, part, group, indexes, out);
+      } catch (err) {
+        // A partition that does not exist holds no trace to update: each write's condition failed (null).
+        if (!isUndefinedTable(err)) throw err;
+      }
+    }),
+  );
   return out;
 }
 
 async function applyInPartition(sql: Sql, part: string, group: readonly BindWrite[], indexes: readonly number[], out: Array<BindRow | null>): Promise<void> {
   const rows = group.map(({ trace_id, txn_time, seen, update: u }, ord) => ({
-    ord, trace_id, txn_time: txn_time.toISOString(), seen_status: seen.status, seen_verification: seen.verification_status,
+    ord,
+    trace_id,
+    txn_time: txn_time.toISOString(),
+    seen_status: seen.status,
+    seen_verification: seen.verification_status,
     status: seen.status === 'SHADOW_HALTED' ? 'SHADOW_HALTED' : u.verification_status.toUpperCase(),
-    verification_status: u.verification_status, exchange_tx_id: u.exchange_tx_id, execution_status: u.execution_status,
-    execution_time: u.execution_time.toISOString(), executed_asset: u.executed_asset, executed_quantity: u.executed_quantity,
-    executed_side: u.executed_side, execution_price: u.execution_price, divergence_reason: u.divergence_reason, final_proof: u.final_proof,
+    verification_status: u.verification_status,
+    exchange_tx_id: u.exchange_tx_id,
+    execution_status: u.execution_status,
+    execution_time: u.execution_time.toISOString(),
+    executed_asset: u.executed_asset,
+    executed_quantity: u.executed_quantity,
+    executed_side: u.executed_side,
+    execution_price: u.execution_price,
+    divergence_reason: u.divergence_reason,
+    final_proof: u.final_proof,
   }));
   const times = group.map((w) => w.txn_time.getTime());
   // The final proof of each trace bound here is queued for the transparency log in the same statement
   // (migration 0023); the update's condition (final_proof is null) makes it the trace's first.
-  const bound = await sql.unsafe<Array<BindRow & { ord: number }>>(`
+  const bound = await sql.unsafe<Array<BindRow & { ord: number }>>(
+    `
     with upd as (
     update ${tableName(part)} t set
       status = u.status, verification_status = u.verification_status, exchange_tx_id = u.exchange_tx_id,
@@ -384,7 +444,9 @@ async function applyInPartition(sql: Sql, part: string, group: readonly BindWrit
     where t.txn_time >= $2 and t.txn_time <= $3 and t.trace_id = any($4::uuid[])
       and t.trace_id = u.trace_id and t.txn_time = u.txn_time and t.final_proof is null
       and t.status = u.seen_status and t.verification_status = u.seen_verification
-    returning u.ord, ${BIND_COLUMNS.split(', ').map((c) => `t.${c}`).join(', ')}
+    returning u.ord, ${BIND_COLUMNS.split(', ')
+      .map((c) => `t.${c}`)
+      .join(', ')}
     ), queued as (
       insert into log_queue (trace_id, agent_id, kind, data)
       select trace_id, agent_id, 'final_proof', log_leaf(final_proof) from upd where log_leaf(final_proof) is not null order by ord
@@ -404,7 +466,8 @@ async function applyInPartition(sql: Sql, part: string, group: readonly BindWrit
     )
     select upd.*, c.trace_id as resolved_orphan from upd
     left join claimed c on c.kind = 'orphan' and c.exchange_tx_id = upd.exchange_tx_id and c.resolved_by = upd.trace_id`,
-  [sql.json(rows as never), new Date(Math.min(...times)).toISOString(), new Date(Math.max(...times)).toISOString(), group.map((w) => w.trace_id)] as never[]);
+    [sql.json(rows as never), new Date(Math.min(...times)).toISOString(), new Date(Math.max(...times)).toISOString(), group.map((w) => w.trace_id)] as never[],
+  );
   for (const { ord, ...row } of bound) out[indexes[ord] as number] = row as BindRow;
 }
 

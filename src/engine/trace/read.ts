@@ -29,8 +29,13 @@ export interface TracePersonal {
 }
 
 /** The personal data of a row stored without a provider, or of a row with none: no decryption needed. */
-export const plainPersonal = (row: Pick<TraceRow, 'regulatory' | 'regulatory_salt'>): TracePersonal =>
-  ({ regulatory: row.regulatory as RegulatoryBlock | null, salt: row.regulatory_salt, erasedAt: null, erasureConfirmed: false, problem: null });
+export const plainPersonal = (row: Pick<TraceRow, 'regulatory' | 'regulatory_salt'>): TracePersonal => ({
+  regulatory: row.regulatory as RegulatoryBlock | null,
+  salt: row.regulatory_salt,
+  erasedAt: null,
+  erasureConfirmed: false,
+  problem: null,
+});
 
 /**
  * The served document: the sealed document with its personal data, and `integrity`, which holds every
@@ -85,21 +90,39 @@ export function verifyTrace(row: TraceRow, personal: TracePersonal): TraceVerifi
   }
   const recomputedHash = sha256Hex(row.sealed);
   const hashOk = recomputedHash === row.reasoning_hash;
-  checks.push({ check: 'reasoning_hash', ok: hashOk, detail: hashOk ? 'SHA-256 of the sealed text equals the stored reasoning_hash' : `recomputed ${recomputedHash} ≠ stored ${row.reasoning_hash}` });
+  checks.push({
+    check: 'reasoning_hash',
+    ok: hashOk,
+    detail: hashOk ? 'SHA-256 of the sealed text equals the stored reasoning_hash' : `recomputed ${recomputedHash} ≠ stored ${row.reasoning_hash}`,
+  });
   if (sealed) {
     const canonical = canonicalJson(sealed) === row.sealed;
-    checks.push({ check: 'canonical_form', ok: canonical, detail: canonical ? 'the sealed text is in RFC 8785 canonical form' : 'the sealed text is not canonical: it was reformatted or edited' });
+    checks.push({
+      check: 'canonical_form',
+      ok: canonical,
+      detail: canonical ? 'the sealed text is in RFC 8785 canonical form' : 'the sealed text is not canonical: it was reformatted or edited',
+    });
     const facts: Array<[string, unknown, unknown]> = [
-      ['trace_id', sealed.trace_id, row.trace_id], ['agent_id', sealed.agent.agent_id, row.agent_id],
-      ['action', sealed.execution.action, row.action], ['asset', sealed.execution.asset, row.asset],
-      ['quantity', sealed.execution.quantity, row.quantity], ['notional', sealed.execution.notional, row.notional],
+      ['trace_id', sealed.trace_id, row.trace_id],
+      ['agent_id', sealed.agent.agent_id, row.agent_id],
+      ['action', sealed.execution.action, row.action],
+      ['asset', sealed.execution.asset, row.asset],
+      ['quantity', sealed.execution.quantity, row.quantity],
+      ['notional', sealed.execution.notional, row.notional],
       ['notional_currency', sealed.execution.notional_currency, row.notional_currency],
       // An ORPHAN trace whose drop copy gave no client_order_id seals null and stores '' (the column is NOT NULL).
       ['client_order_id', sealed.execution.client_order_id ?? '', row.client_order_id],
       ['txn_time', sealed.bitemporal.txn_time, row.txn_time.toISOString()],
     ];
     const off = facts.filter(([, a, b]) => a !== b);
-    checks.push({ check: 'listing_columns', ok: off.length === 0, detail: off.length === 0 ? 'listing columns agree with the sealed trace' : `differ from the sealed trace: ${off.map(([f, a, b]) => `${f} sealed ${String(a)} stored ${String(b)}`).join('; ')}` });
+    checks.push({
+      check: 'listing_columns',
+      ok: off.length === 0,
+      detail:
+        off.length === 0
+          ? 'listing columns agree with the sealed trace'
+          : `differ from the sealed trace: ${off.map(([f, a, b]) => `${f} sealed ${String(a)} stored ${String(b)}`).join('; ')}`,
+    });
     const regulatoryCheck = checkRegulatory(sealed.regulatory?.commitment ?? null, personal);
     if (regulatoryCheck) checks.push(regulatoryCheck);
   }
@@ -108,7 +131,13 @@ export function verifyTrace(row: TraceRow, personal: TracePersonal): TraceVerifi
     const recomputed = row.exchange_tx_id !== null ? finalProof(row.reasoning_hash, row.exchange_tx_id) : null;
     const ok = recomputed !== null && recomputed === row.final_proof;
     proof = { stored: row.final_proof, recomputed, ok };
-    checks.push({ check: 'final_proof', ok, detail: ok ? 'SHA-256(reasoning_hash || "||" || exchange_tx_id) equals the stored final_proof' : `recomputed ${recomputed ?? 'n/a'} ≠ stored ${row.final_proof ?? 'n/a'}` });
+    checks.push({
+      check: 'final_proof',
+      ok,
+      detail: ok
+        ? 'SHA-256(reasoning_hash || "||" || exchange_tx_id) equals the stored final_proof'
+        : `recomputed ${recomputed ?? 'n/a'} ≠ stored ${row.final_proof ?? 'n/a'}`,
+    });
   }
   return {
     trace_id: row.trace_id,
@@ -127,14 +156,19 @@ function checkRegulatory(commitment: string | null, personal: TracePersonal): Ve
     if (commitment === null) return null;
     return personal.erasureConfirmed
       ? { check, ok: true, detail: `the personal data were erased at ${personal.erasedAt.toISOString()}; the sealed commitment stands in for them` }
-      : { check, ok: false, detail: 'the trace is marked erased, but no erasure destroyed its agent\'s data key: the regulatory block was removed outside an erasure' };
+      : {
+          check,
+          ok: false,
+          detail: "the trace is marked erased, but no erasure destroyed its agent's data key: the regulatory block was removed outside an erasure",
+        };
   }
   if (personal.regulatory && personal.salt) {
     const ok = regulatoryCommitment(personal.salt, personal.regulatory) === commitment;
     return { check, ok, detail: ok ? 'the regulatory block matches its sealed commitment' : 'the regulatory block does not match its sealed commitment' };
   }
   // Without an erasure, a sealed commitment without its data is tampering.
-  if (commitment !== null) return { check, ok: false, detail: 'the sealed trace commits to a regulatory block, but the block or its salt is missing from the store' };
+  if (commitment !== null)
+    return { check, ok: false, detail: 'the sealed trace commits to a regulatory block, but the block or its salt is missing from the store' };
   if (personal.regulatory !== null) return { check, ok: false, detail: 'a regulatory block is stored, but the sealed trace committed to none' };
   return null;
 }

@@ -39,7 +39,10 @@ export function regulatoryCommitment(salt: Uint8Array, regulatory: RegulatoryBlo
  * The sealed form of a trace: the document without `integrity`, with `regulatory` replaced by its commitment.
  * Its JCS text is what `reasoning_hash` covers and what the store keeps byte for byte.
  */
-export function sealedForm<T extends { regulatory?: unknown }>(doc: T, commitment: string | null): Omit<T, 'regulatory'> & { regulatory: { commitment: string } | null } {
+export function sealedForm<T extends { regulatory?: unknown }>(
+  doc: T,
+  commitment: string | null,
+): Omit<T, 'regulatory'> & { regulatory: { commitment: string } | null } {
   const { regulatory: _omit, ...rest } = doc;
   return { ...rest, regulatory: commitment === null ? null : { commitment } };
 }

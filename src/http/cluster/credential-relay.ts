@@ -14,7 +14,15 @@
 import cluster, { type Worker } from 'node:cluster';
 import { decodeChange, type CredentialChange } from '../../credentials/change.js';
 import type { ApplyChange, Siblings } from '../../credentials/changes.js';
-import { isChangeMessageToPrimary, isChangeMessageToWorker, type ChangeApplied, type ChangeHeld, type ChangeMessageToPrimary, type ChangeRequest, type ChangeToApply } from './messages.js';
+import {
+  isChangeMessageToPrimary,
+  isChangeMessageToWorker,
+  type ChangeApplied,
+  type ChangeHeld,
+  type ChangeMessageToPrimary,
+  type ChangeRequest,
+  type ChangeToApply,
+} from './messages.js';
 
 interface Relayed {
   origin: Worker;

@@ -20,7 +20,10 @@ export function serveClusterMetrics(): void {
     const answer = (a: Omit<MetricsAnswer, 't' | 'id'>): void => {
       if (worker.isConnected()) worker.send({ t: 'tradeseal:metrics', id: msg.id, ...a } satisfies MetricsAnswer);
     };
-    aggregator.clusterMetrics().then((text) => answer({ text }), (err: unknown) => answer({ error: (err as Error).message }));
+    aggregator.clusterMetrics().then(
+      (text) => answer({ text }),
+      (err: unknown) => answer({ error: (err as Error).message }),
+    );
   });
 }
 
@@ -40,19 +43,20 @@ export function clusterExposition(registry: Registry): () => Promise<string> {
   process.on('message', (msg: unknown) => {
     if (isMetricsAnswer(msg)) waiting.get(msg.id)?.(msg);
   });
-  return () => new Promise<string>((resolve, reject) => {
-    const id = next++;
-    const fail = (why: string): void => {
-      waiting.delete(id);
-      reject(new TradesealError('service_unavailable', `the metrics of the other workers are unavailable: ${why}`));
-    };
-    const timer = setTimeout(() => fail('the primary did not answer'), ANSWER_TIMEOUT_MS);
-    waiting.set(id, (a) => {
-      clearTimeout(timer);
-      waiting.delete(id);
-      if (a.text !== undefined) resolve(a.text);
-      else fail(a.error ?? 'no answer');
+  return () =>
+    new Promise<string>((resolve, reject) => {
+      const id = next++;
+      const fail = (why: string): void => {
+        waiting.delete(id);
+        reject(new TradesealError('service_unavailable', `the metrics of the other workers are unavailable: ${why}`));
+      };
+      const timer = setTimeout(() => fail('the primary did not answer'), ANSWER_TIMEOUT_MS);
+      waiting.set(id, (a) => {
+        clearTimeout(timer);
+        waiting.delete(id);
+        if (a.text !== undefined) resolve(a.text);
+        else fail(a.error ?? 'no answer');
+      });
+      process.send?.({ t: 'tradeseal:metrics?', id });
     });
-    process.send?.({ t: 'tradeseal:metrics?', id });
-  });
 }

@@ -107,19 +107,25 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
     const failure = t.failure ?? new TradesealError('internal', `worker ${w.process.pid} ended (${how}) before it listened`);
     if (phase === 'starting') {
       // One worker that cannot start fails the start: the others would fail alike (same port, files, store).
-      void stopAll('SIGTERM', options.drainTimeoutMs ?? 30_000).catch(() => {}).then(() => settleStart.reject(failure));
+      void stopAll('SIGTERM', options.drainTimeoutMs ?? 30_000)
+        .catch(() => {})
+        .then(() => settleStart.reject(failure));
       return;
     }
     if (t.failure && t.readyAt !== null) {
       options.warn(`worker ${w.process.pid} stopped: ${t.failure.message}; stopping`);
-      void stopAll('SIGTERM', options.drainTimeoutMs ?? 30_000).catch(() => {}).then(() => failCluster(t.failure!));
+      void stopAll('SIGTERM', options.drainTimeoutMs ?? 30_000)
+        .catch(() => {})
+        .then(() => failCluster(t.failure!));
       return;
     }
     if (t.readyAt === null) {
       startFailures++;
       if (startFailures >= MAX_START_FAILURES) {
         options.warn(`worker ${w.process.pid} could not start (${failure.message}); ${MAX_START_FAILURES} replacements failed in a row: stopping`);
-        void stopAll('SIGTERM', options.drainTimeoutMs ?? 30_000).catch(() => {}).then(() => failCluster(failure));
+        void stopAll('SIGTERM', options.drainTimeoutMs ?? 30_000)
+          .catch(() => {})
+          .then(() => failCluster(failure));
         return;
       }
     } else {

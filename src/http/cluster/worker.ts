@@ -47,7 +47,13 @@ export async function runWorker(config: Config, options: WorkerOptions): Promise
   const { startWarnings, ...serve } = options;
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    server = await startServer(config, { ...serve, singletons: 'elect', servedBy: String(process.pid), siblings, exposition: (metrics) => clusterExposition(metrics.registry) });
+    server = await startServer(config, {
+      ...serve,
+      singletons: 'elect',
+      servedBy: String(process.pid),
+      siblings,
+      exposition: (metrics) => clusterExposition(metrics.registry),
+    });
   } catch (err) {
     await send({ t: 'tradeseal:failed', error: toWire(err) });
     return 1;

@@ -21,61 +21,100 @@ export function agentRoutes(app: FastifyInstance, ctx: EngineContext): void {
   /** The name decrypted (null once erased), with `erased`. */
   const view = (a: Agent) => agentView(ctx.sql, ctx.keys, a);
 
-  app.post<{ Body: RegisterAgentInput }>('/engine/admin/agents', {
-    onRequest: owner,
-    schema: {
-      tags, operationId: 'registerAgent', security: bearer, summary: 'Register an agent with its approved models',
-      body: { ...registerAgentBody, examples: [registerAgentRequestExample] },
-      response: { 201: agentResponse('Registered, `Active`'), ...ownerErrors, ...bodyErrors },
-    },
-  }, async (req, reply) => {
-    const sealedName = await sealedNameFor(ctx.sql, ctx.keys, req.body.name);
-    return reply.code(201).send(await view(await registerEngineAgent(ctx.sql, req.body, actorOf(req.principal), sealedName)));
-  });
-
-  app.post<{ Params: { agent_id: string }; Body: ApprovedModel }>('/engine/admin/agents/:agent_id/models', {
-    onRequest: owner,
-    schema: {
-      tags, operationId: 'approveAgentModel', security: bearer, summary: 'Approve another model version for an agent',
-      description: 'Approving a version that is already approved changes nothing.',
-      params: agentParams, body: { ...approvedModelBody, examples: [registerAgentRequestExample.models[0]] },
-      response: { 201: agentResponse('The agent with its approved models'), ...ownerErrors, ...errorResponses(400), 404: noAgent, ...bodyErrors },
-    },
-  }, async (req, reply) => reply.code(201).send(await view(await approveAgentModel(ctx.sql, req.params.agent_id, req.body, actorOf(req.principal)))));
-
-  app.patch<{ Params: { agent_id: string }; Body: { status: AgentStatus; reason?: string | null } }>('/engine/admin/agents/:agent_id/status', {
-    onRequest: owner,
-    schema: {
-      tags, operationId: 'setAgentStatus', security: bearer, summary: 'The per-agent kill switch: Active, Suspended or Deregistered',
-      params: agentParams,
-      body: { ...agentStatusBody, examples: [{ status: 'Suspended', reason: 'drawdown limit hit; under review' }] },
-      response: { 200: agentResponse('The agent with its new status'), ...ownerErrors, ...errorResponses(400), 404: noAgent, ...bodyErrors },
-    },
-  }, async (req) => view(await changeAgentStatus(ctx.sql, req.params.agent_id, req.body.status, req.body.reason ?? null, actorOf(req.principal))));
-
-  app.get('/engine/admin/agents', {
-    onRequest: owner,
-    schema: {
-      tags, operationId: 'listAgents', security: bearer, summary: 'List agents',
-      response: {
-        200: {
-          type: 'object', description: 'Every registered agent, oldest first', required: ['count', 'agents'],
-          properties: { count: { type: 'integer' }, agents: { type: 'array', items: agent } },
-          examples: [{ count: 1, agents: [agentExample] }],
-        },
-        ...ownerErrors,
+  app.post<{ Body: RegisterAgentInput }>(
+    '/engine/admin/agents',
+    {
+      onRequest: owner,
+      schema: {
+        tags,
+        operationId: 'registerAgent',
+        security: bearer,
+        summary: 'Register an agent with its approved models',
+        body: { ...registerAgentBody, examples: [registerAgentRequestExample] },
+        response: { 201: agentResponse('Registered, `Active`'), ...ownerErrors, ...bodyErrors },
       },
     },
-  }, async () => {
-    const agents = await agentViews(ctx.sql, ctx.keys, await listAgents(ctx.sql));
-    return { count: agents.length, agents };
-  });
-
-  app.get<{ Params: { agent_id: string } }>('/engine/admin/agents/:agent_id', {
-    onRequest: owner,
-    schema: {
-      tags, operationId: 'getAgent', security: bearer, summary: 'One agent', params: agentParams,
-      response: { 200: agentResponse('The agent'), ...ownerErrors, 404: noAgent, ...errorResponses(400, 422) },
+    async (req, reply) => {
+      const sealedName = await sealedNameFor(ctx.sql, ctx.keys, req.body.name);
+      return reply.code(201).send(await view(await registerEngineAgent(ctx.sql, req.body, actorOf(req.principal), sealedName)));
     },
-  }, async (req) => view(await findAgent(ctx.sql, req.params.agent_id)));
+  );
+
+  app.post<{ Params: { agent_id: string }; Body: ApprovedModel }>(
+    '/engine/admin/agents/:agent_id/models',
+    {
+      onRequest: owner,
+      schema: {
+        tags,
+        operationId: 'approveAgentModel',
+        security: bearer,
+        summary: 'Approve another model version for an agent',
+        description: 'Approving a version that is already approved changes nothing.',
+        params: agentParams,
+        body: { ...approvedModelBody, examples: [registerAgentRequestExample.models[0]] },
+        response: { 201: agentResponse('The agent with its approved models'), ...ownerErrors, ...errorResponses(400), 404: noAgent, ...bodyErrors },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await view(await approveAgentModel(ctx.sql, req.params.agent_id, req.body, actorOf(req.principal)))),
+  );
+
+  app.patch<{ Params: { agent_id: string }; Body: { status: AgentStatus; reason?: string | null } }>(
+    '/engine/admin/agents/:agent_id/status',
+    {
+      onRequest: owner,
+      schema: {
+        tags,
+        operationId: 'setAgentStatus',
+        security: bearer,
+        summary: 'The per-agent kill switch: Active, Suspended or Deregistered',
+        params: agentParams,
+        body: { ...agentStatusBody, examples: [{ status: 'Suspended', reason: 'drawdown limit hit; under review' }] },
+        response: { 200: agentResponse('The agent with its new status'), ...ownerErrors, ...errorResponses(400), 404: noAgent, ...bodyErrors },
+      },
+    },
+    async (req) => view(await changeAgentStatus(ctx.sql, req.params.agent_id, req.body.status, req.body.reason ?? null, actorOf(req.principal))),
+  );
+
+  app.get(
+    '/engine/admin/agents',
+    {
+      onRequest: owner,
+      schema: {
+        tags,
+        operationId: 'listAgents',
+        security: bearer,
+        summary: 'List agents',
+        response: {
+          200: {
+            type: 'object',
+            description: 'Every registered agent, oldest first',
+            required: ['count', 'agents'],
+            properties: { count: { type: 'integer' }, agents: { type: 'array', items: agent } },
+            examples: [{ count: 1, agents: [agentExample] }],
+          },
+          ...ownerErrors,
+        },
+      },
+    },
+    async () => {
+      const agents = await agentViews(ctx.sql, ctx.keys, await listAgents(ctx.sql));
+      return { count: agents.length, agents };
+    },
+  );
+
+  app.get<{ Params: { agent_id: string } }>(
+    '/engine/admin/agents/:agent_id',
+    {
+      onRequest: owner,
+      schema: {
+        tags,
+        operationId: 'getAgent',
+        security: bearer,
+        summary: 'One agent',
+        params: agentParams,
+        response: { 200: agentResponse('The agent'), ...ownerErrors, 404: noAgent, ...errorResponses(400, 422) },
+      },
+    },
+    async (req) => view(await findAgent(ctx.sql, req.params.agent_id)),
+  );
 }

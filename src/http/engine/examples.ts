@@ -23,15 +23,23 @@ const TXN_MS = Date.parse('2026-01-05T14:30:00.000Z');
 const OWNER = `token:${'9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b'} (ops desk)`;
 
 const regimeState = {
-  date: '2026-01-05', regime: 'expansion' as const, regime_id: 0, risk_score: 0.2,
-  probabilities: certainProbabilities('expansion'), model_version: 'manual',
+  date: '2026-01-05',
+  regime: 'expansion' as const,
+  regime_id: 0,
+  risk_score: 0.2,
+  probabilities: certainProbabilities('expansion'),
+  model_version: 'manual',
 };
 
 export const regimeExample = {
   ...regimeState,
   hash: broadcastHash(regimeState),
-  source: 'manual', reason: 'pipeline data delayed; holding expansion until the nightly run publishes', published_by: OWNER,
-  published_at: '2026-01-05T07:00:00.000Z', effective_since: '2026-01-05T07:00:00.000Z', available_at: null,
+  source: 'manual',
+  reason: 'pipeline data delayed; holding expansion until the nightly run publishes',
+  published_by: OWNER,
+  published_at: '2026-01-05T07:00:00.000Z',
+  effective_since: '2026-01-05T07:00:00.000Z',
+  available_at: null,
 };
 
 export const publishRegimeRequestExample = { regime: 'expansion', risk_score: 0.2, reason: regimeExample.reason };
@@ -42,21 +50,37 @@ export const currentRegimeExample = {
 };
 
 export const registerAgentRequestExample = {
-  name: 'momentum-equities-eu', max_notional: 250_000,
-  models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }], allowed_regimes: ['expansion', 'recovery'], max_open_notional: 1_000_000,
+  name: 'momentum-equities-eu',
+  max_notional: 250_000,
+  models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }],
+  allowed_regimes: ['expansion', 'recovery'],
+  max_open_notional: 1_000_000,
 };
 
 export const agentExample = {
-  agent_id: AGENT_ID, name: registerAgentRequestExample.name, status: 'Active', status_reason: null, max_notional: 250_000,
-  allowed_regimes: ['expansion', 'recovery'], max_open_notional: 1_000_000, models: registerAgentRequestExample.models, created_at: CREATED_AT,
-  erased: false, erased_at: null,
+  agent_id: AGENT_ID,
+  name: registerAgentRequestExample.name,
+  status: 'Active',
+  status_reason: null,
+  max_notional: 250_000,
+  allowed_regimes: ['expansion', 'recovery'],
+  max_open_notional: 1_000_000,
+  models: registerAgentRequestExample.models,
+  created_at: CREATED_AT,
+  erased: false,
+  erased_at: null,
 };
 
 export const issueTokenRequestExample = { client_name: 'momentum-equities-eu executor', role: 'client', agent_ids: [AGENT_ID], ttl_days: 90 };
 
 const tokenRecordExample = {
-  token_id: TOKEN_ID, client_name: issueTokenRequestExample.client_name, role: 'client', agent_ids: [AGENT_ID],
-  created_at: CREATED_AT, expires_at: '2026-04-02T08:30:00.000Z', revoked_at: null,
+  token_id: TOKEN_ID,
+  client_name: issueTokenRequestExample.client_name,
+  role: 'client',
+  agent_ids: [AGENT_ID],
+  created_at: CREATED_AT,
+  expires_at: '2026-04-02T08:30:00.000Z',
+  revoked_at: null,
 };
 
 export const issuedTokenExample = { ...tokenRecordExample, token: 'tse_q3Jx0M2b8vN1cY7dR4tW6eK9pL5sA2hG0fU3iO8zX1E' };
@@ -64,9 +88,21 @@ export const tokenListExample = { count: 1, tokens: [tokenRecordExample] };
 export const revokedTokenExample = { token_id: TOKEN_ID, revoked_at: '2026-01-06T09:15:00.000Z' };
 
 export const authorizeRequestExample = {
-  agent_id: AGENT_ID, model_hash_hex: MODEL_HASH, model_id: 'alpha-7', prompt_version: 'p-3', feature_schema_id: 'fs-1',
-  hyperparameter_checksum: 'h-9', action: 'Long', asset: 'AAPL', order_type: 'Limit', venue_id: 'XNAS',
-  quantity: 100, limit_price: 190, notional: 19_000, notional_currency: 'USD', client_order_id: 'ord-20260105-0042',
+  agent_id: AGENT_ID,
+  model_hash_hex: MODEL_HASH,
+  model_id: 'alpha-7',
+  prompt_version: 'p-3',
+  feature_schema_id: 'fs-1',
+  hyperparameter_checksum: 'h-9',
+  action: 'Long',
+  asset: 'AAPL',
+  order_type: 'Limit',
+  venue_id: 'XNAS',
+  quantity: 100,
+  limit_price: 190,
+  notional: 19_000,
+  notional_currency: 'USD',
+  client_order_id: 'ord-20260105-0042',
   agent_valid_time: VALID_MS,
 };
 
@@ -75,13 +111,29 @@ const document = {
   version: 'Reasoning_Trace_v1',
   bitemporal: { valid_time: new Date(VALID_MS).toISOString(), txn_time: new Date(TXN_MS).toISOString(), time_source: TIME_SOURCE },
   mta: {
-    regime_id: 0, regime_label: 'Expansion', risk_level: 0.2, max_notional_scale: 1, allowed_sides: ['Long', 'Short', 'Neutral'],
-    version: 'manual', hash: regimeExample.hash, signature_valid: false,
+    regime_id: 0,
+    regime_label: 'Expansion',
+    risk_level: 0.2,
+    max_notional_scale: 1,
+    allowed_sides: ['Long', 'Short', 'Neutral'],
+    version: 'manual',
+    hash: regimeExample.hash,
+    signature_valid: false,
   },
   agent: { agent_id: AGENT_ID, feature_schema_id: 'fs-1', latent_fingerprint: latentFingerprint('alpha-7', 'p-3', 'fs-1', 'h-9') },
   execution: {
-    action: 'Long', asset: 'AAPL', order_type: 'Limit', venue_id: 'XNAS', client_order_id: authorizeRequestExample.client_order_id,
-    notional_currency: 'USD', quantity: 100, notional: 19_000, multiplier: 1, limit_price: 190, stop_price: null, reduce_only: false,
+    action: 'Long',
+    asset: 'AAPL',
+    order_type: 'Limit',
+    venue_id: 'XNAS',
+    client_order_id: authorizeRequestExample.client_order_id,
+    notional_currency: 'USD',
+    quantity: 100,
+    notional: 19_000,
+    multiplier: 1,
+    limit_price: 190,
+    stop_price: null,
+    reduce_only: false,
   },
   heartbeat: { sequence_id: null, signature_valid: false, drift_ms: null },
   policy: { id: 'tradeseal-default', version: '1.0.0', hash: hashJson({ id: 'tradeseal-default', version: '1.0.0' }), result: 'PASS' },
@@ -94,29 +146,59 @@ const FINAL_PROOF = finalProof(REASONING_HASH, EXCHANGE_TX_ID);
 export const authorizeResponseExample = { trace_id: TRACE_ID, reasoning_hash: REASONING_HASH, authorized: true, shadow_blocked: false };
 
 export const bindRequestExample = {
-  trace_id: TRACE_ID, exchange_tx_id: EXCHANGE_TX_ID, execution_status: 'Filled', asset: 'AAPL',
-  executed_quantity: 100, executed_side: 'Long', execution_price: 189.97, execution_time_ms: TXN_MS + 420,
+  trace_id: TRACE_ID,
+  exchange_tx_id: EXCHANGE_TX_ID,
+  execution_status: 'Filled',
+  asset: 'AAPL',
+  executed_quantity: 100,
+  executed_side: 'Long',
+  execution_price: 189.97,
+  execution_time_ms: TXN_MS + 420,
 };
 
 export const bindResponseExample = {
-  trace_id: TRACE_ID, final_proof: FINAL_PROOF, verification_status: 'Matched', execution_status: 'Filled',
-  execution_time: new Date(TXN_MS + 420).toISOString(), divergence_reason: null,
+  trace_id: TRACE_ID,
+  final_proof: FINAL_PROOF,
+  verification_status: 'Matched',
+  execution_status: 'Filled',
+  execution_time: new Date(TXN_MS + 420).toISOString(),
+  divergence_reason: null,
 };
 
 export const traceExample = {
   ...document,
   integrity: {
-    status: 'MATCHED', reasoning_hash: REASONING_HASH, verification_status: 'Matched', execution_status: 'Filled', final_proof: FINAL_PROOF,
-    regulatory_commitment: null, regulatory_salt: null, exchange_tx_id: EXCHANGE_TX_ID, divergence_reason: null, execution_time: bindResponseExample.execution_time,
+    status: 'MATCHED',
+    reasoning_hash: REASONING_HASH,
+    verification_status: 'Matched',
+    execution_status: 'Filled',
+    final_proof: FINAL_PROOF,
+    regulatory_commitment: null,
+    regulatory_salt: null,
+    exchange_tx_id: EXCHANGE_TX_ID,
+    divergence_reason: null,
+    execution_time: bindResponseExample.execution_time,
     reconciliation: {
-      fills: [{ exec_id: EXCHANGE_TX_ID, trade_date: bindResponseExample.execution_time.slice(0, 10), outcome: 'matched', differences: [], applied_at: new Date(TXN_MS + 640).toISOString(), orphan_trace_id: null }],
-      resolved_by: null, resolved_at: null, resolved: [],
+      fills: [
+        {
+          exec_id: EXCHANGE_TX_ID,
+          trade_date: bindResponseExample.execution_time.slice(0, 10),
+          outcome: 'matched',
+          differences: [],
+          applied_at: new Date(TXN_MS + 640).toISOString(),
+          orphan_trace_id: null,
+        },
+      ],
+      resolved_by: null,
+      resolved_at: null,
+      resolved: [],
     },
   },
 };
 
 export const traceVerificationExample = {
-  trace_id: TRACE_ID, valid: true,
+  trace_id: TRACE_ID,
+  valid: true,
   reasoning_hash: { stored: REASONING_HASH, recomputed: REASONING_HASH, ok: true },
   final_proof: { stored: FINAL_PROOF, recomputed: FINAL_PROOF, ok: true },
   checks: [
@@ -128,9 +210,21 @@ export const traceVerificationExample = {
 };
 
 export const traceListingExample = {
-  count: 1, has_more: false,
-  traces: [{
-    trace_id: TRACE_ID, agent_id: AGENT_ID, status: 'MATCHED', verification_status: 'Matched', action: 'Long', asset: 'AAPL',
-    notional: 19_000, notional_currency: 'USD', txn_time: document.bitemporal.txn_time, reasoning_hash: REASONING_HASH, final_proof: FINAL_PROOF,
-  }],
+  count: 1,
+  has_more: false,
+  traces: [
+    {
+      trace_id: TRACE_ID,
+      agent_id: AGENT_ID,
+      status: 'MATCHED',
+      verification_status: 'Matched',
+      action: 'Long',
+      asset: 'AAPL',
+      notional: 19_000,
+      notional_currency: 'USD',
+      txn_time: document.bitemporal.txn_time,
+      reasoning_hash: REASONING_HASH,
+      final_proof: FINAL_PROOF,
+    },
+  ],
 };

@@ -22,17 +22,20 @@ export interface EngineRoutesOptions {
  * The compliance engine's routes (`/engine/...`) as a Fastify plugin over one shared `EngineContext`, not encapsulated
  * (fastify-plugin): its routes share the app's error handling, validation, request deadline and API document.
  */
-export const engineRoutes = fp<EngineRoutesOptions>(async (app, { ctx }) => {
-  authorizeBindRoutes(app, ctx);
-  traceRoutes(app, ctx);
-  shadowRoutes(app, ctx);
-  regimeRoutes(app, ctx);
-  policyRoutes(app, ctx);
-  tokenRoutes(app, ctx);
-  agentRoutes(app, ctx);
-  erasureRoutes(app, ctx);
-  auditLogRoutes(app, ctx);
-  reconcileRoutes(app, ctx);
-  dropCopyRoutes(app, ctx);
-  logRoutes(app, ctx);
-}, { name: 'tradeseal-engine', fastify: '5.x' });
+export const engineRoutes = fp<EngineRoutesOptions>(
+  async (app, { ctx }) => {
+    authorizeBindRoutes(app, ctx);
+    traceRoutes(app, ctx);
+    shadowRoutes(app, ctx);
+    regimeRoutes(app, ctx);
+    policyRoutes(app, ctx);
+    tokenRoutes(app, ctx);
+    agentRoutes(app, ctx);
+    erasureRoutes(app, ctx);
+    auditLogRoutes(app, ctx);
+    reconcileRoutes(app, ctx);
+    dropCopyRoutes(app, ctx);
+    logRoutes(app, ctx);
+  },
+  { name: 'tradeseal-engine', fastify: '5.x' },
+);

@@ -15,7 +15,11 @@ import { traceExample } from './examples.js';
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 const { reasoning_hash: reasoningHash, final_proof: finalProof } = traceExample.integrity;
 const data = [sha('example leaf 0'), sha('example leaf 1'), sha('example leaf 2'), sha('example leaf 3'), reasoningHash, finalProof];
-const grown = appendLeaves(0, [], data.map((d) => leafHash(hashFromHex(d, 'leaf'))));
+const grown = appendLeaves(
+  0,
+  [],
+  data.map((d) => leafHash(hashFromHex(d, 'leaf'))),
+);
 const nodes = new Map(grown.nodes.map((n) => [nodeKey(n), n.hash]));
 const lookup = (id: { level: number; index: number }): Uint8Array => nodes.get(nodeKey(id)) as Uint8Array;
 const exampleKey = new Uint8Array(createHash('sha256').update('tradeseal example log key').digest());
@@ -33,8 +37,12 @@ const leafProof = (index: number) => ({
 });
 
 export const traceLogProofExample = {
-  trace_id: traceExample.trace_id, tree_size: grown.size, ...leafProof(4), reasoning_hash: reasoningHash,
-  final_proof: finalProof, final_proof_leaf: leafProof(5),
+  trace_id: traceExample.trace_id,
+  tree_size: grown.size,
+  ...leafProof(4),
+  reasoning_hash: reasoningHash,
+  final_proof: finalProof,
+  final_proof_leaf: leafProof(5),
 };
 
 export const consistencyProofExample = { from: 4, to: grown.size, proof: proofHashes(consistencyPath(4, grown.size), lookup).map(toHex) };

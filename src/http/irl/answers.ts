@@ -34,9 +34,11 @@ function irlListing(body: Body): Body {
   if (!Array.isArray(body.traces)) return body;
   return {
     ...body,
-    traces: body.traces.map((t: unknown) => (isRecord(t)
-      ? { ...t, verification_status: irlVerificationStatus(t.verification_status), policy_result: t.status === 'SHADOW_HALTED' ? 'SHADOW_HALTED' : 'ALLOWED' }
-      : t)),
+    traces: body.traces.map((t: unknown) =>
+      isRecord(t)
+        ? { ...t, verification_status: irlVerificationStatus(t.verification_status), policy_result: t.status === 'SHADOW_HALTED' ? 'SHADOW_HALTED' : 'ALLOWED' }
+        : t,
+    ),
   };
 }
 
@@ -52,11 +54,15 @@ export function irlSuccessBody(route: string, method: string, body: Body): Body 
       return { ...body, verification_status: irlVerificationStatus(body.verification_status), execution_status: upper(body.execution_status) };
     case '/engine/trace/:trace_id':
       return irlTrace(body);
-    case '/engine/pending': case '/engine/orphans': case '/engine/shadow-violations': case '/engine/traces':
+    case '/engine/pending':
+    case '/engine/orphans':
+    case '/engine/shadow-violations':
+    case '/engine/traces':
       return irlListing(body);
     case '/engine/admin/agents':
       return method === 'GET' && Array.isArray(body.agents) ? { ...body, agents: body.agents.map(irlAgent) } : (irlAgent(body) as Body);
-    case '/engine/admin/agents/:agent_id': case '/engine/admin/agents/:agent_id/status':
+    case '/engine/admin/agents/:agent_id':
+    case '/engine/admin/agents/:agent_id/status':
       return irlAgent(body) as Body;
     case '/engine/admin/shadow-mode':
       return { ...body, shadow_mode: body.enabled, updated_at: body.changed_at, updated_by: body.changed_by };

@@ -121,7 +121,9 @@ export const REFINEMENTS: readonly Refinement[] = [
   { code: 'not_found', irl: 'AGENT_NOT_FOUND', when: 'on `/irl/agents/...` and `/irl/admin/gdpr-erase/{id}`', applies: (f) => onAgent(f.route) },
   { code: 'agent_not_active', irl: 'AGENT_NOT_FOUND', when: 'when the agent is not registered', applies: (f) => f.detail.endsWith('is not registered') },
   {
-    code: 'validation_failed', irl: 'HEARTBEAT_MISSING', when: 'when the only invalid field is a missing `heartbeat` (`LAYER2_ENABLED`)',
+    code: 'validation_failed',
+    irl: 'HEARTBEAT_MISSING',
+    when: 'when the only invalid field is a missing `heartbeat` (`LAYER2_ENABLED`)',
     applies: (f) => f.errors?.length === 1 && f.errors[0]?.field === 'heartbeat' && f.errors[0].message.startsWith('is required'),
   },
 ];
@@ -136,7 +138,9 @@ export function irlErrorCode(f: ErrorFacts): string {
 /** The README's table: every code with its HTTP status, the IRL `error`, and the refinements. */
 export function irlErrorCodesTable(): string {
   const rows = (Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => {
-    const more = REFINEMENTS.filter((r) => r.code === code).map((r) => `; \`${r.irl}\` ${r.when}`).join('');
+    const more = REFINEMENTS.filter((r) => r.code === code)
+      .map((r) => `; \`${r.irl}\` ${r.when}`)
+      .join('');
     return `| \`${code}\` | ${ERROR_CODES[code].status} | \`${IRL_ERROR_CODES[code]}\`${more} |`;
   });
   return ['| tradeseal `code` | HTTP | IRL `error` |', '|---|---|---|', ...rows].join('\n');

@@ -5,7 +5,8 @@ const tier = { type: 'string', enum: [...TIERS] } as const;
 const apiKey = { type: 'string', pattern: '^rsk_[A-Za-z0-9_-]{43}$', description: 'The API key: shown once, only its SHA-256 is kept' } as const;
 
 export const registeredBody = {
-  type: 'object', required: ['status', 'email'],
+  type: 'object',
+  required: ['status', 'email'],
   properties: {
     status: { type: 'string', enum: ['verification_sent'] },
     email: { type: 'string', description: 'The address the mail went to, in lower case' },
@@ -13,7 +14,8 @@ export const registeredBody = {
 } as const;
 
 export const verifiedBody = {
-  type: 'object', required: ['api_key', 'email', 'tier', 'daily_limit'],
+  type: 'object',
+  required: ['api_key', 'email', 'tier', 'daily_limit'],
   properties: {
     api_key: apiKey,
     email: { type: 'string' },
@@ -23,7 +25,8 @@ export const verifiedBody = {
 } as const;
 
 export const rotatedBody = {
-  type: 'object', required: ['api_key', 'key_prefix', 'tier', 'rotated_at'],
+  type: 'object',
+  required: ['api_key', 'key_prefix', 'tier', 'rotated_at'],
   properties: {
     api_key: apiKey,
     key_prefix: { type: 'string', description: 'The first characters of the new key, as `tradeseal signals keys list` shows them' },
@@ -43,11 +46,16 @@ export const accountBody = {
     product_line: { type: 'string', enum: ['signals', 'engine', 'operator'] },
     agent_count: { type: 'integer', minimum: 0 },
     payment_status: { type: 'string' },
-    features: { type: 'array', items: { type: 'string' }, description: 'What the tier may call: signals, history, liquidity, scorecard, performance, export, forecast, backtest, webhook, heartbeat, audit' },
+    features: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'What the tier may call: signals, history, liquidity, scorecard, performance, export, forecast, backtest, webhook, heartbeat, audit',
+    },
     usage: {
-      type: 'object', required: ['today_requests', 'daily_limit'],
+      type: 'object',
+      required: ['today_requests', 'daily_limit'],
       properties: {
-        today_requests: { type: 'integer', minimum: 0, description: 'Requests of all the account\'s keys since 00:00 UTC, this one included' },
+        today_requests: { type: 'integer', minimum: 0, description: "Requests of all the account's keys since 00:00 UTC, this one included" },
         daily_limit: { type: ['integer', 'null'], description: 'Requests per rolling 24 hours; null: no limit (pro, engine tiers, owner)' },
       },
     },

@@ -21,8 +21,10 @@ import { errorResponses, signalsKeySecurity } from './schemas.js';
 type ExportRequest = FastifyRequest<{ Querystring: { limit?: number } }>;
 
 const querystring = { ...exportQuery, properties: { limit: { type: 'integer', minimum: 1, maximum: 1_000_000 } } };
-const limitRule = 'limit: default 730; at most 30 on the Free tier, 730 on Starter and Pro, the full history on the engine tiers and owner (a larger limit is 422).';
-const binaryTypes = 'Typed columns: date a date (Arrow Date32, Parquet DATE), regime a string (an Arrow dictionary), the numbers 64-bit floats, available_at a UTC timestamp (Arrow milliseconds, Parquet microseconds), null where the CSV has it empty.';
+const limitRule =
+  'limit: default 730; at most 30 on the Free tier, 730 on Starter and Pro, the full history on the engine tiers and owner (a larger limit is 422).';
+const binaryTypes =
+  'Typed columns: date a date (Arrow Date32, Parquet DATE), regime a string (an Arrow dictionary), the numbers 64-bit floats, available_at a UTC timestamp (Arrow milliseconds, Parquet microseconds), null where the CSV has it empty.';
 
 /** The rows the key may have: the asked `limit`, or the default within the tier's cap; above the cap, 422. */
 function exportLimit(req: ExportRequest): number {
@@ -38,44 +40,56 @@ const attachment = (reply: FastifyReply, type: string, extension: string): Fasti
 export function exportRoutes(app: FastifyInstance, ctx: SignalsContext): void {
   const tags = ['signals quant'];
 
-  app.get<{ Querystring: { limit?: number } }>('/v1/export/csv', {
-    onRequest: requireKey(ctx, 'key'),
-    schema: {
-      operationId: 'exportCsv', tags, security: signalsKeySecurity,
-      summary: `The published regimes as CSV, newest first: ${EXPORT_COLUMNS.join(', ')}`,
-      description: limitRule,
-      querystring,
-      response: { 200: { description: 'CSV text', content: { 'text/csv': { schema: { type: 'string' } } } }, ...errorResponses(401, 403, 422, 429, 503) },
-    },
-  }, async (req, reply) => {
-    const limit = exportLimit(req);
-    await ctx.data.assertServable();
-    let text = exportHeader();
-    await exportRows(ctx.sql, limit, (rows) => {
-      text += exportLines(rows);
-    });
-    return attachment(reply, 'text/csv; charset=utf-8', 'csv').send(text);
-  });
-
-  const binary = (format: BinaryFormat, operationId: string, label: string): void => {
-    app.get<{ Querystring: { limit?: number } }>(`/v1/export/${format}`, {
+  app.get<{ Querystring: { limit?: number } }>(
+    '/v1/export/csv',
+    {
       onRequest: requireKey(ctx, 'key'),
       schema: {
-        operationId, tags, security: signalsKeySecurity,
-        summary: `The published regimes as ${label}, newest first: the CSV export's rows and columns (${EXPORT_COLUMNS.join(', ')})`,
-        description: `${limitRule} ${binaryTypes}`,
+        operationId: 'exportCsv',
+        tags,
+        security: signalsKeySecurity,
+        summary: `The published regimes as CSV, newest first: ${EXPORT_COLUMNS.join(', ')}`,
+        description: limitRule,
         querystring,
-        response: {
-          200: { description: `${label} file`, content: { [MEDIA_TYPE[format]]: { schema: { type: 'string', format: 'binary' } } } },
-          ...errorResponses(401, 403, 422, 429, 503),
-        },
+        response: { 200: { description: 'CSV text', content: { 'text/csv': { schema: { type: 'string' } } } }, ...errorResponses(401, 403, 422, 429, 503) },
       },
-    }, async (req, reply) => {
+    },
+    async (req, reply) => {
       const limit = exportLimit(req);
       await ctx.data.assertServable();
-      const { bytes } = await exportFile(ctx.sql, limit, format);
-      return attachment(reply, MEDIA_TYPE[format], EXTENSION[format]).send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-    });
+      let text = exportHeader();
+      await exportRows(ctx.sql, limit, (rows) => {
+        text += exportLines(rows);
+      });
+      return attachment(reply, 'text/csv; charset=utf-8', 'csv').send(text);
+    },
+  );
+
+  const binary = (format: BinaryFormat, operationId: string, label: string): void => {
+    app.get<{ Querystring: { limit?: number } }>(
+      `/v1/export/${format}`,
+      {
+        onRequest: requireKey(ctx, 'key'),
+        schema: {
+          operationId,
+          tags,
+          security: signalsKeySecurity,
+          summary: `The published regimes as ${label}, newest first: the CSV export's rows and columns (${EXPORT_COLUMNS.join(', ')})`,
+          description: `${limitRule} ${binaryTypes}`,
+          querystring,
+          response: {
+            200: { description: `${label} file`, content: { [MEDIA_TYPE[format]]: { schema: { type: 'string', format: 'binary' } } } },
+            ...errorResponses(401, 403, 422, 429, 503),
+          },
+        },
+      },
+      async (req, reply) => {
+        const limit = exportLimit(req);
+        await ctx.data.assertServable();
+        const { bytes } = await exportFile(ctx.sql, limit, format);
+        return attachment(reply, MEDIA_TYPE[format], EXTENSION[format]).send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      },
+    );
   };
   binary('arrow', 'exportArrow', 'an Apache Arrow IPC file');
   binary('parquet', 'exportParquet', 'a Parquet file');

@@ -20,15 +20,18 @@ export interface SignalsRoutesOptions {
  * The regime signal service's routes (`/v1/...`) as a Fastify plugin over one shared `SignalsContext`, not encapsulated
  * (fastify-plugin): its routes share the app's error handling, validation, request deadline and API document.
  */
-export const signalsRoutes = fp<SignalsRoutesOptions>(async (app, { ctx }) => {
-  authRoutes(app, ctx);
-  accountRoutes(app, ctx);
-  dataRoutes(app, ctx);
-  publicRoutes(app, ctx);
-  quantRoutes(app, ctx);
-  exportRoutes(app, ctx);
-  webhookRoutes(app, ctx);
-  engineTierRoutes(app, ctx);
-  adminRoutes(app, ctx);
-  trackLogRoutes(app, ctx);
-}, { name: 'tradeseal-signals', fastify: '5.x' });
+export const signalsRoutes = fp<SignalsRoutesOptions>(
+  async (app, { ctx }) => {
+    authRoutes(app, ctx);
+    accountRoutes(app, ctx);
+    dataRoutes(app, ctx);
+    publicRoutes(app, ctx);
+    quantRoutes(app, ctx);
+    exportRoutes(app, ctx);
+    webhookRoutes(app, ctx);
+    engineTierRoutes(app, ctx);
+    adminRoutes(app, ctx);
+    trackLogRoutes(app, ctx);
+  },
+  { name: 'tradeseal-signals', fastify: '5.x' },
+);

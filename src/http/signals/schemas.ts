@@ -16,9 +16,15 @@ export const probabilities = {
 
 /** What a performance figure or a chart rests on (src/signals/ops/track-record.ts). */
 export const recordSchema = {
-  type: 'object', required: ['basis', 'days', 'live_days', 'backfill_days', 'unlogged_days'],
-  description: 'What the figures rest on: `basis` `all` (every published day) or `live` (the days whose regimes were logged live in the track log), `days` the days with a return they count, and the days of their span by the record of the regimes each rests on (the one taken at its open and the one held into it): logged live, backfilled, not logged (published before the track log existed).',
+  type: 'object',
+  required: ['basis', 'days', 'live_days', 'backfill_days', 'unlogged_days'],
+  description:
+    'What the figures rest on: `basis` `all` (every published day) or `live` (the days whose regimes were logged live in the track log), `days` the days with a return they count, and the days of their span by the record of the regimes each rests on (the one taken at its open and the one held into it): logged live, backfilled, not logged (published before the track log existed).',
   properties: {
-    basis: { type: 'string', enum: [...RECORD_BASES] }, days: { type: 'integer' }, live_days: { type: 'integer' }, backfill_days: { type: 'integer' }, unlogged_days: { type: 'integer' },
+    basis: { type: 'string', enum: [...RECORD_BASES] },
+    days: { type: 'integer' },
+    live_days: { type: 'integer' },
+    backfill_days: { type: 'integer' },
+    unlogged_days: { type: 'integer' },
   },
 } as const;

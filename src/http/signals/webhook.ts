@@ -54,7 +54,7 @@ const lastDeliveryBody = {
     created_at: { type: 'string', format: 'date-time' },
     attempted_at: { ...nullableTime, description: 'The last attempt; null before the first' },
     attempts: { type: 'integer' },
-    status: { type: ['integer', 'null'], description: 'The receiver\'s HTTP status at the last attempt; null when none came' },
+    status: { type: ['integer', 'null'], description: "The receiver's HTTP status at the last attempt; null when none came" },
     error: nullableString,
     next_attempt_at: { ...nullableTime, description: 'When the next retry is due; null once delivered or failed' },
   },
@@ -75,7 +75,7 @@ const testResponse = {
   required: ['delivered', 'status', 'error', 'delivery_id'],
   properties: {
     delivered: { type: 'boolean', description: 'The receiver answered 2xx' },
-    status: { type: ['integer', 'null'], description: 'The receiver\'s HTTP status; null when none came' },
+    status: { type: ['integer', 'null'], description: "The receiver's HTTP status; null when none came" },
     error: { ...nullableString, description: 'Why it was not delivered (the status, a connection error, the deadline)' },
     delivery_id: { type: 'string', format: 'uuid', description: 'The `X-Signals-Delivery` header it carried' },
   },
@@ -91,59 +91,83 @@ export function webhookRoutes(app: FastifyInstance, ctx: SignalsContext, options
   const guard = { allowPrivate: ctx.config.webhookAllowPrivate, ...(options.resolve ? { resolve: options.resolve } : {}) };
   const secrets = secretKeeperFrom(ctx.config);
 
-  app.put<{ Body: { url: string | null } }>('/v1/webhook', {
-    onRequest: pro,
-    schema: {
-      operationId: 'putWebhook', tags, security: signalsKeySecurity,
-      summary: 'Set the webhook URL (a new signing secret, shown once), or remove it with url: null',
-      description: 'The URL must be http(s); unless the server allows private targets, its host must not be or resolve to a loopback, private, link-local, CGNAT or cloud metadata address (422 `webhook_target_refused` naming `url`). Every PUT makes a new secret: the old one stops signing at once.',
-      body: putBody,
-      response: { 200: putResponse, ...errorResponses(401, 403, 413, 415, 422, 429) },
+  app.put<{ Body: { url: string | null } }>(
+    '/v1/webhook',
+    {
+      onRequest: pro,
+      schema: {
+        operationId: 'putWebhook',
+        tags,
+        security: signalsKeySecurity,
+        summary: 'Set the webhook URL (a new signing secret, shown once), or remove it with url: null',
+        description:
+          'The URL must be http(s); unless the server allows private targets, its host must not be or resolve to a loopback, private, link-local, CGNAT or cloud metadata address (422 `webhook_target_refused` naming `url`). Every PUT makes a new secret: the old one stops signing at once.',
+        body: putBody,
+        response: { 200: putResponse, ...errorResponses(401, 403, 413, 415, 422, 429) },
+      },
     },
-  }, async (req) => {
-    const accountId = req.signalsKey!.account_id;
-    if (req.body.url === null) {
-      await removeWebhook(ctx.sql, accountId);
-      return { url: null, secret: null };
-    }
-    const target = await checkTarget(req.body.url, guard);
-    const secret = newWebhookSecret();
-    const row = await putWebhook(ctx.sql, secrets, accountId, target.url.href, secret);
-    return { url: row.url, secret };
-  });
+    async (req) => {
+      const accountId = req.signalsKey!.account_id;
+      if (req.body.url === null) {
+        await removeWebhook(ctx.sql, accountId);
+        return { url: null, secret: null };
+      }
+      const target = await checkTarget(req.body.url, guard);
+      const secret = newWebhookSecret();
+      const row = await putWebhook(ctx.sql, secrets, accountId, target.url.href, secret);
+      return { url: row.url, secret };
+    },
+  );
 
-  app.get('/v1/webhook/info', {
-    onRequest: pro,
-    schema: {
-      operationId: 'getWebhookInfo', tags, security: signalsKeySecurity,
-      summary: 'The webhook URL, when it was set, and its newest delivery (never the secret)',
-      response: { 200: infoResponse, ...errorResponses(401, 403, 429) },
+  app.get(
+    '/v1/webhook/info',
+    {
+      onRequest: pro,
+      schema: {
+        operationId: 'getWebhookInfo',
+        tags,
+        security: signalsKeySecurity,
+        summary: 'The webhook URL, when it was set, and its newest delivery (never the secret)',
+        response: { 200: infoResponse, ...errorResponses(401, 403, 429) },
+      },
     },
-  }, async (req) => {
-    const accountId = req.signalsKey!.account_id;
-    const [hook, last] = await Promise.all([getWebhook(ctx.sql, accountId), lastDelivery(ctx.sql, accountId)]);
-    return { url: hook?.url ?? null, created_at: hook?.created_at ?? null, last_delivery: last };
-  });
+    async (req) => {
+      const accountId = req.signalsKey!.account_id;
+      const [hook, last] = await Promise.all([getWebhook(ctx.sql, accountId), lastDelivery(ctx.sql, accountId)]);
+      return { url: hook?.url ?? null, created_at: hook?.created_at ?? null, last_delivery: last };
+    },
+  );
 
-  app.get('/v1/webhook/test', {
-    onRequest: pro,
-    schema: {
-      operationId: 'testWebhook', tags, security: signalsKeySecurity,
-      summary: 'Send a signed test payload to the webhook now and say whether the receiver took it (2xx)',
-      description: `Synchronous, with a ${TEST_TIMEOUT_MS / 1000} s deadline. A receiver that is down or answers non-2xx gives \`delivered: false\` with its status or the error, not an error response. The test is recorded (\`last_delivery\` of the info) and never retried. 404 when no webhook is set; 422 \`webhook_target_refused\` when its host now resolves to a refused address.`,
-      response: { 200: testResponse, ...errorResponses(401, 403, 404, 422, 429) },
+  app.get(
+    '/v1/webhook/test',
+    {
+      onRequest: pro,
+      schema: {
+        operationId: 'testWebhook',
+        tags,
+        security: signalsKeySecurity,
+        summary: 'Send a signed test payload to the webhook now and say whether the receiver took it (2xx)',
+        description: `Synchronous, with a ${TEST_TIMEOUT_MS / 1000} s deadline. A receiver that is down or answers non-2xx gives \`delivered: false\` with its status or the error, not an error response. The test is recorded (\`last_delivery\` of the info) and never retried. 404 when no webhook is set; 422 \`webhook_target_refused\` when its host now resolves to a refused address.`,
+        response: { 200: testResponse, ...errorResponses(401, 403, 404, 422, 429) },
+      },
     },
-  }, async (req) => {
-    const accountId = req.signalsKey!.account_id;
-    const hook = await getWebhook(ctx.sql, accountId);
-    if (!hook) throw notFound('no webhook is set for this account', 'set one with PUT /v1/webhook {"url": "https://…"}');
-    // Refused targets answer 422 here, with the reason; the attempt itself checks again and pins the address.
-    await checkTarget(hook.url, guard);
-    const deliveryId = randomUUID();
-    const payload = { id: randomUUID(), type: 'test', created_at: new Date(ctx.now()).toISOString(), message: 'A test delivery of the regime signal service webhook.' };
-    const target = { url: hook.url, secret: await webhookSecret(secrets, accountId, hook) };
-    const r = await sendWebhook(target, { deliveryId, event: 'test', body: JSON.stringify(payload) }, { ...guard, timeoutMs: TEST_TIMEOUT_MS });
-    await recordTest(ctx.sql, accountId, deliveryId, payload, r);
-    return { delivered: r.delivered, status: r.status, error: r.error, delivery_id: deliveryId };
-  });
+    async (req) => {
+      const accountId = req.signalsKey!.account_id;
+      const hook = await getWebhook(ctx.sql, accountId);
+      if (!hook) throw notFound('no webhook is set for this account', 'set one with PUT /v1/webhook {"url": "https://…"}');
+      // Refused targets answer 422 here, with the reason; the attempt itself checks again and pins the address.
+      await checkTarget(hook.url, guard);
+      const deliveryId = randomUUID();
+      const payload = {
+        id: randomUUID(),
+        type: 'test',
+        created_at: new Date(ctx.now()).toISOString(),
+        message: 'A test delivery of the regime signal service webhook.',
+      };
+      const target = { url: hook.url, secret: await webhookSecret(secrets, accountId, hook) };
+      const r = await sendWebhook(target, { deliveryId, event: 'test', body: JSON.stringify(payload) }, { ...guard, timeoutMs: TEST_TIMEOUT_MS });
+      await recordTest(ctx.sql, accountId, deliveryId, payload, r);
+      return { delivered: r.delivered, status: r.status, error: r.error, delivery_id: deliveryId };
+    },
+  );
 }

@@ -45,12 +45,14 @@ export class AwsKeyProvider implements KeyProvider {
   constructor(options: AwsKeyProviderOptions) {
     this.keyId = options.keyId;
     const region = options.region ?? regionOfArn(options.keyId);
-    this.#client = options.client ?? new KMSClient({
-      ...(region ? { region } : {}),
-      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-      // Two retries within a few seconds: a start or a request should not wait out a long outage of KMS.
-      maxAttempts: 3,
-    });
+    this.#client =
+      options.client ??
+      new KMSClient({
+        ...(region ? { region } : {}),
+        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+        // Two retries within a few seconds: a start or a request should not wait out a long outage of KMS.
+        maxAttempts: 3,
+      });
     this.description = `AWS KMS key ${options.keyId} (KMS_AWS_KEY_ID${region ? `, region ${region}` : ''}${options.endpoint ? `, KMS_AWS_ENDPOINT=${options.endpoint}` : ''})`;
   }
 

@@ -34,7 +34,10 @@ export class DataKeys {
   readonly #ttlMs: number;
   readonly #now: () => number;
 
-  constructor(readonly provider: KeyProvider, options: DataKeysOptions = {}) {
+  constructor(
+    readonly provider: KeyProvider,
+    options: DataKeysOptions = {},
+  ) {
     this.#maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
     this.#ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
     this.#now = options.now ?? Date.now;
@@ -80,14 +83,16 @@ export class DataKeys {
     if (stored.wrapped_key === null) return null;
     const where = `the data key of agent ${stored.agent_id}, wrapped by the ${stored.provider} provider under key ${stored.key_id}`;
     if (stored.provider !== this.provider.name) {
-      throw new TradesealError('config_invalid', `${where}, cannot be unwrapped: KMS_PROVIDER is ${this.provider.name}`, { hint: `set KMS_PROVIDER=${stored.provider} and its key settings` });
+      throw new TradesealError('config_invalid', `${where}, cannot be unwrapped: KMS_PROVIDER is ${this.provider.name}`, {
+        hint: `set KMS_PROVIDER=${stored.provider} and its key settings`,
+      });
     }
     let key: Buffer;
     try {
       key = await this.provider.unwrap(stored.wrapped_key, stored.key_id, stored.agent_id);
     } catch (error) {
       throw new TradesealError('config_invalid', `${where}, cannot be unwrapped with ${this.provider.description}: ${(error as Error).message}`, {
-        hint: 'the key settings (KMS_MASTER_KEY_FILE for the local provider) must name the master key the store\'s data keys were wrapped under',
+        hint: "the key settings (KMS_MASTER_KEY_FILE for the local provider) must name the master key the store's data keys were wrapped under",
         cause: error,
       });
     }

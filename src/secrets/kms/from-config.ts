@@ -25,8 +25,13 @@ import type { KeyProvider } from './provider.js';
 export type KeySettings = Partial<Pick<Config, 'kmsProvider' | 'kmsMasterKeyFile' | 'kmsAwsKeyId' | 'kmsAwsRegion' | 'kmsAwsEndpoint'>>;
 
 /** The settings without a provider (tests and tools that keep everything in clear). */
-export const NO_KEY_PROVIDER: KeySettings = Object.freeze({ kmsProvider: null, kmsMasterKeyFile: null, kmsAwsKeyId: null, kmsAwsRegion: null, kmsAwsEndpoint: null });
-
+export const NO_KEY_PROVIDER: KeySettings = Object.freeze({
+  kmsProvider: null,
+  kmsMasterKeyFile: null,
+  kmsAwsKeyId: null,
+  kmsAwsRegion: null,
+  kmsAwsEndpoint: null,
+});
 
 /** One provider per settings object: its file is read once, an AWS client made once. */
 const providers = new WeakMap<KeySettings, KeyProvider | null>();
@@ -53,7 +58,7 @@ function makeProvider(config: KeySettings): KeyProvider | null {
     case 'aws':
       if (config.kmsAwsKeyId === null || config.kmsAwsKeyId === undefined) {
         throw new TradesealError('config_invalid', 'KMS_PROVIDER=aws needs KMS_AWS_KEY_ID, the AWS KMS key that wraps the data keys', {
-          hint: 'set KMS_AWS_KEY_ID to the key\'s id, ARN or alias (e.g. alias/tradeseal); the role needs kms:GenerateDataKey and kms:Decrypt on it',
+          hint: "set KMS_AWS_KEY_ID to the key's id, ARN or alias (e.g. alias/tradeseal); the role needs kms:GenerateDataKey and kms:Decrypt on it",
         });
       }
       return new AwsKeyProvider({ keyId: config.kmsAwsKeyId, region: config.kmsAwsRegion ?? null, endpoint: config.kmsAwsEndpoint ?? null });
@@ -69,9 +74,13 @@ export async function checkKeyring(sql: SqlOrTx, keys: DataKeys | null): Promise
   if (keys) return keys.checkStore(sql);
   const [sample] = await liveKeySamples(sql);
   if (sample) {
-    throw new TradesealError('config_invalid', `the store holds personal data encrypted under data keys wrapped by the ${sample.provider} provider (key ${sample.key_id}), and KMS_PROVIDER is unset`, {
-      hint: `set KMS_PROVIDER=${sample.provider} and its key settings (${settingsOf(sample.provider)})`,
-    });
+    throw new TradesealError(
+      'config_invalid',
+      `the store holds personal data encrypted under data keys wrapped by the ${sample.provider} provider (key ${sample.key_id}), and KMS_PROVIDER is unset`,
+      {
+        hint: `set KMS_PROVIDER=${sample.provider} and its key settings (${settingsOf(sample.provider)})`,
+      },
+    );
   }
 }
 

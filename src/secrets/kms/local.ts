@@ -51,9 +51,13 @@ export class LocalKeyProvider implements KeyProvider {
     try {
       text = fs.readFileSync(file, 'utf8');
     } catch (error) {
-      throw new TradesealError('config_invalid', `KMS_MASTER_KEY_FILE=${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, {
-        hint: 'point KMS_MASTER_KEY_FILE at a readable file holding a 32-byte key, e.g. made by `openssl rand -hex 32`',
-      });
+      throw new TradesealError(
+        'config_invalid',
+        `KMS_MASTER_KEY_FILE=${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        {
+          hint: 'point KMS_MASTER_KEY_FILE at a readable file holding a 32-byte key, e.g. made by `openssl rand -hex 32`',
+        },
+      );
     }
     const key = parseMasterKey(text);
     if (!key) {

@@ -17,7 +17,6 @@ import type { MailMessage } from './message.js';
 
 export type { MailMessage };
 
-
 export interface Mailer {
   /** Where messages go: an SMTP server, or the store's outbox. */
   readonly transport: 'smtp' | 'outbox';
@@ -58,7 +57,9 @@ function outboxMailer(sql: Sql): Mailer {
       try {
         await appendOutbox(sql, message);
       } catch (err) {
-        throw new TradesealError('service_unavailable', 'the message could not be written to the outbox; nothing was changed: try again in a moment', { cause: err });
+        throw new TradesealError('service_unavailable', 'the message could not be written to the outbox; nothing was changed: try again in a moment', {
+          cause: err,
+        });
       }
     },
     close: () => {},

@@ -16,19 +16,20 @@ const PRODUCT = 'tradeseal regime signals';
 export const CODE_MARK = '\u27E6code\u27E7';
 
 export function verificationMail(to: string, code: string, expiresAt: Date, baseUrl: string): MailMessage {
-  const text = (shown: string): string => [
-    `Your verification code is ${shown}.`,
-    '',
-    `It is valid for 15 minutes (until ${expiresAt.toISOString()}). Send it with your address to receive your`,
-    'API key, which is shown once:',
-    '',
-    `  curl -s -X POST ${baseUrl}/v1/auth/verify -H 'Content-Type: application/json' \\`,
-    `    -d '{"email": "${to}", "code": "${shown}"}'`,
-    '',
-    'If you did not ask for this code, ignore this mail: no account is created without it.',
-    '',
-    `Documentation: ${baseUrl}/docs`,
-  ].join('\n');
+  const text = (shown: string): string =>
+    [
+      `Your verification code is ${shown}.`,
+      '',
+      `It is valid for 15 minutes (until ${expiresAt.toISOString()}). Send it with your address to receive your`,
+      'API key, which is shown once:',
+      '',
+      `  curl -s -X POST ${baseUrl}/v1/auth/verify -H 'Content-Type: application/json' \\`,
+      `    -d '{"email": "${to}", "code": "${shown}"}'`,
+      '',
+      'If you did not ask for this code, ignore this mail: no account is created without it.',
+      '',
+      `Documentation: ${baseUrl}/docs`,
+    ].join('\n');
   return {
     to,
     subject: `${PRODUCT}: your verification code`,

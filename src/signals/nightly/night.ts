@@ -90,10 +90,22 @@ export async function runNight(deps: NightDeps): Promise<NightResult> {
   await insertNight(deps.sql, { night_id: nightId, started_at: new Date(started), due_day: due, deadline: new Date(deadline) });
   deps.log({ event: 'night_started', night_id: nightId, due, days_owed: owed.length, first_owed: owed[0], deadline: new Date(deadline).toISOString() });
 
-  const end = async (status: NightStatus, attempts: number, reason: string | null, extra: Partial<NightResult> & { fetched?: Record<string, FetchedFile> | null } = {}): Promise<NightResult> => {
+  const end = async (
+    status: NightStatus,
+    attempts: number,
+    reason: string | null,
+    extra: Partial<NightResult> & { fetched?: Record<string, FetchedFile> | null } = {},
+  ): Promise<NightResult> => {
     const { fetched = null, ...rest } = extra;
     await updateNight(deps.sql, nightId, {
-      status, attempts, reason, late: extra.late ?? null, fetched, error_code: extra.error_code ?? null, run_id: extra.run?.run_id ?? null, finished_at: new Date(deps.now()),
+      status,
+      attempts,
+      reason,
+      late: extra.late ?? null,
+      fetched,
+      error_code: extra.error_code ?? null,
+      run_id: extra.run?.run_id ?? null,
+      finished_at: new Date(deps.now()),
     });
     return { ...base, ...rest, status, night_id: nightId, attempts, reason };
   };
@@ -130,22 +142,44 @@ export async function runNight(deps: NightDeps): Promise<NightResult> {
       const problems = reports.flatMap((r) => r.problems);
       if (problems.length > 0) {
         // A file that breaks its rules was not written by the fetch (it checks before writing): someone edited it.
-        const reason = `the data files break their rules (${problems.length} problems; \`tradeseal pipeline check\` lists them): ${problems.slice(0, 3).map((p) => `${p.file}:${p.line} ${p.message}`).join('; ')}`;
+        const reason = `the data files break their rules (${problems.length} problems; \`tradeseal pipeline check\` lists them): ${problems
+          .slice(0, 3)
+          .map((p) => `${p.file}:${p.line} ${p.message}`)
+          .join('; ')}`;
         deps.log({ event: 'refused', night_id: nightId, due, code: 'data_invalid', error: reason });
-        return end('refused', attempt, reason, { fetched, error_code: 'data_invalid', error: new TradesealError('data_invalid', reason, { hint: '`tradeseal pipeline check` lists every problem by file and line' }) });
+        return end('refused', attempt, reason, {
+          fetched,
+          error_code: 'data_invalid',
+          error: new TradesealError('data_invalid', reason, { hint: '`tradeseal pipeline check` lists every problem by file and line' }),
+        });
       }
       const ready = readiness(due, new Map(reports.map((r) => [r.id, r.lastDate])));
       const why = [...ready.late.map(describeLate), ...outcome.failed.map((f) => `${f.series} from its source: ${f.message}`)];
       if (ready.ready) {
         try {
           const run = await deps.run(due);
-          deps.log({ event: 'published', night_id: nightId, due, run_id: run.run_id, days: run.days, first_day: run.first_day, last_day: run.last_day, regime: run.latest?.regime ?? null, track_log: run.track_log, attempt });
+          deps.log({
+            event: 'published',
+            night_id: nightId,
+            due,
+            run_id: run.run_id,
+            days: run.days,
+            first_day: run.first_day,
+            last_day: run.last_day,
+            regime: run.latest?.regime ?? null,
+            track_log: run.track_log,
+            attempt,
+          });
           return await end('published', attempt, null, { fetched, run });
         } catch (err) {
           const code = err instanceof TradesealError ? err.code : 'internal';
           if (!RETRYABLE.has(code)) {
             deps.log({ event: 'refused', night_id: nightId, due, code, error: (err as Error).message });
-            return end(code === 'internal' ? 'failed' : 'refused', attempt, (err as Error).message, { fetched, error_code: code as ErrorCode, error: err instanceof TradesealError ? err : null });
+            return end(code === 'internal' ? 'failed' : 'refused', attempt, (err as Error).message, {
+              fetched,
+              error_code: code as ErrorCode,
+              error: err instanceof TradesealError ? err : null,
+            });
           }
           why.push(`the run could not start: ${(err as Error).message}`);
         }
@@ -154,7 +188,8 @@ export async function runNight(deps: NightDeps): Promise<NightResult> {
       wanted = [...new Set([...ready.late.map((l) => l.series), ...outcome.failed.map((f) => f.series)])];
       await updateNight(deps.sql, nightId, { attempts: attempt, reason, late: ready.late, fetched });
       if (deps.signal?.aborted) return late(reason, attempt, ready.late, 'The job was stopped before the deadline');
-      if (deps.now() + deps.retryMs > deadline) return late(reason, attempt, ready.late, `The deadline ${new Date(deadline).toISOString()} comes before another try`);
+      if (deps.now() + deps.retryMs > deadline)
+        return late(reason, attempt, ready.late, `The deadline ${new Date(deadline).toISOString()} comes before another try`);
       deps.log({ event: 'waiting', night_id: nightId, due, attempt, retry_in_s: deps.retryMs / 1000, reason });
       await deps.sleep(deps.retryMs);
       if (deps.signal?.aborted) return late(reason, attempt, ready.late, 'The job was stopped before the deadline');

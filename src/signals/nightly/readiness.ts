@@ -21,7 +21,6 @@ import type { LateSeries } from './late-series.js';
 
 export type { LateSeries };
 
-
 export interface Readiness {
   due: string;
   ready: boolean;
@@ -49,8 +48,12 @@ export function readiness(due: string, lastRows: ReadonlyMap<string, string | nu
     const last = lastRows.get(newest.id) ?? null;
     const needed = last === null ? null : nextRowDate(newest, last);
     late.push({
-      series: newest.id, file: newest.file, last_row: last, needed_row: needed,
-      released_at: needed === null ? null : new Date(releasedAt(newest.release, needed)).toISOString(), rule: newest.release.source,
+      series: newest.id,
+      file: newest.file,
+      last_row: last,
+      needed_row: needed,
+      released_at: needed === null ? null : new Date(releasedAt(newest.release, needed)).toISOString(),
+      rule: newest.release.source,
     });
   }
   return { due, ready: late.length === 0, late };

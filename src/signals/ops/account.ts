@@ -84,7 +84,8 @@ export async function accountView(ctx: SignalsContext, key: KeyRecord): Promise<
 /** The README's table of tiers, generated from the tier table and the features above. */
 export function tiersTable(): string {
   const rows = (Object.entries(TIER_SPECS) as Array<[Tier, (typeof TIER_SPECS)[Tier]]>).map(([tier, s]) => [
-    `\`${tier}\``, s.label,
+    `\`${tier}\``,
+    s.label,
     s.dailyLimit === null ? 'unlimited' : String(s.dailyLimit),
     s.historyDays === null ? 'full' : `${s.historyDays} days`,
     s.exportRows >= 1_000_000 ? 'all' : String(s.exportRows),

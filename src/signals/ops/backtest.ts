@@ -32,7 +32,10 @@ export async function windowStrategy(sql: Sql, range: DateRange, costBps: number
   const { rows, before } = cache ? await cache.window(sql, range) : await backtestRows(sql, range);
   const days = before ? rows.slice(1) : rows;
   if (days.length === 0) {
-    throw notFound(`no published day between ${range.start ?? 'the start'} and ${range.end ?? 'the end'}`, 'see the published range with `tradeseal signals history`, or run the pipeline');
+    throw notFound(
+      `no published day between ${range.start ?? 'the start'} and ${range.end ?? 'the end'}`,
+      'see the published range with `tradeseal signals history`, or run the pipeline',
+    );
   }
   const market = new Map<string, MarketDay>(rows.map((r) => [r.date, r]));
   return { days, strategy: strategyDays(rows, market, costBps), base: rows[0]!.date };

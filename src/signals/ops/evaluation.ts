@@ -30,7 +30,12 @@ export function evaluationWindow(range: { start?: string; end?: string }): DateW
  * The evaluation of the published regimes over `window`; with `record` `live`, on the days resting on regimes
  * logged live in the track log alone (src/signals/ops/track-record.ts), with how many days each basis holds.
  */
-export async function evaluatePublished(sql: Sql, window: DateWindow, costBps: number, record: RecordBasis = 'all'): Promise<Evaluation & { record: RecordCounts }> {
+export async function evaluatePublished(
+  sql: Sql,
+  window: DateWindow,
+  costBps: number,
+  record: RecordBasis = 'all',
+): Promise<Evaluation & { record: RecordCounts }> {
   const [history, market] = await Promise.all([publishedHistory(sql, null), publishedMarket(sql, null)]);
   if (history.length === 0) throw notFound('no regime is published yet: there is nothing to evaluate', 'run the pipeline: `tradeseal pipeline run`');
   const selection = liveStrategyDays(history, strategyDays(history, new Map(market.map((m) => [m.date, m])), costBps), await firstLeafKinds(sql));
@@ -38,7 +43,13 @@ export async function evaluatePublished(sql: Sql, window: DateWindow, costBps: n
   // With how sure the comparisons are: the bootstrap intervals, and the deflated Sharpe ratio against the research's variants.
   const evaluation = evaluate(history, market, window, costBps, { trials: loadResearchTrials() }, only);
   const { evaluable } = evaluation;
-  const counts: RecordCounts = { basis: record, days: evaluation.windows.full.days, live_days: selection.counts.live, backfill_days: selection.counts.backfill, unlogged_days: selection.counts.unlogged };
+  const counts: RecordCounts = {
+    basis: record,
+    days: evaluation.windows.full.days,
+    live_days: selection.counts.live,
+    backfill_days: selection.counts.backfill,
+    unlogged_days: selection.counts.unlogged,
+  };
   if (record === 'live' && evaluable.days === 0) {
     throw notFound(
       `no evaluable day rests on regimes logged live: of the strategy's ${selection.live.length + selection.counts.backfill + selection.counts.unlogged} days, ${selection.counts.live} rest on live regimes, ${selection.counts.backfill} on backfilled ones and ${selection.counts.unlogged} on regimes published before the track log`,

@@ -10,7 +10,12 @@ import { exportTable } from '../../../pipeline/reports/export.js';
 import { encodeTable, type BinaryFormat } from '../../../pipeline/reports/columnar/formats.js';
 import { exportRows, type ExportRow } from '../store/quant.js';
 
-export async function exportFile(sql: Sql, limit: number, format: BinaryFormat, report: (rows: number) => void = () => {}): Promise<{ bytes: Uint8Array; rows: number }> {
+export async function exportFile(
+  sql: Sql,
+  limit: number,
+  format: BinaryFormat,
+  report: (rows: number) => void = () => {},
+): Promise<{ bytes: Uint8Array; rows: number }> {
   const rows: ExportRow[] = [];
   await exportRows(sql, limit, (chunk) => {
     rows.push(...chunk);

@@ -17,9 +17,13 @@ export function earliestReadable(tier: Tier, newest: string): string | null {
 export function assertReadable(tier: Tier, newest: string, date: string): void {
   const earliest = earliestReadable(tier, newest);
   if (earliest !== null && date < earliest) {
-    throw new TradesealError('history_limit', `${date} is older than the ${TIER_SPECS[tier].label} tier reads: ${TIER_SPECS[tier].historyDays} days, from ${earliest}`, {
-      hint: 'a higher tier reads more history (see the tiers in the README)',
-    });
+    throw new TradesealError(
+      'history_limit',
+      `${date} is older than the ${TIER_SPECS[tier].label} tier reads: ${TIER_SPECS[tier].historyDays} days, from ${earliest}`,
+      {
+        hint: 'a higher tier reads more history (see the tiers in the README)',
+      },
+    );
   }
 }
 

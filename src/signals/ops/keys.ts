@@ -40,7 +40,10 @@ export async function rotateKey(sql: Sql, key: KeyRecord): Promise<Rotated> {
     await notifyChange(t, { kind: 'signals_key', key_id: key.key_id });
     return { api_key: issued.api_key, key_prefix: issued.key_prefix, tier: account!.tier, rotated_at: old.revoked_at };
   });
-  if (!rotated) throw new TradesealError('key_revoked', `the API key ${key.key_prefix}… was revoked meanwhile (rotated by another request)`, { hint: 'use the key that replaced it' });
+  if (!rotated)
+    throw new TradesealError('key_revoked', `the API key ${key.key_prefix}… was revoked meanwhile (rotated by another request)`, {
+      hint: 'use the key that replaced it',
+    });
   return rotated;
 }
 
@@ -71,19 +74,32 @@ export async function issueAccountKey(sql: Sql, input: IssueKeyInput): Promise<I
     if (!created) assertSameTerms(account, input);
     const key = await issueKey(t, account.account_id);
     return {
-      api_key: key.api_key, key_id: key.key_id, key_prefix: key.key_prefix, account_id: account.account_id, email,
-      tier: account.tier, agent_count: account.agent_count, account_created: created !== null, created_at: key.created_at,
+      api_key: key.api_key,
+      key_id: key.key_id,
+      key_prefix: key.key_prefix,
+      account_id: account.account_id,
+      email,
+      tier: account.tier,
+      agent_count: account.agent_count,
+      account_created: created !== null,
+      created_at: key.created_at,
     };
   }) as Promise<IssuedKey>;
 }
 
 function assertSameTerms(account: AccountRecord, input: IssueKeyInput): void {
-  const differs = account.tier !== input.tier ? `its tier is ${account.tier}, not ${input.tier}`
-    : input.agent_count !== undefined && input.agent_count !== account.agent_count ? `its agent count is ${account.agent_count}, not ${input.agent_count}`
-      : null;
+  const differs =
+    account.tier !== input.tier
+      ? `its tier is ${account.tier}, not ${input.tier}`
+      : input.agent_count !== undefined && input.agent_count !== account.agent_count
+        ? `its agent count is ${account.agent_count}, not ${input.agent_count}`
+        : null;
   if (differs) {
-    throw conflict('conflict', `${account.email} already has an account and ${differs}; no key was issued`,
-      `change the account's tier with \`tradeseal signals keys set-tier ${account.email} --tier ${input.tier}\`, or issue with --tier ${account.tier}`);
+    throw conflict(
+      'conflict',
+      `${account.email} already has an account and ${differs}; no key was issued`,
+      `change the account's tier with \`tradeseal signals keys set-tier ${account.email} --tier ${input.tier}\`, or issue with --tier ${account.tier}`,
+    );
   }
 }
 
@@ -101,7 +117,10 @@ export async function setTier(sql: Sql, input: SetTierInput): Promise<TierChange
   const email = input.email === undefined ? undefined : normalizeEmail(input.email);
   const account = email !== undefined ? await accountByEmail(sql, email) : input.key_id !== undefined ? await accountByKeyId(sql, input.key_id) : null;
   if (!account) {
-    throw notFound(email !== undefined ? `no account has the address ${email}` : `no key ${input.key_id}`, 'accounts and their keys are listed by `tradeseal signals keys list`');
+    throw notFound(
+      email !== undefined ? `no account has the address ${email}` : `no key ${input.key_id}`,
+      'accounts and their keys are listed by `tradeseal signals keys list`',
+    );
   }
   const changed = await withTransaction(sql, async (tx) => {
     const result = await setAccountTier(tx, account.account_id, input.tier, input.agent_count);
@@ -111,13 +130,20 @@ export async function setTier(sql: Sql, input: SetTierInput): Promise<TierChange
   if (!changed) throw notFound(`the account of ${account.email} no longer exists`);
   const { before, after } = changed;
   return {
-    account_id: after.account_id, email: after.email, tier: after.tier, agent_count: after.agent_count,
-    previous_tier: before.tier, previous_agent_count: before.agent_count,
+    account_id: after.account_id,
+    email: after.email,
+    tier: after.tier,
+    agent_count: after.agent_count,
+    previous_tier: before.tier,
+    previous_agent_count: before.agent_count,
   };
 }
 
 /** Revokes a key at once; revoking a revoked one keeps its first revocation time. `not_found` when there is no such key. */
-export async function revokeKey(sql: Sql, keyId: string): Promise<{ key_id: string; key_prefix: string; email: string; revoked_at: Date; revoked_now: boolean }> {
+export async function revokeKey(
+  sql: Sql,
+  keyId: string,
+): Promise<{ key_id: string; key_prefix: string; email: string; revoked_at: Date; revoked_now: boolean }> {
   const revoked = await withTransaction(sql, async (tx) => {
     const result = await revokeKeyById(tx, keyId);
     if (result) await notifyChange(tx, { kind: 'signals_key', key_id: result.key_id });

@@ -31,7 +31,16 @@ import { accountExistsMail, verificationMail } from '../mail/messages.js';
 import { accountByEmail, createAccount } from '../store/accounts.js';
 import { issueKey } from '../store/keys.js';
 import { claimRegistrationMail, releaseRegistrationMail, type RegistrationLimits } from '../store/registration-mails.js';
-import { claimMailSlot, releaseMailSlot, countWrongTry, deleteVerification, dropVerification, lockVerification, peekVerification, putVerification } from '../store/verifications.js';
+import {
+  claimMailSlot,
+  releaseMailSlot,
+  countWrongTry,
+  deleteVerification,
+  dropVerification,
+  lockVerification,
+  peekVerification,
+  putVerification,
+} from '../store/verifications.js';
 import { scrubOutboxCodes } from '../mail/outbox.js';
 import { TIER_SPECS } from '../tiers.js';
 import { CODE_TTL_MS, MAX_WRONG_TRIES, newVerificationCode, normalizeEmail, type CodeHasher } from '../verification.js';
@@ -53,7 +62,11 @@ export async function register(sql: Sql, mailer: Mailer, codes: CodeHasher, clie
   const email = normalizeEmail(input.email);
   const slot = await claimMailSlot(sql, email);
   if ('next' in slot) {
-    throw rateLimited(`a registration mail went to this address less than a minute ago; the next one may go at ${slot.next.toISOString()}`, slot.next, 'wait a minute, then register again');
+    throw rateLimited(
+      `a registration mail went to this address less than a minute ago; the next one may go at ${slot.next.toISOString()}`,
+      slot.next,
+      'wait a minute, then register again',
+    );
   }
   const hourly = await claimRegistrationMail(sql, client.ip, client.limits).catch(async (err: unknown) => {
     await releaseMailSlot(sql, email, slot.taken).catch(() => {});
@@ -63,9 +76,13 @@ export async function register(sql: Sql, mailer: Mailer, codes: CodeHasher, clie
     // No mail goes: the address's minute is given back.
     await releaseMailSlot(sql, email, slot.taken).catch(() => {});
     const next = hourly.next.toISOString();
-    throw rateLimited(hourly.scope === 'client'
-      ? `${hourly.limit} registration mails were sent for this client address in the last hour; the next one may go at ${next}`
-      : `the service sent its ${hourly.limit} registration mails of the last hour; the next one may go at ${next}`, hourly.next, 'register again after the Retry-After seconds');
+    throw rateLimited(
+      hourly.scope === 'client'
+        ? `${hourly.limit} registration mails were sent for this client address in the last hour; the next one may go at ${next}`
+        : `the service sent its ${hourly.limit} registration mails of the last hour; the next one may go at ${next}`,
+      hourly.next,
+      'register again after the Retry-After seconds',
+    );
   }
   try {
     return await sendRegistrationMail(sql, mailer, codes, client.baseUrl, email);
@@ -105,9 +122,7 @@ export interface Verified {
   daily_limit: number;
 }
 
-type Outcome =
-  | { ok: true; verified: Verified }
-  | { ok: false; detail: string };
+type Outcome = { ok: true; verified: Verified } | { ok: false; detail: string };
 
 const failed = (detail: string): Outcome => ({ ok: false, detail });
 
@@ -124,7 +139,10 @@ export function verify(sql: Sql, codes: CodeHasher, input: VerifyInput): Promise
 const turns = new Map<string, Promise<unknown>>();
 function inTurn<T>(key: string, fn: () => Promise<T>): Promise<T> {
   const run = (turns.get(key) ?? Promise.resolve()).then(fn, fn);
-  const done = run.then(() => {}, () => {});
+  const done = run.then(
+    () => {},
+    () => {},
+  );
   turns.set(key, done);
   void done.then(() => {
     if (turns.get(key) === done) turns.delete(key);
@@ -145,9 +163,11 @@ async function verifyNow(sql: Sql, codes: CodeHasher, email: string, code: strin
     const right = matched !== null && pending.code_hash === seen?.code_hash ? matched : await codes.matches(pending.code_hash, email, code);
     if (!right) {
       const left = MAX_WRONG_TRIES - (await countWrongTry(t, email));
-      return failed(left > 0
-        ? `the code is wrong; ${left} ${left === 1 ? 'try is' : 'tries are'} left`
-        : `the code is wrong, and that was the ${MAX_WRONG_TRIES}th wrong try: this code no longer works; register again for a new one`);
+      return failed(
+        left > 0
+          ? `the code is wrong; ${left} ${left === 1 ? 'try is' : 'tries are'} left`
+          : `the code is wrong, and that was the ${MAX_WRONG_TRIES}th wrong try: this code no longer works; register again for a new one`,
+      );
     }
     await deleteVerification(t, email);
     // The code is used up: no copy of it stays in the outbox either.

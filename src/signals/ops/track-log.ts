@@ -45,7 +45,12 @@ export interface TrackConsistency {
 }
 
 const noHead = (field: string, size: number): Error =>
-  validationError([{ field, message: `no head of the track log was signed at size ${size} (heads are signed when a publication logs days: GET /v1/log/head gives the newest)` }]);
+  validationError([
+    {
+      field,
+      message: `no head of the track log was signed at size ${size} (heads are signed when a publication logs days: GET /v1/log/head gives the newest)`,
+    },
+  ]);
 
 /** The newest signed head, or that signed at `treeSize`. */
 export async function trackHead(sql: Sql, treeSize?: number): Promise<SignedTreeHead> {
@@ -66,14 +71,22 @@ export async function dayProof(sql: Sql, date: string, treeSize?: number): Promi
   if (all.length === 0) throw notFound(`no leaf of ${date} in the track log (not published since the log began, or not a trading day)`);
   const leaves = all.filter((leaf) => leaf.leaf_index < head.tree_size);
   if (leaves.length === 0) {
-    throw validationError([{ field: 'tree_size', message: `the first leaf of ${date} is leaf ${all[0]!.leaf_index}, so it is in trees of more than ${all[0]!.leaf_index} leaves (got ${head.tree_size})` }]);
+    throw validationError([
+      {
+        field: 'tree_size',
+        message: `the first leaf of ${date} is leaf ${all[0]!.leaf_index}, so it is in trees of more than ${all[0]!.leaf_index} leaves (got ${head.tree_size})`,
+      },
+    ]);
   }
   const paths = leaves.map((leaf) => inclusionPath(leaf.leaf_index, head.tree_size));
   const lookup = await trackNodes(sql, nodesOf(paths.flat()));
   return {
-    date, tree_size: head.tree_size,
+    date,
+    tree_size: head.tree_size,
     leaves: leaves.map((leaf, i) => ({
-      leaf_index: leaf.leaf_index, kind: leaf.kind, data: leaf.data,
+      leaf_index: leaf.leaf_index,
+      kind: leaf.kind,
+      data: leaf.data,
       leaf_hash: toHex(leafHash(new Uint8Array(Buffer.from(leaf.data, 'utf8')))),
       audit_path: proofHashes(paths[i]!, lookup).map(toHex),
     })),

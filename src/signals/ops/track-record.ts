@@ -67,8 +67,13 @@ export interface RecordSources {
 const recordOf = (sql: Sql, costBps: number, from: RecordSources): Promise<Record_> =>
   from.records ? from.records.get(sql, costBps, from.history) : publishedRecord(sql, costBps, from.history);
 
-const countsOf = (basis: RecordBasis, days: number, s: LiveSelection): RecordCounts =>
-  ({ basis, days, live_days: s.counts.live, backfill_days: s.counts.backfill, unlogged_days: s.counts.unlogged });
+const countsOf = (basis: RecordBasis, days: number, s: LiveSelection): RecordCounts => ({
+  basis,
+  days,
+  live_days: s.counts.live,
+  backfill_days: s.counts.backfill,
+  unlogged_days: s.counts.unlogged,
+});
 
 export type PerformanceWithRecord = PerformanceReport & { record: RecordCounts };
 
@@ -89,11 +94,26 @@ export type ChartWithRecord = ChartData & { generated_at: string; record: Record
  * The published chart data with what its window rests on, or, for the live basis, the chart of the same window
  * with only the live days' returns, at the published report's cost (`costBps`).
  */
-export async function chartOn(sql: Sql, published: ChartData & { generated_at: string }, costBps: number, basis: RecordBasis, from: RecordSources = {}): Promise<ChartWithRecord> {
+export async function chartOn(
+  sql: Sql,
+  published: ChartData & { generated_at: string },
+  costBps: number,
+  basis: RecordBasis,
+  from: RecordSources = {},
+): Promise<ChartWithRecord> {
   const r = await recordOf(sql, costBps, from);
   // The window's returns: every day of the series but its first, the base.
   const window = new Set(published.series.slice(1).map((row) => row.date));
-  const selection = liveStrategyDays(r.days, r.strategy.filter((d) => window.has(d.date)), r.kinds);
-  if (basis === 'all') return { ...published, record: countsOf(basis, selection.counts.live + selection.counts.backfill + selection.counts.unlogged, selection) };
-  return { ...chartData(r.days, selection.live, published.days), generated_at: published.generated_at, record: countsOf(basis, selection.live.length, selection) };
+  const selection = liveStrategyDays(
+    r.days,
+    r.strategy.filter((d) => window.has(d.date)),
+    r.kinds,
+  );
+  if (basis === 'all')
+    return { ...published, record: countsOf(basis, selection.counts.live + selection.counts.backfill + selection.counts.unlogged, selection) };
+  return {
+    ...chartData(r.days, selection.live, published.days),
+    generated_at: published.generated_at,
+    record: countsOf(basis, selection.live.length, selection),
+  };
 }

@@ -5,7 +5,15 @@
  */
 import type postgres from 'postgres';
 import type { Sql } from '../../store/driver.js';
-import { differingBlocks, digestInputs, inputChanges, type InputChange, type InputDigests, type InputRows, type SeriesDigest } from '../../../pipeline/publish/input-digests.js';
+import {
+  differingBlocks,
+  digestInputs,
+  inputChanges,
+  type InputChange,
+  type InputDigests,
+  type InputRows,
+  type SeriesDigest,
+} from '../../../pipeline/publish/input-digests.js';
 
 /** The inputs against the published history, as of the newest published run. */
 export type InputCheck =
@@ -61,10 +69,12 @@ export async function checkInputs(sql: Sql, inputs: InputRows, asOf: string | nu
   if (asOf !== null && asOf < through) return { status: 'not_comparable', run_id: record.run_id, through };
   const now = digestInputs(inputs, through);
   const needed = differingBlocks(record.digests, now);
-  const rows = needed.length === 0 ? [] : await sql<Array<{ sha256: string; body: string }>>`select sha256, body from input_blocks where sha256 in ${sql(needed)}`;
+  const rows =
+    needed.length === 0 ? [] : await sql<Array<{ sha256: string; body: string }>>`select sha256, body from input_blocks where sha256 in ${sql(needed)}`;
   const changes = inputChanges(record.digests, now, new Map(rows.map((r) => [r.sha256, r.body])));
   return changes.length === 0 ? { status: 'unchanged', run_id: record.run_id, through } : { status: 'changed', run_id: record.run_id, through, changes };
 }
 
 /** The notice of a history whose runs recorded no digests: this run's are the first. */
-export const NOT_RECORDED_NOTICE = 'the published history has no input digests (its runs were published before they were recorded): this run records them from the current files, and later runs are checked against those';
+export const NOT_RECORDED_NOTICE =
+  'the published history has no input digests (its runs were published before they were recorded): this run records them from the current files, and later runs are checked against those';

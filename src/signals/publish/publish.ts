@@ -41,7 +41,15 @@ export interface Published extends PipelineBroadcast {
  * broadcasts the newest day's regime unless an override holds (at `clock.nowMs` when the run has a clock of its
  * `own`, else at the store's clock).
  */
-export async function publish(conn: postgres.ReservedSql, pub: Publication, replaceFrom: string | null, plan: PublishPlan, trackKey: TrackLogKey, previousLast: SignalDay | null = null, clock: { nowMs: number; own: boolean } = { nowMs: Date.now(), own: false }): Promise<Published> {
+export async function publish(
+  conn: postgres.ReservedSql,
+  pub: Publication,
+  replaceFrom: string | null,
+  plan: PublishPlan,
+  trackKey: TrackLogKey,
+  previousLast: SignalDay | null = null,
+  clock: { nowMs: number; own: boolean } = { nowMs: Date.now(), own: false },
+): Promise<Published> {
   return transactionOn(conn, async (tx) => {
     // A full publication keeps the data vintage of every day it publishes again with the same numbers: the day's
     // package stays byte for byte what was logged, so the track log takes only the days that changed.
@@ -54,7 +62,11 @@ export async function publish(conn: postgres.ReservedSql, pub: Publication, repl
       if (replaceFrom === null) await tx`delete from ${tx(table)}`;
       else await tx`delete from ${tx(table)} where date >= ${replaceFrom}`;
     }
-    await insertChunked(tx, 'signal_days', pub.signals.map((s) => ({ ...s, run_id: pub.run.run_id, data_vintage: vintageOf(s) })));
+    await insertChunked(
+      tx,
+      'signal_days',
+      pub.signals.map((s) => ({ ...s, run_id: pub.run.run_id, data_vintage: vintageOf(s) })),
+    );
     await insertChunked(tx, 'net_liquidity', pub.liquidity);
     await insertChunked(tx, 'scorecard_days', pub.scorecard);
     await insertChunked(tx, 'market_days', pub.market);

@@ -52,7 +52,8 @@ import type { PerformanceReport } from '../../../pipeline/reports/performance.js
  * regime only at p >= 0.8 (risk_off at once); version 3 kept that rule on the last nine years; version 4
  * publishes the most likely regime again, on the last nine years.
  */
-export const MODEL_VERSION = 'tradeseal-regime-5: PCA(4) of 8 standardized features (with the equity trend, without the curve) + 4-state Gaussian HMM, monthly walk-forward on a rolling 9-year window (deterministic starts: no seed), the most likely regime published each day, computed from what was released by 06:30 New York the next trading day';
+export const MODEL_VERSION =
+  'tradeseal-regime-5: PCA(4) of 8 standardized features (with the equity trend, without the curve) + 4-state Gaussian HMM, monthly walk-forward on a rolling 9-year window (deterministic starts: no seed), the most likely regime published each day, computed from what was released by 06:30 New York the next trading day';
 
 export interface PipelineOptions {
   dataDir: string;
@@ -172,10 +173,14 @@ async function fitModels(ctx: PipelineContext, frame: FeatureFrame): Promise<str
   }
   // A what-if computes in full whatever the history; a publishing run recomputes it only when asked to.
   if (cannotExtend !== null && !isWhatIf(options) && !options.full && !options.force) {
-    throw new TradesealError('history_not_extendable', `this run cannot extend the published history (${ctx.published.first} to ${ctx.published.last}): ${cannotExtend}`, {
-      hint: RECOMPUTE_HINT,
-      ...(changes.length > 0 ? { extra: { input_changes: changes } } : {}),
-    });
+    throw new TradesealError(
+      'history_not_extendable',
+      `this run cannot extend the published history (${ctx.published.first} to ${ctx.published.last}): ${cannotExtend}`,
+      {
+        hint: RECOMPUTE_HINT,
+        ...(changes.length > 0 ? { extra: { input_changes: changes } } : {}),
+      },
+    );
   }
   if (cannotExtend !== null) ctx.notes.push(`full run: ${cannotExtend}`);
   ctx.model = await walkForwardOffThread(frame, wf, undefined, onRefit);
@@ -198,9 +203,13 @@ async function changedInputs(ctx: PipelineContext, frame: FeatureFrame): Promise
 async function notEnoughHistory(ctx: PipelineContext, err: NotEnoughHistory): Promise<TradesealError> {
   const first = await firstPublishableDay(ctx.options.dataDir, DEFAULT_WALK_FORWARD.burnInDays).catch(() => null);
   const asOf = ctx.options.asOf ? ` as of ${ctx.options.asOf}` : '';
-  return new TradesealError('not_enough_history', `not enough history${asOf}: ${err.completeDays} trading days with every input, the model's burn-in needs ${err.needed}; ${first ? `the first day a run can publish is ${first}` : 'the data have no day a run can publish'}`, {
-    hint: first ? `use --as-of ${first} or later` : 'add history to the data directory (see data/macro/PROVENANCE.md)',
-  });
+  return new TradesealError(
+    'not_enough_history',
+    `not enough history${asOf}: ${err.completeDays} trading days with every input, the model's burn-in needs ${err.needed}; ${first ? `the first day a run can publish is ${first}` : 'the data have no day a run can publish'}`,
+    {
+      hint: first ? `use --as-of ${first} or later` : 'add history to the data directory (see data/macro/PROVENANCE.md)',
+    },
+  );
 }
 
 /** The plan of the publication, and the checks it must pass before anything is written. */
@@ -225,7 +234,8 @@ async function plan(ctx: PipelineContext, confirm: ConfirmPublication | undefine
 
 export const STAGES: readonly Stage[] = [
   {
-    key: 'features', title: 'Validate the inputs and build point-in-time features (DuckDB)',
+    key: 'features',
+    title: 'Validate the inputs and build point-in-time features (DuckDB)',
     async run(ctx) {
       ctx.frame = await loadFeatureFrame(ctx.options.dataDir, cutOf(ctx) ?? undefined);
       ctx.run.data_vintage = ctx.frame.vintage;
@@ -234,24 +244,32 @@ export const STAGES: readonly Stage[] = [
     },
   },
   {
-    key: 'models', title: 'Fit PCA and the HMM, walking forward month by month',
+    key: 'models',
+    title: 'Fit PCA and the HMM, walking forward month by month',
     run: (ctx) => model(ctx, need(ctx.frame, 'feature frame')),
   },
   {
-    key: 'signals', title: 'Derive signals, net liquidity and the scorecard',
+    key: 'signals',
+    title: 'Derive signals, net liquidity and the scorecard',
     async run(ctx) {
       ctx.rows = assemble(need(ctx.frame, 'feature frame'), need(ctx.model, 'model').days, ctx.resume?.persistence);
       return `${ctx.rows.signals.length} signal packages`;
     },
   },
   {
-    key: 'reports', title: 'Forecast, backtest the strategy, chart data',
+    key: 'reports',
+    title: 'Forecast, backtest the strategy, chart data',
     async run(ctx) {
       const rows = need(ctx.rows, 'rows');
       // An incremental run extends the published history; a full one replaces it.
       const before = ctx.mode === 'incremental' ? (rows.signals[0]?.date ?? '9999-12-31') : null;
       const [history, market] = before === null ? [[], []] : await Promise.all([publishedHistory(ctx.sql, before), publishedMarket(ctx.sql, before)]);
-      ctx.reports = buildReports([...history, ...rows.signals], [...market, ...rows.market], new Date(clockOf(ctx.options)()), ctx.options.costBps ?? SIGNAL_COST_BPS_DEFAULT);
+      ctx.reports = buildReports(
+        [...history, ...rows.signals],
+        [...market, ...rows.market],
+        new Date(clockOf(ctx.options)()),
+        ctx.options.costBps ?? SIGNAL_COST_BPS_DEFAULT,
+      );
       ctx.notes.push(...ctx.reports.notes);
       const f = ctx.reports.forecast?.envelope.forecast;
       const p = ctx.reports.performance;
@@ -261,7 +279,8 @@ export const STAGES: readonly Stage[] = [
 ];
 
 export const PUBLISH_STAGE: Stage = {
-  key: 'publish', title: 'Publish in one transaction and broadcast the regime',
+  key: 'publish',
+  title: 'Publish in one transaction and broadcast the regime',
   async run(ctx) {
     const rows = need(ctx.rows, 'rows');
     const m = need(ctx.model, 'model');
@@ -283,8 +302,19 @@ export const PUBLISH_STAGE: Stage = {
     };
     const first = rows.signals[0]?.date;
     const conn = need(ctx.conn, 'run lock');
-    const trackKey = await loadTrackLogKey(conn, { signalLogSigningKey: ctx.options.trackLogSigningKey ?? null, ...(ctx.options.keySettings ?? NO_KEY_PROVIDER) });
-    const out = await publish(conn, pub, ctx.mode === 'incremental' ? (first ?? '9999-12-31') : null, need(ctx.plan, 'plan'), trackKey, ctx.resume?.last ?? null, { nowMs: clockOf(ctx.options)(), own: ctx.options.now !== undefined });
+    const trackKey = await loadTrackLogKey(conn, {
+      signalLogSigningKey: ctx.options.trackLogSigningKey ?? null,
+      ...(ctx.options.keySettings ?? NO_KEY_PROVIDER),
+    });
+    const out = await publish(
+      conn,
+      pub,
+      ctx.mode === 'incremental' ? (first ?? '9999-12-31') : null,
+      need(ctx.plan, 'plan'),
+      trackKey,
+      ctx.resume?.last ?? null,
+      { nowMs: clockOf(ctx.options)(), own: ctx.options.now !== undefined },
+    );
     ctx.broadcast = out.broadcast;
     ctx.override = out.override;
     ctx.track = out.track;
@@ -329,7 +359,13 @@ export interface RunSummary {
 
 function trackCounts(t: TrackAppend): NonNullable<RunSummary['track_log']> {
   const count = (kind: string): number => t.appended.filter((l) => l.kind === kind).length;
-  return { live: count('live'), backfill: count('backfill'), republication: count('republication'), unchanged: t.unchanged, tree_size: t.head?.tree_size ?? null };
+  return {
+    live: count('live'),
+    backfill: count('backfill'),
+    republication: count('republication'),
+    unchanged: t.unchanged,
+    tree_size: t.head?.tree_size ?? null,
+  };
 }
 
 export type StageRunner = (stages: readonly Stage[], ctx: PipelineContext) => Promise<void>;
@@ -364,16 +400,23 @@ function summarize(ctx: PipelineContext, published: boolean): RunSummary {
     days: signals.length,
     first_day: signals[0]?.date ?? null,
     last_day: last?.date ?? null,
-    latest: last ? {
-      date: last.date, regime: last.regime, risk_score: last.risk_score, confidence: last.confidence,
-      probabilities: { expansion: last.prob_expansion, recovery: last.prob_recovery, tightening: last.prob_tightening, risk_off: last.prob_risk_off },
-    } : null,
+    latest: last
+      ? {
+          date: last.date,
+          regime: last.regime,
+          risk_score: last.risk_score,
+          confidence: last.confidence,
+          probabilities: { expansion: last.prob_expansion, recovery: last.prob_recovery, tightening: last.prob_tightening, risk_off: last.prob_risk_off },
+        }
+      : null,
     broadcast_hash: ctx.broadcast?.hash ?? null,
     override: o ? { id: o.id, regime: o.regime, date: o.date, published_by: o.published_by, reason: o.reason } : null,
     track_log: ctx.track ? trackCounts(ctx.track) : null,
     plan: ctx.plan ?? null,
     forecast: ctx.reports?.forecast?.envelope.forecast ?? [],
-    performance: ctx.reports ? (({ days, sharpe, total_return, max_drawdown, alpha }) => ({ days, sharpe, total_return, max_drawdown, alpha }))(ctx.reports.performance) : null,
+    performance: ctx.reports
+      ? (({ days, sharpe, total_return, max_drawdown, alpha }) => ({ days, sharpe, total_return, max_drawdown, alpha }))(ctx.reports.performance)
+      : null,
     timings_ms: ctx.timings,
     warnings: [...(ctx.frame?.vintage.warnings ?? []), ...ctx.notes],
   };
@@ -382,8 +425,13 @@ function summarize(ctx: PipelineContext, published: boolean): RunSummary {
 export async function runPipeline(sql: Sql, options: PipelineOptions, hooks: PipelineHooks = {}): Promise<RunSummary> {
   const runner = hooks.runner ?? runSequentially;
   const run: RunRecord = {
-    run_id: randomUUID(), started_at: new Date(clockOf(options)()), as_of: options.asOf, data_vintage: null, model_version: MODEL_VERSION,
-    seed: options.seed, parameters: { walk_forward: { ...DEFAULT_WALK_FORWARD, seed: options.seed }, data_dir: options.dataDir },
+    run_id: randomUUID(),
+    started_at: new Date(clockOf(options)()),
+    as_of: options.asOf,
+    data_vintage: null,
+    model_version: MODEL_VERSION,
+    seed: options.seed,
+    parameters: { walk_forward: { ...DEFAULT_WALK_FORWARD, seed: options.seed }, data_dir: options.dataDir },
   };
   const ctx: PipelineContext = { sql, options, run, timings: {}, notes: [], published: await publishedRange(sql) };
   if (isWhatIf(options)) {
@@ -392,9 +440,13 @@ export async function runPipeline(sql: Sql, options: PipelineOptions, hooks: Pip
   }
   // A backfill that would remove the days after its cut is refused before any work, unless forced.
   if (options.asOf !== null && !options.force && ctx.published.last !== null && ctx.published.last > options.asOf) {
-    throw new TradesealError('published_days_would_be_removed', `a backfill as of ${options.asOf} would remove the published days after it (the history runs to ${ctx.published.last}); nothing was published`, {
-      hint: 'without --publish, --as-of computes and reports without writing; removing published days needs --force and a confirmation',
-    });
+    throw new TradesealError(
+      'published_days_would_be_removed',
+      `a backfill as of ${options.asOf} would remove the published days after it (the history runs to ${ctx.published.last}); nothing was published`,
+      {
+        hint: 'without --publish, --as-of computes and reports without writing; removing published days needs --force and a confirmation',
+      },
+    );
   }
   return withRunLock(sql, run, async (conn) => {
     ctx.conn = conn;

@@ -54,7 +54,10 @@ export async function accountWithKeyIds(sql: Sql, accountId: string): Promise<(A
 }
 
 /** Creates an account; null when the e-mail already has one (the unique e-mail decides, under any concurrency). */
-export async function createAccount(sql: SqlOrTx, account: { account_id: string; email: string; tier: Tier; agent_count: number }): Promise<AccountRecord | null> {
+export async function createAccount(
+  sql: SqlOrTx,
+  account: { account_id: string; email: string; tier: Tier; agent_count: number },
+): Promise<AccountRecord | null> {
   const [row] = await sql<AccountRecord[]>`
     insert into signal_accounts (account_id, email, tier, agent_count)
     values (${account.account_id}, ${account.email}, ${account.tier}, ${account.agent_count})
@@ -64,7 +67,12 @@ export async function createAccount(sql: SqlOrTx, account: { account_id: string;
 }
 
 /** Sets an account's tier, and its agent count when given; returns the account before and after. */
-export async function setAccountTier(sql: SqlOrTx, accountId: string, tier: Tier, agentCount: number | undefined): Promise<{ before: AccountRecord; after: AccountRecord } | null> {
+export async function setAccountTier(
+  sql: SqlOrTx,
+  accountId: string,
+  tier: Tier,
+  agentCount: number | undefined,
+): Promise<{ before: AccountRecord; after: AccountRecord } | null> {
   const [row] = await sql<Array<AccountRecord & { previous_tier: Tier; previous_agent_count: number }>>`
     update signal_accounts a set tier = ${tier}, agent_count = coalesce(${agentCount ?? null}::int, a.agent_count)
     from (select account_id, tier as previous_tier, agent_count as previous_agent_count from signal_accounts where account_id = ${accountId} for update) old
@@ -79,7 +87,10 @@ export async function setAccountTier(sql: SqlOrTx, accountId: string, tier: Tier
  * Revokes a key at once; revoking a revoked key keeps its first revocation time. Null when there is no such
  * key. `revoked_now` says whether this call revoked it.
  */
-export async function revokeKeyById(sql: SqlOrTx, keyId: string): Promise<{ key_id: string; key_prefix: string; email: string; revoked_at: Date; revoked_now: boolean } | null> {
+export async function revokeKeyById(
+  sql: SqlOrTx,
+  keyId: string,
+): Promise<{ key_id: string; key_prefix: string; email: string; revoked_at: Date; revoked_now: boolean } | null> {
   const [row] = await sql<Array<{ key_id: string; key_prefix: string; email: string; revoked_at: Date; revoked_now: boolean }>>`
     with revoked as (
       update signal_keys set revoked_at = now() where key_id = ${keyId} and revoked_at is null returning key_id, revoked_at

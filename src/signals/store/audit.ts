@@ -60,9 +60,13 @@ export async function auditInputs(sql: Sql, date: string): Promise<AuditInputs |
   const pcaFit = fits.find((f) => f.fit_date === day.pca_fit_date);
   const hmmFit = fits.find((f) => f.fit_date === day.hmm_fit_date);
   if (!pcaFit || !hmmFit || day.trend === null || day.level_bn === null) {
-    throw new TradesealError('store_error', `the published data of ${date} are incomplete: ${!pcaFit || !hmmFit ? 'no published model fit of its fit date' : 'no net liquidity row'}`, {
-      hint: 'a full pipeline run (`tradeseal pipeline run --full`) publishes every table again',
-    });
+    throw new TradesealError(
+      'store_error',
+      `the published data of ${date} are incomplete: ${!pcaFit || !hmmFit ? 'no published model fit of its fit date' : 'no net liquidity row'}`,
+      {
+        hint: 'a full pipeline run (`tradeseal pipeline run --full`) publishes every table again',
+      },
+    );
   }
   return {
     day: { date: day.date, regime: day.regime, risk_score: day.risk_score, factors: [day.pc1, day.pc2, day.pc3, day.pc4] },

@@ -34,7 +34,9 @@ export async function signalsBetween(sql: Sql, start: string, end: string): Prom
 
 /** The published days the track log holds no leaf of (published before it existed), oldest first. */
 export async function unloggedSignals(sql: Sql | TransactionSql): Promise<SignalRow[]> {
-  return sql.unsafe<SignalRow[]>(`select ${SIGNAL_COLUMNS} from signal_days d where not exists (select 1 from signal_log_leaves l where l.date = d.date) order by date`);
+  return sql.unsafe<SignalRow[]>(
+    `select ${SIGNAL_COLUMNS} from signal_days d where not exists (select 1 from signal_log_leaves l where l.date = d.date) order by date`,
+  );
 }
 
 export interface CompactRow extends ExportSource {

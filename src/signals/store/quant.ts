@@ -48,11 +48,20 @@ export async function newestPublication(sql: Sql): Promise<string | null> {
 
 /** The forecast of the newest publishing run that made one. */
 export async function latestForecast(sql: Sql): Promise<(ForecastEnvelope & { base_date: string; run_id: string; models: unknown }) | null> {
-  const [row] = await sql<Array<{ run_id: string; generated_at: Date; base_date: string; horizon: number; rows: ForecastEnvelope['forecast']; models: unknown }>>`
+  const [row] = await sql<
+    Array<{ run_id: string; generated_at: Date; base_date: string; horizon: number; rows: ForecastEnvelope['forecast']; models: unknown }>
+  >`
     select f.run_id, f.generated_at, f.base_date::text as base_date, f.horizon, f.rows, f.models
     from forecasts f join model_runs r using (run_id) order by r.started_at desc limit 1`;
   if (!row) return null;
-  return { horizon: row.horizon, generated_at: row.generated_at.toISOString().replace('Z', '+00:00'), forecast: row.rows, base_date: row.base_date, run_id: row.run_id, models: row.models };
+  return {
+    horizon: row.horizon,
+    generated_at: row.generated_at.toISOString().replace('Z', '+00:00'),
+    forecast: row.rows,
+    base_date: row.base_date,
+    run_id: row.run_id,
+    models: row.models,
+  };
 }
 
 export interface PublishedReports {
@@ -68,7 +77,12 @@ export async function latestReports(sql: Sql): Promise<PublishedReports | null> 
     select p.run_id, p.generated_at, p.performance, p.chart_data
     from performance_reports p join model_runs r using (run_id) order by r.started_at desc limit 1`;
   if (!row) return null;
-  return { run_id: row.run_id, generated_at: row.generated_at, performance: row.performance, chart_data: { ...row.chart_data, generated_at: row.generated_at.toISOString() } };
+  return {
+    run_id: row.run_id,
+    generated_at: row.generated_at,
+    performance: row.performance,
+    chart_data: { ...row.chart_data, generated_at: row.generated_at.toISOString() },
+  };
 }
 
 export type ExportRow = ExportSource;

@@ -54,7 +54,14 @@ export async function claimRegistrationMail(sql: Sql, clientIp: string, limits: 
  * When a slot of a full limit frees: `count` mails fill it, so the (count - limit + 1)th oldest must leave the
  * hour (the oldest, unless the limit was lowered since they were sent).
  */
-async function refused(tx: SqlOrTx, at: Date, scope: 'client' | 'total', limit: number, count: number, clientIp: string | null): Promise<RegistrationMailClaim> {
+async function refused(
+  tx: SqlOrTx,
+  at: Date,
+  scope: 'client' | 'total',
+  limit: number,
+  count: number,
+  clientIp: string | null,
+): Promise<RegistrationMailClaim> {
   const [row] = await tx<Array<{ next: Date }>>`
     select sent_at + make_interval(secs => ${WINDOW_SECS}) as next from signal_registration_mails
     where sent_at > ${at}::timestamptz - make_interval(secs => ${WINDOW_SECS}) and ${clientIp === null ? tx`true` : tx`client_ip = ${clientIp}`}

@@ -46,7 +46,10 @@ const utf8 = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'utf
 
 /** The hashes of `ids`, read in one query, as a lookup that refuses a node the store lacks. */
 export async function trackNodes(sql: Db, ids: readonly NodeId[]): Promise<NodeLookup> {
-  const rows = ids.length === 0 ? [] : await sql<Array<{ level: number; idx: number; hash: Buffer }>>`
+  const rows =
+    ids.length === 0
+      ? []
+      : await sql<Array<{ level: number; idx: number; hash: Buffer }>>`
     select n.level, n.idx, n.hash from signal_log_nodes n
     join unnest(${ids.map((id) => String(id.level))}::smallint[], ${ids.map((id) => String(id.index))}::bigint[]) as w(level, idx)
       on n.level = w.level and n.idx = w.idx`;
@@ -88,12 +91,22 @@ export async function lockTrackLog(tx: Db): Promise<TrackLogState> {
  * `nowMs` is the head's timestamp unless the previous head's is later (heads never go back in time).
  * `backfill`: days published before the log existed, whose first leaves are never live.
  */
-export async function appendPublishedDays(tx: Db, days: readonly PublishedDay[], key: TrackLogKey, nowMs: number, runId: string | null, options: { backfill?: boolean } = {}): Promise<TrackAppend> {
+export async function appendPublishedDays(
+  tx: Db,
+  days: readonly PublishedDay[],
+  key: TrackLogKey,
+  nowMs: number,
+  runId: string | null,
+  options: { backfill?: boolean } = {},
+): Promise<TrackAppend> {
   const state = await lockTrackLog(tx);
   const timestamp = Math.max(nowMs, state.last_timestamp_ms);
   const loggedAt = new Date(timestamp).toISOString();
   const sorted = [...days].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  const newest = sorted.length === 0 ? [] : await tx<Array<{ date: string; leaf_index: number; data: Buffer }>>`
+  const newest =
+    sorted.length === 0
+      ? []
+      : await tx<Array<{ date: string; leaf_index: number; data: Buffer }>>`
     select distinct on (date) date::text as date, leaf_index, data from signal_log_leaves
     where date = any(${sorted.map((d) => d.date)}::date[]) order by date, leaf_index desc`;
   const previous = new Map(newest.map((row) => [row.date, { leaf_index: row.leaf_index, leaf: storedLeaf(row.leaf_index, row.data) }]));
@@ -115,12 +128,22 @@ export async function appendPublishedDays(tx: Db, days: readonly PublishedDay[],
  * them at `timestamp` (their `logged_at`); every Pro webhook receives the head. appendPublishedDays builds the
  * leaves; a leaf of an older entry type is written in its own form (../track/leaf.ts).
  */
-export async function appendTrackLeaves(tx: Db, state: TrackLogState, leaves: readonly TrackLeaf[], key: TrackLogKey, timestamp: number): Promise<{ appended: LoggedLeaf[]; head: SignedTreeHead }> {
+export async function appendTrackLeaves(
+  tx: Db,
+  state: TrackLogState,
+  leaves: readonly TrackLeaf[],
+  key: TrackLogKey,
+  timestamp: number,
+): Promise<{ appended: LoggedLeaf[]; head: SignedTreeHead }> {
   const texts = leaves.map(leafText);
   const ids = frontierOf(state.tree_size);
   const lookup = await trackNodes(tx, ids);
   const frontier: StoredNode[] = ids.map((id) => ({ ...id, hash: lookup(id) }));
-  const grown = appendLeaves(state.tree_size, frontier, texts.map((text) => leafHash(utf8(text))));
+  const grown = appendLeaves(
+    state.tree_size,
+    frontier,
+    texts.map((text) => leafHash(utf8(text))),
+  );
   await tx`
     insert into signal_log_nodes (level, idx, hash)
     select level, idx, decode(hash, 'hex')
@@ -188,5 +211,12 @@ export async function firstLeafKinds(sql: Db): Promise<Map<string, TrackLeafKind
 export async function logUnloggedDays(tx: Db, key: TrackLogKey, nowMs: number): Promise<TrackAppend> {
   await tx`select 1 from signal_log_state for update`;
   const rows = await unloggedSignals(tx);
-  return appendPublishedDays(tx, rows.map((row) => ({ date: row.date, record: signalDayRecord(row) })), key, nowMs, null, { backfill: true });
+  return appendPublishedDays(
+    tx,
+    rows.map((row) => ({ date: row.date, record: signalDayRecord(row) })),
+    key,
+    nowMs,
+    null,
+    { backfill: true },
+  );
 }

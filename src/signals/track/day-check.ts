@@ -94,24 +94,39 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 function headCheck(check: DayCheckName, what: string, head: SignedTreeHead, keyId: string, publicKey: Uint8Array): DayCheck {
   if (head.key_id !== keyId) return failed(check, `${what} names key ${head.key_id}; the public key given is ${keyId}`);
   const verdict = verifyTreeHeadSignature(head, publicKey);
-  return verdict.valid ? pass(check, `${what}: ${head.tree_size} leaves at ${iso(head.timestamp)}, signed by key ${keyId}`) : failed(check, `${what}: ${verdict.reason}`);
+  return verdict.valid
+    ? pass(check, `${what}: ${head.tree_size} leaves at ${iso(head.timestamp)}, signed by key ${keyId}`)
+    : failed(check, `${what}: ${verdict.reason}`);
 }
 
 function growthCheck(saved: SignedTreeHead, head: SignedTreeHead, consistency: TrackConsistency | string): DayCheck {
-  if (head.tree_size < saved.tree_size) return failed('growth', `the log has ${head.tree_size} leaves, fewer than the ${saved.tree_size} of the head you saved: it was truncated`);
-  if (head.timestamp < saved.timestamp) return failed('growth', `the newest head (${iso(head.timestamp)}) is older than the head you saved (${iso(saved.timestamp)})`);
+  if (head.tree_size < saved.tree_size)
+    return failed('growth', `the log has ${head.tree_size} leaves, fewer than the ${saved.tree_size} of the head you saved: it was truncated`);
+  if (head.timestamp < saved.timestamp)
+    return failed('growth', `the newest head (${iso(head.timestamp)}) is older than the head you saved (${iso(saved.timestamp)})`);
   if (typeof consistency === 'string') return failed('growth', consistency);
   if (consistency.from !== saved.tree_size || consistency.to !== head.tree_size) {
     return failed('growth', `the consistency proof is from ${consistency.from} to ${consistency.to} leaves, not from ${saved.tree_size} to ${head.tree_size}`);
   }
   let verdict;
   try {
-    verdict = verifyConsistency(saved.tree_size, head.tree_size, consistency.proof.map((h, i) => hashFromHex(h, `proof[${i}]`)), hashFromHex(saved.root_hash, 'saved root_hash'), hashFromHex(head.root_hash, 'root_hash'));
+    verdict = verifyConsistency(
+      saved.tree_size,
+      head.tree_size,
+      consistency.proof.map((h, i) => hashFromHex(h, `proof[${i}]`)),
+      hashFromHex(saved.root_hash, 'saved root_hash'),
+      hashFromHex(head.root_hash, 'root_hash'),
+    );
   } catch (error) {
     verdict = { valid: false as const, reason: (error as Error).message };
   }
   return verdict.valid
-    ? pass('growth', saved.tree_size === head.tree_size ? `no leaf since the head you saved (${saved.tree_size} leaves, the same root)` : `the tree of ${saved.tree_size} leaves you saved is a prefix of the tree of ${head.tree_size}`)
+    ? pass(
+        'growth',
+        saved.tree_size === head.tree_size
+          ? `no leaf since the head you saved (${saved.tree_size} leaves, the same root)`
+          : `the tree of ${saved.tree_size} leaves you saved is a prefix of the tree of ${head.tree_size}`,
+      )
     : failed('growth', `the tree you saved is not a prefix of the newest (forked or rewritten): ${verdict.reason}`);
 }
 
@@ -135,8 +150,15 @@ function leafChecks(day: DayInput, head: SignedTreeHead): { leaves: Array<{ inde
     if (leaf.date !== date) problems.push(`${name} is of ${leaf.date}, not ${date}`);
     const hash = leafHash(new Uint8Array(Buffer.from(served.data, 'utf8')));
     try {
-      if (!equalBytes(hash, hashFromHex(served.leaf_hash, 'leaf_hash'))) problems.push(`${name}: the leaf hash served (${served.leaf_hash}) is not SHA-256(0x00 ‖ data) (${toHex(hash)})`);
-      const verdict = verifyInclusion(served.leaf_index, head.tree_size, hash, served.audit_path.map((h, i) => hashFromHex(h, `audit_path[${i}]`)), hashFromHex(head.root_hash, 'root_hash'));
+      if (!equalBytes(hash, hashFromHex(served.leaf_hash, 'leaf_hash')))
+        problems.push(`${name}: the leaf hash served (${served.leaf_hash}) is not SHA-256(0x00 ‖ data) (${toHex(hash)})`);
+      const verdict = verifyInclusion(
+        served.leaf_index,
+        head.tree_size,
+        hash,
+        served.audit_path.map((h, i) => hashFromHex(h, `audit_path[${i}]`)),
+        hashFromHex(head.root_hash, 'root_hash'),
+      );
       if (!verdict.valid) problems.push(`${name}: ${verdict.reason}`);
     } catch (error) {
       problems.push(`${name}: ${(error as Error).message}`);
@@ -152,8 +174,12 @@ function kindProblems(leaves: ReadonlyArray<{ index: number; leaf: TrackLeaf }>,
     const previous = i === 0 ? null : leaves[i - 1]!.index;
     const availableAt = typeof leaf.record.available_at === 'string' ? leaf.record.available_at : null;
     const expected = kindOfLeaf(previous, availableAt, Date.parse(leaf.logged_at));
-    if (leaf.supersedes !== previous) problems.push(`leaf ${index} supersedes ${leaf.supersedes ?? 'nothing'}, but the day's previous leaf is ${previous ?? 'none'}`);
-    if (!kindAllowed(leaf.kind, expected)) problems.push(`leaf ${index} says ${leaf.kind}; logged at ${leaf.logged_at} for a package available at ${availableAt ?? 'an unknown time'}, it is ${expected}`);
+    if (leaf.supersedes !== previous)
+      problems.push(`leaf ${index} supersedes ${leaf.supersedes ?? 'nothing'}, but the day's previous leaf is ${previous ?? 'none'}`);
+    if (!kindAllowed(leaf.kind, expected))
+      problems.push(
+        `leaf ${index} says ${leaf.kind}; logged at ${leaf.logged_at} for a package available at ${availableAt ?? 'an unknown time'}, it is ${expected}`,
+      );
     const listed = servedKinds.get(index);
     if (listed !== undefined && listed !== leaf.kind) problems.push(`leaf ${index} is listed as ${listed} but its data say ${leaf.kind}`);
   });
@@ -167,17 +193,28 @@ function servedCheck(date: string, newest: { index: number; leaf: TrackLeaf } | 
   const { entry_type: type, record } = newest.leaf;
   const picked = signalDayFields(type, served);
   const differing = differingSignalDayFields(type, record, picked.record);
-  if (differing.length === 0) return pass('served', `the package served for ${date} holds the record logged in leaf ${newest.index}: every field of ${type}, with the value logged`);
+  if (differing.length === 0)
+    return pass('served', `the package served for ${date} holds the record logged in leaf ${newest.index}: every field of ${type}, with the value logged`);
   const changed = differing.filter((field) => !picked.missing.includes(field));
-  const what = [...(changed.length > 0 ? [`${changed.join(', ')} changed`] : []), ...(picked.missing.length > 0 ? [`${picked.missing.join(', ')} missing`] : [])].join(', ');
-  return failed('served', `the package served for ${date} is not the one logged in its newest leaf (${newest.index}, ${type}): ${what}; the day was changed without being logged`);
+  const what = [
+    ...(changed.length > 0 ? [`${changed.join(', ')} changed`] : []),
+    ...(picked.missing.length > 0 ? [`${picked.missing.join(', ')} missing`] : []),
+  ].join(', ');
+  return failed(
+    'served',
+    `the package served for ${date} is not the one logged in its newest leaf (${newest.index}, ${type}): ${what}; the day was changed without being logged`,
+  );
 }
 
 /** The log's checks: both heads signed by the key, and the saved tree a prefix of the newest. */
 export function checkLog(input: LogCheckInput): DayCheck[] {
   const { saved, head, publicKey } = input;
   const keyId = keyIdOf(publicKey);
-  return [headCheck('saved_head', 'the head you saved', saved, keyId, publicKey), headCheck('head', 'the newest head', head, keyId, publicKey), growthCheck(saved, head, input.consistency)];
+  return [
+    headCheck('saved_head', 'the head you saved', saved, keyId, publicKey),
+    headCheck('head', 'the newest head', head, keyId, publicKey),
+    growthCheck(saved, head, input.consistency),
+  ];
 }
 
 /** A day's checks against the newest head (and the saved one, for `logged_at`). */
@@ -186,23 +223,39 @@ export function checkDay(day: DayInput, saved: SignedTreeHead, head: SignedTreeH
   const checks: DayCheck[] = [];
   const { leaves, problems } = leafChecks(day, head);
   const types = [...new Set(leaves.map(({ leaf }) => leaf.entry_type))].join(', ');
-  checks.push(problems.length === 0 ? pass('leaves', `${leaves.length} leaf${leaves.length === 1 ? '' : 's'} of ${date} (${types}), each in the tree of ${head.tree_size} leaves`) : failed('leaves', problems.join('; ')));
+  checks.push(
+    problems.length === 0
+      ? pass('leaves', `${leaves.length} leaf${leaves.length === 1 ? '' : 's'} of ${date} (${types}), each in the tree of ${head.tree_size} leaves`)
+      : failed('leaves', problems.join('; ')),
+  );
   const listed = typeof day.proof === 'string' ? [] : day.proof.leaves;
   const kinds = kindProblems(leaves, new Map(listed.map((l) => [l.leaf_index, l.kind])));
   const first = leaves[0]?.leaf;
-  checks.push(kinds.length === 0 && first
-    ? pass('kinds', `the original is leaf ${leaves[0]!.index} (${first.kind}, logged ${first.logged_at})${leaves.length > 1 ? `, republished ${leaves.length - 1} time${leaves.length > 2 ? 's' : ''}` : ''}`)
-    : failed('kinds', kinds.join('; ') || 'no leaf could be read'));
+  checks.push(
+    kinds.length === 0 && first
+      ? pass(
+          'kinds',
+          `the original is leaf ${leaves[0]!.index} (${first.kind}, logged ${first.logged_at})${leaves.length > 1 ? `, republished ${leaves.length - 1} time${leaves.length > 2 ? 's' : ''}` : ''}`,
+        )
+      : failed('kinds', kinds.join('; ') || 'no leaf could be read'),
+  );
   const late = leaves.flatMap(({ index, leaf }) => {
     const at = Date.parse(leaf.logged_at);
     if (at > head.timestamp) return [`leaf ${index} says it was logged at ${leaf.logged_at}, after the newest head (${iso(head.timestamp)})`];
-    if (index < saved.tree_size && at > saved.timestamp) return [`leaf ${index} is in the head you saved (${iso(saved.timestamp)}) but says it was logged later, at ${leaf.logged_at}`];
+    if (index < saved.tree_size && at > saved.timestamp)
+      return [`leaf ${index} is in the head you saved (${iso(saved.timestamp)}) but says it was logged later, at ${leaf.logged_at}`];
     return [];
   });
   checks.push(late.length === 0 ? pass('logged_at', 'every leaf was logged before the heads that hold it were signed') : failed('logged_at', late.join('; ')));
   checks.push(servedCheck(date, leaves.at(-1), day.served));
   return {
-    leaves: leaves.map(({ index, leaf }, i) => ({ leaf_index: index, kind: leaf.kind, logged_at: leaf.logged_at, original: i === 0, in_saved_head: index < saved.tree_size })),
+    leaves: leaves.map(({ index, leaf }, i) => ({
+      leaf_index: index,
+      kind: leaf.kind,
+      logged_at: leaf.logged_at,
+      original: i === 0,
+      in_saved_head: index < saved.tree_size,
+    })),
     checks,
   };
 }
@@ -213,7 +266,13 @@ export function checkDayInTrackLog(input: DayCheckInput): DayLogCheck {
   const day = checkDay(input, saved, head);
   const checks = [...checkLog(input), ...day.checks];
   return {
-    valid: checks.every((c) => c.status !== 'fail'), date, saved_tree_size: saved.tree_size, tree_size: head.tree_size, root_hash: head.root_hash, key_id: head.key_id,
-    leaves: day.leaves, checks,
+    valid: checks.every((c) => c.status !== 'fail'),
+    date,
+    saved_tree_size: saved.tree_size,
+    tree_size: head.tree_size,
+    root_hash: head.root_hash,
+    key_id: head.key_id,
+    leaves: day.leaves,
+    checks,
   };
 }

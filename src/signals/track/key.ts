@@ -36,4 +36,5 @@ export async function loadTrackLogKey(sql: Sql, config: Pick<Config, 'signalLogS
 }
 
 /** `loadTrackLogKey` once per process (a failed read is tried again). */
-export const trackLogKeyLoader = (sql: Sql, config: Pick<Config, 'signalLogSigningKey'> & KeySettings): (() => Promise<TrackLogKey>) => onceRetrying(() => loadTrackLogKey(sql, config));
+export const trackLogKeyLoader = (sql: Sql, config: Pick<Config, 'signalLogSigningKey'> & KeySettings): (() => Promise<TrackLogKey>) =>
+  onceRetrying(() => loadTrackLogKey(sql, config));

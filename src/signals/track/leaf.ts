@@ -89,7 +89,9 @@ function entryOf(value: Record<string, unknown>): { type: SignalDayEntryType; me
   if (!Object.hasOwn(value, 'entry_type')) return { type: SIGNAL_DAY_V0, member: 'package' };
   const type = value.entry_type;
   if (!WRITTEN_TYPES.includes(type as SignalDayEntryType)) {
-    throw new TypeError(`the leaf's entry_type ${JSON.stringify(type)} is not one this tradeseal reads (${WRITTEN_TYPES.join(', ')}; a leaf without one is ${SIGNAL_DAY_V0}): a newer tradeseal may read it`);
+    throw new TypeError(
+      `the leaf's entry_type ${JSON.stringify(type)} is not one this tradeseal reads (${WRITTEN_TYPES.join(', ')}; a leaf without one is ${SIGNAL_DAY_V0}): a newer tradeseal may read it`,
+    );
   }
   return { type: type as SignalDayEntryType, member: 'record' };
 }
@@ -113,14 +115,23 @@ export function parseLeaf(text: string): TrackLeaf {
   if (!TRACK_LEAF_KINDS.includes(kind as TrackLeafKind)) throw new TypeError(`the leaf's kind is not one of ${TRACK_LEAF_KINDS.join(', ')}`);
   if (typeof loggedAt !== 'string' || Number.isNaN(Date.parse(loggedAt))) throw new TypeError('the leaf has no logged_at time');
   if (!isRecord(record)) throw new TypeError(`the leaf has no ${entry.member} object`);
-  if (runId !== null && typeof runId !== 'string') throw new TypeError('the leaf\'s run_id is neither a string nor null');
-  if (supersedes !== null && !(Number.isSafeInteger(supersedes) && (supersedes as number) >= 0)) throw new TypeError('the leaf\'s supersedes is neither a leaf index nor null');
+  if (runId !== null && typeof runId !== 'string') throw new TypeError("the leaf's run_id is neither a string nor null");
+  if (supersedes !== null && !(Number.isSafeInteger(supersedes) && (supersedes as number) >= 0))
+    throw new TypeError("the leaf's supersedes is neither a leaf index nor null");
   const members = [...ENVELOPE, entry.member, ...(entry.member === 'record' ? ['entry_type'] : [])];
   if (Object.keys(value).length !== members.length) throw new TypeError(`the leaf has members other than ${members.sort().join(', ')}`);
   const problems = signalDayProblems(entry.type, record);
   if (problems.length > 0) throw new TypeError(`the leaf's ${entry.member} is not a ${entry.type} record: ${problems.join('; ')}`);
   if (record.date !== date) throw new TypeError(`the leaf is of ${date} but its ${entry.member} of ${String(record.date)}`);
-  const leaf: TrackLeaf = { date, entry_type: entry.type, kind: kind as TrackLeafKind, logged_at: loggedAt, record, run_id: runId, supersedes: supersedes as number | null };
+  const leaf: TrackLeaf = {
+    date,
+    entry_type: entry.type,
+    kind: kind as TrackLeafKind,
+    logged_at: loggedAt,
+    record,
+    run_id: runId,
+    supersedes: supersedes as number | null,
+  };
   if (leafText(leaf) !== text) throw new TypeError('the leaf data are not in canonical JSON (RFC 8785)');
   return leaf;
 }

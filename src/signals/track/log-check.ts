@@ -55,8 +55,12 @@ export function checkTrackLog(input: TrackLogInput): TrackLogCheck {
   const failed = days.filter((d) => !d.valid).map((d) => d.date);
   return {
     valid: passed(checks) && failed.length === 0 && days.length > 0,
-    saved_tree_size: saved.tree_size, tree_size: head.tree_size, root_hash: head.root_hash, key_id: head.key_id,
-    checks, days,
+    saved_tree_size: saved.tree_size,
+    tree_size: head.tree_size,
+    root_hash: head.root_hash,
+    key_id: head.key_id,
+    checks,
+    days,
     summary: { days: days.length, proven: days.length - failed.length, failed, beyond_history: input.beyondHistory },
   };
 }

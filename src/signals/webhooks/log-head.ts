@@ -26,7 +26,10 @@ export function logHeadEvent(head: SignedTreeHead, leaves: ReadonlyArray<{ date:
   const count = (kind: TrackLeafKind): number => leaves.filter((l) => l.kind === kind).length;
   const dates = leaves.map((l) => l.date).sort();
   return {
-    id, type: 'log_head', created_at: new Date(head.timestamp).toISOString(), log_head: head,
+    id,
+    type: 'log_head',
+    created_at: new Date(head.timestamp).toISOString(),
+    log_head: head,
     appended: { live: count('live'), backfill: count('backfill'), republication: count('republication'), first_date: dates[0]!, last_date: dates.at(-1)! },
   };
 }

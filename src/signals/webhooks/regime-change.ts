@@ -45,7 +45,11 @@ export const WEBHOOK_TIERS: readonly string[] = TIERS.filter((t) => allows(t, 'p
 export const exposurePercent = (regime: Regime): string => `${Math.round(EXPOSURE[regime] * 100)}%`;
 
 /** The event of a transition from `previous` to `next`, or null when the regime did not change. Pure. */
-export function regimeChangeEvent(previous: Pick<RegimeBroadcast, 'regime'> | null, next: Pick<RegimeBroadcast, 'regime' | 'risk_score' | 'date' | 'published_at'> & Partial<Pick<RegimeBroadcast, 'available_at'>>, id: string = randomUUID()): RegimeChangeEvent | null {
+export function regimeChangeEvent(
+  previous: Pick<RegimeBroadcast, 'regime'> | null,
+  next: Pick<RegimeBroadcast, 'regime' | 'risk_score' | 'date' | 'published_at'> & Partial<Pick<RegimeBroadcast, 'available_at'>>,
+  id: string = randomUUID(),
+): RegimeChangeEvent | null {
   if (!previous || previous.regime === next.regime) return null;
   return {
     id,

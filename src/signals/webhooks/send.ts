@@ -48,7 +48,10 @@ export async function sendWebhook(target: { url: string; secret: string }, messa
       ? { delivered: false, status: null, error: 'the attempt was cut short: the server is stopping', aborted: true }
       : { delivered: false, status: null, error: `no answer within ${options.timeoutMs} ms` };
   try {
-    const checked = await untilAborted(checkTarget(target.url, { allowPrivate: options.allowPrivate, ...(options.resolve ? { resolve: options.resolve } : {}) }), signal);
+    const checked = await untilAborted(
+      checkTarget(target.url, { allowPrivate: options.allowPrivate, ...(options.resolve ? { resolve: options.resolve } : {}) }),
+      signal,
+    );
     if (checked === null) return why();
     const bytes = Buffer.from(message.body, 'utf8');
     const headers = {
@@ -62,7 +65,11 @@ export async function sendWebhook(target: { url: string; secret: string }, messa
     const status = await post(checked.url, checked.addresses, headers, bytes, signal);
     if (status === null) return why();
     if (status >= 200 && status < 300) return { delivered: true, status, error: null };
-    return { delivered: false, status, error: status >= 300 && status < 400 ? `the receiver answered ${status}; redirects are not followed` : `the receiver answered ${status}` };
+    return {
+      delivered: false,
+      status,
+      error: status >= 300 && status < 400 ? `the receiver answered ${status}; redirects are not followed` : `the receiver answered ${status}`,
+    };
   } catch (err) {
     if (signal.aborted) return why();
     if (isTradesealError(err)) return { delivered: false, status: null, error: err.errors?.[0]?.message ?? err.message };

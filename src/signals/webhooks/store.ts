@@ -62,7 +62,9 @@ export async function removeWebhook(sql: Sql, accountId: string): Promise<boolea
 
 /** The account's webhook, with its secret as kept (`webhookSecret` reads it). */
 export async function getWebhook(sql: Sql, accountId: string): Promise<(WebhookRow & SecretColumns) | null> {
-  const [row] = await sql<Array<WebhookRow & SecretColumns>>`select account_id, url, created_at, secret, secret_sealed from signal_webhooks where account_id = ${accountId}`;
+  const [row] = await sql<
+    Array<WebhookRow & SecretColumns>
+  >`select account_id, url, created_at, secret, secret_sealed from signal_webhooks where account_id = ${accountId}`;
   return row ?? null;
 }
 
@@ -158,7 +160,13 @@ export async function release(sql: Sql, deliveryId: string, attempt: number, err
 }
 
 /** Records a test delivery, already attempted once: delivered or failed, never retried. */
-export async function recordTest(sql: Sql, accountId: string, deliveryId: string, payload: unknown, result: { delivered: boolean; status: number | null; error: string | null }): Promise<void> {
+export async function recordTest(
+  sql: Sql,
+  accountId: string,
+  deliveryId: string,
+  payload: unknown,
+  result: { delivered: boolean; status: number | null; error: string | null },
+): Promise<void> {
   await sql`
     insert into webhook_deliveries (delivery_id, account_id, event, payload, attempts, last_attempt_at, delivered_at, failed_at, last_status, last_error)
     values (${deliveryId}, ${accountId}, 'test', ${sql.json(payload as never)}, 1, clock_timestamp(),

@@ -77,7 +77,11 @@ export function parseTargetUrl(text: string): URL {
 }
 
 /** The URL's host without IPv6 brackets, trailing dots or upper case. */
-const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.+$/, '').toLowerCase();
+const bareHost = (url: URL): string =>
+  url.hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.+$/, '')
+    .toLowerCase();
 
 function refusedName(host: string): string | null {
   for (const n of REFUSED_NAMES) if (host === n.name || (n.subdomains && host.endsWith(`.${n.name}`))) return n.why;
@@ -132,7 +136,11 @@ export function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunct
       callback(err, '', undefined);
       return;
     }
-    if (options.all) callback(null, wanted.map((a) => ({ address: a.address, family: a.family })));
+    if (options.all)
+      callback(
+        null,
+        wanted.map((a) => ({ address: a.address, family: a.family })),
+      );
     else callback(null, wanted[0]!.address, wanted[0]!.family);
   };
 }

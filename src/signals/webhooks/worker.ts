@@ -79,11 +79,19 @@ export function startWebhookWorker(sql: Sql, options: WebhookWorkerOptions): Web
     } else {
       // A secret that cannot be opened now (the key-management provider unreachable) is a failed attempt, retried.
       const secret = await webhookSecret(options.secrets, d.account_id, d).catch((err: unknown) => err as Error);
-      const r = secret instanceof Error
-        ? { delivered: false, status: null, error: `the webhook secret could not be opened: ${secret.message}`, aborted: false }
-        : await sendWebhook({ url: d.url, secret }, { deliveryId: d.delivery_id, event: d.event as WebhookEvent, body: JSON.stringify(d.payload) }, {
-          allowPrivate: options.allowPrivate, timeoutMs, signal: stopping.signal, ...(options.resolve ? { resolve: options.resolve } : {}),
-        });
+      const r =
+        secret instanceof Error
+          ? { delivered: false, status: null, error: `the webhook secret could not be opened: ${secret.message}`, aborted: false }
+          : await sendWebhook(
+              { url: d.url, secret },
+              { deliveryId: d.delivery_id, event: d.event as WebhookEvent, body: JSON.stringify(d.payload) },
+              {
+                allowPrivate: options.allowPrivate,
+                timeoutMs,
+                signal: stopping.signal,
+                ...(options.resolve ? { resolve: options.resolve } : {}),
+              },
+            );
       if (r.aborted) {
         await release(sql, d.delivery_id, d.attempts, r.error ?? 'the server stopped during the attempt');
         return;
@@ -116,9 +124,11 @@ export function startWebhookWorker(sql: Sql, options: WebhookWorkerOptions): Web
     const previous = round ?? Promise.resolve(0);
     const next = previous.catch(() => 0).then(runRound);
     round = next;
-    void next.finally(() => {
-      if (round === next) round = null;
-    }).catch(() => {});
+    void next
+      .finally(() => {
+        if (round === next) round = null;
+      })
+      .catch(() => {});
     return next;
   };
 
@@ -129,11 +139,14 @@ export function startWebhookWorker(sql: Sql, options: WebhookWorkerOptions): Web
         log('webhook worker: a round failed; retrying after the poll interval', err);
         return 0;
       })
-      .then((n) => {
-        // A full batch suggests more is due: go on at once.
-        if (!stopping.signal.aborted) timer = setTimeout(loop, n >= batch ? 0 : pollMs);
-        timer?.unref();
-      }, () => {});
+      .then(
+        (n) => {
+          // A full batch suggests more is due: go on at once.
+          if (!stopping.signal.aborted) timer = setTimeout(loop, n >= batch ? 0 : pollMs);
+          timer?.unref();
+        },
+        () => {},
+      );
   };
   loop();
 

@@ -24,7 +24,7 @@ describe('the FIX engine as loaded', () => {
     expect(buffer.toString()).toBe('A\u00c9\u0001');
   }, 30_000);
 
-  it('is refused by name when it is not: a copy decoding as Node\'s \'ascii\' loses the high bit', () => {
+  it("is refused by name when it is not: a copy decoding as Node's 'ascii' loses the high bit", () => {
     class Unrepaired {
       private bytes = Buffer.alloc(0);
       constructor(_size: number) {}

@@ -32,12 +32,22 @@ let port: number;
 const connectWhenListening = (sender = EXCHANGE, target = US): Promise<RawFixPeer> => connectRaw(port, sender, target);
 const exchangeLogsOn = (seq: number, reset = false): Promise<{ p: RawFixPeer; answer: Received }> => logOnWhenFree(port, EXCHANGE, US, seq, reset);
 
-const connectFrom = (localAddress: string): Promise<net.Socket> => new Promise<net.Socket>((resolve, reject) => {
-  const s = net.connect({ host: '127.0.0.1', port, localAddress }, () => resolve(s));
-  s.once('error', reject);
-});
+const connectFrom = (localAddress: string): Promise<net.Socket> =>
+  new Promise<net.Socket>((resolve, reject) => {
+    const s = net.connect({ host: '127.0.0.1', port, localAddress }, () => resolve(s));
+    s.once('error', reject);
+  });
 
-interface RejectRow { seq: number | null; msg_type: string | null; answer: string; reason_code: number | null; ref_tag: number | null; reason: string; raw: string; action: string | null }
+interface RejectRow {
+  seq: number | null;
+  msg_type: string | null;
+  answer: string;
+  reason_code: number | null;
+  ref_tag: number | null;
+  reason: string;
+  raw: string;
+  action: string | null;
+}
 const rejectRows = (where: string): Promise<RejectRow[]> => store.sql<RejectRow[]>`
   select r.seq, r.msg_type, r.answer, r.reason_code, r.ref_tag, r.reason, r.raw, a.action
   from dropcopy_rejects r left join audit_log a on a.id = r.audit_entry_id
@@ -49,10 +59,21 @@ beforeAll(async () => {
   store = await testStore();
   port = await freePort();
   const config = configWith({
-    databaseUrl: store.url, logLevel: 'silent', port: 0,
+    databaseUrl: store.url,
+    logLevel: 'silent',
+    port: 0,
     dropCopy: {
-      role: 'acceptor', host: '127.0.0.1', port, senderCompId: US, targetCompId: EXCHANGE, heartbeatS: 30, reconnectS: 1, tls: null,
-      logonTimeoutS: LOGON_TIMEOUT_S, allow: ['127.0.0.1', '127.0.0.3'], maxConnectionsPerAddress: PER_ADDRESS,
+      role: 'acceptor',
+      host: '127.0.0.1',
+      port,
+      senderCompId: US,
+      targetCompId: EXCHANGE,
+      heartbeatS: 30,
+      reconnectS: 1,
+      tls: null,
+      logonTimeoutS: LOGON_TIMEOUT_S,
+      allow: ['127.0.0.1', '127.0.0.3'],
+      maxConnectionsPerAddress: PER_ADDRESS,
     },
   });
   server = await startServer(config, { services: ['engine'], leaderRetryMs: 100 });
@@ -79,7 +100,12 @@ describe('FIX is bytes', () => {
     const reject = await p.waitFor('the Reject', (m) => m.tags.get(35) === '3', 5000, from);
     expect(Object.fromEntries([45, 371, 372, 373].map((t) => [t, reject.tags.get(t)]))).toEqual({ 45: String(seq), 371: '55', 372: '8', 373: '6' });
     expect(reject.tags.get(58)).toBe('Symbol (55) holds a byte outside printable ASCII (0xc9 at position 5): a FIX String field is ASCII');
-    const [row] = await waitUntil('the refused message\'s row', () => rejectRows('Symbol (55) holds a byte'), (rows) => rows.length === 1, 5000);
+    const [row] = await waitUntil(
+      "the refused message's row",
+      () => rejectRows('Symbol (55) holds a byte'),
+      (rows) => rows.length === 1,
+      5000,
+    );
     expect(row).toMatchObject({ seq, msg_type: '8', answer: 'reject', reason_code: 6, ref_tag: 55, action: 'dropcopy.reject' });
     expect(bytesOfWireText(row!.raw).equals(Buffer.from(sent, 'latin1'))).toBe(true);
     expect(row!.raw).toContain('|55=AAPL\\xc9|');
@@ -90,7 +116,12 @@ describe('FIX is bytes', () => {
     await p.waitFor('the Reject of the resend', (m) => m.tags.get(35) === '3' && m.tags.get(45) === String(seq), 5000, again);
     const next = `E-${randomUUID()}`;
     p.send('8', fillBody(next, randomUUID()));
-    await waitUntil('the fill after it applied', () => orphans(next), (rows) => rows.length === 1, 5000);
+    await waitUntil(
+      'the fill after it applied',
+      () => orphans(next),
+      (rows) => rows.length === 1,
+      5000,
+    );
     expect(await watermark()).toBeGreaterThan(seq + 1);
     expect(await orphans(execId)).toEqual([]);
     expect(await rejectRows('Symbol (55) holds a byte')).toHaveLength(1);
@@ -108,7 +139,12 @@ describe('FIX is bytes', () => {
     expect([reject.tags.get(45), reject.tags.get(371), reject.tags.get(373)]).toEqual([String(seq), '55', '6']);
     const next = `E-${randomUUID()}`;
     p.send('8', fillBody(next, randomUUID()));
-    await waitUntil('the fill after it applied', () => orphans(next), (rows) => rows.length === 1, 5000);
+    await waitUntil(
+      'the fill after it applied',
+      () => orphans(next),
+      (rows) => rows.length === 1,
+      5000,
+    );
     expect(await orphans(execId)).toEqual([]);
     const assets = await store.sql`select 1 from traces where status = 'ORPHAN' and asset ~ '[[:cntrl:]]'`;
     expect(assets).toEqual([]);
@@ -118,37 +154,60 @@ describe('FIX is bytes', () => {
     const execId = `E-${randomUUID()}`;
     const text = Buffer.from('pr\u00eat \u20ac\u0001', 'utf8').toString('latin1');
     p.send('8', [...fillBody(execId, randomUUID()), [347, 'UTF-8'], [354, text.length], [355, text]]);
-    await waitUntil('the fill applied', () => orphans(execId), (rows) => rows.length === 1, 5000);
+    await waitUntil(
+      'the fill applied',
+      () => orphans(execId),
+      (rows) => rows.length === 1,
+      5000,
+    );
   });
 });
 
 describe('no peer can wedge the session', () => {
-  it('takes the exchange\'s Logon while a stranger holds a connection open without a word, and closes the stranger after the Logon timeout, recorded and audited', async () => {
+  it("takes the exchange's Logon while a stranger holds a connection open without a word, and closes the stranger after the Logon timeout, recorded and audited", async () => {
     const stranger = await connectWhenListening('NOBODY', 'NOONE');
     const { p, answer } = await exchangeLogsOn(1, true);
     expect(answer.tags.get(35)).toBe('A');
     await stranger.closed;
     expect(stranger.received).toEqual([]);
-    const [row] = await waitUntil('the refused connection\'s row', () => rejectRows(`no Logon within ${LOGON_TIMEOUT_S} s`), (rows) => rows.length >= 1, 5000);
+    const [row] = await waitUntil(
+      "the refused connection's row",
+      () => rejectRows(`no Logon within ${LOGON_TIMEOUT_S} s`),
+      (rows) => rows.length >= 1,
+      5000,
+    );
     expect(row).toMatchObject({ seq: null, answer: 'none', action: 'dropcopy.reject' });
     expect(row!.reason).toMatch(/^Logon refused \(127\.0\.0\.1:\d+\): no Logon within 1 s \(0 bytes received\)$/);
     // The stranger never took the session's place: the exchange's fills still go through.
     const execId = `E-${randomUUID()}`;
     p.send('8', fillBody(execId, randomUUID()));
-    await waitUntil('the exchange\'s fill applied', () => orphans(execId), (rows) => rows.length === 1, 5000);
+    await waitUntil(
+      "the exchange's fill applied",
+      () => orphans(execId),
+      (rows) => rows.length === 1,
+      5000,
+    );
     p.close();
   });
 
-  it('answers a Logon with other CompIDs with a Logout of its own that names none of the session\'s, and spends none of its numbers', async () => {
+  it("answers a Logon with other CompIDs with a Logout of its own that names none of the session's, and spends none of its numbers", async () => {
     const { p: first, answer } = await exchangeLogsOn(1, true);
     const stranger = await connectWhenListening('SNOOP', 'GUESS');
-    stranger.send('A', [[98, 0], [108, 30]]);
+    stranger.send('A', [
+      [98, 0],
+      [108, 30],
+    ]);
     const logout = await stranger.waitFor('the Logout', (m) => m.tags.get(35) === '5');
     await stranger.closed;
     expect(Object.fromEntries([34, 49, 56, 58].map((t) => [t, logout.tags.get(t)]))).toEqual({ 34: '1', 49: 'GUESS', 56: 'SNOOP', 58: 'Logon refused' });
     expect(logout.raw).not.toContain(US);
     expect(logout.raw).not.toContain(EXCHANGE);
-    const [row] = await waitUntil('the refused Logon\'s row', () => rejectRows('"SNOOP"->"GUESS"'), (rows) => rows.length === 1, 5000);
+    const [row] = await waitUntil(
+      "the refused Logon's row",
+      () => rejectRows('"SNOOP"->"GUESS"'),
+      (rows) => rows.length === 1,
+      5000,
+    );
     expect(row).toMatchObject({ seq: null, msg_type: 'A', answer: 'none', action: 'dropcopy.reject' });
     expect(bytesOfWireText(row!.raw).toString('latin1')).toContain('\u000149=SNOOP\u000156=GUESS\u0001');
     // The session's own numbering did not move: its next message is the one after its last.
@@ -171,16 +230,30 @@ describe('no peer can wedge the session', () => {
     let logout: Received | undefined;
     while (logout === undefined) {
       const late = await connectWhenListening();
-      late.send('A', [[98, 0], [108, 30]], { seq: 2 });
-      logout = await late.waitFor('the Logout', (m) => m.tags.get(35) === '5', 2000).catch((err: unknown) => {
-        // Still closing the earlier connection: the door closes this one; try again.
-        if (Date.now() > deadline) throw err;
-        return undefined;
-      });
+      late.send(
+        'A',
+        [
+          [98, 0],
+          [108, 30],
+        ],
+        { seq: 2 },
+      );
+      logout = await late
+        .waitFor('the Logout', (m) => m.tags.get(35) === '5', 2000)
+        .catch((err: unknown) => {
+          // Still closing the earlier connection: the door closes this one; try again.
+          if (Date.now() > deadline) throw err;
+          return undefined;
+        });
       late.close();
     }
     expect(logout.tags.get(58)).toBe(`MsgSeqNum too low, expecting ${expected} but received 2`);
-    const [row] = await waitUntil('the refused Logon\'s row', () => rejectRows('MsgSeqNum too low'), (rows) => rows.length === 1, 5000);
+    const [row] = await waitUntil(
+      "the refused Logon's row",
+      () => rejectRows('MsgSeqNum too low'),
+      (rows) => rows.length === 1,
+      5000,
+    );
     expect(row).toMatchObject({ seq: null, msg_type: 'A', answer: 'none', action: 'dropcopy.reject' });
     expect(row!.reason).toBe(`Logon refused with a Logout: MsgSeqNum too low, expecting ${expected} but received 2`);
     // The exchange, numbered right, is taken.
@@ -191,10 +264,19 @@ describe('no peer can wedge the session', () => {
   it('closes a connection from an address outside FIX_DROPCOPY_ALLOW before reading a byte, recorded and audited', async () => {
     const socket = await connectFrom('127.0.0.2');
     const outsider = rawPeerOn(socket, EXCHANGE, US);
-    outsider.send('A', [[98, 0], [108, 30], [141, 'Y']]);
+    outsider.send('A', [
+      [98, 0],
+      [108, 30],
+      [141, 'Y'],
+    ]);
     await outsider.closed;
     expect(outsider.received).toEqual([]);
-    const [row] = await waitUntil('the refused connection\'s row', () => rejectRows('FIX_DROPCOPY_ALLOW'), (rows) => rows.length === 1, 5000);
+    const [row] = await waitUntil(
+      "the refused connection's row",
+      () => rejectRows('FIX_DROPCOPY_ALLOW'),
+      (rows) => rows.length === 1,
+      5000,
+    );
     expect(row).toMatchObject({ seq: null, answer: 'none', raw: '', action: 'dropcopy.reject' });
     expect(row!.reason).toMatch(/^Logon refused \(127\.0\.0\.2:\d+\): the address is not in FIX_DROPCOPY_ALLOW/);
   });
@@ -208,12 +290,21 @@ describe('no stranger exhausts the acceptor', () => {
   it('closes at once a connection over FIX_DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS, and takes the exchange from another address meanwhile', async () => {
     const holders = await Promise.all(Array.from({ length: PER_ADDRESS }, () => connectFrom('127.0.0.3').then((s) => rawPeerOn(s, 'NOBODY', 'NOONE'))));
     const over = rawPeerOn(await connectFrom('127.0.0.3'), EXCHANGE, US);
-    over.send('A', [[98, 0], [108, 30], [141, 'Y']]);
+    over.send('A', [
+      [98, 0],
+      [108, 30],
+      [141, 'Y'],
+    ]);
     await over.closed;
     expect(over.received).toEqual([]);
     const { p, answer } = await exchangeLogsOn(1, true);
     expect(answer.tags.get(35)).toBe('A');
-    const [row] = await waitUntil('the refused connection\'s row', () => rejectRows('FIX_DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS'), (rows) => rows.length === 1, 5000);
+    const [row] = await waitUntil(
+      "the refused connection's row",
+      () => rejectRows('FIX_DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS'),
+      (rows) => rows.length === 1,
+      5000,
+    );
     expect(row).toMatchObject({ seq: null, answer: 'none', raw: '', action: 'dropcopy.reject' });
     expect(row!.reason).toMatch(/^Logon refused \(127\.0\.0\.3:\?\): 2 connections from this address are open already/);
     p.close();
@@ -237,6 +328,8 @@ describe('no stranger exhausts the acceptor', () => {
     expect(counted[0]).toMatchObject({ seq: null, answer: 'none', action: 'dropcopy.reject' });
     const n = Number(/: (\d+) more connection\(s\) refused \(not_allowed\)/.exec(counted[0]!.reason)?.[1]);
     expect(n + (all.length - first)).toBe(loops);
-    expect(counted[0]!.reason).toMatch(/^Logon refused \(127\.0\.0\.2\): \d+ more connection\(s\) refused \(not_allowed\) from \S+ to \S+, not recorded individually$/);
+    expect(counted[0]!.reason).toMatch(
+      /^Logon refused \(127\.0\.0\.2\): \d+ more connection\(s\) refused \(not_allowed\) from \S+ to \S+, not recorded individually$/,
+    );
   });
 });

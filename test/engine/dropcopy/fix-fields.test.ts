@@ -7,9 +7,20 @@ const AGENT = '0b6f3c1e-8f7a-4c2d-9e1b-5a4d3c2b1a09';
 const receivedAt = new Date('2026-02-03T10:05:00.100Z');
 
 function er(overrides: Record<number, string | null> = {}, msgType = '8'): InboundMessage {
-  const tags = new Map<number, string>(Object.entries({
-    17: 'X-1', 11: 'C-1', 150: 'F', 1: AGENT, 55: 'AAPL', 54: '1', 32: '100', 31: '190.25', 15: 'USD', 60: '20260203-10:04:59.412',
-  }).map(([t, v]) => [Number(t), v]));
+  const tags = new Map<number, string>(
+    Object.entries({
+      17: 'X-1',
+      11: 'C-1',
+      150: 'F',
+      1: AGENT,
+      55: 'AAPL',
+      54: '1',
+      32: '100',
+      31: '190.25',
+      15: 'USD',
+      60: '20260203-10:04:59.412',
+    }).map(([t, v]) => [Number(t), v]),
+  );
   for (const [t, v] of Object.entries(overrides)) {
     if (v === null) tags.delete(Number(t));
     else tags.set(Number(t), v);
@@ -22,10 +33,19 @@ describe('readInbound', () => {
     expect(readInbound(er())).toEqual({
       kind: 'fill',
       fill: {
-        seq: 7, possDup: false, receivedAt,
+        seq: 7,
+        possDup: false,
+        receivedAt,
         execution: {
-          exchange_tx_id: 'X-1', client_order_id: 'C-1', asset: 'AAPL', side: 'Long', quantity: 100, price: 190.25,
-          notional_currency: 'USD', agent_id: AGENT, execution_time: '2026-02-03T10:04:59.412Z',
+          exchange_tx_id: 'X-1',
+          client_order_id: 'C-1',
+          asset: 'AAPL',
+          side: 'Long',
+          quantity: 100,
+          price: 190.25,
+          notional_currency: 'USD',
+          agent_id: AGENT,
+          execution_time: '2026-02-03T10:04:59.412Z',
         },
       },
     });
@@ -59,7 +79,10 @@ describe('readInbound', () => {
   it('answers a byte outside printable ASCII in a field it reads with Reject 373=6 naming the tag, before any other check', () => {
     // As the session reads a value: one character per byte received (0xC9 is \u00c9).
     expect(readInbound(er({ 55: 'AAP\u00c9' }))).toEqual({
-      kind: 'refuse', answer: 'reject', reasonCode: 6, refTag: 55,
+      kind: 'refuse',
+      answer: 'reject',
+      reasonCode: 6,
+      refTag: 55,
       text: 'Symbol (55) holds a byte outside printable ASCII (0xc9 at position 4): a FIX String field is ASCII',
     });
     expect(readInbound(er({ 55: 'AA\x1bL' }))).toMatchObject({ reasonCode: 6, refTag: 55 });
@@ -83,7 +106,13 @@ describe('readInbound', () => {
 });
 
 describe('frameProblemOf', () => {
-  const good = fixMessage([[35, '0'], [49, 'XNAS'], [56, 'DESK'], [34, 2], [52, '20260203-10:05:00.000']]);
+  const good = fixMessage([
+    [35, '0'],
+    [49, 'XNAS'],
+    [56, 'DESK'],
+    [34, 2],
+    [52, '20260203-10:05:00.000'],
+  ]);
   it('passes a well-framed message', () => {
     expect(frameProblemOf(good)).toBeNull();
   });
@@ -93,14 +122,28 @@ describe('frameProblemOf', () => {
     expect(frameProblemOf(good.replace(/10=\d{3}\x01$/, '10=000\x01'))).toContain('CheckSum');
   });
   it('sums the bytes received: a byte above 0x7F counts as itself', () => {
-    const high = fixMessage([[35, '8'], [49, 'XNAS'], [56, 'DESK'], [34, 2], [55, 'AAP\u00c9']]);
+    const high = fixMessage([
+      [35, '8'],
+      [49, 'XNAS'],
+      [56, 'DESK'],
+      [34, 2],
+      [55, 'AAP\u00c9'],
+    ]);
     expect(frameIsSound(high)).toBe(true);
     expect(frameProblemOf(high)).toBeNull();
     // The same message with the high bit lost, as Node's 'ascii' decoding reads it: 128 off.
     expect(frameProblemOf(high.replace('\u00c9', 'I'))).toContain('CheckSum');
   });
   it('takes a data field by its length: an Encoded* value may hold any byte, SOH included', () => {
-    const encoded = fixMessage([[35, '8'], [49, 'XNAS'], [56, 'DESK'], [34, 2], [347, 'UTF-8'], [354, 5], [355, 'a\x01\u00c3\u00a9b']]);
+    const encoded = fixMessage([
+      [35, '8'],
+      [49, 'XNAS'],
+      [56, 'DESK'],
+      [34, 2],
+      [347, 'UTF-8'],
+      [354, 5],
+      [355, 'a\x01\u00c3\u00a9b'],
+    ]);
     expect(frameIsSound(encoded)).toBe(true);
     expect(frameProblemRead(encoded)).toBeNull();
     expect(frameProblemRead(encoded.replace('354=5', '354=7'))).toContain('355');
@@ -121,15 +164,28 @@ describe('frameIsSound, the one-pass check of frameProblemOf', () => {
   const mutate = (text: string): string => {
     const i = Math.floor(random() * text.length);
     switch (Math.floor(random() * 4)) {
-      case 0: return text.slice(0, i) + text.slice(i + 1);
-      case 1: return text.slice(0, i) + pick(CHARS) + text.slice(i);
-      case 2: return text.slice(0, i) + pick(CHARS) + text.slice(i + 1);
-      default: return text.slice(0, i) + text.slice(i, i + 5) + text.slice(i);
+      case 0:
+        return text.slice(0, i) + text.slice(i + 1);
+      case 1:
+        return text.slice(0, i) + pick(CHARS) + text.slice(i);
+      case 2:
+        return text.slice(0, i) + pick(CHARS) + text.slice(i + 1);
+      default:
+        return text.slice(0, i) + text.slice(i, i + 5) + text.slice(i);
     }
   };
   const message = (): string => {
-    const fields: Array<[number, string | number]> = [[35, pick(['8', '0', 'D', 'j'])], [49, 'XNAS'], [56, 'DESK'], [34, Math.floor(random() * 1e6)]];
-    for (let k = Math.floor(random() * 8); k > 0; k--) fields.push([pick([17, 11, 55, 54, 32, 31, 60, 1, 9999, 123456]), pick(['X-1', '190.25', '20260203-10:04:59.412', 'AAPL', '', '1', 'a=b', 'caf\u00e9', '\u00a45'])]);
+    const fields: Array<[number, string | number]> = [
+      [35, pick(['8', '0', 'D', 'j'])],
+      [49, 'XNAS'],
+      [56, 'DESK'],
+      [34, Math.floor(random() * 1e6)],
+    ];
+    for (let k = Math.floor(random() * 8); k > 0; k--)
+      fields.push([
+        pick([17, 11, 55, 54, 32, 31, 60, 1, 9999, 123456]),
+        pick(['X-1', '190.25', '20260203-10:04:59.412', 'AAPL', '', '1', 'a=b', 'caf\u00e9', '\u00a45']),
+      ]);
     if (random() < 0.3) fields.push([354, 4], [355, pick(['a\x01=b', '\u00e9\u00e9\x01\x01', 'abcd'])]);
     return fixMessage(fields);
   };

@@ -31,9 +31,18 @@ beforeAll(async () => {
   exchange = net.createServer((socket) => {
     const p = rawPeerOn(socket, EXCHANGE, US);
     calls.push(p);
-    void p.waitFor('the engine\'s Logon', (m) => m.tags.get(35) === 'A', 30_000).then(() => {
-      if (answering) p.send('A', [[98, 0], [108, 30]]);
-    }, () => {});
+    void p
+      .waitFor("the engine's Logon", (m) => m.tags.get(35) === 'A', 30_000)
+      .then(
+        () => {
+          if (answering)
+            p.send('A', [
+              [98, 0],
+              [108, 30],
+            ]);
+        },
+        () => {},
+      );
   });
   await new Promise<void>((resolve) => exchange.listen(0, '127.0.0.1', resolve));
 });
@@ -50,28 +59,58 @@ describe('an exchange that never answers the Logon', () => {
   it('is given up after the Logon timeout, recorded and audited, and called again with backoff; the state says why and when', async () => {
     const port = (exchange.address() as net.AddressInfo).port;
     const config = configWith({
-      databaseUrl: store.url, logLevel: 'silent',
+      databaseUrl: store.url,
+      logLevel: 'silent',
       dropCopy: {
-        role: 'initiator', host: '127.0.0.1', port, senderCompId: US, targetCompId: EXCHANGE, heartbeatS: 30, reconnectS: 1, tls: null,
-        logonTimeoutS: 1, reconnectMaxS: 2,
+        role: 'initiator',
+        host: '127.0.0.1',
+        port,
+        senderCompId: US,
+        targetCompId: EXCHANGE,
+        heartbeatS: 30,
+        reconnectS: 1,
+        tls: null,
+        logonTimeoutS: 1,
+        reconnectMaxS: 2,
       },
     });
     runner = startDropCopyRunner({ sql: pool, config, log: { info: () => {}, warn: () => {}, error: () => {} }, retryMs: 50 });
 
-    await waitUntil('a second call', async () => calls.length, (n) => n >= 2, 20_000);
+    await waitUntil(
+      'a second call',
+      async () => calls.length,
+      (n) => n >= 2,
+      20_000,
+    );
     await calls[0]!.closed;
-    const status = await waitUntil('the state saying why', () => readDropCopyStatus(store.sql, configuredSession(config), new Date()),
-      (s) => /attempt \d+ failed/.test(s.summary), 10_000);
-    expect(status.summary).toMatch(/^FIX\.4\.4:DESK->XNAS \(initiator\) (disconnected|connecting) on .+: attempt \d+ (failed \(the exchange did not answer the Logon within 1 s\); next attempt in \d+\.\d s, at \d{4}-\d\d-\d\dT.+Z|since the last logon)$/);
-    const rows = await waitUntil('the refused Logon recorded', () => store.sql<Array<{ reason: string; answer: string; action: string | null }>>`
+    const status = await waitUntil(
+      'the state saying why',
+      () => readDropCopyStatus(store.sql, configuredSession(config), new Date()),
+      (s) => /attempt \d+ failed/.test(s.summary),
+      10_000,
+    );
+    expect(status.summary).toMatch(
+      /^FIX\.4\.4:DESK->XNAS \(initiator\) (disconnected|connecting) on .+: attempt \d+ (failed \(the exchange did not answer the Logon within 1 s\); next attempt in \d+\.\d s, at \d{4}-\d\d-\d\dT.+Z|since the last logon)$/,
+    );
+    const rows = await waitUntil(
+      'the refused Logon recorded',
+      () => store.sql<Array<{ reason: string; answer: string; action: string | null }>>`
       select r.reason, r.answer, a.action from dropcopy_rejects r left join audit_log a on a.id = r.audit_entry_id
-      where r.reason like '%did not answer the Logon%'`, (r) => r.length >= 1, 10_000);
+      where r.reason like '%did not answer the Logon%'`,
+      (r) => r.length >= 1,
+      10_000,
+    );
     expect(rows[0]).toMatchObject({ answer: 'none', action: 'dropcopy.reject' });
     expect(rows[0]!.reason).toMatch(/^Logon refused \(127\.0\.0\.1:\d+\): the exchange did not answer the Logon within 1 s$/);
 
     // The exchange answers from now on: the next call logs on, and the state has nothing more to say.
     answering = true;
-    const logged = await waitUntil('logged on', () => readDropCopyStatus(store.sql, configuredSession(config), new Date()), (s) => s.state === 'logged_on', 20_000);
+    const logged = await waitUntil(
+      'logged on',
+      () => readDropCopyStatus(store.sql, configuredSession(config), new Date()),
+      (s) => s.state === 'logged_on',
+      20_000,
+    );
     expect(logged.summary).toMatch(/^FIX\.4\.4:DESK->XNAS \(initiator\) logged_on on [^:]+:\d+$/);
   }, 60_000);
 });

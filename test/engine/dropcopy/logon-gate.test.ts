@@ -14,7 +14,16 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('the door', () => {
   it('reads a Logon of nearly MAX_LOGON_BYTES sent one byte at a time copying its bytes a bounded number of times, not once per byte', async () => {
-    const logon = fixMessage([[35, 'A'], [49, 'XNAS'], [56, 'DESK'], [34, 1], [52, '20261207-09:00:00.000'], [98, 0], [108, 30], [58, 'x'.repeat(MAX_LOGON_BYTES - 200)]]);
+    const logon = fixMessage([
+      [35, 'A'],
+      [49, 'XNAS'],
+      [56, 'DESK'],
+      [34, 1],
+      [52, '20261207-09:00:00.000'],
+      [98, 0],
+      [108, 30],
+      [58, 'x'.repeat(MAX_LOGON_BYTES - 200)],
+    ]);
     expect(logon.length).toBeGreaterThan(MAX_LOGON_BYTES - 200);
     expect(logon.length).toBeLessThanOrEqual(MAX_LOGON_BYTES);
     const socket = new PassThrough();
@@ -34,7 +43,15 @@ describe('the door', () => {
   });
 
   it('reads a Logon that arrives in one read, and one split after its head', async () => {
-    const logon = fixMessage([[35, 'A'], [49, 'XNAS'], [56, 'DESK'], [34, 1], [52, '20261207-09:00:00.000'], [98, 0], [108, 30]]);
+    const logon = fixMessage([
+      [35, 'A'],
+      [49, 'XNAS'],
+      [56, 'DESK'],
+      [34, 1],
+      [52, '20261207-09:00:00.000'],
+      [98, 0],
+      [108, 30],
+    ]);
     for (const cuts of [[logon.length], [40, logon.length]]) {
       const socket = new PassThrough();
       const passed = awaitLogon(socket as unknown as Socket, { parties, timeoutMs: 60_000, now: () => new Date(), onRefused: () => {} });

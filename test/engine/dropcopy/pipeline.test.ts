@@ -35,11 +35,21 @@ async function start(epoch: number, over: Partial<DropCopyPipelineOptions> = {})
   reserved.push(conn);
   const state = await sessionState(sql);
   let onFatal!: (err: unknown) => void;
-  const fatal = new Promise<unknown>((resolve) => { onFatal = resolve; });
+  const fatal = new Promise<unknown>((resolve) => {
+    onFatal = resolve;
+  });
   const warnings: unknown[] = [];
   const pipeline = startDropCopyPipeline({
-    conn, sessionKey: SESSION_KEY, epoch, nextTargetSeq: state.next_target_seq, policy: () => h.ctx.policy, now: () => new Date(), actor: ACTOR,
-    log: { warn: (o) => warnings.push(o), error: (o) => warnings.push(o) }, onFatal, ...over,
+    conn,
+    sessionKey: SESSION_KEY,
+    epoch,
+    nextTargetSeq: state.next_target_seq,
+    policy: () => h.ctx.policy,
+    now: () => new Date(),
+    actor: ACTOR,
+    log: { warn: (o) => warnings.push(o), error: (o) => warnings.push(o) },
+    onFatal,
+    ...over,
   });
   return { pipeline, fatal, warnings, conn };
 }
@@ -102,7 +112,16 @@ describe('the drop-copy pipeline', () => {
   it('does not move last_inbound_at for a refusal with no MsgSeqNum: a stranger turned away does not make a silent exchange look alive', async () => {
     await fresh();
     const { pipeline, conn } = await start(1);
-    const door = (at: Date) => rejectOf(null, { msgType: null, answer: 'none', reasonCode: null, refTag: null, reason: 'Logon refused (203.0.113.9:4000): no Logon within 10 s', raw: '', receivedAt: at });
+    const door = (at: Date) =>
+      rejectOf(null, {
+        msgType: null,
+        answer: 'none',
+        reasonCode: null,
+        refTag: null,
+        reason: 'Logon refused (203.0.113.9:4000): no Logon within 10 s',
+        raw: '',
+        receivedAt: at,
+      });
     pipeline.reject(door(new Date()));
     await pipeline.flush();
     expect((await sessionState(sql)).last_inbound_at).toBeNull();
@@ -171,7 +190,15 @@ describe('the drop-copy pipeline', () => {
 
   it('keeps the refusals with no MsgSeqNum a failed batch dropped, and those taken after, for the next pipeline to record: no peer resends them', async () => {
     await fresh();
-    const door = (n: number) => rejectOf(null, { msgType: null, answer: 'none', reasonCode: null, refTag: null, reason: `Logon refused (203.0.113.9:${n}): no Logon within 10 s ${randomUUID()}`, raw: '' });
+    const door = (n: number) =>
+      rejectOf(null, {
+        msgType: null,
+        answer: 'none',
+        reasonCode: null,
+        refTag: null,
+        reason: `Logon refused (203.0.113.9:${n}): no Logon within 10 s ${randomUUID()}`,
+        raw: '',
+      });
     const { pipeline, fatal, conn } = await start(1);
     const before = [door(1), door(2)];
     pipeline.fill(fillOf(1, `K-${randomUUID()}`, 'not-a-uuid')); // its batch fails
@@ -209,14 +236,16 @@ describe('the drop-copy pipeline', () => {
     await taker`update dropcopy_sessions set epoch = 2 where session_key = ${SESSION_KEY}`;
     const late = [2, 3, 4].map((seq) => fillOf(seq, `E-${randomUUID()}`, agentId));
     for (const f of late) old.pipeline.fill(f);
-    await until('the old owner\'s batch to wait for the session row', async () =>
-      (await sql`select 1 from pg_stat_activity where pid = ${pid} and wait_event_type = 'Lock'`).length === 1);
+    await until(
+      "the old owner's batch to wait for the session row",
+      async () => (await sql`select 1 from pg_stat_activity where pid = ${pid} and wait_event_type = 'Lock'`).length === 1,
+    );
     await taker.unsafe('commit');
 
     expect(await old.fatal).toBeInstanceOf(DropCopyFencedError);
     const lateIds = late.map((f) => f.execution.exchange_tx_id);
     expect((await sql`select count(*)::int as n from dropcopy_executions where exec_id = any(${lateIds})`)[0]?.n).toBe(0);
-    expect((await sessionState(sql))).toMatchObject({ epoch: 2, next_target_seq: 2 });
+    expect(await sessionState(sql)).toMatchObject({ epoch: 2, next_target_seq: 2 });
 
     const next = await start(2);
     for (const f of late) next.pipeline.fill({ ...f, possDup: true });
@@ -248,7 +277,11 @@ describe('the drop-copy pipeline', () => {
     console.log(`[drop copy] ${N} fills applied in ${seconds.toFixed(2)} s: ${Math.round(N / seconds)} fills/s (backlog peak ${peak})`);
     expect(warnings).toEqual([]);
     expect(await counts(sql)).toEqual({
-      ...before, executions: before.executions + N, orphans: before.orphans + N, orphanTraces: before.orphanTraces + N, fillEntries: before.fillEntries + N,
+      ...before,
+      executions: before.executions + N,
+      orphans: before.orphans + N,
+      orphanTraces: before.orphanTraces + N,
+      fillEntries: before.fillEntries + N,
     });
     expect((await sql`select count(distinct exec_id)::int as n from dropcopy_executions where exec_id like 'B-%'`)[0]?.n).toBe(N);
     expect((await sessionState(sql)).next_target_seq).toBe(N + 1);
@@ -276,8 +309,10 @@ describe('the drop-copy pipeline', () => {
     await locker.unsafe('begin');
     await locker`select 1 from dropcopy_sessions where session_key = ${SESSION_KEY} for update`;
     for (const f of fills.slice(COMMITTED)) first.pipeline.fill(f);
-    await until('a batch to wait for the session row', async () =>
-      (await sql`select 1 from pg_stat_activity where pid = ${pid} and wait_event_type = 'Lock'`).length === 1);
+    await until(
+      'a batch to wait for the session row',
+      async () => (await sql`select 1 from pg_stat_activity where pid = ${pid} and wait_event_type = 'Lock'`).length === 1,
+    );
     await sql`select pg_terminate_backend(${pid})`;
     await first.fatal;
     await locker.unsafe('rollback');

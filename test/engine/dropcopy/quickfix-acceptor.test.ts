@@ -11,12 +11,33 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testStore, type TestStore } from '../../helpers/db.js';
-import { appliedThrough, dropCopyEnv, ENGINE_COMP_ID, EXCHANGE_COMP_ID, executions, fillAudits, freePort, orphanTraces, SESSION_KEY, sessionRow, waitUntil } from '../../helpers/dropcopy-server.js';
+import {
+  appliedThrough,
+  dropCopyEnv,
+  ENGINE_COMP_ID,
+  EXCHANGE_COMP_ID,
+  executions,
+  fillAudits,
+  freePort,
+  orphanTraces,
+  SESSION_KEY,
+  sessionRow,
+  waitUntil,
+} from '../../helpers/dropcopy-server.js';
 import { DEFAULT_MAX_BATCH } from '../../../src/engine/dropcopy/pipeline.js';
 import { startFixProxy, type FixProxy } from '../../helpers/fix-proxy.js';
 import { exchangePeerBinary } from '../../helpers/quickfix/binary.js';
 import { startExchangePeer, type ExchangePeer, type ExchangePeerOptions } from '../../helpers/quickfix/peer.js';
-import { authorizeRequest, bindRequest, engineSettings, publishRegime, registerAgent, type Agent, type EngineSettings, type Regime } from '../../reliability/support/engine.js';
+import {
+  authorizeRequest,
+  bindRequest,
+  engineSettings,
+  publishRegime,
+  registerAgent,
+  type Agent,
+  type EngineSettings,
+  type Regime,
+} from '../../reliability/support/engine.js';
 import { Client } from '../../reliability/support/http.js';
 import { startServerProcess, type ServerProcess } from '../../reliability/support/server.js';
 import { removeTempDirs, tempDir } from '../../reliability/support/temp.js';
@@ -66,8 +87,13 @@ beforeAll(async () => {
   // The exchange connects to the proxy, the proxy to the engine.
   proxy = await startFixProxy({ port: enginePort }, 'upstream');
   peerOptions = {
-    binary: exchangePeerBinary(), role: 'initiator', port: proxy.port, senderCompId: EXCHANGE_COMP_ID, targetCompId: ENGINE_COMP_ID,
-    dir: path.join(await tempDir('exchange'), 'peer'), reconnectS: 1,
+    binary: exchangePeerBinary(),
+    role: 'initiator',
+    port: proxy.port,
+    senderCompId: EXCHANGE_COMP_ID,
+    targetCompId: ENGINE_COMP_ID,
+    dir: path.join(await tempDir('exchange'), 'peer'),
+    reconnectS: 1,
   };
   peer = await startExchangePeer(peerOptions);
   await peer.waitFor(/^logon$/, { timeoutMs: 60_000 });
@@ -140,7 +166,11 @@ describe('a FIX drop copy from QuickFIX/C++, tradeseal as acceptor', () => {
     const since = peer.lines.length;
     const epochBefore = (await sessionRow(store.sql))!.epoch;
     peer.command(`bulk ${n} K- ${agent.agentId} 1`);
-    const atKill = await waitUntil('the first fills applied', async () => (await executions(store.sql, 'K-')).length, (k) => k > 0);
+    const atKill = await waitUntil(
+      'the first fills applied',
+      async () => (await executions(store.sql, 'K-')).length,
+      (k) => k > 0,
+    );
     await server().kill();
     expect(atKill).toBeLessThan(n);
     const [, , last] = (await peer.waitFor(/^bulk \d+ (\d+) (\d+)$/, { since })).map(Number);
@@ -153,11 +183,14 @@ describe('a FIX drop copy from QuickFIX/C++, tradeseal as acceptor', () => {
     const row = await appliedThrough(store.sql, last!, 60_000);
     expect(row!.epoch).toBeGreaterThan(epochBefore);
 
-    await expectExactlyOnce('K-', Array.from({ length: n }, (_, i) => `K-${i + 1}`));
+    await expectExactlyOnce(
+      'K-',
+      Array.from({ length: n }, (_, i) => `K-${i + 1}`),
+    );
     expect((await executions(store.sql, 'K-')).filter((r) => r.poss_dup).length).toBeGreaterThan(0);
   }, 180_000);
 
-  it('resumes the exchange\'s sequence numbers when the exchange is killed and started again, and applies each fill once', async () => {
+  it("resumes the exchange's sequence numbers when the exchange is killed and started again, and applies each fill once", async () => {
     const before = `E1-${randomUUID()}`;
     const lastBefore = await peer.fill(before, agent.agentId);
     await appliedThrough(store.sql, lastBefore);
@@ -172,19 +205,31 @@ describe('a FIX drop copy from QuickFIX/C++, tradeseal as acceptor', () => {
     await appliedThrough(store.sql, seq);
     await expectExactlyOnce('E', [before, after]);
   }, 120_000);
-  it('answers a QuickFIX initiator with other CompIDs with a Logout that names none of the session\'s, and spends none of the exchange\'s numbers', async () => {
+  it("answers a QuickFIX initiator with other CompIDs with a Logout that names none of the session's, and spends none of the exchange's numbers", async () => {
     let since = peer.lines.length;
     peer.command('seqnums');
     const expectedBefore = Number((await peer.waitFor(/^seqnums \d+ (\d+)$/, { since }))[1]);
     const dir = path.join(await tempDir('stranger'), 'peer');
     const stranger = await startExchangePeer({
-      binary: exchangePeerBinary(), role: 'initiator', port: Number(serverEnv.FIX_DROPCOPY_PORT), senderCompId: 'SNOOP', targetCompId: 'GUESS', dir, reconnectS: 30,
+      binary: exchangePeerBinary(),
+      role: 'initiator',
+      port: Number(serverEnv.FIX_DROPCOPY_PORT),
+      senderCompId: 'SNOOP',
+      targetCompId: 'GUESS',
+      dir,
+      reconnectS: 30,
     });
-    const [row] = await waitUntil('the refused Logon recorded', () => refusedLogons('"SNOOP"->"GUESS"'), (r) => r.length === 1);
+    const [row] = await waitUntil(
+      'the refused Logon recorded',
+      () => refusedLogons('"SNOOP"->"GUESS"'),
+      (r) => r.length === 1,
+    );
     expect(row!.action).toBe('dropcopy.reject');
     await stranger.waitFor(/^logout$/);
     await stranger.stop();
-    const logout = messageLog(dir, 'SNOOP', 'GUESS').split('\n').find((line) => line.includes('\u000135=5\u0001'));
+    const logout = messageLog(dir, 'SNOOP', 'GUESS')
+      .split('\n')
+      .find((line) => line.includes('\u000135=5\u0001'));
     expect(logout).toContain('\u000149=GUESS\u000156=SNOOP\u000134=1\u0001');
     expect(logout).toContain('\u000158=Logon refused\u0001');
     expect(logout).not.toContain(ENGINE_COMP_ID);
@@ -193,20 +238,28 @@ describe('a FIX drop copy from QuickFIX/C++, tradeseal as acceptor', () => {
     const seq = await peer.fill(`Q-${randomUUID()}`, agent.agentId, { 55: '' });
     await peer.waitFor(new RegExp(`^reject ${seq} 1 55 `));
     // QuickFIX counts a message once its callback has returned: asked until it has.
-    const expectedAfter = await waitUntil('the exchange counting the Reject', async () => {
-      since = peer.lines.length;
-      peer.command('seqnums');
-      return Number((await peer.waitFor(/^seqnums \d+ (\d+)$/, { since }))[1]);
-    }, (n) => n > expectedBefore);
+    const expectedAfter = await waitUntil(
+      'the exchange counting the Reject',
+      async () => {
+        since = peer.lines.length;
+        peer.command('seqnums');
+        return Number((await peer.waitFor(/^seqnums \d+ (\d+)$/, { since }))[1]);
+      },
+      (n) => n > expectedBefore,
+    );
     expect(expectedAfter).toBe(expectedBefore + 1);
   }, 60_000);
 
-  it('answers a Logon numbered too low (the exchange\'s store lost) with a Logout saying so, recorded; the exchange with its store then logs on', async () => {
+  it("answers a Logon numbered too low (the exchange's store lost) with a Logout saying so, recorded; the exchange with its store then logs on", async () => {
     await peer.stop();
     const expected = (await sessionRow(store.sql))!.next_target_seq;
     const dir = path.join(await tempDir('amnesiac'), 'peer');
     const amnesiac = await startExchangePeer({ ...peerOptions, dir, reconnectS: 30 });
-    const [row] = await waitUntil('the refused Logon recorded', () => refusedLogons('MsgSeqNum too low'), (r) => r.length === 1);
+    const [row] = await waitUntil(
+      'the refused Logon recorded',
+      () => refusedLogons('MsgSeqNum too low'),
+      (r) => r.length === 1,
+    );
     expect(row).toMatchObject({ reason: `Logon refused with a Logout: MsgSeqNum too low, expecting ${expected} but received 1`, action: 'dropcopy.reject' });
     await amnesiac.waitFor(/^logout$/);
     await amnesiac.stop();

@@ -10,13 +10,33 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testStore, type TestStore } from '../../helpers/db.js';
-import { appliedThrough, dropCopyEnv, executions, EXCHANGE_COMP_ID, ENGINE_COMP_ID, fillAudits, freePort, orphanTraces, SESSION_KEY, waitUntil } from '../../helpers/dropcopy-server.js';
+import {
+  appliedThrough,
+  dropCopyEnv,
+  executions,
+  EXCHANGE_COMP_ID,
+  ENGINE_COMP_ID,
+  fillAudits,
+  freePort,
+  orphanTraces,
+  SESSION_KEY,
+  waitUntil,
+} from '../../helpers/dropcopy-server.js';
 import { startFixProxy, type FixProxy } from '../../helpers/fix-proxy.js';
 import { fixMessage } from '../../helpers/fix-message.js';
 import { bytesOfWireText } from '../../../src/engine/dropcopy/wire-text.js';
 import { exchangePeerBinary } from '../../helpers/quickfix/binary.js';
 import { startExchangePeer, type ExchangePeer } from '../../helpers/quickfix/peer.js';
-import { authorizeRequest, bindRequest, engineSettings, publishRegime, registerAgent, type Agent, type EngineSettings, type Regime } from '../../reliability/support/engine.js';
+import {
+  authorizeRequest,
+  bindRequest,
+  engineSettings,
+  publishRegime,
+  registerAgent,
+  type Agent,
+  type EngineSettings,
+  type Regime,
+} from '../../reliability/support/engine.js';
 import { Client } from '../../reliability/support/http.js';
 import { startServerProcess, type ServerProcess } from '../../reliability/support/server.js';
 import { removeTempDirs, tempDir } from '../../reliability/support/temp.js';
@@ -35,7 +55,11 @@ beforeAll(async () => {
   settings = await engineSettings(store.url);
   const exchangePort = await freePort();
   peer = await startExchangePeer({
-    binary: exchangePeerBinary(), role: 'acceptor', port: exchangePort, senderCompId: EXCHANGE_COMP_ID, targetCompId: ENGINE_COMP_ID,
+    binary: exchangePeerBinary(),
+    role: 'acceptor',
+    port: exchangePort,
+    senderCompId: EXCHANGE_COMP_ID,
+    targetCompId: ENGINE_COMP_ID,
     dir: path.join(await tempDir('exchange'), 'peer'),
   });
   // The engine connects to the proxy, the proxy to the exchange.
@@ -67,13 +91,23 @@ describe('a FIX drop copy from QuickFIX/C++, tradeseal as initiator', () => {
     const unknown = `U-${randomUUID()}`;
     await peer.fill(unknown, agent.agentId);
 
-    const matched = await waitUntil('the matched fill applied', () => executions(store.sql, 'M-'), (r) => r.length === 1);
+    const matched = await waitUntil(
+      'the matched fill applied',
+      () => executions(store.sql, 'M-'),
+      (r) => r.length === 1,
+    );
     expect(matched[0]).toMatchObject({ exec_id: bind.exchangeTxId, outcome: 'matched', trace_id: authorized.trace_id, poss_dup: false });
-    const orphan = await waitUntil('the unknown fill applied', () => executions(store.sql, 'U-'), (r) => r.length === 1);
+    const orphan = await waitUntil(
+      'the unknown fill applied',
+      () => executions(store.sql, 'U-'),
+      (r) => r.length === 1,
+    );
     expect(orphan[0]).toMatchObject({ exec_id: unknown, outcome: 'orphan' });
     const traces = await store.sql<Array<{ trace_id: string; agent_id: string; status: string; executed_quantity: string }>>`
       select trace_id::text, agent_id::text, status, executed_quantity::text from traces where exchange_tx_id = ${unknown}`;
-    expect(traces).toEqual([{ trace_id: orphan[0]!.trace_id, agent_id: agent.agentId, status: 'ORPHAN', executed_quantity: expect.stringMatching(/^100(\.0+)?$/) }]);
+    expect(traces).toEqual([
+      { trace_id: orphan[0]!.trace_id, agent_id: agent.agentId, status: 'ORPHAN', executed_quantity: expect.stringMatching(/^100(\.0+)?$/) },
+    ]);
     expect(await fillAudits(store.sql, 'M-')).toEqual(new Map([[bind.exchangeTxId, 1]]));
     expect(await fillAudits(store.sql, 'U-')).toEqual(new Map([[unknown, 1]]));
   });
@@ -95,7 +129,8 @@ describe('a FIX drop copy from QuickFIX/C++, tradeseal as initiator', () => {
     const seq = await peer.fill(`R-${randomUUID()}`, agent.agentId, { 55: '' });
     await peer.waitFor(new RegExp(`^reject ${seq} 1 55 `));
     await appliedThrough(store.sql, seq);
-    const [row] = await store.sql`select seq, msg_type, answer, reason_code, ref_tag, raw from dropcopy_rejects where session_key = ${SESSION_KEY} and seq = ${seq}`;
+    const [row] =
+      await store.sql`select seq, msg_type, answer, reason_code, ref_tag, raw from dropcopy_rejects where session_key = ${SESSION_KEY} and seq = ${seq}`;
     expect(row).toMatchObject({ seq, msg_type: '8', answer: 'reject', reason_code: 1, ref_tag: 55 });
     expect(row!.raw).toContain('|35=8|');
     expect(await executions(store.sql, 'R-')).toEqual([]);
@@ -151,8 +186,23 @@ describe('a FIX drop copy from QuickFIX/C++, tradeseal as initiator', () => {
     proxy.inject('this is not FIX\x01');
     // A fill at the sequence number the exchange sends next, corrupted on the way: not a message, so the
     // exchange's own next message takes its number.
-    const corrupt = fixMessage([[35, '8'], [49, EXCHANGE_COMP_ID], [56, ENGINE_COMP_ID], [34, next], [52, '20260203-10:05:00.000'],
-      [37, 'O-1'], [17, 'X-CORRUPT'], [150, 'F'], [39, '2'], [1, agent.agentId], [55, 'AAPL'], [54, '1'], [32, 100], [31, 190], [60, '20260203-10:04:59.412']]);
+    const corrupt = fixMessage([
+      [35, '8'],
+      [49, EXCHANGE_COMP_ID],
+      [56, ENGINE_COMP_ID],
+      [34, next],
+      [52, '20260203-10:05:00.000'],
+      [37, 'O-1'],
+      [17, 'X-CORRUPT'],
+      [150, 'F'],
+      [39, '2'],
+      [1, agent.agentId],
+      [55, 'AAPL'],
+      [54, '1'],
+      [32, 100],
+      [31, 190],
+      [60, '20260203-10:04:59.412'],
+    ]);
     proxy.inject(corrupt.replace(/10=\d{3}\x01$/, (t) => `10=${String((Number(t.slice(3, 6)) + 1) % 256).padStart(3, '0')}\x01`));
     const good = `J-${randomUUID()}`;
     const seq = await peer.fill(good, agent.agentId);
@@ -163,8 +213,10 @@ describe('a FIX drop copy from QuickFIX/C++, tradeseal as initiator', () => {
     expect(await executions(store.sql, 'X-CORRUPT')).toEqual([]);
     // Recorded, unanswered (the gap has the exchange resend): the garbage and the corrupted message, as one
     // record or two, however the bytes were split.
-    const recorded = (await store.sql<Array<{ id: string; answer: string; raw: string }>>`
-      select id::text, answer, raw from dropcopy_rejects where session_key = ${SESSION_KEY}`).filter((r) => !earlier.has(r.id));
+    const recorded = (
+      await store.sql<Array<{ id: string; answer: string; raw: string }>>`
+      select id::text, answer, raw from dropcopy_rejects where session_key = ${SESSION_KEY}`
+    ).filter((r) => !earlier.has(r.id));
     expect(recorded.length).toBeGreaterThan(0);
     expect(recorded.map((r) => r.answer).every((a) => a === 'none')).toBe(true);
     const raw = recorded.map((r) => r.raw).join('\n');
@@ -177,7 +229,9 @@ describe('a FIX drop copy from QuickFIX/C++, tradeseal as initiator', () => {
     const seq = await peer.fill(`H-${randomUUID()}`, agent.agentId, { 55: 'AAPL\u00c9' });
     await peer.waitFor(new RegExp(`^reject ${seq} 6 55 Symbol \\(55\\) holds a byte outside printable ASCII`));
     await appliedThrough(store.sql, seq);
-    const [row] = await store.sql<Array<{ raw: string; reason_code: number }>>`select raw, reason_code from dropcopy_rejects where session_key = ${SESSION_KEY} and seq = ${seq}`;
+    const [row] = await store.sql<
+      Array<{ raw: string; reason_code: number }>
+    >`select raw, reason_code from dropcopy_rejects where session_key = ${SESSION_KEY} and seq = ${seq}`;
     expect(row!.reason_code).toBe(6);
     expect(bytesOfWireText(row!.raw).includes(Buffer.from('\u000155=AAPL\u00c9\u0001', 'utf8'))).toBe(true);
     expect(await executions(store.sql, 'H-')).toEqual([]);

@@ -31,7 +31,25 @@ function rsaServerCertificate(dir: string, caName: string, file: string): { cert
     execFileSync('openssl', args, { cwd: home, stdio: ['ignore', 'ignore', 'pipe'] });
   };
   openssl(['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyPath, '-out', `${file}.csr`, '-subj', '/CN=localhost']);
-  openssl(['ca', '-config', 'ca.cnf', '-batch', '-notext', '-cert', 'ca.pem', '-keyfile', 'ca.key', '-in', `${file}.csr`, '-out', certPath, '-extensions', 'server', '-days', '30']);
+  openssl([
+    'ca',
+    '-config',
+    'ca.cnf',
+    '-batch',
+    '-notext',
+    '-cert',
+    'ca.pem',
+    '-keyfile',
+    'ca.key',
+    '-in',
+    `${file}.csr`,
+    '-out',
+    certPath,
+    '-extensions',
+    'server',
+    '-days',
+    '30',
+  ]);
   return { certPath, keyPath };
 }
 
@@ -48,14 +66,25 @@ beforeAll(async () => {
   const engineCert = ca.client('engine', ENGINE_COMP_ID);
   const port = await freePort();
   peer = await startExchangePeer({
-    binary: exchangePeerBinary(), role: 'acceptor', port, senderCompId: EXCHANGE_COMP_ID, targetCompId: ENGINE_COMP_ID,
-    dir: path.join(dir, 'peer'), tls: { cert: exchangeCert.certPath, key: exchangeCert.keyPath, ca: ca.certPath, verifyPeer: true },
+    binary: exchangePeerBinary(),
+    role: 'acceptor',
+    port,
+    senderCompId: EXCHANGE_COMP_ID,
+    targetCompId: ENGINE_COMP_ID,
+    dir: path.join(dir, 'peer'),
+    tls: { cert: exchangeCert.certPath, key: exchangeCert.keyPath, ca: ca.certPath, verifyPeer: true },
   });
   const settings = await engineSettings(store.url);
-  server = await startServerProcess({
-    ...settings.env, ...dropCopyEnv('initiator', port),
-    FIX_DROPCOPY_TLS_CERT: engineCert.certPath, FIX_DROPCOPY_TLS_KEY: engineCert.keyPath, FIX_DROPCOPY_TLS_CA: ca.certPath,
-  }, 'dropcopy-tls');
+  server = await startServerProcess(
+    {
+      ...settings.env,
+      ...dropCopyEnv('initiator', port),
+      FIX_DROPCOPY_TLS_CERT: engineCert.certPath,
+      FIX_DROPCOPY_TLS_KEY: engineCert.keyPath,
+      FIX_DROPCOPY_TLS_CA: ca.certPath,
+    },
+    'dropcopy-tls',
+  );
   await peer.waitFor(/^logon$/, { timeoutMs: 60_000 });
   const client = new Client(server.url, 2);
   await publishRegime(client, settings.ownerToken);

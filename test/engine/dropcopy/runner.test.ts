@@ -29,7 +29,8 @@ beforeAll(async () => {
   store = await testStore();
   port = await freePort();
   config = configWith({
-    databaseUrl: store.url, logLevel: 'silent',
+    databaseUrl: store.url,
+    logLevel: 'silent',
     dropCopy: { role: 'acceptor', host: '127.0.0.1', port, senderCompId: US, targetCompId: EXCHANGE, heartbeatS: 30, reconnectS: 1, tls: null },
   });
 });
@@ -57,12 +58,18 @@ async function logOn(): Promise<RawFixPeer> {
   }
 }
 
-const row = async () => (await store.sql<Array<{ state: string; epoch: number; next_target_seq: number; next_sender_seq: number; owner: string }>>`
-  select state, epoch::int as epoch, next_target_seq, next_sender_seq, owner from dropcopy_sessions where session_key = ${KEY}`)[0];
-const lockHolders = async () => (await store.sql<Array<{ n: number }>>`
+const row = async () =>
+  (
+    await store.sql<Array<{ state: string; epoch: number; next_target_seq: number; next_sender_seq: number; owner: string }>>`
+  select state, epoch::int as epoch, next_target_seq, next_sender_seq, owner from dropcopy_sessions where session_key = ${KEY}`
+  )[0];
+const lockHolders = async () =>
+  (
+    await store.sql<Array<{ n: number }>>`
   select count(*)::int as n from pg_locks where locktype = 'advisory' and granted
     and database = (select oid from pg_database where datname = current_database())
-    and ((classid::bigint << 32) | objid::bigint) = ${ADVISORY_LOCKS.dropCopySession}`)[0]!.n;
+    and ((classid::bigint << 32) | objid::bigint) = ${ADVISORY_LOCKS.dropCopySession}`
+  )[0]!.n;
 
 describe('two runners on one database', () => {
   it('elect exactly one to run the session; the other takes over when it stops and continues its sequence numbers', async () => {
@@ -73,16 +80,30 @@ describe('two runners on one database', () => {
     let first: DropCopyRunner | undefined;
     let second: DropCopyRunner | undefined;
     try {
-      await waitUntil('one runner holding the session', async () => [a.holding, b.holding], ([x, y]) => x === true || y === true, 20_000);
+      await waitUntil(
+        'one runner holding the session',
+        async () => [a.holding, b.holding],
+        ([x, y]) => x === true || y === true,
+        20_000,
+      );
       [first, second] = a.holding ? [a, b] : [b, a];
       const standby = first === a ? statesB : statesA;
 
       const p = await logOn();
-      p.send('A', [[98, 0], [108, 30], [141, 'Y']]);
+      p.send('A', [
+        [98, 0],
+        [108, 30],
+        [141, 'Y'],
+      ]);
       await p.waitFor('the logon answer', (m) => m.tags.get(35) === 'A');
       const execId = `E-${randomUUID()}`;
       p.send('8', fillBody(execId, randomUUID()));
-      await waitUntil('the fill applied', () => store.sql`select 1 from dropcopy_executions where exec_id = ${execId}`, (r) => r.length === 1, 10_000);
+      await waitUntil(
+        'the fill applied',
+        () => store.sql`select 1 from dropcopy_executions where exec_id = ${execId}`,
+        (r) => r.length === 1,
+        10_000,
+      );
       await waitUntil('the state row', row, (r) => r?.state === 'logged_on', 10_000);
       expect(first.holding && !second.holding).toBe(true);
       expect(standby).toEqual([]);
@@ -97,7 +118,12 @@ describe('two runners on one database', () => {
       p.send('5', [[58, 'bye']]);
       await stopping;
       await p.closed;
-      await waitUntil('the other runner holding the session', async () => second!.holding, (h) => h, 20_000);
+      await waitUntil(
+        'the other runner holding the session',
+        async () => second!.holding,
+        (h) => h,
+        20_000,
+      );
       const after = await waitUntil('the new epoch', row, (r) => r?.epoch === 2, 10_000);
       // Everything received was applied (logon 1, fill 2, the logout confirmation 3); this side sent 2 messages.
       expect(after).toMatchObject({ next_target_seq: 4, next_sender_seq: 3 });
@@ -105,13 +131,21 @@ describe('two runners on one database', () => {
       // The exchange reconnects and carries on where it was, without a reset.
       const q = await logOn();
       q.seq = 4;
-      q.send('A', [[98, 0], [108, 30]]);
+      q.send('A', [
+        [98, 0],
+        [108, 30],
+      ]);
       const answer = await q.waitFor('the logon answer', (m) => m.tags.get(35) === 'A');
       // This side continues its own sequence: never a number it used before.
       expect(answer.tags.get(34)).toBe('3');
       const next = `E-${randomUUID()}`;
       q.send('8', fillBody(next, randomUUID()));
-      await waitUntil('the fill applied by the new holder', () => store.sql`select 1 from dropcopy_executions where exec_id = ${next}`, (r) => r.length === 1, 10_000);
+      await waitUntil(
+        'the fill applied by the new holder',
+        () => store.sql`select 1 from dropcopy_executions where exec_id = ${next}`,
+        (r) => r.length === 1,
+        10_000,
+      );
       expect((await row())!.next_target_seq).toBe(6);
       const audits = await store.sql<Array<{ event: string }>>`
         select details::jsonb ->> 'event' as event from audit_log where action = 'dropcopy.session' order by seq`;
@@ -133,11 +167,19 @@ describe('two runners on one database', () => {
     const a = runner(statesA);
     const b = runner(statesB);
     try {
-      await waitUntil('one runner holding the session', async () => [a.holding, b.holding], ([x, y]) => x === true || y === true, 20_000);
+      await waitUntil(
+        'one runner holding the session',
+        async () => [a.holding, b.holding],
+        ([x, y]) => x === true || y === true,
+        20_000,
+      );
       const epoch = (await row())!.epoch;
       const p = await logOn();
       p.seq = (await row())!.next_target_seq;
-      p.send('A', [[98, 0], [108, 30]]);
+      p.send('A', [
+        [98, 0],
+        [108, 30],
+      ]);
       await p.waitFor('the logon answer', (m) => m.tags.get(35) === 'A');
       await waitUntil('the state row', row, (r) => r?.state === 'logged_on', 10_000);
 
@@ -150,15 +192,28 @@ describe('two runners on one database', () => {
       await p.closed;
       expect(p.received.filter((m) => m.tags.get(35) === '5')).toEqual([]);
       // Either runner may take it (the one that lost it stands again at once, once its listener is closed).
-      await waitUntil('a runner holding the session again', async () => a.holding || b.holding, (h) => h, 20_000);
+      await waitUntil(
+        'a runner holding the session again',
+        async () => a.holding || b.holding,
+        (h) => h,
+        20_000,
+      );
       await waitUntil('a new epoch', row, (r) => (r?.epoch ?? 0) > epoch, 10_000);
       const q = await logOn();
       q.seq = p.seq;
-      q.send('A', [[98, 0], [108, 30]]);
+      q.send('A', [
+        [98, 0],
+        [108, 30],
+      ]);
       await q.waitFor('the logon answer from the new holder', (m) => m.tags.get(35) === 'A');
       const execId = `E-${randomUUID()}`;
       q.send('8', fillBody(execId, randomUUID()));
-      await waitUntil('the fill applied by the new holder', () => store.sql`select 1 from dropcopy_executions where exec_id = ${execId}`, (r) => r.length === 1, 10_000);
+      await waitUntil(
+        'the fill applied by the new holder',
+        () => store.sql`select 1 from dropcopy_executions where exec_id = ${execId}`,
+        (r) => r.length === 1,
+        10_000,
+      );
       q.close();
     } finally {
       await a.stop();

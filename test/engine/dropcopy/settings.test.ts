@@ -27,19 +27,38 @@ describe('FIX_DROPCOPY_* settings', () => {
     expect(loadConfig({}).dropCopy).toBeNull();
   });
 
-  it('give the session\'s settings, with the defaults of host, heartbeat, reconnection, Logon timeout, allow-list and connection caps', () => {
+  it("give the session's settings, with the defaults of host, heartbeat, reconnection, Logon timeout, allow-list and connection caps", () => {
     expect(loadConfig(base).dropCopy).toEqual({
-      role: 'initiator', host: '127.0.0.1', port: 9880, senderCompId: 'DESK', targetCompId: 'XNAS', heartbeatS: 30, reconnectS: 5,
-      reconnectMaxS: 60, logonTimeoutS: 10, allow: null, maxConnections: 64, maxConnectionsPerAddress: 4, tls: null,
+      role: 'initiator',
+      host: '127.0.0.1',
+      port: 9880,
+      senderCompId: 'DESK',
+      targetCompId: 'XNAS',
+      heartbeatS: 30,
+      reconnectS: 5,
+      reconnectMaxS: 60,
+      logonTimeoutS: 10,
+      allow: null,
+      maxConnections: 64,
+      maxConnectionsPerAddress: 4,
+      tls: null,
     });
-    expect(loadConfig({ ...base, FIX_DROPCOPY_MAX_CONNECTIONS: '8', FIX_DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS: '2' }).dropCopy).toMatchObject({ maxConnections: 8, maxConnectionsPerAddress: 2 });
+    expect(loadConfig({ ...base, FIX_DROPCOPY_MAX_CONNECTIONS: '8', FIX_DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS: '2' }).dropCopy).toMatchObject({
+      maxConnections: 8,
+      maxConnectionsPerAddress: 2,
+    });
     expect(failure({ ...base, FIX_DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS: '0' }).fields).toEqual(['FIX_DROPCOPY_MAX_CONNECTIONS_PER_ADDRESS']);
   });
 
   it('take a Logon timeout, a backoff bound (never below the first wait) and an allow-list of addresses and ranges', () => {
-    expect(loadConfig({ ...base, FIX_DROPCOPY_LOGON_TIMEOUT_S: '3', FIX_DROPCOPY_RECONNECT_MAX_S: '120', FIX_DROPCOPY_ALLOW: '203.0.113.7, 198.51.100.0/24,::1' }).dropCopy)
-      .toMatchObject({ logonTimeoutS: 3, reconnectMaxS: 120, allow: ['203.0.113.7', '198.51.100.0/24', '::1'] });
-    expect(loadConfig({ ...base, FIX_DROPCOPY_RECONNECT_S: '30', FIX_DROPCOPY_RECONNECT_MAX_S: '10' }).dropCopy).toMatchObject({ reconnectS: 30, reconnectMaxS: 30 });
+    expect(
+      loadConfig({ ...base, FIX_DROPCOPY_LOGON_TIMEOUT_S: '3', FIX_DROPCOPY_RECONNECT_MAX_S: '120', FIX_DROPCOPY_ALLOW: '203.0.113.7, 198.51.100.0/24,::1' })
+        .dropCopy,
+    ).toMatchObject({ logonTimeoutS: 3, reconnectMaxS: 120, allow: ['203.0.113.7', '198.51.100.0/24', '::1'] });
+    expect(loadConfig({ ...base, FIX_DROPCOPY_RECONNECT_S: '30', FIX_DROPCOPY_RECONNECT_MAX_S: '10' }).dropCopy).toMatchObject({
+      reconnectS: 30,
+      reconnectMaxS: 30,
+    });
     expect(failure({ ...base, FIX_DROPCOPY_LOGON_TIMEOUT_S: '0' }).fields).toEqual(['FIX_DROPCOPY_LOGON_TIMEOUT_S']);
     expect(failure({ ...base, FIX_DROPCOPY_ALLOW: 'exchange.example' }).fields).toEqual(['FIX_DROPCOPY_ALLOW']);
   });

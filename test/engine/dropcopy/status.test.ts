@@ -24,9 +24,17 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 /** Settings that configure a session, read from FIX_DROPCOPY_* as a server reads them. */
-const configured = (senderCompId: string, targetCompId: string): Config => configWith({}, {
-  FIX_DROPCOPY_ROLE: 'initiator', FIX_DROPCOPY_HOST: 'dropcopy.xnas.example', FIX_DROPCOPY_PORT: '9878', FIX_DROPCOPY_SENDER_COMP_ID: senderCompId, FIX_DROPCOPY_TARGET_COMP_ID: targetCompId,
-});
+const configured = (senderCompId: string, targetCompId: string): Config =>
+  configWith(
+    {},
+    {
+      FIX_DROPCOPY_ROLE: 'initiator',
+      FIX_DROPCOPY_HOST: 'dropcopy.xnas.example',
+      FIX_DROPCOPY_PORT: '9878',
+      FIX_DROPCOPY_SENDER_COMP_ID: senderCompId,
+      FIX_DROPCOPY_TARGET_COMP_ID: targetCompId,
+    },
+  );
 
 describe('GET /engine/admin/dropcopy', () => {
   it('with no session configured and none run: 200, state not_configured, saying so, and nothing counted', async () => {
@@ -34,9 +42,17 @@ describe('GET /engine/admin/dropcopy', () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({
-      state: 'not_configured', summary: NOT_CONFIGURED, configured: null, session: null,
-      fills: { matched: 0, divergent: 0, orphan: 0, already_known: 0, total: 0 }, last_fill_at: null, conflicts: 0, last_conflict_at: null, orphans_resolved: 0,
-      rejects: 0, last_reject_at: null,
+      state: 'not_configured',
+      summary: NOT_CONFIGURED,
+      configured: null,
+      session: null,
+      fills: { matched: 0, divergent: 0, orphan: 0, already_known: 0, total: 0 },
+      last_fill_at: null,
+      conflicts: 0,
+      last_conflict_at: null,
+      orphans_resolved: 0,
+      rejects: 0,
+      last_reject_at: null,
     });
     expect(NOT_CONFIGURED).toBe('no FIX drop-copy session is configured (FIX_DROPCOPY_ROLE unset)');
     expect(new Date(body.checked_at).getTime()).toBe(h.clock.now);
@@ -45,8 +61,15 @@ describe('GET /engine/admin/dropcopy', () => {
   it('reads the state row, the fills by outcome with the last one applied, and the refused messages', async () => {
     const t = Date.parse('2026-11-27T14:03:00.000Z');
     await insertSession(h.store.sql, {
-      state: 'logged_on', owner: 'engine-1:4121', epoch: 3, next_sender_seq: 12, next_target_seq: 40,
-      last_inbound_at: new Date(t + 9000), last_outbound_at: new Date(t + 5000), last_logon_at: new Date(t), updated_at: new Date(t + 9000),
+      state: 'logged_on',
+      owner: 'engine-1:4121',
+      epoch: 3,
+      next_sender_seq: 12,
+      next_target_seq: 40,
+      last_inbound_at: new Date(t + 9000),
+      last_outbound_at: new Date(t + 5000),
+      last_logon_at: new Date(t),
+      updated_at: new Date(t + 9000),
     });
     for (const [i, outcome] of (['matched', 'matched', 'matched', 'orphan', 'already_known', 'divergent'] as const).entries()) {
       await insertFill(h.store.sql, { seq: 20 + i, outcome, appliedAt: new Date(t + 1000 * (i + 1)) });
@@ -60,18 +83,34 @@ describe('GET /engine/admin/dropcopy', () => {
     const res = await h.call('GET', '/engine/admin/dropcopy', undefined, auditor);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
-      state: 'logged_on', summary: `${SESSION_KEY} (initiator) logged_on on engine-1:4121; FIX_DROPCOPY_ROLE is unset here`, configured: null,
+      state: 'logged_on',
+      summary: `${SESSION_KEY} (initiator) logged_on on engine-1:4121; FIX_DROPCOPY_ROLE is unset here`,
+      configured: null,
       session: {
-        session_key: SESSION_KEY, role: 'initiator', state: 'logged_on', owner: 'engine-1:4121', epoch: 3, next_sender_seq: 12, next_target_seq: 40,
-        last_inbound_at: '2026-11-27T14:03:09.000Z', last_outbound_at: '2026-11-27T14:03:05.000Z', last_logon_at: '2026-11-27T14:03:00.000Z', updated_at: '2026-11-27T14:03:09.000Z',
+        session_key: SESSION_KEY,
+        role: 'initiator',
+        state: 'logged_on',
+        owner: 'engine-1:4121',
+        epoch: 3,
+        next_sender_seq: 12,
+        next_target_seq: 40,
+        last_inbound_at: '2026-11-27T14:03:09.000Z',
+        last_outbound_at: '2026-11-27T14:03:05.000Z',
+        last_logon_at: '2026-11-27T14:03:00.000Z',
+        updated_at: '2026-11-27T14:03:09.000Z',
       },
-      fills: { matched: 3, divergent: 1, orphan: 1, already_known: 1, total: 6 }, last_fill_at: '2026-11-27T14:03:06.000Z',
-      conflicts: 1, last_conflict_at: '2026-11-27T14:03:07.000Z', orphans_resolved: 0,
-      rejects: 3, last_reject_at: '2026-11-27T14:03:04.000Z', checked_at: new Date(h.clock.now).toISOString(),
+      fills: { matched: 3, divergent: 1, orphan: 1, already_known: 1, total: 6 },
+      last_fill_at: '2026-11-27T14:03:06.000Z',
+      conflicts: 1,
+      last_conflict_at: '2026-11-27T14:03:07.000Z',
+      orphans_resolved: 0,
+      rejects: 3,
+      last_reject_at: '2026-11-27T14:03:04.000Z',
+      checked_at: new Date(h.clock.now).toISOString(),
     });
   });
 
-  it('a server configured for a session reads that session\'s row, or says it has not run yet', async () => {
+  it("a server configured for a session reads that session's row, or says it has not run yet", async () => {
     const now = new Date();
     const mine = await readDropCopyStatus(h.store.sql, configuredSession(configured('TRADESEAL', 'XNAS-DC')), now);
     expect(mine.configured).toEqual({ session_key: SESSION_KEY, role: 'initiator', host: 'dropcopy.xnas.example', port: 9878 });
@@ -106,9 +145,14 @@ describe('GET /engine/admin/dropcopy/rejects', () => {
     const body = res.json();
     expect(body.count).toBe(3);
     const samples = sampleRejects(new Date(Date.parse('2026-11-27T14:03:02.000Z'))).reverse();
-    expect(body.rejects.map((r: Record<string, unknown>) => ({ ...r, id: undefined }))).toEqual(samples.map((s) => ({
-      ...s, received_at: s.received_at.toISOString(), session_key: SESSION_KEY, id: undefined,
-    })));
+    expect(body.rejects.map((r: Record<string, unknown>) => ({ ...r, id: undefined }))).toEqual(
+      samples.map((s) => ({
+        ...s,
+        received_at: s.received_at.toISOString(),
+        session_key: SESSION_KEY,
+        id: undefined,
+      })),
+    );
     const newest = await h.call('GET', '/engine/admin/dropcopy/rejects?limit=1', undefined, auditor);
     expect(newest.json().rejects.map((r: { answer: string }) => r.answer)).toEqual(['none']);
   });

@@ -35,8 +35,13 @@ const log = {
 };
 
 const fill = () => ({
-  exchange_tx_id: `THREAD-${randomUUID()}`, asset: 'TSLA', side: 'Long' as const, quantity: 40, price: 250,
-  agent_id: randomUUID(), execution_time: '2026-03-02T14:30:00.412Z',
+  exchange_tx_id: `THREAD-${randomUUID()}`,
+  asset: 'TSLA',
+  side: 'Long' as const,
+  quantity: 40,
+  price: 250,
+  agent_id: randomUUID(),
+  execution_time: '2026-03-02T14:30:00.412Z',
 });
 
 async function send(n: number): Promise<string[]> {
@@ -65,11 +70,16 @@ beforeAll(async () => {
   port = await freePort();
   metrics = new ServerMetrics(store.sql);
   const config = configWith({
-    databaseUrl: store.url, logLevel: 'silent',
+    databaseUrl: store.url,
+    logLevel: 'silent',
     dropCopy: { role: 'acceptor', host: '127.0.0.1', port, senderCompId: ENGINE, targetCompId: EXCHANGE, heartbeatS: 30, reconnectS: 1, tls: null },
   });
   runner = startDropCopyThread({ url: store.url, config, log, metrics, retryMs: 100, onWorker: (w) => workers.push(w) });
-  await waitUntil('the thread holds the session and listens', async () => ({ holding: runner.holding, address: runner.address }), (s) => s.holding && s.address?.port === port);
+  await waitUntil(
+    'the thread holds the session and listens',
+    async () => ({ holding: runner.holding, address: runner.address }),
+    (s) => s.holding && s.address?.port === port,
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -78,13 +88,27 @@ afterAll(async () => {
 });
 
 describe('the FIX drop-copy session on its own thread', () => {
-  it('reconciles fills from a FIX peer, and its log and metrics reach the server\'s thread', async () => {
+  it("reconciles fills from a FIX peer, and its log and metrics reach the server's thread", async () => {
     // A fill whose Account names no agent is refused (35=j): counted by answer.
     await streamFills({ host: '127.0.0.1', port, senderCompId: EXCHANGE, targetCompId: ENGINE, timeoutMs: 20_000 }, [{ ...fill(), agent_id: 'ACCT-7' }]);
     const ids = await send(3);
-    expect(await waitUntil('the fills reconciled', () => outcomes(ids), (o) => o.length === 3, 20_000)).toEqual(['orphan', 'orphan', 'orphan']);
-    expect(logged).toContainEqual({ level: 'info', msg: expect.stringMatching(new RegExp(`runs the FIX drop-copy session ${SESSION} \\(epoch \\d+, acceptor on 127\\.0\\.0\\.1:${port}\\)`)) });
-    await waitUntil('the fills counted', () => counter('dropCopyFills', 'orphan'), (n) => n >= 3);
+    expect(
+      await waitUntil(
+        'the fills reconciled',
+        () => outcomes(ids),
+        (o) => o.length === 3,
+        20_000,
+      ),
+    ).toEqual(['orphan', 'orphan', 'orphan']);
+    expect(logged).toContainEqual({
+      level: 'info',
+      msg: expect.stringMatching(new RegExp(`runs the FIX drop-copy session ${SESSION} \\(epoch \\d+, acceptor on 127\\.0\\.0\\.1:${port}\\)`)),
+    });
+    await waitUntil(
+      'the fills counted',
+      () => counter('dropCopyFills', 'orphan'),
+      (n) => n >= 3,
+    );
     expect(await counter('dropCopyFills', 'orphan')).toBe(3);
     const delays = (await metrics.dropCopyDelay.get()).values.find((v) => v.metricName === 'tradeseal_dropcopy_apply_delay_seconds_count');
     expect(delays?.value).toBe(3);
@@ -99,14 +123,34 @@ describe('the FIX drop-copy session on its own thread', () => {
   it('stands again on a new thread when its thread dies, and resumes the session', async () => {
     const before = workers.length;
     await workers[before - 1]!.terminate();
-    await waitUntil('a new thread holds the session', async () => ({ threads: workers.length, holding: runner.holding }), (s) => s.threads === before + 1 && s.holding, 20_000);
+    await waitUntil(
+      'a new thread holds the session',
+      async () => ({ threads: workers.length, holding: runner.holding }),
+      (s) => s.threads === before + 1 && s.holding,
+      20_000,
+    );
     expect(logged.some((l) => l.level === 'error' && /the session's thread ended \(exit code 1\); a new one stands in 100 ms/.test(l.msg))).toBe(true);
     const [session] = await store.sql<Array<{ epoch: string; state: string }>>`select epoch::text, state from dropcopy_sessions where session_key = ${SESSION}`;
     expect(Number(session!.epoch)).toBeGreaterThanOrEqual(2);
-    await waitUntil('the new thread listens', async () => runner.address?.port, (p) => p === port);
+    await waitUntil(
+      'the new thread listens',
+      async () => runner.address?.port,
+      (p) => p === port,
+    );
     const ids = await send(2);
-    expect(await waitUntil('the fills reconciled', () => outcomes(ids), (o) => o.length === 2, 20_000)).toEqual(['orphan', 'orphan']);
-    await waitUntil('the fills counted', () => counter('dropCopyFills', 'orphan'), (n) => n >= 5);
+    expect(
+      await waitUntil(
+        'the fills reconciled',
+        () => outcomes(ids),
+        (o) => o.length === 2,
+        20_000,
+      ),
+    ).toEqual(['orphan', 'orphan']);
+    await waitUntil(
+      'the fills counted',
+      () => counter('dropCopyFills', 'orphan'),
+      (n) => n >= 5,
+    );
   }, 60_000);
 
   it('stops: logs out, records the session stopped, gives the lock up and ends its thread', async () => {

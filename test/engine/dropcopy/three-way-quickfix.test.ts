@@ -27,8 +27,13 @@ beforeAll(async () => {
   const port = await freePort();
   server = await startServerProcess({ ...settings.env, ...dropCopyEnv('acceptor', port) }, 'three-way-quickfix');
   peer = await startExchangePeer({
-    binary: exchangePeerBinary(), role: 'initiator', port, senderCompId: EXCHANGE_COMP_ID, targetCompId: ENGINE_COMP_ID,
-    dir: path.join(await tempDir('exchange'), 'peer'), reconnectS: 1,
+    binary: exchangePeerBinary(),
+    role: 'initiator',
+    port,
+    senderCompId: EXCHANGE_COMP_ID,
+    targetCompId: ENGINE_COMP_ID,
+    dir: path.join(await tempDir('exchange'), 'peer'),
+    reconnectS: 1,
   });
   await peer.waitFor(/^logon$/, { timeoutMs: 60_000 });
   world = await threeWayWorld(store.sql, server.url, settings, async (execId, account, tags) => {

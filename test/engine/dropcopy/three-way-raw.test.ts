@@ -24,7 +24,11 @@ beforeAll(async () => {
   const port = await freePort();
   server = await startServerProcess({ ...settings.env, ...dropCopyEnv('acceptor', port) }, 'three-way-raw');
   peer = await connectWhenListening(port, EXCHANGE_COMP_ID, ENGINE_COMP_ID, 60_000);
-  peer.send('A', [[98, 0], [108, 30], [141, 'Y']]);
+  peer.send('A', [
+    [98, 0],
+    [108, 30],
+    [141, 'Y'],
+  ]);
   await peer.waitFor('the logon answer', (m) => m.tags.get(35) === 'A', 30_000);
   world = await threeWayWorld(store.sql, server.url, settings, async (execId, account, tags) => {
     const body = fillBody(execId, account).map(([t, v]): [number, string | number] => [t, tags[t] ?? v]);

@@ -45,54 +45,118 @@ describe('TLS', () => {
     const port = await freePort();
     const server = ca.server('acceptor');
     const client = ca.client('exchange', EXCHANGE);
-    const r = runner({ role: 'acceptor', host: '127.0.0.1', port, senderCompId: US, targetCompId: EXCHANGE, heartbeatS: 30, reconnectS: 1,
-      tls: { cert: server.certPath, key: server.keyPath, ca: ca.certPath } });
-    const open = (withCert: boolean) => new Promise<tls.TLSSocket>((resolve, reject) => {
-      const s = tls.connect({ host: '127.0.0.1', port, ca: ca.cert, servername: 'localhost', ...(withCert ? { cert: client.cert, key: client.key } : {}) }, () => resolve(s));
-      s.once('error', reject);
+    const r = runner({
+      role: 'acceptor',
+      host: '127.0.0.1',
+      port,
+      senderCompId: US,
+      targetCompId: EXCHANGE,
+      heartbeatS: 30,
+      reconnectS: 1,
+      tls: { cert: server.certPath, key: server.keyPath, ca: ca.certPath },
     });
+    const open = (withCert: boolean) =>
+      new Promise<tls.TLSSocket>((resolve, reject) => {
+        const s = tls.connect(
+          { host: '127.0.0.1', port, ca: ca.cert, servername: 'localhost', ...(withCert ? { cert: client.cert, key: client.key } : {}) },
+          () => resolve(s),
+        );
+        s.once('error', reject);
+      });
     try {
-      const p = await waitUntil('the TLS listener', async () => open(true).catch(() => null), (s) => s !== null, 20_000);
+      const p = await waitUntil(
+        'the TLS listener',
+        async () => open(true).catch(() => null),
+        (s) => s !== null,
+        20_000,
+      );
       const peer = rawPeerOn(p!, EXCHANGE, US);
-      peer.send('A', [[98, 0], [108, 30], [141, 'Y']]);
+      peer.send('A', [
+        [98, 0],
+        [108, 30],
+        [141, 'Y'],
+      ]);
       await peer.waitFor('the logon answer', (m) => m.tags.get(35) === 'A');
       const execId = `E-${randomUUID()}`;
       peer.send('8', fillBody(execId, randomUUID()));
-      await waitUntil('the fill applied', () => applied(execId), (rows) => rows.length === 1, 10_000);
+      await waitUntil(
+        'the fill applied',
+        () => applied(execId),
+        (rows) => rows.length === 1,
+        10_000,
+      );
       peer.close();
       await peer.closed;
       // Without a client certificate the handshake fails, or the server drops the connection before any FIX.
-      const refused = await open(false).then(async (s) => {
-        const p2 = rawPeerOn(s, EXCHANGE, US);
-        p2.send('A', [[98, 0], [108, 30], [141, 'Y']]);
-        await p2.closed;
-        return p2.received.length === 0;
-      }, () => true);
+      const refused = await open(false).then(
+        async (s) => {
+          const p2 = rawPeerOn(s, EXCHANGE, US);
+          p2.send('A', [
+            [98, 0],
+            [108, 30],
+            [141, 'Y'],
+          ]);
+          await p2.closed;
+          return p2.received.length === 0;
+        },
+        () => true,
+      );
       expect(refused).toBe(true);
     } finally {
       await r.stop();
     }
   }, 60_000);
 
-  it('as initiator: calls the exchange with its client certificate, verifies the exchange\'s, and logs on', async () => {
+  it("as initiator: calls the exchange with its client certificate, verifies the exchange's, and logs on", async () => {
     const port = await freePort();
     const exchangeCert = ca.server('exchange');
     const ours = ca.client('desk', US);
     const peers: RawFixPeer[] = [];
-    const exchange = tls.createServer({ cert: exchangeCert.cert, key: exchangeCert.key, ca: ca.cert, requestCert: true, rejectUnauthorized: true }, (socket) => {
-      const p = rawPeerOn(socket, EXCHANGE, US);
-      peers.push(p);
-      void p.waitFor('the engine\'s logon', (m) => m.tags.get(35) === 'A').then(() => p.send('A', [[98, 0], [108, 30], [141, 'Y']]), () => {});
-    });
+    const exchange = tls.createServer(
+      { cert: exchangeCert.cert, key: exchangeCert.key, ca: ca.cert, requestCert: true, rejectUnauthorized: true },
+      (socket) => {
+        const p = rawPeerOn(socket, EXCHANGE, US);
+        peers.push(p);
+        void p
+          .waitFor("the engine's logon", (m) => m.tags.get(35) === 'A')
+          .then(
+            () =>
+              p.send('A', [
+                [98, 0],
+                [108, 30],
+                [141, 'Y'],
+              ]),
+            () => {},
+          );
+      },
+    );
     await new Promise<void>((resolve) => exchange.listen(port, '127.0.0.1', resolve));
-    const r = runner({ role: 'initiator', host: '127.0.0.1', port, senderCompId: US, targetCompId: EXCHANGE, heartbeatS: 30, reconnectS: 1,
-      tls: { cert: ours.certPath, key: ours.keyPath, ca: ca.certPath } });
+    const r = runner({
+      role: 'initiator',
+      host: '127.0.0.1',
+      port,
+      senderCompId: US,
+      targetCompId: EXCHANGE,
+      heartbeatS: 30,
+      reconnectS: 1,
+      tls: { cert: ours.certPath, key: ours.keyPath, ca: ca.certPath },
+    });
     try {
-      await waitUntil('the session logged on', () => store.sql<Array<{ state: string }>>`select state from dropcopy_sessions`, (rows) => rows[0]?.state === 'logged_on', 20_000);
+      await waitUntil(
+        'the session logged on',
+        () => store.sql<Array<{ state: string }>>`select state from dropcopy_sessions`,
+        (rows) => rows[0]?.state === 'logged_on',
+        20_000,
+      );
       const p = peers[peers.length - 1]!;
       const execId = `E-${randomUUID()}`;
       p.send('8', fillBody(execId, randomUUID()));
-      await waitUntil('the fill applied', () => applied(execId), (rows) => rows.length === 1, 10_000);
+      await waitUntil(
+        'the fill applied',
+        () => applied(execId),
+        (rows) => rows.length === 1,
+        10_000,
+      );
     } finally {
       await r.stop();
       for (const p of peers) p.close();

@@ -13,11 +13,14 @@ describe('wireTextOf', () => {
   });
 
   it('gives back the bytes exactly, whatever they are', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
-      const text = wireTextOf(Buffer.from(bytes));
-      expect(/^[\x20-\x7e]*$/.test(text)).toBe(true);
-      expect([...bytesOfWireText(text)]).toEqual([...bytes]);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        const text = wireTextOf(Buffer.from(bytes));
+        expect(/^[\x20-\x7e]*$/.test(text)).toBe(true);
+        expect([...bytesOfWireText(text)]).toEqual([...bytes]);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('refuses text it cannot have produced', () => {

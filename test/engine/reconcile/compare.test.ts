@@ -12,9 +12,35 @@ const AGENT = '6f1c2a9e-3b4d-4e8f-9a0b-1c2d3e4f5a6b';
 const OTHER = '0b1e6a36-7d0e-4c53-9b46-1f1a3f6b2c11';
 const AUTHORIZED_AT = new Date('2026-03-02T10:00:00.000Z');
 
-const input = (over: { fill?: Partial<ComparisonInput['fill']>; order?: Partial<ComparisonInput['order']>; bind?: Partial<NonNullable<ComparisonInput['bind']>> | null; filled_before?: number } = {}): ComparisonInput => ({
-  fill: { asset: 'AAPL', side: 'Long', quantity: 100, price: 189.97, notional_currency: 'USD', agent_id: AGENT, execution_time: '2026-03-02T10:00:01.000Z', ...over.fill },
-  order: { agent_id: AGENT, action: 'Long', asset: 'AAPL', quantity: 100, limit_price: 190, notional_currency: 'USD', txn_time: AUTHORIZED_AT, status: 'PENDING', ...over.order },
+const input = (
+  over: {
+    fill?: Partial<ComparisonInput['fill']>;
+    order?: Partial<ComparisonInput['order']>;
+    bind?: Partial<NonNullable<ComparisonInput['bind']>> | null;
+    filled_before?: number;
+  } = {},
+): ComparisonInput => ({
+  fill: {
+    asset: 'AAPL',
+    side: 'Long',
+    quantity: 100,
+    price: 189.97,
+    notional_currency: 'USD',
+    agent_id: AGENT,
+    execution_time: '2026-03-02T10:00:01.000Z',
+    ...over.fill,
+  },
+  order: {
+    agent_id: AGENT,
+    action: 'Long',
+    asset: 'AAPL',
+    quantity: 100,
+    limit_price: 190,
+    notional_currency: 'USD',
+    txn_time: AUTHORIZED_AT,
+    status: 'PENDING',
+    ...over.order,
+  },
   bind: over.bind === null ? null : { executed_asset: 'AAPL', executed_side: 'Long', executed_quantity: 100, execution_price: 189.97, ...over.bind },
   filled_before: over.filled_before ?? 0,
   tolerance: 1e-4,
@@ -33,13 +59,19 @@ describe('compareFill', () => {
   it('names every field of a fill that contradicts its bind and authorization (AAPL Long 100 @ 189.97 read as TSLA Sell 9,999 @ 1.5)', () => {
     const d = compareFill(input({ fill: { asset: 'TSLA', side: 'Short', quantity: 9999, price: 1.5 } }));
     expect(d.map((x) => [x.field, x.ours, x.theirs])).toEqual([
-      ['asset', 'AAPL', 'TSLA'], ['action', 'Long', 'Short'], ['quantity', 100, 9999], ['limit_price', 190, 1.5], ['executed_asset', 'AAPL', 'TSLA'],
-      ['executed_side', 'Long', 'Short'], ['executed_quantity', 100, 9999], ['execution_price', 189.97, 1.5],
+      ['asset', 'AAPL', 'TSLA'],
+      ['action', 'Long', 'Short'],
+      ['quantity', 100, 9999],
+      ['limit_price', 190, 1.5],
+      ['executed_asset', 'AAPL', 'TSLA'],
+      ['executed_side', 'Long', 'Short'],
+      ['executed_quantity', 100, 9999],
+      ['execution_price', 189.97, 1.5],
     ]);
     for (const x of d) expect(x.rule).toBe(RECONCILE_RULES.find((r) => r.field === x.field)?.rule);
   });
 
-  it('names another agent\'s Account and another currency', () => {
+  it("names another agent's Account and another currency", () => {
     expect(compareFill(input({ fill: { agent_id: OTHER.toUpperCase() } }))).toEqual([
       { field: 'agent_id', ours: AGENT, theirs: OTHER, rule: expect.stringContaining('agent') },
     ]);
@@ -69,7 +101,7 @@ describe('compareFill', () => {
     expect(fields(input({ order: { limit_price: null }, fill: { price: 500 }, bind: null }))).toEqual([]);
   });
 
-  it('holds the fill within the authorization\'s validity: not before it was sealed, nor after it expired (clock tolerance both ways)', () => {
+  it("holds the fill within the authorization's validity: not before it was sealed, nor after it expired (clock tolerance both ways)", () => {
     // Sent to the exchange at 09:55, authorized at 10:00: the authorization came after the execution.
     expect(compareFill(input({ fill: { execution_time: '2026-03-02T09:55:00.000Z' } }))).toEqual([
       { field: 'execution_time', ours: '2026-03-02T10:00:00.000Z', theirs: '2026-03-02T09:55:00.000Z', rule: expect.any(String) },
@@ -97,7 +129,15 @@ describe('compareFill', () => {
 });
 
 describe('the identity of a fill', () => {
-  const fill = { exchange_tx_id: 'E-1', asset: 'AAPL', side: 'Long' as const, quantity: 100, price: 190, agent_id: AGENT, execution_time: '2026-03-02T23:59:59.999Z' };
+  const fill = {
+    exchange_tx_id: 'E-1',
+    asset: 'AAPL',
+    side: 'Long' as const,
+    quantity: 100,
+    price: 190,
+    agent_id: AGENT,
+    execution_time: '2026-03-02T23:59:59.999Z',
+  };
 
   it('is scoped by TradeDate when sent (FIX or ISO form), else the UTC date of TransactTime', () => {
     expect(tradingDay(fill)).toBe('2026-03-02');
@@ -109,9 +149,20 @@ describe('the identity of a fill', () => {
   it('tells a duplicate (the same fields, however sent) from a conflict (other fields)', () => {
     expect(contentDifferences(contentOf(fill), contentOf({ ...fill, agent_id: AGENT.toUpperCase(), notional_currency: 'USD' }))).toEqual([]);
     expect(contentDifferences(contentOf(fill), contentOf({ ...fill, quantity: 7, order_id: 'O-2' }))).toEqual([
-      { field: 'quantity', recorded: 100, received: 7 }, { field: 'order_id', recorded: null, received: 'O-2' },
+      { field: 'quantity', recorded: 100, received: 7 },
+      { field: 'order_id', recorded: null, received: 'O-2' },
     ]);
-    const unknown = { asset: null, side: null, quantity: null, price: null, notional_currency: null, agent_id: null, client_order_id: null, order_id: null, execution_time: null };
+    const unknown = {
+      asset: null,
+      side: null,
+      quantity: null,
+      price: null,
+      notional_currency: null,
+      agent_id: null,
+      client_order_id: null,
+      order_id: null,
+      execution_time: null,
+    };
     expect(contentDifferences(unknown, contentOf(fill))).toEqual([]);
   });
 });

@@ -26,20 +26,27 @@ function refusal(file: string, text: string): string[] {
 }
 
 describe('FIX framing', () => {
-  it('accepts the published example and this test\'s own framing of it', () => {
+  it("accepts the published example and this test's own framing of it", () => {
     expect(readFixLog(WIKIPEDIA_LOGON)).toEqual({ executions: [], problems: [], skipped: 1 });
-    const body = WIKIPEDIA_LOGON.split('|').slice(2, -2).map((f) => f.split('=') as [string, string]).map(([t, v]) => [Number(t), v] as const);
+    const body = WIKIPEDIA_LOGON.split('|')
+      .slice(2, -2)
+      .map((f) => f.split('=') as [string, string])
+      .map(([t, v]) => [Number(t), v] as const);
     expect(fixMessage(body, '|', 'FIX.4.2')).toBe(WIKIPEDIA_LOGON);
   });
 
   it('reads a BodyLength written with leading zeros, as an int of FIX may be (jspurefix writes 9=0000065)', () => {
     const padded = WIKIPEDIA_LOGON.replace('9=65', '9=0000065').replace('10=062', '10=046');
     expect(readFixLog(padded)).toEqual({ executions: [], problems: [], skipped: 1 });
-    expect(readFixLog(WIKIPEDIA_LOGON.replace('9=65', '9=+65').replace('10=062', '10=105')).problems[0]!.message).toBe('BodyLength (9) is +65, the body has 65 bytes');
+    expect(readFixLog(WIKIPEDIA_LOGON.replace('9=65', '9=+65').replace('10=062', '10=105')).problems[0]!.message).toBe(
+      'BodyLength (9) is +65, the body has 65 bytes',
+    );
   });
 
   it('refuses a message whose checksum, body length or field order is wrong, naming the line and the rule', () => {
-    expect(readFixLog(WIKIPEDIA_LOGON.replace('34=177', '34=178')).problems).toEqual([{ line: 1, field: '', message: 'CheckSum (10) is 062, the message sums to 063' }]);
+    expect(readFixLog(WIKIPEDIA_LOGON.replace('34=177', '34=178')).problems).toEqual([
+      { line: 1, field: '', message: 'CheckSum (10) is 062, the message sums to 063' },
+    ]);
     expect(readFixLog(WIKIPEDIA_LOGON.replace('9=65', '9=64')).problems[0]!.message).toBe('BodyLength (9) is 64, the body has 65 bytes');
     expect(readFixLog(`x\n${WIKIPEDIA_LOGON.replace('8=FIX.4.2|9=65|35=A|', '8=FIX.4.2|35=A|9=65|')}`).problems).toEqual([
       { line: 1, field: '', message: 'holds no FIX message (8=FIX…)' },
@@ -59,20 +66,57 @@ describe('FIX framing', () => {
 describe('a FIX log as a drop copy', () => {
   it('maps the fills of a QuickFIX-style log (prefix, SOH) tag by tag, skipping session messages and resent copies', () => {
     const log = [
-      `20260203-10:00:00.001 : ${fixMessage([[35, 'A'], [49, 'XNAS'], [56, 'DESK'], [34, 1], [52, '20260203-10:00:00.000'], [98, 0], [108, 30]])}`,
+      `20260203-10:00:00.001 : ${fixMessage([
+        [35, 'A'],
+        [49, 'XNAS'],
+        [56, 'DESK'],
+        [34, 1],
+        [52, '20260203-10:00:00.000'],
+        [98, 0],
+        [108, 30],
+      ])}`,
       `20260203-10:05:00.002 : ${fillReport({ seq: 2, execId: 'E-1', account: AGENT, clOrdId: 'ord-1' })}`,
-      `20260203-10:05:30.000 : ${fixMessage([[35, '0'], [49, 'XNAS'], [56, 'DESK'], [34, 3], [52, '20260203-10:05:30.000']])}`,
+      `20260203-10:05:30.000 : ${fixMessage([
+        [35, '0'],
+        [49, 'XNAS'],
+        [56, 'DESK'],
+        [34, 3],
+        [52, '20260203-10:05:30.000'],
+      ])}`,
       `20260203-10:06:00.003 : ${fillReport({ seq: 4, execId: 'E-2', account: AGENT, symbol: 'MSFT', side: '5', qty: 7, px: 410.5, time: '20260203-10:05:59' })}`,
       `20260203-10:07:00.004 : ${fillReport({ seq: 2, execId: 'E-1', account: AGENT, clOrdId: 'ord-1', possDup: true })}`,
     ].join('\n');
     expect(looksLikeFixLog(log)).toBe(true);
-    expect(readDropCopy('session.log', log)).toEqual({ executions: [
-      { exchange_tx_id: 'E-1', client_order_id: 'ord-1', asset: 'AAPL', side: 'Long', quantity: 100, price: 190.25, notional_currency: 'USD', agent_id: AGENT, execution_time: '2026-02-03T10:04:59.412Z', order_id: 'O-E-1' },
-      { exchange_tx_id: 'E-2', asset: 'MSFT', side: 'Short', quantity: 7, price: 410.5, notional_currency: 'USD', agent_id: AGENT, execution_time: '2026-02-03T10:05:59.000Z', order_id: 'O-E-2' },
-    ] });
+    expect(readDropCopy('session.log', log)).toEqual({
+      executions: [
+        {
+          exchange_tx_id: 'E-1',
+          client_order_id: 'ord-1',
+          asset: 'AAPL',
+          side: 'Long',
+          quantity: 100,
+          price: 190.25,
+          notional_currency: 'USD',
+          agent_id: AGENT,
+          execution_time: '2026-02-03T10:04:59.412Z',
+          order_id: 'O-E-1',
+        },
+        {
+          exchange_tx_id: 'E-2',
+          asset: 'MSFT',
+          side: 'Short',
+          quantity: 7,
+          price: 410.5,
+          notional_currency: 'USD',
+          agent_id: AGENT,
+          execution_time: '2026-02-03T10:05:59.000Z',
+          order_id: 'O-E-2',
+        },
+      ],
+    });
   });
 
-  it('reads `|`-delimited logs the same, checksums computed on the wire\'s SOH bytes', () => {
+  it("reads `|`-delimited logs the same, checksums computed on the wire's SOH bytes", () => {
     const soh = readDropCopy('a.fix', fillReport({ seq: 1, execId: 'E-9', account: AGENT }));
     expect(readDropCopy('b.fix', fillReport({ seq: 1, execId: 'E-9', account: AGENT }, '|'))).toEqual(soh);
   });
@@ -81,7 +125,20 @@ describe('a FIX log as a drop copy', () => {
     const log = [
       fillReport({ seq: 1, execId: 'E-1', account: AGENT, side: '8' }, '|'),
       fillReport({ seq: 2, execId: 'E-2', account: 'not-an-agent', time: '20260203-25:00:00' }, '|'),
-      fixMessage([[35, '8'], [34, 3], [17, 'E-3'], [150, 'F'], [55, 'AAPL'], [54, '1'], [32, 1], [31, 1], [60, '20260203-10:00:00']], '|'),
+      fixMessage(
+        [
+          [35, '8'],
+          [34, 3],
+          [17, 'E-3'],
+          [150, 'F'],
+          [55, 'AAPL'],
+          [54, '1'],
+          [32, 1],
+          [31, 1],
+          [60, '20260203-10:00:00'],
+        ],
+        '|',
+      ),
     ].join('\n');
     expect(refusal('drop.fix', log)).toEqual([
       'drop.fix:1 Side (54): is 8: a drop copy takes 1 (Buy), 2 (Sell), 5 or 6 (Sell short)',

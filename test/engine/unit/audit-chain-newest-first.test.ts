@@ -12,7 +12,15 @@ function chain(n: number): AuditEntry[] {
   const entries: AuditEntry[] = [];
   let prev = GENESIS_HASH;
   for (let i = 0; i < n; i++) {
-    const e = { id: randomUUID(), at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), actor: 'test', action: 'reconcile' as const, target_id: null, details: { i }, prev_hash: prev };
+    const e = {
+      id: randomUUID(),
+      at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+      actor: 'test',
+      action: 'reconcile' as const,
+      target_id: null,
+      details: { i },
+      prev_hash: prev,
+    };
     const full = { ...e, entry_hash: entryHash(e) };
     entries.push(full);
     prev = full.entry_hash;
@@ -36,7 +44,10 @@ async function* pagesNewestFirst(entries: AuditEntry[], size: number): AsyncGene
   for (let i = 0; i < newest.length; i += size) yield newest.slice(i, i + size);
 }
 
-const both = async (entries: AuditEntry[], size = 3): Promise<[ChainVerification, ChainVerification]> => [await verifyAuditChainNewestFirst(pagesNewestFirst(entries, size)), oldestFirst(entries)];
+const both = async (entries: AuditEntry[], size = 3): Promise<[ChainVerification, ChainVerification]> => [
+  await verifyAuditChainNewestFirst(pagesNewestFirst(entries, size)),
+  oldestFirst(entries),
+];
 
 describe('audit chain verified newest first', () => {
   it('an intact chain: valid, every entry, the newest hash as head; an empty one: GENESIS', async () => {

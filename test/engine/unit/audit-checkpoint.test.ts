@@ -11,7 +11,15 @@ import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
 import { createSigner, generateKeyPair } from '../../../src/core/crypto/ed25519.js';
 import { anchorLocator, judgeAnchors } from '../../../src/engine/audit/anchor-check.js';
-import { anchorBroken, badCheckpointSignature, CHECKPOINT_CONTEXT, checkpointProblems, checkpointSignatureInput, signCheckpoint, type SignedAuditCheckpoint } from '../../../src/engine/audit/checkpoint.js';
+import {
+  anchorBroken,
+  badCheckpointSignature,
+  CHECKPOINT_CONTEXT,
+  checkpointProblems,
+  checkpointSignatureInput,
+  signCheckpoint,
+  type SignedAuditCheckpoint,
+} from '../../../src/engine/audit/checkpoint.js';
 import { entryHash, GENESIS_HASH, type AuditEntry } from '../../../src/engine/audit/entry.js';
 import { verifyAuditChainNewestFirst } from '../../../src/engine/audit/verify.js';
 import { keyIdOf } from '../../../src/core/log/tree-head.js';
@@ -24,7 +32,15 @@ function chain(n: number): AuditEntry[] {
   const entries: AuditEntry[] = [];
   let prev = GENESIS_HASH;
   for (let i = 0; i < n; i++) {
-    const e = { id: randomUUID(), at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), actor: 'test', action: 'reconcile' as const, target_id: null, details: { i }, prev_hash: prev };
+    const e = {
+      id: randomUUID(),
+      at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+      actor: 'test',
+      action: 'reconcile' as const,
+      target_id: null,
+      details: { i },
+      prev_hash: prev,
+    };
     entries.push({ ...e, entry_hash: entryHash(e) });
     prev = entryHash(e);
   }
@@ -53,7 +69,12 @@ describe('a signed checkpoint', () => {
   it('verifies under its key, and not once a field, the signature or the key differs', () => {
     const c = checkpointOf(chain(3), 3);
     expect(badCheckpointSignature(c, key.publicKey)).toBeNull();
-    for (const altered of [{ ...c, size: 2 }, { ...c, entry_hash: 'b'.repeat(64) }, { ...c, entry_id: randomUUID() }, { ...c, timestamp: c.timestamp + 1 }]) {
+    for (const altered of [
+      { ...c, size: 2 },
+      { ...c, entry_hash: 'b'.repeat(64) },
+      { ...c, entry_id: randomUUID() },
+      { ...c, timestamp: c.timestamp + 1 },
+    ]) {
       expect(badCheckpointSignature(altered, key.publicKey)).toBe('its Ed25519 signature does not verify');
     }
     expect(badCheckpointSignature({ ...c, signature: 'not base64!' }, key.publicKey)).toMatch(/malformed|does not verify/);
@@ -64,8 +85,14 @@ describe('a signed checkpoint', () => {
   it('names every missing or malformed field of a kept file', () => {
     expect(checkpointProblems(checkpointOf(chain(2), 2))).toEqual([]);
     expect(checkpointProblems([])).toEqual([{ field: 'checkpoint', message: 'must be a JSON object' }]);
-    expect(checkpointProblems({ size: 0, entry_id: 'x', entry_hash: 'A'.repeat(64), timestamp: -1, key_id: 1 }).map((p) => p.field))
-      .toEqual(['size', 'entry_id', 'entry_hash', 'timestamp', 'signature', 'key_id']);
+    expect(checkpointProblems({ size: 0, entry_id: 'x', entry_hash: 'A'.repeat(64), timestamp: -1, key_id: 1 }).map((p) => p.field)).toEqual([
+      'size',
+      'entry_id',
+      'entry_hash',
+      'timestamp',
+      'signature',
+      'key_id',
+    ]);
   });
 });
 
@@ -80,7 +107,14 @@ describe('a chain judged against its checkpoints', () => {
     expect(located.get(kept.entry_id)).toEqual({ position: 5, entry_hash: kept.entry_hash });
     const { result, failures } = judgeAnchors(chainResult, { store: stored, kept }, located, key.publicKey);
     expect(failures).toEqual([]);
-    expect(result).toMatchObject({ valid: true, entries: 10, anchored: 8, unanchored: 2, anchor: { checkpoint: stored, signature_verified: true }, kept: { signature_verified: true } });
+    expect(result).toMatchObject({
+      valid: true,
+      entries: 10,
+      anchored: 8,
+      unanchored: 2,
+      anchor: { checkpoint: stored, signature_verified: true },
+      kept: { signature_verified: true },
+    });
     // No key at hand: the same verdict, the signatures said unchecked.
     expect(judgeAnchors(chainResult, { store: stored, kept: null }, located, null).result.anchor?.signature_verified).toBe(false);
   });
@@ -93,19 +127,27 @@ describe('a chain judged against its checkpoints', () => {
     const chainResult = await verifyAuditChainNewestFirst(newestFirst(cut), undefined, located);
     expect(chainResult.valid).toBe(true);
     const { failures } = judgeAnchors(chainResult, { store: stored, kept: null }, located, key.publicKey);
-    expect(failures).toEqual([`the chain ends at entry 6, but entry 8 (id ${stored.entry_id}, entry_hash ${stored.entry_hash}), which the newest checkpoint in the store `
-      + `signed at ${new Date(stored.timestamp).toISOString()} anchors, is missing: entries 7 to 8 were cut off its end`]);
+    expect(failures).toEqual([
+      `the chain ends at entry 6, but entry 8 (id ${stored.entry_id}, entry_hash ${stored.entry_hash}), which the newest checkpoint in the store ` +
+        `signed at ${new Date(stored.timestamp).toISOString()} anchors, is missing: entries 7 to 8 were cut off its end`,
+    ]);
   });
 
   it('an anchored entry elsewhere or with another hash fails; so does a forged checkpoint', () => {
     const c = checkpointOf(chain(4), 4);
     expect(anchorBroken(c, { position: 4, entry_hash: c.entry_hash }, 4, 'the kept checkpoint')).toBeNull();
-    expect(anchorBroken(c, { position: 3, entry_hash: c.entry_hash }, 4, 'the kept checkpoint')).toContain('is entry 3 of the chain: entries before it were removed or inserted');
+    expect(anchorBroken(c, { position: 3, entry_hash: c.entry_hash }, 4, 'the kept checkpoint')).toContain(
+      'is entry 3 of the chain: entries before it were removed or inserted',
+    );
     expect(anchorBroken(c, { position: 4, entry_hash: 'f'.repeat(64) }, 4, 'the kept checkpoint')).toContain(`has entry_hash ${'f'.repeat(64)} in the chain`);
     expect(anchorBroken(c, null, 9, 'the kept checkpoint')).toContain('is not in the chain of 9 entries');
     const forged = { ...c, size: 3 };
-    const { failures } = judgeAnchors({ valid: true, entries: 4, head: c.entry_hash, broken: null }, { store: null, kept: forged },
-      new Map([[c.entry_id, { position: 4, entry_hash: c.entry_hash }]]), key.publicKey);
+    const { failures } = judgeAnchors(
+      { valid: true, entries: 4, head: c.entry_hash, broken: null },
+      { store: null, kept: forged },
+      new Map([[c.entry_id, { position: 4, entry_hash: c.entry_hash }]]),
+      key.publicKey,
+    );
     expect(failures[0]).toBe(`the kept checkpoint, of entry 3 (id ${c.entry_id}), does not verify: its Ed25519 signature does not verify`);
   });
 });

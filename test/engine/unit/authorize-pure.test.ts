@@ -48,16 +48,37 @@ describe('plainAction', () => {
 
 describe('orderHash', () => {
   const base: AuthorizeRequest = {
-    agent_id: '7d0c1b9e-58a4-4b8e-9d07-1f1e0a6b2c3d', model_hash_hex: 'a'.repeat(64), model_id: 'alpha-7', prompt_version: 'p-3',
-    feature_schema_id: 'fs-1', hyperparameter_checksum: 'h-9', action: 'Long', asset: 'AAPL', order_type: 'Limit', venue_id: 'XNAS',
-    quantity: 100, limit_price: 190, notional: 19_000, client_order_id: 'c-1', agent_valid_time: 1_750_000_000_000,
+    agent_id: '7d0c1b9e-58a4-4b8e-9d07-1f1e0a6b2c3d',
+    model_hash_hex: 'a'.repeat(64),
+    model_id: 'alpha-7',
+    prompt_version: 'p-3',
+    feature_schema_id: 'fs-1',
+    hyperparameter_checksum: 'h-9',
+    action: 'Long',
+    asset: 'AAPL',
+    order_type: 'Limit',
+    venue_id: 'XNAS',
+    quantity: 100,
+    limit_price: 190,
+    notional: 19_000,
+    client_order_id: 'c-1',
+    agent_valid_time: 1_750_000_000_000,
   };
   const hash = (req: AuthorizeRequest): string => orderHash(req, plainAction(req.action, req.quantity));
 
   it('is SHA-256 of the JCS of the order fields with the defaults spelt out and without the heartbeat', () => {
-    const expected = createHash('sha256').update(canonicalize({
-      ...base, stop_price: null, multiplier: 1, notional_currency: 'USD', reduce_only: false, regulatory: null,
-    }) as string).digest('hex');
+    const expected = createHash('sha256')
+      .update(
+        canonicalize({
+          ...base,
+          stop_price: null,
+          multiplier: 1,
+          notional_currency: 'USD',
+          reduce_only: false,
+          regulatory: null,
+        }) as string,
+      )
+      .digest('hex');
     expect(hash(base)).toBe(expected);
     expect(hash(base)).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -114,10 +135,20 @@ describe('orderHash', () => {
   it('is the same formula for orders with awkward strings, a regulatory block, or a member the schema does not name', () => {
     const reference = (req: AuthorizeRequest): string => {
       const { heartbeat: _hb, ...order } = req;
-      return createHash('sha256').update(canonicalize({
-        ...order, action: plainAction(req.action, req.quantity), limit_price: req.limit_price ?? null, stop_price: req.stop_price ?? null,
-        multiplier: req.multiplier ?? 1, notional_currency: req.notional_currency ?? 'USD', reduce_only: req.reduce_only ?? false, regulatory: req.regulatory ?? null,
-      }) as string).digest('hex');
+      return createHash('sha256')
+        .update(
+          canonicalize({
+            ...order,
+            action: plainAction(req.action, req.quantity),
+            limit_price: req.limit_price ?? null,
+            stop_price: req.stop_price ?? null,
+            multiplier: req.multiplier ?? 1,
+            notional_currency: req.notional_currency ?? 'USD',
+            reduce_only: req.reduce_only ?? false,
+            regulatory: req.regulatory ?? null,
+          }) as string,
+        )
+        .digest('hex');
     };
     const cases: AuthorizeRequest[] = [
       { ...base, model_id: 'é\u20ac\ud83d\ude00"\\\n\u2028', asset: '\ufb33', client_order_id: '' },

@@ -15,10 +15,25 @@ describe('heartbeatMessage, ed25519 (binary layout)', () => {
   it('is u64 BE sequence_id ‖ u64 BE timestamp_ms ‖ 1 byte regime_id ‖ UTF-8 mta_ref', () => {
     const bytes = heartbeatMessage({ sequence_id: 1, timestamp_ms: 1_700_000_000_000, regime_id: 3, mta_ref: 'ab' }, 'ed25519');
     expect([...bytes]).toEqual([
-      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, // sequence_id 1
-      0x00, 0x00, 0x01, 0x8b, 0xcf, 0xe5, 0x68, 0x00, // 1700000000000 = 0x0000018BCFE56800
+      0x00,
+      0x00,
+      0x00,
+      0x00,
+      0x00,
+      0x00,
+      0x00,
+      0x01, // sequence_id 1
+      0x00,
+      0x00,
+      0x01,
+      0x8b,
+      0xcf,
+      0xe5,
+      0x68,
+      0x00, // 1700000000000 = 0x0000018BCFE56800
       0x03, // regime_id (risk_off)
-      0x61, 0x62, // "ab"
+      0x61,
+      0x62, // "ab"
     ]);
   });
 
@@ -60,7 +75,10 @@ describe('heartbeatMessage, ed25519-jcs', () => {
   });
 
   it('omits mta_ref when absent or null', () => {
-    for (const hb of [{ sequence_id: 2, timestamp_ms: 5, regime_id: 0 }, { sequence_id: 2, timestamp_ms: 5, regime_id: 0, mta_ref: null }]) {
+    for (const hb of [
+      { sequence_id: 2, timestamp_ms: 5, regime_id: 0 },
+      { sequence_id: 2, timestamp_ms: 5, regime_id: 0, mta_ref: null },
+    ]) {
       expect(Buffer.from(heartbeatMessage(hb, 'ed25519-jcs')).toString('utf8')).toBe('{"regime_id":0,"sequence_id":2,"timestamp_ms":5}');
     }
   });
@@ -111,8 +129,10 @@ describe('parseSignature', () => {
 describe('heartbeatSignatureValid', () => {
   const operator = generateKeyPair();
   const fields = { sequence_id: 42, timestamp_ms: 1_700_000_000_123, regime_id: 1, mta_ref: 'f'.repeat(64) };
-  const signed = (scheme: 'ed25519' | 'ed25519-jcs', key = operator.secretKey): SignedHeartbeat =>
-    ({ ...fields, signature: formatSignature(scheme, sign(heartbeatMessage(fields, scheme), key)) });
+  const signed = (scheme: 'ed25519' | 'ed25519-jcs', key = operator.secretKey): SignedHeartbeat => ({
+    ...fields,
+    signature: formatSignature(scheme, sign(heartbeatMessage(fields, scheme), key)),
+  });
 
   it('verifies both schemes, and the bare form of ed25519', async () => {
     expect(await heartbeatSignatureValid(signed('ed25519'), operator.publicKey)).toBe(true);
@@ -152,33 +172,61 @@ describe('checkHeartbeat', () => {
   const ctx: HeartbeatContext = { now: NOW, replayWindowMs: 30_000, regime: { regime_id: 2, hash: HASH }, requireMtaRef: false };
   const hb: SignedHeartbeat = { sequence_id: 9, timestamp_ms: NOW, regime_id: 2, mta_ref: HASH, signature: 'unused' };
 
-  const table: Array<{ name: string; hb?: Partial<SignedHeartbeat>; valid?: boolean; ctx?: Partial<HeartbeatContext>; code: string | null; detail?: string }> = [
-    { name: 'a good heartbeat', code: null },
-    { name: 'bad signature', valid: false, code: 'heartbeat_signature_invalid', detail: 'heartbeat 9 does not carry a valid signature of the regime operator' },
-    { name: 'bad signature is reported before an expired timestamp', valid: false, hb: { timestamp_ms: 0, regime_id: 0 }, code: 'heartbeat_signature_invalid' },
-    { name: '30000 ms old', hb: { timestamp_ms: NOW - 30_000 }, code: null },
-    { name: '30001 ms old', hb: { timestamp_ms: NOW - 30_001 }, code: 'heartbeat_expired',
-      detail: `heartbeat timestamp_ms ${NOW - 30_001} is 30001 ms from the engine clock (window ±30000 ms)` },
-    { name: '30000 ms ahead', hb: { timestamp_ms: NOW + 30_000 }, code: null },
-    { name: '30001 ms ahead', hb: { timestamp_ms: NOW + 30_001 }, code: 'heartbeat_expired',
-      detail: `heartbeat timestamp_ms ${NOW + 30_001} is -30001 ms from the engine clock (window ±30000 ms)` },
-    { name: 'custom window 5000: 5001 ms old', hb: { timestamp_ms: NOW - 5_001 }, ctx: { replayWindowMs: 5_000 }, code: 'heartbeat_expired' },
-    { name: 'custom window 5000: 5000 ms old', hb: { timestamp_ms: NOW - 5_000 }, ctx: { replayWindowMs: 5_000 }, code: null },
-    { name: 'expired is reported before a regime mismatch', hb: { timestamp_ms: NOW - 60_000, regime_id: 0 }, code: 'heartbeat_expired' },
-    { name: 'no regime published', ctx: { regime: null }, code: 'regime_stale' },
-    { name: 'another regime_id', hb: { regime_id: 3 }, code: 'heartbeat_regime_mismatch', detail: 'heartbeat regime_id 3 is not the current regime_id 2' },
-    { name: 'regime mismatch is reported before an mta mismatch', hb: { regime_id: 3, mta_ref: 'x' }, code: 'heartbeat_regime_mismatch' },
-    { name: 'another mta_ref', hb: { mta_ref: 'cd'.repeat(32) }, code: 'heartbeat_mta_mismatch',
-      detail: `heartbeat mta_ref ${'cd'.repeat(32)} is not the current regime hash ${HASH}` },
-    { name: 'mta_ref in upper case is another value', hb: { mta_ref: HASH.toUpperCase() }, code: 'heartbeat_mta_mismatch' },
-    { name: 'no mta_ref, not required', hb: { mta_ref: undefined }, code: null },
-    { name: 'null mta_ref, not required', hb: { mta_ref: null }, code: null },
-    { name: 'no mta_ref, required', hb: { mta_ref: undefined }, ctx: { requireMtaRef: true }, code: 'heartbeat_mta_required',
-      detail: 'the heartbeat carries no mta_ref and HEARTBEAT_REQUIRE_MTA_REF is on' },
-    { name: 'null mta_ref, required', hb: { mta_ref: null }, ctx: { requireMtaRef: true }, code: 'heartbeat_mta_required' },
-    { name: 'an empty mta_ref is present and wrong', hb: { mta_ref: '' }, code: 'heartbeat_mta_mismatch' },
-    { name: 'the right mta_ref, required', ctx: { requireMtaRef: true }, code: null },
-  ];
+  const table: Array<{ name: string; hb?: Partial<SignedHeartbeat>; valid?: boolean; ctx?: Partial<HeartbeatContext>; code: string | null; detail?: string }> =
+    [
+      { name: 'a good heartbeat', code: null },
+      {
+        name: 'bad signature',
+        valid: false,
+        code: 'heartbeat_signature_invalid',
+        detail: 'heartbeat 9 does not carry a valid signature of the regime operator',
+      },
+      {
+        name: 'bad signature is reported before an expired timestamp',
+        valid: false,
+        hb: { timestamp_ms: 0, regime_id: 0 },
+        code: 'heartbeat_signature_invalid',
+      },
+      { name: '30000 ms old', hb: { timestamp_ms: NOW - 30_000 }, code: null },
+      {
+        name: '30001 ms old',
+        hb: { timestamp_ms: NOW - 30_001 },
+        code: 'heartbeat_expired',
+        detail: `heartbeat timestamp_ms ${NOW - 30_001} is 30001 ms from the engine clock (window ±30000 ms)`,
+      },
+      { name: '30000 ms ahead', hb: { timestamp_ms: NOW + 30_000 }, code: null },
+      {
+        name: '30001 ms ahead',
+        hb: { timestamp_ms: NOW + 30_001 },
+        code: 'heartbeat_expired',
+        detail: `heartbeat timestamp_ms ${NOW + 30_001} is -30001 ms from the engine clock (window ±30000 ms)`,
+      },
+      { name: 'custom window 5000: 5001 ms old', hb: { timestamp_ms: NOW - 5_001 }, ctx: { replayWindowMs: 5_000 }, code: 'heartbeat_expired' },
+      { name: 'custom window 5000: 5000 ms old', hb: { timestamp_ms: NOW - 5_000 }, ctx: { replayWindowMs: 5_000 }, code: null },
+      { name: 'expired is reported before a regime mismatch', hb: { timestamp_ms: NOW - 60_000, regime_id: 0 }, code: 'heartbeat_expired' },
+      { name: 'no regime published', ctx: { regime: null }, code: 'regime_stale' },
+      { name: 'another regime_id', hb: { regime_id: 3 }, code: 'heartbeat_regime_mismatch', detail: 'heartbeat regime_id 3 is not the current regime_id 2' },
+      { name: 'regime mismatch is reported before an mta mismatch', hb: { regime_id: 3, mta_ref: 'x' }, code: 'heartbeat_regime_mismatch' },
+      {
+        name: 'another mta_ref',
+        hb: { mta_ref: 'cd'.repeat(32) },
+        code: 'heartbeat_mta_mismatch',
+        detail: `heartbeat mta_ref ${'cd'.repeat(32)} is not the current regime hash ${HASH}`,
+      },
+      { name: 'mta_ref in upper case is another value', hb: { mta_ref: HASH.toUpperCase() }, code: 'heartbeat_mta_mismatch' },
+      { name: 'no mta_ref, not required', hb: { mta_ref: undefined }, code: null },
+      { name: 'null mta_ref, not required', hb: { mta_ref: null }, code: null },
+      {
+        name: 'no mta_ref, required',
+        hb: { mta_ref: undefined },
+        ctx: { requireMtaRef: true },
+        code: 'heartbeat_mta_required',
+        detail: 'the heartbeat carries no mta_ref and HEARTBEAT_REQUIRE_MTA_REF is on',
+      },
+      { name: 'null mta_ref, required', hb: { mta_ref: null }, ctx: { requireMtaRef: true }, code: 'heartbeat_mta_required' },
+      { name: 'an empty mta_ref is present and wrong', hb: { mta_ref: '' }, code: 'heartbeat_mta_mismatch' },
+      { name: 'the right mta_ref, required', ctx: { requireMtaRef: true }, code: null },
+    ];
   for (const row of table) {
     it(`${row.code ?? 'PASS'}: ${row.name}`, () => {
       const verdict = checkHeartbeat({ ...hb, ...row.hb }, row.valid ?? true, { ...ctx, ...row.ctx });

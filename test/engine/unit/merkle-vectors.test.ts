@@ -32,8 +32,24 @@ const fromHex = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, '
 /** Go's encoding/json carries []byte as standard base64; null or "" is no bytes. */
 const b64 = (text: string | null): Uint8Array => new Uint8Array(Buffer.from(text ?? '', 'base64'));
 
-interface InclusionProbe { leafIdx: number; treeSize: number; root: string; leafHash: string; proof: string[] | null; desc: string; wantErr: boolean }
-interface ConsistencyProbe { size1: number; size2: number; root1: string; root2: string; proof: string[] | null; desc: string; wantErr: boolean }
+interface InclusionProbe {
+  leafIdx: number;
+  treeSize: number;
+  root: string;
+  leafHash: string;
+  proof: string[] | null;
+  desc: string;
+  wantErr: boolean;
+}
+interface ConsistencyProbe {
+  size1: number;
+  size2: number;
+  root1: string;
+  root2: string;
+  proof: string[] | null;
+  desc: string;
+  wantErr: boolean;
+}
 
 function probes<T>(dir: string): Array<{ file: string; probe: T }> {
   const root = path.join(VECTORS, dir);
@@ -49,10 +65,22 @@ const leafHashes = leaves.map(leafHash);
 /** An independent RFC 9162 §2.1.1 MTH over leaf data, recursive as the RFC writes it. */
 function mth(data: Uint8Array[]): Uint8Array {
   if (data.length === 0) return new Uint8Array(createHash('sha256').digest());
-  if (data.length === 1) return new Uint8Array(createHash('sha256').update(Uint8Array.of(0)).update(data[0] as Uint8Array).digest());
+  if (data.length === 1)
+    return new Uint8Array(
+      createHash('sha256')
+        .update(Uint8Array.of(0))
+        .update(data[0] as Uint8Array)
+        .digest(),
+    );
   let k = 1;
   while (k * 2 < data.length) k *= 2;
-  return new Uint8Array(createHash('sha256').update(Uint8Array.of(1)).update(mth(data.slice(0, k))).update(mth(data.slice(k))).digest());
+  return new Uint8Array(
+    createHash('sha256')
+      .update(Uint8Array.of(1))
+      .update(mth(data.slice(0, k)))
+      .update(mth(data.slice(k)))
+      .digest(),
+  );
 }
 
 /** The RFC's recursive definitions over D[0:n] of one fixed list, with MTH of each range computed once. */
@@ -140,7 +168,11 @@ describe('tree hashes (testonly/constants.go)', () => {
   });
 
   it('keeps the compact range of each size: CompactTrees()', () => {
-    expect(frontierOf(7)).toEqual([{ level: 2, index: 0 }, { level: 1, index: 2 }, { level: 0, index: 6 }]);
+    expect(frontierOf(7)).toEqual([
+      { level: 2, index: 0 },
+      { level: 1, index: 2 },
+      { level: 0, index: 6 },
+    ]);
     expect(frontierOf(8)).toEqual([{ level: 3, index: 0 }]);
     expect(frontierOf(0)).toEqual([]);
   });
@@ -270,7 +302,8 @@ describe('beyond the vectors: against a recursive RFC 9162 §2.1 implementation'
         const proof = proofHashes(consistencyPath(m, n), lookup);
         if (proof.map(hex).join() !== ref.proof(m, n).map(hex).join()) wrong.push(`PROOF(${m}, D[${n}])`);
         if (!verifyConsistency(m, n, proof, roots[m] as Uint8Array, roots[n] as Uint8Array).valid) wrong.push(`verify ${m} → ${n}`);
-        if (m < n && verifyConsistency(m, n, proof, roots[m - 1] as Uint8Array, roots[n] as Uint8Array).valid) wrong.push(`accepted a wrong first root ${m} → ${n}`);
+        if (m < n && verifyConsistency(m, n, proof, roots[m - 1] as Uint8Array, roots[n] as Uint8Array).valid)
+          wrong.push(`accepted a wrong first root ${m} → ${n}`);
       }
     }
     expect(wrong).toEqual([]);
@@ -278,7 +311,9 @@ describe('beyond the vectors: against a recursive RFC 9162 §2.1 implementation'
 
   it('reads O(log n) stored nodes per proof: at most 2·log2(n) + 2 for a tree of 2^40 − 1 leaves', () => {
     const n = 2 ** 40 - 1;
-    for (const m of [0, 1, 2 ** 39, n - 2, n - 1]) expect(new Set(inclusionPath(m, n).flatMap((r) => perfectSubtrees(r.start, r.end).map(nodeKey))).size).toBeLessThanOrEqual(82);
-    for (const m of [1, 3, 2 ** 39 + 5, n - 1]) expect(new Set(consistencyPath(m, n).flatMap((r) => perfectSubtrees(r.start, r.end).map(nodeKey))).size).toBeLessThanOrEqual(82);
+    for (const m of [0, 1, 2 ** 39, n - 2, n - 1])
+      expect(new Set(inclusionPath(m, n).flatMap((r) => perfectSubtrees(r.start, r.end).map(nodeKey))).size).toBeLessThanOrEqual(82);
+    for (const m of [1, 3, 2 ** 39 + 5, n - 1])
+      expect(new Set(consistencyPath(m, n).flatMap((r) => perfectSubtrees(r.start, r.end).map(nodeKey))).size).toBeLessThanOrEqual(82);
   });
 });

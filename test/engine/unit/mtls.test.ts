@@ -10,7 +10,10 @@ import { certExpiryStatus, EXPIRING_WITHIN_MS } from '../../../src/http/cert-exp
 
 const A = '0b4f5a4e-1d0c-4a55-9d1e-2f6f1c3a9b01';
 const B = '7c1e2d3f-4a5b-4c6d-8e9f-a0b1c2d3e4f5';
-const MAP: CnMap = new Map([['trading-host-1', [A, B]], ['trading-host-2', [B]]]);
+const MAP: CnMap = new Map([
+  ['trading-host-1', [A, B]],
+  ['trading-host-2', [B]],
+]);
 
 describe('commonNameVerdict', () => {
   const table: Array<[string, string | null, CnMap | null, string, 'PASS' | string]> = [
@@ -20,7 +23,13 @@ describe('commonNameVerdict', () => {
     ['CN is a host name, no map', 'trading-host-1', null, A, 'the client certificate has common name "trading-host-1", not agent ' + A],
     ['mapped host acts for its first agent', 'trading-host-1', MAP, A, 'PASS'],
     ['mapped host acts for its second agent', 'trading-host-1', MAP, B, 'PASS'],
-    ['mapped host, agent not in its list', 'trading-host-2', MAP, A, `the client certificate has common name "trading-host-2" (which acts for ${B}), not agent ${A}`],
+    [
+      'mapped host, agent not in its list',
+      'trading-host-2',
+      MAP,
+      A,
+      `the client certificate has common name "trading-host-2" (which acts for ${B}), not agent ${A}`,
+    ],
     ['a CN the map does not list stands for itself', A, MAP, A, 'PASS'],
     ['an unlisted host name is no agent', 'trading-host-9', MAP, A, `the client certificate has common name "trading-host-9", not agent ${A}`],
     ['no single common name', null, MAP, A, `the client certificate has no single common name, not agent ${A}`],
@@ -49,7 +58,13 @@ describe('commonNameVerdict', () => {
 describe('parseCnMap', () => {
   it('reads a common name to one agent_id or a list of them', () => {
     const parsed = parseCnMap({ 'trading-host-1': [A, B], 'trading-host-2': B });
-    expect(parsed).toEqual({ ok: true, map: new Map([['trading-host-1', [A, B]], ['trading-host-2', [B]]]) });
+    expect(parsed).toEqual({
+      ok: true,
+      map: new Map([
+        ['trading-host-1', [A, B]],
+        ['trading-host-2', [B]],
+      ]),
+    });
   });
 
   it('does not read inherited properties as common names', () => {
@@ -60,12 +75,16 @@ describe('parseCnMap', () => {
   const bad: Array<[string, unknown, string[]]> = [
     ['an array', [A], ['must be a JSON object from common name to an agent_id or a list of agent ids']],
     ['null', null, ['must be a JSON object from common name to an agent_id or a list of agent ids']],
-    ['every bad entry, each named', { h1: 'not-a-uuid', h2: [], h3: [A, 7, 'x'], h4: { id: A } }, [
-      '"h1": "not-a-uuid" is not an agent_id (a UUID)',
-      '"h2": must be an agent_id or a non-empty list of agent ids',
-      '"h3": 7, "x" are not agent ids (a UUID)',
-      '"h4": must be an agent_id or a non-empty list of agent ids',
-    ]],
+    [
+      'every bad entry, each named',
+      { h1: 'not-a-uuid', h2: [], h3: [A, 7, 'x'], h4: { id: A } },
+      [
+        '"h1": "not-a-uuid" is not an agent_id (a UUID)',
+        '"h2": must be an agent_id or a non-empty list of agent ids',
+        '"h3": 7, "x" are not agent ids (a UUID)',
+        '"h4": must be an agent_id or a non-empty list of agent ids',
+      ],
+    ],
     ['an empty common name', { '': A }, ['an empty common name']],
   ];
   for (const [name, doc, problems] of bad) {

@@ -21,9 +21,13 @@ import { keyIdOf, signTreeHead, treeHeadSignatureInput, verifyTreeHeadSignature,
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 describe('the signed bytes of a tree head', () => {
-  it('are RFC 6962 §3.5 TreeHeadSignature: certificate-transparency-go\'s known answer', () => {
+  it("are RFC 6962 §3.5 TreeHeadSignature: certificate-transparency-go's known answer", () => {
     const p = kat.signed_hex_parts;
-    const input = treeHeadSignatureInput({ tree_size: kat.tree_size, timestamp: kat.timestamp, root_hash: Buffer.from(kat.sha256_root_hash_ascii, 'ascii').toString('hex') });
+    const input = treeHeadSignatureInput({
+      tree_size: kat.tree_size,
+      timestamp: kat.timestamp,
+      root_hash: Buffer.from(kat.sha256_root_hash_ascii, 'ascii').toString('hex'),
+    });
     expect(toHex(input)).toBe(p.version + p.signature_type + p.timestamp + p.tree_size + p.root_hash);
   });
 
@@ -39,7 +43,10 @@ describe('the signed bytes of a tree head', () => {
 describe('key_id', () => {
   it('is SHA-256 of the DER SubjectPublicKeyInfo (RFC 6962 §3.2 LogID), as node:crypto encodes it', () => {
     const { publicKey } = generateKeyPair();
-    const der = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey).toString('base64url') }, format: 'jwk' }).export({ type: 'spki', format: 'der' });
+    const der = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey).toString('base64url') }, format: 'jwk' }).export({
+      type: 'spki',
+      format: 'der',
+    });
     expect(keyIdOf(publicKey)).toBe(createHash('sha256').update(der).digest('hex'));
   });
 });
@@ -67,14 +74,26 @@ describe('checkTraceInLog: the offline check of `engine log verify`', () => {
   const reasoning = sha('reasoning');
   const final = sha('final');
   const data = [sha('a'), reasoning, sha('b'), sha('c'), final];
-  const grown = appendLeaves(0, [], data.map((d) => leafHash(hashFromHex(d, 'd'))));
+  const grown = appendLeaves(
+    0,
+    [],
+    data.map((d) => leafHash(hashFromHex(d, 'd'))),
+  );
   const nodes = new Map(grown.nodes.map((n) => [nodeKey(n), n.hash]));
   const proofOf = (i: number) => ({
-    leaf_index: i, leaf_hash: toHex(leafHash(hashFromHex(data[i] as string, 'd'))),
+    leaf_index: i,
+    leaf_hash: toHex(leafHash(hashFromHex(data[i] as string, 'd'))),
     audit_path: proofHashes(inclusionPath(i, 5), (id) => nodes.get(nodeKey(id)) as Uint8Array).map(toHex),
   });
   const head = signTreeHead({ tree_size: 5, root_hash: toHex(grown.root), timestamp: 1_767_623_400_000 }, createSigner(key.secretKey), keyIdOf(key.publicKey));
-  const proof: TraceLogProof = { trace_id: '0b1e6a36-7d0e-4c53-9b46-1f1a3f6b2c11', tree_size: 5, ...proofOf(1), reasoning_hash: reasoning, final_proof: final, final_proof_leaf: proofOf(4) };
+  const proof: TraceLogProof = {
+    trace_id: '0b1e6a36-7d0e-4c53-9b46-1f1a3f6b2c11',
+    tree_size: 5,
+    ...proofOf(1),
+    reasoning_hash: reasoning,
+    final_proof: final,
+    final_proof_leaf: proofOf(4),
+  };
   const trace = { reasoning_hash: reasoning, final_proof: final };
   const failing = (input: Partial<Parameters<typeof checkTraceInLog>[0]>) => {
     const result = checkTraceInLog({ head, proof, trace, publicKey: key.publicKey, ...input });
@@ -97,14 +116,22 @@ describe('checkTraceInLog: the offline check of `engine log verify`', () => {
     expect(failing({ proof: { ...proof, audit_path: proof.audit_path.slice(1) } })).toEqual(['inclusion']);
     expect(failing({ proof: { ...proof, leaf_index: 2 } })).toEqual(['inclusion']);
     expect(failing({ proof: { ...proof, leaf_hash: flip(proof.leaf_hash) } })).toEqual(['inclusion']);
-    expect(failing({ proof: { ...proof, reasoning_hash: sha('other'), leaf_hash: toHex(leafHash(hashFromHex(sha('other'), 'x'))) } })).toEqual(['reasoning_hash', 'inclusion']);
+    expect(failing({ proof: { ...proof, reasoning_hash: sha('other'), leaf_hash: toHex(leafHash(hashFromHex(sha('other'), 'x'))) } })).toEqual([
+      'reasoning_hash',
+      'inclusion',
+    ]);
     expect(failing({ trace: { ...trace, final_proof: sha('rebound') } })).toEqual(['final_proof']);
     expect(failing({ trace: { ...trace, final_proof: null } })).toEqual(['final_proof']);
     expect(failing({ proof: { ...proof, final_proof_leaf: { ...proofOf(4), leaf_index: 3 } } })).toEqual(['final_proof_inclusion']);
   });
 
   it('skips the final_proof checks while the trace is unbound, or bound but not yet in the tree', () => {
-    const unbound = checkTraceInLog({ head, proof: { ...proof, final_proof: null, final_proof_leaf: null }, trace: { ...trace, final_proof: null }, publicKey: key.publicKey });
+    const unbound = checkTraceInLog({
+      head,
+      proof: { ...proof, final_proof: null, final_proof_leaf: null },
+      trace: { ...trace, final_proof: null },
+      publicKey: key.publicKey,
+    });
     expect(unbound.valid).toBe(true);
     expect(unbound.checks.filter((c) => c.status === 'skipped').map((c) => c.detail)).toEqual(['the trace is not bound', 'the trace is not bound']);
     const pending = checkTraceInLog({ head, proof: { ...proof, final_proof: null, final_proof_leaf: null }, trace, publicKey: key.publicKey });

@@ -31,7 +31,11 @@ const LIBS = ['-lquickfix', '-lpthread', '-lssl', '-lcrypto'];
 /** The path of the built peer, compiling it if this source has not been compiled before. */
 export async function buildExchangePeer(cacheRoot = path.join(os.tmpdir(), 'tradeseal-quickfix-peer')): Promise<string> {
   const source = await readFile(SOURCE);
-  const key = createHash('sha256').update(source).update(JSON.stringify([FLAGS, LIBS])).digest('hex').slice(0, 16);
+  const key = createHash('sha256')
+    .update(source)
+    .update(JSON.stringify([FLAGS, LIBS]))
+    .digest('hex')
+    .slice(0, 16);
   const binary = path.join(cacheRoot, key, 'exchange');
   if (existsSync(binary)) return binary;
   await ensureHeaders();
@@ -53,7 +57,9 @@ async function ensureHeaders(): Promise<void> {
   if (existsSync(HEADERS)) return;
   const canInstall = process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
   if (!canInstall) {
-    throw new Error(`the FIX drop-copy tests need QuickFIX/C++: install Debian's ${QUICKFIX_PACKAGE} (apt-get install ${QUICKFIX_PACKAGE}); ${HEADERS} is missing`);
+    throw new Error(
+      `the FIX drop-copy tests need QuickFIX/C++: install Debian's ${QUICKFIX_PACKAGE} (apt-get install ${QUICKFIX_PACKAGE}); ${HEADERS} is missing`,
+    );
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   try {

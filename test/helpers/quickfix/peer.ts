@@ -114,11 +114,15 @@ export function peerSettings(o: ExchangePeerOptions): string {
     `ConnectionType=${o.role}`,
     `FileStorePath=${path.join(o.dir, 'store')}`,
     `FileLogPath=${path.join(o.dir, 'log')}`,
-    'StartTime=00:00:00', 'EndTime=00:00:00',
+    'StartTime=00:00:00',
+    'EndTime=00:00:00',
     `HeartBtInt=${o.heartbeatS ?? 30}`,
     `ReconnectInterval=${o.reconnectS ?? 1}`,
     // Restarts resume: sequence numbers and sent messages are kept, and resent when asked.
-    'ResetOnLogon=N', 'ResetOnLogout=N', 'ResetOnDisconnect=N', 'PersistMessages=Y',
+    'ResetOnLogon=N',
+    'ResetOnLogout=N',
+    'ResetOnDisconnect=N',
+    'PersistMessages=Y',
     'UseDataDictionary=N',
     '',
     '[SESSION]',
@@ -126,13 +130,15 @@ export function peerSettings(o: ExchangePeerOptions): string {
     `SenderCompID=${o.senderCompId}`,
     `TargetCompID=${o.targetCompId}`,
   ];
-  const socket = o.role === 'initiator'
-    ? [`SocketConnectHost=${o.host ?? '127.0.0.1'}`, `SocketConnectPort=${o.port}`]
-    : [`SocketAcceptPort=${o.port}`];
+  const socket = o.role === 'initiator' ? [`SocketConnectHost=${o.host ?? '127.0.0.1'}`, `SocketConnectPort=${o.port}`] : [`SocketAcceptPort=${o.port}`];
   const tls = o.tls
-    ? ['SSL=Y', o.role === 'acceptor' ? `ServerCertificateFile=${o.tls.cert}` : `ClientCertificateFile=${o.tls.cert}`,
-      o.role === 'acceptor' ? `ServerCertificateKeyFile=${o.tls.key}` : `ClientCertificateKeyFile=${o.tls.key}`,
-      `CertificationAuthoritiesFile=${o.tls.ca}`, `CertificateVerifyLevel=${o.tls.verifyPeer ? 1 : 0}`]
+    ? [
+        'SSL=Y',
+        o.role === 'acceptor' ? `ServerCertificateFile=${o.tls.cert}` : `ClientCertificateFile=${o.tls.cert}`,
+        o.role === 'acceptor' ? `ServerCertificateKeyFile=${o.tls.key}` : `ClientCertificateKeyFile=${o.tls.key}`,
+        `CertificationAuthoritiesFile=${o.tls.ca}`,
+        `CertificateVerifyLevel=${o.tls.verifyPeer ? 1 : 0}`,
+      ]
     : [];
   // In [DEFAULT]: exchange.cpp reads SSL there, and QuickFIX's SSL sockets make one TLS context from it.
   return [...common.slice(0, 1), ...tls, ...common.slice(1), ...socket, ''].join('\n');
@@ -146,11 +152,13 @@ export async function startExchangePeer(options: ExchangePeerOptions): Promise<E
   const lines: string[] = [];
   const listeners = new Set<() => void>();
   let ended = false;
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => {
-    ended = true;
-    for (const l of listeners) l();
-    resolve(signal ?? code ?? -1);
-  }));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => {
+      ended = true;
+      for (const l of listeners) l();
+      resolve(signal ?? code ?? -1);
+    }),
+  );
   const killNow = (): void => {
     child.kill('SIGKILL');
   };
@@ -167,30 +175,41 @@ export async function startExchangePeer(options: ExchangePeerOptions): Promise<E
     });
   }
 
-  const waitFor: ExchangePeer['waitFor'] = (pattern, { since = 0, timeoutMs = 20_000 } = {}) => new Promise((resolve, reject) => {
-    let scanned = since;
-    const check = (): void => {
-      for (; scanned < lines.length; scanned++) {
-        const m = lines[scanned]!.match(pattern);
-        if (m) return done(() => resolve(m));
-      }
-      if (ended) done(() => reject(new Error(`the exchange peer exited before printing ${pattern}:\n${lines.slice(-40).join('\n')}${eventLog(options.dir)}`)));
-    };
-    const timer = setTimeout(() => done(() => reject(new Error(`the exchange peer printed no ${pattern} within ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}${eventLog(options.dir)}`))), timeoutMs);
-    const done = (f: () => void): void => {
-      clearTimeout(timer);
-      listeners.delete(check);
-      f();
-    };
-    listeners.add(check);
-    check();
-  });
+  const waitFor: ExchangePeer['waitFor'] = (pattern, { since = 0, timeoutMs = 20_000 } = {}) =>
+    new Promise((resolve, reject) => {
+      let scanned = since;
+      const check = (): void => {
+        for (; scanned < lines.length; scanned++) {
+          const m = lines[scanned]!.match(pattern);
+          if (m) return done(() => resolve(m));
+        }
+        if (ended)
+          done(() => reject(new Error(`the exchange peer exited before printing ${pattern}:\n${lines.slice(-40).join('\n')}${eventLog(options.dir)}`)));
+      };
+      const timer = setTimeout(
+        () =>
+          done(() =>
+            reject(new Error(`the exchange peer printed no ${pattern} within ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}${eventLog(options.dir)}`)),
+          ),
+        timeoutMs,
+      );
+      const done = (f: () => void): void => {
+        clearTimeout(timer);
+        listeners.delete(check);
+        f();
+      };
+      listeners.add(check);
+      check();
+    });
 
   const command = (line: string): void => {
     child.stdin!.write(`${line}\n`);
   };
   const peer: ExchangePeer = {
-    lines, exited, command, waitFor,
+    lines,
+    exited,
+    command,
+    waitFor,
     sent: () => readSentMessages(options.dir, options.senderCompId),
     async fill(execId, account, overrides = {}) {
       const since = lines.length;

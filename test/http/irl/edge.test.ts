@@ -14,7 +14,9 @@ let clientToken: string;
 /** A request as an IRL client sends it: straight to the app, no API-document check (`/irl` is not in it). */
 const irl = async (method: string, url: string, body?: unknown, token: string | null = h.ownerToken) => {
   const res = await h.app.inject({
-    method: method as 'GET', url, ...(body === undefined ? {} : { payload: body as object }),
+    method: method as 'GET',
+    url,
+    ...(body === undefined ? {} : { payload: body as object }),
     headers: token ? { authorization: `Bearer ${token}` } : {},
   });
   return { status: res.statusCode, body: res.json() as Record<string, any>, raw: res.body };
@@ -22,9 +24,23 @@ const irl = async (method: string, url: string, body?: unknown, token: string | 
 
 /** An order as the IRL TypeScript client sends it with its defaults. */
 const irlOrder = (agentId: string, overrides: Record<string, unknown> = {}) => ({
-  agent_id: agentId, model_hash_hex: MODEL_HASH, model_id: 'default', prompt_version: 'v1.0', feature_schema_id: 'default',
-  hyperparameter_checksum: '0'.repeat(64), action: { Long: 2 }, quantity: 2, asset: 'AAPL', notional: 380, notional_currency: 'USD',
-  multiplier: 1, order_type: 'MARKET', reduce_only: false, agent_valid_time: h.clock.now, venue_id: 'XNAS', client_order_id: `irl-${randomUUID()}`,
+  agent_id: agentId,
+  model_hash_hex: MODEL_HASH,
+  model_id: 'default',
+  prompt_version: 'v1.0',
+  feature_schema_id: 'default',
+  hyperparameter_checksum: '0'.repeat(64),
+  action: { Long: 2 },
+  quantity: 2,
+  asset: 'AAPL',
+  notional: 380,
+  notional_currency: 'USD',
+  multiplier: 1,
+  order_type: 'MARKET',
+  reduce_only: false,
+  agent_valid_time: h.clock.now,
+  venue_id: 'XNAS',
+  client_order_id: `irl-${randomUUID()}`,
   ...overrides,
 });
 
@@ -45,11 +61,22 @@ afterAll(async () => h?.close());
 
 describe('IRL agents', () => {
   it('registers an IRL body with the one model "default", and answers with id, model_hash_hex and regime ids', async () => {
-    const res = await irl('POST', '/irl/agents', { name: 'my-btc-bot', model_hash_hex: MODEL_HASH.toUpperCase(), max_notional: 500_000, allowed_regimes: [0, 3] });
+    const res = await irl('POST', '/irl/agents', {
+      name: 'my-btc-bot',
+      model_hash_hex: MODEL_HASH.toUpperCase(),
+      max_notional: 500_000,
+      allowed_regimes: [0, 3],
+    });
     expect(res.status, res.raw).toBe(201);
     expect(res.body).toMatchObject({
-      agent_id: expect.any(String), id: res.body.agent_id, name: 'my-btc-bot', model_hash_hex: MODEL_HASH, status: 'Active',
-      max_notional: 500_000, allowed_regimes: [0, 3], models: [{ model_id: 'default', model_hash_hex: MODEL_HASH }],
+      agent_id: expect.any(String),
+      id: res.body.agent_id,
+      name: 'my-btc-bot',
+      model_hash_hex: MODEL_HASH,
+      status: 'Active',
+      max_notional: 500_000,
+      allowed_regimes: [0, 3],
+      models: [{ model_id: 'default', model_hash_hex: MODEL_HASH }],
     });
     const engine = await h.call('GET', `/engine/admin/agents/${res.body.agent_id}`);
     expect(engine.json().allowed_regimes).toEqual(['expansion', 'risk_off']);
@@ -72,11 +99,15 @@ describe('IRL agents', () => {
   it('refuses IRL restrictions it has no per-agent equivalent for, rather than dropping them', async () => {
     const res = await irl('POST', '/irl/agents', { name: 'x', model_hash_hex: MODEL_HASH, allowed_venues: ['BINANCE'] });
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ code: 'validation_failed', error: 'VALIDATION_FAILED', errors: [{ field: 'allowed_venues', message: 'is not a known field' }] });
+    expect(res.body).toMatchObject({
+      code: 'validation_failed',
+      error: 'VALIDATION_FAILED',
+      errors: [{ field: 'allowed_venues', message: 'is not a known field' }],
+    });
     expect(res.body.message).toBe(res.body.detail);
   });
 
-  it('keeps tradeseal\'s access rule: a client token may not register agents', async () => {
+  it("keeps tradeseal's access rule: a client token may not register agents", async () => {
     const res = await irl('POST', '/irl/agents', { name: 'x', model_hash_hex: MODEL_HASH }, clientToken);
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ code: 'forbidden', error: 'FORBIDDEN' });
@@ -84,12 +115,14 @@ describe('IRL agents', () => {
 });
 
 describe('IRL authorize, bind and trace', () => {
-  it('authorizes an IRL order, approving the model by its hash and sealing tradeseal\'s canonical values', async () => {
+  it("authorizes an IRL order, approving the model by its hash and sealing tradeseal's canonical values", async () => {
     const agentId = await irlAgent();
     // The wrk script's model id: only the hash is approved for it, under "default".
     const hb = h.heartbeat(1, { mta_ref: null });
     const order = irlOrder(agentId, {
-      model_id: 'gpt-4o-bench', action: { Long: 0.37 }, order_type: 'market',
+      model_id: 'gpt-4o-bench',
+      action: { Long: 0.37 },
+      order_type: 'market',
       // The IRL TypeScript client's form: the 64 signature bytes as a JSON array (here those of `ed25519:<base64>`).
       heartbeat: { ...hb, mta_ref: '', signature: [...Buffer.from((hb.signature as string).replace(/^ed25519:/, ''), 'base64')] },
     });
@@ -107,19 +140,42 @@ describe('IRL authorize, bind and trace', () => {
     expect(engine.agent.latent_fingerprint).toBe(latentFingerprint('default', 'v1.0', 'default', '0'.repeat(64)));
     expect(engine.execution).toMatchObject({ action: 'Long', order_type: 'Market', quantity: 2 });
 
-    const bind = await irl('POST', '/irl/bind-execution', {
-      trace_id: auth.body.trace_id, exchange_tx_id: 'EX-12345', execution_status: 'Filled', execution_price: 190, executed_quantity: 2,
-      execution_time: h.clock.now + 420, executed_side: 'long', asset: 'AAPL',
-    }, clientToken);
+    const bind = await irl(
+      'POST',
+      '/irl/bind-execution',
+      {
+        trace_id: auth.body.trace_id,
+        exchange_tx_id: 'EX-12345',
+        execution_status: 'Filled',
+        execution_price: 190,
+        executed_quantity: 2,
+        execution_time: h.clock.now + 420,
+        executed_side: 'long',
+        asset: 'AAPL',
+      },
+      clientToken,
+    );
     expect(bind.status, bind.raw).toBe(200);
-    expect(bind.body, bind.raw).toMatchObject({ verification_status: 'MATCHED', execution_status: 'FILLED', execution_time: new Date(h.clock.now + 420).toISOString() });
-    expect((await h.call('GET', `/engine/trace/${auth.body.trace_id}`)).json().integrity).toMatchObject({ verification_status: 'Matched', execution_status: 'Filled' });
+    expect(bind.body, bind.raw).toMatchObject({
+      verification_status: 'MATCHED',
+      execution_status: 'FILLED',
+      execution_time: new Date(h.clock.now + 420).toISOString(),
+    });
+    expect((await h.call('GET', `/engine/trace/${auth.body.trace_id}`)).json().integrity).toMatchObject({
+      verification_status: 'Matched',
+      execution_status: 'Filled',
+    });
   });
 
   it('says DIVERGENT for the opposite side, as the IRL Engine does', async () => {
     const agentId = await irlAgent();
     const auth = await irl('POST', '/irl/authorize', irlOrder(agentId), clientToken);
-    const bind = await irl('POST', '/irl/bind-execution', { trace_id: auth.body.trace_id, exchange_tx_id: 'EX-2', execution_status: 'Filled', executed_side: 'SHORT' }, clientToken);
+    const bind = await irl(
+      'POST',
+      '/irl/bind-execution',
+      { trace_id: auth.body.trace_id, exchange_tx_id: 'EX-2', execution_status: 'Filled', executed_side: 'SHORT' },
+      clientToken,
+    );
     expect(bind.body).toMatchObject({ verification_status: 'DIVERGENT', divergence_reason: expect.any(String) });
   });
 
@@ -128,7 +184,8 @@ describe('IRL authorize, bind and trace', () => {
     const ioc = await irl('POST', '/irl/authorize', irlOrder(agentId, { order_type: 'IOC' }), clientToken);
     expect(ioc.status).toBe(422);
     expect(ioc.body).toMatchObject({
-      error: 'VALIDATION_FAILED', message: 'order_type "IOC" has no equivalent in tradeseal; supported: MARKET, LIMIT, STOP, STOP_LIMIT, TWAP, VWAP',
+      error: 'VALIDATION_FAILED',
+      message: 'order_type "IOC" has no equivalent in tradeseal; supported: MARKET, LIMIT, STOP, STOP_LIMIT, TWAP, VWAP',
       errors: [{ field: 'order_type', message: '"IOC" has no equivalent in tradeseal; supported: MARKET, LIMIT, STOP, STOP_LIMIT, TWAP, VWAP' }],
     });
     const custom = await irl('POST', '/irl/authorize', irlOrder(agentId, { order_type: { CUSTOM: 'peg' } }), clientToken);
@@ -166,8 +223,11 @@ describe('IRL listings and health', () => {
     h.clock.now += 1;
     const pending = await irl('GET', '/irl/pending', undefined, clientToken);
     expect(pending.status, pending.raw).toBe(200);
-    expect(pending.body.traces.find((t: { trace_id: string }) => t.trace_id === auth.body.trace_id))
-      .toMatchObject({ verification_status: 'PENDING', policy_result: 'ALLOWED', status: 'PENDING' });
+    expect(pending.body.traces.find((t: { trace_id: string }) => t.trace_id === auth.body.trace_id)).toMatchObject({
+      verification_status: 'PENDING',
+      policy_result: 'ALLOWED',
+      status: 'PENDING',
+    });
     const listed = await irl('GET', `/irl/traces?agent_id=${agentId}&status=PENDING&limit=100`, undefined, clientToken);
     expect(listed.body).toMatchObject({ count: 1, traces: [{ trace_id: auth.body.trace_id, policy_result: 'ALLOWED' }] });
   });
@@ -183,7 +243,12 @@ describe('IRL admin', () => {
   it('turns shadow mode on without a reason, recording the fixed one and the actor, in IRL fields', async () => {
     const on = await irl('POST', '/irl/admin/shadow-mode', { enabled: true });
     expect(on.status, on.raw).toBe(200);
-    expect(on.body).toMatchObject({ enabled: true, shadow_mode: true, reason: 'enabled through the IRL-compatible API', changed_by: expect.stringMatching(/^token:/) });
+    expect(on.body).toMatchObject({
+      enabled: true,
+      shadow_mode: true,
+      reason: 'enabled through the IRL-compatible API',
+      changed_by: expect.stringMatching(/^token:/),
+    });
     const state = await irl('GET', '/irl/admin/shadow-mode');
     expect(state.body).toMatchObject({ shadow_mode: true, updated_at: state.body.changed_at, updated_by: on.body.changed_by });
     const off = await irl('POST', '/irl/admin/shadow-mode', { enabled: false });

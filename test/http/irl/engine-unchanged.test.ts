@@ -27,7 +27,9 @@ type Req = { method: string; url: string; body?: unknown; token?: string | null 
 async function answer(app: FastifyInstance, r: Req) {
   const token = r.token === undefined ? h.ownerToken : r.token;
   const res = await app.inject({
-    method: r.method as 'GET', url: r.url, ...(r.body === undefined ? {} : { payload: r.body as object }),
+    method: r.method as 'GET',
+    url: r.url,
+    ...(r.body === undefined ? {} : { payload: r.body as object }),
     headers: token ? { authorization: `Bearer ${token}` } : {},
   });
   return { status: res.statusCode, type: res.headers['content-type'], length: res.headers['content-length'], body: res.body };

@@ -28,7 +28,9 @@ describe('IRL error codes', () => {
   it('says HEARTBEAT_MISSING only when the missing heartbeat is the one invalid field', () => {
     const missing = { field: 'heartbeat', message: 'is required (LAYER2_ENABLED)' };
     expect(irlErrorCode({ code: 'validation_failed', route: '/engine/authorize', detail: 'x', errors: [missing] })).toBe('HEARTBEAT_MISSING');
-    expect(irlErrorCode({ code: 'validation_failed', route: '/engine/authorize', detail: 'x', errors: [missing, { field: 'asset', message: 'is required' }] })).toBe('VALIDATION_FAILED');
+    expect(
+      irlErrorCode({ code: 'validation_failed', route: '/engine/authorize', detail: 'x', errors: [missing, { field: 'asset', message: 'is required' }] }),
+    ).toBe('VALIDATION_FAILED');
   });
 
   it('is the table of the migration guide', () => {

@@ -52,7 +52,7 @@ describe('the end of the calendar', () => {
     expect(weekend.dates.at(-1)).toBe('2020-03-20');
   });
 
-  it('moves when the late series (WTREGEN) gets its next week: to the day before that week\'s successor is out', async () => {
+  it("moves when the late series (WTREGEN) gets its next week: to the day before that week's successor is out", async () => {
     // With the week of 2025-11-26, WTREGEN's next row is 2025-12-03, out Thursday 2025-12-04 16:30: Wednesday
     // 2025-12-03 (published Thursday 06:30) is the last day it cannot reach.
     const copy = await copyDataDir((id, date, line) => (id === 'WTREGEN' && date === '2025-11-19' ? `${line}\n2025-11-26,900000.0` : line));
@@ -111,7 +111,10 @@ describe('the end of the calendar', () => {
   });
 
   it('refuses an as-of date before the inputs exist, naming the missing ones', async () => {
-    const err = await loadFeatureFrame(DATA_DIR, '2002-12-18').then(() => null, (e: unknown) => e);
+    const err = await loadFeatureFrame(DATA_DIR, '2002-12-18').then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(TradesealError);
     expect((err as TradesealError).code).toBe('data_invalid');
     expect((err as Error).message).toContain('WALCL, WTREGEN');

@@ -17,7 +17,13 @@ let tradingDays: Set<string> | null = null;
 
 /** Whether the NYSE traded on `date`: the bundled GSPC file has a row for it. */
 export function isTradingDay(date: string): boolean {
-  tradingDays ??= new Set(readFileSync(path.join(DATA_DIR, 'GSPC.csv'), 'utf8').trimEnd().split('\n').slice(1).map((l) => l.slice(0, 10)));
+  tradingDays ??= new Set(
+    readFileSync(path.join(DATA_DIR, 'GSPC.csv'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.slice(0, 10)),
+  );
   return tradingDays.has(date);
 }
 
@@ -61,7 +67,13 @@ export function scaleLine(line: string, factor: number): string {
  * Every observation that becomes usable after `cut` multiplied by `factor`: those released after the cut's
  * publication instant, whatever their date (the yields of the cut day itself, a week of H.10 rates).
  */
-export const perturbAfter = (cut: string, factor = 1.5): LineEdit => (id, date, line) => (usableFrom(id, date) > cut ? scaleLine(line, factor) : line);
+export const perturbAfter =
+  (cut: string, factor = 1.5): LineEdit =>
+  (id, date, line) =>
+    usableFrom(id, date) > cut ? scaleLine(line, factor) : line;
 
 /** Every observation that becomes usable after `cut` removed, whatever its date. */
-export const truncateAfter = (cut: string): LineEdit => (id, date, line) => (usableFrom(id, date) > cut ? null : line);
+export const truncateAfter =
+  (cut: string): LineEdit =>
+  (id, date, line) =>
+    usableFrom(id, date) > cut ? null : line;

@@ -41,11 +41,25 @@ describe('loadFeatureFrame', () => {
   });
 
   it('records the data vintage: file hashes, their combination, last dates', () => {
-    const files = readdirSync(DATA_DIR).filter((f) => f.endsWith('.csv')).sort();
-    const listing = files.map((f) => `${createHash('sha256').update(readFileSync(path.join(DATA_DIR, f))).digest('hex')}  ${f}\n`).join('');
+    const files = readdirSync(DATA_DIR)
+      .filter((f) => f.endsWith('.csv'))
+      .sort();
+    const listing = files
+      .map(
+        (f) =>
+          `${createHash('sha256')
+            .update(readFileSync(path.join(DATA_DIR, f)))
+            .digest('hex')}  ${f}\n`,
+      )
+      .join('');
     expect(frame.vintage.inputSha256).toBe(createHash('sha256').update(listing).digest('hex'));
     expect(Object.keys(frame.vintage.series).sort()).toEqual(files.map((f) => f.slice(0, -4)).sort());
-    expect(frame.vintage.series.WTREGEN).toMatchObject({ file: 'WTREGEN.csv', lastDate: '2025-11-19', lastValueDate: '2025-11-19', sha256: expect.stringMatching(/^7f51483f09750ab8/) });
+    expect(frame.vintage.series.WTREGEN).toMatchObject({
+      file: 'WTREGEN.csv',
+      lastDate: '2025-11-19',
+      lastValueDate: '2025-11-19',
+      sha256: expect.stringMatching(/^7f51483f09750ab8/),
+    });
     expect(frame.vintage.series.DGS10).toMatchObject({ firstDate: '1980-01-01', lastDate: '2025-12-30', rows: 12001 });
     expect(frame.vintage.asOf).toBeNull();
   });

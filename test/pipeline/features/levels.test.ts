@@ -75,7 +75,11 @@ describe('10Y−2Y curve', () => {
       const late = await loadFeatureFrame(copy.dir);
       expect(late.dates.at(-1)).toBe('2025-11-26');
       // [trading day, the H.15 date it sees: the Fed business day before]
-      for (const [day, date] of [['2025-07-02', '2025-07-01'], ['2025-09-15', '2025-09-12'], ['2025-11-26', '2025-11-25']] as const) {
+      for (const [day, date] of [
+        ['2025-07-02', '2025-07-01'],
+        ['2025-09-15', '2025-09-12'],
+        ['2025-11-26', '2025-11-25'],
+      ] as const) {
         const expected = Math.round((Number(rawLine('DGS10', date)) - Number(rawLine('DGS2', date))) * 100) / 100;
         expect(value(late, 'curve_10y2y_pp', day)).toBe(expected);
         // FRED's T10Y2Y is that same difference, so the fallback reproduces it.
@@ -104,9 +108,10 @@ describe('returns', () => {
   });
 });
 
-
 function rawFields(id: string, date: string): string[] {
-  const line = readFileSync(path.join(DATA_DIR, `${id}.csv`), 'utf8').split('\n').find((l) => l.startsWith(`${date},`));
+  const line = readFileSync(path.join(DATA_DIR, `${id}.csv`), 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${date},`));
   if (!line) throw new Error(`${id}.csv has no ${date}`);
   return line.split(',');
 }

@@ -105,7 +105,10 @@ describe('windows', () => {
     for (const name of ['growth_momentum', 'inflation_momentum', 'liquidity', 'financial_stress', 'dollar_strength']) {
       const finite = Array.from(column(name)).filter(Number.isFinite);
       expect(finite.length, name).toBeGreaterThan(5000);
-      expect(finite.every((g) => g > -1 && g < 1), name).toBe(true);
+      expect(
+        finite.every((g) => g > -1 && g < 1),
+        name,
+      ).toBe(true);
     }
   });
 });

@@ -70,7 +70,12 @@ describe.each(CUTS)('cut at %s', (cut) => {
     expect(perturbed.dates[next]).toBe(full.dates[next]);
     // Each series changes from the first trading day after the cut on which one of its values is out (the next
     // day for closes, yields and the VIX; the Monday of the next H.10 release for the dollar), and not before.
-    for (const [name, ids] of [['equity_close', ['GSPC']], ['ust10y_pct', ['DGS10']], ['vix', ['VIXCLS']], ['dollar', ['DTWEXBGS', 'DTWEXB']]] as const) {
+    for (const [name, ids] of [
+      ['equity_close', ['GSPC']],
+      ['ust10y_pct', ['DGS10']],
+      ['vix', ['VIXCLS']],
+      ['dollar', ['DTWEXBGS', 'DTWEXB']],
+    ] as const) {
       const first = firstUsableAfter(ids, cut);
       const i = full.dates.indexOf(first);
       expect(i, `${name} first changes on ${first}`).toBeGreaterThan(0);
@@ -83,7 +88,11 @@ describe.each(CUTS)('cut at %s', (cut) => {
 
 /** The first trading day after `cut` on which a non-missing value of one of `ids` becomes usable. */
 function firstUsableAfter(ids: readonly string[], cut: string): string {
-  const days = ids.flatMap((id) => readPoints(DATA_DIR, id).filter((p) => p.value !== null).map((p) => usableFrom(id, p.date)));
+  const days = ids.flatMap((id) =>
+    readPoints(DATA_DIR, id)
+      .filter((p) => p.value !== null)
+      .map((p) => usableFrom(id, p.date)),
+  );
   return days.filter((d) => d > cut).sort()[0] as string;
 }
 
@@ -109,7 +118,16 @@ describe.each([
     // The H.15 yields, the ICE spread, FRED's VIX and RRP, and the H.4.1 of Wednesday 2020-03-18 itself are all
     // out Thursday 2020-03-19 afternoon: after Wednesday's regime is published (Thursday 06:30).
     cut: '2020-03-18',
-    rows: [['DGS10', '2020-03-18'], ['DGS2', '2020-03-18'], ['T10Y2Y', '2020-03-18'], ['BAMLH0A0HYM2', '2020-03-18'], ['VIXCLS', '2020-03-18'], ['RRPONTSYD', '2020-03-18'], ['WALCL', '2020-03-18'], ['WTREGEN', '2020-03-18']],
+    rows: [
+      ['DGS10', '2020-03-18'],
+      ['DGS2', '2020-03-18'],
+      ['T10Y2Y', '2020-03-18'],
+      ['BAMLH0A0HYM2', '2020-03-18'],
+      ['VIXCLS', '2020-03-18'],
+      ['RRPONTSYD', '2020-03-18'],
+      ['WALCL', '2020-03-18'],
+      ['WTREGEN', '2020-03-18'],
+    ],
     columns: ['ust10y_pct', 'curve_10y2y_pp', 'hy_spread_pct', 'vix', 'rrp_bn', 'walcl_mn', 'wtregen_mn'],
     changes: '2020-03-19',
   },
@@ -117,7 +135,11 @@ describe.each([
     // Thursday 2021-11-11 is Veterans Day: the Fed is closed, the NYSE open. The H.4.1 of Wednesday 2021-11-10
     // is out Friday 2021-11-12 at 16:30, after Thursday's regime is published (Friday 06:30).
     cut: '2021-11-11',
-    rows: [['WALCL', '2021-11-10'], ['WTREGEN', '2021-11-10'], ['DGS10', '2021-11-10']],
+    rows: [
+      ['WALCL', '2021-11-10'],
+      ['WTREGEN', '2021-11-10'],
+      ['DGS10', '2021-11-10'],
+    ],
     columns: ['walcl_mn', 'wtregen_mn', 'ust10y_pct'],
     changes: '2021-11-12',
   },
@@ -146,7 +168,14 @@ describe.each([
 /** Values released just before a cut's publication instant: perturbing them must change the cut day itself. */
 describe.each([
   // The yields of Tuesday 2020-03-17 are out Wednesday 2020-03-18 at 16:15, before Wednesday's regime (Thursday 06:30).
-  { cut: '2020-03-18', rows: [['DGS10', '2020-03-17'], ['VIXCLS', '2020-03-17']], columns: ['ust10y_pct', 'vix'] },
+  {
+    cut: '2020-03-18',
+    rows: [
+      ['DGS10', '2020-03-17'],
+      ['VIXCLS', '2020-03-17'],
+    ],
+    columns: ['ust10y_pct', 'vix'],
+  },
   // The H.4.1 of Wednesday 2020-03-18 is out Thursday 2020-03-19 at 16:30, before Thursday's regime (Friday 06:30).
   { cut: '2020-03-19', rows: [['WALCL', '2020-03-18']], columns: ['walcl_mn'] },
   // The H.10 week to Friday 2025-06-06 is out Monday 2025-06-09 at 16:15, before Monday's regime (Tuesday 06:30).

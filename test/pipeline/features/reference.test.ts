@@ -10,7 +10,22 @@ import { loadFeatureFrame, type FeatureFrame } from '../../../pipeline/features/
 import { referenceFrame, type ReferenceFrame } from './reference.js';
 
 const DATA_DIR = fileURLToPath(new URL('../../../data/macro/', import.meta.url));
-const EXACT = new Set(['walcl_mn', 'wtregen_mn', 'rrp_bn', 'net_liq_bn', 'ust10y_pct', 'curve_10y2y_pp', 'hy_spread_pct', 'vix', 'dollar', 'equity_close', 'spy_close', 'spy_open', 'gold_close', 'net_liq_trend']);
+const EXACT = new Set([
+  'walcl_mn',
+  'wtregen_mn',
+  'rrp_bn',
+  'net_liq_bn',
+  'ust10y_pct',
+  'curve_10y2y_pp',
+  'hy_spread_pct',
+  'vix',
+  'dollar',
+  'equity_close',
+  'spy_close',
+  'spy_open',
+  'gold_close',
+  'net_liq_trend',
+]);
 
 let frame: FeatureFrame;
 let ref: ReferenceFrame;

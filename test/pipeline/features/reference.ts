@@ -25,7 +25,9 @@ const SPLICE_RATIO = 101.4155 / 111.6954;
 
 /** Rows of one file: `date` and the value column (`close` for the market layouts), empty → null. */
 export function readPoints(dir: string, id: string): Point[] {
-  const lines = readFileSync(path.join(dir, `${id}.csv`), 'utf8').trimEnd().split('\n');
+  const lines = readFileSync(path.join(dir, `${id}.csv`), 'utf8')
+    .trimEnd()
+    .split('\n');
   const header = (lines[0] ?? '').split(',');
   const col = header.includes('close') ? header.indexOf('close') : 1;
   return lines.slice(1).map((line) => {
@@ -125,12 +127,24 @@ export function referenceFrame(dir: string): ReferenceFrame {
   const rowOf = Object.fromEntries(['GSPC', 'SPY', 'GLD'].map((id) => [id, new Map((s[id] ?? []).map((p, k) => [p.date, k]))]));
   // A share's open, dividend and split of each day, straight from its file (SPY, GLD: prices as traded).
   const actionsOf = (id: string): Map<string, { open: number; dividend: number; split: number }> => {
-    const lines = readFileSync(path.join(dir, `${id}.csv`), 'utf8').trimEnd().split('\n');
+    const lines = readFileSync(path.join(dir, `${id}.csv`), 'utf8')
+      .trimEnd()
+      .split('\n');
     const head = (lines[0] ?? '').split(',');
     const [o, d, k] = ['open', 'dividend', 'split'].map((name) => head.indexOf(name));
-    return new Map(lines.slice(1).map((line) => line.split(',')).map((f) => [f[0] ?? '', {
-      open: Number(f[o as number]), dividend: d === -1 ? 0 : Number(f[d as number]), split: k === -1 ? 1 : Number(f[k as number]),
-    }]));
+    return new Map(
+      lines
+        .slice(1)
+        .map((line) => line.split(','))
+        .map((f) => [
+          f[0] ?? '',
+          {
+            open: Number(f[o as number]),
+            dividend: d === -1 ? 0 : Number(f[d as number]),
+            split: k === -1 ? 1 : Number(f[k as number]),
+          },
+        ]),
+    );
   };
   const actions: Record<string, Map<string, { open: number; dividend: number; split: number }>> = { SPY: actionsOf('SPY'), GLD: actionsOf('GLD') };
   // The close and the close-to-close total return: the holder of one share at the previous close has, at this

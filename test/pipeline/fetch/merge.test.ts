@@ -34,17 +34,39 @@ const spyFile = (...lines: string[]): string => fileOf('date,open,high,low,close
 /** The bar a file line describes (dividend 0 and split 1 for an index line). */
 function bar(line: string, change: Partial<DailyBar> = {}): DailyBar {
   const [date = '', open, high, low, close, volume, dividend = '0', split = '1'] = line.split(',');
-  return { date, open: Number(open), high: Number(high), low: Number(low), close: Number(close), volume: Number(volume), dividend: Number(dividend), split: Number(split), ...change };
+  return {
+    date,
+    open: Number(open),
+    high: Number(high),
+    low: Number(low),
+    close: Number(close),
+    volume: Number(volume),
+    dividend: Number(dividend),
+    split: Number(split),
+    ...change,
+  };
 }
 
 /** A bar as Yahoo sends it: every price widened from single precision (594.28 → 594.280029296875). */
-const widened = (b: DailyBar): DailyBar => ({ ...b, open: Math.fround(b.open), high: Math.fround(b.high), low: Math.fround(b.low), close: Math.fround(b.close) });
+const widened = (b: DailyBar): DailyBar => ({
+  ...b,
+  open: Math.fround(b.open),
+  high: Math.fround(b.high),
+  low: Math.fround(b.low),
+  close: Math.fround(b.close),
+});
 
 describe('mergeBars: what the vendor agrees with stays as it is', () => {
   const file = spyFile(ROWS.d16, ROWS.d17, ROWS.d18, ROWS.d20);
 
   it('bars equal to the rows: the same text, nothing added, no revision', () => {
-    expect(mergeBars(SPY, file, [ROWS.d16, ROWS.d17, ROWS.d18, ROWS.d20].map((l) => bar(l)))).toEqual({ text: file, rows: 4, added: 0, revisions: [] });
+    expect(
+      mergeBars(
+        SPY,
+        file,
+        [ROWS.d16, ROWS.d17, ROWS.d18, ROWS.d20].map((l) => bar(l)),
+      ),
+    ).toEqual({ text: file, rows: 4, added: 0, revisions: [] });
   });
 
   it('prices widened from single precision are the same prices: the file keeps its text', () => {
@@ -69,20 +91,30 @@ describe('mergeBars: what the vendor agrees with stays as it is', () => {
 });
 
 describe('mergeBars: new days', () => {
-  it('bars after the last row are added, in order, in the layout\'s columns', () => {
-    const merged = mergeBars(SPY, spyFile(ROWS.d16, ROWS.d17), [ROWS.d17, ROWS.d18, ROWS.d20].map((l) => bar(l)));
+  it("bars after the last row are added, in order, in the layout's columns", () => {
+    const merged = mergeBars(
+      SPY,
+      spyFile(ROWS.d16, ROWS.d17),
+      [ROWS.d17, ROWS.d18, ROWS.d20].map((l) => bar(l)),
+    );
     expect(merged).toEqual({ text: spyFile(ROWS.d16, ROWS.d17, ROWS.d18, ROWS.d20), rows: 4, added: 2, revisions: [] });
   });
 
   it('an ex-dividend day arrives with its dividend and changes no earlier row', () => {
     const before = spyFile(ROWS.d16, ROWS.d17, ROWS.d18);
-    const merged = mergeBars(SPY, before, [ROWS.d18, ROWS.d20].map((l) => bar(l)));
+    const merged = mergeBars(
+      SPY,
+      before,
+      [ROWS.d18, ROWS.d20].map((l) => bar(l)),
+    );
     expect(merged.text).toBe(`${before}${ROWS.d20}\n`);
     expect(merged.revisions).toEqual([]);
   });
 
   it('a split day arrives with its ratio', () => {
-    const merged = mergeBars(SPY, spyFile(ROWS.d18), [bar(ROWS.d20, { open: 299.19, high: 299.73, low: 296.43, close: 297.14, volume: 188102800, dividend: 0, split: 2 })]);
+    const merged = mergeBars(SPY, spyFile(ROWS.d18), [
+      bar(ROWS.d20, { open: 299.19, high: 299.73, low: 296.43, close: 297.14, volume: 188102800, dividend: 0, split: 2 }),
+    ]);
     expect(merged.text.split('\n')[2]).toBe('2025-06-20,299.19,299.73,296.43,297.14,188102800,0,2');
     expect(merged.added).toBe(1);
   });
@@ -105,7 +137,7 @@ describe('mergeBars: revisions', () => {
   const served = (changes: Record<string, Partial<DailyBar>>): DailyBar[] =>
     [ROWS.d16, ROWS.d17, ROWS.d18, ROWS.d20].map((l) => bar(l, changes[l.slice(0, 10)] ?? {}));
 
-  it('a revised close replaces the row with the vendor\'s and is listed with its old and new text', () => {
+  it("a revised close replaces the row with the vendor's and is listed with its old and new text", () => {
     const merged = mergeBars(SPY, file, served({ '2025-06-17': { close: 597.5 } }));
     expect(merged.revisions).toEqual([{ date: '2025-06-17', field: 'close', was: '597.53', now: '597.5' }]);
     expect(merged.text).toBe(spyFile(ROWS.d16, '2025-06-17,600.21,601.75,596.76,597.5,82209400,0,1', ROWS.d18, ROWS.d20));
@@ -113,7 +145,9 @@ describe('mergeBars: revisions', () => {
   });
 
   it('a cent on a price near 600 is a revision, not noise', () => {
-    expect(mergeBars(SPY, file, served({ '2025-06-20': { close: 594.29 } })).revisions).toEqual([{ date: '2025-06-20', field: 'close', was: '594.28', now: '594.29' }]);
+    expect(mergeBars(SPY, file, served({ '2025-06-20': { close: 594.29 } })).revisions).toEqual([
+      { date: '2025-06-20', field: 'close', was: '594.28', now: '594.29' },
+    ]);
   });
 
   it('every differing field is listed, oldest day first', () => {
@@ -126,16 +160,20 @@ describe('mergeBars: revisions', () => {
   });
 
   it('volumes compare exactly: one share is a revision', () => {
-    expect(mergeBars(SPY, file, served({ '2025-06-17': { volume: 82209401 } })).revisions).toEqual([{ date: '2025-06-17', field: 'volume', was: '82209400', now: '82209401' }]);
+    expect(mergeBars(SPY, file, served({ '2025-06-17': { volume: 82209401 } })).revisions).toEqual([
+      { date: '2025-06-17', field: 'volume', was: '82209400', now: '82209401' },
+    ]);
   });
 
   it('dividends agree to a millionth, as prices do: binary noise is no revision, a tenth of a cent is', () => {
     expect(mergeBars(SPY, file, served({ '2025-06-20': { dividend: 1.7610000000000001 } })).revisions).toEqual([]);
     expect(mergeBars(SPY, file, served({ '2025-06-20': { dividend: 1.7610005 } })).revisions).toEqual([]);
-    expect(mergeBars(SPY, file, served({ '2025-06-20': { dividend: 1.762 } })).revisions).toEqual([{ date: '2025-06-20', field: 'dividend', was: '1.761', now: '1.762' }]);
+    expect(mergeBars(SPY, file, served({ '2025-06-20': { dividend: 1.762 } })).revisions).toEqual([
+      { date: '2025-06-20', field: 'dividend', was: '1.761', now: '1.762' },
+    ]);
   });
 
-  it('a row that differs in one field keeps the file\'s text for every other (a change of vendor is no revision of prices)', () => {
+  it("a row that differs in one field keeps the file's text for every other (a change of vendor is no revision of prices)", () => {
     // The file's close 594.28 comes back widened from single precision, with another volume: only the volume is revised.
     const merged = mergeBars(SPY, file, served({ '2025-06-20': { close: 594.280029296875, volume: 94051500 } }));
     expect(merged.revisions).toEqual([{ date: '2025-06-20', field: 'volume', was: '94051400', now: '94051500' }]);
@@ -157,14 +195,22 @@ describe('mergeBars: revisions', () => {
   });
 
   it('a day the vendor no longer serves is kept, in its place, and listed as a row revision', () => {
-    const merged = mergeBars(SPY, file, [ROWS.d16, ROWS.d18, ROWS.d20].map((l) => bar(l)));
+    const merged = mergeBars(
+      SPY,
+      file,
+      [ROWS.d16, ROWS.d18, ROWS.d20].map((l) => bar(l)),
+    );
     expect(merged.text).toBe(file);
     expect(merged.rows).toBe(4);
     expect(merged.revisions).toEqual([{ date: '2025-06-17', field: 'row', was: ROWS.d17, now: null }]);
   });
 
-  it('a day the vendor serves inside the file\'s range that the file lacks is inserted in order and listed, not added', () => {
-    const merged = mergeBars(SPY, spyFile(ROWS.d16, ROWS.d18, ROWS.d20), [ROWS.d16, ROWS.d17, ROWS.d18, ROWS.d20, ROWS.d23].map((l) => bar(l)));
+  it("a day the vendor serves inside the file's range that the file lacks is inserted in order and listed, not added", () => {
+    const merged = mergeBars(
+      SPY,
+      spyFile(ROWS.d16, ROWS.d18, ROWS.d20),
+      [ROWS.d16, ROWS.d17, ROWS.d18, ROWS.d20, ROWS.d23].map((l) => bar(l)),
+    );
     expect(merged.text).toBe(spyFile(ROWS.d16, ROWS.d17, ROWS.d18, ROWS.d20, ROWS.d23));
     expect(merged.added).toBe(1);
     expect(merged.revisions).toEqual([{ date: '2025-06-17', field: 'row', was: null, now: ROWS.d17 }]);
@@ -173,7 +219,8 @@ describe('mergeBars: revisions', () => {
 
 describe('PRICE_AGREEMENT: a millionth of the larger price', () => {
   const file = spyFile('2025-06-18,600,600,600,600,1000,0,1');
-  const closeOf = (close: number) => mergeBars(SPY, file, [bar('2025-06-18,600,600,600,600,1000,0,1', { close, high: Math.max(600, close), low: Math.min(600, close) })]);
+  const closeOf = (close: number) =>
+    mergeBars(SPY, file, [bar('2025-06-18,600,600,600,600,1000,0,1', { close, high: Math.max(600, close), low: Math.min(600, close) })]);
 
   it('is a millionth', () => {
     expect(PRICE_AGREEMENT).toBe(1e-6);
@@ -215,7 +262,7 @@ describe('fileRevisions (a FRED file before and after a refresh)', () => {
     });
   });
 
-  it('a holiday\'s empty value that gets one, and one that loses it, are revisions; two empty values are not', () => {
+  it("a holiday's empty value that gets one, and one that loses it, are revisions; two empty values are not", () => {
     const dgs10 = seriesSpec('DGS10');
     const before = fileOf('date,value', ['2025-06-18,4.39', '2025-06-19,', '2025-06-20,4.38', '2025-06-23,']);
     const after = fileOf('date,value', ['2025-06-18,', '2025-06-19,4.39', '2025-06-20,4.38', '2025-06-23,']);

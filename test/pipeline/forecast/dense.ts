@@ -42,7 +42,11 @@ function forward(L: Float64Array, n: number, b: ArrayLike<number>): Float64Array
 export function denseLogLikelihood(y: ArrayLike<number>, m: Arma11): number {
   const n = y.length;
   const L = cholesky(n, (i, j) => autocovariance(m, Math.abs(i - j)));
-  const z = forward(L, n, Array.from(y, (v) => v - m.mean));
+  const z = forward(
+    L,
+    n,
+    Array.from(y, (v) => v - m.mean),
+  );
   let logDet = 0;
   let quad = 0;
   for (let i = 0; i < n; i++) {
@@ -56,11 +60,19 @@ export function denseLogLikelihood(y: ArrayLike<number>, m: Arma11): number {
 export function densePredictor(y: ArrayLike<number>, m: Arma11, h: number): { mean: number[]; mse: number[] } {
   const n = y.length;
   const L = cholesky(n, (i, j) => autocovariance(m, Math.abs(i - j)));
-  const z = forward(L, n, Array.from(y, (v) => v - m.mean));
+  const z = forward(
+    L,
+    n,
+    Array.from(y, (v) => v - m.mean),
+  );
   const mean: number[] = [];
   const mse: number[] = [];
   for (let j = 1; j <= h; j++) {
-    const w = forward(L, n, Array.from({ length: n }, (_, i) => autocovariance(m, n - 1 + j - i)));
+    const w = forward(
+      L,
+      n,
+      Array.from({ length: n }, (_, i) => autocovariance(m, n - 1 + j - i)),
+    );
     let cz = 0;
     let ww = 0;
     for (let i = 0; i < n; i++) {

@@ -63,7 +63,7 @@ describe('fitArma11 on long simulated series', () => {
     expect(Math.abs(fit.phi - model.phi)).toBeLessThan(0.05);
     expect(Math.abs(fit.theta - model.theta)).toBeLessThan(0.05);
     expect(Math.abs(fit.sigma2 / model.sigma2 - 1)).toBeLessThan(0.1);
-    expect(Math.abs(fit.mean - model.mean)).toBeLessThan(4 * Math.sqrt(model.sigma2) * Math.abs(1 + model.theta) / (1 - model.phi) / Math.sqrt(5000) + 1e-3);
+    expect(Math.abs(fit.mean - model.mean)).toBeLessThan((4 * Math.sqrt(model.sigma2) * Math.abs(1 + model.theta)) / (1 - model.phi) / Math.sqrt(5000) + 1e-3);
   });
 });
 

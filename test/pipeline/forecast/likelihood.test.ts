@@ -22,7 +22,10 @@ const CASES: Array<[string, Arma11]> = [
 
 describe('logLikelihood (Kalman filter) equals the dense multivariate normal density', () => {
   it.each(CASES)('%s', (_, model) => {
-    for (const [n, seed] of [[10, 1], [60, 2]] as const) {
+    for (const [n, seed] of [
+      [10, 1],
+      [60, 2],
+    ] as const) {
       const y = simulateArma11({ ...model, theta: Math.max(-0.95, Math.min(0.95, model.theta)) }, n, seed);
       const dense = denseLogLikelihood(y, model);
       expect(Math.abs(logLikelihood(y, model) - dense)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(dense)));

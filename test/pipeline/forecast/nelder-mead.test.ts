@@ -5,7 +5,7 @@ import { nelderMead } from '../../../pipeline/forecast/nelder-mead.js';
 const OPTIONS = { step: 0.5, xTol: 1e-10, fTol: 1e-14, maxEvaluations: 5000 };
 
 describe('nelderMead', () => {
-  it('finds the minimum (1, 1) of Rosenbrock\'s function from (−1.2, 1)', () => {
+  it("finds the minimum (1, 1) of Rosenbrock's function from (−1.2, 1)", () => {
     const rosenbrock = (x: Float64Array): number => 100 * (x[1]! - x[0]! ** 2) ** 2 + (1 - x[0]!) ** 2;
     const m = nelderMead(rosenbrock, [-1.2, 1], OPTIONS);
     expect(m.converged).toBe(true);

@@ -41,12 +41,12 @@ describe.each([
   const y = Float64Array.from(fixtureColumn('gretl_y_arma11.csv', column));
   const ref = gretl[column];
 
-  it('our log-likelihood at gretl\'s estimates is gretl\'s, to 1e−9', () => {
+  it("our log-likelihood at gretl's estimates is gretl's, to 1e−9", () => {
     expect(y).toHaveLength(250);
     within(logLikelihood(y, modelOf(ref)), ref.llf, 1e-9);
   });
 
-  it('the fit reproduces gretl\'s estimates to 1e−6 and its log-likelihood to 1e−9', () => {
+  it("the fit reproduces gretl's estimates to 1e−6 and its log-likelihood to 1e−9", () => {
     const fit = fitArma11(y, { withMean });
     expect(fit.n).toBe(250);
     expect(fit.withMean).toBe(withMean);
@@ -58,13 +58,13 @@ describe.each([
   });
 
   // gretl prints the forecasts to 10 decimals and their standard errors to 6 significant digits.
-  it('forecasts 1…10 steps at gretl\'s estimates: gretl\'s forecasts to 1e−9, standard errors to their printed digits', () => {
+  it("forecasts 1…10 steps at gretl's estimates: gretl's forecasts to 1e−9, standard errors to their printed digits", () => {
     const fc = forecastArma11(y, modelOf(ref), 10);
     ref.forecast.forEach((f, j) => within(fc.mean[j]!, f, 1e-9));
     ref.forecast_se.forEach((se, j) => within(fc.se[j]!, se, 5e-6 * se));
   });
 
-  it('forecasts from our own fit: gretl\'s forecasts to 1e−6, standard errors to their printed digits', () => {
+  it("forecasts from our own fit: gretl's forecasts to 1e−6, standard errors to their printed digits", () => {
     const fc = forecastArma11(y, fitArma11(y, { withMean }), 10);
     ref.forecast.forEach((f, j) => within(fc.mean[j]!, f, 1e-6));
     ref.forecast_se.forEach((se, j) => within(fc.se[j]!, se, 5e-6 * se));
@@ -73,7 +73,7 @@ describe.each([
 
 describe.each([
   ['wpi1', 'the wholesale price index (Stata manual [TS] arima, Example 1)', 'stata_wpi1.csv', 'wpi', true, 1e-5],
-  ['cpi', 'the US CPI of statsmodels\' macrodata', 'stata_cpi.csv', 'cpi', true, 1e-9],
+  ['cpi', "the US CPI of statsmodels' macrodata", 'stata_cpi.csv', 'cpi', true, 1e-9],
   ['cpi_nc', 'the US CPI, noconstant', 'stata_cpi.csv', 'cpi', false, 1e-9],
 ] as const)('Stata arima(1,1,1): %s, %s', (key, _, file, column, withMean, llfTol) => {
   const y = difference(asStataFloat(fixtureColumn(file, column)));
@@ -85,7 +85,7 @@ describe.each([
     within(logLikelihood(y, modelOf(ref)), ref.llf, llfTol);
   });
 
-  it('the fit reproduces Stata\'s estimates to 1e−4, at a log-likelihood no lower than Stata\'s', () => {
+  it("the fit reproduces Stata's estimates to 1e−4, at a log-likelihood no lower than Stata's", () => {
     const fit = fitArma11(y, { withMean });
     within(fit.mean, ref.mean, 1e-4);
     within(fit.phi, ref.phi, 1e-4);

@@ -7,7 +7,7 @@ import { eStep, scatterMatrices, weightedSums } from '../../../pipeline/hmm/baum
 import { regimeLikeModel, sampleHmm } from './synthetic.js';
 
 describe('scatterMatrices', () => {
-  it('d = 4: the written-out loops give the general loop\'s numbers, bit for bit', () => {
+  it("d = 4: the written-out loops give the general loop's numbers, bit for bit", () => {
     const model = regimeLikeModel(4);
     const { X } = sampleHmm(model, 3000, 5);
     const { gamma } = eStep(model, X);
@@ -22,7 +22,7 @@ describe('scatterMatrices', () => {
 });
 
 describe('weightedSums', () => {
-  it('d = 4: the written-out loop gives the general loop\'s numbers, bit for bit, and Σ_t γ_t(k) x_t', () => {
+  it("d = 4: the written-out loop gives the general loop's numbers, bit for bit, and Σ_t γ_t(k) x_t", () => {
     const model = regimeLikeModel(4);
     const { X } = sampleHmm(model, 3000, 6);
     const { gamma } = eStep(model, X);

@@ -96,14 +96,22 @@ describe.each([
     for (let t = 0; t < T; t++) {
       const cut = enumerate(chain, logB.subarray(0, (t + 1) * K), t + 1);
       for (let k = 0; k < K; k++) {
-        expect(fwd.filtered[t * K + k]).toBeCloseTo(posterior(cut, (p) => p[t] === k), digits);
+        expect(fwd.filtered[t * K + k]).toBeCloseTo(
+          posterior(cut, (p) => p[t] === k),
+          digits,
+        );
         expect(Math.exp(fwd.logFiltered[t * K + k]!)).toBeCloseTo(fwd.filtered[t * K + k]!, 15);
       }
     }
   });
 
   it('smoothed p(s_t | y_0..T−1)', () => {
-    for (let t = 0; t < T; t++) for (let k = 0; k < K; k++) expect(gamma[t * K + k]).toBeCloseTo(posterior(e, (p) => p[t] === k), digits);
+    for (let t = 0; t < T; t++)
+      for (let k = 0; k < K; k++)
+        expect(gamma[t * K + k]).toBeCloseTo(
+          posterior(e, (p) => p[t] === k),
+          digits,
+        );
   });
 
   it('pairwise p(s_t = i, s_t+1 = j | y) and their sum over t', () => {
@@ -112,7 +120,10 @@ describe.each([
       const xi = pairwiseProbabilities(chain, logB, fwd, logBeta, t);
       for (let i = 0; i < K; i++) {
         for (let j = 0; j < K; j++) {
-          expect(xi[i * K + j]).toBeCloseTo(posterior(e, (p) => p[t] === i && p[t + 1] === j), digits);
+          expect(xi[i * K + j]).toBeCloseTo(
+            posterior(e, (p) => p[t] === i && p[t + 1] === j),
+            digits,
+          );
           sum[i * K + j] = sum[i * K + j]! + xi[i * K + j]!;
         }
       }

@@ -120,7 +120,11 @@ describe('deterministic seedings', () => {
 
   it('quantile: the means of equal groups of rows sorted by the first column', () => {
     const rows = [5, 1, 4, 2, 3, 6].map((v) => Float64Array.of(v, -v));
-    expect(quantileCentres(rows, 3).map((c) => Array.from(c))).toEqual([[1.5, -1.5], [3.5, -3.5], [5.5, -5.5]]);
+    expect(quantileCentres(rows, 3).map((c) => Array.from(c))).toEqual([
+      [1.5, -1.5],
+      [3.5, -3.5],
+      [5.5, -5.5],
+    ]);
   });
 
   it('deterministicKmeansModel: a valid model, the same for the same data, with no generator involved', () => {
@@ -134,7 +138,7 @@ describe('deterministic seedings', () => {
 });
 
 describe('lloyd for d = 4', () => {
-  it('the written-out steps give the general loops\' labels and centres, bit for bit, an emptied cluster included', () => {
+  it("the written-out steps give the general loops' labels and centres, bit for bit, an emptied cluster included", () => {
     const { X } = sampleHmm(regimeLikeModel(4), 2268, 13);
     for (const seeding of ['farthest', 'quantile'] as const) {
       const seedCentres = (): Float64Array[] => (seeding === 'farthest' ? farthestPointCentres(X, 4) : quantileCentres(X, 4));

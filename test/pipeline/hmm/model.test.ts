@@ -50,7 +50,7 @@ describe('logEmissions', () => {
     expect(logEmissions(model2d(), [[0.3, -1.2]])).toEqual(logEmissions(model2d(), [f64(0.3, -1.2)]));
   });
 
-  it('d = 4, written out for the regime model, gives the general triangular solve\'s numbers bit for bit', () => {
+  it("d = 4, written out for the regime model, gives the general triangular solve's numbers bit for bit", () => {
     const model = regimeLikeModel(4);
     const { X } = sampleHmm(model, 3000, 11);
     // Far from every state too, where the quadratic form is large.
@@ -75,13 +75,33 @@ describe('validateModel', () => {
   it.each([
     { name: 'K not a positive integer', change: (m: GaussianHmm) => ({ ...m, K: 0 }), problem: /model\.K: expected a positive integer/ },
     { name: 'startProb of the wrong length', change: (m: GaussianHmm) => ({ ...m, startProb: f64(1) }), problem: /model\.startProb: expected 2 entries/ },
-    { name: 'startProb not summing to 1', change: (m: GaussianHmm) => ({ ...m, startProb: f64(0.5, 0.6) }), problem: /model\.startProb: entries 0…1 sum to 1\.1/ },
+    {
+      name: 'startProb not summing to 1',
+      change: (m: GaussianHmm) => ({ ...m, startProb: f64(0.5, 0.6) }),
+      problem: /model\.startProb: entries 0…1 sum to 1\.1/,
+    },
     { name: 'negative probability', change: (m: GaussianHmm) => ({ ...m, startProb: f64(-0.5, 1.5) }), problem: /model\.startProb: entry 0 is -0\.5/ },
-    { name: 'transmat row not summing to 1', change: (m: GaussianHmm) => ({ ...m, transmat: f64(0.9, 0.1, 0.2, 0.7) }), problem: /model\.transmat: entries 2…3 sum to/ },
+    {
+      name: 'transmat row not summing to 1',
+      change: (m: GaussianHmm) => ({ ...m, transmat: f64(0.9, 0.1, 0.2, 0.7) }),
+      problem: /model\.transmat: entries 2…3 sum to/,
+    },
     { name: 'NaN in transmat', change: (m: GaussianHmm) => ({ ...m, transmat: f64(Number.NaN, 0.1, 0.2, 0.8) }), problem: /model\.transmat: entry 0 is NaN/ },
-    { name: 'a mean of the wrong length', change: (m: GaussianHmm) => ({ ...m, means: [f64(0), f64(1, 1)] }), problem: /model\.means\[0\]: expected 2 entries/ },
-    { name: 'a non-finite mean', change: (m: GaussianHmm) => ({ ...m, means: [f64(0, Infinity), f64(1, 1)] }), problem: /model\.means\[0\]: has a non-finite entry/ },
-    { name: 'a covariance of the wrong length', change: (m: GaussianHmm) => ({ ...m, covars: [f64(1, 0, 0, 1), f64(1)] }), problem: /model\.covars\[1\]: expected 4 entries/ },
+    {
+      name: 'a mean of the wrong length',
+      change: (m: GaussianHmm) => ({ ...m, means: [f64(0), f64(1, 1)] }),
+      problem: /model\.means\[0\]: expected 2 entries/,
+    },
+    {
+      name: 'a non-finite mean',
+      change: (m: GaussianHmm) => ({ ...m, means: [f64(0, Infinity), f64(1, 1)] }),
+      problem: /model\.means\[0\]: has a non-finite entry/,
+    },
+    {
+      name: 'a covariance of the wrong length',
+      change: (m: GaussianHmm) => ({ ...m, covars: [f64(1, 0, 0, 1), f64(1)] }),
+      problem: /model\.covars\[1\]: expected 4 entries/,
+    },
     { name: 'too few covariances', change: (m: GaussianHmm) => ({ ...m, covars: [f64(1, 0, 0, 1)] }), problem: /model\.covars: expected 2 matrices/ },
   ])('rejects $name, naming the field', ({ change, problem }) => {
     expect(() => validateModel(change(model2d()))).toThrow(problem);
@@ -89,7 +109,9 @@ describe('validateModel', () => {
 
   it('rejects a covariance that is not positive definite with hmm_not_positive_definite, naming which', () => {
     const m = { ...model2d(), covars: [f64(1, 0, 0, 1), f64(1, 2, 2, 1)] };
-    expect(() => validateModel(m)).toThrow(expect.objectContaining({ code: 'hmm_not_positive_definite', message: expect.stringMatching(/^model\.covars\[1\]: a: not positive definite/) }));
+    expect(() => validateModel(m)).toThrow(
+      expect.objectContaining({ code: 'hmm_not_positive_definite', message: expect.stringMatching(/^model\.covars\[1\]: a: not positive definite/) }),
+    );
   });
 });
 

@@ -40,7 +40,7 @@ function expectRelative(actual: number, expected: number, rtol: number): void {
   expect(Math.abs(actual - expected)).toBeLessThanOrEqual(rtol * Math.abs(expected));
 }
 
-describe('forward–backward at Stata\'s estimates', () => {
+describe("forward–backward at Stata's estimates", () => {
   const model = stataModel();
   const logB = logEmissions(model, X);
   const fwd = forward(model, logB);
@@ -52,7 +52,7 @@ describe('forward–backward at Stata\'s estimates', () => {
     expect(Math.abs(fwd.logLikelihood - stata.llf)).toBeLessThanOrEqual(5e-6);
   });
 
-  it('starts from the ergodic distribution, Stata\'s first predicted probability .7376958', () => {
+  it("starts from the ergodic distribution, Stata's first predicted probability .7376958", () => {
     // Stata computed it from unrounded estimates; from the printed ones it differs by 6e−7.
     expect(Math.abs(model.startProb[0]! - predictions[0]!.const_p1!)).toBeLessThanOrEqual(1e-6);
   });
@@ -63,7 +63,7 @@ describe('forward–backward at Stata\'s estimates', () => {
     ['predicted p(S_t | y_<t)', 'const_p'],
     ['filtered p(S_t | y_≤t)', 'const_f'],
     ['smoothed p(S_t | y_1..T)', 'const_sm'],
-  ])('matches Stata\'s %s in all 226 quarters to 1e−6', (_, column) => {
+  ])("matches Stata's %s in all 226 quarters to 1e−6", (_, column) => {
     for (let t = 0; t < X.length; t++) {
       const ours =
         column === 'const_p'
@@ -94,7 +94,7 @@ describe('forward–backward at Stata\'s estimates', () => {
     expect(Math.abs(gamma[t * 2]! - smoothed0)).toBeLessThanOrEqual(1e-6);
   });
 
-  it('matches statsmodels\' filtered joint probabilities p(S_t = i, S_t−1 = j | y_≤t) to their 9 printed digits', () => {
+  it("matches statsmodels' filtered joint probabilities p(S_t = i, S_t−1 = j | y_≤t) to their 9 printed digits", () => {
     const joint = reference.filtered_joint_probabilities.values;
     for (let t = 0; t < X.length; t++) {
       for (let i = 0; i < 2; i++) {
@@ -109,7 +109,7 @@ describe('forward–backward at Stata\'s estimates', () => {
   });
 });
 
-describe('the last 10 quarters at Stata\'s estimates (statsmodels\' TestFedFundsConstShort)', () => {
+describe("the last 10 quarters at Stata's estimates (statsmodels' TestFedFundsConstShort)", () => {
   const model = stataModel();
   const short = X.slice(-10);
   const logB = logEmissions(model, short);
@@ -127,7 +127,7 @@ describe('the last 10 quarters at Stata\'s estimates (statsmodels\' TestFedFunds
     for (let t = 0; t < 10; t++) for (let i = 0; i < 2; i++) expectRelative(fwd.filtered[t * 2 + i]!, joint[i]![0]![t]! + joint[i]![1]![t]!, 1e-8);
   });
 
-  it('pairwise smoothed probabilities p(S_t−1 = j, S_t = i | y) = statsmodels\' smoothed joint [i][j][t]', () => {
+  it("pairwise smoothed probabilities p(S_t−1 = j, S_t = i | y) = statsmodels' smoothed joint [i][j][t]", () => {
     for (let t = 1; t < 10; t++) {
       const xi = pairwiseProbabilities(model, logB, fwd, logBeta, t - 1);
       for (let i = 0; i < 2; i++) for (let j = 0; j < 2; j++) expectRelative(xi[j * 2 + i]!, smoothedJoint[i]![j]![t]!, 1e-8);
@@ -164,11 +164,11 @@ describe('EM on the federal funds rate', () => {
     ['const0', () => model.means[0]![0]!, stata.const0],
     ['const1', () => model.means[1]![0]!, stata.const1],
     ['sigma', () => Math.sqrt(model.covars[0]![0]!), stata.sigma],
-  ] as const)('estimate %s matches Stata\'s', (_, ours, published) => {
+  ] as const)("estimate %s matches Stata's", (_, ours, published) => {
     expectRelative(ours(), published, 1e-5);
   });
 
-  it('has a log-likelihood at least that of Stata\'s printed estimates', () => {
+  it("has a log-likelihood at least that of Stata's printed estimates", () => {
     expect(result.logLikelihood).toBeGreaterThanOrEqual(forward(stataModel(), logEmissions(stataModel(), X)).logLikelihood - 1e-9);
   });
 
@@ -185,7 +185,7 @@ describe('EM on the federal funds rate', () => {
     }
   });
 
-  it('with a free initial distribution (Rabiner\'s π = γ_1) reaches a higher maximum, as one more free parameter must', () => {
+  it("with a free initial distribution (Rabiner's π = γ_1) reaches a higher maximum, as one more free parameter must", () => {
     const free = fit(X, { K: 2, tiedCovariance: true, startProb: 'estimate', seed: 1 });
     expect(free.logLikelihood).toBeGreaterThan(result.logLikelihood);
     for (let i = 1; i < free.history.length; i++) {

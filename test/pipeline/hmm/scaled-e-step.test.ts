@@ -70,21 +70,28 @@ describe('scaledEStatistics against the log-space recursions', () => {
     }
   });
 
-  it('the federal funds model at Stata\'s estimates: the published log-likelihood −508.63592', () => {
+  it("the federal funds model at Stata's estimates: the published log-likelihood −508.63592", () => {
     const s = reference.stata;
     const transmat = Float64Array.of(s.p00, 1 - s.p00, s.p10, 1 - s.p10);
     const variance = Float64Array.of(s.sigma ** 2);
     const model: GaussianHmm = {
-      K: 2, d: 1, startProb: stationaryDistribution(transmat), transmat,
-      means: [Float64Array.of(s.const0), Float64Array.of(s.const1)], covars: [variance, Float64Array.from(variance)],
+      K: 2,
+      d: 1,
+      startProb: stationaryDistribution(transmat),
+      transmat,
+      means: [Float64Array.of(s.const0), Float64Array.of(s.const1)],
+      covars: [variance, Float64Array.from(variance)],
     };
-    const logB = logEmissions(model, fedfunds().map((q) => Float64Array.of(q.rate)));
+    const logB = logEmissions(
+      model,
+      fedfunds().map((q) => Float64Array.of(q.rate)),
+    );
     const scaled = scaledEStatistics(model, logB)!;
     expect(Math.abs(scaled.logLikelihood - s.llf)).toBeLessThanOrEqual(5e-6);
     expectClose(scaled, logSpace(model, logB), 226);
   });
 
-  it('K = 4: the written-out loops give the general loops\' numbers, bit for bit', () => {
+  it("K = 4: the written-out loops give the general loops' numbers, bit for bit", () => {
     for (let seed = 1; seed <= 4; seed++) {
       const chain = randomChain(4, seed);
       const rng = createRng(seed + 50);
@@ -136,10 +143,14 @@ describe('where logarithms are needed', () => {
     expectClose(scaledEStatistics(c, shorter)!, logSpace(c, shorter), 2);
   });
 
-  it('eStep then answers in logarithms: the log path\'s statistics exactly', () => {
+  it("eStep then answers in logarithms: the log path's statistics exactly", () => {
     const model: GaussianHmm = {
-      K: 2, d: 1, startProb: Float64Array.of(1 - 1e-300, 1e-300), transmat: Float64Array.of(1 - 1e-300, 1e-300, 0.5, 0.5),
-      means: [Float64Array.of(0), Float64Array.of(100)], covars: [Float64Array.of(1), Float64Array.of(1)],
+      K: 2,
+      d: 1,
+      startProb: Float64Array.of(1 - 1e-300, 1e-300),
+      transmat: Float64Array.of(1 - 1e-300, 1e-300, 0.5, 0.5),
+      means: [Float64Array.of(0), Float64Array.of(100)],
+      covars: [Float64Array.of(1), Float64Array.of(1)],
     };
     const X = [0, 0.1, 100, 99.5, 100.2].map((v) => Float64Array.of(v));
     const logB = logEmissions(model, X);

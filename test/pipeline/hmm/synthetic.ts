@@ -45,12 +45,14 @@ export function sampleHmm(model: GaussianHmm, T: number, seed: number): Sample {
  */
 export function regimeLikeModel(d: number): GaussianHmm {
   const K = 4;
-  const transmat = Float64Array.from([
-    [0.985, 0.005, 0.005, 0.005],
-    [0.01, 0.97, 0.01, 0.01],
-    [0.005, 0.01, 0.98, 0.005],
-    [0.01, 0.01, 0.01, 0.97],
-  ].flat());
+  const transmat = Float64Array.from(
+    [
+      [0.985, 0.005, 0.005, 0.005],
+      [0.01, 0.97, 0.01, 0.01],
+      [0.005, 0.01, 0.98, 0.005],
+      [0.01, 0.01, 0.01, 0.97],
+    ].flat(),
+  );
   const centres = [
     [0, 0, 0, 0, 0, 0, 0, 0],
     [2, -1, 1, 0.5, -0.5, 1, 0, 0.5],

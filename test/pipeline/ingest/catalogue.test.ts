@@ -79,7 +79,21 @@ describe('CATALOGUE', () => {
   });
 
   it('gives every series of the catalogue a release rule', () => {
-    expect(CATALOGUE.map((s) => s.id).sort()).toEqual(['BAMLH0A0HYM2', 'DGS10', 'DGS2', 'DTWEXB', 'DTWEXBGS', 'GLD', 'GSPC', 'RRPONTSYD', 'SPY', 'T10Y2Y', 'VIXCLS', 'WALCL', 'WTREGEN']);
+    expect(CATALOGUE.map((s) => s.id).sort()).toEqual([
+      'BAMLH0A0HYM2',
+      'DGS10',
+      'DGS2',
+      'DTWEXB',
+      'DTWEXBGS',
+      'GLD',
+      'GSPC',
+      'RRPONTSYD',
+      'SPY',
+      'T10Y2Y',
+      'VIXCLS',
+      'WALCL',
+      'WTREGEN',
+    ]);
   });
 
   it('marks missing values by layout: empty for FRED exports, none for market files', () => {

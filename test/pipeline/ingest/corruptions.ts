@@ -78,7 +78,9 @@ export function treasuryRowsSwapped(): Corruption {
   const [a, b] = [lines[i] as string, lines[i + 1] as string];
   const swapped = [...lines.slice(0, i), b, a, ...lines.slice(i + 2)];
   return {
-    name: 'two DGS10 rows swapped', file: 'DGS10.csv', text: `${swapped.join('\n')}\n`,
+    name: 'two DGS10 rows swapped',
+    file: 'DGS10.csv',
+    text: `${swapped.join('\n')}\n`,
     expected: [{ line: i + 2, text: '2020-03-10', rule: 'date_order', says: `comes after 2020-03-11 (line ${i + 1}); dates must be strictly increasing` }],
   };
 }
@@ -90,7 +92,9 @@ export function balanceSheetNegative(): Corruption {
   const value = `-${(lines[i] as string).slice('2022-09-14,'.length)}`;
   const changed = lines.map((l, k) => (k === i ? `2022-09-14,${value}` : l));
   return {
-    name: 'one WALCL value negative', file: 'WALCL.csv', text: `${changed.join('\n')}\n`,
+    name: 'one WALCL value negative',
+    file: 'WALCL.csv',
+    text: `${changed.join('\n')}\n`,
     expected: [{ line: i + 1, text: value, rule: 'out_of_bounds', says: 'WALCL must be ≥ 0 (a balance sheet is never negative)' }],
   };
 }

@@ -9,7 +9,9 @@ import { DATA_DIR } from './corruptions.js';
 
 describe('readCsvRecords', () => {
   it.each<[string, () => Promise<string>]>([
-    ...['GLD', 'GSPC', 'WTREGEN', 'DTWEXB', 'BAMLH0A0HYM2'].map((id) => [`the bundled ${id}.csv`, async () => readFile(`${DATA_DIR}/${id}.csv`, 'utf8')] as [string, () => Promise<string>]),
+    ...['GLD', 'GSPC', 'WTREGEN', 'DTWEXB', 'BAMLH0A0HYM2'].map(
+      (id) => [`the bundled ${id}.csv`, async () => readFile(`${DATA_DIR}/${id}.csv`, 'utf8')] as [string, () => Promise<string>],
+    ),
     ['empty lines and CRLF line ends', async () => 'date,value\r\n2020-01-02,1\r\n\r\n2020-01-03,\r\n'],
     ['no final line end', async () => 'date,value\n2020-01-02,1\n2020-01-03,2'],
     ['empty fields and a trailing comma', async () => 'date,value\n2020-01-02,\n,1\n2020-01-03,2,\n'],
@@ -23,7 +25,11 @@ describe('readCsvRecords', () => {
 
   it('numbers a record by the line it ends on, and goes on after a line that is not CSV', () => {
     const { records, syntaxErrors } = readCsvRecords('date,value\n2020-01-02,"1\n"\n2020-01-03,1"x\n2020-01-06,2\n');
-    expect(records.map((r) => [r.line, r.fields])).toEqual([[1, ['date', 'value']], [3, ['2020-01-02', '1\n']], [5, ['2020-01-06', '2']]]);
+    expect(records.map((r) => [r.line, r.fields])).toEqual([
+      [1, ['date', 'value']],
+      [3, ['2020-01-02', '1\n']],
+      [5, ['2020-01-06', '2']],
+    ]);
     expect(syntaxErrors.map((e) => e.line)).toEqual([4]);
   });
 });

@@ -9,26 +9,35 @@ import { TradesealError } from '../../../src/core/errors.js';
 import { CORRUPTIONS, corruptedCopy } from './corruptions.js';
 
 const refusal = async (dir: string): Promise<TradesealError> => {
-  const err = await loadFeatureFrame(dir).then(() => null, (e: unknown) => e);
+  const err = await loadFeatureFrame(dir).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(TradesealError);
   expect((err as TradesealError).code).toBe('data_invalid');
   return err as TradesealError;
 };
 
 describe('loadFeatureFrame on a corrupted copy of data/macro', () => {
-  it.each(CORRUPTIONS.map((make) => [make().name, make] as const))('%s alone stops it', async (_name, make) => {
-    const c = make();
-    const copy = await corruptedCopy([c]);
-    try {
-      const err = await refusal(copy.dir);
-      expect(err.message).toBe(`the data files in ${copy.dir} break their rules: ${c.expected.length} problem${c.expected.length === 1 ? '' : 's'} in ${c.file}`);
-      const first = c.expected[0];
-      expect(err.errors?.[0]?.field).toBe(`${c.file}:${first?.line}`);
-      expect(err.errors?.[0]?.message).toContain(first?.says);
-    } finally {
-      await copy.remove();
-    }
-  }, 30_000);
+  it.each(CORRUPTIONS.map((make) => [make().name, make] as const))(
+    '%s alone stops it',
+    async (_name, make) => {
+      const c = make();
+      const copy = await corruptedCopy([c]);
+      try {
+        const err = await refusal(copy.dir);
+        expect(err.message).toBe(
+          `the data files in ${copy.dir} break their rules: ${c.expected.length} problem${c.expected.length === 1 ? '' : 's'} in ${c.file}`,
+        );
+        const first = c.expected[0];
+        expect(err.errors?.[0]?.field).toBe(`${c.file}:${first?.line}`);
+        expect(err.errors?.[0]?.message).toContain(first?.says);
+      } finally {
+        await copy.remove();
+      }
+    },
+    30_000,
+  );
 
   it('all four at once: one error, every problem listed (at most 50 per file, the rest counted)', async () => {
     const copy = await corruptedCopy(CORRUPTIONS.map((make) => make()));

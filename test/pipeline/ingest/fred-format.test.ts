@@ -25,11 +25,15 @@ afterAll(() => db.close());
 describe('readFredObservations + toObsRows', () => {
   it('reads "." as a missing value and applies the release rule of the series', () => {
     const obs = readFredObservations(
-      { realtime_start: '2026-01-02', count: 3, observations: [
-        { realtime_start: '2026-01-02', realtime_end: '2026-01-02', date: '2020-03-11', value: '4311911' },
-        { realtime_start: '2026-01-02', realtime_end: '2026-01-02', date: '2020-03-18', value: '.' },
-        { realtime_start: '2026-01-02', realtime_end: '2026-01-02', date: '2020-03-25', value: '5254181.0' },
-      ] },
+      {
+        realtime_start: '2026-01-02',
+        count: 3,
+        observations: [
+          { realtime_start: '2026-01-02', realtime_end: '2026-01-02', date: '2020-03-11', value: '4311911' },
+          { realtime_start: '2026-01-02', realtime_end: '2026-01-02', date: '2020-03-18', value: '.' },
+          { realtime_start: '2026-01-02', realtime_end: '2026-01-02', date: '2020-03-25', value: '5254181.0' },
+        ],
+      },
       'WALCL',
     );
     expect(toObsRows(seriesSpec('WALCL'), obs)).toEqual<ObsRow[]>([
@@ -50,8 +54,26 @@ describe('readFredObservations + toObsRows', () => {
     ['hexadecimal', { observations: [{ date: '2020-01-02', value: '0x10' }] }, /neither/],
     ['Infinity', { observations: [{ date: '2020-01-02', value: 'Infinity' }] }, /neither/],
     ['an impossible date', { observations: [{ date: '2021-02-30', value: '1' }] }, /not an ISO date/],
-    ['dates out of order', { observations: [{ date: '2020-01-03', value: '1' }, { date: '2020-01-02', value: '1' }] }, /does not follow/],
-    ['a repeated date', { observations: [{ date: '2020-01-02', value: '1' }, { date: '2020-01-02', value: '2' }] }, /does not follow/],
+    [
+      'dates out of order',
+      {
+        observations: [
+          { date: '2020-01-03', value: '1' },
+          { date: '2020-01-02', value: '1' },
+        ],
+      },
+      /does not follow/,
+    ],
+    [
+      'a repeated date',
+      {
+        observations: [
+          { date: '2020-01-02', value: '1' },
+          { date: '2020-01-02', value: '2' },
+        ],
+      },
+      /does not follow/,
+    ],
   ])('refuses %s', (_name, body, message) => {
     expect(() => readFredObservations(body, 'DGS10')).toThrow(FredFormatError);
     expect(() => readFredObservations(body, 'DGS10')).toThrow(message);
@@ -64,7 +86,10 @@ describe('FRED JSON and the DuckDB loader agree on every bundled FRED series', (
     const csv = await readFile(`${DATA_DIR}/${spec.file}`, 'utf8');
     const json = fredJsonFromCsv(spec, csv);
     const parsed = toObsRows(spec, readFredObservations(JSON.parse(JSON.stringify(json)), id));
-    const loaded = await queryRows(db.conn, `SELECT series, strftime(date, '%Y-%m-%d') AS date, value, strftime(usable_from, '%Y-%m-%d') AS usable_from FROM obs WHERE series = '${id}' ORDER BY date`);
+    const loaded = await queryRows(
+      db.conn,
+      `SELECT series, strftime(date, '%Y-%m-%d') AS date, value, strftime(usable_from, '%Y-%m-%d') AS usable_from FROM obs WHERE series = '${id}' ORDER BY date`,
+    );
     expect(parsed.length).toBe(loaded.length);
     expect(parsed.filter((r) => r.value === null).length).toBe(json.observations.filter((o) => o.value === '.').length);
     // Bit-for-bit: JS Number() and DuckDB's DOUBLE parser must round every decimal the same way.
@@ -80,7 +105,10 @@ describe('FRED CSV layouts', () => {
   });
 
   it('writes "." as the layout\'s empty field and the named header for DTWEXB', () => {
-    const text = formatFredCsv(seriesSpec('DTWEXB'), [{ date: '2010-02-05', value: '103.5338' }, { date: '2010-02-08', value: '.' }]);
+    const text = formatFredCsv(seriesSpec('DTWEXB'), [
+      { date: '2010-02-05', value: '103.5338' },
+      { date: '2010-02-08', value: '.' },
+    ]);
     expect(text).toBe('date,DTWEXB\n2010-02-05,103.5338\n2010-02-08,\n');
   });
 

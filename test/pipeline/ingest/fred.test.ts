@@ -32,7 +32,10 @@ let config: FredConfig;
 let dir: string;
 
 beforeAll(async () => {
-  server = await startFredServer(DATA_DIR, FRED_SPECS.map((s) => s.id));
+  server = await startFredServer(
+    DATA_DIR,
+    FRED_SPECS.map((s) => s.id),
+  );
   config = { fredApiKey: TEST_KEY, fredBaseUrl: server.baseUrl };
 });
 afterAll(() => server.close());
@@ -45,7 +48,10 @@ beforeEach(async () => {
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 const failure = async (p: Promise<unknown>): Promise<TradesealError> => {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(TradesealError);
   return err as TradesealError;
 };
@@ -79,7 +85,13 @@ describe('refreshing the FRED files (pipeline fetch)', () => {
     const record = await readFetchRecord(dir);
     const walcl = await readFile(path.join(dir, 'WALCL.csv'));
     expect(record.files['WALCL.csv']).toMatchObject({
-      series: 'WALCL', source: 'fred', sha256: createHash('sha256').update(walcl).digest('hex'), rows: 1202, last_date: '2025-12-24', added: 1202, revisions: [],
+      series: 'WALCL',
+      source: 'fred',
+      sha256: createHash('sha256').update(walcl).digest('hex'),
+      rows: 1202,
+      last_date: '2025-12-24',
+      added: 1202,
+      revisions: [],
     });
     expect(record.files['WALCL.csv']?.source_url).toBe(`${server.baseUrl}/fred/series/observations?series_id=WALCL`);
     expect(JSON.stringify(record)).not.toContain(TEST_KEY);
@@ -92,7 +104,9 @@ describe('refreshing the FRED files (pipeline fetch)', () => {
     const window = full.filter((o) => o.date >= '2023-01-03').map((o) => (o.date === '2025-12-30' ? { ...o, value: '2.91' } : o));
     server.data.set(spec.id, window);
     try {
-      const { fetched: [result] } = await refresh([spec.id]);
+      const {
+        fetched: [result],
+      } = await refresh([spec.id]);
       expect(result).toMatchObject({ series: spec.id, rows: full.length, last_date: '2025-12-30', added: 0 });
       expect(result?.revisions).toEqual([{ date: '2025-12-30', field: 'value', was: '2.84', now: '2.91' }]);
       const lines = (await readFile(path.join(dir, spec.file), 'utf8')).trimEnd().split('\n');
@@ -109,14 +123,22 @@ describe('refreshing the FRED files (pipeline fetch)', () => {
     const dgs2 = seriesSpec('DGS2');
     await copyFile(path.join(DATA_DIR, vix.file), path.join(dir, vix.file));
     const full = server.data.get(vix.id) ?? [];
-    server.data.set(vix.id, full.map((o) => (o.date === '2020-03-16' ? { ...o, value: '-82.69' } : o)));
+    server.data.set(
+      vix.id,
+      full.map((o) => (o.date === '2020-03-16' ? { ...o, value: '-82.69' } : o)),
+    );
     try {
-      const { fetched, failed: [failure] } = await refresh([vix.id, dgs2.id]);
+      const {
+        fetched,
+        failed: [failure],
+      } = await refresh([vix.id, dgs2.id]);
       expect(fetched.map((f) => f.series)).toEqual([dgs2.id]);
       expect(failure?.code).toBe('source_answer_invalid');
       expect(failure?.message).toContain('Nothing was written: VIXCLS.csv is as it was');
       const line = (await readFile(path.join(DATA_DIR, vix.file), 'utf8')).split('\n').findIndex((l) => l.startsWith('2020-03-16,')) + 1;
-      expect(failure?.errors).toEqual([{ field: `VIXCLS.csv:${line}`, message: 'value "-82.69" on 2020-03-16: VIXCLS must be ≥ 5 (VIX has never closed below 9.14)' }]);
+      expect(failure?.errors).toEqual([
+        { field: `VIXCLS.csv:${line}`, message: 'value "-82.69" on 2020-03-16: VIXCLS must be ≥ 5 (VIX has never closed below 9.14)' },
+      ]);
       expect(await readFile(path.join(dir, vix.file), 'utf8')).toBe(await readFile(path.join(DATA_DIR, vix.file), 'utf8'));
       expect(await readFile(path.join(dir, dgs2.file), 'utf8')).toBe(await readFile(path.join(DATA_DIR, dgs2.file), 'utf8'));
       expect((await readdir(dir)).sort()).toEqual([dgs2.file, 'FETCHED.json', vix.file].sort());
@@ -145,7 +167,13 @@ describe('fetchSeries', () => {
     expect(server.requests.length).toBe(Math.ceil(expected.length / 1000));
     const first = server.requests[0];
     expect(first?.pathname).toBe('/fred/series/observations');
-    expect(Object.fromEntries(first?.searchParams ?? [])).toMatchObject({ series_id: 'DGS10', api_key: TEST_KEY, file_type: 'json', observation_start: '1990-01-01', offset: '0' });
+    expect(Object.fromEntries(first?.searchParams ?? [])).toMatchObject({
+      series_id: 'DGS10',
+      api_key: TEST_KEY,
+      file_type: 'json',
+      observation_start: '1990-01-01',
+      offset: '0',
+    });
     // New Year's Day 1990's (empty) row is released with the next Fed business day, Tuesday 1990-01-02, and first used that day.
     expect(series.rows.find((r) => r.date === '1990-01-01')).toEqual({ series: 'DGS10', date: '1990-01-01', value: null, usable_from: '1990-01-02' });
   });
@@ -185,7 +213,10 @@ describe('fetchSeries', () => {
   });
 
   it('retries a 429 (rate limit) honouring Retry-After', async () => {
-    server.override = (_url, n) => (n < 2 ? { status: 429, headers: { 'retry-after': '1' }, body: json({ error_code: 429, error_message: 'Too Many Requests.  Exceeded Rate Limit' }) } : undefined);
+    server.override = (_url, n) =>
+      n < 2
+        ? { status: 429, headers: { 'retry-after': '1' }, body: json({ error_code: 429, error_message: 'Too Many Requests.  Exceeded Rate Limit' }) }
+        : undefined;
     await fetchSeries(config, 'T10Y2Y', { ...FAST, maxBackoffMs: 5_000 });
     expect(server.requests.length).toBe(3);
     // Retry-After asks for 1 000 ms, longer than the backoff (5, then 10): it is waited.
@@ -210,7 +241,7 @@ describe('fetchSeries', () => {
     expect(series.observations.length).toBe(server.data.get('DGS2')?.length);
   });
 
-  it('refuses a 200 that is not JSON (a proxy\'s HTML page) with source_answer_invalid', async () => {
+  it("refuses a 200 that is not JSON (a proxy's HTML page) with source_answer_invalid", async () => {
     server.override = () => ({ status: 200, body: '<html><head><title>Access denied</title></head></html>', headers: { 'content-type': 'text/html' } });
     const err = await failure(fetchSeries(config, 'DGS2', FAST));
     expect(err.code).toBe('source_answer_invalid');

@@ -62,7 +62,10 @@ describe('loadObservations on the bundled files', () => {
   });
 
   it('reads the named-column layout date,DTWEXB, empty fields included', async () => {
-    const r = await queryRows(db.conn, "SELECT date::VARCHAR AS d, value FROM obs WHERE series = 'DTWEXB' AND date BETWEEN DATE '2010-02-05' AND DATE '2010-02-12' ORDER BY date");
+    const r = await queryRows(
+      db.conn,
+      "SELECT date::VARCHAR AS d, value FROM obs WHERE series = 'DTWEXB' AND date BETWEEN DATE '2010-02-05' AND DATE '2010-02-12' ORDER BY date",
+    );
     expect(r).toEqual([
       { d: '2010-02-05', value: 103.5338 },
       { d: '2010-02-08', value: null },
@@ -82,7 +85,10 @@ describe('loadObservations on the bundled files', () => {
   it('sets usable_from of every row from 1990 on as the independent statement of the release rules does', async () => {
     // The NYSE trading days are the GSPC file's dates, which follow the NYSE calendar from 1990-01-02 on
     // (before, Saturday sessions and unlisted closures); rows dated from then on are compared.
-    const rows = await queryRows(db.conn, "SELECT series, strftime(date, '%Y-%m-%d') AS d, strftime(usable_from, '%Y-%m-%d') AS u FROM obs WHERE date >= DATE '1990-01-02' ORDER BY series, date");
+    const rows = await queryRows(
+      db.conn,
+      "SELECT series, strftime(date, '%Y-%m-%d') AS d, strftime(usable_from, '%Y-%m-%d') AS u FROM obs WHERE date >= DATE '1990-01-02' ORDER BY series, date",
+    );
     const trading = new Set(rows.filter((r) => r.series === 'GSPC').map((r) => String(r.d)));
     const mismatches = rows
       .filter((r) => String(r.u) !== firstUsableDay(RELEASE_KIND[String(r.series)] as ReleaseKind, String(r.d), (d) => trading.has(d)))
@@ -142,7 +148,10 @@ describe('loadObservations validates every file and loads nothing from a directo
 
   /** The data_invalid error of loading `text`, with its entries as `field: message` lines. */
   const failure = async (id: string, text: string): Promise<{ err: TradesealError; lines: string[] }> => {
-    const err = await loadOne(id, text).then(() => null, (e: unknown) => e);
+    const err = await loadOne(id, text).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(TradesealError);
     expect((err as TradesealError).code).toBe('data_invalid');
     const lines = ((err as TradesealError).errors ?? []).map((e) => `${e.field}: ${e.message}`);
@@ -178,7 +187,10 @@ describe('loadObservations validates every file and loads nothing from a directo
     const err = await (async () => {
       const scratch = await openDatabase();
       try {
-        return await loadObservations(scratch.conn, path.join(dir, 'nowhere'), [seriesSpec('WALCL')]).then(() => null, (e: unknown) => e);
+        return await loadObservations(scratch.conn, path.join(dir, 'nowhere'), [seriesSpec('WALCL')]).then(
+          () => null,
+          (e: unknown) => e,
+        );
       } finally {
         scratch.close();
       }
@@ -192,7 +204,10 @@ describe('loadObservations validates every file and loads nothing from a directo
     await writeFile(path.join(dir, 'VIXCLS.csv'), 'date,value\n2020-01-02,12.47\n2020-01-03,-1\n');
     const scratch = await openDatabase();
     try {
-      const err = await loadObservations(scratch.conn, dir, [seriesSpec('GLD'), seriesSpec('VIXCLS')]).then(() => null, (e: unknown) => e);
+      const err = await loadObservations(scratch.conn, dir, [seriesSpec('GLD'), seriesSpec('VIXCLS')]).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect((err as TradesealError).errors?.map((e) => e.field)).toEqual(['VIXCLS.csv:3']);
       const tables = await queryRows(scratch.conn, "SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'obs'");
       expect(Number(tables[0]?.n)).toBe(0);
@@ -214,7 +229,10 @@ describe('validation on its own thread while the rows load', () => {
   const specs = [seriesSpec('GLD'), seriesSpec('VIXCLS')];
 
   it('gives the reports of validating on the calling thread, for valid and invalid files', async () => {
-    for (const [from, catalogue] of [[DATA_DIR, CATALOGUE], [dir, specs]] as const) {
+    for (const [from, catalogue] of [
+      [DATA_DIR, CATALOGUE],
+      [dir, specs],
+    ] as const) {
       const files = await readDataFiles(from, catalogue);
       expect(await validateOffThread(files)).toEqual(validateDataFiles(files));
     }
@@ -226,12 +244,20 @@ describe('validation on its own thread while the rows load', () => {
     const scratch = await openDatabase();
     try {
       let rowsSeen = -1;
-      const err = await withObservations(scratch.conn, dir, async () => {
-        // The valid file's rows are there while the files are checked; the result must still not come back.
-        const [row] = await queryRows(scratch.conn, "SELECT count(*) AS n FROM obs WHERE series = 'GLD'");
-        rowsSeen = Number(row?.n);
-        return 'computed';
-      }, specs).then((v) => v, (e: unknown) => e);
+      const err = await withObservations(
+        scratch.conn,
+        dir,
+        async () => {
+          // The valid file's rows are there while the files are checked; the result must still not come back.
+          const [row] = await queryRows(scratch.conn, "SELECT count(*) AS n FROM obs WHERE series = 'GLD'");
+          rowsSeen = Number(row?.n);
+          return 'computed';
+        },
+        specs,
+      ).then(
+        (v) => v,
+        (e: unknown) => e,
+      );
       expect(rowsSeen).toBe(5473);
       expect((err as TradesealError).code).toBe('data_invalid');
       expect((err as TradesealError).errors?.map((e) => e.field)).toEqual(['VIXCLS.csv:3']);
@@ -242,15 +268,21 @@ describe('validation on its own thread while the rows load', () => {
     }
   });
 
-  it('reports the files\' problems rather than what computing on them threw, and a valid directory\'s own error as it is', async () => {
+  it("reports the files' problems rather than what computing on them threw, and a valid directory's own error as it is", async () => {
     const scratch = await openDatabase();
     try {
       const fails = async (): Promise<never> => {
         throw new Error('a stage failed');
       };
-      const onInvalid = await withObservations(scratch.conn, dir, fails, specs).then(() => null, (e: unknown) => e);
+      const onInvalid = await withObservations(scratch.conn, dir, fails, specs).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect((onInvalid as TradesealError).code).toBe('data_invalid');
-      const onValid = await withObservations(scratch.conn, DATA_DIR, fails, [seriesSpec('GLD')]).then(() => null, (e: unknown) => e);
+      const onValid = await withObservations(scratch.conn, DATA_DIR, fails, [seriesSpec('GLD')]).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect((onValid as Error).message).toBe('a stage failed');
       await expect(withObservations(scratch.conn, DATA_DIR, async (inputs) => inputs.map((i) => i.id), [seriesSpec('GLD')])).resolves.toEqual(['GLD']);
     } finally {
@@ -260,15 +292,20 @@ describe('validation on its own thread while the rows load', () => {
 });
 
 describe('the DuckDB reader, behind the validator', () => {
-  it('names the file and DuckDB\'s line when a file does not parse with its layout', async () => {
+  it("names the file and DuckDB's line when a file does not parse with its layout", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'tradeseal-insert-'));
     const scratch = await openDatabase();
     try {
       const spec = seriesSpec('DGS10');
       const file = path.join(dir, spec.file);
       await writeFile(file, 'date,value\n2020-01-02,1.88\n2020-01-03,n/a\n');
-      await scratch.conn.run('CREATE TABLE obs (series VARCHAR NOT NULL, date DATE, value DOUBLE, usable_from DATE, open DOUBLE, dividend DOUBLE, split DOUBLE)');
-      const err = await insertSeries(scratch.conn, spec, file).then(() => null, (e: unknown) => e);
+      await scratch.conn.run(
+        'CREATE TABLE obs (series VARCHAR NOT NULL, date DATE, value DOUBLE, usable_from DATE, open DOUBLE, dividend DOUBLE, split DOUBLE)',
+      );
+      const err = await insertSeries(scratch.conn, spec, file).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect((err as TradesealError).code).toBe('data_invalid');
       expect((err as Error).message).toMatch(/^DGS10\.csv does not parse with its catalogue layout \(fred\): .*Line: 3/);
     } finally {

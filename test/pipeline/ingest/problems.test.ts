@@ -4,21 +4,59 @@
  * cannot print thousands of lines.
  */
 import { describe, expect, it } from 'vitest';
-import { dataInvalidError, describeProblem, problemField, PROBLEMS_LISTED_PER_FILE, summarizeProblems, type Problem } from '../../../pipeline/ingest/problems.js';
+import {
+  dataInvalidError,
+  describeProblem,
+  problemField,
+  PROBLEMS_LISTED_PER_FILE,
+  summarizeProblems,
+  type Problem,
+} from '../../../pipeline/ingest/problems.js';
 
 const problem = (file: string, line: number, over: Partial<Problem> = {}): Problem => ({
-  file, line, subject: 'value', text: '-1', date: '2020-01-02', rule: 'out_of_bounds', message: 'VIXCLS must be ≥ 5 (VIX has never closed below 9.14)', ...over,
+  file,
+  line,
+  subject: 'value',
+  text: '-1',
+  date: '2020-01-02',
+  rule: 'out_of_bounds',
+  message: 'VIXCLS must be ≥ 5 (VIX has never closed below 9.14)',
+  ...over,
 });
 
 describe('describeProblem and problemField', () => {
   it.each<[string, Problem, string, string]>([
     ['a value', problem('VIXCLS.csv', 5000), 'VIXCLS.csv:5000', 'value "-1" on 2020-01-02: VIXCLS must be ≥ 5 (VIX has never closed below 9.14)'],
-    ['a date (not repeated after it)', problem('DGS10.csv', 7, { subject: 'date', text: '2020-03-10', date: '2020-03-10', rule: 'date_order', message: 'comes after 2020-03-11 (line 6); dates must be strictly increasing' }),
-      'DGS10.csv:7', 'date "2020-03-10": comes after 2020-03-11 (line 6); dates must be strictly increasing'],
-    ['a header', problem('DTWEXB.csv', 1, { subject: 'header', text: 'date,value', date: null, rule: 'header', message: 'the fred_named layout\'s header is "date,DTWEXB"' }),
-      'DTWEXB.csv:1', 'header "date,value": the fred_named layout\'s header is "date,DTWEXB"'],
-    ['a file that cannot be read', problem('WALCL.csv', 0, { subject: 'file', text: '/x/WALCL.csv', date: null, rule: 'unreadable', message: 'cannot be read (ENOENT)' }),
-      'WALCL.csv', 'file "/x/WALCL.csv": cannot be read (ENOENT)'],
+    [
+      'a date (not repeated after it)',
+      problem('DGS10.csv', 7, {
+        subject: 'date',
+        text: '2020-03-10',
+        date: '2020-03-10',
+        rule: 'date_order',
+        message: 'comes after 2020-03-11 (line 6); dates must be strictly increasing',
+      }),
+      'DGS10.csv:7',
+      'date "2020-03-10": comes after 2020-03-11 (line 6); dates must be strictly increasing',
+    ],
+    [
+      'a header',
+      problem('DTWEXB.csv', 1, {
+        subject: 'header',
+        text: 'date,value',
+        date: null,
+        rule: 'header',
+        message: 'the fred_named layout\'s header is "date,DTWEXB"',
+      }),
+      'DTWEXB.csv:1',
+      'header "date,value": the fred_named layout\'s header is "date,DTWEXB"',
+    ],
+    [
+      'a file that cannot be read',
+      problem('WALCL.csv', 0, { subject: 'file', text: '/x/WALCL.csv', date: null, rule: 'unreadable', message: 'cannot be read (ENOENT)' }),
+      'WALCL.csv',
+      'file "/x/WALCL.csv": cannot be read (ENOENT)',
+    ],
   ])('%s', (_name, p, field, message) => {
     expect(problemField(p)).toBe(field);
     expect(describeProblem(p)).toBe(message);

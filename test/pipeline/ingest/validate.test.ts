@@ -27,12 +27,20 @@ function messagesOf(id: string, body: string[]): string[] {
 
 describe('header and CSV', () => {
   it.each<[string, string, string, Found[]]>([
-    ['another layout\'s header', 'DTWEXB', 'date,value\n2020-01-02,100\n', [[1, 'header', 'header', 'date,value']]],
+    ["another layout's header", 'DTWEXB', 'date,value\n2020-01-02,100\n', [[1, 'header', 'header', 'date,value']]],
     ['a renamed column', 'GSPC', 'date,open,high,low,close,adj_close\n', [[1, 'header', 'header', 'date,open,high,low,close,adj_close']]],
     ['an empty file', 'WALCL', '', [[1, 'header', 'header', '']]],
     ['a row with a field too many', 'DGS10', 'date,value\n2020-01-02,1.88,x\n', [[2, 'field_count', 'row', '2020-01-02,1.88,x']]],
     ['an empty line', 'DGS10', 'date,value\n2020-01-02,1.88\n\n2020-01-03,1.8\n', [[3, 'field_count', 'row', '']]],
-    ['a stray quote, and the reading goes on', 'DGS10', 'date,value\n2020-01-02,1"88\n2020-01-03,x\n', [[2, 'csv_syntax', 'row', ''], [3, 'not_a_number', 'value', 'x']]],
+    [
+      'a stray quote, and the reading goes on',
+      'DGS10',
+      'date,value\n2020-01-02,1"88\n2020-01-03,x\n',
+      [
+        [2, 'csv_syntax', 'row', ''],
+        [3, 'not_a_number', 'value', 'x'],
+      ],
+    ],
   ])('%s (%s)', (_name, id, text, expected) => {
     expect(validateSeriesText(seriesSpec(id), text).problems.map((p) => [p.line, p.rule, p.subject, p.text])).toEqual(expected);
   });
@@ -65,7 +73,7 @@ describe('bounds, written in the catalogue', () => {
     ['WALCL', '60000000.0', 'WALCL must be ≤ 50000000'],
     ['WTREGEN', '-1.0', 'WTREGEN must be ≥ 0'],
     ['RRPONTSYD', '-0.5', 'RRPONTSYD must be ≥ 0'],
-    ['RRPONTSYD', '2553716', 'RRPONTSYD must be ≤ 10000 (more than the Fed\'s whole balance sheet: a value in millions, not billions)'],
+    ['RRPONTSYD', '2553716', "RRPONTSYD must be ≤ 10000 (more than the Fed's whole balance sheet: a value in millions, not billions)"],
     ['DGS10', '25.5', 'DGS10 must be ≤ 25'],
     ['DGS2', '-5.01', 'DGS2 must be ≥ -5'],
     ['T10Y2Y', '12', 'T10Y2Y must be ≤ 10'],
@@ -81,8 +89,14 @@ describe('bounds, written in the catalogue', () => {
   });
 
   it.each<[string, string]>([
-    ['WALCL', '0'], ['RRPONTSYD', '0'], ['DGS10', '-0.5'], ['DGS2', '16.95'], ['T10Y2Y', '-2.41'], ['BAMLH0A0HYM2', '21.82'],
-    ['VIXCLS', '82.69'], ['DTWEXBGS', '130.2142'],
+    ['WALCL', '0'],
+    ['RRPONTSYD', '0'],
+    ['DGS10', '-0.5'],
+    ['DGS2', '16.95'],
+    ['T10Y2Y', '-2.41'],
+    ['BAMLH0A0HYM2', '21.82'],
+    ['VIXCLS', '82.69'],
+    ['DTWEXBGS', '130.2142'],
   ])('%s %s, within its bounds, passes', (id, value) => {
     expect(problemsOf(id, [`2022-09-14,${value}`])).toEqual([]);
   });
@@ -96,7 +110,14 @@ describe('market rows: prices, their order and the volume', () => {
   const ok = '2007-01-03,1418.030029296875,1429.4200439453125,1407.8599853515625,1416.5999755859375,3429160000';
   it.each<[string, string, Found[]]>([
     ['a well-formed row', ok, []],
-    ['a price of 0', '2007-01-03,0,1429.42,0,1416.6,3429160000', [[2, 'out_of_bounds', 'open', '0'], [2, 'out_of_bounds', 'low', '0']]],
+    [
+      'a price of 0',
+      '2007-01-03,0,1429.42,0,1416.6,3429160000',
+      [
+        [2, 'out_of_bounds', 'open', '0'],
+        [2, 'out_of_bounds', 'low', '0'],
+      ],
+    ],
     ['low above high', '2007-01-03,1418.03,1407.86,1429.42,1416.6,3429160000', [[2, 'price_order', 'low', '1429.42']]],
     ['open above high', '2007-01-03,1430.5,1429.42,1407.86,1416.6,3429160000', [[2, 'price_order', 'open', '1430.5']]],
     ['close below low', '2007-01-03,1418.03,1429.42,1407.86,1400,3429160000', [[2, 'price_order', 'close', '1400']]],
@@ -109,7 +130,7 @@ describe('market rows: prices, their order and the volume', () => {
   });
 });
 
-describe('a share\'s actions: the dividend that went ex and the split', () => {
+describe("a share's actions: the dividend that went ex and the split", () => {
   const bar = '2025-06-20,598.38,599.46,592.86,594.28,94051400';
   it.each<[string, string, Found[]]>([
     ['a day without an action', `${bar},0,1`, []],
@@ -143,9 +164,20 @@ describe('dates: strictly increasing, each once', () => {
   it.each<[string, string[], Found[]]>([
     ['two rows swapped', ['2020-01-02,1.88', '2020-01-06,1.81', '2020-01-03,1.8', '2020-01-07,1.83'], [[4, 'date_order', 'date', '2020-01-03']]],
     ['a repeated date', ['2020-01-02,1.88', '2020-01-02,1.88', '2020-01-03,1.8'], [[3, 'date_repeated', 'date', '2020-01-02']]],
-    ['a row moved to the top is one problem, not one per row', ['2020-01-08,1.87', '2020-01-02,1.88', '2020-01-03,1.8', '2020-01-06,1.81', '2020-01-07,1.83'], [[3, 'date_order', 'date', '2020-01-02']]],
+    [
+      'a row moved to the top is one problem, not one per row',
+      ['2020-01-08,1.87', '2020-01-02,1.88', '2020-01-03,1.8', '2020-01-06,1.81', '2020-01-07,1.83'],
+      [[3, 'date_order', 'date', '2020-01-02']],
+    ],
     // The dates above a first step back are indexed too: the repeat of line 3 is named after it.
-    ['a date repeated further down, after the dates went on', ['2020-01-02,1.88', '2020-01-03,1.8', '2020-01-06,1.81', '2020-01-03,1.8', '2020-01-07,1.83', '2020-01-02,1.88'], [[5, 'date_repeated', 'date', '2020-01-03'], [7, 'date_repeated', 'date', '2020-01-02']]],
+    [
+      'a date repeated further down, after the dates went on',
+      ['2020-01-02,1.88', '2020-01-03,1.8', '2020-01-06,1.81', '2020-01-03,1.8', '2020-01-07,1.83', '2020-01-02,1.88'],
+      [
+        [5, 'date_repeated', 'date', '2020-01-03'],
+        [7, 'date_repeated', 'date', '2020-01-02'],
+      ],
+    ],
   ])('%s', (_name, body, expected) => {
     expect(problemsOf('DGS10', body)).toEqual(expected);
   });
@@ -153,19 +185,57 @@ describe('dates: strictly increasing, each once', () => {
 
 describe('publication rhythm', () => {
   it.each<[string, string, string[], Found[]]>([
-    ['FRED daily: every weekday, holidays as empty values', 'DGS10', ['2019-12-31,1.92', '2020-01-01,', '2020-01-02,1.88', '2020-01-03,1.8', '2020-01-06,1.81'], []],
+    [
+      'FRED daily: every weekday, holidays as empty values',
+      'DGS10',
+      ['2019-12-31,1.92', '2020-01-01,', '2020-01-02,1.88', '2020-01-03,1.8', '2020-01-06,1.81'],
+      [],
+    ],
     ['FRED daily: a weekday without a row', 'DGS10', ['2020-01-02,1.88', '2020-01-06,1.81'], [[3, 'gap', 'date', '2020-01-06']]],
     ['FRED daily: a row on a Saturday', 'DGS10', ['2020-01-03,1.8', '2020-01-04,1.8', '2020-01-06,1.81'], [[3, 'off_rhythm', 'date', '2020-01-04']]],
     ['ICE: a weekend month end is allowed', 'BAMLH0A0HYM2', ['2020-02-28,4.01', '2020-02-29,4.01', '2020-03-02,4.3'], []],
     ['ICE: another weekend day is not', 'BAMLH0A0HYM2', ['2020-02-21,3.6', '2020-02-22,3.6', '2020-02-24,3.9'], [[3, 'off_rhythm', 'date', '2020-02-22']]],
     ['H.4.1: Wednesdays 7 days apart', 'WALCL', ['2020-03-11,4362086.0', '2020-03-18,4668101.0', '2020-03-25,5254047.0'], []],
     ['H.4.1: a week left out', 'WALCL', ['2020-03-11,4362086.0', '2020-03-25,5254047.0'], [[3, 'gap', 'date', '2020-03-25']]],
-    ['H.4.1: a Thursday', 'WALCL', ['2020-03-11,4362086.0', '2020-03-19,4668101.0', '2020-03-25,5254047.0'], [[3, 'off_rhythm', 'date', '2020-03-19'], [4, 'gap', 'date', '2020-03-25']]],
-    ['NYSE: New Year\'s Day and the Ford funeral have no row', 'GSPC', ['2006-12-29,1424.7,1427,1416.8,1418.3,1678200000', '2007-01-03,1418,1429.4,1407.9,1416.6,3429160000'], []],
-    ['NYSE: a trading day without a row', 'GSPC', ['2007-01-03,1418,1429.4,1407.9,1416.6,3429160000', '2007-01-05,1418.3,1418.3,1405.8,1409.7,2919400000'], [[3, 'gap', 'date', '2007-01-05']]],
-    ['NYSE: a row on a special closure', 'GSPC', ['2012-10-26,1412,1417,1403,1411.9,3284910000', '2012-10-29,1411.9,1411.9,1411.9,1411.9,0', '2012-10-31,1410,1418.8,1405.9,1412.2,3577110000'], [[3, 'off_rhythm', 'date', '2012-10-29']]],
-    ['NYSE: a row on a holiday', 'GSPC', ['2022-06-17,3665,3707.7,3643.3,3674.8,7609670000', '2022-06-20,3674.8,3674.8,3674.8,3674.8,0', '2022-06-21,3715.3,3779.7,3715.3,3764.8,4000000000'], [[3, 'off_rhythm', 'date', '2022-06-20']]],
-    ['NYSE: before 1990 (Saturday sessions) the days are not checked', 'GSPC', ['1950-01-06,16.9,16.9,16.9,16.9,0', '1950-01-07,16.9,16.9,16.9,16.9,0', '1950-01-11,16.9,16.9,16.9,16.9,0'], []],
+    [
+      'H.4.1: a Thursday',
+      'WALCL',
+      ['2020-03-11,4362086.0', '2020-03-19,4668101.0', '2020-03-25,5254047.0'],
+      [
+        [3, 'off_rhythm', 'date', '2020-03-19'],
+        [4, 'gap', 'date', '2020-03-25'],
+      ],
+    ],
+    [
+      "NYSE: New Year's Day and the Ford funeral have no row",
+      'GSPC',
+      ['2006-12-29,1424.7,1427,1416.8,1418.3,1678200000', '2007-01-03,1418,1429.4,1407.9,1416.6,3429160000'],
+      [],
+    ],
+    [
+      'NYSE: a trading day without a row',
+      'GSPC',
+      ['2007-01-03,1418,1429.4,1407.9,1416.6,3429160000', '2007-01-05,1418.3,1418.3,1405.8,1409.7,2919400000'],
+      [[3, 'gap', 'date', '2007-01-05']],
+    ],
+    [
+      'NYSE: a row on a special closure',
+      'GSPC',
+      ['2012-10-26,1412,1417,1403,1411.9,3284910000', '2012-10-29,1411.9,1411.9,1411.9,1411.9,0', '2012-10-31,1410,1418.8,1405.9,1412.2,3577110000'],
+      [[3, 'off_rhythm', 'date', '2012-10-29']],
+    ],
+    [
+      'NYSE: a row on a holiday',
+      'GSPC',
+      ['2022-06-17,3665,3707.7,3643.3,3674.8,7609670000', '2022-06-20,3674.8,3674.8,3674.8,3674.8,0', '2022-06-21,3715.3,3779.7,3715.3,3764.8,4000000000'],
+      [[3, 'off_rhythm', 'date', '2022-06-20']],
+    ],
+    [
+      'NYSE: before 1990 (Saturday sessions) the days are not checked',
+      'GSPC',
+      ['1950-01-06,16.9,16.9,16.9,16.9,0', '1950-01-07,16.9,16.9,16.9,16.9,0', '1950-01-11,16.9,16.9,16.9,16.9,0'],
+      [],
+    ],
   ])('%s', (_name, id, body, expected) => {
     expect(problemsOf(id, body)).toEqual(expected);
   });
@@ -175,8 +245,13 @@ describe('publication rhythm', () => {
       'date "2007-01-05": no row for the NYSE trading day 2007-01-04 before it (the row before is 2007-01-03); GSPC has a row on every NYSE trading day from 1990-01-02 and on no other day (regular holidays from nyse-holidays, special closures listed in the catalogue)',
     ]);
     expect(messagesOf('DGS10', ['2020-01-02,1.88', '2020-01-08,1.87'])[0]).toContain('no row for the 3 weekdays 2020-01-03 to 2020-01-07 before it');
-    expect(messagesOf('GSPC', ['2012-10-26,1412,1417,1403,1411.9,3284910000', '2012-10-29,1411.9,1411.9,1411.9,1411.9,0', '2012-10-31,1410,1418.8,1405.9,1412.2,3577110000'])[0])
-      .toContain('the NYSE was closed (Hurricane Sandy)');
+    expect(
+      messagesOf('GSPC', [
+        '2012-10-26,1412,1417,1403,1411.9,3284910000',
+        '2012-10-29,1411.9,1411.9,1411.9,1411.9,0',
+        '2012-10-31,1410,1418.8,1405.9,1412.2,3577110000',
+      ])[0],
+    ).toContain('the NYSE was closed (Hurricane Sandy)');
   });
 });
 

@@ -13,7 +13,17 @@ import { loadFeatureFrame, type FeatureFrame } from '../../../pipeline/features/
 import { backward, forward, smoothed } from '../../../pipeline/hmm/inference.js';
 import { logEmissions } from '../../../pipeline/hmm/model.js';
 import { project } from '../../../pipeline/model/pca.js';
-import { DEFAULT_WALK_FORWARD, firstCompleteIndex, fitWindowStart, refitsAfter, walkForward, type FrameLike, type ModelFit, type ResumePoint, type WalkForwardResult } from '../../../pipeline/model/walk-forward.js';
+import {
+  DEFAULT_WALK_FORWARD,
+  firstCompleteIndex,
+  fitWindowStart,
+  refitsAfter,
+  walkForward,
+  type FrameLike,
+  type ModelFit,
+  type ResumePoint,
+  type WalkForwardResult,
+} from '../../../pipeline/model/walk-forward.js';
 import { walkForwardOffThread } from '../../../pipeline/model/walk-forward-thread.js';
 import { mostLikely } from '../../../pipeline/regime/signals.js';
 import { REGIMES } from '../../../src/core/vocabulary.js';
@@ -39,7 +49,9 @@ function perturbAfter(cut: string): string {
       const cells = line.split(',');
       if ((cells[0] ?? '') <= cut) return line;
       // The date and a yfinance row's volume (column 5, a whole number) stay as they are.
-      return cells.map((c, j) => (j === 0 || j === 5 || c === '' || c === '.' || c === 'null' || Number.isNaN(Number(c)) ? c : String(Number(c) * 1.5))).join(',');
+      return cells
+        .map((c, j) => (j === 0 || j === 5 || c === '' || c === '.' || c === 'null' || Number.isNaN(Number(c)) ? c : String(Number(c) * 1.5)))
+        .join(',');
     });
     writeFileSync(path.join(dir, file), out.join('\n'));
   }
@@ -110,7 +122,7 @@ describe('walk-forward on the bundled history', () => {
   it.each([
     ['late 2008', '2008-09-15', '2008-12-31'],
     ['March 2020', '2020-02-24', '2020-04-30'],
-  ])('publishes risk_off in %s within a week of the stress\'s first day, and holds it through the worst weeks', (_name, onset, to) => {
+  ])("publishes risk_off in %s within a week of the stress's first day, and holds it through the worst weeks", (_name, onset, to) => {
     const at = frame.dates.indexOf(onset);
     const weekLater = frame.dates[at + 5] as string;
     const published = base.days.map((d) => ({ date: frame.dates[d.index] as string, regime: REGIMES[mostLikely(d.probs)] }));
@@ -130,7 +142,13 @@ describe('walk-forward on the bundled history', () => {
     const fits = base.fits.filter((_, i) => i % 12 === 0 || i === base.fits.length - 1);
     for (const fit of fits) {
       const at = frame.dates.indexOf(fit.fit_date);
-      const profile = statesOn(fit, fitWindowStart(s0, at, DEFAULT_WALK_FORWARD.fitWindowDays), at, { hy: hy!, vix: vix!, ret: ret!, y10Mom: y10Mom!, liq: liq! });
+      const profile = statesOn(fit, fitWindowStart(s0, at, DEFAULT_WALK_FORWARD.fitWindowDays), at, {
+        hy: hy!,
+        vix: vix!,
+        ret: ret!,
+        y10Mom: y10Mom!,
+        liq: liq!,
+      });
       const [expansion, recovery, tightening, riskOff] = profile;
       const others = [expansion!, recovery!, tightening!];
       // risk_off: the market's stress state, the highest high-yield spread and the highest VIX.
@@ -147,7 +165,7 @@ describe('walk-forward on the bundled history', () => {
     expect(fits.length).toBeGreaterThan(15);
   });
 
-  it('is deterministic: the same data and seed give the same numbers, bit for bit, here and in the pipeline\'s threads', async () => {
+  it("is deterministic: the same data and seed give the same numbers, bit for bit, here and in the pipeline's threads", async () => {
     // Computed again as the pipeline computes it: in its model thread, with a second thread screening restarts.
     const again = await walkForwardOffThread(frame, {});
     expect(again.fits.map((f) => [f.fit_date, f.log_likelihood, f.iterations])).toEqual(base.fits.map((f) => [f.fit_date, f.log_likelihood, f.iterations]));
@@ -213,34 +231,42 @@ describe('walk-forward on the bundled history', () => {
   // A history published through a month's last day (a backfill as of it) is extended by a run whose first new
   // day is a refit: that refit warm-starts from the stored fit alone, as a full run's must. On these days a warm
   // start from the EM's own posteriors (states in the order EM found them) differs from it in the last bits.
-  it.each(['2008-09-30', '2009-03-31', '2018-08-31'])('resumed from the fits stored through %s, the last day before a refit, extends it with exactly the full run\'s numbers', (last) => {
-    const through = frame.dates[frame.dates.indexOf(last) + 63]!;
-    const original = byDate(frame, base);
-    const lastDay = original.get(last)!;
-    const resume: ResumePoint = {
-      // Through JSON, as the store keeps them.
-      fits: JSON.parse(JSON.stringify(base.fits.filter((f) => f.fit_date <= last))) as ModelFit[],
-      lastDate: last, lastProbs: Array.from(lastDay.probs), lastFactors: Array.from(lastDay.factors),
-    };
-    const resumed = walkForward(frameThrough(frame, through), {}, resume);
-    expect(resumed.fits.length).toBeGreaterThanOrEqual(3);
-    expect(resumed.fits[0]!.fit_date > last).toBe(true);
-    expect(resumed.days.length).toBe(63);
-    for (const d of resumed.days) {
-      const date = frame.dates[d.index] as string;
-      expect(Array.from(d.probs), date).toEqual(Array.from(original.get(date)!.probs));
-      expect(Array.from(d.factors), date).toEqual(Array.from(original.get(date)!.factors));
-    }
-    expect(resumed.fits).toEqual(base.fits.filter((f) => f.fit_date > last && f.fit_date <= through));
-  }, 120_000);
+  it.each(['2008-09-30', '2009-03-31', '2018-08-31'])(
+    "resumed from the fits stored through %s, the last day before a refit, extends it with exactly the full run's numbers",
+    (last) => {
+      const through = frame.dates[frame.dates.indexOf(last) + 63]!;
+      const original = byDate(frame, base);
+      const lastDay = original.get(last)!;
+      const resume: ResumePoint = {
+        // Through JSON, as the store keeps them.
+        fits: JSON.parse(JSON.stringify(base.fits.filter((f) => f.fit_date <= last))) as ModelFit[],
+        lastDate: last,
+        lastProbs: Array.from(lastDay.probs),
+        lastFactors: Array.from(lastDay.factors),
+      };
+      const resumed = walkForward(frameThrough(frame, through), {}, resume);
+      expect(resumed.fits.length).toBeGreaterThanOrEqual(3);
+      expect(resumed.fits[0]!.fit_date > last).toBe(true);
+      expect(resumed.days.length).toBe(63);
+      for (const d of resumed.days) {
+        const date = frame.dates[d.index] as string;
+        expect(Array.from(d.probs), date).toEqual(Array.from(original.get(date)!.probs));
+        expect(Array.from(d.factors), date).toEqual(Array.from(original.get(date)!.factors));
+      }
+      expect(resumed.fits).toEqual(base.fits.filter((f) => f.fit_date > last && f.fit_date <= through));
+    },
+    120_000,
+  );
 
-  it('a resumed run with no refit to make (a night within a month) filters on the calling thread, with the full run\'s numbers', async () => {
+  it("a resumed run with no refit to make (a night within a month) filters on the calling thread, with the full run's numbers", async () => {
     const last = '2018-08-15';
     const original = byDate(frame, base);
     const lastDay = original.get(last)!;
     const resume: ResumePoint = {
       fits: JSON.parse(JSON.stringify(base.fits.filter((f) => f.fit_date <= last))) as ModelFit[],
-      lastDate: last, lastProbs: Array.from(lastDay.probs), lastFactors: Array.from(lastDay.factors),
+      lastDate: last,
+      lastProbs: Array.from(lastDay.probs),
+      lastFactors: Array.from(lastDay.factors),
     };
     expect(refitsAfter(frameThrough(frame, '2018-08-31'), {}, resume)).toBe(0);
     expect(refitsAfter(frameThrough(frame, '2018-09-04'), {}, resume)).toBe(1);
@@ -269,10 +295,28 @@ interface StateOnWindow {
 }
 
 /** Each regime's posterior-weighted means over the fit's window (frame indexes start..at), in REGIMES. */
-function statesOn(fit: ModelFit, start: number, at: number, c: { hy: Float64Array; vix: Float64Array; ret: Float64Array; y10Mom: Float64Array; liq: Float64Array }): StateOnWindow[] {
-  const model = { K: 4, d: 4, startProb: Float64Array.from(fit.hmm.startProb), transmat: Float64Array.from(fit.hmm.transmat), means: fit.hmm.means.map((m) => Float64Array.from(m)), covars: fit.hmm.covars.map((m) => Float64Array.from(m)) };
+function statesOn(
+  fit: ModelFit,
+  start: number,
+  at: number,
+  c: { hy: Float64Array; vix: Float64Array; ret: Float64Array; y10Mom: Float64Array; liq: Float64Array },
+): StateOnWindow[] {
+  const model = {
+    K: 4,
+    d: 4,
+    startProb: Float64Array.from(fit.hmm.startProb),
+    transmat: Float64Array.from(fit.hmm.transmat),
+    means: fit.hmm.means.map((m) => Float64Array.from(m)),
+    covars: fit.hmm.covars.map((m) => Float64Array.from(m)),
+  };
   const X: Float64Array[] = [];
-  for (let t = start; t <= at; t++) X.push(project(fit.pca, fit.pca.inputs.map((n) => (frame.columns[n] as Float64Array)[t] as number)));
+  for (let t = start; t <= at; t++)
+    X.push(
+      project(
+        fit.pca,
+        fit.pca.inputs.map((n) => (frame.columns[n] as Float64Array)[t] as number),
+      ),
+    );
   const le = logEmissions(model, X);
   const fw = forward(model, le);
   const gamma = smoothed(fw, backward(model, le, fw.logNormalizers));

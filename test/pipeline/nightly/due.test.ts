@@ -17,10 +17,10 @@ const at = (iso: string): number => {
 
 describe('dueDay: the newest trading day whose 06:30 publication has come', () => {
   it.each([
-    ['Tuesday 06:29:59 EDT: Monday\'s publication has not come, Friday is due', '2025-06-10T06:29:59-04:00', '2025-06-06'],
+    ["Tuesday 06:29:59 EDT: Monday's publication has not come, Friday is due", '2025-06-10T06:29:59-04:00', '2025-06-06'],
     ['Tuesday 06:30:00 EDT: Monday is due', '2025-06-10T06:30:00-04:00', '2025-06-09'],
     ['Tuesday 23:59 EDT (already Wednesday in UTC): still Monday', '2025-06-10T23:59:00-04:00', '2025-06-09'],
-    ['Saturday: Thursday (Friday\'s publication is Monday\'s 06:30)', '2025-06-14T12:00:00-04:00', '2025-06-12'],
+    ["Saturday: Thursday (Friday's publication is Monday's 06:30)", '2025-06-14T12:00:00-04:00', '2025-06-12'],
     ['Sunday night: still Thursday', '2025-06-15T23:00:00-04:00', '2025-06-12'],
     ['Monday 06:29 after a Friday: Thursday', '2025-06-16T06:29:00-04:00', '2025-06-12'],
     ['Monday 06:30 after a Friday: Friday', '2025-06-16T06:30:00-04:00', '2025-06-13'],
@@ -32,10 +32,10 @@ describe('dueDay: the newest trading day whose 06:30 publication has come', () =
     ['the Tuesday after Memorial Day, 06:30: Friday', '2025-05-27T06:30:00-04:00', '2025-05-23'],
     ['Friday 06:30 EST, before the clocks change', '2025-03-07T06:30:00-05:00', '2025-03-06'],
     ['the Monday after the spring change, 06:29:59 EDT (10:29:59 UTC)', '2025-03-10T06:29:59-04:00', '2025-03-06'],
-    ['the Monday after the spring change, 06:30 EDT (10:30 UTC, an hour before Friday\'s 11:30 UTC)', '2025-03-10T06:30:00-04:00', '2025-03-07'],
-    ['the Monday after the autumn change, 06:29 EST (11:29 UTC, after the summer\'s 10:30 UTC)', '2025-11-03T06:29:00-05:00', '2025-10-30'],
+    ["the Monday after the spring change, 06:30 EDT (10:30 UTC, an hour before Friday's 11:30 UTC)", '2025-03-10T06:30:00-04:00', '2025-03-07'],
+    ["the Monday after the autumn change, 06:29 EST (11:29 UTC, after the summer's 10:30 UTC)", '2025-11-03T06:29:00-05:00', '2025-10-30'],
     ['the Monday after the autumn change, 06:30 EST', '2025-11-03T06:30:00-05:00', '2025-10-31'],
-    ['New Year\'s Day 2026, a Thursday: Tuesday 2025-12-30 (Wednesday\'s publication is Friday)', '2026-01-01T09:00:00-05:00', '2025-12-30'],
+    ["New Year's Day 2026, a Thursday: Tuesday 2025-12-30 (Wednesday's publication is Friday)", '2026-01-01T09:00:00-05:00', '2025-12-30'],
   ])('%s', (_name, instant, due) => {
     expect(dueDay(at(instant))).toBe(due);
   });
@@ -66,7 +66,7 @@ describe('deadlineAfter: the first HH:MM strictly after the night started', () =
     ['started 10:00: 09:00 the next morning', '2025-06-10T10:00:00-04:00', '2025-06-11T09:00:00-04:00'],
     ['started 23:30 (already the next day in UTC): 09:00 the next New York morning', '2025-06-10T23:30:00-04:00', '2025-06-11T09:00:00-04:00'],
     ['started 10:00 EST on the Saturday before the spring change: 09:00 EDT Sunday, 22 hours later', '2025-03-08T10:00:00-05:00', '2025-03-09T09:00:00-04:00'],
-    ['started 06:30 EDT on the spring change\'s Sunday: 09:00 EDT', '2025-03-09T06:30:00-04:00', '2025-03-09T09:00:00-04:00'],
+    ["started 06:30 EDT on the spring change's Sunday: 09:00 EDT", '2025-03-09T06:30:00-04:00', '2025-03-09T09:00:00-04:00'],
     ['started 10:00 EDT on the Saturday before the autumn change: 09:00 EST Sunday, 24 hours later', '2025-11-01T10:00:00-04:00', '2025-11-02T09:00:00-05:00'],
   ])('%s', (_name, started, deadline) => {
     expect(new Date(deadlineAfter(at(started), '09:00', NEW_YORK)).toISOString()).toBe(new Date(at(deadline)).toISOString());

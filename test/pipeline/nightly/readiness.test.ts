@@ -38,7 +38,11 @@ beforeAll(async () => {
 function lastRowsAt(nowMs: number): Map<string, string | null> {
   const out = new Map<string, string | null>();
   for (const spec of CATALOGUE) {
-    const last = cutText(spec, texts.get(spec.id) ?? '', nowMs).trimEnd().split('\n').slice(1).at(-1);
+    const last = cutText(spec, texts.get(spec.id) ?? '', nowMs)
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .at(-1);
     out.set(spec.id, last === undefined ? null : last.slice(0, 10));
   }
   return out;
@@ -54,7 +58,9 @@ const withRow = (rows: ReadonlyMap<string, string | null>, series: string, last:
 
 /** The date of the row before `spec`'s last one in the bundled rows released by `nowMs`. */
 function rowBeforeLast(spec: SeriesSpec, nowMs: number): string {
-  const lines = cutText(spec, texts.get(spec.id) ?? '', nowMs).trimEnd().split('\n');
+  const lines = cutText(spec, texts.get(spec.id) ?? '', nowMs)
+    .trimEnd()
+    .split('\n');
   return (lines.at(-2) ?? '').slice(0, 10);
 }
 
@@ -64,8 +70,14 @@ describe('every released row in: ready', () => {
     const rows = lastRowsAt(now);
     expect(dueDay(now)).toBe('2025-06-12');
     // What was out: the market closes of the 12th, the FRED daily rows of the 11th, H.4.1 of Wednesday the 11th, H.10's week to the 6th.
-    expect([rows.get('GSPC'), rows.get('SPY'), rows.get('DGS10'), rows.get('WALCL'), rows.get('DTWEXBGS'), rows.get('DTWEXB')])
-      .toEqual(['2025-06-12', '2025-06-12', '2025-06-11', '2025-06-11', '2025-06-06', '2019-12-31']);
+    expect([rows.get('GSPC'), rows.get('SPY'), rows.get('DGS10'), rows.get('WALCL'), rows.get('DTWEXBGS'), rows.get('DTWEXB')]).toEqual([
+      '2025-06-12',
+      '2025-06-12',
+      '2025-06-11',
+      '2025-06-11',
+      '2025-06-06',
+      '2019-12-31',
+    ]);
     expect(readiness('2025-06-12', rows)).toEqual({ due: '2025-06-12', ready: true, late: [] });
   });
 
@@ -85,10 +97,16 @@ describe('the newest released row of one series missing: that series is late', (
     const newest = rows.get(spec.id) ?? '';
     const result = readiness('2025-06-12', withRow(rows, spec.id, rowBeforeLast(spec, now)));
     expect(result.ready).toBe(false);
-    expect(result.late).toEqual([{
-      series: spec.id, file: spec.file, last_row: rowBeforeLast(spec, now), needed_row: newest,
-      released_at: new Date(releasedAt(spec.release, newest)).toISOString(), rule: spec.release.source,
-    }]);
+    expect(result.late).toEqual([
+      {
+        series: spec.id,
+        file: spec.file,
+        last_row: rowBeforeLast(spec, now),
+        needed_row: newest,
+        released_at: new Date(releasedAt(spec.release, newest)).toISOString(),
+        rule: spec.release.source,
+      },
+    ]);
     // The row that is missing was out before the night began.
     expect(releasedAt(spec.release, newest)).toBeLessThanOrEqual(now);
   });
@@ -103,9 +121,12 @@ describe('the newest released row of one series missing: that series is late', (
     expect(late && describeLate(late)).toBe('GSPC.csv lacks the row of 2025-06-12 (released 2025-06-12T20:30:00.000Z; its last row is 2025-06-11)');
   });
 
-  it('several late series are each named, in the catalogue\'s order', () => {
+  it("several late series are each named, in the catalogue's order", () => {
     const rows = withRow(withRow(lastRowsAt(now), 'GLD', '2025-06-11'), 'VIXCLS', '2025-06-10');
-    expect(readiness('2025-06-12', rows).late.map((l) => [l.series, l.needed_row])).toEqual([['VIXCLS', '2025-06-11'], ['GLD', '2025-06-12']]);
+    expect(readiness('2025-06-12', rows).late.map((l) => [l.series, l.needed_row])).toEqual([
+      ['VIXCLS', '2025-06-11'],
+      ['GLD', '2025-06-12'],
+    ]);
   });
 });
 
@@ -113,10 +134,16 @@ describe('holidays in the rhythm', () => {
   it('WALCL for due 2025-06-20 needs the week of 06-18, which H.4.1 published Friday 06-20 (Thursday was Juneteenth)', () => {
     const rows = withRow(lastRowsAt(morning('2025-06-23')), 'WALCL', '2025-06-11');
     const result = readiness('2025-06-20', rows);
-    expect(result.late).toEqual([{
-      series: 'WALCL', file: 'WALCL.csv', last_row: '2025-06-11', needed_row: '2025-06-18',
-      released_at: '2025-06-20T20:30:00.000Z', rule: RELEASES.h41.source,
-    }]);
+    expect(result.late).toEqual([
+      {
+        series: 'WALCL',
+        file: 'WALCL.csv',
+        last_row: '2025-06-11',
+        needed_row: '2025-06-18',
+        released_at: '2025-06-20T20:30:00.000Z',
+        rule: RELEASES.h41.source,
+      },
+    ]);
   });
 
   it('WALCL for due 2025-06-18 does not: the week of 06-18 was not out when 06-18 was published', () => {
@@ -127,17 +154,23 @@ describe('holidays in the rhythm', () => {
     expect(readiness('2025-06-18', rows)).toEqual({ due: '2025-06-18', ready: true, late: [] });
   });
 
-  it('FRED\'s empty Juneteenth row counts: without it a daily series is late for Friday 06-20', () => {
+  it("FRED's empty Juneteenth row counts: without it a daily series is late for Friday 06-20", () => {
     const rows = lastRowsAt(morning('2025-06-23'));
     expect(rows.get('DGS10')).toBe('2025-06-19');
     const [late] = readiness('2025-06-20', withRow(rows, 'DGS10', '2025-06-18')).late;
     expect(late && describeLate(late)).toBe('DGS10.csv lacks the row of 2025-06-19 (released 2025-06-20T20:15:00.000Z; its last row is 2025-06-18)');
   });
 
-  it('a market file\'s next row skips the NYSE holiday: SPY at 06-18 needs 06-20 for due 06-20', () => {
+  it("a market file's next row skips the NYSE holiday: SPY at 06-18 needs 06-20 for due 06-20", () => {
     const [late] = readiness('2025-06-20', withRow(lastRowsAt(morning('2025-06-23')), 'SPY', '2025-06-18')).late;
     expect(late?.needed_row).toBe('2025-06-20');
-    expect(isCurrent(CATALOGUE.find((s) => s.id === 'SPY')!, '2025-06-18', '2025-06-18')).toBe(true);
+    expect(
+      isCurrent(
+        CATALOGUE.find((s) => s.id === 'SPY')!,
+        '2025-06-18',
+        '2025-06-18',
+      ),
+    ).toBe(true);
   });
 });
 
@@ -169,7 +202,10 @@ describe('a file without rows', () => {
     rows = lastRowsAt(morning('2025-06-13'));
   });
 
-  it.each([['with only its header', null], ['absent', undefined]] as const)('%s: late, with no row to name', (_name, last) => {
+  it.each([
+    ['with only its header', null],
+    ['absent', undefined],
+  ] as const)('%s: late, with no row to name', (_name, last) => {
     const result = readiness('2025-06-12', withRow(rows, 'GLD', last));
     expect(result.late).toEqual([{ series: 'GLD', file: 'GLD.csv', last_row: null, needed_row: null, released_at: null, rule: RELEASES.close.source }]);
     expect(describeLate(result.late[0]!)).toBe('GLD.csv has no row');

@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { stationaryBlockLength } from '../../../pipeline/performance/block-length.js';
 import { createRng } from '../../../pipeline/random.js';
 
-const fixture = JSON.parse(readFileSync(new URL('./fixtures/arch-block-length-ar1.json', import.meta.url), 'utf8')) as { expected_stationary: number; series: number[] };
+const fixture = JSON.parse(readFileSync(new URL('./fixtures/arch-block-length-ar1.json', import.meta.url), 'utf8')) as {
+  expected_stationary: number;
+  series: number[];
+};
 
 /** An AR(1) series x_t = φ·x_{t−1} + e_t, e standard normal, after a burn-in of 100. */
 function ar1(phi: number, n: number, seed: number): Float64Array {

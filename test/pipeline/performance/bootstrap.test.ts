@@ -5,7 +5,14 @@
  * is known, 90 % and 95 % intervals that cover it about as often as they say.
  */
 import { describe, expect, it } from 'vitest';
-import { differenceInterval, differences, drawBlockLength, jointBootstrap, quantileSorted, stationaryResample } from '../../../pipeline/performance/bootstrap.js';
+import {
+  differenceInterval,
+  differences,
+  drawBlockLength,
+  jointBootstrap,
+  quantileSorted,
+  stationaryResample,
+} from '../../../pipeline/performance/bootstrap.js';
 import { createRng } from '../../../pipeline/random.js';
 import { jointBlockLength, resampleSharpe } from '../../../pipeline/reports/evaluation-uncertainty.js';
 
@@ -31,7 +38,7 @@ describe('drawBlockLength', () => {
       // Each of the first probabilities within 4 standard errors of its binomial count.
       for (let k = 1; k <= 6; k++) {
         const pk = (1 - p) ** (k - 1) * p;
-        const seK = Math.sqrt(pk * (1 - pk) / draws);
+        const seK = Math.sqrt((pk * (1 - pk)) / draws);
         expect(Math.abs((counts.get(k) ?? 0) / draws - pk), `b = ${b}, k = ${k}`).toBeLessThan(4 * seK);
       }
     }
@@ -92,7 +99,14 @@ describe('jointBootstrap', () => {
     const flat = new Float64Array(300);
     const v = jointBootstrap({ a, flat }, { sharpe: resampleSharpe }, { resamples: 50, meanBlock: 5, seed: 2 });
     expect(v.flat.sharpe.every(Number.isNaN)).toBe(true);
-    expect(differenceInterval(null, differences(v.a.sharpe, v.flat.sharpe))).toEqual({ observed: null, ci90: null, ci95: null, p_lead_le_0: null, resamples: 0, undefined_resamples: 50 });
+    expect(differenceInterval(null, differences(v.a.sharpe, v.flat.sharpe))).toEqual({
+      observed: null,
+      ci90: null,
+      ci95: null,
+      p_lead_le_0: null,
+      resamples: 0,
+      undefined_resamples: 50,
+    });
   });
 
   it('refuses series of different lengths', () => {

@@ -10,7 +10,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  alpha, alphaBeta, annualReturn, annualVolatility, beta, calmarRatio, cumReturnsFinal, downsideRisk, maxDrawdown, sharpeRatio, sortinoRatio,
+  alpha,
+  alphaBeta,
+  annualReturn,
+  annualVolatility,
+  beta,
+  calmarRatio,
+  cumReturnsFinal,
+  downsideRisk,
+  maxDrawdown,
+  sharpeRatio,
+  sortinoRatio,
 } from '../../../pipeline/performance/index.js';
 import { nanMean, nanStd } from '../../../pipeline/performance/nan-stats.js';
 import { aligned, expectAlmostEqual, reference, series } from './empyrical-fixture.js';
@@ -56,10 +66,13 @@ describe('annualisation factors 252, 52, 12', () => {
     const weekly = series('weekly_returns');
     const want = (nanMean(weekly) * 52) / published('annual_volatility', { returns: 'weekly_returns' });
     expectAlmostEqual(sharpeRatio(weekly, { period: 'weekly' }), want);
-    expectAlmostEqual(sharpeRatio(series('monthly_returns'), { period: 'monthly' }), (nanMean(weekly) * 12) / published('annual_volatility', { returns: 'monthly_returns' }));
+    expectAlmostEqual(
+      sharpeRatio(series('monthly_returns'), { period: 'monthly' }),
+      (nanMean(weekly) * 12) / published('annual_volatility', { returns: 'monthly_returns' }),
+    );
   });
 
-  it('alpha compounds over the factor\'s periods: weekly, (1 + the published daily alpha)^(52/252) − 1', () => {
+  it("alpha compounds over the factor's periods: weekly, (1 + the published daily alpha)^(52/252) − 1", () => {
     const [returns, benchmark] = aligned('mixed_returns', 'negative_returns[1:]');
     const daily = publishedPair('alpha_beta', { benchmark: 'negative_returns[1:]' })[0];
     expectAlmostEqual(alpha(returns, benchmark, { period: 'weekly' }), Math.pow(1 + daily, 52 / 252) - 1);
@@ -128,7 +141,7 @@ describe('alpha is annualised geometrically: (1 + mean(r − β·b))^252 − 1',
     expectAlmostEqual(alphaBeta(returns, benchmark).beta, publishedPair('alpha_beta', { benchmark: 'negative_returns[1:]' })[1]);
   });
 
-  it('the risk-free rate moves alpha, not beta (empyrical\'s beta takes no part of it)', () => {
+  it("the risk-free rate moves alpha, not beta (empyrical's beta takes no part of it)", () => {
     const plain = alphaBeta(returns, benchmark);
     const withRate = alphaBeta(returns, benchmark, { riskFree: 0.001 });
     expect(withRate.beta).toBe(plain.beta);
@@ -172,13 +185,13 @@ describe('Sortino ratio: the downside deviation over every return, and an arithm
   });
 });
 
-describe('Calmar ratio: annual return / |max drawdown|, with the annual return\'s sign', () => {
+describe("Calmar ratio: annual return / |max drawdown|, with the annual return's sign", () => {
   it('mixed_returns: 19.135925373194233 = 1.9135925373194231 / |−0.1|', () => {
     expectAlmostEqual(calmarRatio(mixed), published('calmar_ratio', { returns: 'mixed_returns' }));
     expectAlmostEqual(published('annual_return', { returns: 'mixed_returns' }) / 0.1, published('calmar_ratio', { returns: 'mixed_returns' }));
   });
 
-  it('a losing series has a negative Calmar ratio (empyrical\'s expression on negative_returns)', () => {
+  it("a losing series has a negative Calmar ratio (empyrical's expression on negative_returns)", () => {
     const returns = series('negative_returns');
     const calmar = calmarRatio(returns)!;
     expect(calmar).toBeLessThan(0);

@@ -13,12 +13,21 @@ import { aligned, expectAlmostEqual, series } from './empyrical-fixture.js';
 const mixed = series('mixed_returns');
 
 describe('every figure at once', () => {
-  it('mixed_returns against negative_returns[1:]: empyrical\'s published values, in the order the CLI prints them', () => {
+  it("mixed_returns against negative_returns[1:]: empyrical's published values, in the order the CLI prints them", () => {
     const [returns, benchmark] = aligned('mixed_returns', 'negative_returns[1:]');
     const m = performanceMetrics(returns, { benchmark });
     expect(Object.keys(m)).toEqual([
-      'n', 'sharpe_ratio', 'sortino_ratio', 'annual_return', 'annual_volatility', 'max_drawdown', 'calmar_ratio', 'downside_risk',
-      'cum_returns_final', 'alpha', 'beta',
+      'n',
+      'sharpe_ratio',
+      'sortino_ratio',
+      'annual_return',
+      'annual_volatility',
+      'max_drawdown',
+      'calmar_ratio',
+      'downside_risk',
+      'cum_returns_final',
+      'alpha',
+      'beta',
     ]);
     expect(m.n).toBe(8);
     expectAlmostEqual(m.sharpe_ratio, 1.7238613961706866);
@@ -85,9 +94,18 @@ describe('arguments', () => {
 });
 
 describe('fixtures/empyrical_series.csv, the file the CLI test reads', () => {
-  it('holds empyrical\'s series bit for bit, negative_returns_tail being negative_returns[1:] on the days of mixed_returns', () => {
+  it("holds empyrical's series bit for bit, negative_returns_tail being negative_returns[1:] on the days of mixed_returns", () => {
     const text = fs.readFileSync(new URL('./fixtures/empyrical_series.csv', import.meta.url), 'utf8');
-    const names = ['simple_benchmark', 'positive_returns', 'negative_returns', 'all_negative_returns', 'mixed_returns', 'flat_line_1', 'weekly_returns', 'monthly_returns'];
+    const names = [
+      'simple_benchmark',
+      'positive_returns',
+      'negative_returns',
+      'all_negative_returns',
+      'mixed_returns',
+      'flat_line_1',
+      'weekly_returns',
+      'monthly_returns',
+    ];
     const { columns, rows } = readNumericColumns('empyrical_series.csv', text, [...names, 'negative_returns_tail']);
     expect(rows).toBe(9);
     for (const name of names) expect(columns[name], name).toEqual(series(name));

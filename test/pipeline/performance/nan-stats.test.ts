@@ -23,7 +23,7 @@ describe('sums as numpy sums (pairwise)', () => {
   });
 });
 
-describe('means and standard deviations as numpy\'s nanmean and nanstd', () => {
+describe("means and standard deviations as numpy's nanmean and nanstd", () => {
   it('agree with numpy to the last bit', () => {
     expect(nanMean(spread)).toBe(0.0005025065205606805);
     expect(nanStd(spread, 1)).toBe(0.2899763124694934);

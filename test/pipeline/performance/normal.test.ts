@@ -9,7 +9,14 @@ import { normalCdf, normalQuantile } from '../../../pipeline/performance/normal.
 
 describe('normalQuantile (Φ⁻¹)', () => {
   it('gives the NIST handbook critical values to the three decimals printed there', () => {
-    const nist: Array<[number, number]> = [[0.9, 1.282], [0.95, 1.645], [0.975, 1.96], [0.99, 2.326], [0.995, 2.576], [0.999, 3.09]];
+    const nist: Array<[number, number]> = [
+      [0.9, 1.282],
+      [0.95, 1.645],
+      [0.975, 1.96],
+      [0.99, 2.326],
+      [0.995, 2.576],
+      [0.999, 3.09],
+    ];
     for (const [p, z] of nist) expect(normalQuantile(p)).toBeCloseTo(z, 3);
   });
 

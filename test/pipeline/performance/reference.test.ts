@@ -9,7 +9,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  alphaBeta, alpha, annualReturn, annualVolatility, beta, calmarRatio, cumReturnsFinal, downsideRisk, maxDrawdown, sharpeRatio, sortinoRatio,
+  alphaBeta,
+  alpha,
+  annualReturn,
+  annualVolatility,
+  beta,
+  calmarRatio,
+  cumReturnsFinal,
+  downsideRisk,
+  maxDrawdown,
+  sharpeRatio,
+  sortinoRatio,
   type Period,
 } from '../../../pipeline/performance/index.js';
 import { aligned, expectAlmostEqual, expected, rate, reference, series } from './empyrical-fixture.js';
@@ -27,7 +37,8 @@ interface Case {
 
 const cases = (name: keyof typeof reference.cases): Case[] => reference.cases[name].cases as Case[];
 const literal = (list: Case[]): Case[] => list.filter((c) => typeof c.expected !== 'string' || ['nan', 'inf', '-inf'].includes(c.expected));
-const label = (c: Case): string => [c.frame ? `${c.frame}.${c.returns}` : c.returns, c.period, c.risk_free ?? c.required_return ?? c.benchmark].filter((x) => x !== undefined).join(', ');
+const label = (c: Case): string =>
+  [c.frame ? `${c.frame}.${c.returns}` : c.returns, c.period, c.risk_free ?? c.required_return ?? c.benchmark].filter((x) => x !== undefined).join(', ');
 const period = (c: Case): Period => (c.period ?? 'daily') as Period;
 const withLabels = (list: Case[]): Array<[string, Case]> => list.map((c) => [label(c), c]);
 
@@ -69,13 +80,19 @@ describe('sharpe_ratio (test_stats.py:365)', () => {
 
 describe('downside_risk (test_stats.py:462)', () => {
   it.each(withLabels(literal(cases('downside_risk'))))('%s', (_, c) => {
-    expectAlmostEqual(downsideRisk(series(c.returns), { requiredReturn: rate(c.required_return!), period: period(c) }), expected(c.expected as number | string));
+    expectAlmostEqual(
+      downsideRisk(series(c.returns), { requiredReturn: rate(c.required_return!), period: period(c) }),
+      expected(c.expected as number | string),
+    );
   });
 });
 
 describe('sortino_ratio (test_stats.py:555)', () => {
   it.each(withLabels(literal(cases('sortino_ratio'))))('%s', (_, c) => {
-    expectAlmostEqual(sortinoRatio(series(c.returns), { requiredReturn: rate(c.required_return!), period: period(c) }), expected(c.expected as number | string));
+    expectAlmostEqual(
+      sortinoRatio(series(c.returns), { requiredReturn: rate(c.required_return!), period: period(c) }),
+      expected(c.expected as number | string),
+    );
   });
 });
 

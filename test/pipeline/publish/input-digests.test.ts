@@ -6,8 +6,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  canonicalLine, describeChanges, differingBlocks, digestInputs, firstDifference, inputChanges,
-  type InputChange, type InputRow, type InputRows,
+  canonicalLine,
+  describeChanges,
+  differingBlocks,
+  digestInputs,
+  firstDifference,
+  inputChanges,
+  type InputChange,
+  type InputRow,
+  type InputRows,
 } from '../../../pipeline/publish/input-digests.js';
 
 const day = (date: string, value: number | null, lag = 0): InputRow => {
@@ -40,9 +47,17 @@ describe('canonical lines and digests', () => {
     expect(canonicalLine(day('2019-05-02', null))).toBe('2019-05-02,\n');
   });
 
-  it('digests each year\'s lines as sha256sum does, and only the rows usable through the day', () => {
+  it("digests each year's lines as sha256sum does, and only the rows usable through the day", () => {
     const d = digestInputs({ WALCL: [day('2019-05-01', 3889691, 1), day('2019-05-08', 3892216, 1)] }, '2019-05-09');
-    expect(d.series).toEqual([{ series: 'WALCL', through: '2019-05-09', rows: 2, sha256: '31d8a1e682978bb8b2f01fc11e4808780921dcdde30baa15f9337a287125c640', years: { 2019: '31d8a1e682978bb8b2f01fc11e4808780921dcdde30baa15f9337a287125c640' } }]);
+    expect(d.series).toEqual([
+      {
+        series: 'WALCL',
+        through: '2019-05-09',
+        rows: 2,
+        sha256: '31d8a1e682978bb8b2f01fc11e4808780921dcdde30baa15f9337a287125c640',
+        years: { 2019: '31d8a1e682978bb8b2f01fc11e4808780921dcdde30baa15f9337a287125c640' },
+      },
+    ]);
     // The Wednesday 2019-05-08 is usable from the Thursday: through 2019-05-08 only the row before counts.
     const early = digestInputs({ WALCL: [day('2019-05-01', 3889691, 1), day('2019-05-08', 3892216, 1)] }, '2019-05-08');
     expect(early.series[0]).toMatchObject({ rows: 1, sha256: '0437eae2598d5fc49ab05fd90831da2dd4884b6f79929f24ec7badece2979483' });
@@ -55,15 +70,27 @@ describe('changes of the rows usable through the last published day', () => {
   const daily = BASE.DGS10 as InputRow[];
   it.each<[string, InputRows, Partial<InputChange> | null]>([
     ['the same rows', BASE, null],
-    ['a revised value', edit('WALCL', [rows[0]!, { ...rows[1]!, value: 3889691 * 5 }, rows[2]!]),
-      { series: 'WALCL', date: '2019-05-01', kind: 'revised', was: '3889691', now: '19448455' }],
-    ['a missing value that got one', edit('DGS10', [daily[0]!, { ...daily[1]!, value: 2.51 }, daily[2]!]),
-      { series: 'DGS10', date: '2019-05-02', kind: 'revised', was: '', now: '2.51' }],
+    [
+      'a revised value',
+      edit('WALCL', [rows[0]!, { ...rows[1]!, value: 3889691 * 5 }, rows[2]!]),
+      { series: 'WALCL', date: '2019-05-01', kind: 'revised', was: '3889691', now: '19448455' },
+    ],
+    [
+      'a missing value that got one',
+      edit('DGS10', [daily[0]!, { ...daily[1]!, value: 2.51 }, daily[2]!]),
+      { series: 'DGS10', date: '2019-05-02', kind: 'revised', was: '', now: '2.51' },
+    ],
     ['a removed row', edit('DGS10', [daily[0]!, daily[2]!]), { series: 'DGS10', date: '2019-05-02', kind: 'removed', was: '', now: null }],
-    ['an inserted row between two', edit('WALCL', [rows[0]!, day('2019-04-24', 3928273, 1), rows[1]!, rows[2]!]),
-      { series: 'WALCL', date: '2019-04-24', kind: 'inserted', was: null, now: '3928273' }],
-    ['an inserted row in a year the record has none of', edit('WALCL', [day('2017-12-27', 4400000, 1), ...rows]),
-      { series: 'WALCL', date: '2017-12-27', kind: 'inserted' }],
+    [
+      'an inserted row between two',
+      edit('WALCL', [rows[0]!, day('2019-04-24', 3928273, 1), rows[1]!, rows[2]!]),
+      { series: 'WALCL', date: '2019-04-24', kind: 'inserted', was: null, now: '3928273' },
+    ],
+    [
+      'an inserted row in a year the record has none of',
+      edit('WALCL', [day('2017-12-27', 4400000, 1), ...rows]),
+      { series: 'WALCL', date: '2017-12-27', kind: 'inserted' },
+    ],
     ['a removed year', edit('WALCL', rows.slice(1)), { series: 'WALCL', date: '2018-12-26', kind: 'removed', was: '4075164' }],
     ['a series whose file lost every row', { DGS10: daily }, { series: 'WALCL', date: '2018-12-26', kind: 'removed' }],
   ])('%s', (_name, now, expected) => {
@@ -73,7 +100,10 @@ describe('changes of the rows usable through the last published day', () => {
   });
 
   it.each<[string, InputRows]>([
-    ['a revised row usable only after the day (the Wednesday 2019-05-08, released the Thursday)', edit('WALCL', [rows[0]!, rows[1]!, { ...rows[2]!, value: 1 }])],
+    [
+      'a revised row usable only after the day (the Wednesday 2019-05-08, released the Thursday)',
+      edit('WALCL', [rows[0]!, rows[1]!, { ...rows[2]!, value: 1 }]),
+    ],
     ['a new row after the day', edit('DGS10', [...daily, day('2019-05-06', 2.49), day('2019-05-07', 2.45)])],
     ['a new row dated before the day but usable after it', edit('WALCL', [rows[0]!, rows[1]!, day('2019-05-05', 3890000, 1)])],
     ['a series the record does not name', { ...BASE, VIXCLS: [day('2019-05-01', 14.8)] }],
@@ -84,12 +114,17 @@ describe('changes of the rows usable through the last published day', () => {
   it('names the earliest change first, then the first of each other series', () => {
     const now = { WALCL: [rows[0]!, { ...rows[1]!, value: 1 }, rows[2]!], DGS10: [daily[0]!, daily[2]!] };
     const changes = changesOf(now);
-    expect(changes.map((c) => [c.series, c.date])).toEqual([['WALCL', '2019-05-01'], ['DGS10', '2019-05-02']]);
-    expect(describeChanges(changes, THROUGH)).toBe('the input WALCL changed on or before the last published day 2019-05-06: its first changed row is '
-      + '2019-05-01 (revised: 3889691 then, 1 now); DGS10 changed too, first on 2019-05-02 (removed: it was missing)');
+    expect(changes.map((c) => [c.series, c.date])).toEqual([
+      ['WALCL', '2019-05-01'],
+      ['DGS10', '2019-05-02'],
+    ]);
+    expect(describeChanges(changes, THROUGH)).toBe(
+      'the input WALCL changed on or before the last published day 2019-05-06: its first changed row is ' +
+        '2019-05-01 (revised: 3889691 then, 1 now); DGS10 changed too, first on 2019-05-02 (removed: it was missing)',
+    );
   });
 
-  it('asks for the text of the changed years\' blocks only, and refuses an incomplete record', () => {
+  it("asks for the text of the changed years' blocks only, and refuses an incomplete record", () => {
     const recorded = digestInputs(BASE, THROUGH);
     const current = digestInputs(edit('WALCL', [rows[0]!, { ...rows[1]!, value: 1 }, rows[2]!]), THROUGH);
     expect(differingBlocks(recorded.series, current)).toEqual([recorded.series.find((s) => s.series === 'WALCL')!.years['2019']]);

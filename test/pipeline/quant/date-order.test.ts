@@ -24,14 +24,19 @@ describe('dateOrder', () => {
   it.each([
     ['oldest first', 'date,v', ['2024-01-02', '2024-01-03', '2024-01-05'], { column: 'date', newestFirst: false }],
     ['newest first', 'date,v', ['2024-01-05', '2024-01-03', '2024-01-02'], { column: 'date', newestFirst: true }],
-    ['date-times with zones, newest first', 'timestamp,v', ['2024-01-02T09:30:00Z', '2024-01-02T11:00:00+02:00', '2024-01-02 07:45'], { column: 'timestamp', newestFirst: true }],
+    [
+      'date-times with zones, newest first',
+      'timestamp,v',
+      ['2024-01-02T09:30:00Z', '2024-01-02T11:00:00+02:00', '2024-01-02 07:45'],
+      { column: 'timestamp', newestFirst: true },
+    ],
     ['Unix times', 'time,v', ['1700000000', '1700000060', '1700000120'], { column: 'time', newestFirst: false }],
     ['no date column', 'x,v', ['3', '1', '2'], { column: null, newestFirst: false }],
   ])('%s', (_, header, cells, expected) => {
     expect(dateOrder('f.csv', csv(header, cells))).toEqual(expected);
   });
 
-  it('refuses dates that go up and down, naming each line against the file\'s direction', () => {
+  it("refuses dates that go up and down, naming each line against the file's direction", () => {
     expect(problems(() => dateOrder('f.csv', csv('date,v', ['2024-01-01', '2024-01-03', '2024-01-02', '2024-01-04'])))).toEqual([
       'f.csv:4: date "2024-01-02": comes before 2024-01-03 on line 3, but the file runs oldest first (from 2024-01-01 to 2024-01-04): the dates must go one way',
     ]);

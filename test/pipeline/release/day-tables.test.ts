@@ -33,7 +33,12 @@ describe('day numbers', () => {
 
 describe('calendarTable', () => {
   it.each(['fed', 'nyse'] as const)('%s: is the calendar, with its next and previous business days, across ranges that grow', (calendar) => {
-    const ranges: [string, string][] = [['2001-09-01', '2001-09-30'], ['1999-12-01', '2000-01-31'], ['2024-11-01', '2025-01-15'], ['1990-01-01', '2030-12-31']];
+    const ranges: [string, string][] = [
+      ['2001-09-01', '2001-09-30'],
+      ['1999-12-01', '2000-01-31'],
+      ['2024-11-01', '2025-01-15'],
+      ['1990-01-01', '2030-12-31'],
+    ];
     for (const [a, b] of ranges) {
       const t = calendarTable(calendar, dayOfIso(a), dayOfIso(b));
       expect(t.first).toBeLessThanOrEqual(dayOfIso(a));

@@ -19,10 +19,19 @@ export type ReleaseKind =
   | 'close';
 
 export const RELEASE_KIND: Readonly<Record<string, ReleaseKind>> = {
-  WALCL: 'fed_next_day', WTREGEN: 'fed_next_day', RRPONTSYD: 'fed_next_day', DGS10: 'fed_next_day', DGS2: 'fed_next_day',
-  T10Y2Y: 'fed_next_day', BAMLH0A0HYM2: 'fed_next_day', VIXCLS: 'fed_next_day',
-  DTWEXBGS: 'fed_monday_after', DTWEXB: 'fed_monday_after',
-  GSPC: 'close', SPY: 'close', GLD: 'close',
+  WALCL: 'fed_next_day',
+  WTREGEN: 'fed_next_day',
+  RRPONTSYD: 'fed_next_day',
+  DGS10: 'fed_next_day',
+  DGS2: 'fed_next_day',
+  T10Y2Y: 'fed_next_day',
+  BAMLH0A0HYM2: 'fed_next_day',
+  VIXCLS: 'fed_next_day',
+  DTWEXBGS: 'fed_monday_after',
+  DTWEXB: 'fed_monday_after',
+  GSPC: 'close',
+  SPY: 'close',
+  GLD: 'close',
 };
 
 const DAY = 86_400_000;

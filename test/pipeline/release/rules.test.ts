@@ -31,7 +31,13 @@ describe('releaseDate and releasedAt', () => {
   });
 
   const kinds: Record<keyof typeof RELEASES, ReleaseKind> = {
-    h41: 'fed_next_day', h15: 'fed_next_day', ice: 'fed_next_day', vix: 'fed_next_day', rrp: 'fed_next_day', h10: 'fed_monday_after', close: 'close',
+    h41: 'fed_next_day',
+    h15: 'fed_next_day',
+    ice: 'fed_next_day',
+    vix: 'fed_next_day',
+    rrp: 'fed_next_day',
+    h10: 'fed_monday_after',
+    close: 'close',
   };
   it.each(Object.keys(kinds) as Array<keyof typeof RELEASES>)('%s agrees with the independent statement on every date 2000–2030', (name) => {
     const mismatches: string[] = [];
@@ -46,8 +52,14 @@ describe('releaseDate and releasedAt', () => {
 
 describe('describeRule', () => {
   it.each([
-    [{ kind: 'business_days', lag: 2, calendar: 'fed', time: '09:00', timeZone: 'Europe/London', source: 'x' }, '2 Federal Reserve business days after the date, 09:00 Europe/London'],
-    [{ kind: 'weekly', weekday: 5, calendar: 'nyse', time: '16:00', timeZone: 'America/New_York', source: 'x' }, 'on the Friday after the date (the next NYSE trading day if a holiday), 16:00 America/New_York'],
+    [
+      { kind: 'business_days', lag: 2, calendar: 'fed', time: '09:00', timeZone: 'Europe/London', source: 'x' },
+      '2 Federal Reserve business days after the date, 09:00 Europe/London',
+    ],
+    [
+      { kind: 'weekly', weekday: 5, calendar: 'nyse', time: '16:00', timeZone: 'America/New_York', source: 'x' },
+      'on the Friday after the date (the next NYSE trading day if a holiday), 16:00 America/New_York',
+    ],
   ] as Array<[ReleaseRule, string]>)('%j reads %s', (rule, words) => {
     expect(describeRule(rule)).toBe(words);
   });

@@ -35,7 +35,7 @@ describe('usableFromDays', () => {
     expect(isoOfDay(-1)).toBe('1969-12-31');
   });
 
-  it.each(Object.entries({ ...RELEASES, ...EDGE }))('%s: usableFrom\'s day for every date of 1990–2030', (_name, rule) => {
+  it.each(Object.entries({ ...RELEASES, ...EDGE }))("%s: usableFrom's day for every date of 1990–2030", (_name, rule) => {
     const days = every(rule.timeZone === NY ? '1990-01-01' : '2019-01-01', rule.timeZone === NY ? '2030-12-31' : '2020-12-31');
     const got = usableFromDays(rule, days);
     const wrong = days.filter((d, n) => isoOfDay(got[n]!) !== usableFrom(rule, isoOfDay(d)));

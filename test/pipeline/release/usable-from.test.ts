@@ -34,7 +34,7 @@ describe('usableFrom: worked examples', () => {
     expect(usableFrom(RELEASES[rule], date)).toBe(usable);
   });
 
-  it('takes a release at or before 06:30 into that morning\'s publication: the trading day before', () => {
+  it("takes a release at or before 06:30 into that morning's publication: the trading day before", () => {
     expect(usableFrom(early, '2025-11-28')).toBe('2025-11-26'); // out Friday 05:00, Wednesday is published Friday 06:30
     expect(usableFrom(atPublication, '2025-11-26')).toBe('2025-11-26'); // out Friday 06:30 exactly: at or after counts
   });
@@ -64,7 +64,13 @@ describe('usableFrom: properties over every date of 2019–2026', () => {
   });
 
   const kinds: Record<keyof typeof RELEASES, ReleaseKind> = {
-    h41: 'fed_next_day', h15: 'fed_next_day', ice: 'fed_next_day', vix: 'fed_next_day', rrp: 'fed_next_day', h10: 'fed_monday_after', close: 'close',
+    h41: 'fed_next_day',
+    h15: 'fed_next_day',
+    ice: 'fed_next_day',
+    vix: 'fed_next_day',
+    rrp: 'fed_next_day',
+    h10: 'fed_monday_after',
+    close: 'close',
   };
   it.each(Object.keys(kinds) as Array<keyof typeof RELEASES>)('%s agrees with the independent statement', (name) => {
     const mismatches: string[] = [];

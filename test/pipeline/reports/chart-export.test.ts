@@ -25,7 +25,7 @@ const market = new Map<string, MarketDay>([
 describe('chartData', () => {
   const strategy = strategyDays(days, market, 5);
 
-  it('starts every series at 100 on the window\'s first day and compounds the days after it', () => {
+  it("starts every series at 100 on the window's first day and compounds the days after it", () => {
     const c = chartData(days, strategy, 3);
     expect(c.days).toBe(3);
     expect(c.series.map((r) => r.date)).toEqual(['2024-01-03', '2024-01-04', '2024-01-05']);
@@ -45,15 +45,35 @@ describe('chartData', () => {
 });
 
 describe('exportCsv', () => {
-  it('writes the interface\'s columns in order, the exposure as a number, numbers in full, then available_at', () => {
+  it("writes the interface's columns in order, the exposure as a number, numbers in full, then available_at", () => {
     const text = exportCsv([
-      { date: '2024-01-05', regime: 'tightening', risk_score: 0.7000000000000001, prob_expansion: 1e-18, prob_recovery: 0.1, prob_tightening: 0.8, prob_risk_off: 0.09999999999999999, available_at: '2024-01-08T11:30:00.000Z' },
-      { date: '2024-01-04', regime: 'tightening', risk_score: 0.7, prob_expansion: 0, prob_recovery: 0.1, prob_tightening: 0.8, prob_risk_off: 0.1, available_at: null },
+      {
+        date: '2024-01-05',
+        regime: 'tightening',
+        risk_score: 0.7000000000000001,
+        prob_expansion: 1e-18,
+        prob_recovery: 0.1,
+        prob_tightening: 0.8,
+        prob_risk_off: 0.09999999999999999,
+        available_at: '2024-01-08T11:30:00.000Z',
+      },
+      {
+        date: '2024-01-04',
+        regime: 'tightening',
+        risk_score: 0.7,
+        prob_expansion: 0,
+        prob_recovery: 0.1,
+        prob_tightening: 0.8,
+        prob_risk_off: 0.1,
+        available_at: null,
+      },
     ]);
-    expect(text).toBe('date,regime,risk_score,equity_exposure,prob_expansion,prob_recovery,prob_tightening,prob_risk_off,available_at\n'
-      + '2024-01-05,tightening,0.7000000000000001,0.25,1e-18,0.1,0.8,0.09999999999999999,2024-01-08T11:30:00.000Z\n'
-      // A day published before release-time data has no available_at: an empty last field.
-      + '2024-01-04,tightening,0.7,0.25,0,0.1,0.8,0.1,\n');
+    expect(text).toBe(
+      'date,regime,risk_score,equity_exposure,prob_expansion,prob_recovery,prob_tightening,prob_risk_off,available_at\n' +
+        '2024-01-05,tightening,0.7000000000000001,0.25,1e-18,0.1,0.8,0.09999999999999999,2024-01-08T11:30:00.000Z\n' +
+        // A day published before release-time data has no available_at: an empty last field.
+        '2024-01-04,tightening,0.7,0.25,0,0.1,0.8,0.1,\n',
+    );
     expect(text.split('\n')[1]!.split(',').slice(2, 8).map(Number)).toEqual([0.7000000000000001, 0.25, 1e-18, 0.1, 0.8, 0.09999999999999999]);
   });
 });

@@ -19,7 +19,12 @@ import { expectAlmostEqual, reference, series } from '../performance/empyrical-f
 
 const REPO = path.resolve(import.meta.dirname, '../../..');
 const COST_BPS = 5;
-const SPY_ROWS = fs.readFileSync(path.join(REPO, 'data/macro/SPY.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+const SPY_ROWS = fs
+  .readFileSync(path.join(REPO, 'data/macro/SPY.csv'), 'utf8')
+  .trim()
+  .split('\n')
+  .slice(1)
+  .map((l) => l.split(','));
 /** `n` NYSE trading days from `from` on (or up to `to`), as SPY.csv has them. */
 const tradingDays = (n: number, bound: { from: string } | { to: string }): string[] => {
   const all = SPY_ROWS.map((f) => f[0]!);
@@ -29,7 +34,12 @@ const tradingDays = (n: number, bound: { from: string } | { to: string }): strin
 
 /** Each open is the close before (no overnight gap) unless `opens` are given. */
 const marketOf = (dates: readonly string[], closes: ReadonlyArray<number | null>, opens?: ReadonlyArray<number | null>): MarketDay[] =>
-  dates.map((date, i) => ({ date, spy_open: opens ? (opens[i] ?? null) : (closes[i - 1] ?? closes[i] ?? null), spy_close: closes[i] ?? null, gld_close: null }));
+  dates.map((date, i) => ({
+    date,
+    spy_open: opens ? (opens[i] ?? null) : (closes[i - 1] ?? closes[i] ?? null),
+    spy_close: closes[i] ?? null,
+    gld_close: null,
+  }));
 const regimesOf = (dates: readonly string[], regime: (i: number) => Regime): RegimeDay[] =>
   dates.map((date, i) => ({ date, regime: regime(i), risk_score: 0.5 }));
 const flat = (n: number, close = 100): number[] => Array.from({ length: n }, () => close);
@@ -57,7 +67,10 @@ describe('the 200-day moving-average rule', () => {
     const closes = marketOf(DATES.slice(0, 202), [...flat(199), null, 90, 100]);
     // 199 closes of 100, none on day 199, then 90: the 200th close is day 200's, mean 99.95, 90 below it.
     const signal = aboveMovingAverage(closes.reverse(), 200);
-    expect([...signal.entries()]).toEqual([[DATES[200], 0], [DATES[201], 1]]);
+    expect([...signal.entries()]).toEqual([
+      [DATES[200], 0],
+      [DATES[201], 1],
+    ]);
   });
 });
 
@@ -67,20 +80,21 @@ describe('the evaluated days', () => {
   it('are the days with 200 closes before them, the same for the three strategies, each net of 5 bp per unit traded', () => {
     expect(days.map((d) => d.date)).toEqual(EVALUATED);
     // No overnight gaps here: a day earns (1 + exposure × its return) less the cost of what was traded at its open.
-    for (const d of days) for (const s of STRATEGIES) expect(d.returns[s], `${d.date} ${s}`).toBeCloseTo((1 + d.exposure[s] * d.market) * (1 - 0.0005 * d.traded[s]) - 1, 15);
+    for (const d of days)
+      for (const s of STRATEGIES) expect(d.returns[s], `${d.date} ${s}`).toBeCloseTo((1 + d.exposure[s] * d.market) * (1 - 0.0005 * d.traded[s]) - 1, 15);
     expect(days[0]!.market).toBeCloseTo(0.2, 14);
     // 2016-12-28: expansion bought (1) at the open before a fall of 1/6: (5/6) × 0.9995 − 1.
     expect(days[1]!.returns.regime).toBeCloseTo((5 / 6) * 0.9995 - 1, 15);
   });
 
-  it('take the regime strategy\'s exposure from the regime published the day before, the first day too', () => {
+  it("take the regime strategy's exposure from the regime published the day before, the first day too", () => {
     // The first evaluated day, 2016-12-27, holds risk_off, published on 2016-12-23, a day that is not evaluated.
     expect(days.map((d) => d.held)).toEqual(['risk_off', 'expansion', 'expansion', 'tightening', 'recovery']);
     expect(days.map((d) => d.regime)).toEqual(['expansion', 'expansion', 'tightening', 'recovery', 'recovery']);
     expect(days.map((d) => d.exposure.regime)).toEqual([0, 1, 1, 0.25, 0.75]);
   });
 
-  it('take the 200-day rule\'s exposure from the close of the day before; buy-and-hold is always in', () => {
+  it("take the 200-day rule's exposure from the close of the day before; buy-and-hold is always in", () => {
     expect(days.map((d) => d.exposure.ma200)).toEqual([0, 1, 0, 0, 1]);
     expect(days.map((d) => d.exposure.buy_and_hold)).toEqual([1, 1, 1, 1, 1]);
   });
@@ -126,10 +140,13 @@ describe('evaluate: windows, years and the figures of trading', () => {
     expect(f.strategies.buy_and_hold).toMatchObject({ avg_exposure: 1, turnover_per_year: 0, changes_per_year: 0 });
   });
 
-  it('splits the days into in-sample and out-of-sample and calendar years; a window\'s first day counts the change from the day before it', () => {
+  it("splits the days into in-sample and out-of-sample and calendar years; a window's first day counts the change from the day before it", () => {
     expect(e.windows.in_sample).toMatchObject({ first_day: '2016-12-27', last_day: '2016-12-30', days: 4 });
     expect(e.windows.out_of_sample).toMatchObject({ first_day: '2017-01-03', last_day: '2017-01-03', days: 1 });
-    expect(e.years.map((y) => [y.name, y.days])).toEqual([['2016', 4], ['2017', 1]]);
+    expect(e.years.map((y) => [y.name, y.days])).toEqual([
+      ['2016', 4],
+      ['2017', 1],
+    ]);
     // 2017-01-03 changes from tightening (held on 2016-12-30) to recovery: 0.5.
     expect(e.years[1]!.strategies.regime.turnover_per_year).toBeCloseTo((0.5 * 252) / 1, 10);
     expect(e.years[1]!.strategies.regime.changes_per_year).toBeCloseTo(252, 10);
@@ -149,7 +166,13 @@ describe('evaluate: windows, years and the figures of trading', () => {
     expect(late.windows.full).toMatchObject({ from: '2017-01-01', to: '2025-12-31', first_day: '2017-01-03', days: 1 });
     expect(late.windows.in_sample).toMatchObject({ from: '2017-01-01', to: '2016-12-31', first_day: null, days: 0 });
     expect(late.windows.in_sample.strategies.regime).toEqual({
-      sharpe: null, cagr: null, max_drawdown: null, calmar: null, avg_exposure: null, turnover_per_year: null, changes_per_year: null,
+      sharpe: null,
+      cagr: null,
+      max_drawdown: null,
+      calmar: null,
+      avg_exposure: null,
+      turnover_per_year: null,
+      changes_per_year: null,
     });
     expect(late.years.map((y) => y.name)).toEqual(['2017']);
     // The first day of the window still holds the regime of the day before it, and trades from it.
@@ -158,18 +181,27 @@ describe('evaluate: windows, years and the figures of trading', () => {
   });
 });
 
-describe('the figures against empyrical\'s published values', () => {
+describe("the figures against empyrical's published values", () => {
   // 200 flat closes, then SPY moves by mixed_returns without its leading NaN: 1, 10, −4, 2, 3, 2, 1, −10 %.
   const moves = [...series('mixed_returns').slice(1)];
   const closes = [...flat(200)];
   for (const r of moves) closes.push(closes.at(-1)! * (1 + r));
   const dates = tradingDays(closes.length, { from: '2015-01-01' });
   // Without a cost and without overnight gaps, the daily returns are exactly empyrical's series.
-  const e = evaluate(regimesOf(dates, () => 'tightening'), marketOf(dates, closes), { from: '2015-01-01' }, 0).windows.full;
-  const cases = reference.cases as unknown as Record<string, { cases: Array<{ returns: string; risk_free?: number; period?: string; expected: number | string }> }>;
-  const published = (figure: string): number => cases[figure]!.cases.find((c) => c.returns === 'mixed_returns' && (c.risk_free ?? 0) === 0 && (c.period ?? 'daily') === 'daily')!.expected as number;
+  const e = evaluate(
+    regimesOf(dates, () => 'tightening'),
+    marketOf(dates, closes),
+    { from: '2015-01-01' },
+    0,
+  ).windows.full;
+  const cases = reference.cases as unknown as Record<
+    string,
+    { cases: Array<{ returns: string; risk_free?: number; period?: string; expected: number | string }> }
+  >;
+  const published = (figure: string): number =>
+    cases[figure]!.cases.find((c) => c.returns === 'mixed_returns' && (c.risk_free ?? 0) === 0 && (c.period ?? 'daily') === 'daily')!.expected as number;
 
-  it('buy-and-hold: empyrical\'s Sharpe ratio and max drawdown of mixed_returns, its annual return over 8 days instead of 9', () => {
+  it("buy-and-hold: empyrical's Sharpe ratio and max drawdown of mixed_returns, its annual return over 8 days instead of 9", () => {
     expect(e.days).toBe(8);
     const bh = e.strategies.buy_and_hold;
     // empyrical leaves the NaN out of the Sharpe ratio, but counts its row as a period in the annual return:
@@ -230,7 +262,7 @@ describe('on the bundled SPY closes, against plain arithmetic', () => {
     expect(days.find((d) => d.date === '2017-12-01')!.exposure.ma200).toBe(1);
   });
 
-  it('gives the 200-day rule\'s Sharpe ratio, CAGR, drawdown, exposure, turnover and switches as plain arithmetic does', () => {
+  it("gives the 200-day rule's Sharpe ratio, CAGR, drawdown, exposure, turnover and switches as plain arithmetic does", () => {
     const exposure = days.map((_, i) => ruleOn(i + 200));
     // Held overnight at yesterday's exposure (cash before the first day), today's taken at the open, 5 bp a unit.
     const r = exposure.map((x, i) => {

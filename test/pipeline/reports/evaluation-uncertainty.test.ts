@@ -9,7 +9,14 @@ import { deflatedSharpe } from '../../../pipeline/performance/deflated-sharpe.js
 import { calmarRatio, sharpeRatio } from '../../../pipeline/performance/index.js';
 import { createRng } from '../../../pipeline/random.js';
 import type { EvaluatedDay } from '../../../pipeline/reports/evaluation-days.js';
-import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, evaluationUncertainty, jointBlockLength, resampleSharpe, windowUncertainty } from '../../../pipeline/reports/evaluation-uncertainty.js';
+import {
+  BOOTSTRAP_RESAMPLES,
+  BOOTSTRAP_SEED,
+  evaluationUncertainty,
+  jointBlockLength,
+  resampleSharpe,
+  windowUncertainty,
+} from '../../../pipeline/reports/evaluation-uncertainty.js';
 import type { ResearchTrials } from '../../../pipeline/reports/research-trials.js';
 
 const TRIALS: ResearchTrials = { source: 'test', trials: 131, sharpe_variance_annualized: 0.04, sharpe_variance_per_day: 0.04 / 252 };
@@ -81,7 +88,11 @@ describe('windowUncertainty', () => {
 
   it('has no comparison with fewer than 3 days, and no deflated Sharpe ratio without trials', () => {
     const two = Float64Array.from([0.01, -0.01]);
-    expect(windowUncertainty({ regime: two, ma200: two, buy_and_hold: two }, TRIALS)).toMatchObject({ days: 2, mean_block: null, versus: { ma200: null, buy_and_hold: null } });
+    expect(windowUncertainty({ regime: two, ma200: two, buy_and_hold: two }, TRIALS)).toMatchObject({
+      days: 2,
+      mean_block: null,
+      versus: { ma200: null, buy_and_hold: null },
+    });
     expect(windowUncertainty({ regime: market, ma200: market, buy_and_hold: market }, null, 10).deflated_sharpe).toBeNull();
   });
 
@@ -94,10 +105,19 @@ describe('evaluationUncertainty', () => {
   it('takes each named window’s own days', () => {
     const { market, spells } = series(40, 4);
     const dates = Array.from({ length: 40 }, (_, i) => `20${i < 25 ? '16' : '17'}-01-${String((i % 25) + 1).padStart(2, '0')}`);
-    const days = dates.map((date, i) => ({ date, returns: { regime: spells[i]!, ma200: market[i]! * 0.5, buy_and_hold: market[i]! } })) as unknown as EvaluatedDay[];
-    const u = evaluationUncertainty(days, {
-      full: { from: '2007-01-01', to: '2025-12-31' }, in_sample: { from: '2007-01-01', to: '2016-12-31' }, out_of_sample: { from: '2017-01-01', to: '2025-12-31' },
-    }, { trials: TRIALS });
+    const days = dates.map((date, i) => ({
+      date,
+      returns: { regime: spells[i]!, ma200: market[i]! * 0.5, buy_and_hold: market[i]! },
+    })) as unknown as EvaluatedDay[];
+    const u = evaluationUncertainty(
+      days,
+      {
+        full: { from: '2007-01-01', to: '2025-12-31' },
+        in_sample: { from: '2007-01-01', to: '2016-12-31' },
+        out_of_sample: { from: '2017-01-01', to: '2025-12-31' },
+      },
+      { trials: TRIALS },
+    );
     expect([u.full.days, u.in_sample.days, u.out_of_sample.days]).toEqual([40, 25, 15]);
     expect(u.out_of_sample.deflated_sharpe!.sharpe).toBe(deflatedSharpe(spells.subarray(25), 131, 0.04 / 252)!.sharpe);
   });

@@ -13,7 +13,7 @@ const COST_BPS = 5;
 const day = (date: string, regime: RegimeDay['regime']): RegimeDay => ({ date, regime, risk_score: 0.5 });
 
 describe('when a published regime is traded', () => {
-  it('a regime published on a Friday (06:30 New York) trades that Friday\'s open; the regime of a Friday, published on Monday, trades Monday\'s open', () => {
+  it("a regime published on a Friday (06:30 New York) trades that Friday's open; the regime of a Friday, published on Monday, trades Monday's open", () => {
     // The regime of Wednesday 2025-11-26 is published on Friday 2025-11-28 at 06:30 EST (Thanksgiving is closed).
     expect(executionDay({ date: '2025-11-26' })).toBe('2025-11-28');
     // The regime of Friday 2025-11-28 is published on Monday 2025-12-01 at 06:30 and taken at its 09:30 open.
@@ -30,12 +30,17 @@ describe('when a published regime is traded', () => {
 
   it('holds, on each trading day, the newest regime taken at or before its open; nothing before the first', () => {
     const days = [day('2025-11-25', 'expansion'), day('2025-11-26', 'tightening'), day('2025-11-28', 'risk_off')];
-    expect(regimePositions(days, ['2025-11-25', '2025-11-26', '2025-11-28', '2025-12-01', '2025-12-02']))
-      .toEqual([undefined, 'expansion', 'tightening', 'risk_off', 'risk_off']);
+    expect(regimePositions(days, ['2025-11-25', '2025-11-26', '2025-11-28', '2025-12-01', '2025-12-02'])).toEqual([
+      undefined,
+      'expansion',
+      'tightening',
+      'risk_off',
+      'risk_off',
+    ]);
   });
 });
 
-describe('a day\'s return', () => {
+describe("a day's return", () => {
   it('is (1 + e_gap·g)(1 + e_day·d)(1 − c·|e_day − e_gap|) − 1', () => {
     expect(costOf(5)).toBe(0.0005);
     // Out overnight (e_gap 0) on a +1 % gap, in (1) on a −2 % day, a change of 1 at 5 bp: 0.98 × 0.9995 − 1.
@@ -58,13 +63,19 @@ describe('a day\'s return', () => {
     // d: held 0.5 overnight from c (c's open missing, so c has no return), sold to 0 at d's open.
     expect(days[1]!.exposure_gap).toBe(0.5);
     expect(days[1]!.traded).toBe(0.5);
-    expect(days[1]!.return).toBeCloseTo((1 - 0.0005 * 0.5) - 1, 15);
+    expect(days[1]!.return).toBeCloseTo(1 - 0.0005 * 0.5 - 1, 15);
   });
 });
 
 describe('strategyDays, worked by hand over Thanksgiving 2025 at 5 bp', () => {
   // Regimes: 11-25 expansion (1), 11-26 tightening (0.25), 11-28 tightening, 12-01 risk_off (0), 12-02 expansion.
-  const days = [day('2025-11-25', 'expansion'), day('2025-11-26', 'tightening'), day('2025-11-28', 'tightening'), day('2025-12-01', 'risk_off'), day('2025-12-02', 'expansion')];
+  const days = [
+    day('2025-11-25', 'expansion'),
+    day('2025-11-26', 'tightening'),
+    day('2025-11-28', 'tightening'),
+    day('2025-12-01', 'risk_off'),
+    day('2025-12-02', 'expansion'),
+  ];
   // Gaps and days: 11-26 +1 %, +1 %; 11-28 (after the holiday) −2 %, +3 %; 12-01 +1 %, −5 %; 12-02 −1 %, +2 %.
   const c0 = 100;
   const o1 = c0 * 1.01;
@@ -75,7 +86,13 @@ describe('strategyDays, worked by hand over Thanksgiving 2025 at 5 bp', () => {
   const c3 = o3 * 0.95;
   const o4 = c3 * 0.99;
   const c4 = o4 * 1.02;
-  const prices: Array<[string, number, number]> = [['2025-11-25', 99, c0], ['2025-11-26', o1, c1], ['2025-11-28', o2, c2], ['2025-12-01', o3, c3], ['2025-12-02', o4, c4]];
+  const prices: Array<[string, number, number]> = [
+    ['2025-11-25', 99, c0],
+    ['2025-11-26', o1, c1],
+    ['2025-11-28', o2, c2],
+    ['2025-12-01', o3, c3],
+    ['2025-12-02', o4, c4],
+  ];
   const market = new Map<string, MarketDay>(prices.map(([date, spy_open, spy_close]) => [date, { date, spy_open, spy_close, gld_close: null }]));
   const s = strategyDays(days, market, COST_BPS);
 

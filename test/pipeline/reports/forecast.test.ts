@@ -7,7 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import { fitArma11 } from '../../../pipeline/forecast/fit.js';
 import { forecastArma11 } from '../../../pipeline/forecast/forecast.js';
-import { concentration, forecastFromHistory, renormalised, sliceForecast, tradingDaysAfter, type ForecastHistoryDay } from '../../../pipeline/reports/forecast.js';
+import {
+  concentration,
+  forecastFromHistory,
+  renormalised,
+  sliceForecast,
+  tradingDaysAfter,
+  type ForecastHistoryDay,
+} from '../../../pipeline/reports/forecast.js';
 
 describe('tradingDaysAfter', () => {
   it('skips weekends and NYSE holidays: after Wednesday 2025-12-24, Christmas and the weekend', () => {
@@ -47,7 +54,7 @@ describe('forecastFromHistory', () => {
   const generatedAt = new Date('2026-11-23T06:30:00Z');
   const result = forecastFromHistory(history, generatedAt);
 
-  it('answers the interface\'s envelope: 10 rows, generated_at with an offset', () => {
+  it("answers the interface's envelope: 10 rows, generated_at with an offset", () => {
     expect(result.envelope.horizon).toBe(10);
     expect(result.envelope.generated_at).toBe('2026-11-23T06:30:00.000+00:00');
     expect(result.envelope.forecast.map((r) => r.date)).toEqual(tradingDaysAfter(history.at(-1)!.date, 10));
@@ -77,6 +84,10 @@ describe('forecastFromHistory', () => {
   });
 
   it('slices a horizon h as the first h rows', () => {
-    expect(sliceForecast(result.envelope, 3)).toEqual({ horizon: 3, generated_at: result.envelope.generated_at, forecast: result.envelope.forecast.slice(0, 3) });
+    expect(sliceForecast(result.envelope, 3)).toEqual({
+      horizon: 3,
+      generated_at: result.envelope.generated_at,
+      forecast: result.envelope.forecast.slice(0, 3),
+    });
   });
 });

@@ -9,23 +9,41 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { trialVariance } from '../../../pipeline/performance/deflated-sharpe.js';
-import { defaultVariantsFile, loadResearchTrials, researchTrials, writeResearchVariants, type ResearchVariants } from '../../../pipeline/reports/research-trials.js';
+import {
+  defaultVariantsFile,
+  loadResearchTrials,
+  researchTrials,
+  writeResearchVariants,
+  type ResearchVariants,
+} from '../../../pipeline/reports/research-trials.js';
 
 /** The rows of the table of one section of pipeline/README.md that have a single in-sample Sharpe ratio, each named `prefix` + its name (without the chosen mark or "(check)"). */
 function sectionRows(text: string, heading: string, prefix = ''): Array<{ name: string; check: boolean; chosen: boolean; sharpe: number }> {
   const at = text.indexOf(`## ${heading}`);
   const section = text.slice(at, text.indexOf('\n## ', at + 1) === -1 ? undefined : text.indexOf('\n## ', at + 1));
   const lines = section.split('\n').filter((l) => l.startsWith('| '));
-  const header = lines[0]!.split('|').slice(1, -1).map((c) => c.trim());
+  const header = lines[0]!
+    .split('|')
+    .slice(1, -1)
+    .map((c) => c.trim());
   const column = header.indexOf('IS sharpe');
-  return lines.slice(1).map((l) => l.split('|').slice(1, -1).map((c) => c.trim())).filter((cells) => /^−?\d+\.\d+$/.test(cells[column]!)).map((cells) => {
-    let name = cells[0]!.replaceAll('**', '');
-    const chosen = name.startsWith('chosen ') && cells[0]!.startsWith('**chosen**');
-    if (chosen) name = name.slice('chosen '.length);
-    const check = name.endsWith(' (check)');
-    if (check) name = name.slice(0, -' (check)'.length);
-    return { name: `${prefix}${name}`, check, chosen, sharpe: Number(cells[column]!.replace('−', '-')) };
-  });
+  return lines
+    .slice(1)
+    .map((l) =>
+      l
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    )
+    .filter((cells) => /^−?\d+\.\d+$/.test(cells[column]!))
+    .map((cells) => {
+      let name = cells[0]!.replaceAll('**', '');
+      const chosen = name.startsWith('chosen ') && cells[0]!.startsWith('**chosen**');
+      if (chosen) name = name.slice('chosen '.length);
+      const check = name.endsWith(' (check)');
+      if (check) name = name.slice(0, -' (check)'.length);
+      return { name: `${prefix}${name}`, check, chosen, sharpe: Number(cells[column]!.replace('−', '-')) };
+    });
 }
 
 /**
@@ -49,7 +67,9 @@ describe('data/research/variants.json', () => {
     const rows = readmeRows();
     expect(rows.length).toBeGreaterThan(150);
     // The tables print two decimals; round 2's runs wrote the file in full.
-    expect(doc.variants.map((v) => [v.name, v.check, v.chosen === true, Number(v.in_sample_sharpe.toFixed(2))])).toEqual(rows.map((r) => [r.name, r.check, r.chosen, r.sharpe]));
+    expect(doc.variants.map((v) => [v.name, v.check, v.chosen === true, Number(v.in_sample_sharpe.toFixed(2))])).toEqual(
+      rows.map((r) => [r.name, r.check, r.chosen, r.sharpe]),
+    );
     expect(doc.variants.filter((v) => v.chosen).map((v) => v.name)).toEqual(['r2 -curve mom']);
   });
 
@@ -81,7 +101,15 @@ describe('writeResearchVariants', () => {
 
   it('writes a file the reader reads back with the same trials', () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'variants-')), 'variants.json');
-    const written = writeResearchVariants([{ name: 'a', check: false, in_sample_sharpe: 0.5, chosen: true }, { name: 'a seed 1', check: true, in_sample_sharpe: 0.7 }], window, 'a test run', file);
+    const written = writeResearchVariants(
+      [
+        { name: 'a', check: false, in_sample_sharpe: 0.5, chosen: true },
+        { name: 'a seed 1', check: true, in_sample_sharpe: 0.7 },
+      ],
+      window,
+      'a test run',
+      file,
+    );
     expect(loadResearchTrials(file)).toEqual(written);
     expect(written).toMatchObject({ source: 'a test run', trials: 2 });
     expect(written.sharpe_variance_annualized).toBeCloseTo(0.02, 15);
@@ -89,7 +117,17 @@ describe('writeResearchVariants', () => {
 
   it('writes nothing when a variant has no Sharpe ratio', () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'variants-')), 'variants.json');
-    expect(() => writeResearchVariants([{ name: 'a', check: false, in_sample_sharpe: 0.5 }, { name: 'b', check: false, in_sample_sharpe: null as never }], window, 'x', file)).toThrow(/finite/);
+    expect(() =>
+      writeResearchVariants(
+        [
+          { name: 'a', check: false, in_sample_sharpe: 0.5 },
+          { name: 'b', check: false, in_sample_sharpe: null as never },
+        ],
+        window,
+        'x',
+        file,
+      ),
+    ).toThrow(/finite/);
     expect(existsSync(file)).toBe(false);
   });
 });

@@ -16,9 +16,14 @@ const market = (rows: Array<[string, number | null, number | null, number | null
 describe('strategyDays', () => {
   // Tuesday 2024-01-02 to Friday 2024-01-05, four NYSE trading days; each open is the close before (no gap).
   const days = [day('2024-01-02', 'risk_off'), day('2024-01-03', 'expansion'), day('2024-01-04', 'tightening'), day('2024-01-05', 'recovery')];
-  const prices = market([['2024-01-02', 99, 100, 20], ['2024-01-03', 100, 110, 21], ['2024-01-04', 110, 99, null], ['2024-01-05', 99, 108.9, 22]]);
+  const prices = market([
+    ['2024-01-02', 99, 100, 20],
+    ['2024-01-03', 100, 110, 21],
+    ['2024-01-04', 110, 99, null],
+    ['2024-01-05', 99, 108.9, 22],
+  ]);
 
-  it('takes the regime published for the day before at each day\'s open, net of 5 bp per unit of change', () => {
+  it("takes the regime published for the day before at each day's open, net of 5 bp per unit of change", () => {
     const s = strategyDays(days, prices, 5);
     expect(s.map((d) => d.date)).toEqual(['2024-01-03', '2024-01-04', '2024-01-05']);
     // 01-03: risk_off (0), the first position, free; 01-04: expansion (1) on −10 %, bought at 5 bp;
@@ -45,7 +50,11 @@ describe('strategyDays', () => {
   });
 
   it('skips a day without its prices instead of bridging the gap', () => {
-    const gap = market([['2024-01-02', 99, 100, null], ['2024-01-04', 99, 99, null], ['2024-01-05', 99, 108.9, null]]);
+    const gap = market([
+      ['2024-01-02', 99, 100, null],
+      ['2024-01-04', 99, 99, null],
+      ['2024-01-05', 99, 108.9, null],
+    ]);
     const s = strategyDays(days, gap, 5);
     expect(s.map((d) => d.date)).toEqual(['2024-01-05']);
     // Expansion, taken at 01-04's open (no price to mark it by), was held overnight into 01-05.
@@ -60,18 +69,27 @@ describe('strategyDays', () => {
 describe('backtestSummary', () => {
   it('counts days, transitions, persistence, mean risk and the distribution in percent', () => {
     const s = backtestSummary([
-      day('2024-01-02', 'risk_off', 1), day('2024-01-03', 'risk_off', 0.8), day('2024-01-04', 'recovery', 0.3),
-      day('2024-01-05', 'recovery', 0.2), day('2024-01-08', 'risk_off', 0.7),
+      day('2024-01-02', 'risk_off', 1),
+      day('2024-01-03', 'risk_off', 0.8),
+      day('2024-01-04', 'recovery', 0.3),
+      day('2024-01-05', 'recovery', 0.2),
+      day('2024-01-08', 'risk_off', 0.7),
     ]);
     expect(s).toEqual({
-      total_days: 5, transitions: 2, avg_persistence_days: 5 / 3, mean_risk_score: 3 / 5,
+      total_days: 5,
+      transitions: 2,
+      avg_persistence_days: 5 / 3,
+      mean_risk_score: 3 / 5,
       regime_distribution: { expansion: 0, recovery: 40, tightening: 0, risk_off: 60 },
     });
   });
 
   it('has zeros over an empty window', () => {
     expect(backtestSummary([])).toEqual({
-      total_days: 0, transitions: 0, avg_persistence_days: 0, mean_risk_score: 0,
+      total_days: 0,
+      transitions: 0,
+      avg_persistence_days: 0,
+      mean_risk_score: 0,
       regime_distribution: { expansion: 0, recovery: 0, tightening: 0, risk_off: 0 },
     });
   });

@@ -16,15 +16,17 @@ const price = fc.double({ min: 1, max: 10_000, noNaN: true, noDefaultInfinity: t
 
 describe('a day without an action', () => {
   it('is exactly the plain price ratio, bit for bit (so indexes and most days read as before)', () => {
-    fc.assert(fc.property(price, price, price, (previous, open, close) => {
-      const plain = { spy_open: open, spy_close: close };
-      const explicit = { spy_open: open, spy_close: close, spy_dividend: 0, spy_split: 1 };
-      for (const day of [plain, explicit]) {
-        expect(Object.is(gapReturn(previous, day), open / previous - 1)).toBe(true);
-        expect(Object.is(closeReturn(previous, day), close / previous - 1)).toBe(true);
-        expect(actionFactor(day)).toBe(1);
-      }
-    }));
+    fc.assert(
+      fc.property(price, price, price, (previous, open, close) => {
+        const plain = { spy_open: open, spy_close: close };
+        const explicit = { spy_open: open, spy_close: close, spy_dividend: 0, spy_split: 1 };
+        for (const day of [plain, explicit]) {
+          expect(Object.is(gapReturn(previous, day), open / previous - 1)).toBe(true);
+          expect(Object.is(closeReturn(previous, day), close / previous - 1)).toBe(true);
+          expect(actionFactor(day)).toBe(1);
+        }
+      }),
+    );
   });
 });
 
@@ -41,28 +43,47 @@ describe('an ex-dividend day and a split', () => {
   });
 
   it('chains: (1 + gap)(1 + intraday) − 1 is the close-to-close return (the cash reinvested at the open)', () => {
-    fc.assert(fc.property(price, price, price, fc.double({ min: 0, max: 0.5, noNaN: true }), fc.constantFrom(1, 2, 4, 0.1, 1.5), (prev, open, close, yieldFraction, split) => {
-      const day = { spy_open: open, spy_close: close, spy_dividend: open * yieldFraction, spy_split: split };
-      const chained = (1 + gapReturn(prev, day)) * (1 + intradayReturn(day)) - 1;
-      expect(Math.abs(chained - closeReturn(prev, day))).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(chained)));
-    }));
+    fc.assert(
+      fc.property(
+        price,
+        price,
+        price,
+        fc.double({ min: 0, max: 0.5, noNaN: true }),
+        fc.constantFrom(1, 2, 4, 0.1, 1.5),
+        (prev, open, close, yieldFraction, split) => {
+          const day = { spy_open: open, spy_close: close, spy_dividend: open * yieldFraction, spy_split: split };
+          const chained = (1 + gapReturn(prev, day)) * (1 + intradayReturn(day)) - 1;
+          expect(Math.abs(chained - closeReturn(prev, day))).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(chained)));
+        },
+      ),
+    );
   });
 
   it('a 4-for-1 split is no loss: four shares at a quarter of the price', () => {
     const day = { spy_open: 125.5, spy_close: 126, spy_dividend: 0, spy_split: 4 };
-    expect(closeReturn(500, day)).toBeCloseTo(126 * 4 / 500 - 1, 15);
+    expect(closeReturn(500, day)).toBeCloseTo((126 * 4) / 500 - 1, 15);
     expect(gapReturn(500, day)).toBeCloseTo(0.004, 15);
     expect(actionFactor(day)).toBe(4);
   });
 });
 
-describe('the published reference: SPY\'s fiscal-year total returns', () => {
+describe("the published reference: SPY's fiscal-year total returns", () => {
   // "Returns of SPY by fiscal year per SEC EDGAR filings. The trust ends its fiscal year on September 30": the
   // trust's 1-year returns, as tabulated in Wikipedia's "SPDR S&P 500 Trust ETF" (Performance). They are the
   // trust's own figures (net asset value, distributions reinvested); ours are from closing market prices, so a
   // few tenths of a point apart is expected (the largest, 2008, when the close and the NAV parted most).
   const PUBLISHED: Record<number, number> = {
-    2003: 24.13, 2004: 13.62, 2005: 12.11, 2006: 10.64, 2007: 16.31, 2008: -21.84, 2009: -6.9, 2010: 10.08, 2011: 1.01, 2012: 29.96, 2013: 19.09,
+    2003: 24.13,
+    2004: 13.62,
+    2005: 12.11,
+    2006: 10.64,
+    2007: 16.31,
+    2008: -21.84,
+    2009: -6.9,
+    2010: 10.08,
+    2011: 1.01,
+    2012: 29.96,
+    2013: 19.09,
   };
 
   it('the bundled prices as traded and dividends give each year within 0.6 points; the prices alone miss every year by 1.5 or more', async () => {
@@ -86,9 +107,14 @@ describe('the published reference: SPY\'s fiscal-year total returns', () => {
 });
 
 describe('the 200-day rule on prices as traded', () => {
-  const days = (closes: number[], actions: Record<number, Partial<MarketDay>> = {}): MarketDay[] => closes.map((close, i) => ({
-    date: `2020-01-${String(i + 1).padStart(2, '0')}`, spy_open: close, spy_close: close, gld_close: null, ...actions[i],
-  }));
+  const days = (closes: number[], actions: Record<number, Partial<MarketDay>> = {}): MarketDay[] =>
+    closes.map((close, i) => ({
+      date: `2020-01-${String(i + 1).padStart(2, '0')}`,
+      spy_open: close,
+      spy_close: close,
+      gld_close: null,
+      ...actions[i],
+    }));
 
   it('reads a window without an action exactly as the plain mean of closes did', () => {
     const closes = [10, 11, 12, 11.5, 11.9, 12.2, 11.1];
@@ -99,7 +125,7 @@ describe('the 200-day rule on prices as traded', () => {
     }
   });
 
-  it('does not read a split or a dividend\'s drop as a fall: the earlier closes are put in the day\'s basis', () => {
+  it("does not read a split or a dividend's drop as a fall: the earlier closes are put in the day's basis", () => {
     // A rising price, split 10-for-1 on day 4: as traded it "falls" from 104 to 10.5, in shares it rises on.
     const split = days([100, 102, 104, 10.5, 10.6], { 3: { spy_open: 10.45, spy_split: 10 } });
     expect([...aboveMovingAverage(split, 3).values()]).toEqual([1, 1, 1]);

@@ -41,16 +41,32 @@ beforeEach(() => {
 const between = (series: string, from: string, to: string): DailyBar[] => (bundled.get(series) ?? []).filter((b) => b.date >= from && b.date <= to);
 const json = (body: unknown, status = 200) => ({ status, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 /** The server's eod rows of SPY for the week of 2025-06-16, for a test to change. */
-const eodRows = () => between('SPY', '2025-06-16', '2025-06-20').map((b) => ({ date: b.date, open: b.open, high: b.high, low: b.low, close: b.close as number | null, adjusted_close: b.close, volume: b.volume }));
+const eodRows = () =>
+  between('SPY', '2025-06-16', '2025-06-20').map((b) => ({
+    date: b.date,
+    open: b.open,
+    high: b.high,
+    low: b.low,
+    close: b.close as number | null,
+    adjusted_close: b.close,
+    volume: b.volume,
+  }));
 /** Replaces the answers of one endpoint. */
 const onEndpoint = (endpoint: 'eod' | 'div' | 'splits', reply: ReturnType<typeof json> | { hang: true } | { truncate: true }) => {
   server.override = (url) => (url.pathname.startsWith(`/api/${endpoint}/`) ? reply : undefined);
 };
 
 /** The error of a fetch of SPY's week of 2025-06-16: its code, and a message naming EODHD, the symbol, the fault and the request, never the token. */
-async function refused(code: ErrorCode, fault: string, options: { endpoint?: string; series?: string; src?: MarketSource; request?: RequestOptions } = {}): Promise<TradesealError> {
+async function refused(
+  code: ErrorCode,
+  fault: string,
+  options: { endpoint?: string; series?: string; src?: MarketSource; request?: RequestOptions } = {},
+): Promise<TradesealError> {
   const { endpoint = 'eod', series = 'SPY', src = source, request = FAST } = options;
-  const err = await src.bars({ series, from: '2025-06-16', to: '2025-06-20' }, request).then(() => null, (e: unknown) => e);
+  const err = await src.bars({ series, from: '2025-06-16', to: '2025-06-20' }, request).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(TradesealError);
   const e = err as TradesealError;
   expect(e.code).toBe(code);
@@ -98,7 +114,16 @@ describe('actions', () => {
   const withSplit = (): DailyBar[] =>
     between('SPY', '2023-12-01', '2024-03-28').map((b) => {
       const k = b.date >= '2024-02-01' ? 4 : 1;
-      return { ...b, open: b.open / k, high: b.high / k, low: b.low / k, close: b.close / k, volume: b.volume * k, dividend: b.dividend / k, split: b.date === '2024-02-01' ? 4 : 1 };
+      return {
+        ...b,
+        open: b.open / k,
+        high: b.high / k,
+        low: b.low / k,
+        close: b.close / k,
+        volume: b.volume * k,
+        dividend: b.dividend / k,
+        split: b.date === '2024-02-01' ? 4 : 1,
+      };
     });
 
   it('reads a split from "4.000000/1.000000" and the dividend before it as paid, not EODHD\'s re-based value', async () => {
@@ -107,7 +132,9 @@ describe('actions', () => {
     const got = await source.bars({ series: 'SPY', from: '2023-12-01', to: '2024-03-28' }, FAST);
     expect(got).toEqual(bars);
     expect(got.find((b) => b.date === '2024-02-01')?.split).toBe(4);
-    const served = (await (await fetch(`${server.baseUrl}/api/div/SPY.US?api_token=${EODHD_TEST_TOKEN}&fmt=json&from=2023-12-15&to=2023-12-15`)).json()) as Array<{ value: number; unadjustedValue: number }>;
+    const served = (await (
+      await fetch(`${server.baseUrl}/api/div/SPY.US?api_token=${EODHD_TEST_TOKEN}&fmt=json&from=2023-12-15&to=2023-12-15`)
+    ).json()) as Array<{ value: number; unadjustedValue: number }>;
     expect(served[0]?.value).toBe((served[0]?.unadjustedValue ?? 0) / 4);
     expect(got.find((b) => b.date === '2023-12-15')?.dividend).toBe(served[0]?.unadjustedValue);
     const splits = await (await fetch(`${server.baseUrl}/api/splits/SPY.US?api_token=${EODHD_TEST_TOKEN}&fmt=json`)).json();
@@ -126,7 +153,7 @@ describe('actions', () => {
 
   it('refuses a dividend on a day without a bar', async () => {
     onEndpoint('div', json([{ date: '2025-06-19', value: 1.761, unadjustedValue: 1.761, currency: 'USD' }]));
-    await refused('source_answer_invalid', 'a dividend dated 2025-06-19, a day without a bar in EODHD\'s end-of-day answer', { endpoint: 'div' });
+    await refused('source_answer_invalid', "a dividend dated 2025-06-19, a day without a bar in EODHD's end-of-day answer", { endpoint: 'div' });
   });
 
   it('refuses a split on a day without a bar', async () => {
@@ -151,26 +178,37 @@ describe('faults, each its own error', () => {
 
   it('a plan without the dividends API (403, an HTML page): config_invalid saying so', async () => {
     onEndpoint('div', { status: 403, body: '<html><head><title>403 Forbidden</title></head></html>', headers: { 'content-type': 'text/html' } });
-    const err = await refused('config_invalid', 'EODHD rejected EODHD_API_TOKEN (HTTP 403: an HTML page ("403 Forbidden")): the token\'s plan may not include /api/div', { endpoint: 'div' });
+    const err = await refused(
+      'config_invalid',
+      'EODHD rejected EODHD_API_TOKEN (HTTP 403: an HTML page ("403 Forbidden")): the token\'s plan may not include /api/div',
+      { endpoint: 'div' },
+    );
     expect(err.hint).toContain('https://eodhd.com/financial-apis/api-splits-dividends');
   });
 
-  it('the day\'s calls used up (402): source_unavailable at once, saying so', async () => {
+  it("the day's calls used up (402): source_unavailable at once, saying so", async () => {
     server.dailyLimit = 1;
-    const err = await refused('source_unavailable', 'the plan\'s daily API calls are used up (HTTP 402: You exceeded your daily API requests limit.', { endpoint: 'div' });
+    const err = await refused('source_unavailable', "the plan's daily API calls are used up (HTTP 402: You exceeded your daily API requests limit.", {
+      endpoint: 'div',
+    });
     expect(err.hint).toContain('midnight GMT');
     expect(server.requests.length).toBe(2);
     expect(sleeps).toEqual([]);
   });
 
-  it('the day\'s calls used up, told with a 429: not retried either', async () => {
-    onEndpoint('eod', { status: 429, body: 'You exceeded your daily API requests limit.  Please contact support@eodhistoricaldata.com', headers: { 'content-type': 'text/plain' } });
-    await refused('source_unavailable', 'the plan\'s daily API calls are used up (HTTP 429');
+  it("the day's calls used up, told with a 429: not retried either", async () => {
+    onEndpoint('eod', {
+      status: 429,
+      body: 'You exceeded your daily API requests limit.  Please contact support@eodhistoricaldata.com',
+      headers: { 'content-type': 'text/plain' },
+    });
+    await refused('source_unavailable', "the plan's daily API calls are used up (HTTP 429");
     expect(server.requests.length).toBe(1);
   });
 
-  it('retries a 429 (the minute\'s limit), waiting what Retry-After asks, then succeeds', async () => {
-    server.override = (_url, n) => (n === 0 ? { ...json({ message: 'Too Many Requests' }, 429), headers: { 'content-type': 'application/json', 'retry-after': '60' } } : undefined);
+  it("retries a 429 (the minute's limit), waiting what Retry-After asks, then succeeds", async () => {
+    server.override = (_url, n) =>
+      n === 0 ? { ...json({ message: 'Too Many Requests' }, 429), headers: { 'content-type': 'application/json', 'retry-after': '60' } } : undefined;
     expect(await source.bars({ series: 'GSPC', from: '2025-06-16', to: '2025-06-20' }, FAST)).toEqual(between('GSPC', '2025-06-16', '2025-06-20'));
     expect(sleeps).toEqual([60_000]);
   });
@@ -196,7 +234,11 @@ describe('faults, each its own error', () => {
   });
 
   it('an HTML page with status 200: source_answer_invalid at once', async () => {
-    onEndpoint('eod', { status: 200, body: '<!DOCTYPE html><html><head><title>EODHD | Maintenance</title></head></html>', headers: { 'content-type': 'text/html' } });
+    onEndpoint('eod', {
+      status: 200,
+      body: '<!DOCTYPE html><html><head><title>EODHD | Maintenance</title></head></html>',
+      headers: { 'content-type': 'text/html' },
+    });
     await refused('source_answer_invalid', 'the answer is not EODHD\'s data: HTTP 200 with an HTML page ("EODHD | Maintenance") where JSON was due');
     expect(server.requests.length).toBe(1);
   });

@@ -49,11 +49,18 @@ beforeEach(() => {
 });
 
 const request = (base = server.baseUrl, path = '/data'): HttpRequest => ({
-  source: 'Vendor', subject: 'SPY', url: new URL(`${base}${path}?api_token=${SECRET}&from=2025-01-02`), secretParams: ['api_token'], headers: { accept: 'application/json' },
+  source: 'Vendor',
+  subject: 'SPY',
+  url: new URL(`${base}${path}?api_token=${SECRET}&from=2025-01-02`),
+  secretParams: ['api_token'],
+  headers: { accept: 'application/json' },
 });
 
 async function failure(p: Promise<unknown>, code: string): Promise<TradesealError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(TradesealError);
   const e = err as TradesealError;
   expect(e.code).toBe(code);
@@ -75,7 +82,8 @@ describe('httpGet', () => {
   });
 
   it('retries a 429, waiting the seconds its Retry-After asks for', async () => {
-    server.override = (_url, n) => (n < 2 ? { status: 429, body: 'Too Many Requests', headers: { 'content-type': 'text/plain', 'retry-after': '7' } } : undefined);
+    server.override = (_url, n) =>
+      n < 2 ? { status: 429, body: 'Too Many Requests', headers: { 'content-type': 'text/plain', 'retry-after': '7' } } : undefined;
     const answer = await httpGet(request(), OPTIONS);
     expect(answer.text).toBe(BODY);
     expect(server.requests.length).toBe(3);
@@ -94,15 +102,20 @@ describe('httpGet', () => {
   it('backs off exponentially up to the cap, then gives up with source_unavailable naming the last answer', async () => {
     server.override = () => ({ status: 503, body: 'Service Unavailable', headers: { 'content-type': 'text/plain' } });
     const err = await failure(httpGet(request(), { ...OPTIONS, retries: 4, maxBackoffMs: 300 }), 'source_unavailable');
-    expect(err.message).toBe(`Vendor, SPY: no useful answer after 5 attempts (last: HTTP 503: Service Unavailable). Request: GET ${server.baseUrl}/data?api_token=***&from=2025-01-02`);
+    expect(err.message).toBe(
+      `Vendor, SPY: no useful answer after 5 attempts (last: HTTP 503: Service Unavailable). Request: GET ${server.baseUrl}/data?api_token=***&from=2025-01-02`,
+    );
     expect(server.requests.length).toBe(5);
     expect(sleeps).toEqual([100, 200, 300, 300]);
   });
 
   it('does not ask again now when the source asks to wait longer than a retry may (Retry-After 3600 s): source_unavailable saying so', async () => {
-    server.override = (_url, n) => (n === 0 ? { status: 429, body: 'Too Many Requests', headers: { 'retry-after': '3600', 'content-type': 'text/plain' } } : undefined);
+    server.override = (_url, n) =>
+      n === 0 ? { status: 429, body: 'Too Many Requests', headers: { 'retry-after': '3600', 'content-type': 'text/plain' } } : undefined;
     const err = await failure(httpGet(request(), { ...OPTIONS, maxBackoffMs: 30_000 }), 'source_unavailable');
-    expect(err.message).toContain('the source asked to be asked again in 3600 s (Retry-After), longer than a retry here waits (30 s): not asked again now (last: HTTP 429: Too Many Requests)');
+    expect(err.message).toContain(
+      'the source asked to be asked again in 3600 s (Retry-After), longer than a retry here waits (30 s): not asked again now (last: HTTP 429: Too Many Requests)',
+    );
     expect(server.requests.length).toBe(1);
     expect(sleeps).toEqual([]);
   });
@@ -197,6 +210,8 @@ describe('the retry rule', () => {
   });
 
   it('shows a URL with its secret parameters as ***', () => {
-    expect(shownUrl(new URL('https://eodhd.com/api/eod/SPY.US?api_token=abc&fmt=json'), ['api_token'])).toBe('https://eodhd.com/api/eod/SPY.US?api_token=***&fmt=json');
+    expect(shownUrl(new URL('https://eodhd.com/api/eod/SPY.US?api_token=abc&fmt=json'), ['api_token'])).toBe(
+      'https://eodhd.com/api/eod/SPY.US?api_token=***&fmt=json',
+    );
   });
 });

@@ -10,7 +10,7 @@ import { TradesealError } from '../../../src/core/errors.js';
 const TOKEN = '6f1e2d3c4b5a69.87654321';
 
 describe('marketSource', () => {
-  it('is Yahoo by default, with Yahoo\'s symbols and address', () => {
+  it("is Yahoo by default, with Yahoo's symbols and address", () => {
     const source = marketSource(loadConfig({}));
     expect(source.name).toBe('yahoo');
     expect(['GSPC', 'SPY', 'GLD'].map((s) => source.symbol(s))).toEqual(['^GSPC', 'SPY', 'GLD']);

@@ -19,7 +19,13 @@ const FAST: RequestOptions = { timeoutMs: 2_000, retries: 2, backoffMs: 10, maxB
 
 /** The shape of a chart answer, as far as the tests change it. */
 interface Chart {
-  chart: { result: Array<{ timestamp: number[]; events?: { dividends?: Record<string, { amount: number; date: number }> }; indicators: { quote: Array<Record<string, Array<number | null>>> } }> };
+  chart: {
+    result: Array<{
+      timestamp: number[];
+      events?: { dividends?: Record<string, { amount: number; date: number }> };
+      indicators: { quote: Array<Record<string, Array<number | null>>> };
+    }>;
+  };
 }
 
 let bundled: Map<string, DailyBar[]>;
@@ -53,14 +59,19 @@ const served = (body: unknown) => ({ status: 200, body: JSON.stringify(body), he
 
 /** The error a fetch of SPY's bars of 2025-06-16..2025-06-20 ends in: its code, and a message naming Yahoo, SPY, the fault and the request. */
 async function refused(code: ErrorCode, fault: string, options: RequestOptions = FAST, series = 'SPY'): Promise<TradesealError> {
-  const err = await source.bars({ series, from: '2025-06-16', to: '2025-06-20' }, options).then(() => null, (e: unknown) => e);
+  const err = await source.bars({ series, from: '2025-06-16', to: '2025-06-20' }, options).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(TradesealError);
   const e = err as TradesealError;
   expect(e.code).toBe(code);
   const symbol = series === 'GSPC' ? '^GSPC' : series;
   expect(e.message).toContain(`Yahoo Finance, ${symbol}: `);
   expect(e.message).toContain(fault);
-  expect(e.message).toContain(`Request: GET ${server.baseUrl}/v8/finance/chart/${encodeURIComponent(symbol)}?period1=1750032000&period2=1750464000&interval=1d`);
+  expect(e.message).toContain(
+    `Request: GET ${server.baseUrl}/v8/finance/chart/${encodeURIComponent(symbol)}?period1=1750032000&period2=1750464000&interval=1d`,
+  );
   return e;
 }
 
@@ -73,11 +84,20 @@ describe('the bundled history, through the Yahoo server and back', () => {
     expect(server.requests.length).toBe(1);
   });
 
-  it('keeps SPY\'s dividends as paid: 1.761 on 2025-06-20', async () => {
+  it("keeps SPY's dividends as paid: 1.761 on 2025-06-20", async () => {
     const bars = await source.bars({ series: 'SPY', from: '2025-06-16', to: '2025-06-20' }, FAST);
     // 2025-06-19 (Juneteenth) the market was closed.
     expect(bars.map((b) => b.date)).toEqual(['2025-06-16', '2025-06-17', '2025-06-18', '2025-06-20']);
-    expect(bars.at(-1)).toEqual({ date: '2025-06-20', open: 598.3800048828125, high: 599.4600219726562, low: 592.8599853515625, close: 594.280029296875, volume: 94051400, dividend: 1.761, split: 1 });
+    expect(bars.at(-1)).toEqual({
+      date: '2025-06-20',
+      open: 598.3800048828125,
+      high: 599.4600219726562,
+      low: 592.8599853515625,
+      close: 594.280029296875,
+      volume: 94051400,
+      dividend: 1.761,
+      split: 1,
+    });
   });
 
   it('asks the documented query, as a browser, with ^GSPC encoded', async () => {
@@ -85,7 +105,11 @@ describe('the bundled history, through the Yahoo server and back', () => {
     const url = server.requests[0];
     expect(url?.pathname).toBe('/v8/finance/chart/%5EGSPC');
     expect(Object.fromEntries(url?.searchParams ?? [])).toEqual({
-      period1: String(Date.UTC(2025, 2, 3) / 1000), period2: String(Date.UTC(2025, 2, 8) / 1000), interval: '1d', events: 'div,splits', includeAdjustedClose: 'true',
+      period1: String(Date.UTC(2025, 2, 3) / 1000),
+      period2: String(Date.UTC(2025, 2, 8) / 1000),
+      interval: '1d',
+      events: 'div,splits',
+      includeAdjustedClose: 'true',
     });
     expect(server.requestHeaders[0]?.['user-agent']).toMatch(/^Mozilla\/5\.0 .* Chrome\/\d+/);
     expect(server.requestHeaders[0]?.accept).toBe('application/json');
@@ -103,13 +127,31 @@ describe('the bundled history, through the Yahoo server and back', () => {
 });
 
 describe('the recorded AAPL answer (fixtures/yahoo-chart-aapl-2020.json)', () => {
-  it('parses into as-traded bars: the split day\'s prices as they are, the dividend as paid, adjclose unused', async () => {
+  it("parses into as-traded bars: the split day's prices as they are, the dividend as paid, adjclose unused", async () => {
     const bars = parseChart(JSON.parse(await readFile(FIXTURE, 'utf8')), 'AAPL');
     expect(bars.map((b) => b.date)).toEqual(['2020-08-31', '2020-09-01', '2020-09-02', '2020-11-05', '2020-11-06']);
     // 1598880600 = 2020-08-31T13:30Z = 09:30 EDT. AAPL traded at its post-split prices that day (4:1 from 2020-08-31).
-    expect(bars[0]).toEqual({ date: '2020-08-31', open: 127.58000183105469, high: 131, low: 126, close: 129.0399932861328, volume: 225702700, dividend: 0, split: 4 });
+    expect(bars[0]).toEqual({
+      date: '2020-08-31',
+      open: 127.58000183105469,
+      high: 131,
+      low: 126,
+      close: 129.0399932861328,
+      volume: 225702700,
+      dividend: 0,
+      split: 4,
+    });
     // 1604673000 = 2020-11-06T14:30Z = 09:30 EST; the close, not adjclose (115.93415069580078).
-    expect(bars[4]).toEqual({ date: '2020-11-06', open: 118.31999969482422, high: 119.19999694824219, low: 116.12999725341797, close: 118.69000244140625, volume: 114457900, dividend: 0.205, split: 1 });
+    expect(bars[4]).toEqual({
+      date: '2020-11-06',
+      open: 118.31999969482422,
+      high: 119.19999694824219,
+      low: 116.12999725341797,
+      close: 118.69000244140625,
+      volume: 114457900,
+      dividend: 0.205,
+      split: 1,
+    });
   });
 
   it('multiplies a bar before the split back to its traded price', async () => {
@@ -139,7 +181,16 @@ describe('splits the server applies', () => {
   const withSplits = (): DailyBar[] =>
     between('SPY', '2023-12-01', '2024-03-28').map((b) => {
       const k = b.date >= '2024-03-01' ? 2 : b.date >= '2024-02-01' ? 4 : 1;
-      return { ...b, open: b.open / k, high: b.high / k, low: b.low / k, close: b.close / k, volume: b.volume * k, dividend: b.dividend / k, split: b.date === '2024-02-01' ? 4 : b.date === '2024-03-01' ? 0.5 : 1 };
+      return {
+        ...b,
+        open: b.open / k,
+        high: b.high / k,
+        low: b.low / k,
+        close: b.close / k,
+        volume: b.volume * k,
+        dividend: b.dividend / k,
+        split: b.date === '2024-02-01' ? 4 : b.date === '2024-03-01' ? 0.5 : 1,
+      };
     });
 
   it('are served as Yahoo serves them: earlier prices divided, volumes multiplied, the split in events', async () => {
@@ -164,14 +215,18 @@ describe('splits the server applies', () => {
     current.set('SPY', bars);
     const got = await source.bars({ series: 'SPY', from: '2023-12-01', to: '2024-03-28' }, FAST);
     expect(got).toEqual(bars);
-    expect(got.filter((b) => b.split !== 1).map((b) => [b.date, b.split])).toEqual([['2024-02-01', 4], ['2024-03-01', 0.5]]);
+    expect(got.filter((b) => b.split !== 1).map((b) => [b.date, b.split])).toEqual([
+      ['2024-02-01', 4],
+      ['2024-03-01', 0.5],
+    ]);
     expect(got.filter((b) => b.dividend > 0).map((b) => b.date)).toEqual(['2023-12-15', '2024-03-15']);
   });
 });
 
 describe('faults, each its own error', () => {
   it('retries a 429 (plain text), waiting what Retry-After asks, then succeeds', async () => {
-    server.override = (_url, n) => (n < 2 ? { status: 429, body: 'Edge: Too Many Requests', headers: { 'content-type': 'text/plain', 'retry-after': '7' } } : undefined);
+    server.override = (_url, n) =>
+      n < 2 ? { status: 429, body: 'Edge: Too Many Requests', headers: { 'content-type': 'text/plain', 'retry-after': '7' } } : undefined;
     expect(await source.bars({ series: 'SPY', from: '2025-06-16', to: '2025-06-20' }, FAST)).toEqual(between('SPY', '2025-06-16', '2025-06-20'));
     expect(server.requests.length).toBe(3);
     expect(sleeps).toEqual([7_000, 7_000]);
@@ -184,7 +239,11 @@ describe('faults, each its own error', () => {
   });
 
   it('a 5xx maintenance page that lasts: source_unavailable', async () => {
-    server.override = () => ({ status: 503, body: '<!DOCTYPE html><html><body><h1>Will be right back...</h1></body></html>', headers: { 'content-type': 'text/html' } });
+    server.override = () => ({
+      status: 503,
+      body: '<!DOCTYPE html><html><body><h1>Will be right back...</h1></body></html>',
+      headers: { 'content-type': 'text/html' },
+    });
     await refused('source_unavailable', 'after 3 attempts (last: HTTP 503: an HTML page ("Will be right back..."))');
   });
 
@@ -199,8 +258,15 @@ describe('faults, each its own error', () => {
   });
 
   it('an HTML page with status 200: source_answer_invalid at once', async () => {
-    server.override = () => ({ status: 200, body: '<html><head><title>Yahoo</title></head><body>consent</body></html>', headers: { 'content-type': 'text/html; charset=utf-8' } });
-    await refused('source_answer_invalid', 'the answer is not Yahoo Finance\'s data: HTTP 200 with an HTML page ("Yahoo") (text/html; charset=utf-8) where JSON was due');
+    server.override = () => ({
+      status: 200,
+      body: '<html><head><title>Yahoo</title></head><body>consent</body></html>',
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+    });
+    await refused(
+      'source_answer_invalid',
+      'the answer is not Yahoo Finance\'s data: HTTP 200 with an HTML page ("Yahoo") (text/html; charset=utf-8) where JSON was due',
+    );
     expect(server.requests.length).toBe(1);
   });
 
@@ -253,7 +319,7 @@ describe('faults, each its own error', () => {
     await refused('source_answer_invalid', 'a dividend dated 2025-06-19, a day without a bar');
   });
 
-  it('an unknown symbol (Yahoo\'s 404): source_answer_invalid with Yahoo\'s description', async () => {
+  it("an unknown symbol (Yahoo's 404): source_answer_invalid with Yahoo's description", async () => {
     current.delete('GLD');
     await refused('source_answer_invalid', 'HTTP 404: Not Found: No data found, symbol may be delisted', FAST, 'GLD');
     expect(server.requests.length).toBe(1);
@@ -266,8 +332,9 @@ describe('faults, each its own error', () => {
     expect(server.requests.length).toBe(1);
   });
 
-  it('Yahoo\'s own error in the chart envelope: source_answer_invalid with it', async () => {
-    server.override = () => served({ chart: { result: null, error: { code: 'Bad Request', description: 'Data doesn\'t exist for startDate = 1750032000, endDate = 1750464000' } } });
+  it("Yahoo's own error in the chart envelope: source_answer_invalid with it", async () => {
+    server.override = () =>
+      served({ chart: { result: null, error: { code: 'Bad Request', description: "Data doesn't exist for startDate = 1750032000, endDate = 1750464000" } } });
     await refused('source_answer_invalid', 'Yahoo\'s error "Bad Request": "Data doesn\'t exist for startDate = 1750032000, endDate = 1750464000"');
   });
 

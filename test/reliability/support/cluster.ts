@@ -33,7 +33,10 @@ export async function privateStore(options: { maxConnections?: number } = {}): P
     const url = `postgres://postgres:${password}@127.0.0.1:${cluster.port}/tradeseal`;
     const admin = connect(url, { max: 2, connectTimeoutMs: 5000 });
     return {
-      cluster, url, password, admin,
+      cluster,
+      url,
+      password,
+      admin,
       close: async () => {
         await admin.end({ timeout: 1 }).catch(() => {});
         await cluster.stop();

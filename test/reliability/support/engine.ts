@@ -40,7 +40,10 @@ export interface EngineSettings {
 }
 
 /** Settings for engine servers on `databaseUrl`: Layer 2 on, the given policy overrides (default: no order throttle). */
-export async function engineSettings(databaseUrl: string, options: { policy?: Record<string, unknown>; env?: Record<string, string> } = {}): Promise<EngineSettings> {
+export async function engineSettings(
+  databaseUrl: string,
+  options: { policy?: Record<string, unknown>; env?: Record<string, string> } = {},
+): Promise<EngineSettings> {
   const dir = await tempDir('policy');
   const policyPath = path.join(dir, 'policy.json');
   const base = JSON.parse(readFileSync(path.join(REPO, 'data/policy/default.json'), 'utf8')) as Record<string, unknown>;
@@ -66,21 +69,37 @@ export async function engineSettings(databaseUrl: string, options: { policy?: Re
 export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 
 export async function publishRegime(client: Client, ownerToken: string): Promise<Regime> {
-  const b = await client.json<{ regime_id: number; hash: string }>({
-    method: 'POST', path: '/engine/admin/regime', headers: bearer(ownerToken),
-    body: { regime: 'expansion', risk_score: 0.2, reason: 'reliability suite' },
-  }, 201);
+  const b = await client.json<{ regime_id: number; hash: string }>(
+    {
+      method: 'POST',
+      path: '/engine/admin/regime',
+      headers: bearer(ownerToken),
+      body: { regime: 'expansion', risk_score: 0.2, reason: 'reliability suite' },
+    },
+    201,
+  );
   return { regimeId: b.regime_id, hash: b.hash };
 }
 
 export async function registerAgent(client: Client, ownerToken: string, overrides: Record<string, unknown> = {}): Promise<Agent> {
-  const a = await client.json<{ agent_id: string }>({
-    method: 'POST', path: '/engine/admin/agents', headers: bearer(ownerToken),
-    body: { name: `agent-${randomUUID().slice(0, 8)}`, max_notional: 1_000_000, models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }], ...overrides },
-  }, 201);
-  const t = await client.json<{ token: string }>({
-    method: 'POST', path: '/engine/admin/tokens', headers: bearer(ownerToken), body: { client_name: 'agent', agent_ids: [a.agent_id] },
-  }, 200);
+  const a = await client.json<{ agent_id: string }>(
+    {
+      method: 'POST',
+      path: '/engine/admin/agents',
+      headers: bearer(ownerToken),
+      body: { name: `agent-${randomUUID().slice(0, 8)}`, max_notional: 1_000_000, models: [{ model_id: 'alpha-7', model_hash_hex: MODEL_HASH }], ...overrides },
+    },
+    201,
+  );
+  const t = await client.json<{ token: string }>(
+    {
+      method: 'POST',
+      path: '/engine/admin/tokens',
+      headers: bearer(ownerToken),
+      body: { client_name: 'agent', agent_ids: [a.agent_id] },
+    },
+    200,
+  );
   return { agentId: a.agent_id, token: t.token, sequence: 0 };
 }
 
@@ -106,20 +125,52 @@ export interface BindSpec extends RequestSpec {
 export function authorizeRequest(settings: EngineSettings, agent: Agent, regime: Regime, overrides: Record<string, unknown> = {}): AuthorizeSpec {
   const clientOrderId = (overrides.client_order_id as string | undefined) ?? randomUUID();
   return {
-    kind: 'authorize', agent, clientOrderId, method: 'POST', path: '/engine/authorize', headers: bearer(agent.token),
+    kind: 'authorize',
+    agent,
+    clientOrderId,
+    method: 'POST',
+    path: '/engine/authorize',
+    headers: bearer(agent.token),
     body: {
-      agent_id: agent.agentId, model_hash_hex: MODEL_HASH, model_id: 'alpha-7', prompt_version: 'p-3', feature_schema_id: 'fs-1',
-      hyperparameter_checksum: 'h-9', action: 'Long', asset: 'AAPL', order_type: 'Limit', venue_id: 'XNAS', quantity: 100,
-      limit_price: 190, notional: 19_000, client_order_id: clientOrderId, agent_valid_time: Date.now(),
-      heartbeat: heartbeat(settings, agent, regime), ...overrides,
+      agent_id: agent.agentId,
+      model_hash_hex: MODEL_HASH,
+      model_id: 'alpha-7',
+      prompt_version: 'p-3',
+      feature_schema_id: 'fs-1',
+      hyperparameter_checksum: 'h-9',
+      action: 'Long',
+      asset: 'AAPL',
+      order_type: 'Limit',
+      venue_id: 'XNAS',
+      quantity: 100,
+      limit_price: 190,
+      notional: 19_000,
+      client_order_id: clientOrderId,
+      agent_valid_time: Date.now(),
+      heartbeat: heartbeat(settings, agent, regime),
+      ...overrides,
     },
   };
 }
 
 export function bindRequest(agent: Agent, traceId: string, exchangeTxId = `X-${randomUUID()}`): BindSpec {
   return {
-    kind: 'bind', traceId, exchangeTxId, method: 'POST', path: '/engine/bind-execution', headers: bearer(agent.token),
-    body: { trace_id: traceId, exchange_tx_id: exchangeTxId, execution_status: 'Filled', asset: 'AAPL', executed_quantity: 100, executed_side: 'Long', execution_price: 190, execution_time_ms: Date.now() },
+    kind: 'bind',
+    traceId,
+    exchangeTxId,
+    method: 'POST',
+    path: '/engine/bind-execution',
+    headers: bearer(agent.token),
+    body: {
+      trace_id: traceId,
+      exchange_tx_id: exchangeTxId,
+      execution_status: 'Filled',
+      asset: 'AAPL',
+      executed_quantity: 100,
+      executed_side: 'Long',
+      execution_price: 190,
+      execution_time_ms: Date.now(),
+    },
   };
 }
 
@@ -147,13 +198,16 @@ export class Ledger {
 
   /** What the store lacks of what was acknowledged (empty when nothing is lost). */
   async missing(sql: Sql): Promise<string[]> {
-    const rows = await sql<Array<{ trace_id: string; client_order_id: string; reasoning_hash: string; exchange_tx_id: string | null; final_proof: string | null }>>`
+    const rows = await sql<
+      Array<{ trace_id: string; client_order_id: string; reasoning_hash: string; exchange_tx_id: string | null; final_proof: string | null }>
+    >`
       select trace_id, client_order_id, reasoning_hash, exchange_tx_id, final_proof from traces`;
     const byId = new Map(rows.map((r) => [r.trace_id, r]));
     const lost: string[] = [];
     for (const [clientOrderId, a] of this.authorized) {
       const row = byId.get(a.traceId);
-      if (!row || row.client_order_id !== clientOrderId || row.reasoning_hash !== a.reasoningHash) lost.push(`trace ${a.traceId} (client_order_id ${clientOrderId})`);
+      if (!row || row.client_order_id !== clientOrderId || row.reasoning_hash !== a.reasoningHash)
+        lost.push(`trace ${a.traceId} (client_order_id ${clientOrderId})`);
     }
     for (const [traceId, b] of this.bound) {
       const row = byId.get(traceId);

@@ -31,7 +31,10 @@ export function prng(seed: number): () => number {
 export class HostileBodies {
   private readonly pick = <T>(xs: readonly T[]): T => xs[Math.floor(this.random() * xs.length)] as T;
 
-  constructor(private readonly random: () => number, private readonly resolve: (schema: Schema) => Schema) {}
+  constructor(
+    private readonly random: () => number,
+    private readonly resolve: (schema: Schema) => Schema,
+  ) {}
 
   /** A body the schema accepts, as far as a generator can tell (patterns are not solved: examples carry those). */
   valid(schema: Schema, depth = 0): Json {
@@ -42,7 +45,7 @@ export class HostileBodies {
     if (Array.isArray(s.enum)) return this.pick(s.enum as Json[]);
     const alternatives = (s.oneOf ?? s.anyOf) as Schema[] | undefined;
     if (alternatives) return this.valid(this.pick(alternatives), depth + 1);
-    const type = Array.isArray(s.type) ? (s.type as string[]).find((t) => t !== 'null') ?? 'null' : (s.type as string | undefined);
+    const type = Array.isArray(s.type) ? ((s.type as string[]).find((t) => t !== 'null') ?? 'null') : (s.type as string | undefined);
     switch (type) {
       case 'object': {
         const out: Record<string, Json> = {};
@@ -61,7 +64,15 @@ export class HostileBodies {
       case 'null':
         return null;
       default:
-        return s.format === 'uuid' ? '00000000-0000-4000-8000-000000000000' : s.format === 'date' ? '2025-01-02' : s.format === 'date-time' ? '2025-01-02T00:00:00Z' : s.format === 'email' ? 'someone@example.test' : 'x';
+        return s.format === 'uuid'
+          ? '00000000-0000-4000-8000-000000000000'
+          : s.format === 'date'
+            ? '2025-01-02'
+            : s.format === 'date-time'
+              ? '2025-01-02T00:00:00Z'
+              : s.format === 'email'
+                ? 'someone@example.test'
+                : 'x';
     }
   }
 
@@ -86,7 +97,20 @@ export class HostileBodies {
   // ------------------------------------------------------------------------------------ value-level mutations
 
   private static readonly HUGE: readonly Json[] = [1e308, -1e308, 9007199254740993, -9007199254740993, 5e-324, -0, 2 ** 64, 1e21, 0.1, -1];
-  private static readonly NAMES: readonly string[] = ['__proto__', 'constructor', 'prototype', '', ' ', 'a\u0000b', '\ud800', 'x'.repeat(300), '$ref', 'toString', 'hasOwnProperty', '💥'];
+  private static readonly NAMES: readonly string[] = [
+    '__proto__',
+    'constructor',
+    'prototype',
+    '',
+    ' ',
+    'a\u0000b',
+    '\ud800',
+    'x'.repeat(300),
+    '$ref',
+    'toString',
+    'hasOwnProperty',
+    '💥',
+  ];
 
   /** A random path (list of keys and indexes) into `value`, possibly the root. */
   private somePath(value: Json): Array<string | number> {
@@ -119,10 +143,29 @@ export class HostileBodies {
 
   private otherValue(): Json {
     return this.pick<() => Json>([
-      () => null, () => true, () => 0, () => -1, () => '', () => [], () => ({}), () => 'null', () => '1', () => [null],
-      () => this.pick(HostileBodies.HUGE), () => 'x'.repeat(1 + Math.floor(this.random() * 100_000)),
-      () => `a\u0000b`, () => '\ud800', () => '\udc00x\ud800', () => '2025-13-45', () => '../../etc/passwd', () => "'; drop table traces; --",
-      () => '<script>alert(1)</script>', () => '%00', () => '\u202e\u0000\uffff', () => ({ $ne: null }), () => ['a', 1, null, {}],
+      () => null,
+      () => true,
+      () => 0,
+      () => -1,
+      () => '',
+      () => [],
+      () => ({}),
+      () => 'null',
+      () => '1',
+      () => [null],
+      () => this.pick(HostileBodies.HUGE),
+      () => 'x'.repeat(1 + Math.floor(this.random() * 100_000)),
+      () => `a\u0000b`,
+      () => '\ud800',
+      () => '\udc00x\ud800',
+      () => '2025-13-45',
+      () => '../../etc/passwd',
+      () => "'; drop table traces; --",
+      () => '<script>alert(1)</script>',
+      () => '%00',
+      () => '\u202e\u0000\uffff',
+      () => ({ $ne: null }),
+      () => ['a', 1, null, {}],
       () => this.nested(1 + Math.floor(this.random() * 2000)),
     ])();
   }
@@ -186,7 +229,10 @@ export class HostileBodies {
       ['a byte order mark', () => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes])],
       ['a number of 100,000 digits', () => Buffer.from(text.replace(/:(-?\d+(\.\d+)?)/, `:${'9'.repeat(100_000)}`), 'utf8')],
       ['an exponent of 1e999999', () => Buffer.from(text.replace(/:(-?\d+(\.\d+)?)/, ':1e999999'), 'utf8')],
-      ['NaN and Infinity literals', () => Buffer.from(text.replace(/:(-?\d+(\.\d+)?)/, `:${this.pick(['NaN', 'Infinity', '-Infinity', '0x10', '+1', '.5', '1.', '01'])}`), 'utf8')],
+      [
+        'NaN and Infinity literals',
+        () => Buffer.from(text.replace(/:(-?\d+(\.\d+)?)/, `:${this.pick(['NaN', 'Infinity', '-Infinity', '0x10', '+1', '.5', '1.', '01'])}`), 'utf8'),
+      ],
       ['single quotes', () => Buffer.from(text.replace(/"/g, "'"), 'utf8')],
       ['comments', () => Buffer.from(`/* c */${text}// c`, 'utf8')],
       ['escaped control characters', () => Buffer.from(text.replace(/"([^"\\]*)"(?!:)/, '"\\b\\f\\n\\r\\t\\u001f\\u007f\\u2028"'), 'utf8')],

@@ -27,7 +27,11 @@ export interface RequestSpec {
 export class Client {
   private readonly agent: http.Agent;
 
-  constructor(private readonly baseUrl: string, sockets = 64, private readonly timeoutMs = 30_000) {
+  constructor(
+    private readonly baseUrl: string,
+    sockets = 64,
+    private readonly timeoutMs = 30_000,
+  ) {
     this.agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
   }
 
@@ -78,24 +82,29 @@ export interface Sample<T> extends Answer {
  * A closed-loop load: `workers` loops, each sending its next request as soon as the previous one is answered,
  * until `stop()` returns true. Returns every sample in the order they were answered.
  */
-export async function runLoad<T extends RequestSpec>(client: Client, options: {
-  workers: number;
-  next: (worker: number) => T;
-  stop: () => boolean;
-  onAnswer?: (s: Sample<T>) => void;
-  /** Pause after an answer without a status (the server is gone), so a dead server is not spun on. */
-  pauseAfterNoAnswerMs?: number;
-}): Promise<Array<Sample<T>>> {
+export async function runLoad<T extends RequestSpec>(
+  client: Client,
+  options: {
+    workers: number;
+    next: (worker: number) => T;
+    stop: () => boolean;
+    onAnswer?: (s: Sample<T>) => void;
+    /** Pause after an answer without a status (the server is gone), so a dead server is not spun on. */
+    pauseAfterNoAnswerMs?: number;
+  },
+): Promise<Array<Sample<T>>> {
   const samples: Array<Sample<T>> = [];
-  await Promise.all(Array.from({ length: options.workers }, async (_, worker) => {
-    while (!options.stop()) {
-      const request = options.next(worker);
-      const answer = await client.send(request);
-      const sample = { ...answer, worker, request };
-      samples.push(sample);
-      options.onAnswer?.(sample);
-      if (answer.status === 0) await new Promise((resolve) => setTimeout(resolve, options.pauseAfterNoAnswerMs ?? 50));
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: options.workers }, async (_, worker) => {
+      while (!options.stop()) {
+        const request = options.next(worker);
+        const answer = await client.send(request);
+        const sample = { ...answer, worker, request };
+        samples.push(sample);
+        options.onAnswer?.(sample);
+        if (answer.status === 0) await new Promise((resolve) => setTimeout(resolve, options.pauseAfterNoAnswerMs ?? 50));
+      }
+    }),
+  );
   return samples;
 }

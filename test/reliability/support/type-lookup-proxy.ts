@@ -25,7 +25,14 @@ const LOOKUP = Buffer.from('from pg_catalog.pg_type a');
 
 function errorResponse(severity: 'ERROR' | 'FATAL', code: string, message: string): Buffer {
   const fields = Buffer.concat([
-    ...([['S', severity], ['V', severity], ['C', code], ['M', message]] as const).map(([type, value]) => Buffer.from(`${type}${value}\0`)),
+    ...(
+      [
+        ['S', severity],
+        ['V', severity],
+        ['C', code],
+        ['M', message],
+      ] as const
+    ).map(([type, value]) => Buffer.from(`${type}${value}\0`)),
     Buffer.from([0]),
   ]);
   const head = Buffer.alloc(5);
@@ -54,27 +61,30 @@ export async function typeLookupProxy(upstreamPort: number): Promise<TypeLookupP
       const fault = armed && chunk.includes(LOOKUP) ? armed : null;
       if (!fault) return void upstream.write(chunk);
       armed = null;
-      if (fault === 'error') return void client.write(Buffer.concat([errorResponse('ERROR', '57014', 'canceling statement due to statement timeout'), READY_FOR_QUERY]));
+      if (fault === 'error')
+        return void client.write(Buffer.concat([errorResponse('ERROR', '57014', 'canceling statement due to statement timeout'), READY_FOR_QUERY]));
       if (fault === 'reset') return void client.resetAndDestroy();
       if (fault === 'restart') server.close();
       client.end(errorResponse('FATAL', '57P01', 'terminating connection due to administrator command'));
       upstream.destroy();
     });
   });
-  const listen = (port: number): Promise<number> => new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port));
-  });
+  const listen = (port: number): Promise<number> =>
+    new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port));
+    });
   const proxy: TypeLookupProxy = {
     port: await listen(0),
     connections: 0,
     arm: (fault) => void (armed = fault),
     reopen: async () => void (await listen(proxy.port)),
-    close: () => new Promise((resolve) => {
-      for (const s of open) s.destroy();
-      if (server.listening) server.close(() => resolve());
-      else resolve();
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of open) s.destroy();
+        if (server.listening) server.close(() => resolve());
+        else resolve();
+      }),
   };
   return proxy;
 }

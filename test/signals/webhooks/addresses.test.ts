@@ -146,8 +146,9 @@ describe('the refused ranges agree with node:net BlockList at every edge', () =>
   // IPv6 forms that carry an IPv4 address are judged by it (BlockList knows only the mapped form); the
   // edges of ::/96 and 2002::/16 are left to the table above.
   const carriesIpv4 = (ip: string): boolean => /^(0:){5}ffff:|^(0:){6}|^64:ff9b:(0:){4}|^2002:/.test(ip);
-  const cases = REFUSED_RANGES.flatMap((r) => edges(r.cidr, r.family).map((ip) => [r.cidr, ip, r.family] as const))
-    .filter(([, ip, family]) => family === 4 || !carriesIpv4(ip));
+  const cases = REFUSED_RANGES.flatMap((r) => edges(r.cidr, r.family).map((ip) => [r.cidr, ip, r.family] as const)).filter(
+    ([, ip, family]) => family === 4 || !carriesIpv4(ip),
+  );
 
   it.each(cases)('%s: %s', (_cidr, ip, family) => {
     expect(classifyAddress(ip) !== null).toBe(list.check(ip, family === 4 ? 'ipv4' : 'ipv6'));

@@ -32,7 +32,12 @@ afterEach(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Fast timing for tests: poll every 20 ms, retry after 50, 100, 200 ms. */
-const FAST: Omit<WebhookWorkerOptions, 'allowPrivate'> = { pollMs: 20, retry: { baseMs: 50, capMs: 200, maxAttempts: 5 }, timeoutMs: 1_000, secrets: new SecretKeeper(null) };
+const FAST: Omit<WebhookWorkerOptions, 'allowPrivate'> = {
+  pollMs: 20,
+  retry: { baseMs: 50, capMs: 200, maxAttempts: 5 },
+  timeoutMs: 1_000,
+  secrets: new SecretKeeper(null),
+};
 
 async function receiver(answer?: Parameters<typeof startReceiver>[0]): Promise<Receiver> {
   const r = await startReceiver(answer);
@@ -65,8 +70,19 @@ async function transition(): Promise<void> {
   await queueRegimeChanges(store.sql);
 }
 
-interface Row { delivery_id: string; attempts: number; delivered_at: Date | null; failed_at: Date | null; last_status: number | null; last_error: string | null; next_attempt_at: Date }
-const rows = () => store.sql<Row[]>`select delivery_id, attempts, delivered_at, failed_at, last_status, last_error, next_attempt_at from webhook_deliveries order by created_at, delivery_id`;
+interface Row {
+  delivery_id: string;
+  attempts: number;
+  delivered_at: Date | null;
+  failed_at: Date | null;
+  last_status: number | null;
+  last_error: string | null;
+  next_attempt_at: Date;
+}
+const rows = () =>
+  store.sql<
+    Row[]
+  >`select delivery_id, attempts, delivered_at, failed_at, last_status, last_error, next_attempt_at from webhook_deliveries order by created_at, delivery_id`;
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const started = Date.now();
@@ -79,7 +95,9 @@ const allSettled = () => until('every delivery is delivered or failed', async ()
 
 describe('retryDelayMs', () => {
   it('doubles from 5 s up to 1 hour', () => {
-    expect(Array.from({ length: 13 }, (_, i) => retryDelayMs(i + 1, DEFAULT_RETRY) / 1000)).toEqual([5, 10, 20, 40, 80, 160, 320, 640, 1280, 2560, 3600, 3600, 3600]);
+    expect(Array.from({ length: 13 }, (_, i) => retryDelayMs(i + 1, DEFAULT_RETRY) / 1000)).toEqual([
+      5, 10, 20, 40, 80, 160, 320, 640, 1280, 2560, 3600, 3600, 3600,
+    ]);
     expect(retryDelayMs(1000, DEFAULT_RETRY)).toBe(3_600_000);
     const total = Array.from({ length: DEFAULT_RETRY.maxAttempts - 1 }, (_, i) => retryDelayMs(i + 1, DEFAULT_RETRY)).reduce((a, b) => a + b, 0);
     expect(total / 3_600_000).toBeCloseTo(10.42, 2);
@@ -124,7 +142,15 @@ describe('a transition reaches the receiver exactly once', () => {
     const body = JSON.parse(got!.body) as Record<string, unknown>;
     expect(body).toMatchObject({
       type: 'regime_change',
-      regime_change: { from: 'expansion', to: 'risk_off', from_label: 'Expansion', to_label: 'Risk-off', equity_exposure: '0%', risk_score: 0.9, date: '2024-03-20' },
+      regime_change: {
+        from: 'expansion',
+        to: 'risk_off',
+        from_label: 'Expansion',
+        to_label: 'Risk-off',
+        equity_exposure: '0%',
+        risk_score: 0.9,
+        date: '2024-03-20',
+      },
     });
     expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -280,7 +306,7 @@ describe('failures', () => {
     await store.sql`update signal_accounts set tier = 'starter' where account_id <> ${a.accountId}`;
     worker();
     await allSettled();
-    expect((await rows()).map((x) => x.last_error).sort()).toEqual(['the account\'s tier (starter) no longer includes the webhook', 'the webhook was removed']);
+    expect((await rows()).map((x) => x.last_error).sort()).toEqual(["the account's tier (starter) no longer includes the webhook", 'the webhook was removed']);
     expect(r.received).toHaveLength(0);
   });
 });

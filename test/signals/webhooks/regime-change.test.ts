@@ -35,7 +35,9 @@ const manual = (regime: Regime, risk_score = 0.5, date = '2024-03-20') =>
 /** The deliveries queued, once the subscription has read the stream. */
 const deliveries = async () => {
   await queueRegimeChanges(store.sql);
-  return store.sql<Array<{ account_id: string; event: string; payload: { id: string; type: string; created_at: string; regime_change: Record<string, unknown> } }>>`
+  return store.sql<
+    Array<{ account_id: string; event: string; payload: { id: string; type: string; created_at: string; regime_change: Record<string, unknown> } }>
+  >`
     select account_id, event, payload from webhook_deliveries order by created_at, delivery_id`;
 };
 
@@ -59,9 +61,26 @@ describe('regimeChangeEvent', () => {
     ['recovery', 'tightening', '25%', 'Recovery', 'Tightening'],
     ['tightening', 'expansion', '100%', 'Tightening', 'Expansion'],
   ] as const)('%s → %s', (from, to, exposure, fromLabel, toLabel) => {
-    expect(regimeChangeEvent({ regime: from }, { regime: to, risk_score: 0.42, date: '2024-03-20', published_at: at, available_at: '2024-03-21T10:30:00.000Z' }, 'e1')).toEqual({
-      id: 'e1', type: 'regime_change', created_at: '2024-03-20T22:00:00.000Z',
-      regime_change: { from, to, from_label: fromLabel, to_label: toLabel, equity_exposure: exposure, risk_score: 0.42, date: '2024-03-20', available_at: '2024-03-21T10:30:00.000Z' },
+    expect(
+      regimeChangeEvent(
+        { regime: from },
+        { regime: to, risk_score: 0.42, date: '2024-03-20', published_at: at, available_at: '2024-03-21T10:30:00.000Z' },
+        'e1',
+      ),
+    ).toEqual({
+      id: 'e1',
+      type: 'regime_change',
+      created_at: '2024-03-20T22:00:00.000Z',
+      regime_change: {
+        from,
+        to,
+        from_label: fromLabel,
+        to_label: toLabel,
+        equity_exposure: exposure,
+        risk_score: 0.42,
+        date: '2024-03-20',
+        available_at: '2024-03-21T10:30:00.000Z',
+      },
     });
   });
 
@@ -93,31 +112,53 @@ describe('a change of the broadcast in force queues one delivery per Pro-or-abov
     for (const d of queued) {
       expect(d.event).toBe('regime_change');
       expect(d.payload).toEqual({
-        id: [...ids][0], type: 'regime_change', created_at: b.published_at.toISOString(),
+        id: [...ids][0],
+        type: 'regime_change',
+        created_at: b.published_at.toISOString(),
         // An operator's broadcast has no publication instant of a day: it is in force from its published_at.
-        regime_change: { from: 'expansion', to: 'risk_off', from_label: 'Expansion', to_label: 'Risk-off', equity_exposure: '0%', risk_score: 0.93, date: '2024-03-22', available_at: null },
+        regime_change: {
+          from: 'expansion',
+          to: 'risk_off',
+          from_label: 'Expansion',
+          to_label: 'Risk-off',
+          equity_exposure: '0%',
+          risk_score: 0.93,
+          date: '2024-03-22',
+          available_at: null,
+        },
       });
     }
     await manual('risk_off', 0.95, '2024-03-23');
     expect(await deliveries()).toHaveLength(4);
   });
 
-  it('the pipeline\'s broadcast queues once the run commits, and not at all when the transaction rolls back or an override holds', async () => {
+  it("the pipeline's broadcast queues once the run commits, and not at all when the transaction rolls back or an override holds", async () => {
     const pro = await account('pro');
     const pipeline = (sql: SqlOrTx, regime: Regime) =>
-      publishFromPipeline(sql, { date: '2024-04-01', regime, risk_score: 0.3, model_version: 'hmm-test', reason: 'run', published_by: 'pipeline', available_at: '2024-04-02T10:30:00.000Z' });
+      publishFromPipeline(sql, {
+        date: '2024-04-01',
+        regime,
+        risk_score: 0.3,
+        model_version: 'hmm-test',
+        reason: 'run',
+        published_by: 'pipeline',
+        available_at: '2024-04-02T10:30:00.000Z',
+      });
     await store.sql.begin((tx) => pipeline(tx, 'expansion'));
     await store.sql.begin((tx) => pipeline(tx, 'tightening'));
-    expect((await deliveries()).map((d) => [d.account_id, d.payload.regime_change.from, d.payload.regime_change.to, d.payload.regime_change.equity_exposure]))
-      .toEqual([[pro, 'expansion', 'tightening', '25%']]);
+    expect(
+      (await deliveries()).map((d) => [d.account_id, d.payload.regime_change.from, d.payload.regime_change.to, d.payload.regime_change.equity_exposure]),
+    ).toEqual([[pro, 'expansion', 'tightening', '25%']]);
     // The pipeline's event carries when the broadcast day was published: from then on a subscriber can act on it.
     expect((await deliveries())[0]!.payload.regime_change.available_at).toBe('2024-04-02T10:30:00.000Z');
 
     // A run that fails after broadcasting leaves neither the broadcast nor its delivery.
-    await expect(store.sql.begin(async (tx) => {
-      await pipeline(tx, 'risk_off');
-      throw new Error('the run failed later');
-    })).rejects.toThrow('the run failed later');
+    await expect(
+      store.sql.begin(async (tx) => {
+        await pipeline(tx, 'risk_off');
+        throw new Error('the run failed later');
+      }),
+    ).rejects.toThrow('the run failed later');
     expect(await deliveries()).toHaveLength(1);
 
     // Under an operator's override the pipeline broadcasts nothing, so it queues nothing.
@@ -138,11 +179,14 @@ describe('a change of the broadcast in force queues one delivery per Pro-or-abov
     // One transaction queued them all: in the order of the broadcasts, as their events say.
     const queued = (await deliveries()).sort((a, b) => a.payload.created_at.localeCompare(b.payload.created_at));
     expect(queued.map((d) => [d.account_id, d.payload.regime_change.from, d.payload.regime_change.to])).toEqual([
-      [pro, 'expansion', 'risk_off'], [pro, 'risk_off', 'recovery'], [pro, 'recovery', 'tightening'], [pro, 'tightening', 'expansion'],
+      [pro, 'expansion', 'risk_off'],
+      [pro, 'risk_off', 'recovery'],
+      [pro, 'recovery', 'tightening'],
+      [pro, 'tightening', 'expansion'],
     ]);
   });
 
-  it('a release queues only when the regime it returns to differs from the override\'s', async () => {
+  it("a release queues only when the regime it returns to differs from the override's", async () => {
     await account('pro');
     await publishedDay('2024-05-01', 'risk_off', 0.9);
     await manual('expansion');

@@ -25,7 +25,9 @@ let privateApp: FastifyInstance;
 beforeAll(async () => {
   store = await testStore();
   app = await documented(await buildApp(configWith({ logLevel: 'silent' }), { sql: store.sql, services: ['signals'], logger: false }));
-  privateApp = await documented(await buildApp(configWith({ logLevel: 'silent', webhookAllowPrivate: true }), { sql: store.sql, services: ['signals'], logger: false }));
+  privateApp = await documented(
+    await buildApp(configWith({ logLevel: 'silent', webhookAllowPrivate: true }), { sql: store.sql, services: ['signals'], logger: false }),
+  );
 });
 afterAll(async () => {
   await app?.close();
@@ -45,7 +47,11 @@ const call = (method: 'GET' | 'PUT', url: string, apiKey: string | null, body?: 
 describe('access', () => {
   it('needs a key, and a Pro (or higher) tier', async () => {
     const starter = await key('starter');
-    for (const [method, url, body] of [['PUT', '/v1/webhook', { url: null }], ['GET', '/v1/webhook/info'], ['GET', '/v1/webhook/test']] as const) {
+    for (const [method, url, body] of [
+      ['PUT', '/v1/webhook', { url: null }],
+      ['GET', '/v1/webhook/info'],
+      ['GET', '/v1/webhook/test'],
+    ] as const) {
       expect((await call(method, url, null, body)).statusCode).toBe(401);
       const refused = await call(method, url, starter, body);
       expect(refused.statusCode).toBe(403);
@@ -138,14 +144,26 @@ describe('GET /v1/webhook/test', () => {
     expect(verifySignature(secret, got.body, got.signature)).toBe(true);
     expect(JSON.parse(got.body)).toMatchObject({ type: 'test', id: expect.any(String), created_at: expect.any(String) });
     expect((await call('GET', '/v1/webhook/info', k, undefined, privateApp)).json().last_delivery).toMatchObject({
-      delivery_id: ok.json().delivery_id, event: 'test', state: 'delivered', delivered: true, attempts: 1, status: 200, error: null, next_attempt_at: null,
+      delivery_id: ok.json().delivery_id,
+      event: 'test',
+      state: 'delivered',
+      delivered: true,
+      attempts: 1,
+      status: 200,
+      error: null,
+      next_attempt_at: null,
     });
 
     answer = 500;
     const failing = await call('GET', '/v1/webhook/test', k, undefined, privateApp);
     answer = 200;
     expect(failing.json()).toMatchObject({ delivered: false, status: 500, error: 'the receiver answered 500' });
-    expect((await call('GET', '/v1/webhook/info', k, undefined, privateApp)).json().last_delivery).toMatchObject({ event: 'test', state: 'failed', delivered: false, status: 500 });
+    expect((await call('GET', '/v1/webhook/info', k, undefined, privateApp)).json().last_delivery).toMatchObject({
+      event: 'test',
+      state: 'failed',
+      delivered: false,
+      status: 500,
+    });
 
     // A receiver that is down: a port nobody listens on.
     const down = await startReceiver();
@@ -158,13 +176,18 @@ describe('GET /v1/webhook/test', () => {
 
     // Tests are never retried by the worker.
     const before = receiver.received.length;
-    const w = startWebhookWorker(store.sql, { allowPrivate: true, secrets: new SecretKeeper(null), pollMs: 10, retry: { baseMs: 10, capMs: 10, maxAttempts: 3 } });
+    const w = startWebhookWorker(store.sql, {
+      allowPrivate: true,
+      secrets: new SecretKeeper(null),
+      pollMs: 10,
+      retry: { baseMs: 10, capMs: 10, maxAttempts: 3 },
+    });
     await new Promise((r) => setTimeout(r, 200));
     await w.stop();
     expect(receiver.received).toHaveLength(before);
   });
 
-  it('422 when the webhook\'s target is refused now (the guard runs again at test time)', async () => {
+  it("422 when the webhook's target is refused now (the guard runs again at test time)", async () => {
     const k = await key('pro');
     await call('PUT', '/v1/webhook', k, { url: `${receiver.url}/t` }, privateApp);
     const res = await call('GET', '/v1/webhook/test', k);
@@ -176,7 +199,11 @@ describe('GET /v1/webhook/test', () => {
 describe('OpenAPI', () => {
   it('documents the three routes with operation ids, the tag, the key and their errors', async () => {
     const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    const ops = [[doc.paths['/v1/webhook'].put, 'putWebhook'], [doc.paths['/v1/webhook/info'].get, 'getWebhookInfo'], [doc.paths['/v1/webhook/test'].get, 'testWebhook']];
+    const ops = [
+      [doc.paths['/v1/webhook'].put, 'putWebhook'],
+      [doc.paths['/v1/webhook/info'].get, 'getWebhookInfo'],
+      [doc.paths['/v1/webhook/test'].get, 'testWebhook'],
+    ];
     for (const [op, id] of ops) {
       expect(op).toMatchObject({ operationId: id, tags: ['signals webhook'], security: [{ signalsKey: [] }] });
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401', '403']));

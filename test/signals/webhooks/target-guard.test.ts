@@ -114,7 +114,10 @@ describe('checkTarget', () => {
       await expect(run).resolves.toBeDefined();
       return;
     }
-    const err = await run.then(() => null, (e: unknown) => e);
+    const err = await run.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toMatchObject({ code: 'webhook_target_refused', status: 422, errors: [{ field: 'url' }] });
     expect((err as { errors: Array<{ message: string }> }).errors[0]!.message).toMatch(expected);
   });
@@ -148,7 +151,7 @@ describe('pinnedLookup', () => {
     expect(await ask({ family: 6 })).toEqual({ err: null, address: '2001:db8::1', family: 6 });
     expect(await ask({ all: true })).toEqual({ err: null, address: addresses, family: undefined });
     expect(await ask({ all: true, family: 4 })).toEqual({ err: null, address: [addresses[0]], family: undefined });
-    const none = await (new Promise<NodeJS.ErrnoException | null>((done) => pinnedLookup([v4('192.0.2.1')])('x', { family: 6 }, (err) => done(err))));
+    const none = await new Promise<NodeJS.ErrnoException | null>((done) => pinnedLookup([v4('192.0.2.1')])('x', { family: 6 }, (err) => done(err)));
     expect(none?.code).toBe('ENOTFOUND');
   });
 
