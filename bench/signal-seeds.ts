@@ -20,7 +20,7 @@ import { DEFAULT_WALK_FORWARD, type WalkForwardOptions } from '../pipeline/model
 import { walkForwardOffThread } from '../pipeline/model/walk-forward-thread.js';
 import { assemble } from '../pipeline/publish/assemble.js';
 import { evaluate } from '../pipeline/reports/evaluate.js';
-import { MODEL_VERSION } from '../src/signals/publish/run.js';
+import { MODEL_VERSION } from '../pipeline/model/version.js';
 import { renderTable } from '../src/cli/table.js';
 import { SIGNAL_COST_BPS_DEFAULT } from '../src/core/config.js';
 import { resultPath, writeResult } from './support/result-file.js';

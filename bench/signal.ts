@@ -22,7 +22,7 @@ import { assemble } from '../pipeline/publish/assemble.js';
 import { evaluate } from '../pipeline/reports/evaluate.js';
 import { EVALUATION_WINDOWS } from '../pipeline/reports/evaluation-windows.js';
 import { loadResearchTrials } from '../pipeline/reports/research-trials.js';
-import { MODEL_VERSION } from '../src/signals/publish/run.js';
+import { MODEL_VERSION } from '../pipeline/model/version.js';
 import { renderEvaluation } from '../src/cli/evaluation-view.js';
 import { SIGNAL_COST_BPS_DEFAULT } from '../src/core/config.js';
 import { resultPath, writeResult } from './support/result-file.js';

@@ -20,7 +20,7 @@ const write = (rel: string, text: string): void => {
 beforeEach(() => {
   root = mkdtempSync(path.join(tmpdir(), 'docs-check-bench-'));
   write('bench/signal.ts', 'bench');
-  write('src/signals/publish/run.ts', 'run');
+  write('pipeline/run.ts', 'run');
   write('pipeline/model/hmm.ts', 'hmm');
   write('data/macro/a.csv', '1,2');
   write('node_modules/pipeline/x.ts', 'not an input');
@@ -31,7 +31,7 @@ const signal = BENCHMARKS.find((b) => b.name === 'bench-signal')!;
 
 describe('matchFiles and inputsDigest', () => {
   it('match files at any depth under **, sorted, outside node_modules', () => {
-    expect(matchFiles(root, ['pipeline/**', 'bench/signal.ts', 'bench/missing.ts', 'data/macro/*.csv'])).toEqual(['bench/signal.ts', 'data/macro/a.csv', 'pipeline/model/hmm.ts', 'src/signals/publish/run.ts']);
+    expect(matchFiles(root, ['pipeline/**', 'bench/signal.ts', 'bench/missing.ts', 'data/macro/*.csv'])).toEqual(['bench/signal.ts', 'data/macro/a.csv', 'pipeline/model/hmm.ts', 'pipeline/run.ts']);
   });
 
   it('change when an input is edited, added or renamed, and not when another file is', () => {
@@ -64,7 +64,7 @@ describe('docs:check on benchmark blocks and timing markers', () => {
 
   it('fails a block whose inputs changed since, naming it and the command that regenerates it', async () => {
     const recorded = inputsDigest(root, signal.inputs);
-    write('src/signals/publish/run.ts', 'run, changed');
+    write('pipeline/run.ts', 'run, changed');
     expect(await check(`${timings}\n\n${block('bench-signal', recorded)}\n`)).toEqual([
       expect.stringMatching(/^docs\/page\.md:3: the benchmark block bench-signal is stale .*: run npm run docs:update -- --benchmarks$/),
     ]);
