@@ -1,0 +1,20 @@
+/**
+ * What an error says must be true and lead somewhere: the hint points at the document that has what it
+ * names, a refused value is told what would be accepted, a missing flag says what it is for, a suggestion is
+ * close to what was typed, and only the real problems are listed, each once.
+ */
+import { describe, expect, it } from 'vitest';
+import { cliEnv, describeRun, runCli, tempHome } from '../helpers/cli.js';
+
+const home = tempHome();
+const env = cliEnv(home, undefined, { DATABASE_URL: undefined });
+
+describe('error messages', () => {
+  it('a DATABASE_URL that is not a URL: the hint names docs/operations.md, where the table of settings is', async () => {
+    const r = await runCli(['engine', 'traces', 'list', '--json'], { ...env, DATABASE_URL: 'notaurl' });
+    const { error } = r.json<{ error: { code: string; hint: string } }>();
+    expect(error.code, describeRun(r)).toBe('config_invalid');
+    expect(error.hint).toContain('docs/operations.md');
+    expect(error.hint).not.toContain('README');
+  }, 60_000);
+});
