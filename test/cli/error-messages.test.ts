@@ -3,11 +3,20 @@
  * names, a refused value is told what would be accepted, a missing flag says what it is for, a suggestion is
  * close to what was typed, and only the real problems are listed, each once.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliEnv, describeRun, runCli, tempHome } from '../helpers/cli.js';
 
 const home = tempHome();
 const env = cliEnv(home, undefined, { DATABASE_URL: undefined });
+
+/** A file under the test's home. */
+function file(name: string, text: string): string {
+  const p = path.join(home, name);
+  fs.writeFileSync(p, text);
+  return p;
+}
 
 describe('error messages', () => {
   it('a DATABASE_URL that is not a URL: the hint names docs/operations.md, where the table of settings is', async () => {
@@ -28,5 +37,12 @@ describe('error messages', () => {
         message: '"zz" is not a trace id: give the whole id (a UUID) or its first 4 or more hex characters (hyphens where the id has them)',
       },
     ]);
+  }, 60_000);
+
+  it('a missing required flag says what the flag is for', async () => {
+    const r = await runCli(['quant', 'metrics', file('returns.csv', 'date,r\n2024-01-02,0.01\n'), '--json'], env);
+    const { error } = r.json<{ error: { code: string; detail: string } }>();
+    expect(error.code, describeRun(r)).toBe('usage_error');
+    expect(error.detail).toContain('Missing required flag --returns: Column of simple returns per period (0.01 = 1 %)');
   }, 60_000);
 });
