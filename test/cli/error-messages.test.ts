@@ -45,4 +45,13 @@ describe('error messages', () => {
     expect(error.code, describeRun(r)).toBe('usage_error');
     expect(error.detail).toContain('Missing required flag --returns: Column of simple returns per period (0.01 = 1 %)');
   }, 60_000);
+
+  it('a mistyped command is offered a command only a slip away (`dmo` → `demo`), else the topics (`foo` is not `demo`)', async () => {
+    const [far, near] = await Promise.all([runCli(['foo', '--json'], env), runCli(['dmo', '--json'], env)]);
+    const hint = (r: typeof far): string => r.json<{ error: { hint: string } }>().error.hint;
+    expect(far.code, describeRun(far)).toBe(2);
+    expect(hint(far)).not.toContain('did you mean');
+    expect(hint(far)).toMatch(/^every command starts with one of config, db, demo, engine, .*quant.*signals; `tradeseal help` lists the commands$/);
+    expect(hint(near)).toBe('did you mean `tradeseal demo`?');
+  }, 60_000);
 });
