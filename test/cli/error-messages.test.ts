@@ -54,4 +54,14 @@ describe('error messages', () => {
     expect(hint(far)).toMatch(/^every command starts with one of config, db, demo, engine, .*quant.*signals; `tradeseal help` lists the commands$/);
     expect(hint(near)).toBe('did you mean `tradeseal demo`?');
   }, 60_000);
+
+  it('arima on a file whose first quote is never closed reports that, and not also an empty file', async () => {
+    const r = await runCli(['quant', 'arima', file('unclosed.csv', '"date,value\n2024-01-02,1\n2024-01-03,2\n'), '--json'], env);
+    const { error } = r.json<{ error: { code: string; detail: string; errors: Array<{ field: string; message: string }> } }>();
+    expect(error.code, describeRun(r)).toBe('data_invalid');
+    expect(error.detail).toContain('1 problem in unclosed.csv');
+    expect(error.errors).toHaveLength(1);
+    expect(error.errors[0]!.message).toMatch(/not CSV: Quote Not Closed/);
+    expect(JSON.stringify(error.errors)).not.toContain('empty');
+  }, 60_000);
 });
