@@ -215,7 +215,11 @@ export abstract class TradesealCommand extends Command {
       this.logJson({ error: { ...extra, ...core } });
       this.exit(f.exit);
     }
-    const fields = f.errors?.map((e) => `  ${e.field}: ${e.message}`).join('\n');
+    // A field the detail already states (`invalid settings: DATABASE_URL=… (expected …)`) is not said again under it.
+    const fields = f.errors
+      ?.filter((e) => !(f.detail.includes(e.field) && f.detail.includes(e.message)))
+      .map((e) => `  ${e.field}: ${e.message}`)
+      .join('\n');
     this.error(`${f.code}: ${f.detail}${fields ? `\n${fields}` : ''}`, {
       exit: f.exit,
       ...(f.hint ? { suggestions: [f.hint] } : {}),

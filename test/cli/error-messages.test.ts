@@ -64,4 +64,11 @@ describe('error messages', () => {
     expect(error.errors[0]!.message).toMatch(/not CSV: Quote Not Closed/);
     expect(JSON.stringify(error.errors)).not.toContain('empty');
   }, 60_000);
+
+  it('an error states each problem once: a bad setting is in the message, not again under it', async () => {
+    const r = await runCli(['engine', 'traces', 'list'], { ...env, DATABASE_URL: 'notaurl', OCLIF_COLUMNS: '200' });
+    expect(r.code, describeRun(r)).toBe(2);
+    expect(r.stderr).toContain('config_invalid: invalid settings: DATABASE_URL=(value hidden) (expected postgres://user:pass@host:port/db)');
+    expect(r.stderr.match(/DATABASE_URL/g), describeRun(r)).toHaveLength(1);
+  }, 60_000);
 });
