@@ -42,6 +42,9 @@ export function readNumericColumns(file: string, text: string, names: readonly s
   const index = new Map(header.map((h, i) => [h, i]));
   const missing = names.filter((n) => !index.has(n));
   if (!head || missing.length > 0) {
+    // No header read because the text is not CSV (a quote never closed swallows the rest): the syntax error
+    // is the problem, the file is not empty.
+    if (!head && problems.length > 0) throw dataInvalidError(problems, `${file} cannot be read as columns of numbers`, HINT);
     problems.push({
       file,
       line: 1,

@@ -52,6 +52,18 @@ interface UnknownFlagsError extends Error {
 const isUnknownFlagsError = (err: Error): err is UnknownFlagsError =>
   Array.isArray((err as Partial<UnknownFlagsError>).flags) && typeof (err as Partial<UnknownFlagsError>).parse?.input?.flags === 'object';
 
+/** The flag definitions an oclif parse error carries, when it carries them. */
+type ParsedFlags = Record<string, { name: string; summary?: string; description?: string }>;
+const parsedFlagsOf = (err: Error): ParsedFlags | undefined => (err as { parse?: { input?: { flags?: ParsedFlags } } }).parse?.input?.flags;
+
+/** oclif's "Missing required flag returns", made to say what the flag is: "Missing required flag --returns: Column of …". */
+function withFlagSummaries(message: string, flags: ParsedFlags | undefined): string {
+  return message.replace(/Missing required flag ([\w-]+)/g, (line, name: string) => {
+    const what = flags?.[name]?.summary ?? flags?.[name]?.description;
+    return what ? `Missing required flag --${name}: ${what}` : line;
+  });
+}
+
 export abstract class TradesealCommand extends Command {
   static override enableJsonFlag = true;
 
@@ -170,7 +182,8 @@ export abstract class TradesealCommand extends Command {
     const oclifExit = (err as { oclif?: { exit?: number } }).oclif?.exit;
     if (oclifExit !== undefined && oclifExit !== 1) {
       const suggestion = (err as { suggestions?: string[] }).suggestions?.[0];
-      return { code: 'usage_error', detail: err.message, exit: ERROR_CODES.usage_error.exit, ...(suggestion ? { hint: suggestion } : {}) };
+      const detail = withFlagSummaries(err.message, parsedFlagsOf(err));
+      return { code: 'usage_error', detail, exit: ERROR_CODES.usage_error.exit, ...(suggestion ? { hint: suggestion } : {}) };
     }
     const detail = err.message ? `${err.name}: ${err.message}` : String(err);
     return { code: 'internal', detail, exit: ERROR_CODES.internal.exit, hint: 'this is a bug in tradeseal or its environment; the detail says what failed' };
@@ -202,7 +215,11 @@ export abstract class TradesealCommand extends Command {
       this.logJson({ error: { ...extra, ...core } });
       this.exit(f.exit);
     }
-    const fields = f.errors?.map((e) => `  ${e.field}: ${e.message}`).join('\n');
+    // A field the detail already states (`invalid settings: DATABASE_URL=… (expected …)`) is not said again under it.
+    const fields = f.errors
+      ?.filter((e) => !(f.detail.includes(e.field) && f.detail.includes(e.message)))
+      .map((e) => `  ${e.field}: ${e.message}`)
+      .join('\n');
     this.error(`${f.code}: ${f.detail}${fields ? `\n${fields}` : ''}`, {
       exit: f.exit,
       ...(f.hint ? { suggestions: [f.hint] } : {}),

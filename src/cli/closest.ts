@@ -26,8 +26,12 @@ export function closest(typed: string, candidates: readonly string[], max = 3): 
     .map((s) => s.c);
 }
 
-/** How far off a candidate may be and still be offered: a third of what was typed, at least 3 edits. */
-const editLimit = (typed: string): number => Math.max(3, Math.ceil(typed.length / 3));
+/**
+ * How far off a candidate may be and still be offered: a third of what was typed (rounded up), so that a short
+ * word is offered only what differs from it by a slip (`dmo` → `demo`), not a word it merely shares a letter with
+ * (`foo` is not `demo`, 3 edits away).
+ */
+const editLimit = (typed: string): number => Math.max(1, Math.ceil(typed.length / 3));
 
 /** The kinds of match, best first. */
 const Kind = { Prefix: 0, WordPrefixes: 1, Contains: 2, Near: 3 } as const;

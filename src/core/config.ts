@@ -3,7 +3,7 @@
  *
  * Nothing else in the code base reads `process.env`. `loadConfig()` collects every bad setting and fails
  * with one message that lists each with its expected form, so an operator fixes them all in one go.
- * The README's settings table is generated from `SETTINGS` (`npm run docs:settings`), so it cannot drift.
+ * The settings table of docs/operations.md is generated from `SETTINGS` (`npm run docs:settings`), so it cannot drift.
  */
 import fs from 'node:fs';
 import { isIP } from 'node:net';
@@ -229,7 +229,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** The default cost per unit of exposure change, in basis points: a conservative allowance for SPY's spread, fees and slippage at the open. */
 export const SIGNAL_COST_BPS_DEFAULT = 5;
 
-/** The table of settings. Order is the README's order. */
+/** The table of settings. Order is the order of docs/operations.md's table. */
 export const SETTINGS = {
   databaseUrl: setting<string | null>(
     'DATABASE_URL',
@@ -920,7 +920,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (bad.length > 0) {
     throw new TradesealError('config_invalid', `invalid settings: ${bad.join('; ')}`, {
       errors: bad.map((b) => ({ field: b.slice(0, b.indexOf('=')), message: b.slice(b.indexOf('=') + 1) })),
-      hint: 'fix each setting listed; the README has the table of settings',
+      hint: 'fix each setting listed; docs/operations.md (Settings) has the table of settings',
     });
   }
   return Object.freeze(out) as Config;
@@ -995,7 +995,7 @@ export function configWith(overrides: Partial<Config> = {}, env: Env = {}): Conf
   return Object.freeze({ ...loadConfig(env), ...overrides });
 }
 
-/** The README table of settings, generated from `SETTINGS`. */
+/** The table of settings in docs/operations.md, generated from `SETTINGS`. */
 export function settingsTable(): string {
   const rows = Object.values(SETTINGS).map((s: Setting<unknown>) => `| \`${s.env}\` | ${s.defaultText} | ${s.form.replace(/\|/g, '\\|')} | ${s.description} |`);
   return ['| Setting | Default | Form | What it does |', '|---|---|---|---|', ...rows].join('\n');

@@ -202,6 +202,23 @@ describe('keys in a burst', () => {
     }
   }, 30_000);
 
+  it('a tab switch and Enter in one write open a trace of the tab switched to, not of the tab left', async () => {
+    const { view, press, frame } = await open();
+    try {
+      // ← from DIVERGENT wraps to STALE PENDING; → from there comes back to DIVERGENT.
+      expect(await press(KEY.left)).toContain(stale.slice(0, 8));
+      view.stdin.write(`${KEY.right}${KEY.enter}`);
+      const opened = await frameWhen(frame, (f) => /^trace /.test(f));
+      expect(opened.split('\n')[0]).toBe(`trace ${divergent}`);
+      await press(KEY.escape);
+      // Through a tab with nothing in it (EXPIRED) to MISMATCH: Enter opens MISMATCH's first row, the newest.
+      view.stdin.write(`${KEY.right}${KEY.right}${KEY.enter}`);
+      expect((await frameWhen(frame, (f) => /^trace /.test(f))).split('\n')[0]).toBe(`trace ${mismatched[0]}`);
+    } finally {
+      view.unmount();
+    }
+  }, 30_000);
+
   it('four spaces in one write page an open trace four times', async () => {
     const { view, press, frame } = await open();
     try {

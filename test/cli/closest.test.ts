@@ -8,6 +8,7 @@ import { closest, suggestions } from '../../src/cli/closest.js';
 const COMMANDS = [
   'config set',
   'config show',
+  'demo',
   'engine agents list',
   'engine audit-log',
   'engine erase',
@@ -39,6 +40,9 @@ describe('suggestions', () => {
     ['pipline run', ['pipeline run']],
     ['engine tokns list', ['engine tokens list']],
     ['xyzzy', []],
+    // A short word is offered only a slip away: `foo` shares one letter with `demo`, `dmo` is `demo`.
+    ['foo', []],
+    ['dmo', ['demo']],
   ])('command %j → %j', (typed, expected) => {
     expect(suggestions(typed, COMMANDS, { separator: ' ' })).toEqual(expected);
   });

@@ -17,7 +17,7 @@ import { dropCopyLine } from '../dropcopy-view.js';
 import { renderTable, type Header } from '../table.js';
 import { wrapLine } from '../wrap.js';
 import type { AttentionSource, LogInclusion } from './source.js';
-import { keypresses } from './keys.js';
+import { keypresses, type Keypress } from './keys.js';
 import { ATTENTION_TABS } from './tabs.js';
 
 export interface AttentionAppProps {
@@ -85,6 +85,20 @@ interface Nav {
   open: OpenTrace | null;
 }
 
+/** Which page of which tab under which filter: rows read are shown, and acted on, only on the page they were read for. */
+const pageKey = (tab: number, search: string | null, after: Cursor | null): string =>
+  JSON.stringify([tab, search, after && [after.txn_time.getTime(), after.trace_id]]);
+const navKey = (n: Nav): string => pageKey(n.tab, n.search, n.pages[n.pages.length - 1] ?? null);
+
+/** Keys that act on the rows of the page (moving down, paging on, opening, verifying). */
+const onRows = (input: string, key: Key): boolean => key.return || key.downArrow || key.pageDown || input === 'n' || input === 'v';
+
+interface Loaded {
+  key: string | null;
+  items: ListingItem[];
+  hasMore: boolean;
+}
+
 interface OpenTrace {
   id: string;
   lines: string[];
@@ -105,20 +119,31 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
     live.current = change(live.current);
     setNavState(live.current);
   };
-  const [items, setItems] = useState<ListingItem[]>([]);
-  const [hasMore, setHasMore] = useState(false);
+  // The rows read, and for which page. After a key that changes the page (a tab, n, p, a filter) the rows
+  // read before are not shown, and a key that acts on rows waits, with every key after it, until the new
+  // page's rows are shown: `→⏎` in one burst opens a trace of the tab switched to.
+  const [rows, setRowsState] = useState<Loaded>({ key: null, items: [], hasMore: false });
+  const loaded = useRef(rows);
+  const waiting = useRef<Keypress[]>([]);
+  const handle = useRef<(input: string, key: Key) => void>(() => {});
   const [error, setError] = useState<string | null>(null);
   const [loadedAt, setLoadedAt] = useState<Date | null>(null);
   const [dropCopy, setDropCopy] = useState<DropCopyStatus | null>(null);
   /** Reads in flight (a page, a trace, a verification): shown as `loading…` until they end. */
   const [busy, setBusy] = useState(0);
   const loads = useRef(0);
-  const loaded = useRef({ items, hasMore });
-  loaded.current = { items, hasMore };
 
   const { tab, pages, selected, search, typing, open } = nav;
   const after = pages[pages.length - 1] ?? null;
   const current = ATTENTION_TABS[tab]!;
+  const { items, hasMore } = rows.key === navKey(nav) ? rows : { items: [], hasMore: false };
+
+  /** The keys that waited for rows, in order, now that rows were read (or could not be). */
+  const drain = (): void => {
+    const keys = waiting.current;
+    waiting.current = [];
+    for (const k of keys) handle.current(k.input, k.key);
+  };
 
   const load = useCallback(async () => {
     const ticket = ++loads.current;
@@ -126,18 +151,22 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
     try {
       const [page, session] = await Promise.all([source.page(current, { search, after, limit: rowsPerPage }), source.dropCopy()]);
       if (ticket !== loads.current) return;
-      setItems(page.items);
+      loaded.current = { key: pageKey(tab, search, after), items: page.items, hasMore: page.hasMore };
+      setRowsState(loaded.current);
       setDropCopy(session);
-      setHasMore(page.hasMore);
       setNav((n) => ({ ...n, selected: Math.min(n.selected, Math.max(0, page.items.length - 1)) }));
       setError(null);
       setLoadedAt(new Date());
+      drain();
     } catch (e) {
-      if (ticket === loads.current) setError((e as Error).message);
+      if (ticket !== loads.current) return;
+      setError((e as Error).message);
+      // The page could not be read: the keys waiting for its rows are dropped, the screen shows why.
+      waiting.current = [];
     } finally {
       setBusy((n) => n - 1);
     }
-  }, [source, current, search, after, rowsPerPage]);
+  }, [source, tab, current, search, after, rowsPerPage]);
 
   useEffect(() => {
     void load();
@@ -163,6 +192,10 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
   /** One key, applied to the navigation as the keys before it left it. */
   const onKey = (input: string, key: Key): void => {
     const n = live.current;
+    if (waiting.current.length > 0 || (n.typing === null && !n.open && onRows(input, key) && loaded.current.key !== navKey(n))) {
+      waiting.current.push({ input, key });
+      return;
+    }
     if (n.typing !== null) {
       const typed = n.typing;
       if (key.return) setNav((m) => ({ ...m, search: typed.trim() === '' ? null : typed.trim(), typing: null, pages: [null], selected: 0 }));
@@ -188,6 +221,7 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
       else if (input === 'v') void openTrace(o.id, true);
       return;
     }
+    // Not waiting: the rows read are those of this page.
     const { items: rows, hasMore: more } = loaded.current;
     const item = rows[n.selected];
     const switchTab = (by: number): void =>
@@ -207,6 +241,7 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
     else if (input === 'v' && item) void openTrace(item.trace_id, true);
   };
 
+  handle.current = onKey;
   useInput((input, key) => {
     for (const k of keypresses(input, key)) onKey(k.input, k.key);
   });
@@ -267,7 +302,11 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
       )}
       {items.length === 0 ? (
         <Text>
-          {loadedAt ? `nothing ${current.label === 'STALE PENDING' ? 'stale' : `in ${current.label}`}${search ? ' for this filter' : ''}` : 'loading…'}
+          {rows.key !== navKey(nav)
+            ? error
+              ? ' '
+              : 'loading…'
+            : `nothing ${current.label === 'STALE PENDING' ? 'stale' : `in ${current.label}`}${search ? ' for this filter' : ''}`}
         </Text>
       ) : (
         table.map((line, i) => <Text key={i} inverse={i - 2 === selected} wrap="truncate-end">{`${i - 2 === selected ? '›' : ' '} ${line}`}</Text>)

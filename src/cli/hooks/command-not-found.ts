@@ -3,7 +3,8 @@
  * as a usage error (exit 2), and as `{"error": {...}}` under `--json` (on one line under `--jsonl`), like
  * every other failure. The ranking is `suggestions` of `closest.ts`: a command the typed words start or
  * abbreviate (`engine orphan` → `engine orphans`, `traces list` → `engine traces list`) before one that is
- * merely a few letters away, and the typed topic's own commands first.
+ * merely a few letters away, and the typed topic's own commands first. With nothing close enough, the hint lists
+ * the topics instead of guessing.
  */
 import { Errors, type Hook } from '@oclif/core';
 import { ERROR_CODES } from '../../core/errors.js';
@@ -19,8 +20,12 @@ const hook: Hook<'command_not_found'> = async function (opts) {
   const typed = opts.id.replace(/:/g, ' ');
   const nearest = closestCommands(typed, ids);
   const detail = `"${typed}" is not a ${opts.config.bin} command`;
+  // Nothing near enough: the topics, for a command typed from memory, rather than a guess.
+  const topics = [...new Set(ids.map((id) => id.split(' ')[0]!))].sort();
   const hint =
-    nearest.length > 0 ? `did you mean ${nearest.map((s) => `\`${opts.config.bin} ${s}\``).join(' or ')}?` : `\`${opts.config.bin} help\` lists the commands`;
+    nearest.length > 0
+      ? `did you mean ${nearest.map((s) => `\`${opts.config.bin} ${s}\``).join(' or ')}?`
+      : `every command starts with one of ${topics.join(', ')}; \`${opts.config.bin} help\` lists the commands`;
   const exit = ERROR_CODES.usage_error.exit;
   const argv = opts.argv ?? [];
   if (argv.includes('--json') || argv.includes('--jsonl')) {
