@@ -5,7 +5,7 @@
  * guessed between. Only the local store resolves prefixes; a remote engine's API takes whole ids.
  */
 import type { Sql } from 'postgres';
-import { notFound, validationError, type FieldError } from '../core/errors.js';
+import { notFound, validationError } from '../core/errors.js';
 
 export const MIN_ID_PREFIX = 4;
 
@@ -31,19 +31,6 @@ export function prefixRange(input: string): { low: string; high: string } | null
   // Hyphens only where a UUID has them: the prefix must read as the start of one.
   if (asUuid(hex.padEnd(32, '0')).slice(0, input.length) !== input.toLowerCase()) return null;
   return { low: asUuid(hex.padEnd(32, '0')), high: asUuid(hex.padEnd(32, 'f')) };
-}
-
-/**
- * What is wrong with `input` as a command's id argument, in words that say what it takes: nothing when it is a
- * whole id, or a prefix of one on the local store (`remote`: a remote engine's API takes whole ids only).
- */
-export function idArgumentErrors(kind: IdKind, input: string, remote: boolean, field: string = ID_KINDS[kind].argument): FieldError[] {
-  if (UUID.test(input) || (!remote && prefixRange(input))) return [];
-  const { noun } = ID_KINDS[kind];
-  const message = remote
-    ? `${JSON.stringify(input)} is not a ${noun} id: a remote engine takes the whole id (a UUID), not a prefix`
-    : `${JSON.stringify(input)} is not a ${noun} id: give the whole id (a UUID) or its first ${MIN_ID_PREFIX} or more hex characters (hyphens where the id has them)`;
-  return [{ field, message }];
 }
 
 /**

@@ -27,18 +27,6 @@ describe('error messages', () => {
     expect(error.hint).not.toContain('README');
   }, 60_000);
 
-  it('an id argument that is neither an id nor a prefix of one says what is accepted: the whole id or its first 4 hex characters', async () => {
-    const r = await runCli(['engine', 'traces', 'verify', 'zz', '--json'], env);
-    const { error } = r.json<{ error: { code: string; errors: Array<{ field: string; message: string }> } }>();
-    expect(error.code, describeRun(r)).toBe('validation_failed');
-    expect(error.errors).toEqual([
-      {
-        field: 'TRACE_ID',
-        message: '"zz" is not a trace id: give the whole id (a UUID) or its first 4 or more hex characters (hyphens where the id has them)',
-      },
-    ]);
-  }, 60_000);
-
   it('a missing required flag says what the flag is for', async () => {
     const r = await runCli(['quant', 'metrics', file('returns.csv', 'date,r\n2024-01-02,0.01\n'), '--json'], env);
     const { error } = r.json<{ error: { code: string; detail: string } }>();

@@ -2,11 +2,11 @@ import { Args, Flags } from '@oclif/core';
 import { cliActor } from '../../../src/cli/actor.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
-import { idArgumentErrors, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
+import { prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
 import { refuse, requestErrors } from '../../../src/cli/engine-input.js';
 import { renderAgent } from '../../../src/cli/engine-views.js';
 import { reportStyle } from '../../../src/cli/table-flags.js';
-import { agentStatusBody } from '../../../src/engine/inputs.js';
+import { agentParams, agentStatusBody } from '../../../src/engine/inputs.js';
 import { dataKeysFrom } from '../../../src/secrets/kms/from-config.js';
 import { agentView, type AgentView } from '../../../src/engine/ops/agent-details.js';
 import { changeAgentStatus } from '../../../src/engine/ops/agents.js';
@@ -33,7 +33,10 @@ export default class EngineAgentsStatus extends TradesealCommand {
     const params = { agent_id: args.agent_id };
     const body: { status: string; reason?: string } = { status: flags.status, ...(flags.reason === undefined ? {} : { reason: flags.reason }) };
     const remote = await engineRemoteOf(flags, this.settings);
-    refuse([...idArgumentErrors('agent', params.agent_id, Boolean(remote)), ...requestErrors(agentStatusBody, body, 'body')]);
+    refuse([
+      ...(!remote && prefixRange(params.agent_id) ? [] : requestErrors(agentParams, params, 'params', { agent_id: 'AGENT_ID' })),
+      ...requestErrors(agentStatusBody, body, 'body'),
+    ]);
     const keys = dataKeysFrom(this.settings);
     const agent = remote
       ? await askEngine<AgentView>(remote, 'PATCH', `/engine/admin/agents/${params.agent_id}/status`, { body })

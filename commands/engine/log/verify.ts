@@ -1,11 +1,12 @@
 import { Args, Flags } from '@oclif/core';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
-import { idArgumentErrors, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
+import { prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
 import { engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
-import { refuse } from '../../../src/cli/engine-input.js';
+import { checkRequest } from '../../../src/cli/engine-input.js';
 import { localTraceInLog, publicKeyFlag, remoteTraceInLog, type TraceInLog } from '../../../src/cli/log-source.js';
 import { renderLogCheck } from '../../../src/cli/log-view.js';
 import { checkTraceInLog, type TraceLogCheck } from '../../../src/core/log/trace-check.js';
+import { traceParams } from '../../../src/engine/inputs.js';
 import { EXIT, TradesealError } from '../../../src/core/errors.js';
 
 export default class EngineLogVerify extends TradesealCommand {
@@ -30,7 +31,7 @@ export default class EngineLogVerify extends TradesealCommand {
     const { args, flags } = await this.parse(EngineLogVerify);
     const remote = await engineRemoteOf(flags, this.settings);
     // A prefix is resolved in the local store; a remote engine's API takes whole ids.
-    refuse(idArgumentErrors('trace', args.trace_id, Boolean(remote)));
+    if (remote || !prefixRange(args.trace_id)) checkRequest(traceParams, { trace_id: args.trace_id }, 'params', { trace_id: 'TRACE_ID' });
     const traceId = args.trace_id;
     const given = flags['public-key'] === undefined ? null : publicKeyFlag(flags['public-key']);
     if (remote && !given)

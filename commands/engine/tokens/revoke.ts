@@ -2,8 +2,9 @@ import { Args } from '@oclif/core';
 import { cliActor } from '../../../src/cli/actor.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
-import { idArgumentErrors, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
-import { refuse } from '../../../src/cli/engine-input.js';
+import { prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
+import { checkRequest } from '../../../src/cli/engine-input.js';
+import { tokenParams } from '../../../src/engine/inputs.js';
 import { revokeEngineToken } from '../../../src/engine/ops/tokens.js';
 
 export default class EngineTokensRevoke extends TradesealCommand {
@@ -22,10 +23,15 @@ export default class EngineTokensRevoke extends TradesealCommand {
   async run(): Promise<{ token_id: string; revoked_at: Date }> {
     const { args, flags } = await this.parse(EngineTokensRevoke);
     const remote = await engineRemoteOf(flags, this.settings);
-    refuse(
-      idArgumentErrors('token', args.id, Boolean(remote), 'ID'),
-      args.id.startsWith('tse_') ? 'that is a token secret; revoke takes its token_id (tradeseal engine tokens list)' : undefined,
-    );
+    if (remote || !prefixRange(args.id)) {
+      checkRequest(
+        tokenParams,
+        { token_id: args.id },
+        'params',
+        { token_id: 'ID' },
+        args.id.startsWith('tse_') ? 'that is a token secret; revoke takes its token_id (tradeseal engine tokens list)' : undefined,
+      );
+    }
     const revoked = remote
       ? await askEngine<{ token_id: string; revoked_at: Date }>(remote, 'DELETE', `/engine/admin/tokens/${encodeURIComponent(args.id)}`)
       : await this.withStore(async (store) => revokeEngineToken(store.sql, await resolveIdPrefix(store.sql, 'token', args.id), cliActor()));

@@ -1,11 +1,12 @@
 import { Args } from '@oclif/core';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
-import { idArgumentErrors, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
-import { refuse } from '../../../src/cli/engine-input.js';
+import { prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
+import { checkRequest } from '../../../src/cli/engine-input.js';
 import { renderVerification } from '../../../src/cli/engine-views.js';
 import { terminalOf } from '../../../src/cli/terminal.js';
 import { wrapText } from '../../../src/cli/wrap.js';
+import { traceParams } from '../../../src/engine/inputs.js';
 import { dataKeysFrom } from '../../../src/secrets/kms/from-config.js';
 import { tracePersonal } from '../../../src/engine/ops/trace-personal.js';
 import { getTrace } from '../../../src/engine/store/traces.js';
@@ -28,7 +29,7 @@ export default class EngineTracesVerify extends TradesealCommand {
   async run(): Promise<TraceVerification> {
     const { args, flags } = await this.parse(EngineTracesVerify);
     const remote = await engineRemoteOf(flags, this.settings);
-    refuse(idArgumentErrors('trace', args.trace_id, Boolean(remote)));
+    if (remote || !prefixRange(args.trace_id)) checkRequest(traceParams, { trace_id: args.trace_id }, 'params', { trace_id: 'TRACE_ID' });
     const keys = dataKeysFrom(this.settings);
     const verification = remote
       ? await askEngine<TraceVerification>(remote, 'GET', `/engine/trace/${args.trace_id}/verify`, { revive: false })
