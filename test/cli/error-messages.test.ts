@@ -1,6 +1,6 @@
 /**
  * What an error says must be true and lead somewhere: the hint points at the document that has what it
- * names, a refused value is told what would be accepted, a missing flag says what it is for, a suggestion is
+ * names, a missing flag says what it is for, a suggestion is
  * close to what was typed, and only the real problems are listed, each once.
  */
 import fs from 'node:fs';
