@@ -5,7 +5,7 @@
  * (.dependency-cruiser-startup.cjs): no command or hook reaching DuckDB, Fastify, jspurefix or ink through a static
  * import, which would make every start of that command, `--help` included, pay for them. Run by dependency-cruiser
  * itself, as `npm run layers` does. The rules are shown to bite on test/fixtures/layers/, a tree that breaks each
- * once (its commands/light.ts imports Fastify the allowed ways: a type, and inside the function).
+ * once (test/fixtures/layers/commands/light.ts imports Fastify the allowed ways: a type, and inside the function).
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
