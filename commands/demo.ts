@@ -1,16 +1,12 @@
 import { Flags } from '@oclif/core';
-import { render } from 'ink';
-import { createElement } from 'react';
-import { AttentionApp } from '../src/cli/attention/app.js';
 import { engineSource } from '../src/cli/attention/source.js';
 import { TradesealCommand } from '../src/cli/base-command.js';
 import { ensureDir } from '../src/core/file-errors.js';
 import { renderDemo } from '../src/cli/demo-view.js';
-import { listrRunner } from '../src/cli/pipeline-view.js';
 import { tableStyle } from '../src/cli/table-flags.js';
 import { fullScreenPossible } from '../src/cli/terminal.js';
 import { demoHome } from '../src/demo/home.js';
-import { runDemo, type DemoSummary } from '../src/demo/run.js';
+import type { DemoSummary } from '../src/demo/run.js';
 import { logKeyLoader } from '../src/engine/store/log-key.js';
 
 export default class Demo extends TradesealCommand {
@@ -40,6 +36,10 @@ export default class Demo extends TradesealCommand {
     const openView = flags.view && !quiet && fullScreenPossible();
     // A --home that is a file, or where no directory can be made, is said as --home's mistake, before anything starts.
     if (flags.home !== undefined) await ensureDir(flags.home, '--home');
+    // The services (Fastify), the pipeline (DuckDB) and the view (ink) load when the demo runs, not when the CLI starts.
+    const { runDemo } = await import('../src/demo/run.js');
+    const { listrRunner } = await import('../src/cli/pipeline-view.js');
+    const { openAttentionView } = await import('../src/cli/attention/open.js');
     const summary = await runDemo(this.settings, {
       home: demoHome(this.settings.home, flags.home),
       port: flags.port,
@@ -49,13 +49,7 @@ export default class Demo extends TradesealCommand {
         ? async (server, owner) => {
             say("opening the compliance officers' view of the running demo (q quits, and the demo ends)");
             const logKey = (await logKeyLoader(server.store.sql, this.settings)()).publicKey;
-            await render(
-              createElement(AttentionApp, {
-                source: engineSource({ url: server.url, token: owner }, logKey),
-                width: process.stdout.columns ?? 80,
-                height: process.stdout.rows ?? 24,
-              }),
-            ).waitUntilExit();
+            await openAttentionView(engineSource({ url: server.url, token: owner }, logKey));
           }
         : undefined,
     });

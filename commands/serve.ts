@@ -1,14 +1,8 @@
 import cluster from 'node:cluster';
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../src/cli/base-command.js';
-import { listrRunner, renderRunSummary } from '../src/cli/pipeline-view.js';
-import { prepareData } from '../src/cli/start-data.js';
-import { assertPortFree, startServer, type RunningServer, type ServeOptions } from '../src/http/server.js';
-import { SERVICES, type ServiceName } from '../src/http/app.js';
-import { ServedTls } from '../src/http/tls.js';
-import { serveWorkers } from '../src/http/cluster/count.js';
-import { startCluster } from '../src/http/cluster/primary.js';
-import { runWorker } from '../src/http/cluster/worker.js';
+import type { RunningServer, ServeOptions } from '../src/http/server.js';
+import { SERVICES, type ServiceName } from '../src/http/services.js';
 import { secretsInClearWarning } from '../src/secrets/start.js';
 
 export default class Serve extends TradesealCommand {
@@ -43,6 +37,9 @@ export default class Serve extends TradesealCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Serve);
+    // The server (Fastify) and the pipeline (DuckDB) load when the command runs, not when the CLI starts.
+    const { assertPortFree, startServer } = await import('../src/http/server.js');
+    const { serveWorkers } = await import('../src/http/cluster/count.js');
     const options: ServeOptions = {
       ...(flags.only ? { services: [flags.only as ServiceName] } : {}),
       ...(flags.port !== undefined ? { port: flags.port } : {}),
@@ -52,12 +49,16 @@ export default class Serve extends TradesealCommand {
     if (cluster.isWorker) {
       // A worker of `serve --workers N`: the primary re-ran this command line in it. It ends the process itself:
       // the cluster's channel would keep it alive after the server has closed.
+      const { runWorker } = await import('../src/http/cluster/worker.js');
       process.exit(await runWorker(this.settings, { ...options, startWarnings: (server) => this.startWarnings(server, served) }));
     }
     const workers = serveWorkers(flags.workers, this.settings);
     if (flags['pipeline-if-empty']) {
       // A taken port or bad TLS files stop the start before the pipeline's long first run, not after it.
       await assertPortFree(flags.port ?? this.settings.port, flags.host ?? this.settings.host);
+      const { ServedTls } = await import('../src/http/tls.js');
+      const { listrRunner, renderRunSummary } = await import('../src/cli/pipeline-view.js');
+      const { prepareData } = await import('../src/cli/start-data.js');
       ServedTls.load(this.settings);
       await this.withStore(async (store) => {
         const summary = await prepareData(
@@ -71,6 +72,7 @@ export default class Serve extends TradesealCommand {
     }
     const paths = served.map((s) => (s === 'engine' ? '/engine' : '/v1')).join(' and ');
     if (workers > 1) {
+      const { startCluster } = await import('../src/http/cluster/primary.js');
       const running = await startCluster({ workers, warn: (line) => this.logToStderr(line) });
       this.log(`tradeseal serving ${paths} on ${running.url} (store: ${running.store}, ${workers} workers)`);
       for (const w of running.warnings) this.logToStderr(`warning: ${w}`);

@@ -1,7 +1,4 @@
 import { Flags } from '@oclif/core';
-import { render } from 'ink';
-import { createElement } from 'react';
-import { AttentionApp } from '../../src/cli/attention/app.js';
 import { engineSource, storeSource, type AttentionSource } from '../../src/cli/attention/source.js';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../src/cli/engine-client.js';
@@ -42,9 +39,9 @@ export default class EngineOrphans extends TradesealCommand {
     const remote = await engineRemoteOf(flags, this.settings);
     const publicKey = flags['public-key'] === undefined ? null : publicKeyFlag(flags['public-key']);
     if (fullScreenPossible() && !this.jsonEnabled() && !flags.csv) {
-      const view = async (source: AttentionSource): Promise<void> => {
-        await render(createElement(AttentionApp, { source, width: process.stdout.columns ?? 80, height: process.stdout.rows ?? 24 })).waitUntilExit();
-      };
+      // ink and React load when the view opens, not when the CLI starts.
+      const { openAttentionView } = await import('../../src/cli/attention/open.js');
+      const view: (source: AttentionSource) => Promise<void> = openAttentionView;
       if (remote) await view(engineSource(remote, publicKey));
       else
         await this.withStore((store) =>

@@ -2,7 +2,6 @@ import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { TradesealError } from '../../src/core/errors.js';
 import { assertNoProblems, checkDataDir } from '../../pipeline/ingest/check-dir.js';
-import { loadInputRows } from '../../pipeline/ingest/input-rows.js';
 import { describeChanges } from '../../pipeline/publish/input-digests.js';
 import { checkInputs, type InputCheck } from '../../src/signals/publish/input-record.js';
 import { RECOMPUTE_HINT } from '../../pipeline/publish/plan.js';
@@ -30,6 +29,8 @@ export default class PipelineCheck extends TradesealCommand {
 
   async run(): Promise<{ data_dir: string; files: CheckedFile[]; published: InputCheck }> {
     const { flags } = await this.parse(PipelineCheck);
+    // The pipeline (DuckDB) loads when the command runs, not when the CLI starts.
+    const { loadInputRows } = await import('../../pipeline/ingest/input-rows.js');
     const dataDir = flags['data-dir'] ?? this.settings.pipelineDataDir;
     const reports = await checkDataDir(dataDir);
     assertNoProblems(reports, `the data files in ${dataDir} break their rules`);

@@ -1,8 +1,7 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { TradesealError } from '../../src/core/errors.js';
-import { nightFromSettings } from '../../src/signals/nightly/from-settings.js';
-import { runNight, type NightResult } from '../../src/signals/nightly/night.js';
+import type { NightResult } from '../../src/signals/nightly/night.js';
 
 export default class PipelineNightly extends TradesealCommand {
   static override summary =
@@ -24,6 +23,9 @@ Each event is one JSON line on standard output: night_started, source_failed, wa
 
   async run(): Promise<NightResult> {
     const { flags } = await this.parse(PipelineNightly);
+    // The pipeline (DuckDB) loads when the command runs, not when the CLI starts.
+    const { nightFromSettings } = await import('../../src/signals/nightly/from-settings.js');
+    const { runNight } = await import('../../src/signals/nightly/night.js');
     const line = (event: Record<string, unknown>): void => this.log(JSON.stringify({ at: new Date().toISOString(), ...event }));
     // SIGTERM (a CronJob's deadline, systemd stopping the unit) while the night waits to try again: it gives up at once, recorded as late.
     const stopping = new AbortController();

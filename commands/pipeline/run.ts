@@ -2,8 +2,7 @@ import { Flags } from '@oclif/core';
 import { cliActor } from '../../src/cli/actor.js';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { calendarDateFlag } from '../../src/cli/instant.js';
-import { listrRunner, renderRunSummary } from '../../src/cli/pipeline-view.js';
-import { runPipeline, type RunSummary } from '../../src/signals/publish/run.js';
+import type { RunSummary } from '../../src/signals/publish/run.js';
 
 export default class PipelineRun extends TradesealCommand {
   static override summary = 'Run the regime pipeline once: extend the published history, or compute a what-if as of a past date';
@@ -35,6 +34,9 @@ export default class PipelineRun extends TradesealCommand {
 
   async run(): Promise<RunSummary> {
     const { flags } = await this.parse(PipelineRun);
+    // The pipeline (DuckDB) loads when the command runs, not when the CLI starts.
+    const { runPipeline } = await import('../../src/signals/publish/run.js');
+    const { listrRunner, renderRunSummary } = await import('../../src/cli/pipeline-view.js');
     const summary = await this.withStore((store) =>
       runPipeline(
         store.sql,

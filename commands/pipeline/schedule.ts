@@ -4,8 +4,6 @@ import { TradesealCommand } from '../../src/cli/base-command.js';
 import { closest } from '../../src/cli/closest.js';
 import { assertValid } from '../../src/cli/engine-input.js';
 import type { FieldError } from '../../src/core/errors.js';
-import { nightFromSettings } from '../../src/signals/nightly/from-settings.js';
-import { runNight } from '../../src/signals/nightly/night.js';
 
 export default class PipelineSchedule extends TradesealCommand {
   static override summary = 'Run a night (fetch, check, publish the day due) at PIPELINE_CRON, as a long-running job (never two at once)';
@@ -46,6 +44,9 @@ export default class PipelineSchedule extends TradesealCommand {
     await this.withStore(async (store) => {
       // Built once: a missing key stops the job at its start, not at its first tick.
       const stopping = new AbortController();
+      // The nightly run (the pipeline, DuckDB) loads when the command runs, not when the CLI starts.
+      const { nightFromSettings } = await import('../../src/signals/nightly/from-settings.js');
+      const { runNight } = await import('../../src/signals/nightly/night.js');
       const night = nightFromSettings(settings, store.sql, { fetch: flags.fetch, log: line, signal: stopping.signal });
       const task = cron.schedule(
         expression,

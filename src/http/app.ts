@@ -33,8 +33,9 @@ import { installRequestDeadline, requestDeadlineMs } from './deadline.js';
 import type { ServedTls } from './tls.js';
 import { validatorCompiler } from '../core/validation.js';
 
-export type ServiceName = 'engine' | 'signals';
-export const SERVICES: readonly ServiceName[] = ['engine', 'signals'];
+import { SERVICES, type ServiceName } from './services.js';
+
+export { SERVICES, type ServiceName };
 
 /** 1 MiB: the body limit of the interface decisions (413 above it). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;

@@ -1,8 +1,11 @@
 /**
  * The layer rules (.dependency-cruiser.cjs) hold on the application's code, `src/`, `pipeline/` and `commands/`: no
  * import cycle, no arrow down-to-up or between the two services, nothing outside a layer, the HTTP server's modules
- * reaching no DuckDB, nothing shipped importing tests or scripts. Run by dependency-cruiser itself, as
- * `npm run layers` does. The rules are shown to bite on test/fixtures/layers/, a tree that breaks each once.
+ * reaching no DuckDB, nothing shipped importing tests or scripts; and what the CLI loads at start
+ * (.dependency-cruiser-startup.cjs): no command or hook reaching DuckDB, Fastify, jspurefix or ink through a static
+ * import, which would make every start of that command, `--help` included, pay for them. Run by dependency-cruiser
+ * itself, as `npm run layers` does. The rules are shown to bite on test/fixtures/layers/, a tree that breaks each
+ * once (test/fixtures/layers/commands/light.ts imports Fastify the allowed ways: a type, and inside the function).
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -22,9 +25,9 @@ interface Cruise {
   summary: { violations: Violation[]; totalCruised: number };
 }
 
-async function cruise(cwd: string, dirs: string[]): Promise<Cruise> {
+async function cruise(cwd: string, dirs: string[], config = '.dependency-cruiser.cjs'): Promise<Cruise> {
   // Exit status 1 means violations were found: the JSON is still written.
-  const run = promisify(execFile)(depcruise, [...dirs, '--config', path.join(root, '.dependency-cruiser.cjs'), '--output-type', 'json'], {
+  const run = promisify(execFile)(depcruise, [...dirs, '--config', path.join(root, config), '--output-type', 'json'], {
     cwd,
     maxBuffer: 256 << 20,
   }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
@@ -51,5 +54,18 @@ describe('the layers', () => {
       'no-unlayered: src/misc/m.ts',
       'not-to-dev-tooling: src/store/st.ts',
     ]);
+  }, 60_000);
+});
+
+describe('what a command loads at start', () => {
+  it('reaches no DuckDB, Fastify, jspurefix or ink from any command or hook', async () => {
+    const result = await cruise(root, ['commands', 'src/cli/hooks'], '.dependency-cruiser-startup.cjs');
+    expect(result.summary.totalCruised).toBeGreaterThan(300);
+    expect(result.summary.violations.map(described)).toEqual([]);
+  }, 120_000);
+
+  it('finds a command importing one of them at load, not one importing its types or importing it when it runs', async () => {
+    const result = await cruise(path.join(root, 'test/fixtures/layers'), ['commands', 'src'], '.dependency-cruiser-startup.cjs');
+    expect(result.summary.violations.map((v) => `${v.rule.name}: ${v.from}`)).toEqual(['cli-starts-light: commands/heavy.ts']);
   }, 60_000);
 });
