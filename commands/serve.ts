@@ -6,6 +6,7 @@ import { SERVICES, type ServiceName } from '../src/http/services.js';
 import { secretsInClearWarning } from '../src/secrets/start.js';
 
 export default class Serve extends TradesealCommand {
+  static override storeWork = 'long' as const;
   static override summary = 'Serve the compliance engine (/engine) and the regime signal service (/v1)';
   static override description =
     'Opens the store (DATABASE_URL, or the embedded store under TRADESEAL_HOME), applies pending migrations and listens (HTTPS with TLS_CERT and TLS_KEY, client certificates with TLS_CLIENT_CA) until SIGINT or SIGTERM, then drains in-flight requests. With DATABASE_URL it runs one server process per core on the one port (--workers, SERVE_WORKERS); one of them, elected on the database, runs the background jobs.';

@@ -4,6 +4,7 @@ import { TradesealError } from '../../src/core/errors.js';
 import type { NightResult } from '../../src/signals/nightly/night.js';
 
 export default class PipelineNightly extends TradesealCommand {
+  static override storeWork = 'long' as const;
   static override summary =
     'Run one night: fetch every source, check, and publish the trading day that is due, or nothing (for cron, a systemd timer or a Kubernetes CronJob)';
   static override description = `The day due is the newest trading day whose regime is published by now (06:30 New York on the next trading day). The night fetches every series (pipeline fetch), checks that each holds the rows its release rule says are out by the day's publication, and runs the pipeline as of that day, which publishes it and every day a late night left, and logs each day in the track log.

@@ -5,6 +5,7 @@ import { calendarDateFlag } from '../../src/cli/instant.js';
 import type { RunSummary } from '../../src/signals/publish/run.js';
 
 export default class PipelineRun extends TradesealCommand {
+  static override storeWork = 'long' as const;
   static override summary = 'Run the regime pipeline once: extend the published history, or compute a what-if as of a past date';
   static override description = `By default a run extends the published history from the last published day with the stored fits (the same numbers a full run gives) and broadcasts the newest day's regime, unless an operator's manual broadcast is in force (it holds until \`tradeseal regime release\`). A run never rewrites or removes published days on its own: when it cannot extend the history (another seed, or the data up to the last published day changed: any row revised, removed or inserted, checked against the digests the last run recorded) it stops with exit code 4, naming the series and the first changed date.
 

@@ -6,6 +6,7 @@ import { assertValid } from '../../src/cli/engine-input.js';
 import type { FieldError } from '../../src/core/errors.js';
 
 export default class PipelineSchedule extends TradesealCommand {
+  static override storeWork = 'long' as const;
   static override summary = 'Run a night (fetch, check, publish the day due) at PIPELINE_CRON, as a long-running job (never two at once)';
   static override description =
     'At each tick of PIPELINE_CRON (in PIPELINE_TIMEZONE, 06:30 New York on weekdays by default) it runs what `tradeseal pipeline nightly` runs once: fetch every source, check that each series holds the rows its release rule says are out, publish the day due, or try again until PIPELINE_DEADLINE and give up without publishing. Each event is one JSON line on stdout (night_started, source_failed, waiting, published, late, refused, up_to_date; {event: "failed", error} for an unexpected fault); a late or refused night is logged and the job goes on to the next tick. Nights never overlap: a tick that comes while one is going is skipped, and across processes the pipeline\'s lock stops a second run. Stops on SIGINT or SIGTERM after the night in progress.';

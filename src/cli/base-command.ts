@@ -15,7 +15,6 @@
  * same exit code as without `--json` (under `--jsonl`, on one line).
  */
 import { Command, Errors, Flags } from '@oclif/core';
-import confirm from '@inquirer/confirm';
 import { loadConfig, type Config } from '../core/config.js';
 import { ERROR_CODES, isTradesealError, TradesealError, type ErrorCode, type FieldError } from '../core/errors.js';
 import { openStore, type Store } from '../store/db.js';
@@ -23,6 +22,7 @@ import { isStoreFault } from '../store/faults.js';
 import { storeConnectionError } from '../store/connect-errors.js';
 import { fileError, isFsError } from '../core/file-errors.js';
 import { migrate } from '../store/migrate.js';
+import { compileWasmForABriefRun } from './brief-wasm.js';
 import { suggestions } from './closest.js';
 import { jsonLines, toJsonLines } from './json-lines.js';
 
@@ -76,6 +76,12 @@ export abstract class TradesealCommand extends Command {
   /** `--jsonl`; a command that opts out of `--json` (`enableJsonFlag = false`) opts out of it too (`baseFlags = {}`). */
   static override baseFlags: Record<string, typeof jsonlFlag> = { jsonl: jsonlFlag };
 
+  /**
+   * How long the command works in the embedded store: `brief` (a listing, a lookup: the default) or `long`
+   * (`serve`, a pipeline run). A brief command opens PGlite without V8's optimising recompilation (./brief-wasm.ts).
+   */
+  static storeWork: 'brief' | 'long' = 'brief';
+
   private loaded?: Config;
 
   /** The validated, frozen settings, read from the environment once per command. */
@@ -86,6 +92,7 @@ export abstract class TradesealCommand extends Command {
 
   /** Runs `fn` with an open store and always closes it. */
   protected async withStore<T>(fn: (store: Store) => Promise<T>, options: { migrate?: boolean } = {}): Promise<T> {
+    if (this.settings.databaseUrl === null && (this.ctor as typeof TradesealCommand).storeWork === 'brief') compileWasmForABriefRun();
     const store = await openStore(this.settings, { purpose: this.id ?? 'command' });
     try {
       // Pending migrations are applied first (idempotent, under their advisory lock), as `serve` does, so a
@@ -131,6 +138,7 @@ export abstract class TradesealCommand extends Command {
     if (!process.stdin.isTTY || !process.stderr.isTTY || this.jsonEnabled()) {
       throw new TradesealError('confirmation_required', `${question} Nobody confirmed it: there is no terminal to ask`, { hint: 'pass --yes to confirm' });
     }
+    const { default: confirm } = await import('@inquirer/confirm');
     const ok = await confirm({ message: question, default: false }, { output: process.stderr });
     if (!ok) throw new TradesealError('confirmation_required', 'not confirmed: nothing was changed');
     return true;

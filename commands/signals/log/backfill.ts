@@ -5,6 +5,7 @@ import { logUnloggedDays, type TrackAppend } from '../../../src/signals/store/tr
 import { loadTrackLogKey } from '../../../src/signals/track/key.js';
 
 export default class SignalsLogBackfill extends TradesealCommand {
+  static override storeWork = 'long' as const;
   static override summary = 'Log the published days the track log does not hold (published before it existed), as backfills, without rewriting them';
   static override description =
     "Appends a leaf for every published day that has none, each marked backfill whatever its available_at (the log did not see it published, so it never calls it live), under one new signed head, in one transaction that first takes the log's lock. The days themselves are not changed. A leaf can never be removed, so it asks for confirmation on a terminal; elsewhere pass --yes. Nothing to log is not an error: it says so. On the local store (the service's own database).";

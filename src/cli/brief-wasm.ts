@@ -1,0 +1,24 @@
+/**
+ * How V8 compiles PGlite's WebAssembly in a command that opens the embedded store for a moment.
+ *
+ * V8 compiles a module's functions quickly first (Liftoff), then recompiles the hot ones with its optimising
+ * compiler on background threads, and the process waits for some of that work before PGlite answers: about
+ * 0.1 s of a read command's start on two cores, measured by `npm run bench:cli`. The optimised code only pays
+ * off after about half a second of SQL work (a 200,000-row aggregate ran 35% slower without it), which a
+ * listing or a lookup never does. So a brief command turns the recompilation off before the store is opened;
+ * a command whose store work is long (`serve`, a pipeline run) keeps V8's default.
+ *
+ * The flags are V8's own (`node --v8-options`); Node allows setting them at run time, before the module is
+ * compiled. They hold for the rest of this process, which is one command.
+ */
+import v8 from 'node:v8';
+
+let applied = false;
+
+/** Idempotent; a no-op after the first call. */
+export function compileWasmForABriefRun(): void {
+  if (applied) return;
+  applied = true;
+  v8.setFlagsFromString('--no-wasm-tier-up');
+  v8.setFlagsFromString('--no-wasm-dynamic-tiering');
+}
