@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Builds `dist/` (`npm run build`: tsc, incremental) only when it is missing or older than a source file, so
-// `npm start` and `npm run demo` pay for a compile once after a checkout or a change, not on every run. Run as
-// a script (`node scripts/build-if-stale.js`) or imported (`buildIfStale()`); exits non-zero when tsc fails.
+// Builds `dist/` (`npm run build`: scripts/build.js) only when it is missing or older than a source file, so
+// `npm start` and `npm run demo` pay for a build once after a checkout or a change, not on every run. Run as
+// a script (`node scripts/build-if-stale.js`) or imported (`buildIfStale()`); exits non-zero when the build fails.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -34,11 +34,11 @@ export function buildIsStale(dir = root) {
   return statSync(stamp).mtimeMs < Math.max(...sources.map(newestMtime), ...configs);
 }
 
-/** Builds when stale; returns tsc's exit status (0 when nothing had to be built). */
+/** Builds when stale, saying what it does; returns the build's exit status (0 when nothing had to be built). */
 export function buildIfStale() {
   if (!buildIsStale()) return 0;
-  console.error('tradeseal: building (npm run build)…');
-  return spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' }).status ?? 1;
+  console.error('tradeseal: building dist/ (npm run build), once after a checkout or a change of the sources:');
+  return spawnSync(process.execPath, [path.join(root, 'scripts', 'build.js'), '--if-stale'], { cwd: root, stdio: 'inherit' }).status ?? 1;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exit(buildIfStale());

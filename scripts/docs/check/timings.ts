@@ -3,16 +3,17 @@
  * `npm run docs:update`, never typed: how long a new user waits for `npm run demo` and `npm start`, a full
  * pipeline run on an empty store and `npm test`. The check only asks that each is present and not empty.
  *
- * - `demo-first`: `npm run demo` on a fresh home with `dist/` removed (a first checkout after `npm install`:
- *   the build, the pipeline run, the cases); `demo-second`: again on the same home.
- * - `start-first`: `npm start` on a fresh home until `GET /v1/health` answers 200 (the build when stale, the
- *   first pipeline run), then SIGTERM; `start-second`: again on the same home.
+ * - `demo-first`: `npm run demo` in a fresh checkout (./fresh-checkout.ts: the tree's files as a clone has them, no
+ *   `dist/`, no store, the installed node_modules), as a new user runs it after `npm install`: the build, the
+ *   pipeline run, the cases; `demo-second`: again in that checkout.
+ * - `start-first`: `npm start` in another fresh checkout until `GET /v1/health` answers 200 (the build, the first
+ *   pipeline run), then SIGTERM; `start-second`: again in that checkout.
  * - `pipeline-run`: `tradeseal pipeline run` on an empty store (the published template's run).
  * - `npm-test`: `npm test`, only with `--npm-test` (it takes minutes), last, on the rewritten documents; otherwise the marker keeps its value.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { freshCheckout } from './fresh-checkout.js';
 import { groupAlive, stopGroup } from './process-group.js';
 import { freePort } from './serve.js';
 
@@ -67,29 +68,30 @@ async function timeStart(cwd: string, env: Record<string, string>, deadlineMs: n
 }
 
 /**
- * Measures the timings other than `pipeline-run` (which the published template measures). Removes `dist/` for
- * `demo-first`, as a first checkout has none; the demo rebuilds it.
+ * Measures the timings other than `pipeline-run` (which the published template measures), each pair in a fresh
+ * checkout of its own: the first run pays for the build, as a new user's does. The tree's own `dist/` is untouched.
  */
 export async function measureTimings(opts: { packageRoot: string; scratch: string; env: Record<string, string>; log: (line: string) => void }): Promise<Partial<Record<TimingName, string>>> {
   const { packageRoot, scratch, env, log } = opts;
   const out: Partial<Record<TimingName, string>> = {};
-  const home = (name: string): string => {
-    const dir = path.join(scratch, name);
-    mkdirSync(dir, { recursive: true });
-    return dir;
-  };
-  const demoHome = home('timing-demo');
-  rmSync(path.join(packageRoot, 'dist'), { recursive: true, force: true });
+  const checkout = (name: string): string => freshCheckout(packageRoot, path.join(scratch, name));
+  const demoCheckout = checkout('timing-demo');
   for (const name of ['demo-first', 'demo-second'] as const) {
-    log(`timing ${name}: npm run demo …`);
-    out[name] = formatSeconds(await timeRun(`npm run demo (${name})`, 'npm', ['run', 'demo'], packageRoot, { ...env, TRADESEAL_HOME: demoHome }, 900_000));
+    log(`timing ${name}: npm run demo in a fresh checkout …`);
+    out[name] = formatSeconds(await timeRun(`npm run demo (${name})`, 'npm', ['run', 'demo'], demoCheckout, withoutHome(env), 900_000));
   }
-  const startHome = home('timing-start');
+  const startCheckout = checkout('timing-start');
   for (const name of ['start-first', 'start-second'] as const) {
-    log(`timing ${name}: npm start …`);
-    out[name] = formatSeconds(await timeStart(packageRoot, { ...env, TRADESEAL_HOME: startHome }, 900_000));
+    log(`timing ${name}: npm start in a fresh checkout …`);
+    out[name] = formatSeconds(await timeStart(startCheckout, withoutHome(env), 900_000));
   }
   return out;
+}
+
+/** The store is the checkout's own `./.tradeseal`, as for a new user. */
+function withoutHome(env: Record<string, string>): Record<string, string> {
+  const { TRADESEAL_HOME: _home, DATABASE_URL: _url, ...rest } = env;
+  return rest;
 }
 
 /**

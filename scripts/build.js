@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// `npm run build`: the compiled CLI and services in dist/, in two steps, each named as it starts and timed as it
+// ends (on a terminal a line that counts the seconds while it runs), so a first `npm start` never sits silent:
+// 1. compiling: esbuild transpiles each TypeScript file of src/, commands/ and pipeline/ (and the two benchmark
+//    entry points that measure the compiled code) to dist/, file for file, ESM for Node 20, with source maps. It
+//    does not type-check: that is `npm run typecheck`, which `npm test` runs; the tests run these same sources
+//    through the same transpiler (tsx, vitest), so the build runs what was tested.
+// 2. the command manifest: `oclif manifest` writes oclif.manifest.json, so the CLI loads only the command it runs.
+// Then dist/.build-stamp, which scripts/build-if-stale.js compares with the sources.
+// Builds of one checkout take turns (./build-lock.js): two test files, or `npm start` twice, each find a complete
+// build, never one being written.
+import { spawn } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build as esbuild } from 'esbuild';
+import { withBuildLock } from './build-lock.js';
+import { buildIsStale } from './build-if-stale.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** What the build compiles: every .ts/.tsx under these folders (tests excluded), and these files. */
+export const BUILD_SOURCES = { dirs: ['src', 'commands', 'pipeline'], files: ['bench/engine-server.ts', 'bench/pipeline-run.ts'] };
+
+function sourcesOf(dir) {
+  return readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !/\.d\.ts$/.test(e.name) && !/\.test\.tsx?$/.test(e.name))
+    .map((e) => path.relative(root, path.join(e.parentPath ?? e.path, e.name)));
+}
+
+/** Runs `fn`, saying `what` on stderr as it starts and how long it took as it ends; a terminal sees the seconds run. */
+async function step(what, fn) {
+  const t0 = performance.now();
+  const seconds = () => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
+  const live = process.stderr.isTTY === true;
+  process.stderr.write(live ? `  ${what}…` : `  ${what}…\n`);
+  const tick = live ? setInterval(() => process.stderr.write(`\r  ${what}… ${seconds()}`), 500) : undefined;
+  try {
+    const result = await fn();
+    process.stderr.write(live ? `\r  ${what}: ${seconds()}\x1b[K\n` : `  ${what}: ${seconds()}\n`);
+    return result;
+  } catch (error) {
+    if (live) process.stderr.write('\n');
+    throw error;
+  } finally {
+    clearInterval(tick);
+  }
+}
+
+function run(command, args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+    let err = '';
+    child.stderr.on('data', (c) => (err += c));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(command)} exited ${code}: ${err.trim()}`))));
+  });
+}
+
+export async function build() {
+  const t0 = performance.now();
+  await step('compiling the TypeScript sources to dist/ (esbuild)', async () => {
+    const entryPoints = [...BUILD_SOURCES.dirs.flatMap(sourcesOf), ...BUILD_SOURCES.files];
+    await esbuild({
+      entryPoints,
+      outdir: path.join(root, 'dist'),
+      outbase: root,
+      absWorkingDir: root,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      sourcemap: true,
+      jsx: 'automatic',
+      tsconfig: path.join(root, 'tsconfig.json'),
+      logLevel: 'error',
+    });
+    return entryPoints.length;
+  });
+  // NODE_ENV=production: in any other (a test run's `test`), oclif takes the checkout for a development one and
+  // records the commands' TypeScript sources, which the compiled CLI cannot import.
+  await step('writing the command manifest (oclif manifest)', () =>
+    run(path.join(root, 'node_modules', '.bin', 'oclif'), ['manifest'], { OCLIF_SKIP_NEW_VERSION_CHECK: 'true', NODE_ENV: 'production' }),
+  );
+  writeFileSync(path.join(root, 'dist', '.build-stamp'), new Date().toISOString());
+  process.stderr.write(`  built in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+}
+
+// `--if-stale` (scripts/build-if-stale.js): only when dist/ is still older than a source once the lock is held,
+// since the build that held it before may have just made it current.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const ifStale = process.argv.includes('--if-stale');
+  try {
+    await withBuildLock(root, async () => {
+      if (!ifStale || buildIsStale(root)) await build();
+    });
+  } catch (error) {
+    process.stderr.write(`build failed: ${error.message}\n`);
+    process.exit(1);
+  }
+}
