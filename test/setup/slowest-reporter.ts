@@ -1,7 +1,9 @@
 /**
  * A vitest reporter that closes every run with where its time went: the 20 slowest test files and the 20
  * slowest tests, as Markdown tables (docs/testing.md keeps one such table from before and after the suite was
- * made faster), and the run's wall time against the time its files took one after another.
+ * made faster), the run's wall time against the time its files took one after another, and that wall time
+ * against the suite's budget (SUITE_BUDGET_S: `npm test` on the reference 2-core machine), so a run that crosses it
+ * says so where everyone looks.
  *
  * A file's time is what it held a worker for: vitest preparing it, importing it (collection), its setup
  * files, then its tests and hooks. Tests of a file run one after another, files on `maxWorkers` workers at once.
@@ -11,6 +13,18 @@ import type { Reporter, TestModule } from 'vitest/node';
 import { MAIN_PROJECT } from './projects.js';
 
 const SHOWN = 20;
+
+/** The whole suite's budget, in seconds of wall time on the reference machine (2 cores): ten minutes. */
+export const SUITE_BUDGET_S = 600;
+
+/** The run's wall time against the budget: within it, with its share, or over it by how much. */
+export function budgetLine(wallMs: number): string {
+  const s = wallMs / 1000;
+  const share = Math.round((s / SUITE_BUDGET_S) * 100);
+  return s <= SUITE_BUDGET_S
+    ? `the suite's budget is ${SUITE_BUDGET_S} s of wall time: this run took ${s.toFixed(1)} s, ${share} % of it`
+    : `the suite's budget is ${SUITE_BUDGET_S} s of wall time: this run took ${s.toFixed(1)} s, OVER it by ${(s - SUITE_BUDGET_S).toFixed(1)} s (${share} %); docs/testing.md, "Keeping it under budget", says what to do`;
+}
 
 interface Timed {
   name: string;
@@ -57,6 +71,7 @@ export default class SlowestReporter implements Reporter {
       ...slowest(tests).map((t) => `| ${seconds(t.ms)} | ${cell(t.name)} |`),
       '',
       `${files.length} files, ${tests.length} tests: ${seconds(wall)} s of wall time for ${seconds(serial)} s of files one after another`,
+      budgetLine(wall),
       '',
     ];
     process.stdout.write(`${lines.join('\n')}\n`);

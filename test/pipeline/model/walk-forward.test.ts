@@ -165,33 +165,19 @@ describe('walk-forward on the bundled history', () => {
     expect(fits.length).toBeGreaterThan(15);
   });
 
-  it("is deterministic: the same data and seed give the same numbers, bit for bit, here and in the pipeline's threads", async () => {
+  // No start of the method draws a random number (DEFAULT_WALK_FORWARD), so the seed, still an option for the
+  // research variants' seeded starts, changes nothing: seeds 1 to 8 of the seeded method agreed on as few as 83 %
+  // of the days (pipeline/README.md, "A method without a seed"). One run proves both promises: the pipeline's
+  // threads with the largest seed give the default seed's numbers here; the as-of run below uses seed 1.
+  it("is deterministic and does not depend on its seed: the pipeline's threads with another seed give the same numbers and fits, bit for bit", async () => {
     // Computed again as the pipeline computes it: in its model thread, with a second thread screening restarts.
-    const again = await walkForwardOffThread(frame, {});
-    expect(again.fits.map((f) => [f.fit_date, f.log_likelihood, f.iterations])).toEqual(base.fits.map((f) => [f.fit_date, f.log_likelihood, f.iterations]));
+    const again = await walkForwardOffThread(frame, { seed: 0xfffffffe });
+    expect(again.fits).toEqual(base.fits);
     expect(again.days.length).toBe(base.days.length);
     again.days.forEach((d, i) => {
       expect(Array.from(d.probs)).toEqual(Array.from(base.days[i]!.probs));
       expect(Array.from(d.factors)).toEqual(Array.from(base.days[i]!.factors));
     });
-  }, 600_000);
-
-  // No start of the method draws a random number (DEFAULT_WALK_FORWARD), so the seed, still an option for the
-  // research variants' seeded starts, changes nothing: seeds 1 to 8 of the seeded method agreed on as few as 83 %
-  // of the days (pipeline/README.md, "A method without a seed").
-  it('does not depend on its seed: other seeds publish the same numbers and fits, bit for bit', () => {
-    const through = '2010-12-31';
-    const part = frameThrough(frame, through);
-    const original = byDate(frame, base);
-    for (const seed of [1, 0xfffffffe]) {
-      const other = walkForward(part, { seed });
-      expect(other.days.length).toBeGreaterThan(1000);
-      for (const d of other.days) {
-        const date = frame.dates[d.index] as string;
-        expect(Array.from(d.probs), `seed ${seed}, ${date}`).toEqual(Array.from(original.get(date)!.probs));
-      }
-      expect(other.fits).toEqual(base.fits.filter((f) => f.fit_date <= through));
-    }
   }, 600_000);
 
   it(`has no look-ahead: with every value after ${CUT} multiplied by 1.5, nothing published up to ${CUT} changes`, async () => {
@@ -215,9 +201,9 @@ describe('walk-forward on the bundled history', () => {
     expect(differentAfter).toBeGreaterThan(100);
   }, 600_000);
 
-  it(`has no look-ahead: a run as of ${CUT} publishes exactly the full run's days up to ${CUT}`, async () => {
+  it(`has no look-ahead: a run as of ${CUT} (seed 1) publishes exactly the full run's days up to ${CUT}`, async () => {
     const cutFrame = await loadFeatureFrame(DATA, CUT);
-    const cut = walkForward(cutFrame);
+    const cut = walkForward(cutFrame, { seed: 1 });
     const original = byDate(frame, base);
     expect(cutFrame.dates.at(-1)! <= CUT).toBe(true);
     for (const d of cut.days) {
@@ -226,6 +212,7 @@ describe('walk-forward on the bundled history', () => {
       expect(Array.from(d.factors), date).toEqual(Array.from(original.get(date)!.factors));
     }
     expect(cut.days.length).toBeGreaterThan(1300);
+    expect(cut.fits).toEqual(base.fits.filter((f) => f.fit_date <= CUT));
   }, 600_000);
 
   // A history published through a month's last day (a backfill as of it) is extended by a run whose first new
