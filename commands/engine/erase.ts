@@ -3,7 +3,7 @@ import { cliActor } from '../../src/cli/actor.js';
 import type { AgentView } from '../../src/engine/ops/agent-details.js';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../src/cli/engine-client.js';
-import { prefixRange, resolveIdPrefix } from '../../src/cli/id-prefix.js';
+import { idHint, prefixRange, resolveIdPrefix } from '../../src/cli/id-prefix.js';
 import { checkRequest } from '../../src/cli/engine-input.js';
 import { agentParams } from '../../src/engine/inputs.js';
 import { dataKeysFrom } from '../../src/secrets/kms/from-config.js';
@@ -29,7 +29,8 @@ export default class EngineErase extends TradesealCommand {
   async run(): Promise<ErasureResult> {
     const { args, flags } = await this.parse(EngineErase);
     const remote = await engineRemoteOf(flags, this.settings);
-    if (remote || !prefixRange(args.agent_id)) checkRequest(agentParams, { agent_id: args.agent_id }, 'params', { agent_id: 'AGENT_ID' });
+    if (remote || !prefixRange(args.agent_id))
+      checkRequest(agentParams, { agent_id: args.agent_id }, 'params', { agent_id: 'AGENT_ID' }, idHint('agent', remote !== null));
     const keys = dataKeysFrom(this.settings);
     const confirm = (agentId: string): Promise<unknown> =>
       this.confirmDestructive(

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { callService, remoteFlags, remoteOf } from '../../src/cli/signals-client.js';
+import { HEARTBEAT_KEY_COMMANDS } from '../../src/cli/heartbeat-keys.js';
 import { validationError } from '../../src/core/errors.js';
 import { SIGNATURE_SCHEMES, type SignatureScheme } from '../../src/core/records/heartbeat.js';
 import { issueHeartbeat } from '../../src/signals/heartbeat.js';
@@ -9,8 +10,7 @@ import type { SignedHeartbeat } from '../../src/engine/heartbeat/check.js';
 
 export default class RegimeHeartbeat extends TradesealCommand {
   static override summary = 'Issue one signed heartbeat of the regime in force (Layer 2), as the regime operator';
-  static override description =
-    "Signs {sequence_id, timestamp_ms, regime_id, mta_ref} with the signal service's heartbeat signing key: REGIME_SIGNING_KEY when set, otherwise the key kept in the store (generated on its first use; `tradeseal signals heartbeat-key` prints its public key for the engine's REGIME_OPERATOR_PUBKEY). The sequence id comes from the store's heartbeat sequence, so it is strictly greater than every heartbeat issued before it, here or by `GET /v1/engine/heartbeat`. Prints the heartbeat as JSON, ready to embed in an authorize body; a heartbeat is good for one authorize within the engine's replay window (30 s by default).";
+  static override description = `Signs {sequence_id, timestamp_ms, regime_id, mta_ref} with the signal service's heartbeat signing key: REGIME_SIGNING_KEY when set, otherwise the key kept in the store (generated on its first use; \`tradeseal signals heartbeat-key\` prints its public key for the engine's REGIME_OPERATOR_PUBKEY). The sequence id comes from the store's heartbeat sequence, so it is strictly greater than every heartbeat issued before it, here or by \`GET /v1/engine/heartbeat\`. Prints the heartbeat as JSON, ready to embed in an authorize body; a heartbeat is good for one authorize within the engine's replay window (30 s by default).\n\n${HEARTBEAT_KEY_COMMANDS}`;
   static override enableJsonFlag = false;
   static override baseFlags = {};
   static override examples = [

@@ -1,5 +1,6 @@
 import { TradesealCommand } from '../../src/cli/base-command.js';
 import { renderPublicKey } from '../../src/cli/public-key-view.js';
+import { HEARTBEAT_KEY_COMMANDS } from '../../src/cli/heartbeat-keys.js';
 import { loadSigningKey, publicKeyForms, type PublicKeyForms, type SigningKeySource } from '../../src/signals/signing-key.js';
 
 interface HeartbeatKey {
@@ -14,8 +15,7 @@ interface HeartbeatKey {
 
 export default class SignalsHeartbeatKey extends TradesealCommand {
   static override summary = "Print the public key of the signal service's heartbeat signing key, for the engine's REGIME_OPERATOR_PUBKEY";
-  static override description =
-    'The key that signs heartbeats (`GET /v1/engine/heartbeat`, `tradeseal regime heartbeat`) is REGIME_SIGNING_KEY when set, otherwise one kept in the store, generated on first use; this command creates the stored key when there is none yet. The secret key is never printed.';
+  static override description = `The key that signs heartbeats (\`GET /v1/engine/heartbeat\`, \`tradeseal regime heartbeat\`) is REGIME_SIGNING_KEY when set, otherwise one kept in the store, generated on first use; this command creates the stored key when there is none yet. The secret key is never printed.\n\n${HEARTBEAT_KEY_COMMANDS}`;
   static override examples = [
     '<%= config.bin %> signals heartbeat-key',
     'export REGIME_OPERATOR_PUBKEY=$(<%= config.bin %> signals heartbeat-key --json | jq -r .public_key.hex)',

@@ -17,6 +17,17 @@ export const ID_KINDS = {
 } as const;
 export type IdKind = keyof typeof ID_KINDS;
 
+/**
+ * What the command takes where `kind`'s id goes, as the hint of a refused id: the refusal itself keeps the HTTP
+ * API's code and words (the same input is refused alike by both), the hint adds what only the CLI accepts.
+ */
+export function idHint(kind: IdKind, remote: boolean): string {
+  const { noun } = ID_KINDS[kind];
+  return remote
+    ? `give a whole ${noun} id (a UUID): a remote engine takes no prefixes`
+    : `give a ${noun} id (a UUID) or a unique prefix of it of at least ${MIN_ID_PREFIX} hex digits, as \`tradeseal engine ${noun}s list\` shows them`;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const asUuid = (hex32: string): string => `${hex32.slice(0, 8)}-${hex32.slice(8, 12)}-${hex32.slice(12, 16)}-${hex32.slice(16, 20)}-${hex32.slice(20)}`;
 

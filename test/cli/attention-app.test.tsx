@@ -90,6 +90,21 @@ describe('the terminal view of traces needing attention', () => {
     }
   }, 30_000);
 
+  it("lists six columns, the amount with its currency in one right-aligned cell, as the CLI's listings do", async () => {
+    const { view, frame } = await open();
+    try {
+      const lines = frame().split('\n');
+      const header = lines.findIndex((l) => /\btxn_time\b/.test(l));
+      expect(lines[header]!.trim().split(/\s+/)).toEqual(['txn_time', 'trace_id', 'agent_id', 'action', 'asset', 'notional']);
+      const row = lines.find((l) => l.includes(divergent.slice(0, 8)))!;
+      expect(row).toMatch(/ \d+(\.\d+)? USD$/);
+      // Right-aligned: the amount's cell ends where its header ends.
+      expect(row.trimEnd().length).toBe(lines[header]!.trimEnd().length);
+    } finally {
+      view.unmount();
+    }
+  }, 30_000);
+
   it('pages through a tab with keyset pages sized to the terminal, and back', async () => {
     // 12 rows of chrome-free room: a 14-line terminal leaves 7 rows per page.
     const { view, press } = await open(14);
@@ -130,6 +145,32 @@ describe('the terminal view of traces needing attention', () => {
       const back = await press(KEY.escape);
       expect(back).toContain('DIVERGENT');
       expect(back).not.toContain('"trace_id"');
+    } finally {
+      view.unmount();
+    }
+  }, 30_000);
+
+  it('an open trace shows its served document whole at 80 columns: every hash and id in full, a long line wrapped', async () => {
+    const document = await storeSource(h.store.sql, null).trace(divergent);
+    const hashes = [...new Set(JSON.stringify(document).match(/[0-9a-f]{64}/g))];
+    expect(hashes.length).toBeGreaterThan(0);
+    const { view, press, tap } = await open();
+    try {
+      let frame = await press(KEY.enter);
+      const seen: string[] = [];
+      for (let page = 0; page < 20; page++) {
+        seen.push(...frame.split('\n').slice(1, -1));
+        const [, last, total] = /lines \d+-(\d+) of (\d+)/.exec(frame) ?? [];
+        if (last === total) break;
+        frame = await tap(' ');
+      }
+      for (const line of seen) {
+        expect(stringWidth(line), line).toBeLessThanOrEqual(80);
+        expect(line).not.toContain('…');
+      }
+      const shown = seen.join('\n');
+      for (const hash of hashes) expect(shown).toContain(hash);
+      expect(shown).toContain(`"trace_id": "${divergent}"`);
     } finally {
       view.unmount();
     }

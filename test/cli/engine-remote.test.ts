@@ -133,5 +133,6 @@ describe('engine commands against a remote engine', () => {
     expect(badToken.json()).toMatchObject({ error: { code: 'unauthorized' } });
     expect(noToken.code, describeRun(noToken)).toBe(2);
     expect(prefix.code, describeRun(prefix)).toBe(2); // a remote engine takes whole ids
+    expect(prefix.json().error.hint).toBe('give a whole trace id (a UUID): a remote engine takes no prefixes');
   }, 120_000);
 });

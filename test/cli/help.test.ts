@@ -53,6 +53,34 @@ describe('tradeseal --help', () => {
   }, 60_000);
 });
 
+describe('commands with neighbours: each help says what it manages and names the related commands', () => {
+  /** A command's --help with its lines joined, as oclif wraps them to the terminal. */
+  const help = async (...command: string[]): Promise<string> => {
+    const run = await runCli([...command, '--help'], env);
+    expect(run.code, describeRun(run)).toBe(0);
+    return run.stdout.replace(/\s+/g, ' ');
+  };
+
+  it('the three heartbeat key commands: which half of the pair each manages, and the other two', async () => {
+    const [gen, publicKey, heartbeat] = await Promise.all([help('engine', 'keys', 'gen'), help('signals', 'heartbeat-key'), help('regime', 'heartbeat')]);
+    for (const text of [gen, publicKey, heartbeat]) {
+      expect(text).toContain('`tradeseal signals heartbeat-key` prints the public key of the pair the signal service signs heartbeats with');
+      expect(text).toContain('`tradeseal regime heartbeat` signs one heartbeat with that key');
+      expect(text).toContain('`tradeseal engine keys gen` makes a new pair offline and stores nothing');
+      expect(text).toContain("the transparency log's (`tradeseal engine log key`) and the signal service's API keys (`tradeseal signals keys`)");
+    }
+    expect(gen).toContain('Generate a new Ed25519 heartbeat key pair for the regime operator, offline (nothing is stored)');
+  }, 60_000);
+
+  it('engine orphans: every status needing an officer, why the name, and where one status or stale PENDING is listed', async () => {
+    const text = await help('engine', 'orphans');
+    expect(text).toContain('DIVERGENT, EXPIRED, MISMATCH, ORPHAN, and SHADOW_HALTED');
+    expect(text).toContain("The name is the HTTP API's (GET /engine/orphans");
+    expect(text).toContain('`tradeseal engine traces list --status S` lists one status');
+    expect(text).toContain('`tradeseal engine pending` lists the PENDING traces older than an age');
+  }, 60_000);
+});
+
 describe('flag errors', () => {
   // oclif alone exits 1 on a bad flag value, and 1 again (with the message lost) for any error under --json.
   it('exit 2 with the message, as text and as JSON', async () => {

@@ -131,11 +131,12 @@ describe('engine traces', () => {
   }, 60_000);
 
   it('show, verify and agents status take the first characters of an id; too few, none or several matches are refused', async () => {
-    const [show, verify, short, unknown] = await Promise.all([
+    const [show, verify, short, unknown, zz] = await Promise.all([
       runCli(['engine', 'traces', 'show', t.matched.slice(0, 8), '--json'], env),
       runCli(['engine', 'traces', 'verify', t.matched.slice(0, 13)], env),
       runCli(['engine', 'traces', 'show', t.matched.slice(0, 3)], env),
       runCli(['engine', 'traces', 'show', '0000-'], env),
+      runCli(['engine', 'traces', 'verify', 'zz'], env),
     ]);
     expect(show.code, describeRun(show)).toBe(0);
     expect(show.json()).toMatchObject({ trace_id: t.matched });
@@ -143,6 +144,12 @@ describe('engine traces', () => {
     expect(verify.stdout).toContain(`trace ${t.matched} is valid`);
     expect(short.code, describeRun(short)).toBe(2); // three characters: not a prefix, judged as an id
     expect(short.stderr).toMatch(/TRACE_ID/);
+    // Too short or not hex: the API's refusal, with what the CLI takes as a hint.
+    for (const run of [short, zz]) {
+      expect(run.code, describeRun(run)).toBe(2);
+      expect(run.stderr).toContain('must be a valid uuid');
+      expect(run.stderr).toContain('give a trace id (a UUID) or a unique prefix of it of at least 4 hex digits');
+    }
     expect(unknown.code, describeRun(unknown)).toBe(2); // a hyphen where a UUID has none
     const none = await runCli(['engine', 'traces', 'show', t.matched.startsWith('0000') ? 'ffff' : '0000'], env);
     expect(none.code, describeRun(none)).toBe(3);

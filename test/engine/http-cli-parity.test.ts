@@ -277,5 +277,12 @@ describe('reading traces', () => {
     expect(cliRefusal(run)).toEqual(refusal(['TRACE_ID', 'must be a valid uuid']));
     expect(httpRefusal(revoke)).toEqual(refusal(['token_id', 'must be a valid uuid']));
     expect(cliRefusal(cliRevoke)).toEqual(refusal(['ID', 'must be a valid uuid']));
+    // The refusal is the API's; the hint adds what the CLI takes besides a whole id.
+    expect(run.json().error.hint).toBe(
+      'give a trace id (a UUID) or a unique prefix of it of at least 4 hex digits, as `tradeseal engine traces list` shows them',
+    );
+    expect(cliRevoke.json().error.hint).toBe(
+      'give a token id (a UUID) or a unique prefix of it of at least 4 hex digits, as `tradeseal engine tokens list` shows them',
+    );
   }, 60_000);
 });

@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { cliActor } from '../../../src/cli/actor.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
-import { prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
+import { idHint, prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
 import { MODEL_FORM, modelApproval, refuse, requestErrors } from '../../../src/cli/engine-input.js';
 import { renderAgent } from '../../../src/cli/engine-views.js';
 import { reportStyle } from '../../../src/cli/table-flags.js';
@@ -28,8 +28,9 @@ export default class EngineAgentsAddModel extends TradesealCommand {
     const params = { agent_id: args.agent_id };
     const remote = await engineRemoteOf(flags, this.settings);
     const errors = !remote && prefixRange(params.agent_id) ? [] : requestErrors(agentParams, params, 'params', { agent_id: 'AGENT_ID' });
+    const idHintText = errors.length > 0 ? `${idHint('agent', remote !== null)}; ` : '';
     const model = modelApproval(flags.model, errors);
-    refuse(errors, `--model is ${MODEL_FORM}`);
+    refuse(errors, `${idHintText}--model is ${MODEL_FORM}`);
     const keys = dataKeysFrom(this.settings);
     const agent = remote
       ? await askEngine<AgentView>(remote, 'POST', `/engine/admin/agents/${params.agent_id}/models`, { body: model })

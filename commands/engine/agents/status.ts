@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { cliActor } from '../../../src/cli/actor.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
-import { prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
+import { idHint, prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
 import { refuse, requestErrors } from '../../../src/cli/engine-input.js';
 import { renderAgent } from '../../../src/cli/engine-views.js';
 import { reportStyle } from '../../../src/cli/table-flags.js';
@@ -33,10 +33,8 @@ export default class EngineAgentsStatus extends TradesealCommand {
     const params = { agent_id: args.agent_id };
     const body: { status: string; reason?: string } = { status: flags.status, ...(flags.reason === undefined ? {} : { reason: flags.reason }) };
     const remote = await engineRemoteOf(flags, this.settings);
-    refuse([
-      ...(!remote && prefixRange(params.agent_id) ? [] : requestErrors(agentParams, params, 'params', { agent_id: 'AGENT_ID' })),
-      ...requestErrors(agentStatusBody, body, 'body'),
-    ]);
+    const idErrors = !remote && prefixRange(params.agent_id) ? [] : requestErrors(agentParams, params, 'params', { agent_id: 'AGENT_ID' });
+    refuse([...idErrors, ...requestErrors(agentStatusBody, body, 'body')], idErrors.length > 0 ? idHint('agent', remote !== null) : undefined);
     const keys = dataKeysFrom(this.settings);
     const agent = remote
       ? await askEngine<AgentView>(remote, 'PATCH', `/engine/admin/agents/${params.agent_id}/status`, { body })

@@ -1,5 +1,6 @@
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { generateKeyPair, publicKeyToPem, toBase64 } from '../../../src/core/crypto/ed25519.js';
+import { HEARTBEAT_KEY_COMMANDS } from '../../../src/cli/heartbeat-keys.js';
 
 interface KeyPair {
   algorithm: 'Ed25519';
@@ -9,9 +10,8 @@ interface KeyPair {
 }
 
 export default class EngineKeysGen extends TradesealCommand {
-  static override summary = 'Generate an Ed25519 key pair for the regime operator';
-  static override description =
-    'The operator signs heartbeats with the secret key (the RFC 8032 32-byte seed); the engine verifies them with the public key, set as REGIME_OPERATOR_PUBKEY (hex, base64 or PEM). Nothing is stored: keep the secret key where the heartbeat issuer runs.';
+  static override summary = 'Generate a new Ed25519 heartbeat key pair for the regime operator, offline (nothing is stored)';
+  static override description = `The operator signs heartbeats with the secret key (the RFC 8032 32-byte seed); the engine verifies them with the public key, set as REGIME_OPERATOR_PUBKEY (hex, base64 or PEM). Nothing is stored: keep the secret key where the heartbeat issuer runs.\n\n${HEARTBEAT_KEY_COMMANDS}`;
   static override examples = ['<%= config.bin %> engine keys gen', '<%= config.bin %> engine keys gen --json > operator-key.json'];
 
   async run(): Promise<KeyPair> {

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
-import { prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
+import { idHint, prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
 import { engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
 import { checkRequest } from '../../../src/cli/engine-input.js';
 import { localTraceInLog, publicKeyFlag, remoteTraceInLog, type TraceInLog } from '../../../src/cli/log-source.js';
@@ -31,7 +31,8 @@ export default class EngineLogVerify extends TradesealCommand {
     const { args, flags } = await this.parse(EngineLogVerify);
     const remote = await engineRemoteOf(flags, this.settings);
     // A prefix is resolved in the local store; a remote engine's API takes whole ids.
-    if (remote || !prefixRange(args.trace_id)) checkRequest(traceParams, { trace_id: args.trace_id }, 'params', { trace_id: 'TRACE_ID' });
+    if (remote || !prefixRange(args.trace_id))
+      checkRequest(traceParams, { trace_id: args.trace_id }, 'params', { trace_id: 'TRACE_ID' }, idHint('trace', remote !== null));
     const traceId = args.trace_id;
     const given = flags['public-key'] === undefined ? null : publicKeyFlag(flags['public-key']);
     if (remote && !given)

@@ -2,7 +2,7 @@ import { Args } from '@oclif/core';
 import { cliActor } from '../../../src/cli/actor.js';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
-import { prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
+import { idHint, prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
 import { checkRequest } from '../../../src/cli/engine-input.js';
 import { tokenParams } from '../../../src/engine/inputs.js';
 import { revokeEngineToken } from '../../../src/engine/ops/tokens.js';
@@ -29,7 +29,7 @@ export default class EngineTokensRevoke extends TradesealCommand {
         { token_id: args.id },
         'params',
         { token_id: 'ID' },
-        args.id.startsWith('tse_') ? 'that is a token secret; revoke takes its token_id (tradeseal engine tokens list)' : undefined,
+        args.id.startsWith('tse_') ? 'that is a token secret; revoke takes its token_id (tradeseal engine tokens list)' : idHint('token', remote !== null),
       );
     }
     const revoked = remote

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
-import { prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
+import { idHint, prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
 import { checkRequest } from '../../../src/cli/engine-input.js';
 import { traceParams } from '../../../src/engine/inputs.js';
 import { dataKeysFrom } from '../../../src/secrets/kms/from-config.js';
@@ -27,7 +27,8 @@ export default class EngineTracesShow extends TradesealCommand {
   async run(): Promise<Record<string, unknown>> {
     const { args, flags } = await this.parse(EngineTracesShow);
     const remote = await engineRemoteOf(flags, this.settings);
-    if (remote || !prefixRange(args.trace_id)) checkRequest(traceParams, { trace_id: args.trace_id }, 'params', { trace_id: 'TRACE_ID' });
+    if (remote || !prefixRange(args.trace_id))
+      checkRequest(traceParams, { trace_id: args.trace_id }, 'params', { trace_id: 'TRACE_ID' }, idHint('trace', remote !== null));
     const keys = dataKeysFrom(this.settings);
     const document = remote
       ? await askEngine<Record<string, unknown>>(remote, 'GET', `/engine/trace/${args.trace_id}`, { revive: false })

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { TradesealCommand } from '../../../src/cli/base-command.js';
 import { askEngine, engineRemoteFlags, engineRemoteOf } from '../../../src/cli/engine-client.js';
-import { prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
+import { idHint, prefixRange, resolveIdPrefix } from '../../../src/cli/id-prefix.js';
 import { checkRequest } from '../../../src/cli/engine-input.js';
 import { renderVerification } from '../../../src/cli/engine-views.js';
 import { terminalOf } from '../../../src/cli/terminal.js';
@@ -29,7 +29,8 @@ export default class EngineTracesVerify extends TradesealCommand {
   async run(): Promise<TraceVerification> {
     const { args, flags } = await this.parse(EngineTracesVerify);
     const remote = await engineRemoteOf(flags, this.settings);
-    if (remote || !prefixRange(args.trace_id)) checkRequest(traceParams, { trace_id: args.trace_id }, 'params', { trace_id: 'TRACE_ID' });
+    if (remote || !prefixRange(args.trace_id))
+      checkRequest(traceParams, { trace_id: args.trace_id }, 'params', { trace_id: 'TRACE_ID' }, idHint('trace', remote !== null));
     const keys = dataKeysFrom(this.settings);
     const verification = remote
       ? await askEngine<TraceVerification>(remote, 'GET', `/engine/trace/${args.trace_id}/verify`, { revive: false })

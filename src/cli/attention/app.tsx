@@ -1,7 +1,7 @@
 /**
  * The compliance officer's terminal view of the traces that need attention (`tradeseal engine orphans` on a
  * terminal). Tabs (./tabs.ts) across the top; the current tab's traces newest first, one keyset page at a
- * time sized to the terminal; Enter opens a trace (its whole served document, scrollable), `v` verifies its
+ * time sized to the terminal; Enter opens a trace (its whole served document, scrollable, long lines wrapped), `v` verifies its
  * hashes and checks its inclusion in the transparency log under a signed head, `/` filters by agent id prefix or asset, `n`/`p` page, `r` refreshes (it also refreshes by itself
  * every `refreshMs`), Esc goes back, `q` quits. Under the tab's description, the line of the FIX drop-copy
  * session (its state, when the peer last spoke, messages it refused), refreshed with the page; a filter being
@@ -179,8 +179,10 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
     try {
       const document = await source.trace(id);
       const [verification, log] = verify ? await Promise.all([source.verify(id), source.inLog(id)]) : [null, null];
-      // Members in JCS order, whichever source served the document (a remote engine's follow its schema).
-      const lines = document ? JSON.stringify(JSON.parse(canonicalJson(document)), null, 2).split('\n') : [`no trace ${id}`];
+      // Members in JCS order, whichever source served the document (a remote engine's follow its schema). A line
+      // wider than the view wraps, a value hanging under its member, so hashes and ids are shown whole, never cut.
+      const json = document ? JSON.stringify(JSON.parse(canonicalJson(document)), null, 2).split('\n') : [`no trace ${id}`];
+      const lines = json.flatMap((line) => wrapLine(line, width));
       setNav((n) => ({ ...n, open: { id, lines, scroll: 0, verification, log } }));
     } catch (e) {
       setError((e as Error).message);
