@@ -61,15 +61,18 @@ export default class Serve extends TradesealCommand {
       const { listrRunner, renderRunSummary } = await import('../src/cli/pipeline-view.js');
       const { prepareData } = await import('../src/cli/start-data.js');
       ServedTls.load(this.settings);
-      await this.withStore(async (store) => {
-        const summary = await prepareData(
-          this.settings,
-          store.sql,
-          { say: (line) => this.log(line), warn: (line) => this.logToStderr(`warning: ${line}`), runner: listrRunner(false) },
-          flags.fetch,
-        );
-        if (summary) this.log(renderRunSummary(summary));
-      });
+      await this.withStore(
+        async (store) => {
+          const summary = await prepareData(
+            this.settings,
+            store.sql,
+            { say: (line) => this.log(line), warn: (line) => this.logToStderr(`warning: ${line}`), runner: listrRunner(false) },
+            flags.fetch,
+          );
+          if (summary) this.log(renderRunSummary(summary));
+        },
+        { creates: true },
+      );
     }
     const paths = served.map((s) => (s === 'engine' ? '/engine' : '/v1')).join(' and ');
     if (workers > 1) {

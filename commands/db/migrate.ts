@@ -8,7 +8,7 @@ export default class DbMigrate extends TradesealCommand {
 
   async run(): Promise<{ applied: string[] }> {
     await this.parse(DbMigrate);
-    const result = await this.withStore((store) => migrate(store.sql), { migrate: false });
+    const result = await this.withStore((store) => migrate(store.sql), { migrate: false, creates: true });
     this.log(result.applied.length === 0 ? 'store is up to date' : `applied ${result.applied.length}: ${result.applied.join(', ')}`);
     return result;
   }

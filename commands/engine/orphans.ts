@@ -11,6 +11,7 @@ import { configuredSession } from '../../src/engine/dropcopy/status.js';
 import { listingQuery } from '../../src/engine/inputs.js';
 import { dataKeysFrom } from '../../src/secrets/kms/from-config.js';
 import { listTraces } from '../../src/engine/store/traces.js';
+import { storeDescription } from '../../src/store/db.js';
 
 export default class EngineOrphans extends TradesealCommand {
   static override jsonLinesRows = 'traces';
@@ -45,7 +46,13 @@ export default class EngineOrphans extends TradesealCommand {
       if (remote) await view(engineSource(remote, publicKey));
       else
         await this.withStore((store) =>
-          view(storeSource(store.sql, dataKeysFrom(this.settings), { log: { config: this.settings, publicKey }, dropCopy: configuredSession(this.settings) })),
+          view(
+            storeSource(store.sql, dataKeysFrom(this.settings), {
+              log: { config: this.settings, publicKey },
+              dropCopy: configuredSession(this.settings),
+              readsFrom: storeDescription(this.settings),
+            }),
+          ),
         );
       return;
     }

@@ -33,15 +33,17 @@ Each event is one JSON line on standard output: night_started, source_failed, wa
     const stop = (): void => stopping.abort();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    const result = await this.withStore((store) =>
-      runNight(
-        nightFromSettings(this.settings, store.sql, {
-          fetch: flags.fetch,
-          log: line,
-          signal: stopping.signal,
-          ...(flags['data-dir'] ? { dataDir: flags['data-dir'] } : {}),
-        }),
-      ),
+    const result = await this.withStore(
+      (store) =>
+        runNight(
+          nightFromSettings(this.settings, store.sql, {
+            fetch: flags.fetch,
+            log: line,
+            signal: stopping.signal,
+            ...(flags['data-dir'] ? { dataDir: flags['data-dir'] } : {}),
+          }),
+        ),
+      { creates: true },
     ).finally(() => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);

@@ -38,28 +38,30 @@ export default class PipelineRun extends TradesealCommand {
     // The pipeline (DuckDB) loads when the command runs, not when the CLI starts.
     const { runPipeline } = await import('../../src/signals/publish/run.js');
     const { listrRunner, renderRunSummary } = await import('../../src/cli/pipeline-view.js');
-    const summary = await this.withStore((store) =>
-      runPipeline(
-        store.sql,
-        {
-          dataDir: flags['data-dir'] ?? this.settings.pipelineDataDir,
-          asOf: flags['as-of'] ?? null,
-          seed: flags.seed ?? this.settings.pipelineSeed,
-          full: flags.full,
-          publish: flags.publish,
-          force: flags.force,
-          costBps: this.settings.signalCostBps,
-          trackLogSigningKey: this.settings.signalLogSigningKey,
-          keySettings: this.settings,
-        },
-        {
-          runner: listrRunner(this.jsonEnabled()),
-          confirm: async (_plan, sentence) => {
-            await this.confirmDestructive(`${sentence} Publish it?`, flags.yes);
-            return cliActor();
+    const summary = await this.withStore(
+      (store) =>
+        runPipeline(
+          store.sql,
+          {
+            dataDir: flags['data-dir'] ?? this.settings.pipelineDataDir,
+            asOf: flags['as-of'] ?? null,
+            seed: flags.seed ?? this.settings.pipelineSeed,
+            full: flags.full,
+            publish: flags.publish,
+            force: flags.force,
+            costBps: this.settings.signalCostBps,
+            trackLogSigningKey: this.settings.signalLogSigningKey,
+            keySettings: this.settings,
           },
-        },
-      ),
+          {
+            runner: listrRunner(this.jsonEnabled()),
+            confirm: async (_plan, sentence) => {
+              await this.confirmDestructive(`${sentence} Publish it?`, flags.yes);
+              return cliActor();
+            },
+          },
+        ),
+      { creates: true },
     );
     this.log(renderRunSummary(summary));
     return summary;

@@ -90,10 +90,20 @@ export abstract class TradesealCommand extends Command {
     return this.loaded;
   }
 
-  /** Runs `fn` with an open store and always closes it. */
-  protected async withStore<T>(fn: (store: Store) => Promise<T>, options: { migrate?: boolean } = {}): Promise<T> {
+  /**
+   * Runs `fn` with an open store and always closes it. When the open made a new, empty embedded store (nothing
+   * was under TRADESEAL_HOME: a first run, or a mistyped path) it says so once on stderr, so that an empty answer
+   * is not taken for an empty store the user meant; `creates` silences it for a command that makes the store on
+   * purpose (`db migrate`, `pipeline run`, `serve`).
+   */
+  protected async withStore<T>(fn: (store: Store) => Promise<T>, options: { migrate?: boolean; creates?: boolean } = {}): Promise<T> {
     if (this.settings.databaseUrl === null && (this.ctor as typeof TradesealCommand).storeWork === 'brief') compileWasmForABriefRun();
     const store = await openStore(this.settings, { purpose: this.id ?? 'command' });
+    // Written to stderr directly: oclif's logToStderr is silent under --json, and this is said whatever the answer's form.
+    if (store.created && !options.creates)
+      process.stderr.write(
+        `notice: no store was in ${this.settings.home} (TRADESEAL_HOME), so a new, empty one was made there; if you meant an existing store, check TRADESEAL_HOME\n`,
+      );
     try {
       // Pending migrations are applied first (idempotent, under their advisory lock), as `serve` does, so a
       // command on a fresh store answers instead of failing on a missing table. `db status|migrate` opt out.

@@ -225,6 +225,8 @@ const deadline: Parser<DeadlineSetting> = (raw) => {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** The default cost per unit of exposure change, in basis points: a conservative allowance for SPY's spread, fees and slippage at the open. */
 export const SIGNAL_COST_BPS_DEFAULT = 5;
@@ -336,7 +338,22 @@ export const SETTINGS = {
     addressList,
     "The reverse proxies in front of the server: when a request comes from one of these, its client address (the keys' IP lock, the logs) is the nearest address of `X-Forwarded-For` that is not one of them. Their connections are exempt from `HTTP_MAX_CONNECTIONS_PER_ADDRESS`.",
   ),
-  logLevel: setting<LogLevel>('LOG_LEVEL', LOG_LEVELS.join('|'), '`info`', () => 'info', oneOf(...LOG_LEVELS), 'Server log level (JSON lines on stderr).'),
+  logLevel: setting<LogLevel>(
+    'LOG_LEVEL',
+    LOG_LEVELS.join('|'),
+    '`info`',
+    () => 'info',
+    oneOf(...LOG_LEVELS),
+    'Server log level (on stderr, in the form of `LOG_FORMAT`).',
+  ),
+  logFormat: setting<LogFormat | null>(
+    'LOG_FORMAT',
+    LOG_FORMATS.join('|'),
+    'unset (`pretty` when standard error is a terminal, else `json`)',
+    () => null,
+    oneOf(...LOG_FORMATS),
+    "The server log's form: `json`, one JSON object a line (what log collectors read), or `pretty`, one readable line each (time, level, message, then the other fields as `name=value`). Both show the same fields, redacted alike.",
+  ),
   tlsCert: setting<string | null>(
     'TLS_CERT',
     'a path to a PEM certificate file (the leaf first, then any intermediates)',
@@ -593,13 +610,13 @@ export const SETTINGS = {
     int(0, 4_294_967_295),
     'Seed recorded with each pipeline run. It has no effect on the published regimes: since `tradeseal-regime-5` no starting point of the model fits is random, so the same data publish the same numbers whatever the seed. A history is extended only by runs with the seed it was made with.',
   ),
-  publicBaseUrl: setting(
+  publicBaseUrl: setting<string | null>(
     'PUBLIC_BASE_URL',
     'an http(s) URL',
-    '`http://localhost:8080`',
-    () => 'http://localhost:8080',
+    'unset (the address `tradeseal serve` listens on: `http://localhost:PORT`, `https://` with TLS, the host itself when it is not a loopback or wildcard address)',
+    () => null,
     httpUrl,
-    "The address customers reach the signal service at: the base of the account's `billing_portal_url` and `docs_url`, and of links in mail.",
+    "The address customers reach the signal service at: the base of the account's `billing_portal_url` and `docs_url`, and of links in mail. Set it when clients reach the server at another address than the one it listens on (a reverse proxy, a host name).",
   ),
   smtpUrl: setting<string | null>(
     'SMTP_URL',

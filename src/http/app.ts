@@ -22,6 +22,7 @@ import { registerHealth, type CertExpiryStatus } from './health.js';
 import { installIrlEdge, irlRewriteUrl } from './irl/index.js';
 import { installJsonBodyParser } from './json-body.js';
 import { installStrictQueryString } from './query-encoding.js';
+import { logDestination } from './log-pretty.js';
 import { logRedaction } from './log-redaction.js';
 import { installMetrics, ServerMetrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
@@ -54,7 +55,7 @@ export interface AppDeps {
   signals?: SignalsContext;
   /** The server's metrics (`GET /metrics`); the server passes its own so the sweeper can report to it. */
   metrics?: ServerMetrics;
-  /** Where the JSON log lines go: standard error by default, so standard output stays the commands' own. */
+  /** Where the log lines go: standard error by default, so standard output stays the commands' own (JSON, or readable: ./log-pretty.ts). */
   logStream?: NodeJS.WritableStream;
   /**
    * Where credential changes reach the caches of both services (src/credentials/changes.ts); the server passes
@@ -76,7 +77,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const app = Fastify({
     // Query values, error details and personal fields never reach the log, at any level (./log-redaction.ts).
     logger:
-      deps.logger === false || config.logLevel === 'silent' ? false : { level: config.logLevel, stream: deps.logStream ?? process.stderr, ...logRedaction },
+      deps.logger === false || config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, stream: logDestination(config.logFormat, deps.logStream ?? process.stderr), ...logRedaction },
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: genRequestId,
     logController: new LogController({

@@ -66,16 +66,15 @@ export const API_TAGS = [
 
 /**
  * Where clients reach the services: relative to wherever the document was fetched from, and the public address
- * (PUBLIC_BASE_URL) unless that is a loopback one, which only a client on the same machine could use (and
- * the relative entry already serves it).
+ * (PUBLIC_BASE_URL) when it is set and not a loopback one, which only a client on the same machine could use
+ * (and the relative entry already serves it).
  */
-export function documentServers(publicBaseUrl: string): Array<{ url: string; description: string }> {
+export function documentServers(publicBaseUrl: string | null): Array<{ url: string; description: string }> {
+  const relative = { url: '/', description: 'The address this document is served from' };
+  if (publicBaseUrl === null) return [relative];
   const host = new URL(publicBaseUrl).hostname;
   const loopback = host === 'localhost' || host.endsWith('.localhost') || host.startsWith('127.') || host === '[::1]';
-  return [
-    { url: '/', description: 'The address this document is served from' },
-    ...(loopback ? [] : [{ url: publicBaseUrl, description: 'The public address (setting PUBLIC_BASE_URL)' }]),
-  ];
+  return [relative, ...(loopback ? [] : [{ url: publicBaseUrl, description: 'The public address (setting PUBLIC_BASE_URL)' }])];
 }
 
 export async function installOpenApi(app: FastifyInstance, config: Pick<Config, 'publicBaseUrl'>): Promise<void> {

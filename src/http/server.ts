@@ -5,6 +5,7 @@
  * answers 503 (./store-start.ts); the background jobs start once the store is prepared.
  * The only file that binds a port; `buildApp` stays testable without one.
  */
+import type { AddressInfo } from 'node:net';
 import type { Server as TlsServer } from 'node:tls';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../core/config.js';
@@ -160,7 +161,17 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
     // Token revocations, key rotations and tier changes: held on every worker before they are answered, and
     // heard from other servers on the database by LISTEN (the embedded store has one server: nothing to hear).
     const changes = new CredentialChanges({ refreshMs: config.stateRefreshMs, siblings: options.siblings ?? null, warn: (line) => app?.log.warn(line) });
-    app = await buildApp(config, { sql: store.sql, services, tls, metrics, changes, storeReady: () => storeReady });
+    // The app sees where it is served (--port, --host), which names its links without PUBLIC_BASE_URL
+    // (src/core/public-base-url.ts); port 0's actual port is known once listening.
+    let servedPort = options.port ?? config.port;
+    const served: Config = Object.freeze({
+      ...config,
+      host: options.host ?? config.host,
+      get port(): number {
+        return servedPort;
+      },
+    });
+    app = await buildApp(served, { sql: store.sql, services, tls, metrics, changes, storeReady: () => storeReady });
     const built = app;
     const prepared = (): void => {
       if (kept.sealed > 0) built.log.info(`sealed ${kept.sealed} secret(s) the store kept in clear, under ${secrets.provider!.description}`);
@@ -185,7 +196,8 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
       metrics.refusedConnections.inc({ reason });
       logRefusal(reason, address);
     });
-    const url = await listen(app, options.port ?? config.port, options.host ?? config.host);
+    const url = await listen(app, served.port, served.host);
+    servedPort = (app.server.address() as AddressInfo).port;
     if (tls) {
       const log = app.log;
       const status = tls.expiryStatus();

@@ -19,7 +19,7 @@ interface Target {
 }
 
 /** The parts of the URL an operator needs to act on, without the password. */
-function targetOf(databaseUrl: string): Target {
+export function targetOf(databaseUrl: string): Target {
   try {
     const url = new URL(databaseUrl);
     const user = decodeURIComponent(url.username) || 'the default user';

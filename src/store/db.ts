@@ -8,6 +8,7 @@
  */
 import type postgres from 'postgres';
 import type { Config } from '../core/config.js';
+import { targetOf } from './connect-errors.js';
 import { connect } from './driver.js';
 import { openEmbeddedStore } from './embedded-store.js';
 
@@ -22,6 +23,8 @@ export interface Store {
    * logging. For the embedded store it is the owner's loopback URL.
    */
   url: string;
+  /** Whether this open made the store (an embedded store where TRADESEAL_HOME held none); a server's is never made here. */
+  created: boolean;
   /**
    * Ends the connections (letting running queries finish for up to 5 s). The embedded store's owner also
    * stops serving, which disconnects other processes using it, and closes PGlite. Idempotent.
@@ -45,11 +48,18 @@ export interface OpenStoreOptions {
   onWait?: (owner: { pid: number; purpose?: string }) => void;
 }
 
+/** Which store `config` names, for a person: the embedded store's directory, or the server's database (never its password). */
+export function storeDescription(config: Pick<Config, 'databaseUrl' | 'home'>): string {
+  if (config.databaseUrl === null) return `the embedded store in ${config.home} (TRADESEAL_HOME)`;
+  const t = targetOf(config.databaseUrl);
+  return `the database ${t.database} on ${t.host}:${t.port} (DATABASE_URL)`;
+}
+
 export async function openStore(config: Config, options: OpenStoreOptions = {}): Promise<Store> {
   if (config.databaseUrl !== null) {
     const sql = connect(config.databaseUrl, { ...options, connectTimeoutMs: config.storeConnectTimeoutMs });
     let ending: Promise<void> | undefined;
-    return { sql, kind: 'postgres', url: config.databaseUrl, close: () => (ending ??= sql.end({ timeout: 5 })) };
+    return { sql, kind: 'postgres', url: config.databaseUrl, created: false, close: () => (ending ??= sql.end({ timeout: 5 })) };
   }
   // The embedded store is a loopback socket to PGlite, which runs one statement at a time: neither timeout
   // applies (a busy owner process may take a while to accept a connection, and PGlite ignores statement_timeout).

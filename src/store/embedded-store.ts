@@ -5,6 +5,7 @@
  * on a loopback port; every other process connects to that port. Either way the caller gets a postgres.js
  * handle, so no code outside this directory knows which one it has.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { TradesealError } from '../core/errors.js';
@@ -16,6 +17,8 @@ import { embeddedUrl, serveEmbedded } from './embedded-server.js';
 export interface EmbeddedHandle {
   sql: Sql;
   url: string;
+  /** Whether this open made the store: `<home>/pgdata` held none (a new or mistyped TRADESEAL_HOME). */
+  created: boolean;
   close(): Promise<void>;
 }
 
@@ -36,12 +39,16 @@ export async function openEmbeddedStore(home: string, options: ConnectOptions & 
   if (claim.role === 'client') {
     const url = embeddedUrl(claim.port);
     const sql = connect(url, options);
-    return { sql, url, close: once(() => sql.end({ timeout: END_TIMEOUT_SECONDS })) };
+    // The owner opened the store (and made it, if new): its process says so, not this one.
+    return { sql, url, created: false, close: once(() => sql.end({ timeout: END_TIMEOUT_SECONDS })) };
   }
 
   let db: PGlite | undefined;
   try {
-    db = await PGlite.create({ dataDir: path.join(home, 'pgdata') });
+    const dataDir = path.join(home, 'pgdata');
+    // A PostgreSQL data directory always holds PG_VERSION; without it PGlite makes a new, empty store.
+    const created = !existsSync(path.join(dataDir, 'PG_VERSION'));
+    db = await PGlite.create({ dataDir });
     const server = await serveEmbedded(db);
     await claim.publish(server.port);
     const sql = connect(server.url, options);
@@ -49,6 +56,7 @@ export async function openEmbeddedStore(home: string, options: ConnectOptions & 
     return {
       sql,
       url: server.url,
+      created,
       // Clients first (so their sessions end cleanly), then the socket, then PGlite, which flushes its files,
       // and only then the owner file: a process that finds no file may open the directory at once.
       close: once(async () => {

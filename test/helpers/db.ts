@@ -86,6 +86,7 @@ async function postgresStore(adminUrl: string, template: string, max?: number): 
   return {
     sql,
     kind: 'postgres',
+    created: false,
     mode: 'postgres',
     url,
     close: () =>
@@ -121,6 +122,7 @@ async function pgliteStore(dump: string, max?: number): Promise<TestStore> {
   return {
     sql,
     kind: 'embedded',
+    created: false,
     mode: 'pglite',
     url: server.url,
     close: () =>

@@ -35,8 +35,9 @@ describe('the API document', () => {
 
   it('names the servers: relative to where it is served, and the public address (PUBLIC_BASE_URL) unless it is a loopback one', () => {
     expect(doc.servers?.map((s) => s.url)).toEqual(['/']);
-    const urls = (base: string) => documentServers(base).map((s) => s.url);
+    const urls = (base: string | null) => documentServers(base).map((s) => s.url);
     expect(urls('https://signals.example.org')).toEqual(['/', 'https://signals.example.org']);
+    expect(urls(null)).toEqual(['/']);
     for (const local of ['http://localhost:8080', 'http://127.0.0.1:3000', 'http://[::1]:8080']) expect(urls(local), local).toEqual(['/']);
   });
 

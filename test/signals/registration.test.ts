@@ -6,6 +6,7 @@
  * of one code creating one account.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publicBaseUrl } from '../../src/core/public-base-url.js';
 import { registeredBody, verifiedBody } from '../../src/http/signals/account-schemas.js';
 import { codeHasher } from '../../src/signals/verification.js';
 import { expectError, expectSchema, signalsHarness, uniqueEmail, type SignalsHarness } from '../helpers/signals-accounts.js';
@@ -38,7 +39,7 @@ describe('POST /v1/auth/register', () => {
     expect(code).toMatch(/^\d{6}$/);
     const [mail] = await h.store.sql`select subject, body from signal_outbox where recipient = ${email}`;
     expect(mail!.body).toContain('valid for 15 minutes');
-    expect(mail!.body).toContain(`${h.config.publicBaseUrl}/v1/auth/verify`);
+    expect(mail!.body).toContain(`${publicBaseUrl(h.config)}/v1/auth/verify`);
 
     const [row] = await h.store
       .sql`select code_hash, attempts, extract(epoch from expires_at - created_at)::int as ttl, row_to_json(v)::text as everything from signal_verifications v where email = ${email}`;

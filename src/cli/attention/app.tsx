@@ -308,7 +308,7 @@ export function AttentionApp({ source, width, height, refreshMs = 5000 }: Attent
             ? error
               ? ' '
               : 'loading…'
-            : `nothing ${current.label === 'STALE PENDING' ? 'stale' : `in ${current.label}`}${search ? ' for this filter' : ''}`}
+            : `nothing ${current.label === 'STALE PENDING' ? 'stale' : `in ${current.label}`}${search ? ' for this filter' : ''}; reading ${source.readsFrom}`}
         </Text>
       ) : (
         table.map((line, i) => <Text key={i} inverse={i - 2 === selected} wrap="truncate-end">{`${i - 2 === selected ? '›' : ' '} ${line}`}</Text>)

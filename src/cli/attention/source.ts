@@ -30,6 +30,8 @@ export interface PageQuery {
 export type LogInclusion = { check: TraceLogCheck; key: string } | { unavailable: string };
 
 export interface AttentionSource {
+  /** Which store or engine the view reads, for a person (named when a tab is empty): `storeDescription(config)`, or the engine's URL. */
+  readsFrom: string;
   page(tab: AttentionTab, query: PageQuery): Promise<{ items: ListingItem[]; hasMore: boolean }>;
   /** The document of GET /engine/trace/{id}; null when there is no such trace. */
   trace(traceId: string): Promise<Record<string, unknown> | null>;
@@ -63,6 +65,8 @@ export interface StoreSourceOptions {
   log?: { config: Pick<Config, 'logSigningKey'> & KeySettings; publicKey: Uint8Array | null };
   /** The drop-copy session these settings configure (`configuredSession(config)`), if any. */
   dropCopy?: ConfiguredSession | null;
+  /** Which store `sql` is (`storeDescription(config)`); by default "the local store". */
+  readsFrom?: string;
 }
 
 export function storeSource(sql: Sql, keys: DataKeys | null, options: StoreSourceOptions = {}): AttentionSource {
@@ -73,6 +77,7 @@ export function storeSource(sql: Sql, keys: DataKeys | null, options: StoreSourc
     return row ? { row, personal: await tracePersonal(sql, keys, row) } : null;
   };
   return {
+    readsFrom: options.readsFrom ?? 'the local store',
     page: (tab, q) => listTraces(sql, { ...tab.filter(now()), search: q.search, after: q.after, limit: q.limit }),
     trace: async (traceId) => {
       const found = await load(traceId);
@@ -107,6 +112,7 @@ async function orNull<T>(ask: Promise<T>, codes: readonly string[] = ['not_found
 export function engineSource(remote: EngineRemote, publicKey: Uint8Array | null, now: () => number = Date.now): AttentionSource {
   const path = (traceId: string, tail = ''): string => `/engine/trace/${encodeURIComponent(traceId)}${tail}`;
   return {
+    readsFrom: `the engine at ${remote.url}`,
     page: async (tab, q) => {
       const f = tab.filter(now());
       if (!f.statuses || f.statuses.length !== 1) throw new Error(`the tab ${tab.id} is not one status`);

@@ -10,6 +10,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isTradesealError, validationError } from '../../core/errors.js';
+import { publicBaseUrl } from '../../core/public-base-url.js';
 import { registerBody, verifyBody, type RegisterInput, type VerifyInput } from '../../signals/account-inputs.js';
 import { requireKey } from '../../signals/auth.js';
 import type { SignalsContext } from '../../signals/context.js';
@@ -43,7 +44,7 @@ export function authRoutes(app: FastifyInstance, ctx: SignalsContext): void {
       },
     },
     async (req, reply) => {
-      const client = { baseUrl: ctx.config.publicBaseUrl, ip: req.ip, limits: registrationLimits };
+      const client = { baseUrl: publicBaseUrl(ctx.config), ip: req.ip, limits: registrationLimits };
       try {
         return reply.code(202).send(await register(ctx.sql, mailer, codes, client, req.body));
       } catch (err) {

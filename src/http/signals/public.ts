@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { notFound, TradesealError } from '../../core/errors.js';
+import { publicBaseUrl } from '../../core/public-base-url.js';
 import type { SignalsContext } from '../../signals/context.js';
 import { currentRegime } from '../../store/regime-broadcasts.js';
 import { liquidityQuery, performanceQuery, regimeHistoryQuery, type RecordBasis } from '../../signals/inputs.js';
@@ -115,7 +116,7 @@ export function publicRoutes(app: FastifyInstance, ctx: SignalsContext): void {
         interpretation: REGIME_INTERPRETATION[b.regime],
         upgrade: {
           message: 'Probabilities, the signal package, forecasts and backtests come with a key: register at POST /v1/auth/register.',
-          url: `${ctx.config.publicBaseUrl}/docs`,
+          url: `${publicBaseUrl(ctx.config)}/docs`,
         },
       };
     },

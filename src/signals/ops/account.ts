@@ -12,6 +12,7 @@
  */
 import type { Config } from '../../core/config.js';
 import { notFound } from '../../core/errors.js';
+import { publicBaseUrl } from '../../core/public-base-url.js';
 import type { SignalsContext } from '../context.js';
 import { accountWithKeyIds } from '../store/accounts.js';
 import type { KeyRecord } from '../store/keys.js';
@@ -59,7 +60,7 @@ export interface AccountView {
 export function accountObject(
   account: { email: string; tier: Tier; agent_count: number; payment_status: string },
   todayRequests: number,
-  config: Pick<Config, 'publicBaseUrl'>,
+  config: Pick<Config, 'publicBaseUrl' | 'host' | 'port' | 'tlsCert'>,
 ): AccountView {
   return {
     email: account.email,
@@ -70,8 +71,8 @@ export function accountObject(
     payment_status: account.payment_status,
     features: featuresOf(account.tier),
     usage: { today_requests: todayRequests, daily_limit: TIER_SPECS[account.tier].dailyLimit },
-    billing_portal_url: `${config.publicBaseUrl}/v1/billing/payments/portal`,
-    docs_url: `${config.publicBaseUrl}/docs`,
+    billing_portal_url: `${publicBaseUrl(config)}/v1/billing/payments/portal`,
+    docs_url: `${publicBaseUrl(config)}/docs`,
   };
 }
 
