@@ -13,7 +13,8 @@
  * Migrating takes seconds, so it happens once, into a template: a Postgres database that each test database
  * is copied from (`CREATE DATABASE ... TEMPLATE`), or a dump of a migrated PGlite that each test PGlite
  * loads. The published history several files start from (./published-history.ts) is made from it by the
- * first file that asks, once for the run; here it is only named, and removed at the end.
+ * first file that asks, once for the run; here it is only named, and removed at the end. So is a scratch
+ * directory of the run (`inject(TEST_SCRATCH_KEY)`), for what files share beyond the database.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -27,7 +28,7 @@ import { connect } from '../../src/store/driver.js';
 import { serveEmbedded } from '../../src/store/embedded-server.js';
 import { migrate } from '../../src/store/migrate.js';
 import { findPgBinDir, startCluster } from './pg-cluster.js';
-import { TEST_DB_KEY, type TestDbInfo } from './test-db-info.js';
+import { TEST_DB_KEY, TEST_SCRATCH_KEY, type TestDbInfo } from './test-db-info.js';
 import { databaseUrl } from './database-url.js';
 import { PGLITE_PROJECT } from './projects.js';
 
@@ -73,6 +74,13 @@ export default async function setup(project: TestProject): Promise<Teardown> {
   }
 
   project.provide(TEST_DB_KEY, info);
+  const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'tradeseal-run-'));
+  project.provide(TEST_SCRATCH_KEY, scratch);
+  const teardownDb = teardown;
+  teardown = async () => {
+    await teardownDb();
+    await fs.rm(scratch, { recursive: true, force: true });
+  };
   console.log(`[tradeseal tests] ${project.name}: ${info.description}; templates ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return teardown;
 }

@@ -27,8 +27,12 @@ export type TestDbInfo =
 
 export const TEST_DB_KEY = 'tradesealTestDb';
 
+/** A directory of the run, for what files share beyond the database (test/helpers/docs-template.ts); removed at its end. */
+export const TEST_SCRATCH_KEY = 'tradesealTestScratch';
+
 declare module 'vitest' {
   export interface ProvidedContext {
     [TEST_DB_KEY]: TestDbInfo;
+    [TEST_SCRATCH_KEY]: string;
   }
 }

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDocuments } from '../../../scripts/docs/check/check.js';
-import { buildCli, makePublishedTemplate, makeToolbox, removeToolbox, type Toolbox } from '../../../scripts/docs/check/workspace.js';
+import { buildCli, makeToolbox, removeToolbox, type Toolbox } from '../../../scripts/docs/check/workspace.js';
+import { sharedDocsTemplate } from '../../helpers/docs-template.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const fixture = path.join(import.meta.dirname, 'fixtures', 'sample.md');
@@ -22,7 +23,7 @@ let dir: string;
 beforeAll(async () => {
   buildCli(root);
   box = makeToolbox(root, 'dist');
-  template = (await makePublishedTemplate(box, 600_000)).home;
+  template = await sharedDocsTemplate(box);
   dir = mkdtempSync(path.join(tmpdir(), 'docs-check-e2e-'));
 }, 700_000);
 
