@@ -54,6 +54,8 @@ function keep(dir, config) {
   }
   const now = Date.now();
   for (const name of readdirSync(CACHE)) {
+    // The stand-in roots of ./dev-load-options.js (`sources-*`) live here too and stay: a checkout has one, in use.
+    if (name.startsWith('sources-')) continue;
     const other = path.join(CACHE, name);
     if (other !== dir && now - statSync(other).mtimeMs > KEEP_MS) rmSync(other, { recursive: true, force: true });
   }

@@ -3,6 +3,8 @@
 import { requireSupportedNode } from './node-version.js';
 
 requireSupportedNode();
+// This process runs one command and ends (src/cli/brief-wasm.ts: a brief command may then set V8 flags for it).
+globalThis[Symbol.for('tradeseal.oneCommandProcess')] = true;
 const { execute } = await import('@oclif/core');
 
 await execute({ dir: import.meta.url });

@@ -27,7 +27,7 @@ export function buildIsStale(dir = root) {
   // The benchmarks' server and pipeline run (bench/engine-server.ts, bench/pipeline-run.ts) are built with the app,
   // so that they measure the compiled code `tradeseal serve` and `tradeseal pipeline run` run.
   const sources = ['src', 'commands', 'pipeline', 'bench/engine-server.ts', 'bench/pipeline-run.ts'].map((d) => path.join(dir, d)).filter(existsSync);
-  const configs = ['tsconfig.json', 'tsconfig.build.json']
+  const configs = ['tsconfig.json']
     .map((f) => path.join(dir, f))
     .filter(existsSync)
     .map((f) => statSync(f).mtimeMs);

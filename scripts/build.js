@@ -7,10 +7,11 @@
 //    through the same transpiler (tsx, vitest), so the build runs what was tested.
 // 2. the command manifest: `oclif manifest` writes oclif.manifest.json, so the CLI loads only the command it runs.
 // Then dist/.build-stamp, which scripts/build-if-stale.js compares with the sources.
-// Builds of one checkout take turns (./build-lock.js): two test files, or `npm start` twice, each find a complete
-// build, never one being written.
+// Builds of one checkout take turns (./build-lock.js): two test files, or `npm start` twice, never write dist/ at
+// once. A process running from dist/ meanwhile may see it half-written (as with tsc), and outputs of deleted
+// sources stay until dist/ is removed.
 import { spawn } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
@@ -59,6 +60,7 @@ function run(command, args, env = {}) {
 
 export async function build() {
   const t0 = performance.now();
+  const started = Date.now();
   await step('compiling the TypeScript sources to dist/ (esbuild)', async () => {
     const entryPoints = [...BUILD_SOURCES.dirs.flatMap(sourcesOf), ...BUILD_SOURCES.files];
     await esbuild({
@@ -81,7 +83,10 @@ export async function build() {
   await step('writing the command manifest (oclif manifest)', () =>
     run(path.join(root, 'node_modules', '.bin', 'oclif'), ['manifest'], { OCLIF_SKIP_NEW_VERSION_CHECK: 'true', NODE_ENV: 'production' }),
   );
-  writeFileSync(path.join(root, 'dist', '.build-stamp'), new Date().toISOString());
+  // Stamped with the build's start: a source saved while it ran is newer, so the next start builds again.
+  const stamp = path.join(root, 'dist', '.build-stamp');
+  writeFileSync(stamp, new Date().toISOString());
+  utimesSync(stamp, new Date(started), new Date(started));
   process.stderr.write(`  built in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 }
 

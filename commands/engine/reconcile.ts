@@ -19,6 +19,7 @@ import { readInputFile } from '../../src/core/file-errors.js';
 const FLAGS = { agent_ids: '--agent-id' };
 
 export default class EngineReconcile extends TradesealCommand {
+  static override storeWork = 'long' as const;
   static override summary =
     'Reconcile the traces with an exchange drop copy (CSV, JSON or a FIX message log): each execution no trace was bound to becomes an ORPHAN trace';
   static override description =

@@ -42,39 +42,42 @@ export default class PipelineSchedule extends TradesealCommand {
     assertValid(errors);
     const settings = this.settings;
     const line = (event: Record<string, unknown>): void => this.log(JSON.stringify({ at: new Date().toISOString(), ...event }));
-    await this.withStore(async (store) => {
-      // Built once: a missing key stops the job at its start, not at its first tick.
-      const stopping = new AbortController();
-      // The nightly run (the pipeline, DuckDB) loads when the command runs, not when the CLI starts.
-      const { nightFromSettings } = await import('../../src/signals/nightly/from-settings.js');
-      const { runNight } = await import('../../src/signals/nightly/night.js');
-      const night = nightFromSettings(settings, store.sql, { fetch: flags.fetch, log: line, signal: stopping.signal });
-      const task = cron.schedule(
-        expression,
-        async () => {
-          try {
-            await runNight(night);
-          } catch (err) {
-            line({ event: 'failed', code: (err as { code?: string }).code ?? 'internal', error: (err as Error).message });
-          }
-        },
-        { noOverlap: true, name: 'tradeseal-pipeline', timezone: flags.timezone ?? settings.pipelineTimezone },
-      );
-      line({ event: 'scheduled', cron: expression, next_run: task.getNextRun()?.toISOString() ?? null });
-      await new Promise<void>((resolve) => {
-        const stop = (): void => {
-          // A night waiting to try again gives up now (recorded as late); one running finishes its run.
-          stopping.abort();
-          void Promise.resolve(task.stop()).then(async () => {
-            while (task.isBusy()) await new Promise((r) => setTimeout(r, 200));
-            resolve();
-          });
-        };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
-      line({ event: 'stopped' });
-    });
+    await this.withStore(
+      async (store) => {
+        // Built once: a missing key stops the job at its start, not at its first tick.
+        const stopping = new AbortController();
+        // The nightly run (the pipeline, DuckDB) loads when the command runs, not when the CLI starts.
+        const { nightFromSettings } = await import('../../src/signals/nightly/from-settings.js');
+        const { runNight } = await import('../../src/signals/nightly/night.js');
+        const night = nightFromSettings(settings, store.sql, { fetch: flags.fetch, log: line, signal: stopping.signal });
+        const task = cron.schedule(
+          expression,
+          async () => {
+            try {
+              await runNight(night);
+            } catch (err) {
+              line({ event: 'failed', code: (err as { code?: string }).code ?? 'internal', error: (err as Error).message });
+            }
+          },
+          { noOverlap: true, name: 'tradeseal-pipeline', timezone: flags.timezone ?? settings.pipelineTimezone },
+        );
+        line({ event: 'scheduled', cron: expression, next_run: task.getNextRun()?.toISOString() ?? null });
+        await new Promise<void>((resolve) => {
+          const stop = (): void => {
+            // A night waiting to try again gives up now (recorded as late); one running finishes its run.
+            stopping.abort();
+            void Promise.resolve(task.stop()).then(async () => {
+              while (task.isBusy()) await new Promise((r) => setTimeout(r, 200));
+              resolve();
+            });
+          };
+          process.once('SIGINT', stop);
+          process.once('SIGTERM', stop);
+        });
+        line({ event: 'stopped' });
+      },
+      { creates: true },
+    );
   }
 }
 

@@ -47,6 +47,7 @@ export default class SignalsExport extends TradesealCommand {
     });
   }
 
+  static override storeWork = 'long' as const;
   static override summary = 'Export the published regimes as CSV, Apache Arrow or Parquet, newest first (stdout, or a file with --out)';
   static override description = `Columns, in the interface's order: date, regime, risk_score, equity_exposure (a number: 1, 0.75, 0.25 or 0), prob_expansion, prob_recovery, prob_tightening, prob_risk_off, available_at; one row per published day, newest first, the newest --limit days (default ${EXPORT_DEFAULT_LIMIT}). --format csv (the default) writes numbers in full; arrow (an Apache Arrow IPC file) and parquet write the same rows and columns typed: date a date, regime a string (an Arrow dictionary), the numbers 64-bit floats, available_at a UTC timestamp, null where the CSV has it empty. The binary formats are never written to a terminal: give --out or redirect standard output. --out writes the file atomically (a reader never sees half of it) and shows progress on stderr (plain lines when not a terminal); --json (with --out) answers {rows, file} (rows null for a binary file from --url).`;
   static override examples = [

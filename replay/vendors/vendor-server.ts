@@ -4,7 +4,7 @@
  * answer through `override`: a reply of its own (a 429, an HTML page, a body out of order), silence (to run
  * into the client's timeout) or the normal answer cut off halfway (to see a client refuse a truncated body).
  *
- * The servers serve tests and the replay tool; neither is shipped (tsconfig.build.json leaves `replay/` out).
+ * The servers serve tests and the replay tool; neither is shipped (the build, scripts/build.js, leaves `replay/` out).
  */
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -352,7 +352,7 @@ export const SETTINGS = {
     'unset (`pretty` when standard error is a terminal, else `json`)',
     () => null,
     oneOf(...LOG_FORMATS),
-    "The server log's form: `json`, one JSON object a line (what log collectors read), or `pretty`, one readable line each (time, level, message, then the other fields as `name=value`). Both show the same fields, redacted alike.",
+    "The server log's form: `json`, one JSON object a line (what log collectors read), or `pretty`, one readable line each (time, level, message, then the other fields as `name=value`, without the process id and host name, and of a request its method and URL only). Both are redacted alike, and the readable form escapes control characters.",
   ),
   tlsCert: setting<string | null>(
     'TLS_CERT',

@@ -12,7 +12,16 @@ const LEVELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 4
 /** Fields every line has that the readable form shows in its own way, or not at all (pid, hostname, version). */
 const SHOWN_APART = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'v', 'err', 'req', 'res']);
 
-const text = (value: unknown): string => (typeof value === 'string' && !/\s/.test(value) && value !== '' ? value : JSON.stringify(value));
+/**
+ * Control characters (C0, DEL, C1) as JSON escapes them (`\u001b`): a value a request put into a message must not
+ * reach the terminal as an escape sequence or a forged line. Line breaks of a stack are kept by the caller.
+ */
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g;
+const safe = (s: string): string => s.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/** One line: its line breaks escaped as well. */
+const oneLine = (s: string): string => safe(s).replace(/\n/g, '\\n');
+
+const text = (value: unknown): string => (typeof value === 'string' && !/\s/.test(value) && value !== '' ? safe(value) : JSON.stringify(value));
 
 /** One readable line (plus an error's stack) of one JSON log line; any other text is returned as it is. */
 export function prettyLogLine(line: string): string {
@@ -28,15 +37,15 @@ export function prettyLogLine(line: string): string {
   const level = (typeof r.level === 'number' ? LEVELS[r.level] : undefined) ?? String(r.level ?? '').toUpperCase();
   const fields: string[] = [];
   const req = r.req as { method?: unknown; url?: unknown } | undefined;
-  if (req && typeof req === 'object') fields.push(`${String(req.method)} ${String(req.url)}`);
+  if (req && typeof req === 'object') fields.push(oneLine(`${String(req.method)} ${String(req.url)}`));
   const res = r.res as { statusCode?: unknown } | undefined;
   if (res && typeof res === 'object') fields.push(`status=${String(res.statusCode)}`);
   for (const [name, value] of Object.entries(r)) if (!SHOWN_APART.has(name)) fields.push(`${name}=${text(value)}`);
-  const head = [time, level.padEnd(5), typeof r.msg === 'string' ? r.msg : '', ...fields].filter((p) => p !== '').join(' ');
+  const head = [time, level.padEnd(5), typeof r.msg === 'string' ? oneLine(r.msg) : '', ...fields].filter((p) => p !== '').join(' ');
   const err = r.err as { type?: unknown; message?: unknown; stack?: unknown } | undefined;
   if (!err || typeof err !== 'object') return head;
   const detail = typeof err.stack === 'string' && err.stack !== '' ? err.stack : `${String(err.type)}: ${String(err.message)}`;
-  return `${head}\n${detail.replace(/^/gm, '    ')}`;
+  return `${head}\n${safe(detail).replace(/^/gm, '    ')}`;
 }
 
 /** A destination that writes each complete JSON line to `out` in its readable form. */

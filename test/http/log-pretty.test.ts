@@ -51,6 +51,13 @@ describe('prettyLogLine', () => {
     expect(prettyLogLine(line)).toBe('2026-12-07T14:05:09.042Z ERROR sweep failed\n    Error: boom\n        at f (a.ts:1:1)');
   });
 
+  it('escapes control characters a request may have put into a message or a field: no terminal escape, no forged line', () => {
+    const line = JSON.stringify({ level: 40, time: 0, msg: 'bad \u001b[31mred\nINFO forged', id: 'a\u0007b', req: { method: 'GET', url: '/x\r\ny' } });
+    const shown = prettyLogLine(line);
+    expect(shown).toBe('1970-01-01T00:00:00.000Z WARN  bad \\u001b[31mred\\nINFO forged GET /x\\u000d\\ny id=a\\u0007b');
+    expect(shown).not.toMatch(/[\u0000-\u001f]/);
+  });
+
   it('returns a line that is not a JSON object as it is', () => {
     expect(prettyLogLine('not json')).toBe('not json');
     expect(prettyLogLine('[1,2]')).toBe('[1,2]');

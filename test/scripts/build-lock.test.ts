@@ -1,7 +1,7 @@
 /**
  * Builds of one checkout take turns (scripts/build-lock.js): two at once never interleave (a test file's build and
- * `npm start`'s, say, where one would read a dist/ the other is writing), and a lock left by a killed build does
- * not stop the next one.
+ * `npm start`'s, say, where one would read a dist/ the other is writing), and a lock left by a killed build (or
+ * naming this process, after a container restart) does not stop the next one.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -57,5 +57,16 @@ describe('the build lock', () => {
     });
     expect(ran).toBe(true);
     expect(() => readFileSync(path.join(lock, 'pid'))).toThrow(/ENOENT/);
+  });
+
+  it('breaks a lock naming this very process (a container restarted with the same pids), instead of waiting on itself', async () => {
+    const lock = path.join(root, 'node_modules', '.cache', 'tradeseal-build.lock');
+    mkdirSync(lock, { recursive: true });
+    writeFileSync(path.join(lock, 'pid'), String(process.pid));
+    let ran = false;
+    await withBuildLock(root, async () => {
+      ran = true;
+    });
+    expect(ran).toBe(true);
   });
 });

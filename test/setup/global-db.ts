@@ -78,8 +78,11 @@ export default async function setup(project: TestProject): Promise<Teardown> {
   project.provide(TEST_SCRATCH_KEY, scratch);
   const teardownDb = teardown;
   teardown = async () => {
-    await teardownDb();
-    await fs.rm(scratch, { recursive: true, force: true });
+    try {
+      await teardownDb();
+    } finally {
+      await fs.rm(scratch, { recursive: true, force: true });
+    }
   };
   console.log(`[tradeseal tests] ${project.name}: ${info.description}; templates ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return teardown;

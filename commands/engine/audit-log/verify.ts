@@ -41,6 +41,7 @@ interface Walked {
 }
 
 export default class EngineAuditLogVerify extends TradesealCommand {
+  static override storeWork = 'long' as const;
   static override summary = `Walk the whole audit chain, recompute every hash and check it against its signed checkpoints; exit ${EXIT.refused} naming a broken link or a cut`;
   static override description = `Oldest first, a page at a time: each entry's prev_hash must be the entry_hash of the one before it (64 zeros for the first), and its entry_hash the SHA-256 of the JCS of the entry without it. Then the checkpoints: the newest one the engine signed and kept, and the one given with --checkpoint (kept by you from before, out of the engine's reach). Each must carry a valid signature of the transparency log's key, and the chain must still hold the entry it anchors, at its position, with its hash: a chain that ends before it was cut. Exit code 0 when all holds, reporting how many entries are after the last anchor (not yet anchored: those could still be cut unseen); ${EXIT.refused} (audit_chain_broken) naming the first broken link, or the anchored entry that is missing. Without --public-key on the local store the log's own key checks the signatures. Against a remote engine (--url and an owner or auditor token, or a profile) the entries come through GET /engine/admin/audit-log, newest first, and are checked here with the same rules and the same answer; the signatures are checked only with --public-key.`;
   static override examples = [

@@ -12,7 +12,7 @@ export default class EngineTokensBootstrap extends TradesealCommand {
 
   async run(): Promise<IssuedToken> {
     await this.parse(EngineTokensBootstrap);
-    const issued = await this.withStore((store) => bootstrapOwnerToken(store.sql, undefined, cliActor()));
+    const issued = await this.withStore((store) => bootstrapOwnerToken(store.sql, undefined, cliActor()), { creates: true });
     if (!issued) {
       throw conflict(
         'owner_token_exists',

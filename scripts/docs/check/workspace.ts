@@ -36,7 +36,7 @@ export interface Workspace {
 /** The inherited variables a workspace keeps; everything else (DATABASE_URL, CI, a PORT, …) is left out. */
 const KEPT = ['HOME', 'USER', 'LOGNAME', 'LANG', 'LC_ALL', 'TMPDIR', 'SHELL', 'TERM'];
 
-/** Builds `dist/` when it is missing or older than its sources (scripts/build-if-stale.js); throws when tsc fails. */
+/** Builds `dist/` when it is missing or older than its sources (scripts/build-if-stale.js); throws when the build fails. */
 export function buildCli(packageRoot: string): void {
   const r = spawnSync(process.execPath, [path.join(packageRoot, 'scripts', 'build-if-stale.js')], { cwd: packageRoot, stdio: ['ignore', 'inherit', 'inherit'] });
   if (r.status !== 0) throw new Error(`npm run build failed (exit ${r.status}): the documented commands need the compiled CLI`);

@@ -1,7 +1,8 @@
 /**
- * The texts of the signal service's mail. Plain text only; every address and link is built from
- * `PUBLIC_BASE_URL`. A registration for an address that already has an account gets a mail too (it says so,
- * and how to replace a key), so the register answer never tells a stranger whether an account exists.
+ * The texts of the signal service's mail. Plain text only; every address and link is built from the public base
+ * URL (`publicBaseUrl`: PUBLIC_BASE_URL, else where the server listens). A registration for an address that
+ * already has an account gets a mail too (it says so, and how to replace a key), so the register answer never
+ * tells a stranger whether an account exists.
  * A mail with a verification code also carries its text with `CODE_MARK` in the code's place, which is what
  * the local outbox keeps (./outbox.ts).
  */
