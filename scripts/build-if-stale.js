@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUILD_SOURCES } from './build-sources.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -24,9 +25,7 @@ function newestMtime(dir) {
 export function buildIsStale(dir = root) {
   const stamp = path.join(dir, 'dist', '.build-stamp');
   if (!existsSync(stamp)) return true;
-  // The benchmarks' server and pipeline run (bench/engine-server.ts, bench/pipeline-run.ts) are built with the app,
-  // so that they measure the compiled code `tradeseal serve` and `tradeseal pipeline run` run.
-  const sources = ['src', 'commands', 'pipeline', 'bench/engine-server.ts', 'bench/pipeline-run.ts'].map((d) => path.join(dir, d)).filter(existsSync);
+  const sources = [...BUILD_SOURCES.dirs, ...BUILD_SOURCES.files].map((d) => path.join(dir, d)).filter(existsSync);
   const configs = ['tsconfig.json']
     .map((f) => path.join(dir, f))
     .filter(existsSync)

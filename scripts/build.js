@@ -17,11 +17,9 @@ import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import { withBuildLock } from './build-lock.js';
 import { buildIsStale } from './build-if-stale.js';
+import { BUILD_SOURCES } from './build-sources.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-/** What the build compiles: every .ts/.tsx under these folders (tests excluded), and these files. */
-export const BUILD_SOURCES = { dirs: ['src', 'commands', 'pipeline'], files: ['bench/engine-server.ts', 'bench/pipeline-run.ts'] };
 
 function sourcesOf(dir) {
   return readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })

@@ -32,7 +32,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'replay-month', script: 'replay', file: 'scripts/replay.ts', inputs: ['scripts/replay.ts', 'replay/**', 'pipeline/**', 'data/macro/**', 'src/**'] },
   // The run is the signal service's publishing (src/signals/publish/) over the pipeline's stages, from the build of src/.
   // Its figures are timings; which commands it runs, and how, follow the CLI's sources, its entry points and the build.
-  { name: 'bench-cli', script: 'bench:cli', file: 'bench/cli.ts', inputs: ['bench/cli.ts', 'bench/support/result-file.ts', 'bin/**', 'commands/**', 'src/**', 'scripts/build.js', 'package.json'] },
+  { name: 'bench-cli', script: 'bench:cli', file: 'bench/cli.ts', inputs: ['bench/cli.ts', 'bench/support/result-file.ts', 'bin/**', 'commands/**', 'src/**', 'scripts/build.js', 'scripts/build-sources.js', 'package.json'] },
   { name: 'bench-pipeline', script: 'bench:pipeline', file: 'bench/pipeline.ts', inputs: ['bench/pipeline.ts', 'bench/support/pg.ts', 'bench/support/result-file.ts', 'pipeline/**', 'data/macro/**', 'src/**'] },
 ];
 
