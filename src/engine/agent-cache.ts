@@ -22,9 +22,28 @@ const keyOf = (agentId: string, modelId: string, modelHashHex: string): string =
 
 export class AgentCache {
   private readonly entries = new Map<string, KnownAgent>();
+  /** Hash-only approval (an `/irl` order): the model id a read found the order's hash approved under. */
+  private readonly byHash = new Map<string, string>();
 
   get(agentId: string, modelId: string, modelHashHex: string): KnownAgent | null {
     return this.entries.get(keyOf(agentId, modelId, modelHashHex)) ?? null;
+  }
+
+  /**
+   * The model id an order naming (`modelId`, `modelHashHex`) was last found approved under by its hash, while the
+   * agent and that model are still known here (else null: read it). A hint like the rest: the seal checks it.
+   */
+  approvedModel(agentId: string, modelId: string, modelHashHex: string): string | null {
+    const approved = this.byHash.get(keyOf(agentId, modelId, modelHashHex));
+    return approved !== undefined && this.entries.has(keyOf(agentId, approved, modelHashHex)) ? approved : null;
+  }
+
+  /** Keeps what a read found: the order's hash is approved for the agent under `approved`. */
+  learnApprovedModel(agentId: string, modelId: string, modelHashHex: string, approved: string): void {
+    const key = keyOf(agentId, modelId, modelHashHex);
+    this.byHash.delete(key);
+    if (this.byHash.size >= MAX_ENTRIES) this.byHash.delete(this.byHash.keys().next().value as string);
+    this.byHash.set(key, approved);
   }
 
   /** Keeps what a registry read found, when it is an agent the short path may judge; else forgets it. */

@@ -35,7 +35,7 @@ import { type DenialCode, type Verdict } from './denials.js';
 import { checkHeartbeat, heartbeatSignatureValid, type SignedHeartbeat } from './heartbeat/check.js';
 import { checkOrderRate, evaluatePolicy, type OrderFacts } from './policy/evaluate.js';
 import { checkOpenExposure, checkValidTime } from './policy/exposure.js';
-import { lockedOpenNotional, type AgentForAuthorize } from './store/agents.js';
+import { approvedModelId, lockedOpenNotional, type AgentForAuthorize } from './store/agents.js';
 import { regulatoryKeyFor } from './ops/trace-personal.js';
 import { findIdempotent, type AuthorizeResponse } from './store/idempotency.js';
 import { orderSecond } from './store/rate-and-marks.js';
@@ -178,23 +178,60 @@ interface Judged {
   trace: Omit<TraceFacts, 'regulatoryKey'>;
 }
 
-export async function authorize(ctx: EngineContext, principal: TokenRecord | undefined, req: AuthorizeRequest): Promise<AuthorizeResponse> {
+export interface AuthorizeOptions {
+  /**
+   * Hash-only model approval (the IRL Engine's rule, for `/irl/authorize`): an order whose (model_id,
+   * model_hash_hex) pair is not approved but whose hash is, under another model id, is judged and sealed with
+   * that model id (the trace holds the pair the engine approved); a hash approved under none is refused as on
+   * `/engine`. The model id comes from what this process read before when it knows the agent and that model,
+   * like the rest of the short path (no read), else from one read first.
+   */
+  modelByHash?: boolean;
+}
+
+export async function authorize(
+  ctx: EngineContext,
+  principal: TokenRecord | undefined,
+  req: AuthorizeRequest,
+  options: AuthorizeOptions = {},
+): Promise<AuthorizeResponse> {
   if (!mayActFor(principal, req.agent_id)) throw denied('agent_not_permitted', `this token may not act for agent ${req.agent_id}`);
   const action = plainAction(req.action, req.quantity);
+  if (options.modelByHash) {
+    const cached = ctx.agents.approvedModel(req.agent_id, req.model_id, req.model_hash_hex);
+    if (cached !== null) {
+      const answer = await authorizeIfKnown(ctx, pending(ctx, withModel(req, cached), action));
+      if (answer) return answer;
+    }
+    // Decided again from a fresh read, as an order of an agent this process does not know is.
+    const approved = await approvedModelId(ctx.sql, req.agent_id, req.model_id, req.model_hash_hex);
+    if (approved !== null) {
+      ctx.agents.learnApprovedModel(req.agent_id, req.model_id, req.model_hash_hex, approved);
+      return authorizeLookedUp(ctx, pending(ctx, withModel(req, approved), action));
+    }
+  }
+  const o = pending(ctx, req, action);
+  return (await authorizeIfKnown(ctx, o)) ?? authorizeLookedUp(ctx, o);
+}
+
+const withModel = (req: AuthorizeRequest, modelId: string): AuthorizeRequest => (modelId === req.model_id ? req : { ...req, model_id: modelId });
+
+/** An order under way, before anything is read: its idempotency hash, and its heartbeat's signature checked meanwhile. */
+function pending(ctx: EngineContext, req: AuthorizeRequest, action: TradeAction): Pending {
   const hb = req.heartbeat ?? null;
-  const o: Pending = {
+  return {
     req,
     action,
     hash: orderHash(req, action),
     hb,
     signatureCheck: hb ? heartbeatSignatureValid(hb, ctx.config.regimeOperatorPubkey) : Promise.resolve(false),
   };
-  const known = ctx.agents.get(req.agent_id, req.model_id, req.model_hash_hex);
-  if (known) {
-    const answer = await authorizeKnown(ctx, o, known);
-    if (answer) return answer;
-  }
-  return authorizeLookedUp(ctx, o);
+}
+
+/** The short path when this process knows the agent and the model; null: decide it with a read. */
+async function authorizeIfKnown(ctx: EngineContext, o: Pending): Promise<AuthorizeResponse | null> {
+  const known = ctx.agents.get(o.req.agent_id, o.req.model_id, o.req.model_hash_hex);
+  return known ? authorizeKnown(ctx, o, known) : null;
 }
 
 /**

@@ -26,6 +26,8 @@ export interface EngineHarnessOptions {
   /** Connections in the pool (concurrency tests want more). */
   max?: number;
   log?: boolean;
+  /** Records the text of every statement the server sends through its pool (`queries`), to count store reads. */
+  recordQueries?: boolean;
 }
 
 export interface EngineHarness {
@@ -44,6 +46,8 @@ export interface EngineHarness {
     sequenceId: number,
     overrides?: { timestamp_ms?: number; regime_id?: number; mta_ref?: string | null; scheme?: SignatureScheme; key?: Uint8Array },
   ): Record<string, unknown>;
+  /** With `recordQueries`: every statement's text the server sent, in order (a test may empty it). */
+  queries: string[];
   close(): Promise<void>;
 }
 
@@ -54,9 +58,20 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
   const config = configWith({ logLevel: 'silent', regimeOperatorPubkey: operator.publicKey, ...options.config });
   const base = loadPolicy(config.policyPath).document;
   const policy = parsePolicy({ ...structuredClone(base), ...options.policy });
-  const ctx = await createEngineContext(config, store.sql, { now: () => clock.now, policy });
+  const queries: string[] = [];
+  // A tagged-template call is a statement (or a fragment of one): its text is recorded, the call goes on as made.
+  const sql = options.recordQueries
+    ? new Proxy(store.sql, {
+        apply(target, self, args: unknown[]) {
+          const strings = args[0];
+          if (Array.isArray(strings)) queries.push(strings.join('$'));
+          return Reflect.apply(target, self, args) as unknown;
+        },
+      })
+    : store.sql;
+  const ctx = await createEngineContext(config, sql, { now: () => clock.now, policy });
   // `log: true` prints server faults (5xx) to stderr, for diagnosing a failing test.
-  const app = await buildApp({ ...config, logLevel: options.log ? 'error' : 'silent' }, { sql: store.sql, logger: options.log ?? false, engine: ctx });
+  const app = await buildApp({ ...config, logLevel: options.log ? 'error' : 'silent' }, { sql, logger: options.log ?? false, engine: ctx });
   await app.ready();
   const owner = await bootstrapOwnerToken(store.sql);
   if (!owner) throw new Error('bootstrap failed');
@@ -82,6 +97,7 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
     ownerToken: owner.token,
     operator,
     clock,
+    queries,
     call,
     async registerAgent(overrides = {}) {
       const res = await call('POST', '/engine/admin/agents', {

@@ -1,7 +1,7 @@
 /**
  * Group commit (src/store/group-commit.ts): a lone write goes at once and alone; writes that arrive while every
- * slot is busy go together; one key per batch, in key order; a failed batch retries each write alone so one bad
- * write fails only itself.
+ * slot is busy go together; one key per batch unless `mayShare` admits more, in key order, each key's writes in
+ * submission order; a failed batch retries each write alone so one bad write fails only itself.
  */
 import { describe, expect, it } from 'vitest';
 import { GroupCommit } from '../../src/store/group-commit.js';
@@ -65,6 +65,33 @@ describe('group commit', () => {
     await store.finishAll();
     expect(await Promise.all(outs)).toEqual([0, 10, 20, 30]);
     expect(store.batches.map((b) => b.map((i) => i.value))).toEqual([[0], [1, 3], [2]]);
+  });
+
+  it("writes a key's writes in submission order: held while its batch is under way, together while mayShare admits them", async () => {
+    const store = fakeStore();
+    // A key's writes may share a batch while their values rise.
+    const q = new GroupCommit<Item, number>({
+      write: store.write,
+      keyOf: (i) => i.key,
+      mayShare: (i, earlier) => earlier.every((e) => e.value < i.value),
+      maxBatch: 64,
+      maxInFlight: 2,
+    });
+    const values = [
+      ['a', 1],
+      ['a', 2],
+      ['b', 5],
+      ['a', 3],
+      ['a', 1],
+      ['a', 4],
+    ] as const;
+    const outs = values.map(([key, value]) => q.submit({ key, value }));
+    // `a` 1 went at once; `a` 2 waits for it although a slot is free, and `b` takes that slot.
+    expect(store.batches.map((b) => b.map((i) => `${i.key}${i.value}`))).toEqual([['a1'], ['b5']]);
+    await store.finishAll();
+    expect(await Promise.all(outs)).toEqual(values.map(([, v]) => v * 10));
+    // `a` 1 again does not rise: it and the `a` 4 behind it wait for the next batch, in order.
+    expect(store.batches.map((b) => b.map((i) => `${i.key}${i.value}`))).toEqual([['a1'], ['b5'], ['a2', 'a3'], ['a1', 'a4']]);
   });
 
   it('keeps at most maxInFlight statements under way and at most maxBatch writes in one', async () => {

@@ -168,6 +168,20 @@ export async function authorizeLookups(sql: Sql, keys: readonly AuthorizeLookupK
 }
 
 /**
+ * Hash-only model approval (the IRL Engine approves a model by its hash alone; tradeseal the pair): the model id
+ * the agent's approval of `modelHashHex` is under, the order's own `modelId` when that pair is approved, else the
+ * oldest approval; null when the hash is approved under no model id.
+ */
+export async function approvedModelId(sql: Sql, agentId: string, modelId: string, modelHashHex: string): Promise<string | null> {
+  const rows = await sql<Array<{ model_id: string }>>`
+    select model_id from agent_models
+    where agent_id = ${agentId} and model_hash_hex = ${modelHashHex}
+    order by (model_id = ${modelId}) desc, created_at, model_id
+    limit 1`;
+  return rows[0]?.model_id ?? null;
+}
+
+/**
  * The notional of the agent's open orders (authorized, not yet bound or expired), read after locking the
  * agent's row: call it inside the transaction that then inserts the new trace, so that concurrent orders of
  * one agent are judged one after the other against the same cap.

@@ -1,9 +1,10 @@
 /**
  * The engine's batching of its hot statements (src/store/group-commit.ts): concurrent authorizes of one process
  * are looked up by one multi-row read (skipped for agents the process knows, src/engine/agent-cache.ts), then
- * counted by the message throttle and sealed by one multi-row statement; concurrent binds are read by one statement and applied by one. Each request keeps its own outcome
- * (sealed, over the throttle, heartbeat replayed, duplicate client_order_id, already bound) exactly as if it
- * were alone. A request that finds a free slot is sent at once; batches form only while the store is busy.
+ * counted by the message throttle and sealed by one multi-row statement; concurrent binds are read by one statement
+ * and applied by one. Each request keeps its own outcome (sealed, over the throttle, heartbeat replayed, duplicate
+ * client_order_id, already bound) exactly as if it were alone, after the earlier ones of its agent: one agent's
+ * orders go in submission order, many to a statement (a busy agent is not serialized, ./traces.ts `insertTraces`). A request that finds a free slot is sent at once; batches form only while the store is busy.
  * Orders judged under an agent's open-exposure lock are counted by a statement of their own and sealed inside
  * that lock's transaction, alone.
  */
@@ -14,6 +15,7 @@ import { countOrders, type OrderCount } from './rate-and-marks.js';
 import {
   applyBinds,
   insertTraces,
+  maySealTogether,
   readForBind,
   type BindRead,
   type BindRow,
@@ -58,10 +60,22 @@ export function engineBatching(sql: Sql, inFlight: number): EngineBatching {
   });
   return {
     lookups: new GroupCommit({ write: (keys) => authorizeLookups(sql, keys), keyOf: unique, maxBatch: BATCH_MAX, maxInFlight: inFlight }),
-    // One agent per sealing statement: it upserts the agent's order count and heartbeat mark once.
-    seals: new GroupCommit({ write: (writes) => insertTraces(sql, writes), keyOf: (w) => w.trace.agent_id, maxBatch: BATCH_MAX, maxInFlight: inFlight }),
-    // One agent per counting statement: it upserts the agent's counter once.
-    orderCounts: new GroupCommit({ write: (orders) => countOrders(sql, orders), keyOf: (o) => o.agentId, maxBatch: BATCH_MAX, maxInFlight: inFlight }),
+    // An agent's orders in submission order; several in one statement when each gets its answer alone (maySealTogether).
+    seals: new GroupCommit({
+      write: (writes) => insertTraces(sql, writes),
+      keyOf: (w) => w.trace.agent_id,
+      mayShare: maySealTogether,
+      maxBatch: BATCH_MAX,
+      maxInFlight: inFlight,
+    }),
+    // An agent's orders counted in submission order, any number in one statement.
+    orderCounts: new GroupCommit({
+      write: (orders) => countOrders(sql, orders),
+      keyOf: (o) => o.agentId,
+      mayShare: () => true,
+      maxBatch: BATCH_MAX,
+      maxInFlight: inFlight,
+    }),
     bindReads,
     binds,
     bindStore: { read: (id) => bindReads.submit(id), write: (w) => binds.submit(w) },

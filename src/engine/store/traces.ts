@@ -86,12 +86,30 @@ export interface SealWrite {
  * the writes' order: `stale`; `rate_exceeded` with the count: over the throttle, nothing written but the count;
  * `replayed`: the heartbeat was spent, nothing written; `duplicate`: a concurrent request took (agent_id,
  * client_order_id) first, nothing written; `inserted`. A heartbeat is spent only by an order that is sealed.
- * The throttle counts what a registry read first would have counted: not an order whose heartbeat the
- * statement finds spent, nor a retry of an order already sealed (both as of the statement's start).
+ * The throttle counts what a registry read first would have counted: not an order whose heartbeat is spent,
+ * nor a retry of an order already sealed.
  *
- * The writes must name distinct agents (one statement may not upsert a heartbeat mark or a count twice); the
- * group-commit queue (./batching.ts) forms its batches so. The rows travel as one JSON parameter.
+ * Several writes of one agent may share the statement, and each gets the answer it would get sealed alone, in
+ * the writes' order, after the ones before it, provided (`maySealTogether`, which the group-commit queue of
+ * ./batching.ts applies) no two of them carry one client_order_id and their heartbeat sequences rise in that
+ * order. Then no earlier write can take a later one's client_order_id or spend its heartbeat, so each is judged against
+ * the store as the statement finds it (the heartbeat marks locked first, so a concurrent commit is seen), and
+ * the throttle's count of each is the agent's count in its second before the statement plus its own place
+ * among the counted writes of that second: one upsert per agent and second adds them all. An agent's mark
+ * becomes the highest sequence sealed. The rows travel as one JSON parameter.
  */
+/**
+ * Whether `w` may be sealed in one statement after `earlier`, writes of its agent in submission order, with the
+ * answer it would get alone: its client_order_id is not among theirs, and its heartbeat sequence (if any) is above
+ * every one of theirs.
+ */
+export function maySealTogether(w: SealWrite, earlier: readonly SealWrite[]): boolean {
+  const seq = w.heartbeatSequence;
+  return earlier.every(
+    (e) => e.trace.client_order_id !== w.trace.client_order_id && (seq === null || e.heartbeatSequence === null || e.heartbeatSequence < seq),
+  );
+}
+
 export async function insertTraces(sql: SqlOrTx, writes: readonly SealWrite[]): Promise<SealOutcome[]> {
   const rows = writes.map(({ trace: t, heartbeatSequence, rate, guard }, ord) => ({
     ord,
@@ -129,6 +147,11 @@ export async function insertTraces(sql: SqlOrTx, writes: readonly SealWrite[]): 
         client_order_id text, status text, action text, asset text, quantity double precision, notional double precision,
         notional_currency text, reasoning_hash text, sealed text, regulatory jsonb, regulatory_salt text, regulatory_enc text,
         policy_result text, order_hash text, response jsonb)
+    ), prior as (
+      -- The batch's heartbeat marks, locked: the last sequence each agent spent, as committed now.
+      select hm.agent_id, hm.last_sequence_id from heartbeat_marks hm
+      where hm.agent_id = any (array(select distinct agent_id from input where seq is not null))
+      order by hm.agent_id for update
     ), checked as (
       select i.*, (i.guard_model_id is null or exists (
         select 1 from agents a
@@ -137,32 +160,35 @@ export async function insertTraces(sql: SqlOrTx, writes: readonly SealWrite[]): 
           and coalesce(to_jsonb(a.allowed_regimes), 'null') = coalesce(i.guard_regimes, 'null')
           and exists (select 1 from agent_models m
                       where m.agent_id = i.agent_id and m.model_id = i.guard_model_id and m.model_hash_hex = i.guard_model_hash offset 0)
-        offset 0)) as fresh
+        offset 0)) as fresh,
+        (i.seq is not null and exists (select 1 from prior p where p.agent_id = i.agent_id and p.last_sequence_id >= i.seq)) as spent,
+        -- Each a probe by key per order (offset 0 keeps the planner from turning them into scans of whole tables).
+        exists (select 1 from trace_idempotency ti where ti.agent_id = i.agent_id and ti.client_order_id = i.client_order_id offset 0) as known
       from input i
+    ), ranked as (
+      -- The message throttle counts an order that is fresh, carries the limit, spends no spent heartbeat and is no retry.
+      select c.*, row_number() over (partition by c.agent_id, c.rate_second, c.counts order by c.ord) as place,
+             count(*) over (partition by c.agent_id, c.rate_second, c.counts) as together
+      from (select c.*, (c.fresh and c.rate_max is not null and not c.spent and not c.known) as counts from checked c) c
     ), counted as (
-      -- The message throttle (migration 0024: an unlogged table): the order counted in its agent's second.
+      -- The throttle (migration 0024: an unlogged table): the agent's orders of the second, these ones added.
       insert into agent_order_rate (agent_id, second, orders)
-      select c.agent_id, c.rate_second, 1 from checked c
-      -- Each a probe by key per order (offset 0 keeps the planner from turning them into scans of whole tables).
-      where c.fresh and c.rate_max is not null
-        and not exists (select 1 from heartbeat_marks hm where hm.agent_id = c.agent_id and hm.last_sequence_id >= c.seq offset 0)
-        and not exists (select 1 from trace_idempotency ti where ti.agent_id = c.agent_id and ti.client_order_id = c.client_order_id offset 0)
-      order by c.agent_id
-      on conflict (agent_id, second) do update set orders = agent_order_rate.orders + 1
-      returning agent_id, orders
+      select agent_id, rate_second, count(*) from ranked where counts group by agent_id, rate_second order by agent_id, rate_second
+      on conflict (agent_id, second) do update set orders = agent_order_rate.orders + excluded.orders
+      returning agent_id, second, orders
     ), judged as (
-      select c.*, n.orders, (n.orders is null or n.orders <= c.rate_max) as within
-      from checked c left join counted n on n.agent_id = c.agent_id
+      select r.*, n.orders - r.together + r.place as orders, (not r.counts or n.orders - r.together + r.place <= r.rate_max) as within
+      from ranked r left join counted n on r.counts and n.agent_id = r.agent_id and n.second = r.rate_second
     ), allowed as (
       select * from judged where fresh and within
     ), mark as (
       insert into heartbeat_marks (agent_id, last_sequence_id)
-      select agent_id, seq from allowed where seq is not null order by agent_id
+      select agent_id, max(seq) from allowed where seq is not null and not spent group by agent_id order by agent_id
       on conflict (agent_id) do update set last_sequence_id = excluded.last_sequence_id, accepted_at = now()
         where heartbeat_marks.last_sequence_id < excluded.last_sequence_id
       returning agent_id
     ), gate as (
-      select * from allowed where seq is null or agent_id in (select agent_id from mark)
+      select * from allowed where seq is null or (not spent and agent_id in (select agent_id from mark))
     ), idem as (
       insert into trace_idempotency (agent_id, client_order_id, order_hash, trace_id, txn_time, response)
       select agent_id, client_order_id, order_hash, trace_id, txn_time, response from gate order by agent_id, client_order_id
@@ -182,7 +208,7 @@ export async function insertTraces(sql: SqlOrTx, writes: readonly SealWrite[]): 
       from gate g where g.trace_id in (select trace_id from ins) and log_leaf(g.reasoning_hash) is not null order by g.ord
     )
     select j.ord, j.fresh, j.orders, j.within,
-           (j.seq is null or j.agent_id in (select agent_id from mark)) as marked,
+           (j.seq is null or (not j.spent and j.agent_id in (select agent_id from mark))) as marked,
            j.trace_id in (select trace_id from ins) as inserted
     from judged j order by j.ord`;
   return writes.map((_, i) => {

@@ -6,6 +6,7 @@ import { bindExecution, type BindRequest } from '../../engine/bind.js';
 import type { EngineContext } from '../../engine/context.js';
 import { auditingRefusals } from '../../engine/audit/rejections.js';
 import { assertCertificateMayActFor } from '../../engine/mtls.js';
+import { isIrlUrl } from '../irl/paths.js';
 import { authorizeRequestExample, authorizeResponseExample, bindRequestExample, bindResponseExample } from './examples.js';
 import { authorizeBody, bindBody } from '../../engine/authorize-schemas.js';
 import { bearer, dateTime, errorResponse, errorResponses, executionStatus, hex64, uuid } from '../../engine/schemas.js';
@@ -47,7 +48,8 @@ export function authorizeBindRoutes(app: FastifyInstance, ctx: EngineContext): v
       auditingRefusals(ctx.sql, req.principal, req.body, async () => {
         // Mutual TLS: the client certificate must be the order's agent (src/engine/mtls.ts), checked first.
         assertCertificateMayActFor(req.clientIdentity, req.body.agent_id);
-        return authorize(ctx, req.principal, req.body);
+        // An order of the IRL Engine's clients: its model approved by its hash alone, as the IRL Engine does.
+        return authorize(ctx, req.principal, req.body, { modelByHash: isIrlUrl(req.originalUrl) });
       }),
   );
 

@@ -7,8 +7,8 @@
  * - requests (./authorize-input.ts, ./requests.ts): a `preValidation` hook puts the body or query in
  *   tradeseal's form, so the engine's schema validates what the handler will act on. Pure: no store access
  *   before the schema has run;
- * - the order's model (./approved-model.ts): a `preHandler` hook, so after the schema accepted the order,
- *   names the model its hash is approved under (a store read);
+ * - the order's model: the engine route authorizes an `/irl` order with hash-only model approval
+ *   (src/engine/authorize.ts, `modelByHash`), from the same cache as the rest of the short path;
  * - answers (./answers.ts, ./error-codes.ts): an `onSend` hook adds the IRL fields to the serialized answer.
  *   It works on the text the route's serializer produced, so what tradeseal's schemas drop stays dropped
  *   and the added fields are not lost to the serializer.
@@ -16,11 +16,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RawRequestDefaultExpression } from 'fastify';
 import { readAuditLog } from '../../engine/audit/query.js';
-import type { AuthorizeRequest } from '../../engine/authorize.js';
 import type { EngineContext } from '../../engine/context.js';
 import { irlErrorBody, irlSuccessBody } from './answers.js';
 import { authorizeBodyFromIrl, isRecord } from './authorize-input.js';
-import { withApprovedModel } from './approved-model.js';
 import { engineUrlOf, isIrlUrl } from './paths.js';
 import { auditQueryFromIrl, bindBodyFromIrl, pendingQueryFromIrl, registerBodyFromIrl, shadowBodyFromIrl } from './requests.js';
 
@@ -84,13 +82,6 @@ export function installIrlEdge(app: FastifyInstance, ctx: EngineContext): void {
       return done(err as Error);
     }
     done();
-  });
-  app.addHook('preHandler', (req, _reply, done) => {
-    if (!isIrl(req) || routeOf(req) !== '/engine/authorize') return done();
-    withApprovedModel(ctx.sql, req.body as AuthorizeRequest).then((order) => {
-      req.body = order;
-      done();
-    }, done);
   });
   app.addHook('onSend', (req, reply, payload, done) => {
     if (!isIrl(req)) return done(null, payload);

@@ -51,7 +51,7 @@ async function irlAgent(overrides: Record<string, unknown> = {}): Promise<string
 }
 
 beforeAll(async () => {
-  h = await engineHarness({ config: kmsConfig(masterKeyFile()) });
+  h = await engineHarness({ config: kmsConfig(masterKeyFile()), recordQueries: true });
   await h.publishRegime('expansion');
   const tok = await irl('POST', '/irl/admin/tokens', { client_name: 'desk-a' });
   expect(tok.status, tok.raw).toBe(200);
@@ -165,6 +165,28 @@ describe('IRL authorize, bind and trace', () => {
       verification_status: 'Matched',
       execution_status: 'Filled',
     });
+  });
+
+  it("approves a busy agent's model by its hash from what it read before: an /irl order costs the statements an /engine order does", async () => {
+    const agentId = await irlAgent();
+    const tok = await h.call('POST', '/engine/admin/tokens', { client_name: 'busy', agent_ids: [agentId] });
+    const token = tok.json().token as string;
+    // The first order of the agent reads the registry and the hash's approval.
+    const first = await irl('POST', '/irl/authorize', irlOrder(agentId, { model_id: 'gpt-4o-bench' }), token);
+    expect(first.status, first.raw).toBe(200);
+    const statementsOf = async (send: () => Promise<number>): Promise<string[]> => {
+      h.queries.length = 0;
+      expect(await send()).toBe(200);
+      return [...h.queries];
+    };
+    const viaIrl = await statementsOf(async () => (await irl('POST', '/irl/authorize', irlOrder(agentId, { model_id: 'gpt-4o-bench' }), token)).status);
+    const viaEngine = await statementsOf(async () => (await h.call('POST', '/engine/authorize', h.order(agentId, { model_id: 'default' }), token)).statusCode);
+    expect(
+      viaIrl.filter((q) => /select model_id from agent_models/.test(q)),
+      'reads of the approval by hash',
+    ).toEqual([]);
+    expect(viaIrl).toEqual(viaEngine);
+    expect(viaIrl.length).toBeGreaterThan(0);
   });
 
   it('says DIVERGENT for the opposite side, as the IRL Engine does', async () => {
