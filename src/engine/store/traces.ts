@@ -77,6 +77,21 @@ export interface SealWrite {
 }
 
 /**
+ * Whether `w` may be sealed in one statement after `earlier`, writes of its agent in submission order, with the
+ * answer it would get alone: its heartbeat sequence (if any) is above every one of theirs, and it carries their
+ * client_order_id only when it carries neither a heartbeat nor the throttle (a retry sent at once, as the IRL
+ * Engine's load script does: it is then `duplicate` when an earlier one is sealed, else judged on its own terms,
+ * as alone, since it counts and spends nothing).
+ */
+export function maySealTogether(w: SealWrite, earlier: readonly SealWrite[]): boolean {
+  const seq = w.heartbeatSequence;
+  const plain = seq === null && (w.rate ?? null) === null;
+  return earlier.every(
+    (e) => (plain || e.trace.client_order_id !== w.trace.client_order_id) && (seq === null || e.heartbeatSequence === null || e.heartbeatSequence < seq),
+  );
+}
+
+/**
  * Seals the traces in one statement (one round trip, one implicit transaction), each row on its own terms:
  * with a guard, first the registry facts the order was judged by are checked (`stale` when any changed: nothing
  * written); with the message throttle, the order is counted in its agent's second (agent_order_rate) and, over
@@ -91,25 +106,14 @@ export interface SealWrite {
  *
  * Several writes of one agent may share the statement, and each gets the answer it would get sealed alone, in
  * the writes' order, after the ones before it, provided (`maySealTogether`, which the group-commit queue of
- * ./batching.ts applies) no two of them carry one client_order_id and their heartbeat sequences rise in that
- * order. Then no earlier write can take a later one's client_order_id or spend its heartbeat, so each is judged against
+ * ./batching.ts applies) their heartbeat sequences rise in that order and a write repeating an earlier one's
+ * client_order_id carries neither heartbeat nor throttle. Then no earlier write can spend a later one's heartbeat
+ * or change its count, and a repeated order is `duplicate` exactly when an earlier one is sealed, so each is judged against
  * the store as the statement finds it (the heartbeat marks locked first, so a concurrent commit is seen), and
  * the throttle's count of each is the agent's count in its second before the statement plus its own place
  * among the counted writes of that second: one upsert per agent and second adds them all. An agent's mark
  * becomes the highest sequence sealed. The rows travel as one JSON parameter.
  */
-/**
- * Whether `w` may be sealed in one statement after `earlier`, writes of its agent in submission order, with the
- * answer it would get alone: its client_order_id is not among theirs, and its heartbeat sequence (if any) is above
- * every one of theirs.
- */
-export function maySealTogether(w: SealWrite, earlier: readonly SealWrite[]): boolean {
-  const seq = w.heartbeatSequence;
-  return earlier.every(
-    (e) => e.trace.client_order_id !== w.trace.client_order_id && (seq === null || e.heartbeatSequence === null || e.heartbeatSequence < seq),
-  );
-}
-
 export async function insertTraces(sql: SqlOrTx, writes: readonly SealWrite[]): Promise<SealOutcome[]> {
   const rows = writes.map(({ trace: t, heartbeatSequence, rate, guard }, ord) => ({
     ord,
@@ -191,7 +195,8 @@ export async function insertTraces(sql: SqlOrTx, writes: readonly SealWrite[]): 
       select * from allowed where seq is null or (not spent and agent_id in (select agent_id from mark))
     ), idem as (
       insert into trace_idempotency (agent_id, client_order_id, order_hash, trace_id, txn_time, response)
-      select agent_id, client_order_id, order_hash, trace_id, txn_time, response from gate order by agent_id, client_order_id
+      -- Of two writes of one order in the batch, the first is sealed (the later one conflicts with it: duplicate).
+      select agent_id, client_order_id, order_hash, trace_id, txn_time, response from gate order by agent_id, client_order_id, ord
       on conflict do nothing
       returning trace_id
     ), ins as (
