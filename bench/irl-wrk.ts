@@ -30,7 +30,6 @@
  * Fails (exit 1) when it is not measuring what it says: wrk is missing, the setup or the first authorize
  * fails, or more than 1% of the answers are neither 2xx nor the script's own 409 conflicts.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -43,6 +42,7 @@ import { openBenchDatabase } from './support/pg.js';
 import { resultPath, writeResult } from './support/result-file.js';
 import { startServer } from './support/server.js';
 import { parseWrk, tallyWarnings, type WrkFigures } from './irl/wrk-output.js';
+import { BenchFailure, call, expectOk, runWrk, wrkVersion } from './irl/wrk-run.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.dirname(BENCH_DIR);
@@ -54,8 +54,6 @@ const MAX_ERROR_SHARE = 0.01;
 const log = (line: string): void => {
   process.stderr.write(`[bench] ${line}\n`);
 };
-
-class BenchFailure extends Error {}
 
 function options(): { seconds: number; threads: number; connections: number; pool: number; workers: number; out: string } {
   const { values } = parseArgs({
@@ -88,54 +86,6 @@ function options(): { seconds: number; threads: number; connections: number; poo
     workers: whole(values.workers, 1, 'workers'),
     out: resultPath('irl-wrk', values.out),
   };
-}
-
-async function call(url: string, token: string, method: string, route: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(url + route, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  try {
-    return { status: res.status, json: JSON.parse(text) as Record<string, unknown> };
-  } catch {
-    return { status: res.status, json: { text } };
-  }
-}
-
-async function expectOk(p: ReturnType<typeof call>, what: string): Promise<Record<string, unknown>> {
-  const res = await p;
-  if (res.status < 200 || res.status > 299) throw new BenchFailure(`${what}: expected a 2xx, got ${res.status} ${JSON.stringify(res.json)}`);
-  return res.json;
-}
-
-/** wrk's version line, or null when it is not installed. */
-async function wrkVersion(): Promise<string | null> {
-  return new Promise((resolve) => {
-    const child = spawn('wrk', ['-v'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', () => resolve(null));
-    child.on('close', () => resolve(/wrk \S+/.exec(out)?.[0] ?? out.split('\n')[0] ?? '?'));
-  });
-}
-
-/** Runs wrk; its stdout is echoed as it comes, its stderr (the script's warnings) is kept for the tally. */
-async function runWrk(args: string[], env: Record<string, string>): Promise<{ stdout: string; stderr: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('wrk', args, { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    const stderr: Buffer[] = [];
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      process.stdout.write(d);
-    });
-    child.stderr.on('data', (d: Buffer) => stderr.push(d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ stdout, stderr: Buffer.concat(stderr).toString(), code }));
-  });
 }
 
 async function main(): Promise<void> {

@@ -413,6 +413,8 @@ async function sealAndSettle(
   if (sealed === 'stale') return 'stale';
   if (sealed === 'inserted') ctx.sealed.remember(built.row);
   if (typeof sealed === 'string') return settle(ctx, o, sealed, built.response);
+  // A retry of an order the statement found sealed: its original answer, or a conflict.
+  if (sealed.kind === 'duplicate') return replay(sealed.order_hash, o.hash, sealed.response, o.req.client_order_id);
   const winner = await findIdempotent(ctx.sql, o.req.agent_id, o.req.client_order_id);
   if (winner) return replay(winner.order_hash, o.hash, winner.response, o.req.client_order_id);
   const over = checkOrderRate(ctx.policy.document, sealed.orders);

@@ -36,12 +36,16 @@ export type InsertOutcome = 'inserted' | 'duplicate' | 'replayed';
 /**
  * What sealing one trace came to: an InsertOutcome; for a write that carried a message throttle, refused
  * because its agent's orders in the second (this one counted) exceed the limit, nothing written; for a write
- * that carried a guard, `stale` when the agent's facts changed, nothing written.
+ * that carried a guard, `stale` when the agent's facts changed, nothing written. A duplicate whose original
+ * the statement saw (stored before it, or sealed earlier in it) comes with that original's order hash and
+ * answer, so the caller answers it without reading it again.
  */
-export type SealOutcome = InsertOutcome | { kind: 'rate_exceeded'; orders: number } | 'stale';
+export type SealOutcome =
+  InsertOutcome | { kind: 'rate_exceeded'; orders: number } | { kind: 'duplicate'; order_hash: string; response: AuthorizeResponse } | 'stale';
 
 /** The outcome of a seal that carried neither a throttle nor a guard, which can only be an InsertOutcome. */
 export function plainOutcome(outcome: SealOutcome | undefined): InsertOutcome {
+  if (typeof outcome === 'object' && outcome.kind === 'duplicate') return 'duplicate';
   if (typeof outcome !== 'string' || outcome === 'stale')
     throw new TradesealError('internal', `a seal without a throttle or a guard came to ${JSON.stringify(outcome)}`);
   return outcome;
@@ -143,7 +147,18 @@ export async function insertTraces(sql: SqlOrTx, writes: readonly SealWrite[]): 
     order_hash: t.order_hash,
     response: t.response,
   }));
-  const result = await sql<Array<{ ord: number; fresh: boolean; orders: number | null; within: boolean; marked: boolean; inserted: boolean }>>`
+  const result = await sql<
+    Array<{
+      ord: number;
+      fresh: boolean;
+      orders: number | null;
+      within: boolean;
+      marked: boolean;
+      inserted: boolean;
+      original_hash: string | null;
+      original_response: AuthorizeResponse | null;
+    }>
+  >`
     with input as (
       select * from jsonb_to_recordset(${sql.json(rows as never)}) as x(
         ord int, seq bigint, rate_max int, rate_second bigint, guard_model_id text, guard_model_hash text,
@@ -167,8 +182,10 @@ export async function insertTraces(sql: SqlOrTx, writes: readonly SealWrite[]): 
         offset 0)) as fresh,
         (i.seq is not null and exists (select 1 from prior p where p.agent_id = i.agent_id and p.last_sequence_id >= i.seq)) as spent,
         -- Each a probe by key per order (offset 0 keeps the planner from turning them into scans of whole tables).
-        exists (select 1 from trace_idempotency ti where ti.agent_id = i.agent_id and ti.client_order_id = i.client_order_id offset 0) as known
+        k.order_hash is not null as known, k.order_hash as known_hash, k.response as known_response
       from input i
+      left join lateral (select ti.order_hash, ti.response from trace_idempotency ti
+                         where ti.agent_id = i.agent_id and ti.client_order_id = i.client_order_id offset 0) k on true
     ), ranked as (
       -- The message throttle counts an order that is fresh, carries the limit, spends no spent heartbeat and is no retry.
       select c.*, row_number() over (partition by c.agent_id, c.rate_second, c.counts order by c.ord) as place,
@@ -211,18 +228,26 @@ export async function insertTraces(sql: SqlOrTx, writes: readonly SealWrite[]): 
       insert into log_queue (trace_id, agent_id, kind, data)
       select g.trace_id, g.agent_id, 'reasoning_hash', log_leaf(g.reasoning_hash)
       from gate g where g.trace_id in (select trace_id from ins) and log_leaf(g.reasoning_hash) is not null order by g.ord
+    ), sealed as (
+      select g.trace_id, g.agent_id, g.client_order_id, g.order_hash, g.response from gate g where g.trace_id in (select trace_id from ins)
     )
+    -- A duplicate's original: the record stored before, or the order sealed earlier in this statement.
     select j.ord, j.fresh, j.orders, j.within,
            (j.seq is null or (not j.spent and j.agent_id in (select agent_id from mark))) as marked,
-           j.trace_id in (select trace_id from ins) as inserted
-    from judged j order by j.ord`;
+           j.trace_id in (select trace_id from sealed) as inserted,
+           coalesce(j.known_hash, s.order_hash) as original_hash, coalesce(j.known_response, s.response) as original_response
+    from judged j left join sealed s on s.agent_id = j.agent_id and s.client_order_id = j.client_order_id and s.trace_id <> j.trace_id
+    order by j.ord`;
   return writes.map((_, i) => {
     const row = result[i];
     if (!row || row.ord !== i) throw new TradesealError('internal', `the sealing statement answered ${result.length} rows for ${writes.length} traces`);
     if (!row.fresh) return 'stale';
     if (!row.within) return { kind: 'rate_exceeded', orders: Number(row.orders) };
     if (!row.marked) return 'replayed';
-    return row.inserted ? 'inserted' : 'duplicate';
+    if (row.inserted) return 'inserted';
+    // Taken by a concurrent request whose commit the statement did not see: the caller reads it.
+    if (row.original_hash === null || row.original_response === null) return 'duplicate';
+    return { kind: 'duplicate', order_hash: row.original_hash, response: row.original_response };
   });
 }
 
