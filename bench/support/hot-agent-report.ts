@@ -94,7 +94,7 @@ export function hotAgentReport(
     `the IRL script's repeated client_order_ids answered 409: ${int(loads.irl_one.conflicts_409)} a round (median); every other answer 2xx`,
     '',
     `${pad('target', 50)}${lpad('ratio', 7)}  rule`,
-    ...targets.map((t) => `${pad(t.what, 50)}${lpad(t.ratio.toFixed(2), 7)}  ${pad(`${t.rule} ${t.limit}`, 12)}${t.met ? 'MET' : 'NOT MET'}`),
+    ...targets.map((t) => `${pad(t.what, 50)}${lpad(t.ratio.toFixed(2), 7)}  ${pad(`${t.rule} ${t.limit}`, 14)}${t.met ? 'MET' : 'NOT MET'}`),
   ];
   return { text: lines.join('\n'), summary: { loads, targets, incumbent: INCUMBENT } };
 }

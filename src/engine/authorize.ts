@@ -8,7 +8,8 @@
  * 5. clock: an agent_valid_time later than the engine's clock beyond the replay window is refused;
  * 6. policy: the regime's rules, the order's shape and size, the per-agent message rate, and (for an agent
  *    with `max_open_notional`) its open exposure, judged under a lock on the agent's row in the transaction
- *    that seals, so concurrent orders cannot both take the last room under the cap;
+ *    that seals, so concurrent orders cannot both take the last room under the cap (the agent's orders that
+ *    arrive together share that transaction, each judged after the ones before it: ./store/exposure-seal.ts);
  * 7. seal and commit the trace in one statement that first counts the order against the message rate (over
  *    it: nothing else written, 403) and spends the heartbeat's sequence (atomic, once per agent: a replay
  *    writes nothing and answers 403); answer 200 only after the commit.
@@ -34,12 +35,12 @@ import type { EngineContext } from './context.js';
 import { type DenialCode, type Verdict } from './denials.js';
 import { checkHeartbeat, heartbeatSignatureValid, type SignedHeartbeat } from './heartbeat/check.js';
 import { checkOrderRate, evaluatePolicy, type OrderFacts } from './policy/evaluate.js';
-import { checkOpenExposure, checkValidTime } from './policy/exposure.js';
-import { approvedModelId, lockedOpenNotional, type AgentForAuthorize } from './store/agents.js';
+import { checkValidTime } from './policy/exposure.js';
+import { approvedModelId, type AgentForAuthorize } from './store/agents.js';
 import { regulatoryKeyFor } from './ops/trace-personal.js';
 import { findIdempotent, type AuthorizeResponse } from './store/idempotency.js';
 import { orderSecond } from './store/rate-and-marks.js';
-import { insertTrace, plainOutcome, type InsertOutcome, type SealGuard, type SealRate } from './store/traces.js';
+import { plainOutcome, type InsertOutcome, type SealGuard, type SealRate } from './store/traces.js';
 import { buildTrace, type TraceFacts } from './trace/build.js';
 import type { RegulatoryBlock } from './trace/seal.js';
 import type { OrderType, TradeAction } from '../core/vocabulary.js';
@@ -295,18 +296,21 @@ async function authorizeLookedUp(ctx: EngineContext, o: Pending): Promise<Author
     return answer;
   }
   const facts: TraceFacts = { ...j.trace, regulatoryKey };
-  let response: AuthorizeResponse | null = null;
-  const outcome = await ctx.sql.begin(async (tx) => {
-    const open = await lockedOpenNotional(tx, req.agent_id);
-    // Under the agent's lock a retry whose original committed first is answered as a retry, not counted twice.
-    if (await findIdempotent(tx, req.agent_id, req.client_order_id)) return 'duplicate' as const;
-    const exposure = verdict.ok ? checkOpenExposure(open, req.notional, cap) : verdict;
-    if (!exposure.ok && !j.shadow) throw denied(exposure.code, exposure.detail);
-    const built = buildTrace(facts, exposure);
-    response = built.response;
-    return insertTrace(tx, built.row, heartbeatSequence(ctx, o));
+  // Judged by the cap under the agent's lock, with the orders of the agent submitted before it (./store/exposure-seal.ts).
+  const capped = await ctx.batching.capped.submit({
+    agentId: req.agent_id,
+    clientOrderId: req.client_order_id,
+    notional: req.notional,
+    cap,
+    heartbeatSequence: heartbeatSequence(ctx, o),
+    verdict,
+    shadow: j.shadow,
+    build: (final) => buildTrace(facts, final),
   });
-  return settle(ctx, o, outcome, response);
+  if (capped.kind === 'refused') throw denied(capped.verdict.code, capped.verdict.detail);
+  // A retry whose original committed first is answered as a retry, not counted twice.
+  if (capped.kind === 'duplicate') return settle(ctx, o, 'duplicate', null);
+  return settle(ctx, o, capped.outcome, capped.response);
 }
 
 /**

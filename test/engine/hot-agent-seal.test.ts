@@ -6,6 +6,8 @@
  * seconds, facts gone stale), sent at once through the engine's sealing queue on one store and one at a time,
  * awaited, in the same order on another, give the same outcome for every order and the same rows in every table
  * the statement writes: traces, idempotency records, heartbeat marks, throttle counts, transparency-log leaves.
+ * Likewise for an agent with an open-exposure cap: its orders judged by the cap many under one lock
+ * (src/engine/store/exposure-seal.ts) give the answers and rows of one order per transaction.
  */
 import fc from 'fast-check';
 import postgres from 'postgres';
@@ -13,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineBatching } from '../../src/engine/store/batching.js';
 import { insertTraces, type SealWrite } from '../../src/engine/store/traces.js';
 import { countOrders } from '../../src/engine/store/rate-and-marks.js';
+import { sealUnderCaps, type CappedOrder } from '../../src/engine/store/exposure-seal.js';
+import { deny, PASS, type Verdict } from '../../src/engine/denials.js';
 import { newTraceId } from '../../src/core/trace-id.js';
 import { testStore, type TestStore } from '../helpers/db.js';
 
@@ -42,11 +46,12 @@ beforeAll(async () => {
 });
 afterAll(async () => Promise.all([fastSql?.end(), fast?.close(), reference?.close()]));
 
-/** The same agents, ids included, in both stores. */
-async function agents(n: number): Promise<string[]> {
+/** The same agents, ids included, in both stores (with an open-exposure cap: `cap`). */
+async function agents(n: number, cap: number | null = null): Promise<string[]> {
   const ids = Array.from({ length: n }, () => crypto.randomUUID());
   for (const s of [fast, reference]) {
-    await s.sql`insert into agents (agent_id, name, max_notional) select id, 'hot-seal', ${MAX_NOTIONAL} from unnest(${ids}::uuid[]) as id`;
+    await s.sql`insert into agents (agent_id, name, max_notional, max_open_notional)
+                select id, 'hot-seal', ${MAX_NOTIONAL}, ${cap} from unnest(${ids}::uuid[]) as id`;
     await s.sql`insert into agent_models (agent_id, model_id, model_hash_hex) select id, ${MODEL.model_id}, ${MODEL.model_hash_hex} from unnest(${ids}::uuid[]) as id`;
   }
   return ids;
@@ -163,6 +168,60 @@ describe("one busy agent's orders in shared sealing statements", () => {
     );
     // Not vacuous: an agent's orders did share statements, several times a run on average.
     expect(sameAgentRows).toBeGreaterThan(RUNS * 3);
+  }, 120_000);
+
+  it("judge a capped agent's orders many under one lock, each as judged alone after the ones before it", async () => {
+    const CAP = 1_000;
+    const capped = fc.record({
+      agent: fc.oneof({ weight: 6, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constant(1) }),
+      coid: fc.integer({ min: 0, max: 29 }),
+      seq: fc.integer({ min: 1, max: 16 }),
+      notional: fc.integer({ min: 50, max: 450 }),
+      // Refused by another rule first (sealed SHADOW_HALTED in shadow mode, else refused before the cap).
+      failing: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+    });
+    let sameAgent = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          orders: fc.array(capped, { minLength: 1, maxLength: 40, size: 'max' }),
+          layer2: fc.boolean(),
+          shadow: fc.boolean(),
+          inFlight: fc.integer({ min: 1, max: 3 }),
+        }),
+        async ({ orders, layer2, shadow, inFlight }) => {
+          const ids = await agents(2, CAP);
+          const writes: CappedOrder[] = orders.map((o, i) => {
+            const verdict: Verdict = o.failing ? deny('notional_cap_exceeded', 'test') : PASS;
+            // One trace id per order, whichever store seals it.
+            const base = sealWrite({ agent: o.agent, coid: o.coid, seq: null, second: 0, stale: false, variant: 0 }, i, ids, null).trace;
+            return {
+              agentId: ids[o.agent] as string,
+              clientOrderId: `order-${o.coid}`,
+              notional: o.notional,
+              cap: CAP,
+              heartbeatSequence: layer2 ? o.seq : null,
+              verdict,
+              shadow,
+              build: (final) => {
+                const row = { ...base, notional: o.notional, status: final.ok ? ('PENDING' as const) : ('SHADOW_HALTED' as const) };
+                return { row: { ...row, policy_result: final.ok ? 'PASS' : `FAIL:${final.code}` }, response: { ...row.response, shadow_blocked: !final.ok } };
+              },
+            };
+          });
+          const batching = engineBatching(fastSql, inFlight);
+          const together = await Promise.all(writes.map((w) => batching.capped.submit(w)));
+          const alone = [];
+          for (const w of writes) alone.push(...(await sealUnderCaps(reference.sql, [w])));
+          expect(together).toEqual(alone);
+          expect(await rows(fast, ids)).toEqual(await rows(reference, ids));
+          sameAgent += batching.capped.stats.items - batching.capped.stats.batches;
+        },
+      ),
+      { numRuns: 40, seed: 20_261_208 },
+    );
+    // Not vacuous: capped orders did share transactions.
+    expect(sameAgent).toBeGreaterThan(100);
   }, 120_000);
 
   it("count one agent's orders many to a statement, each as counted alone in order", async () => {

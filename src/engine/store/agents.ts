@@ -181,18 +181,6 @@ export async function approvedModelId(sql: Sql, agentId: string, modelId: string
   return rows[0]?.model_id ?? null;
 }
 
-/**
- * The notional of the agent's open orders (authorized, not yet bound or expired), read after locking the
- * agent's row: call it inside the transaction that then inserts the new trace, so that concurrent orders of
- * one agent are judged one after the other against the same cap.
- */
-export async function lockedOpenNotional(tx: SqlOrTx, agentId: string): Promise<number> {
-  await tx`select 1 from agents where agent_id = ${agentId} for update`;
-  const [row] = await tx<Array<{ open: number }>>`
-    select coalesce(sum(notional), 0)::float8 as open from traces where agent_id = ${agentId} and verification_status = 'Pending'`;
-  return row?.open ?? 0;
-}
-
 function dedupeModels(models: ApprovedModel[]): ApprovedModel[] {
   const seen = new Map<string, ApprovedModel>();
   for (const m of models) seen.set(`${m.model_id}\u0000${m.model_hash_hex}`, m);

@@ -5,13 +5,14 @@
  * and applied by one. Each request keeps its own outcome (sealed, over the throttle, heartbeat replayed, duplicate
  * client_order_id, already bound) exactly as if it were alone, after the earlier ones of its agent: one agent's
  * orders go in submission order, many to a statement (a busy agent is not serialized, ./traces.ts `insertTraces`). A request that finds a free slot is sent at once; batches form only while the store is busy.
- * Orders judged under an agent's open-exposure lock are counted by a statement of their own and sealed inside
- * that lock's transaction, alone.
+ * Orders of an agent with an open-exposure cap are counted by a statement of their own, then judged by the cap
+ * and sealed under the agent's lock, many in one transaction (./exposure-seal.ts).
  */
 import type { Sql } from 'postgres';
 import { GroupCommit } from '../../store/group-commit.js';
 import { authorizeLookups, type AuthorizeLookup, type AuthorizeLookupKey } from './agents.js';
 import { countOrders, type OrderCount } from './rate-and-marks.js';
+import { sealUnderCaps, type CappedOrder, type CappedOutcome } from './exposure-seal.js';
 import {
   applyBinds,
   insertTraces,
@@ -34,6 +35,8 @@ export interface EngineBatching {
   seals: GroupCommit<SealWrite, SealOutcome>;
   /** The message throttle's per-agent order counts, for orders judged under an open-exposure lock. */
   orderCounts: GroupCommit<OrderCount, number>;
+  /** Orders of agents with an open-exposure cap: judged by it and sealed, many under one lock (./exposure-seal.ts). */
+  capped: GroupCommit<CappedOrder, CappedOutcome>;
   bindReads: GroupCommit<string, BindRead | null>;
   binds: GroupCommit<BindWrite, BindRow | null>;
   /** Binds through the two queues above. */
@@ -72,6 +75,14 @@ export function engineBatching(sql: Sql, inFlight: number): EngineBatching {
     orderCounts: new GroupCommit({
       write: (orders) => countOrders(sql, orders),
       keyOf: (o) => o.agentId,
+      mayShare: () => true,
+      maxBatch: BATCH_MAX,
+      maxInFlight: inFlight,
+    }),
+    // An agent's capped orders in submission order, any number judged in one transaction.
+    capped: new GroupCommit({
+      write: (orders) => sealUnderCaps(sql, orders),
+      keyOf: (o) => o.agentId.toLowerCase(),
       mayShare: () => true,
       maxBatch: BATCH_MAX,
       maxInFlight: inFlight,
