@@ -1,5 +1,5 @@
 /**
- * Every benchmark, one after another, then one table (`npm run bench`): bench/engine.ts, bench/pipeline.ts,
+ * Every benchmark, one after another, then one table (`npm run bench`): bench/engine.ts, bench/hot-agent.ts, bench/pipeline.ts,
  * bench/signals.ts, bench/quant.ts, bench/signal.ts and bench/dropcopy.ts each run in a process of their own, print
  * their own report and write their JSON (`--out`, into `--results DIR`); then each route or stage is listed with its
  * figure, the floor measured in the same run, the ratio to that floor and the target where one exists
@@ -11,9 +11,9 @@
  *   npm run bench -- --seconds 5                   # shorter load runs (engine, signals, dropcopy)
  *   npm run bench -- --only engine,signals --seconds 5 --modes non-durable
  *
- * Flags: `--only LIST` (default engine,pipeline,signals,quant,signal,dropcopy), `--results DIR` (default bench/results);
- * the rest are passed through: `--seconds` and `--connections` to engine, signals and dropcopy, `--pool` to engine and
- * signals, every other flag (with its value) to the engine, which refuses one it does not know. A benchmark that fails is reported in the
+ * Flags: `--only LIST` (default engine,hot-agent,pipeline,signals,quant,signal,dropcopy), `--results DIR` (default
+ * bench/results); the rest are passed through: `--seconds` and `--connections` to engine, hot-agent, signals and
+ * dropcopy, `--pool` to engine, hot-agent and signals, every other flag (with its value) to the engine, which refuses one it does not know. A benchmark that fails is reported in the
  * table and makes the exit code 1; the others still run.
  */
 import { spawn } from 'node:child_process';

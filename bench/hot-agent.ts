@@ -44,7 +44,7 @@ import { resultPath, writeResult } from './support/result-file.js';
 import { startServer } from './support/server.js';
 import { parseWrk, tallyWarnings } from './irl/wrk-output.js';
 import { BenchFailure, call, expectOk, runWrk, wrkVersion } from './irl/wrk-run.js';
-import { hotAgentReport, type LoadName, type Round } from './support/hot-agent-report.js';
+import { hotAgentReport, roundOrder, type LoadName, type Round } from './support/hot-agent-report.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MAX_ERROR_SHARE = 0.01;
@@ -80,12 +80,6 @@ function options(): { rounds: number; seconds: number; threads: number; connecti
     pool: whole(values.pool, 50, 'pool'),
     out: resultPath('hot-agent', values.out),
   };
-}
-
-/** The loads in the order of round `r`: turned by r, reversed every other round. */
-export function roundOrder<T>(loads: readonly T[], r: number): T[] {
-  const turned = [...loads.slice(r % loads.length), ...loads.slice(0, r % loads.length)];
-  return r % 2 === 1 ? turned.reverse() : turned;
 }
 
 async function main(): Promise<void> {

@@ -6,12 +6,12 @@
 import path from 'node:path';
 import type { BenchmarkName } from './summary.js';
 
-export const ORDER: BenchmarkName[] = ['engine', 'pipeline', 'signals', 'quant', 'signal', 'dropcopy'];
+export const ORDER: BenchmarkName[] = ['engine', 'hot-agent', 'pipeline', 'signals', 'quant', 'signal', 'dropcopy'];
 /** Flags the load benchmarks take (the drop copy's authorize comparison: seconds and connections); any other flag goes to the engine alone. */
 const SHARED: Record<string, BenchmarkName[]> = {
-  seconds: ['engine', 'signals', 'dropcopy'],
-  connections: ['engine', 'signals', 'dropcopy'],
-  pool: ['engine', 'signals'],
+  seconds: ['engine', 'hot-agent', 'signals', 'dropcopy'],
+  connections: ['engine', 'hot-agent', 'signals', 'dropcopy'],
+  pool: ['engine', 'hot-agent', 'signals'],
 };
 
 export interface BenchmarkPlan {
@@ -25,7 +25,7 @@ export function planBenchmarks(argv: readonly string[], defaultResults: string):
   const out: BenchmarkPlan = {
     only: [...ORDER],
     results: defaultResults,
-    flags: { engine: [], pipeline: [], signals: [], quant: [], signal: [], dropcopy: [] },
+    flags: { engine: [], 'hot-agent': [], pipeline: [], signals: [], quant: [], signal: [], dropcopy: [] },
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;

@@ -25,6 +25,12 @@ const LABELS: Record<LoadName, string> = {
   irl_one: "/irl/authorize, 1 agent (the IRL Engine's script)",
 };
 
+/** The loads in the order of round `r`: turned by r, reversed every other round. */
+export function roundOrder<T>(loads: readonly T[], r: number): T[] {
+  const turned = [...loads.slice(r % loads.length), ...loads.slice(0, r % loads.length)];
+  return r % 2 === 1 ? turned.reverse() : turned;
+}
+
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);

@@ -7,19 +7,21 @@
 import { renderTable } from '../../src/cli/table.js';
 import { dropcopyRows } from './summary-dropcopy.js';
 import { engineRows } from './summary-engine.js';
+import { hotAgentRows } from './summary-hot-agent.js';
 import { pipelineRows, quantRows, signalsRows } from './summary-others.js';
 import { signalRows } from './summary-signal.js';
 import type { SummaryRow } from './summary-row.js';
 
 export type { SummaryRow };
 
-export type BenchmarkName = 'engine' | 'pipeline' | 'signals' | 'quant' | 'signal' | 'dropcopy';
+export type BenchmarkName = 'engine' | 'hot-agent' | 'pipeline' | 'signals' | 'quant' | 'signal' | 'dropcopy';
 
 /** The JSON a benchmark wrote, or why there is none (it failed, or wrote nothing in this run). */
 export type BenchmarkOutcome = { json: unknown } | { missing: string };
 
 const ADAPTERS: Record<BenchmarkName, (json: unknown) => SummaryRow[]> = {
   engine: engineRows,
+  'hot-agent': hotAgentRows,
   pipeline: pipelineRows,
   signals: signalsRows,
   quant: quantRows,

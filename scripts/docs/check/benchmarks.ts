@@ -33,6 +33,13 @@ export const BENCHMARKS: readonly Benchmark[] = [
   // The run is the signal service's publishing (src/signals/publish/) over the pipeline's stages, from the build of src/.
   // Its figures are timings; which commands it runs, and how, follow the CLI's sources, its entry points and the build.
   { name: 'bench-cli', script: 'bench:cli', file: 'bench/cli.ts', inputs: ['bench/cli.ts', 'bench/support/result-file.ts', 'bin/**', 'commands/**', 'src/**', 'scripts/build.js', 'scripts/build-sources.js', 'package.json'] },
+  // Its figures are timings; which loads it runs, and how, follow its scripts, the server it starts and the engine's sources.
+  {
+    name: 'bench-hot-agent',
+    script: 'bench:hot-agent',
+    file: 'bench/hot-agent.ts',
+    inputs: ['bench/hot-agent.ts', 'bench/irl/**', 'bench/support/hot-agent-report.ts', 'bench/support/server.ts', 'bench/support/pg.ts', 'bench/engine-server.ts', 'data/policy/**', 'src/**'],
+  },
   { name: 'bench-pipeline', script: 'bench:pipeline', file: 'bench/pipeline.ts', inputs: ['bench/pipeline.ts', 'bench/support/pg.ts', 'bench/support/result-file.ts', 'pipeline/**', 'data/macro/**', 'src/**'] },
 ];
 
