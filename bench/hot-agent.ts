@@ -42,6 +42,7 @@ import { newTokenSecret } from '../src/engine/store/tokens.js';
 import { openBenchDatabase } from './support/pg.js';
 import { resultPath, writeResult } from './support/result-file.js';
 import { startServer } from './support/server.js';
+import { reapedChildrenCpuSeconds, treeCpuSeconds } from './support/proc.js';
 import { parseWrk, tallyWarnings } from './irl/wrk-output.js';
 import { BenchFailure, call, expectOk, runWrk, wrkVersion } from './irl/wrk-run.js';
 import { hotAgentReport, roundOrder, type LoadName, type Round } from './support/hot-agent-report.js';
@@ -161,11 +162,18 @@ async function main(): Promise<void> {
     };
     const names = Object.keys(loads) as LoadName[];
 
+    const cpu = (): { server: number | null; postgres: number | null; wrk: number | null } => ({
+      server: treeCpuSeconds(server.child.pid as number),
+      postgres: db.postmasterPid === null ? null : treeCpuSeconds(db.postmasterPid),
+      wrk: reapedChildrenCpuSeconds(),
+    });
     const measure = async (name: LoadName, seconds: number): Promise<Round> => {
       const { args, env } = loads[name](seconds);
+      const before = cpu();
       const run = await runWrk(args, env, true);
       if (run.code !== 0) throw new BenchFailure(`wrk (${name}) exited with ${run.code}: ${run.stderr.slice(0, 2000)}`);
       await server.drain();
+      const after = cpu();
       const f = parseWrk(run.stdout);
       const warnings = tallyWarnings(run.stderr);
       // The IRL script's repeated client_order_ids with another agent_valid_time second: its own 409s.
@@ -174,7 +182,20 @@ async function main(): Promise<void> {
       if (errors / Math.max(1, f.requests + f.socketErrors) > MAX_ERROR_SHARE)
         throw new BenchFailure(`${name}: ${errors} of ${f.requests} answers were errors: ${JSON.stringify(warnings.samples).slice(0, 1000)}`);
       if (f.rps === null || f.p99 === null) throw new BenchFailure(`${name}: wrk printed no rate or p99:\n${run.stdout}`);
-      return { load: name, rps: f.rps, p50_ms: f.p50, p99_ms: f.p99, requests: f.requests, conflicts_409: retries };
+      const perRequest = (k: 'server' | 'postgres' | 'wrk'): number | null => {
+        const a = before[k];
+        const b = after[k];
+        return a === null || b === null || f.requests === 0 ? null : ((b - a) * 1000) / f.requests;
+      };
+      return {
+        load: name,
+        rps: f.rps,
+        p50_ms: f.p50,
+        p99_ms: f.p99,
+        requests: f.requests,
+        conflicts_409: retries,
+        cpu_ms_per_request: { server: perRequest('server'), postgres: perRequest('postgres'), wrk: perRequest('wrk') },
+      };
     };
 
     log(`warming up: ${names.map((n) => `${n} ${Math.min(5, opt.seconds)} s`).join(', ')}`);

@@ -13,6 +13,8 @@ export interface Round {
   requests: number;
   /** The IRL script's repeated client_order_ids answered 409 (`irl_one` only). */
   conflicts_409: number;
+  /** CPU ms per answer: the server process, PostgreSQL (a throwaway cluster only), wrk and its script. */
+  cpu_ms_per_request?: { server: number | null; postgres: number | null; wrk: number | null };
 }
 
 /** The IRL Engine's published run (IRL-engine-AX/docs/benchmarks/results.md, "100 Concurrent Agents"). */
@@ -42,6 +44,12 @@ interface Figure {
   min: number;
   max: number;
 }
+/** The median of a CPU figure over the rounds that have it; null when none has. */
+function cpuMedian(rounds: readonly Round[], key: 'server' | 'postgres' | 'wrk'): number | null {
+  const values = rounds.map((r) => r.cpu_ms_per_request?.[key] ?? null).filter((v): v is number => v !== null);
+  return values.length === 0 ? null : median(values);
+}
+
 const figure = (values: readonly number[]): Figure => ({ median: median(values), min: Math.min(...values), max: Math.max(...values) });
 
 export interface Target {
@@ -54,7 +62,10 @@ export interface Target {
 }
 
 export interface HotAgentSummary {
-  loads: Record<LoadName, { rps: Figure; p99_ms: Figure; conflicts_409: number }>;
+  loads: Record<
+    LoadName,
+    { rps: Figure; p99_ms: Figure; conflicts_409: number; cpu_ms: { server: number | null; postgres: number | null; wrk: number | null } }
+  >;
   targets: Target[];
   incumbent: typeof INCUMBENT;
 }
@@ -68,7 +79,12 @@ export function hotAgentReport(
   const loads = Object.fromEntries(
     names.map((n) => [
       n,
-      { rps: figure(of(n).map((r) => r.rps)), p99_ms: figure(of(n).map((r) => r.p99_ms)), conflicts_409: median(of(n).map((r) => r.conflicts_409)) },
+      {
+        rps: figure(of(n).map((r) => r.rps)),
+        p99_ms: figure(of(n).map((r) => r.p99_ms)),
+        conflicts_409: median(of(n).map((r) => r.conflicts_409)),
+        cpu_ms: { server: cpuMedian(of(n), 'server'), postgres: cpuMedian(of(n), 'postgres'), wrk: cpuMedian(of(n), 'wrk') },
+      },
     ]),
   ) as HotAgentSummary['loads'];
   const ratio = (a: LoadName, b: LoadName): number => loads[a].rps.median / loads[b].rps.median;
@@ -90,11 +106,13 @@ export function hotAgentReport(
   const lines = [
     `tradeseal, one busy agent against many: ${run.wrk}, ${run.rounds} rounds in turns, medians (min-max)`,
     `machine: ${run.machine}; wrk, the server and PostgreSQL share its cores`,
-    `${pad('load', 50)}${lpad('req/s', 7)}  ${pad('(min-max)', 15)}${lpad('p99 ms', 7)}  (min-max)`,
+    `${pad('load', 50)}${lpad('req/s', 7)}  ${pad('(min-max)', 15)}${lpad('p99 ms', 7)}  ${pad('(min-max)', 15)}CPU ms/answer: server, PostgreSQL, wrk`,
     ...names.map((n) => {
       const l = loads[n];
       const label = n === 'engine_many' ? `/engine/authorize, ${run.agents} agents` : LABELS[n];
-      return `${pad(label, 50)}${lpad(int(l.rps.median), 7)}  ${pad(`(${int(l.rps.min)}-${int(l.rps.max)})`, 15)}${lpad(ms(l.p99_ms.median), 7)}  (${ms(l.p99_ms.min)}-${ms(l.p99_ms.max)})`;
+      const c = (v: number | null): string => (v === null ? '-' : v.toFixed(2));
+      const range = `(${ms(l.p99_ms.min)}-${ms(l.p99_ms.max)})`;
+      return `${pad(label, 50)}${lpad(int(l.rps.median), 7)}  ${pad(`(${int(l.rps.min)}-${int(l.rps.max)})`, 15)}${lpad(ms(l.p99_ms.median), 7)}  ${pad(range, 15)}${c(l.cpu_ms.server)}, ${c(l.cpu_ms.postgres)}, ${c(l.cpu_ms.wrk)}`;
     }),
     `${pad('IRL Engine, published', 50)}${lpad(int(INCUMBENT.rps), 7)}  ${pad('', 15)}${lpad(ms(INCUMBENT.p99_ms), 7)}  ${INCUMBENT.where}`,
     `the IRL script's repeated client_order_ids answered 409: ${int(loads.irl_one.conflicts_409)} a round (median); every other answer 2xx`,

@@ -80,6 +80,12 @@ export function machineCpuSeconds(): { busy: number; total: number } | null {
   }
 }
 
+/** CPU seconds of this process's children that have exited and been reaped (a load generator run to its end). */
+export function reapedChildrenCpuSeconds(): number | null {
+  const self = readStat('self');
+  return self === null ? null : self.reaped / clockTicks();
+}
+
 function selfCpuSeconds(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;

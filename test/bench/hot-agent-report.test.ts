@@ -46,7 +46,7 @@ describe('the busy-agent benchmark report', () => {
       ['3.500', true],
       ['4.500', false],
     ]);
-    expect(text).toContain('/engine/authorize, 100 agents                       2,100  (1,000-2,300)     30.0  (30.0-30.0)');
+    expect(text).toContain('/engine/authorize, 100 agents                       2,100  (1,000-2,300)     30.0  (30.0-30.0)    -, -, -');
     const rows = hotAgentRows(JSON.parse(JSON.stringify({ summary })));
     expect(rows.filter((r) => r.run === 'targets').map((r) => r.result)).toEqual(['NOT MET', 'MET', 'MET', 'MET', 'NOT MET']);
     expect(rows[0]).toMatchObject({ what: 'POST /engine/authorize, many agents', figure: '2,100 req/s, p99 30.0 ms', floor: '5,100 req/s, p99 10.0 ms' });
