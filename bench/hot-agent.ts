@@ -3,7 +3,7 @@
  * unmodified: one agent, Layer 2 off) against `/irl/authorize`, beside `/engine/authorize` with one agent and with
  * 100 agents and the floor, all under wrk with the same threads and connections, taken in turns.
  *
- *   npm run bench:hot-agent [-- --rounds 5 --seconds 10 --threads 2 --connections 100 --agents 100 --pool 50 --out FILE]
+ *   npm run bench:hot-agent [-- --rounds 5 --seconds 10 --threads 2 --connections 100 --agents 100 --pool 50 --profile --out FILE]
  *
  * 1. The database: a scratch database on the server of DATABASE_URL, else a throwaway PostgreSQL cluster, durable
  *    (fsync, synchronous_commit and full_page_writes on), as bench/engine.ts makes it.
@@ -22,6 +22,9 @@
  *    - `/irl/authorize`, the IRL Engine's script as it is.
  *    One unmeasured run of each first, then --rounds rounds, each running every load once, in an order that
  *    turns and reverses from round to round. Each figure is the median of its rounds, with their spread.
+ *    Each answer's CPU is read from /proc: the server process, PostgreSQL's (a throwaway cluster only), wrk's.
+ *    With --profile, after the rounds, a V8 CPU profile of the server under each authorize load (--seconds each):
+ *    its areas and functions by self time go to stderr and to the JSON.
  * 5. The targets (information, never a failure): `/irl` one agent ≥ 0.9 × `/engine` 100 agents; `/engine` one
  *    agent ≥ 0.9 × 100 agents; every authorize's p99 under 4 × the floor's p99. Beside them the IRL Engine's
  *    published figure. Written to bench/results/hot-agent-latest.json.
@@ -43,6 +46,7 @@ import { openBenchDatabase } from './support/pg.js';
 import { resultPath, writeResult } from './support/result-file.js';
 import { startServer } from './support/server.js';
 import { reapedChildrenCpuSeconds, treeCpuSeconds } from './support/proc.js';
+import { summarizeProfile, type CpuProfile, type ProfileSummary } from './support/profile.js';
 import { parseWrk, tallyWarnings } from './irl/wrk-output.js';
 import { BenchFailure, call, expectOk, runWrk, wrkVersion } from './irl/wrk-run.js';
 import { hotAgentReport, roundOrder, type LoadName, type Round } from './support/hot-agent-report.js';
@@ -54,7 +58,7 @@ const log = (line: string): void => {
   process.stderr.write(`[bench] ${line}\n`);
 };
 
-function options(): { rounds: number; seconds: number; threads: number; connections: number; agents: number; pool: number; out: string } {
+function options(): { rounds: number; seconds: number; threads: number; connections: number; agents: number; pool: number; profile: boolean; out: string } {
   const { values } = parseArgs({
     options: {
       rounds: { type: 'string' },
@@ -63,6 +67,7 @@ function options(): { rounds: number; seconds: number; threads: number; connecti
       connections: { type: 'string' },
       agents: { type: 'string' },
       pool: { type: 'string' },
+      profile: { type: 'boolean' },
       out: { type: 'string' },
     },
   });
@@ -79,6 +84,7 @@ function options(): { rounds: number; seconds: number; threads: number; connecti
     connections: whole(values.connections, 100, 'connections'),
     agents: whole(values.agents, 100, 'agents', 2),
     pool: whole(values.pool, 50, 'pool'),
+    profile: values.profile ?? false,
     out: resultPath('hot-agent', values.out),
   };
 }
@@ -209,6 +215,20 @@ async function main(): Promise<void> {
       for (const n of order) round.push(await measure(n, opt.seconds));
       rounds.push(round);
     }
+    const profiles: Array<{ load: LoadName; summary: ProfileSummary }> = [];
+    if (opt.profile) {
+      for (const n of names.filter((x) => x !== 'floor')) {
+        const file = path.join(dir, `${n}.cpuprofile`);
+        await server.request({ type: 'profile-start' }, 'profile-started');
+        await measure(n, opt.seconds);
+        await server.request({ type: 'profile-stop', file }, 'profile-written');
+        const summary = summarizeProfile(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, 25);
+        profiles.push({ load: n, summary });
+        log(`profile of the server under ${n}: busy ${summary.busyMs.toFixed(0)} of ${summary.wallMs.toFixed(0)} ms`);
+        for (const a of summary.areas.slice(0, 12)) log(`  area ${(a.share * 100).toFixed(1)}% ${a.name}`);
+        for (const f of summary.functions.slice(0, 25)) log(`  fn   ${(f.share * 100).toFixed(1)}% ${f.name}`);
+      }
+    }
     const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, ${db.version} (${db.description}, durable commits)`;
     const report = hotAgentReport(rounds, {
       machine,
@@ -217,7 +237,7 @@ async function main(): Promise<void> {
       agents: opt.agents,
     });
     console.log(report.text);
-    const file = writeResult(opt.out, { benchmark: 'hot-agent', load_average_before: loadBefore, options: opt, rounds, summary: report.summary });
+    const file = writeResult(opt.out, { benchmark: 'hot-agent', load_average_before: loadBefore, options: opt, rounds, summary: report.summary, profiles });
     log(`written: ${file}`);
   } finally {
     for (const fn of cleanups.reverse()) await fn().catch(() => {});
