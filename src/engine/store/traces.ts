@@ -633,13 +633,22 @@ export async function listTraces(sql: Sql, f: TraceFilter): Promise<{ items: Lis
 /**
  * Turns every unbound trace whose verification is still Pending and whose txn_time is before `cutoff` into
  * Expired (a PENDING listing status becomes EXPIRED; a SHADOW_HALTED one stays). Returns how many.
+ *
+ * The rows are locked in trace order first, the order the batched binds take theirs (./batching.ts), so a sweep
+ * and binds racing over the same traces wait for each other instead of deadlocking; a trace bound meanwhile is
+ * no longer Pending when its lock is granted, and is left as it is.
  */
 export async function expirePending(sql: Sql, cutoff: Date): Promise<number> {
   const rows = await sql`
-    update traces set verification_status = 'Expired',
-                      status = case when status = 'PENDING' then 'EXPIRED' else status end,
-                      expired_at = clock_timestamp()
-    where verification_status = 'Pending' and final_proof is null and txn_time < ${cutoff}
-    returning trace_id`;
+    with due as (
+      select trace_id, txn_time from traces
+      where verification_status = 'Pending' and final_proof is null and txn_time < ${cutoff}
+      order by trace_id for update
+    )
+    update traces t set verification_status = 'Expired',
+                        status = case when t.status = 'PENDING' then 'EXPIRED' else t.status end,
+                        expired_at = clock_timestamp()
+    from due where t.trace_id = due.trace_id and t.txn_time = due.txn_time
+    returning t.trace_id`;
   return rows.length;
 }
