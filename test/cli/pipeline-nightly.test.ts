@@ -3,8 +3,9 @@
  * answer as FRED and Yahoo do (every series refreshed into a directory of one's own, recorded in FETCHED.json;
  * the bundled data never written; a source down failing the command with the file as it was), and `pipeline
  * nightly` giving up at its deadline with exit 6 and the late series named, seen afterwards in `pipeline status`
- * and in `/metrics`, or stopping at once with exit 5 and one line when a key is missing.
+ * and in `/metrics`, or stopping at once with exit 5 and one line when a key is missing (before the store is opened).
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -94,6 +95,12 @@ describe('pipeline nightly', () => {
     const run = await runCli(['pipeline', 'nightly'], { ...env, FRED_API_KEY: undefined });
     expect(run.code).toBe(5);
     expect(run.stderr).toContain('FRED_API_KEY is not set, so the FRED series cannot be fetched');
+    // At once: before the store is opened, so a new embedded store is not made for it.
+    const fresh = path.join(home, 'no-store-yet');
+    const embedded = await runCli(['pipeline', 'nightly'], { ...env, FRED_API_KEY: undefined, DATABASE_URL: undefined, TRADESEAL_HOME: fresh });
+    expect(embedded.code, describeRun(embedded)).toBe(5);
+    expect(embedded.stderr).toContain('FRED_API_KEY is not set, so the FRED series cannot be fetched');
+    expect(existsSync(fresh)).toBe(false);
   });
 
   it("publishes nothing when the due day's data are not out, gives up at its deadline with exit 6 and the late series, recorded for status and metrics", async () => {
