@@ -54,9 +54,11 @@ export default class Serve extends TradesealCommand {
       process.exit(await runWorker(this.settings, { ...options, startWarnings: (server) => this.startWarnings(server, served) }));
     }
     const workers = serveWorkers(flags.workers, this.settings);
+    // A taken port stops the start before the store is opened (made, when the embedded store is new, which takes
+    // seconds) and before the pipeline's long first run, not after them. Several workers each report their own.
+    if (flags['pipeline-if-empty'] || workers === 1) await assertPortFree(flags.port ?? this.settings.port, flags.host ?? this.settings.host);
     if (flags['pipeline-if-empty']) {
-      // A taken port or bad TLS files stop the start before the pipeline's long first run, not after it.
-      await assertPortFree(flags.port ?? this.settings.port, flags.host ?? this.settings.host);
+      // Bad TLS files too stop the start before the pipeline's long first run.
       const { ServedTls } = await import('../src/http/tls.js');
       const { listrRunner, renderRunSummary } = await import('../src/cli/pipeline-view.js');
       const { prepareData } = await import('../src/cli/start-data.js');

@@ -25,8 +25,11 @@ Each event is one JSON line on standard output: night_started, source_failed, wa
   async run(): Promise<NightResult> {
     const { flags } = await this.parse(PipelineNightly);
     // The pipeline (DuckDB) loads when the command runs, not when the CLI starts.
-    const { nightFromSettings } = await import('../../src/signals/nightly/from-settings.js');
+    const { fetchFromSettings, nightFromSettings } = await import('../../src/signals/nightly/from-settings.js');
     const { runNight } = await import('../../src/signals/nightly/night.js');
+    // A source without its key, or a data directory a fetch may not write, stops the night before the store is
+    // opened (made, when the embedded store is new, which takes seconds): nothing was tried, so nothing is recorded.
+    if (flags.fetch) fetchFromSettings(this.settings, flags['data-dir'] ?? this.settings.pipelineDataDir);
     const line = (event: Record<string, unknown>): void => this.log(JSON.stringify({ at: new Date().toISOString(), ...event }));
     // SIGTERM (a CronJob's deadline, systemd stopping the unit) while the night waits to try again: it gives up at once, recorded as late.
     const stopping = new AbortController();

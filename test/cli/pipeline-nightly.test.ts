@@ -3,8 +3,9 @@
  * answer as FRED and Yahoo do (every series refreshed into a directory of one's own, recorded in FETCHED.json;
  * the bundled data never written; a source down failing the command with the file as it was), and `pipeline
  * nightly` giving up at its deadline with exit 6 and the late series named, seen afterwards in `pipeline status`
- * and in `/metrics`, or stopping at once with exit 5 and one line when a key is missing.
+ * and in `/metrics`, or stopping at once with exit 5 and one line when a key is missing (before the store is opened).
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configWith } from '../../src/core/config.js';
 import { buildApp } from '../../src/http/app.js';
 import { CATALOGUE } from '../../pipeline/ingest/catalogue.js';
+import { DEFAULTS as HTTP_DEFAULTS } from '../../pipeline/sources/http.js';
 import { fixedProvider, loadBundledBars } from '../../replay/vendors/bundled-bars.js';
 import { startFredServer, TEST_KEY, type FredServer } from '../../replay/vendors/fred-server.js';
 import { startYahooServer, type YahooServer } from '../../replay/vendors/yahoo-server.js';
@@ -48,6 +50,31 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** The waits between a source's five attempts: the backoff, doubled each time (pipeline/sources/http.ts). */
+const BACKOFF_WAITS = [0, 1, 2, 3].map((k) => Math.min(HTTP_DEFAULTS.backoffMs * 2 ** k, HTTP_DEFAULTS.maxBackoffMs));
+
+/**
+ * Runs `fn` (a command run in this process) with each timer of one of the backoff's lengths firing at once, and
+ * says which were asked for: what the retries do is the claim, not how long the clock takes (15 s).
+ */
+async function withBackoffAtOnce<T>(fn: () => Promise<T>): Promise<{ result: T; waits: number[] }> {
+  const real = globalThis.setTimeout;
+  const waits: number[] = [];
+  const atOnce = (callback: () => void, ms?: number): NodeJS.Timeout => {
+    if (ms !== undefined && BACKOFF_WAITS.includes(ms)) {
+      waits.push(ms);
+      return real(callback, 0);
+    }
+    return real(callback, ms);
+  };
+  globalThis.setTimeout = atOnce as typeof setTimeout;
+  try {
+    return { result: await fn(), waits };
+  } finally {
+    globalThis.setTimeout = real;
+  }
+}
+
 describe('pipeline fetch', () => {
   it("seeds a directory of one's own (--init), refreshes every series from its source, and records each in FETCHED.json", async () => {
     const run = await runCli(['pipeline', 'fetch', '--init'], env);
@@ -78,8 +105,10 @@ describe('pipeline fetch', () => {
     const before = await readFile(path.join(dir, 'data', 'SPY.csv'), 'utf8');
     yahoo.override = () => ({ status: 503, body: '<html>down</html>', headers: { 'content-type': 'text/html' } });
     try {
-      const run = await runCli(['pipeline', 'fetch', '--series', 'SPY'], env);
+      const { result: run, waits } = await withBackoffAtOnce(() => runCli(['pipeline', 'fetch', '--series', 'SPY'], env));
       expect(run.code, describeRun(run)).toBe(6);
+      // Between its five attempts it waited as the backoff says (taken at once here): 1, 2, 4 and 8 s.
+      expect(waits).toEqual(BACKOFF_WAITS);
       expect(run.stdout).toMatch(/^SPY .* source_unavailable: Yahoo Finance, SPY: no useful answer after 5 attempts/m);
       expect(run.stderr).toContain('1 of 1 series could not be refreshed (their files are as they were)');
     } finally {
@@ -94,6 +123,12 @@ describe('pipeline nightly', () => {
     const run = await runCli(['pipeline', 'nightly'], { ...env, FRED_API_KEY: undefined });
     expect(run.code).toBe(5);
     expect(run.stderr).toContain('FRED_API_KEY is not set, so the FRED series cannot be fetched');
+    // At once: before the store is opened, so a new embedded store is not made for it.
+    const fresh = path.join(home, 'no-store-yet');
+    const embedded = await runCli(['pipeline', 'nightly'], { ...env, FRED_API_KEY: undefined, DATABASE_URL: undefined, TRADESEAL_HOME: fresh });
+    expect(embedded.code, describeRun(embedded)).toBe(5);
+    expect(embedded.stderr).toContain('FRED_API_KEY is not set, so the FRED series cannot be fetched');
+    expect(existsSync(fresh)).toBe(false);
   });
 
   it("publishes nothing when the due day's data are not out, gives up at its deadline with exit 6 and the late series, recorded for status and metrics", async () => {

@@ -1,10 +1,11 @@
 /**
  * `tradeseal serve` as an operator starts it on the embedded store: a taken port is a one-line error that
- * says what to do; a server that finds a pipeline run owning the store waits for it and then serves (a
- * server never becomes a client of a command that is about to exit); and stale regime data are reported at
- * start and by the health check.
+ * says what to do, before a store is made; a server that finds a pipeline run owning the store waits for it and
+ * then serves (a server never becomes a client of a command that is about to exit); and stale regime data are
+ * reported at start and by the health check.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -56,7 +57,7 @@ const exited = (child: ChildProcessWithoutNullStreams): Promise<number | null> =
   child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 
 describe('tradeseal serve', () => {
-  it('a taken port ends with `port_in_use` and a hint to choose another, without a stack trace', async () => {
+  it('a taken port ends with `port_in_use` and a hint to choose another, without a stack trace, before a store is made', async () => {
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
@@ -66,11 +67,14 @@ describe('tradeseal serve', () => {
       expect(r.stderr).toContain(`port_in_use: port ${port} on 127.0.0.1 is already in use by another process`);
       expect(r.stderr).toMatch(/--port N/);
       expect(r.stderr).not.toMatch(/sweeper|\n\s+at /);
+      // Said before the store is opened: the home's new embedded store was not made for nothing.
+      expect(readdirSync(home)).toEqual([]);
       // What `npm start` runs: the port is checked before the pipeline's long first run, not after it.
       const first = await runCliProcess(['serve', '--pipeline-if-empty', '--port', String(port)], env);
       expect(first.code, describeRun(first)).toBe(4);
       expect(first.stderr).toContain('port_in_use');
       expect(first.stdout).not.toMatch(/running the pipeline/);
+      expect(readdirSync(home)).toEqual([]);
     } finally {
       blocker.close();
     }

@@ -1,8 +1,9 @@
 /**
  * The home in which `tradeseal pipeline run` published the bundled history: where the documented-output checker
  * starts each `published` document (scripts/docs/check/workspace.ts, `makePublishedTemplate`). Made once per
- * test run, by the first file that asks (test/docs/outputs.test.ts, test/docs/check/check.test.ts: a full
- * pipeline run each, before), in the run's scratch directory; every document copies it, so none writes to it.
+ * test run, by the first file that asks (test/docs/outputs.test.ts; a test that needs a published history of
+ * the whole bundled data starts here rather than with a pipeline run of its own), in the run's scratch
+ * directory; every document copies it, so none writes to it.
  * Files ask at the same time: the maker holds a lock directory, the others wait for it, then find the home made
  * (moved into place only when complete).
  */

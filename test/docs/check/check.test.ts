@@ -3,6 +3,11 @@
  * two blocks sharing an exported variable, a `published` store, a `serve` block answered through curl, a block
  * with its own environment, and one deliberately wrong output, which is the only failure, reported with its
  * file and line. An update writes the real output in, after which the check passes.
+ *
+ * What the `published` directive promises is that the document starts from a copy of the template home it is
+ * given; which history the template holds is `makePublishedTemplate`'s (run by test/docs/outputs.test.ts). So
+ * the sample's template is a store that one operator broadcast made (a few seconds), not a pipeline run, and the
+ * sample reads that broadcast back through the CLI.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,8 +15,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDocuments } from '../../../scripts/docs/check/check.js';
-import { buildCli, makeToolbox, removeToolbox, type Toolbox } from '../../../scripts/docs/check/workspace.js';
-import { sharedDocsTemplate } from '../../helpers/docs-template.js';
+import { runCommand } from '../../../scripts/docs/check/shell.js';
+import { buildCli, makeToolbox, makeWorkspace, removeToolbox, type Toolbox } from '../../../scripts/docs/check/workspace.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const fixture = path.join(import.meta.dirname, 'fixtures', 'sample.md');
@@ -20,12 +25,21 @@ let box: Toolbox;
 let template: string;
 let dir: string;
 
+/** The sample's template home: a new embedded store holding one operator broadcast, which the sample shows. */
+async function broadcastTemplate(toolbox: Toolbox): Promise<string> {
+  const ws = makeWorkspace(toolbox, 'sample-template', null);
+  const command = `tradeseal regime publish --regime risk_off --risk-score 0.9 --reason "the sample's template"`;
+  const r = await runCommand(command, { cwd: ws.cwd, env: ws.env, deadlineMs: 120_000, scratch: toolbox.root });
+  if (r.exitCode !== 0) throw new Error(`${command} failed (exit ${r.exitCode}):\n${r.output}`);
+  return ws.home;
+}
+
 beforeAll(async () => {
   buildCli(root);
   box = makeToolbox(root, 'dist');
-  template = await sharedDocsTemplate(box);
+  template = await broadcastTemplate(box);
   dir = mkdtempSync(path.join(tmpdir(), 'docs-check-e2e-'));
-}, 700_000);
+}, 180_000);
 
 afterAll(() => {
   if (box) removeToolbox(box);
