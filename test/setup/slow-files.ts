@@ -21,7 +21,7 @@ export const SLOW_BY_DESIGN: ReadonlyArray<{ file: string; why: string }> = [
   },
   {
     file: 'test/pipeline/model/walk-forward.test.ts',
-    why: 'three walk-forwards over the whole bundled history: the determinism and no-look-ahead proofs are about the whole run',
+    why: "two walk-forwards over the whole bundled history, the second on the pipeline's threads: the determinism proof is about the whole run; two more to a cut and a year past it for no look-ahead",
   },
   {
     file: 'test/cli/serve.test.ts',

@@ -27,11 +27,20 @@ export function isTradingDay(date: string): boolean {
   return tradingDays.has(date);
 }
 
+/** Answers of `usableFrom`, by series and date: a copy of the data directory asks for each of its 100,000 lines. */
+const usable = new Map<string, string>();
+
 /** The first trading day whose regime may use an observation of `id` dated `date` (released before its publication). */
 export function usableFrom(id: string, date: string): string {
-  const kind = RELEASE_KIND[id];
-  if (kind === undefined) throw new Error(`no release rule restated for ${id}`);
-  return firstUsableDay(kind, date, isTradingDay);
+  const key = `${id} ${date}`;
+  let day = usable.get(key);
+  if (day === undefined) {
+    const kind = RELEASE_KIND[id];
+    if (kind === undefined) throw new Error(`no release rule restated for ${id}`);
+    day = firstUsableDay(kind, date, isTradingDay);
+    usable.set(key, day);
+  }
+  return day;
 }
 
 /** Per data line: the line to write instead, or null to drop it. The header is kept as is. */
