@@ -92,6 +92,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (e.status >= 500 && body.code === 'internal') body.request_id = req.id;
     // Every 503 says when to ask again (RFC 9110 §10.2.3): the store's, and the service's (`pipeline_lag`, `data_late`).
     if (e.status === 503) void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    // Fastify closes the connection after any body its parser refuses, as the client may still be sending it. A
+    // body received whole and refused (not JSON, not UTF-8, a duplicated member) leaves the connection clean:
+    // it stays open for the client's next request, as after any other 4xx.
+    if (known && known.status < 500 && req.raw.complete && reply.getHeader('connection') === 'close') reply.removeHeader('connection');
     void reply.code(e.status).type('application/json; charset=utf-8').send(body);
   });
 

@@ -1,9 +1,13 @@
 /**
  * A compliance record must be exactly what was sent: a body that is not UTF-8, that names a member twice, or
- * that declares another charset is refused in the one error body, and nothing is sealed.
+ * that declares another charset is refused in the one error body, and nothing is sealed. A body refused once
+ * read whole leaves the client's connection open for its next request; one too large to read closes it.
  */
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BODY_LIMIT_BYTES } from '../../src/http/app.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/http/json-depth.js';
 import { engineHarness, type EngineHarness } from '../helpers/engine.js';
 
@@ -123,5 +127,48 @@ describe('strict request bodies', () => {
     expect(nestsDeeperThan(String.raw`{"a\\":"\\","b":[[[]]]}`, 3)).toBe(true);
     expect(nestsDeeperThan(String.raw`"\\"[[`, 1)).toBe(true);
     expect(nestsDeeperThan(String.raw`"\"[["`, 0)).toBe(false);
+  });
+});
+
+describe('the connection of a refused body', () => {
+  /** Writes `raw` on one new connection to the listening app; resolves with all it read once the server ends it or `until` holds. */
+  async function exchange(raw: string, until: (text: string) => boolean): Promise<{ text: string; closed: boolean }> {
+    const address = h.app.server.address() as AddressInfo;
+    const socket = net.connect(address.port, '127.0.0.1');
+    let text = '';
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => finish(false), 5000);
+      const finish = (closed: boolean): void => {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve({ text, closed });
+      };
+      socket.on('data', (d: Buffer) => {
+        text += d.toString('latin1');
+        if (until(text)) finish(false);
+      });
+      socket.on('end', () => finish(true));
+      socket.on('error', reject);
+      socket.write(raw);
+    });
+  }
+  const statuses = (text: string): string[] => [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1] as string);
+
+  it('stays open for the next request after a body read whole and refused, and closes after one too large to read', async () => {
+    if (!h.app.server.listening) await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const bad = '{"agent_id": ';
+    const twoRequests =
+      `POST /engine/authorize HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${agent.token}\r\nContent-Type: application/json\r\nContent-Length: ${bad.length}\r\n\r\n${bad}` +
+      'GET /engine/health HTTP/1.1\r\nHost: x\r\n\r\n';
+    const kept = await exchange(twoRequests, (t) => statuses(t).length === 2 && /\r\n\r\n\{[^]*\}\s*$/.test(t));
+    expect(statuses(kept.text)).toEqual(['422', '200']);
+    expect(kept.text).toContain('"code":"invalid_json"');
+    expect(kept.text.split('HTTP/1.1 200')[0]).not.toMatch(/^connection: close/im);
+
+    const tooLarge = `POST /engine/authorize HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${agent.token}\r\nContent-Type: application/json\r\nContent-Length: ${BODY_LIMIT_BYTES + 1}\r\n\r\n{`;
+    const closed = await exchange(tooLarge, () => false);
+    expect(statuses(closed.text)).toEqual(['413']);
+    expect(closed.text).toMatch(/^connection: close/im);
+    expect(closed.closed).toBe(true);
   });
 });
