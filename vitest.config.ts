@@ -1,6 +1,6 @@
 /**
  * Vitest. Two projects (test/setup/projects.ts): every test on the database the global setup chooses
- * (test/setup/global-db.ts), and the store and crypto tests again on PGlite, the embedded store.
+ * (test/setup/global-db.ts), and the store tests that open it again on PGlite, the embedded store.
  *
  * - `forks`: PGlite (WebAssembly) and native sockets are happier in child processes than in worker threads.
  * - `isolate: false`: a worker process runs one file after another and imports the sources once, not once per
@@ -14,7 +14,7 @@
  */
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { MAIN_PROJECT, PGLITE_EXCLUDE, PGLITE_INCLUDE, PGLITE_PROJECT } from './test/setup/projects.js';
+import { MAIN_PROJECT, PGLITE_PROJECT, pgliteFiles } from './test/setup/projects.js';
 import SlowFirstSequencer from './test/setup/sequencer.js';
 
 /** Chooses and prepares each project's database; per project, so the root runs none. */
@@ -33,7 +33,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: MAIN_PROJECT, include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], globalSetup: [GLOBAL_SETUP, QUICKFIX_SETUP] } },
-      { extends: true, test: { name: PGLITE_PROJECT, include: PGLITE_INCLUDE, exclude: PGLITE_EXCLUDE, globalSetup: [GLOBAL_SETUP] } },
+      { extends: true, test: { name: PGLITE_PROJECT, include: pgliteFiles(import.meta.dirname), globalSetup: [GLOBAL_SETUP] } },
     ],
   },
 });
