@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonLines } from '../../src/cli/json-lines.js';
-import { cliEnv, describeRun, REPO_ROOT, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
+import { cliEnv, describeRun, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
+import { builtCli, spawnEnv } from '../helpers/built-cli.js';
 import { testStore, type TestStore } from '../helpers/db.js';
 import { macroDataThrough } from '../helpers/macro-data.js';
 
@@ -26,7 +27,7 @@ afterAll(async () => store?.close());
 /** `command` run by bash in `cwd`, as cron runs a crontab line; its exit code and stderr. */
 function shell(command: string, cwd: string, environment: CliEnv): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('bash', ['-c', command], { cwd, env: environment, timeout: 300_000 }, (error, _stdout, stderr) => {
+    execFile('bash', ['-c', command], { cwd, env: spawnEnv(environment), timeout: 300_000 }, (error, _stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stderr });
     });
   });
@@ -60,7 +61,7 @@ describe('jsonLines', () => {
 describe('tradeseal … --jsonl', () => {
   it('the cron line `pipeline run --jsonl >> pipeline.jsonl`, run twice, leaves two lines, each a whole JSON document', async () => {
     const data = await macroDataThrough('2007-12-31');
-    const line = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(REPO_ROOT, 'bin/dev.js'))} pipeline run --jsonl --data-dir ${JSON.stringify(data)} >> pipeline.jsonl`;
+    const line = `${JSON.stringify(process.execPath)} ${JSON.stringify(builtCli())} pipeline run --jsonl --data-dir ${JSON.stringify(data)} >> pipeline.jsonl`;
     for (let i = 0; i < 2; i++) {
       const r = await shell(line, home, env);
       expect(r.code, r.stderr).toBe(0);

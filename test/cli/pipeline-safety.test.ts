@@ -6,9 +6,9 @@
  * override holds until released.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliEnv, describeRun, REPO_ROOT, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
+import { builtCli, spawnEnv } from '../helpers/built-cli.js';
 
 const home = tempHome();
 const env: CliEnv = cliEnv(home, undefined, { DATABASE_URL: undefined });
@@ -19,7 +19,7 @@ afterAll(() => {
 
 /** Starts the CLI in the background and resolves once its output matches `ready`. */
 function startCli(args: string[], ready: RegExp): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string }> {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'dev.js'), ...args], { cwd: REPO_ROOT, env });
+  const child = spawn(process.execPath, [builtCli(), ...args], { cwd: REPO_ROOT, env: spawnEnv(env) });
   children.push(child);
   let out = '';
   return new Promise((resolve, reject) => {

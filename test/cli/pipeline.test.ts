@@ -4,11 +4,11 @@
  * SIGTERM.
  */
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testStore, type TestStore } from '../helpers/db.js';
 import { cliEnv, describeRun, REPO_ROOT, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
+import { builtCli, spawnEnv } from '../helpers/built-cli.js';
 import { macroDataThrough } from '../helpers/macro-data.js';
 
 const home = tempHome();
@@ -86,9 +86,9 @@ describe('pipeline commands', () => {
     // The data end in 2011, so every night finds today's due day late: it tries, waits and gives up at its
     // deadline, three seconds after it started, while the cron ticks every second.
     const dataDir = await macroDataThrough(SCHEDULED_THROUGH);
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'dev.js'), 'pipeline', 'schedule', '--cron', '* * * * * *', '--no-fetch'], {
+    const child = spawn(process.execPath, [builtCli(), 'pipeline', 'schedule', '--cron', '* * * * * *', '--no-fetch'], {
       cwd: REPO_ROOT,
-      env: { ...env, PIPELINE_DATA_DIR: dataDir, PIPELINE_DEADLINE: '3s', PIPELINE_RETRY_SECONDS: '1' },
+      env: spawnEnv({ ...env, PIPELINE_DATA_DIR: dataDir, PIPELINE_DEADLINE: '3s', PIPELINE_RETRY_SECONDS: '1' }),
     });
     const lines: Array<Record<string, unknown>> = [];
     let buffer = '';

@@ -6,9 +6,9 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, describeRun, REPO_ROOT, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
+import { builtCli, spawnEnv } from '../helpers/built-cli.js';
 
 const home = tempHome();
 const env: CliEnv = cliEnv(home, undefined, { DATABASE_URL: undefined, PUBLIC_BASE_URL: undefined, LOG_FORMAT: undefined, LOG_LEVEL: 'debug' });
@@ -32,9 +32,9 @@ async function freePort(): Promise<number> {
 
 /** `tradeseal serve --port PORT` with its standard output and error read through pipes (not a terminal). */
 async function serve(port: number, extra: CliEnv = {}): Promise<Served> {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'dev.js'), 'serve', '--port', String(port)], {
+  const child = spawn(process.execPath, [builtCli(), 'serve', '--port', String(port)], {
     cwd: REPO_ROOT,
-    env: { ...env, ...extra },
+    env: spawnEnv({ ...env, ...extra }),
   });
   let out = '';
   let err = '';

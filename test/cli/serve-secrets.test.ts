@@ -4,13 +4,13 @@
  * with a provider seals them all, and says nothing of the kind.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLogKey } from '../../src/engine/store/log-key.js';
 import { loadSigningKey } from '../../src/signals/signing-key.js';
 import { loadTrackLogKey } from '../../src/signals/track/key.js';
 import { cliEnv, REPO_ROOT, tempHome, type CliEnv } from '../helpers/cli.js';
+import { builtCli, spawnEnv } from '../helpers/built-cli.js';
 import { testStore, type TestStore } from '../helpers/db.js';
 import { kmsEnv, masterKeyFile } from '../helpers/kms.js';
 
@@ -39,7 +39,7 @@ afterAll(async () => {
 /** Starts `serve` and resolves with everything it printed once it serves (or exits). */
 function serveUntilListening(extra: CliEnv): Promise<{ output: string; child: ChildProcessWithoutNullStreams }> {
   const env = cliEnv(home, store.url, { LOG_LEVEL: 'silent', KMS_PROVIDER: undefined, KMS_MASTER_KEY_FILE: undefined, ...extra });
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'dev.js'), 'serve', '--port', '0', '--workers', '1'], { cwd: REPO_ROOT, env });
+  const child = spawn(process.execPath, [builtCli(), 'serve', '--port', '0', '--workers', '1'], { cwd: REPO_ROOT, env: spawnEnv(env) });
   children.push(child);
   let output = '';
   return new Promise((resolve, reject) => {

@@ -7,9 +7,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliEnv, describeRun, REPO_ROOT, runCli, runCliProcess, tempHome, type CliEnv } from '../helpers/cli.js';
+import { builtCli, spawnEnv } from '../helpers/built-cli.js';
 import { macroDataThrough } from '../helpers/macro-data.js';
 
 const home = tempHome();
@@ -29,7 +29,7 @@ interface Running {
 }
 
 function start(args: string[], extra: CliEnv = {}): Running {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'dev.js'), ...args], { cwd: REPO_ROOT, env: { ...env, ...extra } });
+  const child = spawn(process.execPath, [builtCli(), ...args], { cwd: REPO_ROOT, env: spawnEnv({ ...env, ...extra }) });
   children.push(child);
   let out = '';
   const waiters: Array<() => void> = [];

@@ -14,6 +14,7 @@ import { startServer, type RunningServer } from '../../src/http/server.js';
 import { issueKey } from '../../src/signals/store/keys.js';
 import type { Tier } from '../../src/signals/tiers.js';
 import { cliEnv, describeRun, REPO_ROOT, runCli, tempHome, type CliEnv } from '../helpers/cli.js';
+import { builtCli, spawnEnv } from '../helpers/built-cli.js';
 import { csvRows, readArrow, readParquet, type ReadBack } from '../helpers/columnar-readers.js';
 import { testStore, type TestStore } from '../helpers/db.js';
 
@@ -55,7 +56,9 @@ async function csvExport(limit: number): Promise<ReturnType<typeof csvRows>> {
 /** Runs `command` in bash as an operator's shell would (pipes, redirections, `script` for a terminal). */
 function shell(command: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('bash', ['-c', command], { cwd: REPO_ROOT, env, timeout: 120_000 }, (error, stdout, stderr) => {
+    // The compiled CLI (`node bin/run.js` from the checkout), built first when stale.
+    builtCli();
+    execFile('bash', ['-c', command], { cwd: REPO_ROOT, env: spawnEnv(env), timeout: 120_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
     });
   });
@@ -80,13 +83,13 @@ describe.each(Object.entries(READERS))('signals export --format %s', (format, re
     expect((await read(new Uint8Array(fs.readFileSync(aliased)))).rows).toEqual(await csvExport(5));
 
     const piped = path.join(dir, `piped.${format}`);
-    const redirected = await shell(`node bin/dev.js signals export --format ${format} --limit 7 > '${piped}'`);
+    const redirected = await shell(`node bin/run.js signals export --format ${format} --limit 7 > '${piped}'`);
     expect(redirected.code, redirected.stderr).toBe(0);
     expect((await read(new Uint8Array(fs.readFileSync(piped)))).rows).toEqual(await csvExport(7));
   }, 120_000);
 
   it('refuses to write the binary file to a terminal, and says how to write it', async () => {
-    const res = await shell(`script -qec 'node bin/dev.js signals export --format ${format}' /dev/null`);
+    const res = await shell(`script -qec 'node bin/run.js signals export --format ${format}' /dev/null`);
     expect(res.code).toBe(2);
     expect(res.stdout).toContain(`${format} is a binary format and standard output is a terminal: give --out FILE or redirect standard output`);
   }, 120_000);
@@ -153,7 +156,7 @@ describe('signals backtest --format: the daily series', () => {
   }, 120_000);
 
   it('refuses a binary series to a terminal, and the series from --url (exit 2)', async () => {
-    const tty = await shell(`script -qec 'node bin/dev.js signals backtest ${window.join(' ')} --format parquet' /dev/null`);
+    const tty = await shell(`script -qec 'node bin/run.js signals backtest ${window.join(' ')} --format parquet' /dev/null`);
     expect(tty.code).toBe(2);
     expect(tty.stdout).toContain('parquet is a binary format and standard output is a terminal');
     const remote = await runCli(

@@ -7,7 +7,7 @@
  * test file instead of once per run, which is what made a spawned run cost seconds. Runs are queued, one at
  * a time, since the environment and the output streams are the process's own.
  *
- * `runCliProcess` spawns `node bin/dev.js` as an operator does: for the tests that are about the process
+ * `runCliProcess` spawns the compiled CLI (`node bin/run.js`, ./built-cli.ts) as an operator does: for the tests that are about the process
  * (a server that keeps running, signals, a lock held by another process, runs racing each other).
  * Asynchronous on purpose: against PGlite the test store is served from this very process, so a blocking
  * spawn would starve the socket server the child talks to.
@@ -21,9 +21,9 @@ import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
 import type { Interfaces } from '@oclif/core';
 import { afterAll } from 'vitest';
+import { builtCli, spawnEnv } from './built-cli.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const DEV = path.join(REPO_ROOT, 'bin', 'dev.js');
 
 export interface CliResult {
   code: number;
@@ -72,13 +72,18 @@ function result(args: string[], code: number, stdout: string, stderr: string): C
   };
 }
 
-/** A spawned `node bin/dev.js`, for tests about the process itself. */
+/** A spawned compiled CLI (`node bin/run.js`), for tests about the process itself. */
 export function runCliProcess(args: string[], env: CliEnv, timeoutMs = 60_000): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [DEV, ...args], { cwd: REPO_ROOT, env, maxBuffer: 16 * 1024 * 1024, timeout: timeoutMs }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      resolve(result(args, code, stdout, stderr));
-    });
+    execFile(
+      process.execPath,
+      [builtCli(), ...args],
+      { cwd: REPO_ROOT, env: spawnEnv(env), maxBuffer: 16 * 1024 * 1024, timeout: timeoutMs },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve(result(args, code, stdout, stderr));
+      },
+    );
   });
 }
 

@@ -11,7 +11,6 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import http from 'node:http';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configWith, type Config } from '../../src/core/config.js';
 import { errorBody } from '../../src/core/schemas.js';
@@ -20,6 +19,7 @@ import { issueAccountKey, type IssuedKey } from '../../src/signals/ops/keys.js';
 import { accountBody } from '../../src/http/signals/account-schemas.js';
 import type { Tier } from '../../src/signals/tiers.js';
 import { cliEnv, REPO_ROOT, tempHome } from '../helpers/cli.js';
+import { builtCli, spawnEnv } from '../helpers/built-cli.js';
 import { testStore, type TestStore } from '../helpers/db.js';
 import { expectError, expectSchema, uniqueEmail } from '../helpers/signals-accounts.js';
 import { servedChecker } from '../helpers/documented.js';
@@ -58,9 +58,9 @@ let config: Config;
 
 /** A second server process on the same database: `tradeseal serve --only signals --port 0`. */
 async function startChild(): Promise<string> {
-  const proc = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'dev.js'), 'serve', '--only', 'signals', '--port', '0', '--host', '127.0.0.1'], {
+  const proc = spawn(process.execPath, [builtCli(), 'serve', '--only', 'signals', '--port', '0', '--host', '127.0.0.1'], {
     cwd: REPO_ROOT,
-    env: cliEnv(home, store.url, { LOG_LEVEL: 'silent' }),
+    env: spawnEnv(cliEnv(home, store.url, { LOG_LEVEL: 'silent' })),
   });
   child = proc;
   let out = '';

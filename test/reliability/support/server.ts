@@ -1,30 +1,19 @@
 /**
- * A tradeseal server as a child process: `tradeseal serve` as an operator runs it (bin/run.js, the compiled
- * build in dist/, built first when older than a source: scripts/build-if-stale.js) on a free port, with its
- * stdout and stderr written to a log file that outlives it (the secret-leak test reads the logs; a SIGKILL
- * loses nothing already written). The environment is the server's settings. The build is the same sources
- * through the same transpiler as the tests' (esbuild); a start through tsx's loader instead took some 0.8 s
- * more CPU per process, and these files start dozens.
+ * A tradeseal server as a child process: `tradeseal serve` as an operator runs it (the compiled CLI:
+ * test/helpers/built-cli.ts) on a free port, with its stdout and stderr written to a log file that outlives it
+ * (the secret-leak test reads the logs; a SIGKILL loses nothing already written). The environment is the
+ * server's settings.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtCli } from '../../helpers/built-cli.js';
 import { sharedTempDir } from './temp.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const READY = /tradeseal serving .* on (https?:\/\/\S+) \(store: /;
-
-let built = false;
-
-/** Builds dist/ when it is missing or older than a source (once per test process; builds take turns, build-lock.js). */
-function buildOnce(): void {
-  if (built) return;
-  const r = spawnSync(process.execPath, [path.join(REPO, 'scripts', 'build-if-stale.js')], { cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (r.status !== 0) throw new Error(`npm run build failed (exit ${r.status ?? r.signal}): the server processes run the compiled CLI`);
-  built = true;
-}
 
 export interface ServerProcess {
   url: string;
@@ -42,13 +31,13 @@ export interface ServerProcess {
 
 /** `nodeArgs`: flags of node itself, before the script (a benchmark's `--cpu-prof`, which NODE_OPTIONS refuses). */
 export async function startServerProcess(env: Record<string, string>, name = 'server', nodeArgs: readonly string[] = []): Promise<ServerProcess> {
-  buildOnce();
+  const cli = builtCli();
   const dir = await sharedTempDir('logs');
   const logFile = path.join(dir, `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.log`);
   const fd = openSync(logFile, 'a');
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [...nodeArgs, 'bin/run.js', 'serve', '--host', '127.0.0.1', '--port', '0'], {
+    child = spawn(process.execPath, [...nodeArgs, cli, 'serve', '--host', '127.0.0.1', '--port', '0'], {
       cwd: REPO,
       // Only what the server is given: the test process's own settings must not leak into it. One process per
       // server unless the test asks for workers: a SIGKILL here is the death of the server, not of a primary
