@@ -27,7 +27,10 @@ export const SLOW_BY_DESIGN: ReadonlyArray<{ file: string; why: string }> = [
     file: 'test/cli/serve.test.ts',
     why: 'a pipeline run over ten years on the embedded store, long enough for a server started meanwhile to find it owning the store',
   },
-  { file: 'test/cli/demo.test.ts', why: '`tradeseal demo` as a new user runs it: the whole pipeline on its own embedded store, then every case' },
+  {
+    file: 'test/cli/demo.test.ts',
+    why: '`tradeseal demo` on its own embedded store, a copy of the published template (a pipeline run it waits for when it asks first), then every case, FIX drop copy included',
+  },
   { file: 'test/pipeline/run.test.ts', why: 'a full run, an incremental one and a full recompute over the bundled history, compared day by day' },
   { file: 'test/cli/pipeline-safety.test.ts', why: 'pipeline runs on the embedded store, one of them killed half-way by SIGKILL' },
   { file: 'test/cli/pipeline.test.ts', why: 'the pipeline commands as an operator runs them, the schedule waiting for its cron to fire' },

@@ -1,6 +1,7 @@
 /**
  * The documented-output checker (`npm run docs:check`, `npm run docs:update`; docs/testing.md, "Documented
- * outputs"): runs every `console` block of the given documents in a workspace per document, compares each
+ * outputs"): runs every `console` block of the given documents in a workspace per document (a document that
+ * continues another runs after it, in its workspace: `chainsOf`), compares each
  * command's output with the documented one after masking (or, updating, writes the real output in), checks the
  * timing markers are filled and the benchmark blocks' inputs digests are current. Returns the failures, each
  * naming `file:line`; the caller prints them and sets the exit status.
@@ -14,7 +15,7 @@ import { parseDocument, type ParsedDocument } from './parse.js';
 import { rewriteBenchmark, rewriteOutputs, rewriteTimings } from './rewrite.js';
 import { runDocument, type CommandRun } from './run-document.js';
 import { formatSeconds, measureNpmTest, measureTimings, TIMINGS } from './timings.js';
-import { buildCli, makePublishedTemplate, makeToolbox, makeWorkspace, removeToolbox, type CliKind } from './workspace.js';
+import { buildCli, makePublishedTemplate, makeToolbox, makeWorkspace, removeToolbox, type CliKind, type Workspace } from './workspace.js';
 
 export interface CheckOptions {
   /** The package whose CLI and benchmarks are used. */
@@ -100,21 +101,25 @@ export async function checkDocuments(opts: CheckOptions): Promise<CheckResult> {
       measured['pipeline-run'] = formatSeconds(t.seconds);
     }
 
-    await pool(withBlocks, opts.concurrency ?? 2, async (d) => {
-      log(`${d.file}: ${d.parsed.blocks.reduce((n, b) => n + b.commands.length, 0)} commands …`);
-      const ws = makeWorkspace(box, d.file, d.parsed.published ? template : null);
-      const runs = await runDocument(d.parsed, ws, box, { commandDeadlineMs: deadline, serverDeadlineMs: deadline });
-      result.commands += runs.length;
-      const expected = new Map(d.parsed.blocks.flatMap((b) => b.commands).map((c) => [c.line, c.expected] as const));
-      const outputs = new Map<number, string[]>();
-      for (const run of runs) {
-        if (opts.update && !run.error) outputs.set(run.line, run.actual);
-        else {
-          const failure = compare(d.file, run, expected.get(run.line) ?? []);
-          if (failure) result.failures.push(failure);
+    await pool(chainsOf(withBlocks, result.failures, opts.packageRoot), opts.concurrency ?? 2, async (chain) => {
+      let ws: Workspace | null = null;
+      for (const d of chain) {
+        log(`${d.file}: ${d.parsed.blocks.reduce((n, b) => n + b.commands.length, 0)} commands${ws ? ` where ${d.parsed.continues?.file} left off` : ''} …`);
+        ws = ws ?? makeWorkspace(box, d.file, d.parsed.published ? template : null);
+        const { runs, env } = await runDocument(d.parsed, ws, box, { commandDeadlineMs: deadline, serverDeadlineMs: deadline });
+        ws = { ...ws, env };
+        result.commands += runs.length;
+        const expected = new Map(d.parsed.blocks.flatMap((b) => b.commands).map((c) => [c.line, c.expected] as const));
+        const outputs = new Map<number, string[]>();
+        for (const run of runs) {
+          if (opts.update && !run.error) outputs.set(run.line, run.actual);
+          else {
+            const failure = compare(d.file, run, expected.get(run.line) ?? []);
+            if (failure) result.failures.push(failure);
+          }
         }
+        if (opts.update) d.text = rewriteOutputs(d.text, d.parsed, outputs);
       }
-      if (opts.update) d.text = rewriteOutputs(d.text, d.parsed, outputs);
     });
 
     if (opts.update) {
@@ -155,6 +160,43 @@ export async function checkDocuments(opts: CheckOptions): Promise<CheckResult> {
   }
   result.failures.push(...markerFailures(docs.map((d) => ({ file: d.file, parsed: parseDocument(d.text) })), opts));
   return result;
+}
+
+/**
+ * The documents in the order they run: a chain starts with a document that continues none and goes on with the
+ * documents that continue it (`<!-- docs-check: continues FILE -->`, FILE relative to `root` or absolute), each
+ * where the one before left off. A document that continues one not checked, one that runs no command, or itself
+ * through others is a failure.
+ */
+export function chainsOf<T extends { file: string; parsed: ParsedDocument }>(docs: readonly T[], failures: string[], root: string): T[][] {
+  const at = (file: string): string => path.resolve(root, file);
+  const byFile = new Map(docs.map((d) => [at(d.file), d]));
+  const placed = new Set<T>();
+  const chains: T[][] = [];
+  const extend = (chain: T[]): void => {
+    for (const d of docs) {
+      if (d.parsed.continues !== null && at(d.parsed.continues.file) === at(chain[chain.length - 1]!.file) && !placed.has(d)) {
+        placed.add(d);
+        chain.push(d);
+        extend(chain);
+        return;
+      }
+    }
+  };
+  for (const d of docs) {
+    if (d.parsed.continues !== null) continue;
+    placed.add(d);
+    const chain = [d];
+    extend(chain);
+    chains.push(chain);
+  }
+  for (const d of docs) {
+    if (placed.has(d)) continue;
+    const { file: target, line } = d.parsed.continues!;
+    const why = !byFile.has(at(target)) ? 'which is not among the checked documents or runs no command' : 'which another document continues already, or which continues it in turn';
+    failures.push(`${d.file}:${line}: docs-check: continues ${target}, ${why}`);
+  }
+  return chains;
 }
 
 /** Whether a benchmark's blocks, recording these inputs digests, need a rerun for inputs whose digest is now `digest`. */

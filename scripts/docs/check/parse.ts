@@ -1,7 +1,7 @@
 /**
  * Reads a Markdown document the way the documented-output checker sees it (docs/testing.md, "Documented
  * outputs"): its `console` blocks, each command with its expected output and line numbers, the directives
- * before them (`<!-- docs-check: published | serve | env NAME=value … -->`), its timing markers
+ * before them (`<!-- docs-check: published | continues FILE | serve | env NAME=value … -->`), its timing markers
  * (`<!-- timing:NAME -->…<!-- /timing -->`) and its benchmark output markers
  * (`<!-- output:NAME:start inputs=sha256:… -->` … `<!-- output:NAME:end -->`). Pure: text in, structure out.
  */
@@ -46,6 +46,12 @@ export interface OutputMarker {
 
 export interface ParsedDocument {
   published: boolean;
+  /**
+   * `<!-- docs-check: continues FILE -->` before the first block: the document runs where FILE's commands left
+   * off (its workspace, its store, its exported variables), after it. FILE relative to the package's root
+   * (`README.md`, `docs/cli.md`) or absolute; `line` is the directive's.
+   */
+  continues: { file: string; line: number } | null;
   blocks: ConsoleBlock[];
   timings: TimingMarker[];
   outputs: OutputMarker[];
@@ -53,6 +59,7 @@ export interface ParsedDocument {
   problems: Array<{ line: number; message: string }>;
 }
 
+const BOTH = 'docs-check: published and continues together: a continued document starts from the store the other left';
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([^\s`]*)/;
 const DIRECTIVE = /^\s*<!--\s*docs-check:\s*(.*?)\s*-->\s*$/;
 const TIMING = /<!--\s*timing:([a-z0-9-]+)\s*-->(.*?)<!--\s*\/timing\s*-->/g;
@@ -97,7 +104,7 @@ function parseConsoleBody(lines: string[], from: number, to: number): DocCommand
 
 export function parseDocument(text: string): ParsedDocument {
   const lines = text.split('\n');
-  const doc: ParsedDocument = { published: false, blocks: [], timings: [], outputs: [], problems: [] };
+  const doc: ParsedDocument = { published: false, continues: null, blocks: [], timings: [], outputs: [], problems: [] };
   let pending: { serve: boolean; env: Record<string, string>; line: number } | null = null;
   const openOutputs = new Map<string, { start: number; inputs: string | null }>();
 
@@ -126,6 +133,12 @@ export function parseDocument(text: string): ParsedDocument {
       if (word === 'published') {
         if (doc.blocks.length > 0) doc.problems.push({ line: i + 1, message: 'docs-check: published comes after a console block; it must come before the first' });
         doc.published = true;
+        if (doc.continues !== null) doc.problems.push({ line: i + 1, message: BOTH });
+      } else if (word === 'continues') {
+        if (doc.published) doc.problems.push({ line: i + 1, message: BOTH });
+        if (doc.blocks.length > 0) doc.problems.push({ line: i + 1, message: 'docs-check: continues comes after a console block; it must come before the first' });
+        if (rest.length !== 1) doc.problems.push({ line: i + 1, message: `docs-check: continues needs one document, not "${rest.join(' ')}"` });
+        else doc.continues = { file: rest[0]!, line: i + 1 };
       } else if (word === 'serve' || word === 'env') {
         pending ??= { serve: false, env: {}, line: i + 1 };
         if (word === 'serve') pending.serve = true;

@@ -35,7 +35,13 @@ function asDocumented(output: string, ws: Workspace, server: DocServer | null): 
   return lines;
 }
 
-export async function runDocument(doc: ParsedDocument, ws: Workspace, box: Toolbox, opts: RunOptions): Promise<CommandRun[]> {
+export interface DocumentRun {
+  runs: CommandRun[];
+  /** The environment the last command left (exported variables included): where a continuing document starts. */
+  env: Record<string, string>;
+}
+
+export async function runDocument(doc: ParsedDocument, ws: Workspace, box: Toolbox, opts: RunOptions): Promise<DocumentRun> {
   const runs: CommandRun[] = [];
   let state: Record<string, string> = { ...ws.env };
   let server: DocServer | null = null;
@@ -50,7 +56,7 @@ export async function runDocument(doc: ParsedDocument, ws: Workspace, box: Toolb
           for (const later of doc.blocks.slice(doc.blocks.indexOf(block) + 1)) {
             for (const c of later.commands) runs.push({ line: c.line, command: c.text, actual: [], exitCode: null, error: 'not run: the server did not start' });
           }
-          return runs;
+          return { runs, env: state };
         }
       }
       for (const c of block.commands) {
@@ -76,5 +82,5 @@ export async function runDocument(doc: ParsedDocument, ws: Workspace, box: Toolb
   } finally {
     await server?.stop();
   }
-  return runs;
+  return { runs, env: state };
 }

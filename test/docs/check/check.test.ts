@@ -98,6 +98,24 @@ describe('docs:check on a sample document', () => {
     expect(processesWith('sleep 31.4159')).toEqual([]);
   }, 60_000);
 
+  it('runs a continued document where the other left off: in its workspace, with what it exported, after it', async () => {
+    const first = path.join(dir, 'first.md');
+    const second = path.join(dir, 'second.md');
+    writeFileSync(first, ['# First', '', '```console', '$ export LEFT=by-the-first; echo kept > note.txt', '```', ''].join('\n'));
+    const secondText = (shown: string): string =>
+      [`<!-- docs-check: continues ${first} -->`, '```console', '$ echo "$LEFT $(cat note.txt)"', shown, '```', ''].join('\n');
+    writeFileSync(second, secondText('by-the-first kept'));
+    // Listed before the one it continues: it still runs after it.
+    expect((await checkDocuments({ packageRoot: root, documents: [second, first], update: false })).failures).toEqual([]);
+    writeFileSync(second, secondText('something else'));
+    const differs = await checkDocuments({ packageRoot: root, documents: [second, first], update: false });
+    expect(differs.failures).toEqual([expect.stringMatching(new RegExp(`^${second}:3: the output of .* differs`))]);
+    // A document that continues one not checked is a failure naming it; nothing of it runs.
+    const alone = await checkDocuments({ packageRoot: root, documents: [second], update: false });
+    expect(alone.failures).toEqual([`${second}:1: docs-check: continues ${first}, which is not among the checked documents or runs no command`]);
+    expect(alone.commands).toBe(0);
+  }, 60_000);
+
   it('runs the documented `tradeseal` as this tree\'s CLI', () => {
     const printed = execFileSync('tradeseal', ['--version'], { env: { ...box.baseEnv }, encoding: 'utf8' });
     expect(printed).toMatch(/^tradeseal\/0\.1\.0 /);

@@ -64,6 +64,22 @@ describe('parseDocument', () => {
       { line: 9, message: '<!-- output:bench-pipeline:start --> without its end marker' },
     ]);
   });
+
+  it('reads which document a document continues, and refuses it misplaced, without one document, or beside published', () => {
+    const continued = parseDocument(['<!-- docs-check: continues README.md -->', '```console', '$ true', '```'].join('\n'));
+    expect([continued.continues, continued.published, continued.problems]).toEqual([{ file: 'README.md', line: 1 }, false, []]);
+    expect(parseDocument('```console\n$ true\n```\n').continues).toBeNull();
+    const bad = parseDocument(
+      ['<!-- docs-check: published -->', '<!-- docs-check: continues README.md -->', '<!-- docs-check: continues -->', '```console', '$ true', '```', '<!-- docs-check: continues a.md -->'].join('\n'),
+    );
+    expect(bad.problems).toEqual([
+      { line: 2, message: expect.stringMatching(/published and continues together/) },
+      { line: 3, message: expect.stringMatching(/published and continues together/) },
+      { line: 3, message: 'docs-check: continues needs one document, not ""' },
+      { line: 7, message: expect.stringMatching(/published and continues together/) },
+      { line: 7, message: expect.stringMatching(/continues comes after a console block/) },
+    ]);
+  });
 });
 
 describe('parseEnvAssignments', () => {
