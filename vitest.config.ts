@@ -10,6 +10,8 @@
  *   cores less one). Much of a file's time is spent waiting on PostgreSQL, a server process, a child CLI or a
  *   timed outage, which the other files fill: with one file per core a whole run left the cores idle 9 % of its
  *   time, with one more 3 %. Files that must not share a server or a port start their own.
+ * - `experimental.fsModuleCache`: the sources as transformed are kept under node_modules/.experimental-vitest-cache,
+ *   keyed by their content, so a second run transforms only what changed (a fresh checkout, as CI's, has none).
  * - the slow files start first (test/setup/sequencer.ts), and every run closes with its slowest files and tests
  *   (test/setup/slowest-reporter.ts).
  */
@@ -30,6 +32,7 @@ export default defineConfig({
     maxWorkers: Math.max(2, os.availableParallelism()) + 1,
     sequence: { sequencer: SlowFirstSequencer },
     reporters: ['default', './test/setup/slowest-reporter.ts'],
+    experimental: { fsModuleCache: true },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
