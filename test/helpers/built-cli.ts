@@ -5,9 +5,9 @@
  * (`bin/dev.js`) instead cost some 0.8 s more CPU per process. dist/ is built first when it is missing or older
  * than a source (scripts/build-if-stale.js; builds of one checkout take turns), once per test process.
  */
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildCli } from '../../scripts/docs/check/workspace.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RUN = path.join(REPO, 'bin', 'run.js');
@@ -17,8 +17,7 @@ let built = false;
 /** The path of `bin/run.js`, with dist/ current. Throws when the build fails. */
 export function builtCli(): string {
   if (!built) {
-    const r = spawnSync(process.execPath, [path.join(REPO, 'scripts', 'build-if-stale.js')], { cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'] });
-    if (r.status !== 0) throw new Error(`npm run build failed (exit ${r.status ?? r.signal}): the spawned CLI is the compiled one`);
+    buildCli(REPO);
     built = true;
   }
   return RUN;
