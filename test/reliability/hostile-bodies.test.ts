@@ -3,8 +3,11 @@
  * POST, PUT, PATCH and DELETE of the API document) gets BODIES_PER_ENDPOINT hostile bodies generated from its
  * schema (./support/hostile.ts: wrong types, missing fields, huge numbers, deep nesting, long strings, invalid
  * UTF-8, duplicate member names, unknown members, NUL bytes, lying Content-Types), sent with real concurrency
- * to a real server with valid credentials, so that each reaches the body's parsing and validation. Each is
- * answered below 500 within 10 s, the server logs no error, and it is healthy afterwards.
+ * to a real server with valid credentials, so that each reaches the body's parsing and validation: an owner key on
+ * the owner's routes (`/v1/admin/…`), unknown ids in the paths, and on `/v1/auth/rotate`, which revokes the key it
+ * is called with, a key per concurrent lane that follows each rotation to the key it returned. Each is answered
+ * below 500 within 10 s, none is refused at the door (401 or 403), the server logs no error, and it is healthy
+ * afterwards.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../src/http/app.js';
@@ -31,10 +34,12 @@ let store: PrivateStore;
 let settings: EngineSettings;
 let server: ServerProcess;
 let client: Client;
-let operations: Operation[] = [];
+const operations: Operation[] = [];
 let agentId: string;
 let signalsKey: string;
-let rotatedKey: string;
+let ownerKey: string;
+/** The key each concurrent lane presents to `/v1/auth/rotate`: the one its last rotation returned. */
+let rotateKeys: string[];
 let doc: { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Record<string, unknown>> } };
 
 beforeAll(async () => {
@@ -45,15 +50,17 @@ beforeAll(async () => {
   await publishRegime(client, settings.ownerToken);
   agentId = (await registerAgent(client, settings.ownerToken)).agentId;
   signalsKey = (await issueAccountKey(store.admin, { email: 'hostile@example.test', tier: 'pro' })).api_key;
-  rotatedKey = (await issueAccountKey(store.admin, { email: 'hostile-rotate@example.test', tier: 'pro' })).api_key;
+  ownerKey = (await issueAccountKey(store.admin, { email: 'hostile-owner@example.test', tier: 'owner' })).api_key;
+  rotateKeys = [];
+  for (let lane = 0; lane < CONCURRENCY; lane++) {
+    rotateKeys.push((await issueAccountKey(store.admin, { email: `hostile-rotate-${lane}@example.test`, tier: 'pro' })).api_key);
+  }
   doc = await client.json({ method: 'GET', path: '/openapi.json' }, 200);
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
       if (['post', 'put', 'patch', 'delete'].includes(method)) operations.push({ ...op, method: method.toUpperCase(), path });
     }
   }
-  // Key rotation revokes the key it is called with: last, with a key of its own.
-  operations = [...operations.filter((o) => o.path !== '/v1/auth/rotate'), ...operations.filter((o) => o.path === '/v1/auth/rotate')];
 }, 180_000);
 afterAll(async () => {
   client?.close();
@@ -62,19 +69,20 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
-/** The URL of an operation: its path parameters filled with real ids (an unknown one for a token: no revocation). */
+/**
+ * The URL of an operation: the agent's real id, an unknown id of the right form for the rest (a parameter that
+ * failed its own validation would answer before the body is read; an unknown token or key revokes nothing).
+ */
 function urlOf(op: Operation): string {
-  return op.path
-    .replace('{agent_id}', agentId)
-    .replace('{token_id}', '00000000-0000-4000-8000-000000000000')
-    .replace(/\{[^}]+\}/g, 'x');
+  return op.path.replace('{agent_id}', agentId).replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
 }
 
-function credentialsOf(op: Operation): Record<string, string> {
+function credentialsOf(op: Operation, lane: number): Record<string, string> {
   const scheme = Object.keys(op.security?.[0] ?? {})[0];
   if (scheme === 'bearer') return bearer(settings.ownerToken);
-  if (scheme === 'signalsKey') return { 'x-signals-key': op.path === '/v1/auth/rotate' ? rotatedKey : signalsKey };
-  return {};
+  if (scheme !== 'signalsKey') return {};
+  if (op.path === '/v1/auth/rotate') return { 'x-signals-key': rotateKeys[lane]! };
+  return { 'x-signals-key': op.path.startsWith('/v1/admin/') ? ownerKey : signalsKey };
 }
 
 /** Resolves a `$ref` into the document's components (Fastify names shared schemas there). */
@@ -90,23 +98,28 @@ describe(`${BODIES_PER_ENDPOINT} hostile bodies per write endpoint`, () => {
     expect(operations.length).toBeGreaterThanOrEqual(15);
     const failures: string[] = [];
     const seen = new Map<number, number>();
+    const atTheDoor = new Map<string, number>();
     for (const [o, op] of operations.entries()) {
       const schema = op.requestBody?.content?.['application/json']?.schema ?? { type: 'object' };
       const bodies = new HostileBodies(prng(SEED + o), resolve);
       const url = urlOf(op);
-      const headers = credentialsOf(op);
       let next = 0;
       await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
+        Array.from({ length: CONCURRENCY }, async (_, lane) => {
           while (next < BODIES_PER_ENDPOINT) {
             const body: HostileBody = bodies.body(schema, next++);
             const answer: Answer = await client.send({
               method: op.method,
               path: url,
               body: body.bytes,
-              headers: { ...headers, ...(body.contentType === null ? {} : { 'content-type': body.contentType }) },
+              headers: { ...credentialsOf(op, lane), ...(body.contentType === null ? {} : { 'content-type': body.contentType }) },
             });
             seen.set(answer.status, (seen.get(answer.status) ?? 0) + 1);
+            if (answer.status === 401 || answer.status === 403) {
+              const what = `${op.method} ${op.path} ${answer.status} ${/"code":"([^"]+)"/.exec(answer.body)?.[1] ?? ''}`;
+              atTheDoor.set(what, (atTheDoor.get(what) ?? 0) + 1);
+            }
+            if (op.path === '/v1/auth/rotate' && answer.status === 200) rotateKeys[lane] = (JSON.parse(answer.body) as { api_key: string }).api_key;
             // A body over the limit may be refused (413) before it is read to its end: the connection then closes.
             const overLimit = body.bytes.length > BODY_LIMIT_BYTES && answer.status === 0 && /^(ECONNRESET|EPIPE)$/.test(answer.error ?? '');
             // With nothing published, the signal service's data routes answer a valid body 503 `pipeline_lag`.
@@ -119,6 +132,8 @@ describe(`${BODIES_PER_ENDPOINT} hostile bodies per write endpoint`, () => {
       );
     }
     expect(failures.slice(0, 20), `${failures.length} failures (seed ${SEED}); answers by status: ${JSON.stringify(Object.fromEntries(seen))}`).toEqual([]);
+    // Every body reached the parser and the validation: none was refused for its credentials.
+    expect(Object.fromEntries(atTheDoor)).toEqual({});
     // Mostly refused, as hostile bodies should be, but not all: some mutations leave a valid body.
     expect(seen.get(422) ?? 0).toBeGreaterThan(operations.length * BODIES_PER_ENDPOINT * 0.3);
 
