@@ -55,6 +55,19 @@ describe('the error table', () => {
   });
 });
 
+describe('what an error carries for the log', () => {
+  it('a fault (5xx) keeps the stack of where it was made; a refusal (4xx), an answer never logged, captures none', () => {
+    const limit = Error.stackTraceLimit;
+    const fault = new TradesealError('internal', 'the store broke');
+    const refusal = new TradesealError('validation_failed', '1 invalid field: qty');
+    expect(fault.stack).toMatch(/\n\s+at .*errors\.test\.ts/);
+    expect(refusal.stack).not.toMatch(/\n\s+at /);
+    expect([refusal.status, refusal.message, Error.stackTraceLimit]).toEqual([422, '1 invalid field: qty', limit]);
+    // The limit is restored after a refusal: other errors made after it still carry their stack.
+    expect(new Error('later').stack).toMatch(/\n\s+at /);
+  });
+});
+
 describe('a failure outside the table, in the CLI', () => {
   class Boom extends TradesealCommand {
     static override summary = 'fails the way a bug would';

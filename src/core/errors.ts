@@ -204,10 +204,15 @@ export class TradesealError extends Error {
   readonly hint?: string;
 
   constructor(code: ErrorCode, detail: string, options: TradesealErrorOptions = {}) {
+    const s: ErrorSpec = ERROR_CODES[code];
+    // A refusal (4xx) is an answer, not a fault: it is never logged with a stack, so none is captured for it (a
+    // flood of bad requests costs no stack walks). A 5xx keeps its stack for the log.
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (s.status < 500) Error.stackTraceLimit = 0;
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'TradesealError';
     this.code = code;
-    const s: ErrorSpec = ERROR_CODES[code];
     this.status = s.status;
     this.exit = s.exit;
     if (options.errors) this.errors = options.errors;

@@ -17,7 +17,7 @@ import { createSignalsContext, type SignalsContext } from '../signals/context.js
 import { signalsRoutes } from './signals/index.js';
 import { installClientCertificateCheck } from './client-cert.js';
 import { clientErrorHandler, trackEarlyAnswers } from './client-error.js';
-import { answerFrameworkError, installErrorHandling } from './error-handler.js';
+import { answerFrameworkError, installErrorHandling, schemaErrorFormatter } from './error-handler.js';
 import { registerHealth, type CertExpiryStatus } from './health.js';
 import { installIrlEdge, irlRewriteUrl } from './irl/index.js';
 import { installJsonBodyParser } from './json-body.js';
@@ -89,6 +89,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     ajv: { customOptions: { allErrors: true, removeAdditional: false } },
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: answerFrameworkError,
+    schemaErrorFormatter,
     clientErrorHandler,
     // How long a client may take over each phase of a request (src/http/request-bounds.ts).
     ...requestBoundOptions(config),

@@ -3,8 +3,8 @@
  * decisions, `{code, detail}` (+ `errors[]` on a 422), with the status of its code in the one table of
  * src/core/errors.ts.
  *
- * Fastify's own failures are translated here too: schema validation (Fastify's 400 becomes 422 with every
- * invalid field), malformed JSON (422 `invalid_json`), oversize bodies (413), unknown routes (404), a
+ * Fastify's own failures are translated here too: schema validation (422 with every invalid field, made by
+ * `schemaErrorFormatter`), malformed JSON (422 `invalid_json`), oversize bodies (413), unknown routes (404), a
  * known path asked with another method (405 `method_not_allowed` with an `Allow` header, RFC 9110 §15.5.6),
  * and what the router refuses before routing (`answerFrameworkError`).
  * A 5xx never shows internals: it answers `{code: "internal", request_id}` and logs the fault under that id.
@@ -12,7 +12,8 @@
  * `service_unavailable` with `Retry-After`, logged at warn.
  */
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+
 import { ERROR_CODES, TradesealError, validationError, type ErrorCode } from '../core/errors.js';
 import { isStoreUnavailable } from '../store/faults.js';
 import { RETRY_AFTER_SECONDS } from './deadline.js';
@@ -30,11 +31,15 @@ const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
 /** The code of a 4xx that Fastify raised itself, by status; anything else it refuses is a `bad_request`. */
 const BY_STATUS: Record<number, ErrorCode> = { 404: 'not_found', 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type' };
 
+/**
+ * Fastify's `schemaErrorFormatter`: a request part that fails its schema becomes the 422 of the error table at once,
+ * every invalid field listed (../core/validation.ts), instead of Fastify's 400 with its message, translated later.
+ */
+export const schemaErrorFormatter: NonNullable<FastifyServerOptions['schemaErrorFormatter']> = (errors, part) =>
+  validationError(fieldErrors(errors as unknown as Parameters<typeof fieldErrors>[0], part));
+
 function translate(err: FastifyError): TradesealError | null {
   if (err instanceof TradesealError) return err;
-  if (err.validation) {
-    return validationError(fieldErrors(err.validation as Parameters<typeof fieldErrors>[0], err.validationContext));
-  }
   const known = FASTIFY_CODES[err.code];
   if (known) return new TradesealError(known[0], known[1]);
   // secure-json-parse rejects __proto__ / constructor.prototype keys with a 400 SyntaxError.
