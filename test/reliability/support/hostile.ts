@@ -83,15 +83,22 @@ export class HostileBodies {
    */
   body(schema: Schema, i: number): HostileBody {
     const base = this.valid(schema);
-    const text = this.textOptions(base);
-    const framing = this.framingOptions(base);
-    const once = [...text.light, ...text.heavy];
-    if (i < once.length) return this.textual(once[i]!, i);
-    if (i < once.length + framing.length) return this.framed(framing[i - once.length]!, i);
+    // The options are built only when one is drawn (a structural mutation needs none): their number never changes.
+    const counts = (this.counts ??= { once: this.once(base).length, framing: this.framingOptions(base).length });
+    if (i < counts.once) return this.textual(this.once(base)[i]!, i);
+    if (i < counts.once + counts.framing) return this.framed(this.framingOptions(base)[i - counts.once]!, i);
     const r = this.random();
     if (r < 0.5) return this.structural(base, i);
-    if (r < 0.85) return this.textual(this.pick(text.light), i);
-    return this.framed(this.pick(framing), i);
+    if (r < 0.85) return this.textual(this.pick(this.textOptions(base).light), i);
+    return this.framed(this.pick(this.framingOptions(base)), i);
+  }
+
+  private counts: { once: number; framing: number } | undefined;
+
+  /** Every text-level mutation, the costly ones included: each is sent once per endpoint. */
+  private once(base: Json): Array<[string, () => Buffer]> {
+    const text = this.textOptions(base);
+    return [...text.light, ...text.heavy];
   }
 
   // ------------------------------------------------------------------------------------ value-level mutations
@@ -258,24 +265,27 @@ export class HostileBodies {
     return { what: `#${i} text: ${what}`, bytes: make(), contentType: 'application/json' };
   }
 
+  private static readonly LONG_CONTENT_TYPE = `application/json; x=${'y'.repeat(4000)}`;
+
   /** A plausible body under a Content-Type the API does not take, or none, or a lying charset. */
-  private framingOptions(base: Json): Array<[string, string | null, Buffer]> {
+  private framingOptions(base: Json): Array<[string, string | null, () => Buffer]> {
     const text = JSON.stringify(base);
+    const utf8 = (): Buffer => Buffer.from(text, 'utf8');
     return [
-      ['no Content-Type', null, Buffer.from(text, 'utf8')],
-      ['text/plain', 'text/plain', Buffer.from(text, 'utf8')],
-      ['charset=utf-16le with UTF-16 bytes', 'application/json; charset=utf-16le', Buffer.from(text, 'utf16le')],
-      ['charset=latin1', 'application/json; charset=latin1', Buffer.from(text, 'latin1')],
-      ['a malformed Content-Type', 'application/json;;;charset==', Buffer.from(text, 'utf8')],
-      ['application/json-patch+json', 'application/json-patch+json', Buffer.from(text, 'utf8')],
-      ['multipart without a boundary', 'multipart/form-data', Buffer.from(text, 'utf8')],
-      ['form-encoded', 'application/x-www-form-urlencoded', Buffer.from('a=1&b=%00&__proto__[x]=1', 'utf8')],
-      ['a Content-Type of 4,000 characters', `application/json; x=${'y'.repeat(4000)}`, Buffer.from(text, 'utf8')],
-      ['charset in capitals and quotes', 'APPLICATION/JSON; CHARSET="UTF-8"', Buffer.from(text, 'utf8')],
+      ['no Content-Type', null, utf8],
+      ['text/plain', 'text/plain', utf8],
+      ['charset=utf-16le with UTF-16 bytes', 'application/json; charset=utf-16le', () => Buffer.from(text, 'utf16le')],
+      ['charset=latin1', 'application/json; charset=latin1', () => Buffer.from(text, 'latin1')],
+      ['a malformed Content-Type', 'application/json;;;charset==', utf8],
+      ['application/json-patch+json', 'application/json-patch+json', utf8],
+      ['multipart without a boundary', 'multipart/form-data', utf8],
+      ['form-encoded', 'application/x-www-form-urlencoded', () => Buffer.from('a=1&b=%00&__proto__[x]=1', 'utf8')],
+      ['a Content-Type of 4,000 characters', HostileBodies.LONG_CONTENT_TYPE, utf8],
+      ['charset in capitals and quotes', 'APPLICATION/JSON; CHARSET="UTF-8"', utf8],
     ];
   }
 
-  private framed([what, contentType, bytes]: [string, string | null, Buffer], i: number): HostileBody {
-    return { what: `#${i} framing: ${what}`, bytes, contentType };
+  private framed([what, contentType, make]: [string, string | null, () => Buffer], i: number): HostileBody {
+    return { what: `#${i} framing: ${what}`, bytes: make(), contentType };
   }
 }
