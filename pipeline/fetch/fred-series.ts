@@ -14,7 +14,7 @@ import { fetchSeries, mergeObservations, type FetchOptions, type FredConfig } fr
 import type { SeriesSpec } from '../ingest/catalogue.js';
 import { formatFredCsv, parseFredCsv } from '../ingest/fred-format.js';
 import { problemEntries, summarizeProblems } from '../ingest/problems.js';
-import { validateSeriesText } from '../ingest/validate.js';
+import { validateSeriesTextOnce } from '../ingest/validated.js';
 import type { FetchedFile } from './fetch-record.js';
 import { fileRevisions } from './file-revisions.js';
 
@@ -31,7 +31,7 @@ export async function refreshFredSeries(config: FredConfig, dir: string, spec: S
   const { observations } = await fetchSeries(config, spec.id, options);
   const merged = mergeObservations(before === '' ? [] : parseFredCsv(spec, before), observations);
   const text = observations.length > 0 ? formatFredCsv(spec, merged) : before;
-  const { problems } = validateSeriesText(spec, text);
+  const { problems } = validateSeriesTextOnce(spec, text);
   if (problems.length > 0) {
     throw new TradesealError(
       'source_answer_invalid',

@@ -18,7 +18,7 @@ import { TradesealError } from '../../src/core/errors.js';
 import { type SeriesSpec } from '../ingest/catalogue.js';
 import { addDays } from '../../src/core/dates.js';
 import { problemEntries, summarizeProblems } from '../ingest/problems.js';
-import { validateSeriesText } from '../ingest/validate.js';
+import { validateSeriesTextOnce } from '../ingest/validated.js';
 import { releasedAt } from '../release/rules.js';
 import type { MarketSource, RequestOptions } from '../sources/market-source.js';
 import type { FetchedFile } from './fetch-record.js';
@@ -86,7 +86,7 @@ export async function refreshMarketSeries(source: MarketSource, dir: string, spe
   }
   const released = served.filter((b) => releasedAt(spec.release, b.date) <= options.nowMs);
   const merged = mergeBars(spec, before, released);
-  const { problems } = validateSeriesText(spec, merged.text);
+  const { problems } = validateSeriesTextOnce(spec, merged.text);
   if (problems.length > 0) {
     throw new TradesealError(
       'source_answer_invalid',

@@ -9,7 +9,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CATALOGUE, type SeriesSpec } from './catalogue.js';
 import { dataInvalidError, type Problem } from './problems.js';
-import { validateSeriesText, type FileReport } from './validate.js';
+import type { FileReport } from './validate.js';
+import { validateSeriesTextOnce } from './validated.js';
 
 export interface DataFile {
   spec: SeriesSpec;
@@ -49,7 +50,7 @@ export function validateDataFiles(files: readonly DataFile[]): FileReport[] {
       };
       return { id: spec.id, file: spec.file, rows: 0, firstDate: null, lastDate: null, problems: [problem] };
     }
-    return validateSeriesText(spec, bytes.toString('utf8'));
+    return validateSeriesTextOnce(spec, bytes.toString('utf8'));
   });
 }
 
