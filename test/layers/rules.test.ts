@@ -25,12 +25,26 @@ interface Cruise {
   summary: { violations: Violation[]; totalCruised: number };
 }
 
+/**
+ * One cruise. dependency-cruiser's cache (by content: a changed, added or removed file is cruised again, and a
+ * change of the rules voids it) is kept per tree and rules under node_modules/.cache, so a second run re-reads only
+ * what changed; a fresh checkout cruises everything.
+ */
 async function cruise(cwd: string, dirs: string[], config = '.dependency-cruiser.cjs'): Promise<Cruise> {
+  const cache = path.join(
+    root,
+    'node_modules/.cache/dependency-cruiser',
+    `${path.relative(root, cwd).replaceAll('/', '_') || 'app'}-${config}-${dirs.join('+')}`.replaceAll('/', '_'),
+  );
   // Exit status 1 means violations were found: the JSON is still written.
-  const run = promisify(execFile)(depcruise, [...dirs, '--config', path.join(root, config), '--output-type', 'json'], {
-    cwd,
-    maxBuffer: 256 << 20,
-  }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+  const run = promisify(execFile)(
+    depcruise,
+    [...dirs, '--config', path.join(root, config), '--output-type', 'json', '--cache', cache, '--cache-strategy', 'content'],
+    {
+      cwd,
+      maxBuffer: 256 << 20,
+    },
+  ).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
   return JSON.parse((await run).stdout) as Cruise;
 }
 
