@@ -68,7 +68,15 @@ export function fedHolidays(year: number): Set<string> {
   return new Set([...fixed.map((d) => (dow(d) === 0 ? shiftDays(d, 1) : d)), ...floating]);
 }
 
-export const isFedOpen = (iso: string): boolean => dow(iso) !== 0 && dow(iso) !== 6 && !fedHolidays(Number(iso.slice(0, 4))).has(iso);
+/** Each year's holidays, worked out once: a copy of the data directory asks about some 100,000 days. */
+const holidaysByYear = new Map<number, ReadonlySet<string>>();
+function holidaysOf(year: number): ReadonlySet<string> {
+  let days = holidaysByYear.get(year);
+  if (days === undefined) holidaysByYear.set(year, (days = fedHolidays(year)));
+  return days;
+}
+
+export const isFedOpen = (iso: string): boolean => dow(iso) !== 0 && dow(iso) !== 6 && !holidaysOf(Number(iso.slice(0, 4))).has(iso);
 
 /** The first Federal Reserve business day strictly after `iso`. */
 export function nextFedDay(iso: string): string {
