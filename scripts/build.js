@@ -1,19 +1,21 @@
 #!/usr/bin/env node
-// `npm run build`: the compiled CLI and services in dist/, in two steps, each named as it starts and timed as it
+// `npm run build`: the compiled CLI and services in dist/, in two or three steps, each named as it starts and timed as it
 // ends (on a terminal a line that counts the seconds while it runs), so a first `npm start` never sits silent:
 // 1. compiling: esbuild transpiles each TypeScript file of src/, commands/ and pipeline/ (and the two benchmark
 //    entry points that measure the compiled code) to dist/, file for file, ESM for Node 20, with source maps. It
 //    does not type-check: that is `npm run typecheck`, which `npm test` runs; the tests run these same sources
 //    through the same transpiler (tsx, vitest), so the build runs what was tested.
 // 2. the command manifest: `oclif manifest` writes oclif.manifest.json, so the CLI loads only the command it runs.
+// 3. the embedded store's image (src/store/embedded-image.ts), when dist/ has none for the installed PGlite: an
+//    empty cluster from PGlite's initdb, which each new store then copies instead of running initdb itself.
 // Then dist/.build-stamp, which scripts/build-if-stale.js compares with the sources.
 // Builds of one checkout take turns (./build-lock.js): two test files, or `npm start` twice, never write dist/ at
 // once. A process running from dist/ meanwhile may see it half-written (as with tsc), and outputs of deleted
 // sources stay until dist/ is removed.
 import { spawn } from 'node:child_process';
-import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import { withBuildLock } from './build-lock.js';
 import { buildIsStale } from './build-if-stale.js';
@@ -81,6 +83,12 @@ export async function build() {
   await step('writing the command manifest (oclif manifest)', () =>
     run(path.join(root, 'node_modules', '.bin', 'oclif'), ['manifest'], { OCLIF_SKIP_NEW_VERSION_CHECK: 'true', NODE_ENV: 'production' }),
   );
+  // dist/ now holds the compiled image maker (src/store/embedded-image.ts); an image of this PGlite made before is kept.
+  const image = await import(pathToFileURL(path.join(root, 'dist', 'src', 'store', 'embedded-image.js')).href);
+  const imageDir = image.storeImageDir(root);
+  if (!existsSync(path.join(imageDir, 'PG_VERSION'))) {
+    await step("making the embedded store's image (PGlite's initdb, once: each new store is a copy)", () => image.makeStoreImage(imageDir));
+  }
   // Stamped with the build's start: a source saved while it ran is newer, so the next start builds again.
   const stamp = path.join(root, 'dist', '.build-stamp');
   writeFileSync(stamp, new Date().toISOString());

@@ -3,7 +3,8 @@
  *
  * The process that claims `<home>/embedded.json` (see `embedded-owner.ts`) opens the directory and serves it
  * on a loopback port; every other process connects to that port. Either way the caller gets a postgres.js
- * handle, so no code outside this directory knows which one it has.
+ * handle, so no code outside this directory knows which one it has. A new store is a copy of the build's image of
+ * an empty cluster when there is one (`embedded-image.ts`), else PGlite's initdb.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { TradesealError } from '../core/errors.js';
 import { fileError } from '../core/file-errors.js';
 import { connect, type ConnectOptions, type Sql } from './driver.js';
+import { copyStoreImage, storeImageDir } from './embedded-image.js';
 import { claimEmbeddedStore, type ClaimOptions } from './embedded-owner.js';
 import { embeddedUrl, serveEmbedded } from './embedded-server.js';
 
@@ -25,7 +27,12 @@ export interface EmbeddedHandle {
 /** How long `close()` lets running queries finish before it drops the connections. */
 const END_TIMEOUT_SECONDS = 5;
 
-export async function openEmbeddedStore(home: string, options: ConnectOptions & ClaimOptions = {}): Promise<EmbeddedHandle> {
+export interface ImageOptions {
+  /** The image a new store is copied from (./embedded-image.ts); default the build's, null for initdb. */
+  image?: string | null;
+}
+
+export async function openEmbeddedStore(home: string, options: ConnectOptions & ClaimOptions & ImageOptions = {}): Promise<EmbeddedHandle> {
   // A TRADESEAL_HOME that is a file, or in a directory this user cannot write, is a setting to correct.
   const claim = await claimEmbeddedStore(home, options).catch((error: unknown) => {
     throw fileError(error, {
@@ -48,6 +55,7 @@ export async function openEmbeddedStore(home: string, options: ConnectOptions & 
     const dataDir = path.join(home, 'pgdata');
     // A PostgreSQL data directory always holds PG_VERSION; without it PGlite makes a new, empty store.
     const created = !existsSync(path.join(dataDir, 'PG_VERSION'));
+    if (created) copyStoreImage(dataDir, options.image === undefined ? buildImage() : options.image);
     db = await PGlite.create({ dataDir });
     const server = await serveEmbedded(db);
     await claim.publish(server.port);
@@ -70,6 +78,15 @@ export async function openEmbeddedStore(home: string, options: ConnectOptions & 
     await db?.close().catch(() => {});
     await claim.release();
     throw new TradesealError('store_error', `cannot open the embedded store in ${home}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** The build's image of the installed PGlite, or null: a checkout not built makes its stores by initdb. */
+function buildImage(): string | null {
+  try {
+    return storeImageDir();
+  } catch {
+    return null;
   }
 }
 
