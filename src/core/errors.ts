@@ -205,12 +205,15 @@ export class TradesealError extends Error {
 
   constructor(code: ErrorCode, detail: string, options: TradesealErrorOptions = {}) {
     const s: ErrorSpec = ERROR_CODES[code];
-    // A refusal (4xx) is an answer, not a fault: it is never logged with a stack, so none is captured for it (a
-    // flood of bad requests costs no stack walks). A 5xx keeps its stack for the log.
+    // A refusal (4xx) is an answer, not a fault: a request's refusal is not logged and the CLI prints no stack, so
+    // none is captured for it (a flood of bad requests costs no stack walks). A 5xx keeps its stack for the log.
     const stackTraceLimit = Error.stackTraceLimit;
     if (s.status < 500) Error.stackTraceLimit = 0;
-    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
-    Error.stackTraceLimit = stackTraceLimit;
+    try {
+      super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     this.name = 'TradesealError';
     this.code = code;
     this.status = s.status;

@@ -3,10 +3,11 @@
  * (dist/store-image/pglite-<version>/) so that a new store is a copy of it rather than an initdb of its own (some
  * 3.5 s of CPU in WebAssembly against 0.15 s for the copy). An image holds no data and no secret: the catalogues of
  * an empty cluster, the same in every store made by this PGlite. Without an image of the installed PGlite's
- * version (a checkout not built, PGlite upgraded since the build), or when the copy fails, a new store is made by
- * initdb as before; either way the migrations then run on it as on any store.
+ * version (a checkout not built, PGlite upgraded since the build), when the copy fails, or when PGlite cannot open
+ * the copy (an image cut short by a `dist/` removed meanwhile), a new store is made by initdb as before; either way
+ * the migrations then run on it as on any store.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -47,12 +48,21 @@ export async function makeStoreImage(dir: string): Promise<void> {
 
 /**
  * Makes `dataDir` (absent or empty) a copy of the image, if there is one: copied beside it, then renamed into place,
- * so a copy cut short leaves nothing behind. True when it did; false leaves `dataDir` as it was, for initdb.
+ * so a copy cut short leaves nothing in `dataDir`. True when it did; false leaves `dataDir` as it was, for initdb.
+ * Only the store's owner calls it (embedded-owner.ts), so a copy beside it from an earlier life (a process killed
+ * while copying) is no one's, and is removed first.
  */
 export function copyStoreImage(dataDir: string, image: string | null): boolean {
+  const parent = path.dirname(dataDir);
+  const prefix = `${path.basename(dataDir)}.image-`;
+  if (existsSync(parent)) {
+    for (const left of readdirSync(parent).filter((f) => f.startsWith(prefix))) rmSync(path.join(parent, left), { recursive: true, force: true });
+  }
   if (image === null || !existsSync(path.join(image, 'PG_VERSION'))) return false;
-  const copy = `${dataDir}.image-${process.pid}`;
+  let copy: string | undefined;
   try {
+    mkdirSync(parent, { recursive: true });
+    copy = mkdtempSync(path.join(parent, prefix));
     cpSync(image, copy, { recursive: true });
     // rename(2) replaces an empty directory; a non-empty one (someone's files) refuses it, and initdb decides.
     renameSync(copy, dataDir);
@@ -60,6 +70,6 @@ export function copyStoreImage(dataDir: string, image: string | null): boolean {
   } catch {
     return false;
   } finally {
-    rmSync(copy, { recursive: true, force: true });
+    if (copy !== undefined) rmSync(copy, { recursive: true, force: true });
   }
 }

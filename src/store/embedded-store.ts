@@ -7,6 +7,7 @@
  * an empty cluster when there is one (`embedded-image.ts`), else PGlite's initdb.
  */
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { TradesealError } from '../core/errors.js';
@@ -55,8 +56,13 @@ export async function openEmbeddedStore(home: string, options: ConnectOptions & 
     const dataDir = path.join(home, 'pgdata');
     // A PostgreSQL data directory always holds PG_VERSION; without it PGlite makes a new, empty store.
     const created = !existsSync(path.join(dataDir, 'PG_VERSION'));
-    if (created) copyStoreImage(dataDir, options.image === undefined ? buildImage() : options.image);
-    db = await PGlite.create({ dataDir });
+    const copied = created && copyStoreImage(dataDir, options.image === undefined ? buildImage() : options.image);
+    db = await PGlite.create({ dataDir }).catch(async (error: unknown) => {
+      if (!copied) throw error;
+      // A copy PGlite cannot open (an image cut short) is no store yet: it goes, and initdb makes one.
+      await rm(dataDir, { recursive: true, force: true });
+      return PGlite.create({ dataDir });
+    });
     const server = await serveEmbedded(db);
     await claim.publish(server.port);
     const sql = connect(server.url, options);

@@ -2,7 +2,7 @@
  * A new embedded store is a copy of an image of an empty cluster (src/store/embedded-image.ts; the build makes it:
  * test/scripts/build.test.ts), not an initdb of its own: the copy is the image's cluster (its system identifier),
  * works as any store (the migrations run on it, data survive a reopen), and leaves the image as it was; without an
- * image, or with a directory that is none, the store is made by initdb.
+ * image, with a directory that is none, or with a copy PGlite cannot open, the store is made by initdb.
  */
 import { cpSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -57,6 +57,20 @@ describe('a new embedded store', () => {
     expect([again.created, await systemId(again), (await again.sql`select body from notes`).map((r) => r.body)]).toEqual([false, imageId, ['kept']]);
     await again.close();
     expect(await listing(image)).toEqual(before);
+  }, 60_000);
+
+  it('is made by initdb when PGlite cannot open the copy (an image cut short), and a copy left by a killed process goes', async () => {
+    const broken = path.join(base, 'broken-image');
+    cpSync(image, broken, { recursive: true });
+    await fs.rm(path.join(broken, 'global', 'pg_control'));
+    const home = path.join(base, 'from-broken');
+    await fs.mkdir(path.join(home, 'pgdata.image-left'), { recursive: true });
+    const store = await openEmbeddedStore(home, { image: broken });
+    expect(store.created).toBe(true);
+    expect(await systemId(store)).not.toBe(imageId);
+    expect(await store.sql`select 1 as one`).toEqual([{ one: 1 }]);
+    await store.close();
+    expect((await fs.readdir(home)).filter((f) => f.startsWith('pgdata'))).toEqual(['pgdata']);
   }, 60_000);
 
   it('is left to initdb when the image is not a cluster, or there is none', () => {
